@@ -1,0 +1,1 @@
+"""The GraphQL API (strawberry): schema, types, resolvers, permissions."""

@@ -1,0 +1,131 @@
+"""One thin async executor over the official Neo4j driver.
+
+Every query in the code base runs through :class:`Executor`: named statements come from
+``cypher/`` via the loader, parameters are always passed separately, reads are routed to readers,
+and multi-statement writes use one managed transaction (retried by the driver on transient
+errors). Tests can subclass it (``RecordingExecutor``) to count round trips.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any, LiteralString, TypeVar
+
+import neo4j
+from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
+from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
+
+import cypher
+from graph.errors import GraphUnavailable
+
+__all__ = ["Executor", "Transaction", "connect"]
+
+T = TypeVar("T")
+Row = dict[str, Any]
+
+
+@dataclass
+class Transaction:
+    """A write transaction handed to a unit of work; ``run`` takes a statement name."""
+
+    tx: AsyncManagedTransaction
+    statements: list[str] = field(default_factory=list)
+
+    async def run(self, name: str, **params: Any) -> list[Row]:
+        self.statements.append(name)
+        result = await self.tx.run(cypher.load(name), params)
+        return [record.data() async for record in result]
+
+
+class Executor:
+    """Runs named Cypher statements against one database."""
+
+    def __init__(self, driver: AsyncDriver, database: str = "neo4j") -> None:
+        self.driver = driver
+        self.database = database
+        self.round_trips = 0
+
+    async def run(self, name: str, params: dict[str, Any] | None = None, *, read: bool = False) -> list[Row]:
+        """Run ``cypher/<name>.cypher`` in its own auto-retried transaction; rows as dicts."""
+        return await self.run_text(cypher.load(name), params, read=read)
+
+    async def run_text(
+        self, query: LiteralString, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[Row]:
+        """Run a literal statement (schema scripts); prefer :meth:`run` with a name."""
+        self.round_trips += 1
+        try:
+            records, _, _ = await self.driver.execute_query(
+                query,
+                parameters_=params or {},
+                routing_=RoutingControl.READ if read else RoutingControl.WRITE,
+                database_=self.database,
+            )
+        except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
+        return [r.data() for r in records]
+
+    async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        """Run ``work`` in ONE managed write transaction (the driver retries transient errors,
+        so ``work`` must be idempotent up to its own commit)."""
+        self.round_trips += 1
+
+        async def unit(tx: AsyncManagedTransaction) -> T:
+            return await work(Transaction(tx))
+
+        try:
+            async with self.driver.session(database=self.database) as session:
+                return await session.execute_write(unit)
+        except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
+
+    async def read(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        """Run ``work`` in one read transaction (routed to a reader in a cluster)."""
+        self.round_trips += 1
+
+        async def unit(tx: AsyncManagedTransaction) -> T:
+            return await work(Transaction(tx))
+
+        try:
+            async with self.driver.session(
+                database=self.database, default_access_mode=neo4j.READ_ACCESS
+            ) as session:
+                return await session.execute_read(unit)
+        except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
+
+    async def ping(self) -> bool:
+        try:
+            await self.run("schema/ping", read=True)
+            return True
+        except (GraphUnavailable, Neo4jError, DriverError):
+            return False
+
+    async def close(self) -> None:
+        await self.driver.close()
+
+
+def connect(uri: str, user: str, password: str, database: str = "neo4j") -> Executor:
+    """Build an executor with a pooled async driver (no I/O until the first query)."""
+    driver = AsyncGraphDatabase.driver(
+        uri,
+        auth=(user, password),
+        max_connection_pool_size=50,
+        connection_acquisition_timeout=10.0,
+        max_transaction_retry_time=15.0,
+        liveness_check_timeout=30.0,
+        notifications_min_severity="OFF",
+    )
+    return Executor(driver, database)
+
+
+@asynccontextmanager
+async def connected(uri: str, user: str, password: str, database: str = "neo4j") -> AsyncIterator[Executor]:
+    """``async with connected(...) as ex:`` for scripts and tests."""
+    ex = connect(uri, user, password, database)
+    try:
+        yield ex
+    finally:
+        await ex.close()

@@ -1,0 +1,1 @@
+"""The memory pipelines: write (messages → facts), read (query → context) and background jobs."""

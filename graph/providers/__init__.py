@@ -1,0 +1,21 @@
+"""Providers the pipelines depend on, behind small protocols: embedders and chat LLMs.
+
+Concrete providers are constructed only at the composition root (``server/``, CLI, seed, tests)
+and injected; library code never builds an OpenAI client by itself.
+"""
+
+from graph.providers.base import ChatLLM, Embedder, LLMError, LLMResponse, TokenUsage
+from graph.providers.embedders import HashEmbedder, MiniLMEmbedder, OpenAIEmbedder
+from graph.providers.openai_chat import OpenAIChat
+
+__all__ = [
+    "ChatLLM",
+    "Embedder",
+    "HashEmbedder",
+    "LLMError",
+    "LLMResponse",
+    "MiniLMEmbedder",
+    "OpenAIChat",
+    "OpenAIEmbedder",
+    "TokenUsage",
+]

@@ -1,0 +1,74 @@
+"""Provider protocols and the small value types they exchange."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = ["ChatLLM", "Embedder", "LLMError", "LLMResponse", "TokenUsage"]
+
+
+class LLMError(Exception):
+    """The LLM call failed (timeout, transport, refusal, unusable output) after retries."""
+
+
+@dataclass
+class TokenUsage:
+    input: int = 0
+    output: int = 0
+    calls: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.input + self.output
+
+    def add(self, other: TokenUsage) -> None:
+        self.input += other.input
+        self.output += other.output
+        self.calls += other.calls
+
+
+@dataclass(frozen=True)
+class LLMResponse:
+    """One chat completion: the raw text, its parsed JSON (None when it was not JSON), usage."""
+
+    text: str
+    data: Any
+    usage: TokenUsage
+    model: str
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised vectors of a fixed dimension."""
+
+    name: str
+    dimensions: int
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text, same order."""
+        ...
+
+
+@runtime_checkable
+class ChatLLM(Protocol):
+    """An OpenAI-compatible chat model used for structured (JSON) calls, one per stage."""
+
+    name: str
+
+    async def complete_json(
+        self,
+        stage: str,
+        system: str,
+        user: str,
+        *,
+        schema: dict[str, Any] | None = None,
+        timeout_s: float | None = None,
+    ) -> LLMResponse:
+        """Ask for a JSON answer. ``data`` is the parsed object or None when unparseable.
+
+        Raises:
+            LLMError: transport failure or timeout after the configured retries.
+        """
+        ...

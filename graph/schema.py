@@ -1,0 +1,78 @@
+"""Idempotent, versioned schema creation: ``await ensure_schema(executor, dimensions)``.
+
+Each migration is a ``cypher/schema/vNNN_*.cypher`` script; the applied version is stored on a
+``(:HippographMeta {key: 'schema'})`` node. Re-running is a no-op (every statement uses
+``IF NOT EXISTS``), so it is safe on every start. Vector indexes take the embedder's dimension;
+a database built for another dimension is refused (a re-embed job is the way to change models).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+
+import cypher
+from graph.errors import GraphError
+from graph.executor import Executor
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "VECTOR_INDEXES", "SchemaState", "ensure_schema", "schema_state"]
+
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, "schema/v001_constraints"),)
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+VECTOR_INDEXES = ("fact", "event", "entity", "chunk", "observation")
+
+
+class DimensionMismatch(GraphError):
+    """The database's vector indexes were built for another embedding dimension."""
+
+
+@dataclass(frozen=True)
+class SchemaState:
+    version: int
+    dimensions: int | None
+    indexes: dict[str, str]
+
+    @property
+    def all_online(self) -> bool:
+        return bool(self.indexes) and all(s == "ONLINE" for s in self.indexes.values())
+
+
+async def schema_state(ex: Executor) -> SchemaState:
+    meta = (await ex.run("schema/get_version", read=True))[0]
+    rows = await ex.run("schema/index_states", read=True)
+    return SchemaState(
+        version=int(meta["version"]),
+        dimensions=meta["dimensions"],
+        indexes={r["name"]: r["state"] for r in rows},
+    )
+
+
+async def ensure_schema(ex: Executor, dimensions: int, *, timeout_s: float = 120.0) -> SchemaState:
+    """Apply pending migrations and vector indexes, then wait until every index is ONLINE."""
+    state = await schema_state(ex)
+    if state.dimensions is not None and state.dimensions != dimensions:
+        raise DimensionMismatch(
+            f"vector indexes use {state.dimensions} dimensions, the embedder gives {dimensions}; "
+            "run a re-embed job or use the matching embedder"
+        )
+    for version, name in MIGRATIONS:
+        if version <= state.version:
+            continue
+        for statement in cypher.load_script(name):
+            await ex.run_text(statement)
+    for label in VECTOR_INDEXES:
+        await ex.run(f"schema/vector_{label}", {"dimensions": dimensions})
+    await ex.run("schema/set_version", {"version": SCHEMA_VERSION, "dimensions": dimensions})
+    deadline = time.monotonic() + timeout_s
+    while True:
+        state = await schema_state(ex)
+        if state.all_online:
+            return state
+        failed = [n for n, s in state.indexes.items() if s == "FAILED"]
+        if failed:
+            raise GraphError(f"indexes failed to build: {failed}")
+        if time.monotonic() > deadline:
+            pending = {n: s for n, s in state.indexes.items() if s != "ONLINE"}
+            raise GraphError(f"indexes not ONLINE after {timeout_s}s: {pending}")
+        await asyncio.sleep(0.2)

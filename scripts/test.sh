@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The one test command (README, CI): installs everything, starts the local Neo4j if it is not
+# running (and stops it again at the end), then lint, types, schema drift and all test tiers.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh --test || exit 1
+export PATH="$PWD/.venv/bin:$PATH"
+
+started=0
+if [ -z "${NEO4J_URI:-}" ] && ! hippograph neo4j status >/dev/null 2>&1; then
+  hippograph neo4j start || exit 1
+  started=1
+fi
+cleanup() { [ "$started" = 1 ] && hippograph neo4j stop; }
+trap cleanup EXIT
+
+rc=0
+echo "==> ruff";   ruff check . || rc=1
+echo "==> mypy";   mypy || rc=1
+echo "==> GraphQL schema drift"; python -m gql.export --check || rc=1
+echo "==> pytest"; pytest -q -p no:cacheprovider tests/unit tests/integration tests/e2e "$@"
+prc=$?
+[ "$prc" = 5 ] && { echo "pytest collected no tests"; prc=1; }
+[ "$prc" != 0 ] && rc=1
+exit $rc

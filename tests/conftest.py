@@ -1,0 +1,56 @@
+"""Shared fixtures. Integration tests talk to the real Neo4j started by scripts/test.sh (or
+NEO4J_URI); each test works under its own random agent_id and removes it afterwards, so tests
+never disturb each other or data of a running dev server."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+from graph.executor import Executor, connect
+from graph.providers import Embedder, HashEmbedder, MiniLMEmbedder
+from graph.providers.embedders import find_tokenizer
+from graph.schema import ensure_schema
+from server.settings import Settings
+
+
+@pytest.fixture(scope="session")
+def settings() -> Settings:
+    return Settings()
+
+
+@pytest.fixture(scope="session")
+def minilm(settings: Settings) -> MiniLMEmbedder:
+    return MiniLMEmbedder(find_tokenizer(settings.home))
+
+
+@pytest.fixture(scope="session")
+def hash_embedder() -> HashEmbedder:
+    return HashEmbedder(384)
+
+
+@pytest.fixture(scope="session")
+def embedder(minilm: MiniLMEmbedder) -> Embedder:
+    """The real default embedder (MiniLM int8 ONNX): tests see real similarities."""
+    return minilm
+
+
+@pytest.fixture(scope="session")
+async def executor(settings: Settings) -> AsyncIterator[Executor]:
+    ex = connect(settings.bolt_uri, settings.neo4j_user,
+                 settings.neo4j_password.get_secret_value(), settings.neo4j_database)
+    if not await ex.ping():
+        pytest.fail(f"Neo4j is not reachable at {settings.bolt_uri}: run `make test`, which starts it")
+    await ensure_schema(ex, 384)
+    yield ex
+    await ex.close()
+
+
+@pytest.fixture
+async def agent_id(executor: Executor) -> AsyncIterator[str]:
+    """A fresh agent id; every node of that agent is deleted after the test."""
+    agent = f"test-{uuid.uuid4().hex[:12]}"
+    yield agent
+    await executor.run("admin/delete_agent", {"agent_id": agent})

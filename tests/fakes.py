@@ -1,0 +1,103 @@
+"""Real fakes for tests (no MagicMock): a scripted OpenAI-compatible endpoint served through the
+real ``openai`` client via ``httpx.MockTransport``, and a recording executor."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import openai
+
+from graph.executor import Executor
+from graph.providers import OpenAIChat
+
+Reply = str | dict[str, Any] | Exception | Callable[[dict[str, Any]], Any]
+
+
+@dataclass
+class ScriptedLLM:
+    """Answers chat-completion requests from a script.
+
+    ``replies`` is consumed in order (a dict is sent as JSON content, a str as raw content, an
+    exception such as ``httpx.ReadTimeout`` is raised by the transport, a callable receives the
+    request body and returns one of those). ``by_stage`` maps a keyword found in the system
+    prompt to its own queue, so concurrent stages can be scripted independently. Every request
+    body is kept in ``requests``.
+    """
+
+    replies: list[Reply] = field(default_factory=list)
+    by_stage: dict[str, list[Reply]] = field(default_factory=dict)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    prompt_tokens: int = 100
+    completion_tokens: int = 50
+
+    def _next(self, body: dict[str, Any]) -> Reply:
+        system = next((m["content"] for m in body["messages"] if m["role"] == "system"), "")
+        for key, queue in self.by_stage.items():
+            if key in system and queue:
+                return queue.pop(0)
+        if not self.replies:
+            raise AssertionError(f"ScriptedLLM ran out of replies; system prompt: {system[:200]}")
+        return self.replies.pop(0)
+
+    def handler(self, request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        self.requests.append(body)
+        reply = self._next(body)
+        if callable(reply) and not isinstance(reply, Exception):
+            reply = reply(body)
+        if isinstance(reply, Exception):
+            raise reply
+        content = reply if isinstance(reply, str) else json.dumps(reply)
+        return httpx.Response(
+            200,
+            json={
+                "id": f"chatcmpl-{len(self.requests)}",
+                "object": "chat.completion",
+                "created": 0,
+                "model": body.get("model", "scripted"),
+                "choices": [
+                    {"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": content}}
+                ],
+                "usage": {
+                    "prompt_tokens": self.prompt_tokens,
+                    "completion_tokens": self.completion_tokens,
+                    "total_tokens": self.prompt_tokens + self.completion_tokens,
+                },
+            },
+        )
+
+    def client(self) -> openai.AsyncOpenAI:
+        transport = httpx.MockTransport(self.handler)
+        return openai.AsyncOpenAI(
+            api_key="test", base_url="http://scripted.invalid/v1", max_retries=0,
+            http_client=httpx.AsyncClient(transport=transport),
+        )
+
+    def chat(self, *, timeout_s: float = 5.0, max_retries: int = 0) -> OpenAIChat:
+        return OpenAIChat(self.client(), lambda stage: f"scripted-{stage}",
+                          timeout_s=timeout_s, max_retries=max_retries, base_delay_s=0.01)
+
+    @property
+    def calls(self) -> int:
+        return len(self.requests)
+
+
+class RecordingExecutor(Executor):
+    """An executor over the real driver that records every statement name and round trip."""
+
+    def __init__(self, inner: Executor) -> None:
+        super().__init__(inner.driver, inner.database)
+        self.names: list[str] = []
+
+    async def run(self, name: str, params: dict[str, Any] | None = None, *, read: bool = False) -> list[dict[str, Any]]:
+        self.names.append(name)
+        return await super().run(name, params, read=read)
+
+    def reset(self) -> None:
+        self.names.clear()
+        self.round_trips = 0

@@ -1,0 +1,73 @@
+"""The foundation against the real server: schema, vector and full-text indexes, APOC."""
+
+from __future__ import annotations
+
+import pytest
+
+from graph.executor import Executor
+from graph.providers import MiniLMEmbedder
+from graph.schema import SCHEMA_VERSION, ensure_schema, schema_state
+
+pytestmark = pytest.mark.neo4j
+
+
+async def test_server_is_neo4j_5_26(executor: Executor) -> None:
+    comp = (await executor.run("schema/components", read=True))[0]
+    assert comp["version"].startswith("5.26.")
+
+
+async def test_apoc_is_loaded(executor: Executor) -> None:
+    plugins = (await executor.run("schema/procedures_like", read=True))[0]
+    assert plugins["apoc"] > 50
+    version = (await executor.run("schema/apoc_version", read=True))[0]["version"]
+    assert version.startswith("5.26.")
+
+
+async def test_ensure_schema_is_idempotent_and_online(executor: Executor) -> None:
+    first = await ensure_schema(executor, 384)
+    second = await ensure_schema(executor, 384)
+    assert first.version == second.version == SCHEMA_VERSION
+    assert first.indexes.keys() == second.indexes.keys()
+    for name in ("fact_embedding", "event_embedding", "entity_embedding", "fact_text",
+                 "event_text", "entity_names", "entity_key", "alias_norm", "relates_evidence"):
+        assert second.indexes[name] == "ONLINE", name
+
+
+async def test_schema_refuses_other_dimension(executor: Executor) -> None:
+    from graph.schema import DimensionMismatch
+
+    with pytest.raises(DimensionMismatch):
+        await ensure_schema(executor, 768)
+    assert (await schema_state(executor)).dimensions == 384
+
+
+async def test_vector_index_returns_nearest_neighbour(
+    executor: Executor, minilm: MiniLMEmbedder, agent_id: str
+) -> None:
+    texts = [
+        "Clara Rezende lives in Porto Alegre",
+        "The quarterly budget was approved by the board",
+        "Bruno enjoys playing the guitar on weekends",
+    ]
+    vectors = await minilm.embed(texts)
+    await executor.run(
+        "test/create_facts",
+        {"agent_id": agent_id, "rows": [{"text": t, "embedding": v} for t, v in zip(texts, vectors, strict=True)]},
+    )
+    query = (await minilm.embed(["Where does Clara live?"]))[0]
+    rows = await executor.run(
+        "test/vector_top", {"agent_id": agent_id, "vector": query, "k": 50}, read=True
+    )
+    assert rows[0]["text"] == texts[0]
+    assert rows[0]["score"] > rows[1]["score"]
+
+
+async def test_fulltext_index_finds_words(executor: Executor, hash_embedder, agent_id: str) -> None:
+    texts = ["Marcos Tavares mora em Porto Alegre", "Vertix hired Orion Tech for the audit"]
+    vectors = await hash_embedder.embed(texts)
+    await executor.run(
+        "test/create_facts",
+        {"agent_id": agent_id, "rows": [{"text": t, "embedding": v} for t, v in zip(texts, vectors, strict=True)]},
+    )
+    rows = await executor.run("test/fulltext_top", {"agent_id": agent_id, "q": "orion"}, read=True)
+    assert [r["text"] for r in rows] == [texts[1]]
