@@ -23,8 +23,13 @@ def main(argv: list[str]) -> int:
     if "--check" in argv:
         committed = SDL_PATH.read_text() if SDL_PATH.exists() else ""
         if committed != sdl:
-            diff = difflib.unified_diff(committed.splitlines(), sdl.splitlines(), "committed", "code", lineterm="")
-            print("gql/schema.graphql is out of date; run `make schema`:\n" + "\n".join(list(diff)[:80]))
+            diff = difflib.unified_diff(
+                committed.splitlines(), sdl.splitlines(), "committed", "code", lineterm=""
+            )
+            print(
+                "gql/schema.graphql is out of date; run `make schema`:\n"
+                + "\n".join(list(diff)[:80])
+            )
             return 1
         print("gql/schema.graphql is up to date")
         return 0

@@ -1,29 +1,290 @@
-"""Root query type."""
+"""Root query type. Resolvers are thin: validate, call ``graph.memory``, map to API types.
+
+Every field with an ``agentId`` argument is guarded by ``AgentAccess`` (``agent_field``).
+"""
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Annotated, Any
+
 import strawberry
-from strawberry.types import Info
 
-from server.health import readiness
+from gql.context import Info
+from gql.errors import ApiError, ErrorCode
+from gql.loaders import EntityKey
+from gql.permissions import agent_field
+from gql.types.admin import AuditEntry, Job, MergeCandidate, Observation
+from gql.types.entity import Entity, EntityConnection, entity_connection
+from gql.types.event import EventConnection, event_connection
+from gql.types.fact import Fact, FactConnection, fact_connection
+from gql.types.graph import Subgraph, subgraph_from
+from gql.types.health import Health
+from gql.types.memory import RetrieveOptions, RetrieveResult, retrieve_result_from
+from graph.errors import NotFound
+from graph.memory import browse
 
+__all__ = ["Query"]
 
-@strawberry.type(description="Service health as seen by the API process.")
-class Health:
-    ready: bool = strawberry.field(description="True when Neo4j is reachable and every index is ONLINE.")
-    neo4j_version: str | None = strawberry.field(description="Version of the Neo4j server, when reachable.")
-    llm_mode: str = strawberry.field(description="`offline` (rule-based extraction) or `openai-compatible`.")
-    embedder: str = strawberry.field(description="Name of the embedding model in use.")
+AgentId = Annotated[
+    strawberry.ID, strawberry.argument(description="The agent (memory owner) to read.")
+]
 
 
 @strawberry.type(description="Read operations of the Hippograph memory service.")
 class Query:
     @strawberry.field(description="Health of the service and its Neo4j connection.")
     async def health(self, info: Info) -> Health:
-        report = await readiness(info.context["services"])
+        ctx = info.context
+        report: dict[str, Any] = await ctx.readiness() if ctx.readiness else {"ready": False}
         return Health(
-            ready=report["ready"],
+            ready=bool(report.get("ready")),
             neo4j_version=(report.get("neo4j") or {}).get("version"),
-            llm_mode=report["llm_mode"],
-            embedder=report["embedder"]["name"],
+            llm_mode=ctx.services.llm_mode,
+            embedder=ctx.services.embedder.name,
         )
+
+    @agent_field(description="Memory context for a query: ranked facts, snippets and patterns.")
+    async def retrieve(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        query: Annotated[
+            str, strawberry.argument(description="What the agent is about to answer.")
+        ],
+        as_of: Annotated[
+            datetime | None,
+            strawberry.argument(
+                description="Time travel: retrieve as memory stood at this instant."
+            ),
+        ] = None,
+        options: Annotated[
+            RetrieveOptions | None,
+            strawberry.argument(description="Per-call overrides of retrieval settings."),
+        ] = None,
+    ) -> RetrieveResult:
+        retriever = info.context.services.retriever
+        if retriever is None:
+            raise ApiError(ErrorCode.UNAVAILABLE, "Retrieval is not available in this build.")
+        result = await retriever.retrieve(
+            str(agent_id), query, as_of=as_of, options=options.as_dict() if options else None
+        )
+        return retrieve_result_from(result)
+
+    @agent_field(description="One entity by key, or null when the agent has no such entity.")
+    async def entity(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        key: Annotated[
+            str, strawberry.argument(description="Entity key, e.g. `person:clara_rezende`.")
+        ],
+    ) -> Entity | None:
+        row = await info.context.loaders.entity.load(EntityKey(str(agent_id), key))
+        return Entity.from_row(str(agent_id), row) if row else None
+
+    @agent_field(description="Entities ordered by key, filtered by type and text (Relay pages).")
+    async def entities(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        type: Annotated[str | None, strawberry.argument(description="Only this type.")] = None,
+        text: Annotated[
+            str | None,
+            strawberry.argument(
+                description="Case-insensitive substring of the name, key or an alias."
+            ),
+        ] = None,
+        first: Annotated[
+            int, strawberry.argument(description=f"At most this many (1..{browse.MAX_PAGE}).")
+        ] = 20,
+        after: Annotated[
+            str | None,
+            strawberry.argument(
+                description="Cursor from `pageInfo.endCursor` of the previous page."
+            ),
+        ] = None,
+        include_merged: Annotated[
+            bool, strawberry.argument(description="Also list entities merged into others.")
+        ] = False,
+    ) -> EntityConnection:
+        page = await browse.entities_page(
+            info.context.executor,
+            str(agent_id),
+            type=type,
+            text=text,
+            first=first,
+            after=after,
+            include_merged=include_merged,
+        )
+        return entity_connection(str(agent_id), page)
+
+    @agent_field(description="Facts, newest first, with time travel and filters (Relay pages).")
+    async def facts(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        as_of: Annotated[
+            datetime | None,
+            strawberry.argument(description="Time travel: facts valid and known at this instant."),
+        ] = None,
+        include_invalidated: Annotated[
+            bool, strawberry.argument(description="Also return ended and invalidated facts.")
+        ] = False,
+        entity_key: Annotated[
+            str | None, strawberry.argument(description="Only facts about this entity.")
+        ] = None,
+        kind: Annotated[str | None, strawberry.argument(description="Only this kind.")] = None,
+        first: Annotated[
+            int, strawberry.argument(description=f"At most this many (1..{browse.MAX_PAGE}).")
+        ] = 20,
+        after: Annotated[str | None, strawberry.argument(description="Cursor.")] = None,
+    ) -> FactConnection:
+        page = await browse.facts_page(
+            info.context.executor,
+            str(agent_id),
+            as_of=as_of,
+            include_invalidated=include_invalidated,
+            entity_key=entity_key,
+            kind=kind,
+            first=first,
+            after=after,
+        )
+        return fact_connection(page)
+
+    @agent_field(description="Every version of a fact (SUPERSEDES chain both ways), oldest first.")
+    async def fact_history(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        id: Annotated[
+            strawberry.ID, strawberry.argument(description="Id of any version in the chain.")
+        ],
+    ) -> list[Fact]:
+        rows = await browse.fact_history(info.context.executor, str(agent_id), str(id))
+        return [Fact.from_row(r) for r in rows]
+
+    @agent_field(description="Messages received (events), newest first (Relay pages).")
+    async def events(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        thread_id: Annotated[
+            str | None, strawberry.argument(description="Only this thread.")
+        ] = None,
+        since: Annotated[
+            datetime | None,
+            strawberry.argument(description="Only events at or after this instant."),
+        ] = None,
+        until: Annotated[
+            datetime | None, strawberry.argument(description="Only events before this instant.")
+        ] = None,
+        first: Annotated[
+            int, strawberry.argument(description=f"At most this many (1..{browse.MAX_PAGE}).")
+        ] = 20,
+        after: Annotated[str | None, strawberry.argument(description="Cursor.")] = None,
+    ) -> EventConnection:
+        page = await browse.events_page(
+            info.context.executor,
+            str(agent_id),
+            thread_id=thread_id,
+            since=since,
+            until=until,
+            first=first,
+            after=after,
+        )
+        return event_connection(page)
+
+    @agent_field(description="Entities within `hops` relationships of one entity, for graph UIs.")
+    async def neighborhood(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        key: Annotated[str, strawberry.argument(description="Key of the centre entity.")],
+        hops: Annotated[int, strawberry.argument(description="Radius in hops (1..3).")] = 1,
+        as_of: Annotated[
+            datetime | None,
+            strawberry.argument(description="Time travel: relationships valid at this instant."),
+        ] = None,
+        max_nodes: Annotated[
+            int, strawberry.argument(description="At most this many nodes (1..500).")
+        ] = 100,
+    ) -> Subgraph:
+        n = await browse.neighborhood(
+            info.context.executor, str(agent_id), key, hops=hops, as_of=as_of, max_nodes=max_nodes
+        )
+        return subgraph_from(key, n)
+
+    @agent_field(description="Patterns consolidated from facts, newest first.")
+    async def observations(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        limit: Annotated[
+            int, strawberry.argument(description=f"At most this many (1..{500}).")
+        ] = 50,
+    ) -> list[Observation]:
+        rows = await browse.observations(info.context.executor, str(agent_id), limit)
+        return [Observation.from_row(r) for r in rows]
+
+    @agent_field(description="Entity pairs that may be duplicates, most confident first.")
+    async def merge_candidates(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        status: Annotated[
+            str | None, strawberry.argument(description="open, merged, rejected, or null for all.")
+        ] = "open",
+        limit: Annotated[
+            int, strawberry.argument(description=f"At most this many (1..{500}).")
+        ] = 50,
+    ) -> list[MergeCandidate]:
+        rows = await browse.merge_candidates(info.context.executor, str(agent_id), status, limit)
+        return [MergeCandidate.from_row(r) for r in rows]
+
+    @agent_field(description="Write decisions (audit trail), newest first.")
+    async def audit_log(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        action: Annotated[str | None, strawberry.argument(description="Only this action.")] = None,
+        since: Annotated[
+            datetime | None,
+            strawberry.argument(description="Only decisions at or after this instant."),
+        ] = None,
+        limit: Annotated[
+            int, strawberry.argument(description=f"At most this many (1..{500}).")
+        ] = 50,
+    ) -> list[AuditEntry]:
+        rows = await browse.audit_log(
+            info.context.executor, str(agent_id), action=action, since=since, limit=limit
+        )
+        return [AuditEntry.from_row(r) for r in rows]
+
+    @agent_field(description="Background jobs of the agent, newest first.")
+    async def jobs(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        status: Annotated[
+            str | None,
+            strawberry.argument(description="pending, leased, done or dead; null for all."),
+        ] = None,
+        limit: Annotated[
+            int, strawberry.argument(description=f"At most this many (1..{500}).")
+        ] = 50,
+    ) -> list[Job]:
+        rows = await browse.jobs(info.context.executor, str(agent_id), status, limit)
+        return [Job.from_row(r) for r in rows]
+
+    @agent_field(description="One job by id (poll it for progress), or null.")
+    async def job(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        id: Annotated[strawberry.ID, strawberry.argument(description="Job id.")],
+    ) -> Job | None:
+        try:
+            return Job.from_row(await browse.get_job(info.context.executor, str(agent_id), str(id)))
+        except NotFound:
+            return None

@@ -1,11 +1,22 @@
-"""The strawberry schema object. ``python -m gql.export`` writes ``gql/schema.graphql``."""
+"""The strawberry schema. ``build_schema(limits)`` adds the hardening extensions; the module
+level ``schema`` (default limits) is what ``python -m gql.export`` prints."""
 
 from __future__ import annotations
 
 import strawberry
 
+from gql.limits import QueryLimits, limit_extensions
+from gql.mutations import Mutation
 from gql.queries import Query
 
-schema = strawberry.Schema(query=Query)
+__all__ = ["QueryLimits", "build_schema", "schema"]
 
-__all__ = ["schema"]
+
+def build_schema(limits: QueryLimits | None = None) -> strawberry.Schema:
+    """The API schema with depth/cost/alias/size limits, introspection toggle and masking."""
+    return strawberry.Schema(
+        query=Query, mutation=Mutation, extensions=limit_extensions(limits or QueryLimits())
+    )
+
+
+schema = build_schema()

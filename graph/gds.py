@@ -66,8 +66,9 @@ def connect_gds(
         database: Database the client queries.
 
     Returns:
-        A connected client (Bolt only, no Arrow); the caller should ``close()`` it. None when
-        the server has no GDS plugin or the ``graphdatascience`` package is not installed.
+        A connected client (Bolt only, no Arrow, no progress bars); the caller should
+        ``close()`` it. None when the server has no GDS plugin or the ``graphdatascience``
+        package is not installed.
 
     Raises:
         Exception: Whatever the client raises when the server cannot be reached or the
@@ -82,7 +83,12 @@ def connect_gds(
 
     def build() -> GraphDataScience:
         return GraphDataScience(
-            uri, auth=(user, password), database=database, arrow=False, aura_ds=False
+            uri,
+            auth=(user, password),
+            database=database,
+            arrow=False,
+            aura_ds=False,  # skips the client's extra connection that detects Aura
+            show_progress=False,  # no tqdm bars in a service
         )
 
     try:

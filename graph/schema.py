@@ -18,7 +18,10 @@ from graph.executor import Executor
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "VECTOR_INDEXES", "SchemaState", "ensure_schema", "schema_state"]
 
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, "schema/v001_constraints"),)
+MIGRATIONS: tuple[tuple[int, str], ...] = (
+    (1, "schema/v001_constraints"),
+    (2, "schema/v002_jobs"),
+)
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 VECTOR_INDEXES = ("fact", "event", "entity", "chunk", "observation")
 

@@ -1,7 +1,8 @@
 """Starlette app factory: ``uvicorn server.app:create_app --factory``.
 
 The lifespan owns the Neo4j driver and the providers (one of each per process) and runs the
-idempotent schema step; requests reach them through ``app.state.services``.
+idempotent schema step; requests reach them through ``app.state.services``. Middleware order
+(outermost first): request body size limit → authentication + per-key rate limit → routes.
 """
 
 from __future__ import annotations
@@ -12,36 +13,76 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import Response
 from starlette.routing import Route
 from strawberry.asgi import GraphQL
 
+from gql.context import Context
+from gql.graphiql import graphiql_html
+from gql.permissions import ANONYMOUS
+from gql.schema import QueryLimits, build_schema
 from graph.errors import GraphError
 from graph.schema import ensure_schema
-from gql.schema import schema
-from server.health import healthz, metrics, readyz
+from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
+from server.health import healthz, metrics, readiness, readyz
+from server.limits import BodySizeLimit, RateLimiter
 from server.services import Services, build_services
 from server.settings import Settings, get_settings
 
 log = logging.getLogger("hippograph")
 
-__all__ = ["create_app"]
+__all__ = ["HippographGraphQL", "create_app", "query_limits"]
 
 
-class HippographGraphQL(GraphQL[Any, None]):
-    async def get_context(self, request: Request, response: Response | None = None) -> Any:  # type: ignore[override]
-        return {"request": request, "response": response, "services": request.app.state.services}
+class HippographGraphQL(GraphQL[Context, None]):
+    """The strawberry ASGI view with our typed context and GraphiQL page."""
+
+    async def get_context(self, request: Request, response: Any = None) -> Context:  # type: ignore[override]
+        services: Services = request.app.state.services
+        principal = getattr(request.state, "principal", ANONYMOUS)
+
+        async def ready() -> dict[str, Any]:
+            return await readiness(services)
+
+        return Context(services=services, principal=principal, readiness=ready, request=request)
+
+    @property
+    def graphql_ide_html(self) -> str:
+        return graphiql_html()
+
+
+def query_limits(settings: Settings) -> QueryLimits:
+    """The GraphQL document limits configured by settings."""
+    return QueryLimits(
+        max_depth=settings.max_query_depth,
+        max_chars=settings.max_query_chars,
+        max_aliases=settings.max_aliases,
+        max_cost=settings.max_query_cost,
+        max_tokens=settings.max_query_tokens,
+        introspection=settings.introspection,
+    )
 
 
 def create_app(settings: Settings | None = None, services: Services | None = None) -> Starlette:
-    """Build the ASGI app. Pass ``services`` to inject fakes (tests); else built from settings."""
+    """Build the ASGI app. Pass ``services`` to inject fakes (tests); else built from settings.
+
+    Raises:
+        RuntimeError: authentication is disabled while the API is configured to bind to a
+            non-loopback address.
+    """
     settings = settings or get_settings()
+    if settings.auth_disabled and not is_loopback(settings.api_host):
+        raise RuntimeError(
+            f"HIPPOGRAPH_AUTH_DISABLED=true is only allowed on loopback; api_host is "
+            f"{settings.api_host!r}. Create API keys (hippograph apikey create) instead."
+        )
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         svc = services or build_services(settings)
         app.state.services = svc
+        app.state.key_store = ApiKeyStore(svc.executor)
         try:
             await ensure_schema(svc.executor, svc.embedder.dimensions)
         except GraphError as exc:  # start anyway: /readyz reports it and recovery is automatic
@@ -52,11 +93,23 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
             if services is None:
                 await svc.close()
 
-    graphql = HippographGraphQL(schema, graphql_ide="graphiql")
+    graphql = HippographGraphQL(
+        build_schema(query_limits(settings)), graphql_ide="graphiql", allow_queries_via_get=False
+    )
     routes = [
         Route("/healthz", healthz),
         Route("/readyz", readyz),
         Route("/metrics", metrics),
         Route("/graphql", graphql, methods=["GET", "POST"]),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    admin_key = settings.admin_api_key.get_secret_value() if settings.admin_api_key else None
+    middleware = [
+        Middleware(BodySizeLimit, max_bytes=settings.max_body_bytes),
+        Middleware(
+            AuthMiddleware,
+            auth_disabled=settings.auth_disabled,
+            admin_key=admin_key,
+            limiter=RateLimiter(settings.rate_limit_per_minute),
+        ),
+    ]
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

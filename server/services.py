@@ -6,7 +6,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graph.executor import Executor, connect
-from graph.providers import ChatLLM, Embedder, HashEmbedder, MiniLMEmbedder, OpenAIChat, OpenAIEmbedder
+from graph.providers import (
+    ChatLLM,
+    Embedder,
+    HashEmbedder,
+    MiniLMEmbedder,
+    OpenAIChat,
+    OpenAIEmbedder,
+)
 from graph.providers.embedders import find_tokenizer
 from server.settings import Settings
 
@@ -27,8 +34,47 @@ class Services:
     def llm_mode(self) -> str:
         return "openai-compatible" if self.llm is not None else "offline"
 
+    @property
+    def writer(self) -> Any:
+        """The process-wide ``WritePipeline`` (None while the write pipeline is not built)."""
+        if "writer" not in self.extras:
+            self.extras["writer"] = _build_pipeline(
+                "graph.memory.write", "WritePipeline", "graph.memory.write.config", "WriteConfig",
+                self, {"mode": self.settings.write_mode,
+                       "mutations_frozen": self.settings.mutations_frozen,
+                       "pii_mode": self.settings.pii_mode,
+                       "max_message_chars": self.settings.max_message_chars},
+            )
+        return self.extras["writer"]
+
+    @property
+    def retriever(self) -> Any:
+        """The process-wide ``Retriever`` (None while the read pipeline is not built)."""
+        if "retriever" not in self.extras:
+            self.extras["retriever"] = _build_pipeline(
+                "graph.memory.read", "Retriever", "graph.memory.read.config", "RetrieveConfig",
+                self, {},
+            )
+        return self.extras["retriever"]
+
     async def close(self) -> None:
         await self.executor.close()
+
+
+def _build_pipeline(module: str, cls_name: str, config_module: str, config_name: str,
+                    services: Services, config_fields: dict[str, Any]) -> Any:
+    """Construct a pipeline once per process; None when its package is not importable yet
+    (the API then answers UNAVAILABLE for that operation instead of failing to start)."""
+    import importlib
+
+    try:
+        cls = getattr(importlib.import_module(module), cls_name)
+        config_cls = getattr(importlib.import_module(config_module), config_name)
+    except (ImportError, AttributeError):
+        return None
+    known = set(getattr(config_cls, "__dataclass_fields__", {}))
+    config = config_cls(**{k: v for k, v in config_fields.items() if k in known})
+    return cls(services.executor, services.embedder, services.llm, config)
 
 
 def _openai_client(settings: Settings) -> Any:

@@ -69,6 +69,8 @@ class Settings(BaseSettings):
     max_query_depth: int = 12
     max_query_chars: int = 20_000
     max_aliases: int = 30
+    max_query_cost: int = 50_000
+    max_query_tokens: int = 5_000
     max_body_bytes: int = 2_000_000
     rate_limit_per_minute: int = 600
 

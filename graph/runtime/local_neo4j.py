@@ -99,6 +99,9 @@ class LocalNeo4j:
         if self.is_installed():
             self.write_config()
             return False
+        if self._pid() is not None:
+            log("Neo4j is running from an older install; stop it to re-install (kept as is)")
+            return False
         if shutil.which(self.config.mvn) is None and not Path(self.config.mvn).exists():
             raise RuntimeError_("Maven (mvn) is required to assemble Neo4j; install it first")
         self.marker.unlink(missing_ok=True)

@@ -1,0 +1,18 @@
+// Aggregation signal ("who are my friends"): visible facts linked through ABOUT to the agent's entities of the given types, most query-similar first.
+// params: $agent_id string, $types list<string>, $vector list<float>, $min_confidence float, $as_of datetime|null, $limit int
+// returns: fact map, semantic float (index scale), entities int (how many such entities the fact mentions)
+MATCH (e:Entity {agent_id: $agent_id})
+WHERE e.type IN $types AND e.merged_into IS NULL
+MATCH (f:Fact)-[:ABOUT]->(e)
+WHERE f.agent_id = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
+  AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
+    OR ($as_of IS NOT NULL AND f.created_at <= $as_of
+        AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
+        AND coalesce(f.valid_from, f.created_at) <= $as_of
+        AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+WITH f, count(DISTINCT e) AS entities
+WITH f, entities, coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS semantic
+RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
+         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until} AS fact, semantic, entities
+ORDER BY semantic DESC, fact.id
+LIMIT $limit

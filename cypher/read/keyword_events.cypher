@@ -1,0 +1,17 @@
+// Conversation snippets by full-text (BM25) over Event.text, top-$k of ALL agents, then this agent's events with their cosine to the query (caller grows $k).
+// params: $agent_id string, $q string (escaped Lucene query), $k int, $vector list<float>, $as_of datetime|null, $limit int
+// returns: fetched int, rows list<{event map, score float (raw BM25), semantic float (index scale)}>
+CALL db.index.fulltext.queryNodes('event_text', $q, {limit: $k}) YIELD node, score
+WITH collect({v: node, score: score}) AS hits
+CALL {
+  WITH hits
+  UNWIND hits AS h
+  WITH h.v AS v, h.score AS score
+  WHERE v.agent_id = $agent_id AND ($as_of IS NULL OR coalesce(v.occurred_at, v.ingested_at) <= $as_of)
+  WITH v, score
+  ORDER BY score DESC, v.id
+  LIMIT $limit
+  RETURN collect({event: v {.id, .text, .speaker, .occurred_at}, score: score,
+                  semantic: coalesce(vector.similarity.cosine(v.embedding, $vector), 0.5)}) AS rows
+}
+RETURN size(hits) AS fetched, rows

@@ -1,0 +1,16 @@
+// Conversation snippets through the global event vector index: top-$k of ALL agents, then this agent's events (caller grows $k).
+// params: $agent_id string, $vector list<float>, $k int, $min_score float (index scale), $as_of datetime|null, $limit int
+// returns: fetched int, floor float, rows list<{event map, score float}>
+CALL db.index.vector.queryNodes('event_embedding', $k, $vector) YIELD node, score
+WITH collect({v: node, score: score}) AS hits
+CALL {
+  WITH hits
+  UNWIND hits AS h
+  WITH h.v AS v, h.score AS score
+  WHERE v.agent_id = $agent_id AND score >= $min_score AND ($as_of IS NULL OR coalesce(v.occurred_at, v.ingested_at) <= $as_of)
+  WITH v, score
+  ORDER BY score DESC, v.id
+  LIMIT $limit
+  RETURN collect({event: v {.id, .text, .speaker, .occurred_at}, score: score}) AS rows
+}
+RETURN size(hits) AS fetched, hits[-1].score AS floor, rows

@@ -1,0 +1,16 @@
+// Semantic signal, exact: cosine over every visible fact of the agent (agent_id range index); used for agents small enough that a scan beats index over-fetch.
+// params: $agent_id string, $vector list<float>, $min_score float (index scale (1+cos)/2), $min_confidence float, $as_of datetime|null, $limit int
+// returns: fact map, score float (index scale (1+cos)/2)
+MATCH (f:Fact {agent_id: $agent_id})
+WHERE f.embedding IS NOT NULL AND coalesce(f.confidence, 0.0) >= $min_confidence
+  AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
+    OR ($as_of IS NOT NULL AND f.created_at <= $as_of
+        AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
+        AND coalesce(f.valid_from, f.created_at) <= $as_of
+        AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
+WHERE score >= $min_score
+RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
+         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until} AS fact, score
+ORDER BY score DESC, fact.id
+LIMIT $limit

@@ -1,0 +1,23 @@
+// Semantic signal through the global vector index: top-$k of ALL agents, then this agent's visible facts (the caller grows $k until enough rows or a cap).
+// params: $agent_id string, $vector list<float>, $k int, $min_score float (index scale), $min_confidence float, $as_of datetime|null, $limit int
+// returns: fetched int (global hits), floor float (lowest global score), rows list<{fact map, score float}>
+CALL db.index.vector.queryNodes('fact_embedding', $k, $vector) YIELD node, score
+WITH collect({f: node, score: score}) AS hits
+CALL {
+  WITH hits
+  UNWIND hits AS h
+  WITH h.f AS f, h.score AS score
+  WHERE f.agent_id = $agent_id AND score >= $min_score
+    AND coalesce(f.confidence, 0.0) >= $min_confidence
+    AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
+    OR ($as_of IS NOT NULL AND f.created_at <= $as_of
+        AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
+        AND coalesce(f.valid_from, f.created_at) <= $as_of
+        AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+  WITH f, score
+  ORDER BY score DESC, f.id
+  LIMIT $limit
+  RETURN collect({fact: f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
+         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until}, score: score}) AS rows
+}
+RETURN size(hits) AS fetched, hits[-1].score AS floor, rows

@@ -1,0 +1,37 @@
+// Graph signal: BFS up to 2 hops (fixed bound *0..2, cut by $max_hops) from the planner's entities over visible RELATES_TO edges, then visible facts through ABOUT; score = strength x fact recency x edge recency x query bonus (named) x hop decay (1.0 up to hop 1, $hop_decay at hop 2); recency factors floored at 0.5.
+// params: $agent_id string, $seeds list<{key string, named bool}>, $max_hops int, $hop_decay float, $query_bonus float, $half_life_days float, $now datetime, $as_of datetime|null, $min_confidence float, $vector list<float>, $limit int
+// returns: fact map, score float, proximity float (score without fact recency), hops int, semantic float (index scale)
+UNWIND $seeds AS seed
+MATCH (s:Entity {agent_id: $agent_id, key: seed.key})
+MATCH p = (s)-[:RELATES_TO*0..2]-(e:Entity)
+WHERE length(p) <= $max_hops
+  AND all(r IN relationships(p) WHERE (($as_of IS NULL AND r.valid_to IS NULL AND r.invalidated_at IS NULL)
+         OR ($as_of IS NOT NULL AND coalesce(r.created_at, r.valid_from) <= $as_of
+             AND (r.invalidated_at IS NULL OR r.invalidated_at > $as_of)
+             AND coalesce(r.valid_from, r.created_at) <= $as_of
+             AND (r.valid_to IS NULL OR r.valid_to > $as_of))))
+WITH seed, e, length(p) AS hops,
+     reduce(x = 1.0, r IN relationships(p) | x * coalesce(r.strength, 0.8)) AS strength,
+     reduce(x = 1.0, r IN relationships(p) |
+       CASE WHEN 0.5 + 0.5 * 0.5 ^ (duration.inSeconds(coalesce(r.last_seen_at, r.created_at, $now), $now).seconds / 86400.0 / $half_life_days) < x
+            THEN 0.5 + 0.5 * 0.5 ^ (duration.inSeconds(coalesce(r.last_seen_at, r.created_at, $now), $now).seconds / 86400.0 / $half_life_days)
+            ELSE x END) AS edge_recency
+WITH e, min(hops) AS hops,
+     max(strength * edge_recency
+         * CASE WHEN seed.named AND hops = 0 THEN $query_bonus ELSE 1.0 END
+         * CASE WHEN hops >= 2 THEN $hop_decay ELSE 1.0 END) AS proximity
+MATCH (f:Fact)-[:ABOUT]->(e)
+WHERE f.agent_id = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
+  AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
+    OR ($as_of IS NOT NULL AND f.created_at <= $as_of
+        AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
+        AND coalesce(f.valid_from, f.created_at) <= $as_of
+        AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+WITH f, min(hops) AS hops, max(proximity) AS proximity
+WITH f, hops, proximity,
+     proximity * (0.5 + 0.5 * 0.5 ^ (duration.inSeconds(coalesce(f.created_at, $now), $now).seconds / 86400.0 / $half_life_days)) AS score,
+     coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS semantic
+RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
+         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until} AS fact, score, proximity, hops, semantic
+ORDER BY proximity DESC, semantic DESC, fact.id
+LIMIT $limit

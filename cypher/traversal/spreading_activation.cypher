@@ -1,0 +1,35 @@
+// Spreading activation: from the top seed facts through their ABOUT entities along visible RELATES_TO edges (fixed bound *1..2, cut by $max_hops); activation = seed score x decay^hop; at most $max_related related entities and $per_entity facts each (most query-similar).
+// params: $agent_id string, $seeds list<{id string, score float}>, $max_hops int, $decay float, $max_related int, $per_entity int, $exclude list<string>, $as_of datetime|null, $min_confidence float, $vector list<float>
+// returns: fact map, activation float, hops int, semantic float (index scale)
+UNWIND $seeds AS seed
+MATCH (sf:Fact {id: seed.id})-[:ABOUT]->(e0:Entity)
+WHERE sf.agent_id = $agent_id
+MATCH p = (e0)-[:RELATES_TO*1..2]-(e:Entity)
+WHERE length(p) <= $max_hops AND e <> e0
+  AND all(r IN relationships(p) WHERE (($as_of IS NULL AND r.valid_to IS NULL AND r.invalidated_at IS NULL)
+         OR ($as_of IS NOT NULL AND coalesce(r.created_at, r.valid_from) <= $as_of
+             AND (r.invalidated_at IS NULL OR r.invalidated_at > $as_of)
+             AND coalesce(r.valid_from, r.created_at) <= $as_of
+             AND (r.valid_to IS NULL OR r.valid_to > $as_of))))
+WITH e, min(length(p)) AS hop, max(seed.score * $decay ^ length(p)) AS activation
+ORDER BY activation DESC, e.key
+LIMIT $max_related
+CALL {
+  WITH e
+  MATCH (f:Fact)-[:ABOUT]->(e)
+  WHERE f.agent_id = $agent_id AND NOT f.id IN $exclude
+    AND coalesce(f.confidence, 0.0) >= $min_confidence
+    AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
+    OR ($as_of IS NOT NULL AND f.created_at <= $as_of
+        AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
+        AND coalesce(f.valid_from, f.created_at) <= $as_of
+        AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+  WITH f, coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS semantic
+  ORDER BY semantic DESC, f.id
+  LIMIT $per_entity
+  RETURN f, semantic
+}
+WITH f, max(activation) AS activation, min(hop) AS hops, max(semantic) AS semantic
+RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
+         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until} AS fact, activation, hops, semantic
+ORDER BY activation DESC, semantic DESC, fact.id

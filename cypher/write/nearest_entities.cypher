@@ -1,0 +1,20 @@
+// Entity resolution candidates: per name, the agent's nearest entities by embedding (exact scan,
+// true cosine in [-1, 1]) plus person entities whose alias starts with the name (prefix match).
+// params: $agent_id string, $rows list<{index int, norm string, embedding list<float>}>, $k int, $min_similarity float
+// returns: index int, key string, name string, type string, similarity float
+UNWIND $rows AS row
+CALL (row) {
+  MATCH (e:Entity {agent_id: $agent_id})
+  WHERE e.embedding IS NOT NULL AND e.merged_into IS NULL
+  WITH e, 2 * vector.similarity.cosine(e.embedding, row.embedding) - 1 AS similarity
+  WHERE similarity >= $min_similarity
+  RETURN e.key AS key, e.name AS name, e.type AS type, similarity
+  ORDER BY similarity DESC
+  LIMIT $k
+  UNION
+  MATCH (a:Alias {agent_id: $agent_id})-[:ALIAS_OF]->(e:Entity {type: 'person'})
+  WHERE size(row.norm) >= 3 AND a.norm STARTS WITH row.norm AND a.norm <> row.norm
+  RETURN e.key AS key, e.name AS name, e.type AS type, 0.0 AS similarity
+  LIMIT $k
+}
+RETURN row.index AS index, key, name, type, max(similarity) AS similarity

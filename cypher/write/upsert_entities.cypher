@@ -1,0 +1,16 @@
+// Create or touch entities; profiles are seeded, never overwritten; first embedding kept.
+// params: $agent_id string, $now datetime, $rows list<{key, name, type, importance, source, embedding, profile_text, mentions}>
+// returns: key string, created bool
+UNWIND $rows AS row
+MERGE (e:Entity {agent_id: $agent_id, key: row.key})
+ON CREATE SET e.name = row.name, e.type = row.type, e.created_at = $now, e.mentions = 0,
+              e.importance = row.importance, e.source = row.source, e._created_by = row.token
+SET e.updated_at = $now,
+    e.mentions = coalesce(e.mentions, 0) + row.mentions,
+    e.embedding = coalesce(e.embedding, row.embedding),
+    e.profile_refreshed_at = CASE WHEN e.profile_text IS NULL AND row.profile_text IS NOT NULL
+                                  THEN $now ELSE e.profile_refreshed_at END
+SET e.profile_text = coalesce(e.profile_text, row.profile_text)
+WITH e, row, e._created_by = row.token AS created
+REMOVE e._created_by
+RETURN e.key AS key, created

@@ -1,0 +1,158 @@
+"""User-safe errors: the codes clients see, and the mapping from internal exceptions.
+
+Resolvers raise :class:`ApiError` (or let graph-layer errors propagate); the
+:class:`UserSafeErrors` schema extension turns known errors into GraphQL errors carrying
+``extensions.code`` and masks everything else ("Internal error", code ``INTERNAL``) so no stack
+trace or Cypher text ever reaches a client. Mutations also report errors in their payload as
+:class:`UserError` values.
+"""
+
+from __future__ import annotations
+
+import logging
+from enum import Enum
+from typing import Any
+
+import strawberry
+from graphql.error import GraphQLError
+from strawberry.extensions import MaskErrors
+
+from graph.errors import BadInput, GraphUnavailable, NotFound
+
+__all__ = [
+    "RETRY_AFTER_S",
+    "ApiError",
+    "ErrorCode",
+    "UserError",
+    "UserSafeErrors",
+    "api_error_from",
+    "user_error_from",
+]
+
+log = logging.getLogger("hippograph.gql")
+
+RETRY_AFTER_S = 5
+
+
+@strawberry.enum(description="Machine-readable error codes (also in `extensions.code`).")
+class ErrorCode(Enum):
+    BAD_INPUT = strawberry.enum_value(
+        "BAD_INPUT", description="The request or one of its arguments was rejected; fix it."
+    )
+    NOT_FOUND = strawberry.enum_value(
+        "NOT_FOUND", description="The named entity, fact, job or candidate does not exist."
+    )
+    FORBIDDEN = strawberry.enum_value(
+        "FORBIDDEN", description="The API key may not read or write this agent."
+    )
+    RATE_LIMITED = strawberry.enum_value(
+        "RATE_LIMITED", description="Too many requests for this API key; retry later."
+    )
+    UNAVAILABLE = strawberry.enum_value(
+        "UNAVAILABLE", description="Neo4j (or a provider) is unreachable; retry after a delay."
+    )
+    INTERNAL = strawberry.enum_value(
+        "INTERNAL", description="An unexpected server error (details are logged, not returned)."
+    )
+
+
+class ApiError(Exception):
+    """An error whose message is safe to show to the client."""
+
+    def __init__(self, code: ErrorCode, message: str, **extensions: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extensions = extensions
+
+    def as_extensions(self) -> dict[str, Any]:
+        return {"code": self.code.value, **self.extensions}
+
+
+def api_error_from(exc: BaseException) -> ApiError | None:
+    """Map a known exception to a user-safe error; ``None`` for anything unexpected."""
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, GraphUnavailable):
+        return ApiError(
+            ErrorCode.UNAVAILABLE,
+            f"The memory store is unavailable; retry in {RETRY_AFTER_S} seconds.",
+            retryAfterSeconds=RETRY_AFTER_S,
+        )
+    if isinstance(exc, NotFound):
+        return ApiError(ErrorCode.NOT_FOUND, str(exc) or "not found")
+    if isinstance(exc, BadInput):
+        return ApiError(ErrorCode.BAD_INPUT, str(exc) or "bad input")
+    return None
+
+
+@strawberry.type(description="A problem with one mutation, safe to show to an end user.")
+class UserError:
+    code: ErrorCode = strawberry.field(description="Machine-readable error code.")
+    message: str = strawberry.field(description="Human-readable explanation.")
+    field: str | None = strawberry.field(
+        default=None, description="The input field at fault, when there is one."
+    )
+
+
+def user_error_from(exc: Exception, field: str | None = None) -> UserError:
+    """A payload error for a mutation; unexpected exceptions are logged and masked."""
+    known = api_error_from(exc)
+    if known is None:
+        log.exception("internal error in mutation", exc_info=exc)
+        return UserError(code=ErrorCode.INTERNAL, message="Internal error.", field=field)
+    return UserError(code=known.code, message=known.message, field=field)
+
+
+def _coded(error: GraphQLError) -> GraphQLError | None:
+    """The error with a code, or None when it must be masked."""
+    original = error.original_error
+    if original is None:
+        # Parse and validation errors (depth, aliases, cost, unknown fields): about the document.
+        ext = dict(error.extensions or {})
+        ext.setdefault("code", ErrorCode.BAD_INPUT.value)
+        return GraphQLError(
+            error.message, error.nodes, error.source, error.positions, error.path, None, ext
+        )
+    if isinstance(original, GraphQLError) and (original.extensions or {}).get("code"):
+        return GraphQLError(
+            original.message,
+            error.nodes,
+            error.source,
+            error.positions,
+            error.path,
+            None,
+            original.extensions,
+        )
+    known = api_error_from(original)
+    if known is not None:
+        return GraphQLError(
+            known.message,
+            error.nodes,
+            error.source,
+            error.positions,
+            error.path,
+            None,
+            known.as_extensions(),
+        )
+    return None
+
+
+class UserSafeErrors(MaskErrors):
+    """``MaskErrors`` that keeps (and codes) the errors we raise on purpose."""
+
+    def __init__(self) -> None:
+        super().__init__(error_message="Internal error.")
+
+    def _process_errors(self, errors: list[GraphQLError]) -> list[GraphQLError]:
+        out: list[GraphQLError] = []
+        for error in errors:
+            coded = _coded(error)
+            if coded is None:
+                log.error("internal error at %s", error.path, exc_info=error.original_error)
+                masked = self.anonymise_error(error)
+                masked.extensions = {"code": ErrorCode.INTERNAL.value}
+                out.append(masked)
+            else:
+                out.append(coded)
+        return out

@@ -1,0 +1,182 @@
+"""Hardening of the GraphQL endpoint: size, token, depth, alias and cost limits, introspection
+toggle and error masking, as strawberry schema extensions.
+
+Every refused document is answered with a GraphQL error whose ``extensions.code`` is
+``BAD_INPUT`` and whose ``extensions.reason`` says which limit was hit. Limits are checked
+before execution, so a 1 MB or 50-levels-deep query is refused without touching Neo4j.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from graphql import (
+    FieldNode,
+    FragmentSpreadNode,
+    GraphQLError,
+    GraphQLField,
+    GraphQLList,
+    GraphQLNonNull,
+    GraphQLObjectType,
+    InlineFragmentNode,
+    IntValueNode,
+    OperationDefinitionNode,
+    OperationType,
+    SelectionSetNode,
+    ValidationContext,
+    ValidationRule,
+    get_named_type,
+)
+from graphql.validation import ASTValidationRule, NoSchemaIntrospectionCustomRule
+from strawberry.extensions import (
+    AddValidationRules,
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    QueryDepthLimiter,
+    SchemaExtension,
+)
+
+from gql.errors import ErrorCode, UserSafeErrors
+
+__all__ = ["CostLimitRule", "QueryLimits", "QuerySizeLimiter", "limit_extensions", "query_cost"]
+
+# Multiplier assumed for a list field without a page-size argument (e.g. Entity.relationships).
+UNBOUNDED_LIST = 10
+PAGE_ARGUMENTS = ("first", "limit", "maxNodes")
+
+
+@dataclass(frozen=True)
+class QueryLimits:
+    """The knobs (settings: max_query_depth, max_query_chars, max_aliases, introspection...)."""
+
+    max_depth: int = 12
+    max_chars: int = 20_000
+    max_tokens: int = 5_000
+    max_aliases: int = 30
+    max_cost: int = 50_000
+    introspection: bool = True
+
+
+def _refused(reason: str, message: str) -> GraphQLError:
+    return GraphQLError(message, extensions={"code": ErrorCode.BAD_INPUT.value, "reason": reason})
+
+
+class QuerySizeLimiter(SchemaExtension):
+    """Refuses documents longer than ``max_chars`` before parsing them."""
+
+    def __init__(self, max_chars: int) -> None:
+        self.max_chars = max_chars
+
+    def on_parse(self) -> Iterator[None]:
+        query = self.execution_context.query or ""
+        if len(query) > self.max_chars:
+            raise _refused(
+                "size", f"Query is {len(query)} characters; the limit is {self.max_chars}."
+            )
+        yield
+
+
+def _page_size(field_node: FieldNode, field_def: GraphQLField) -> int | None:
+    for name in PAGE_ARGUMENTS:
+        if name not in field_def.args:
+            continue
+        for arg in field_node.arguments or ():
+            if arg.name.value == name:
+                if isinstance(arg.value, IntValueNode):
+                    return max(1, int(arg.value.value))
+                return 100  # a variable: assume the largest page the API allows
+        default = field_def.args[name].default_value
+        return int(default) if isinstance(default, int) else 100
+    return None
+
+
+def _is_list(type_: Any) -> bool:
+    if isinstance(type_, GraphQLNonNull):
+        type_ = type_.of_type
+    return isinstance(type_, GraphQLList)
+
+
+def query_cost(
+    context: ValidationContext,
+    parent: GraphQLObjectType,
+    selection: SelectionSetNode,
+    multiplier: int = 1,
+    depth: int = 0,
+) -> int:
+    """Estimated number of objects a selection resolves: each field costs its multiplier, and
+    list fields multiply their children by their page size."""
+    if depth > 64:  # the depth limiter refuses these anyway; stop runaway recursion here
+        return 0
+    total = 0
+    for node in selection.selections:
+        if isinstance(node, FieldNode):
+            field_def = parent.fields.get(node.name.value)
+            if field_def is None:
+                continue  # unknown field: another rule reports it
+            total += multiplier
+            child = get_named_type(field_def.type)
+            if node.selection_set is not None and isinstance(child, GraphQLObjectType):
+                size = _page_size(node, field_def)
+                if size is None and _is_list(field_def.type):
+                    size = UNBOUNDED_LIST
+                total += query_cost(
+                    context, child, node.selection_set, multiplier * (size or 1), depth + 1
+                )
+        elif isinstance(node, InlineFragmentNode):
+            target = parent
+            if node.type_condition is not None:
+                found = context.schema.get_type(node.type_condition.name.value)
+                target = found if isinstance(found, GraphQLObjectType) else parent
+            total += query_cost(context, target, node.selection_set, multiplier, depth + 1)
+        elif isinstance(node, FragmentSpreadNode):
+            fragment = context.get_fragment(node.name.value)
+            if fragment is not None:
+                found = context.schema.get_type(fragment.type_condition.name.value)
+                target = found if isinstance(found, GraphQLObjectType) else parent
+                total += query_cost(context, target, fragment.selection_set, multiplier, depth + 1)
+    return total
+
+
+def cost_rule(max_cost: int) -> type[ValidationRule]:
+    """A validation rule refusing operations whose estimated cost exceeds ``max_cost``."""
+
+    class CostLimitRule(ValidationRule):
+        def enter_operation_definition(self, node: OperationDefinitionNode, *_: Any) -> None:
+            schema = self.context.schema
+            root = {
+                OperationType.QUERY: schema.query_type,
+                OperationType.MUTATION: schema.mutation_type,
+            }.get(node.operation)
+            if root is None:
+                return
+            cost = query_cost(self.context, root, node.selection_set)
+            if cost > max_cost:
+                self.report_error(
+                    GraphQLError(
+                        f"Query cost {cost} exceeds the limit of {max_cost}; use smaller pages.",
+                        node,
+                        extensions={"code": ErrorCode.BAD_INPUT.value, "reason": "cost"},
+                    )
+                )
+
+    return CostLimitRule
+
+
+CostLimitRule = cost_rule(QueryLimits().max_cost)
+
+
+def limit_extensions(limits: QueryLimits) -> list[Any]:
+    """The schema extensions implementing ``limits`` (error masking included)."""
+    rules: list[type[ASTValidationRule]] = [cost_rule(limits.max_cost)]
+    if not limits.introspection:
+        rules.append(NoSchemaIntrospectionCustomRule)
+    return [
+        UserSafeErrors(),
+        QuerySizeLimiter(limits.max_chars),
+        MaxTokensLimiter(limits.max_tokens),
+        QueryDepthLimiter(max_depth=limits.max_depth),
+        MaxAliasesLimiter(max_alias_count=limits.max_aliases),
+        AddValidationRules(rules),
+    ]

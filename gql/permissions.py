@@ -1,0 +1,67 @@
+"""Tenancy: who is calling (:class:`Principal`) and the one permission class every field that
+takes an ``agentId`` uses (:class:`AgentAccess`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import strawberry
+from strawberry.permission import BasePermission, PermissionExtension
+from strawberry.types import Info
+
+__all__ = ["ANONYMOUS", "LOCAL_ADMIN", "AgentAccess", "Principal", "agent_field", "agent_mutation"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class Principal:
+    """The caller, as resolved from its API key (or the local operator when auth is off)."""
+
+    tenant: str
+    agents: frozenset[str] = field(default_factory=frozenset)
+    all_agents: bool = False
+    admin: bool = False
+    key_id: str | None = None
+
+    def can_access(self, agent_id: str) -> bool:
+        """True when this caller may read and write ``agent_id``."""
+        return self.admin or self.all_agents or agent_id in self.agents
+
+
+ANONYMOUS = Principal(tenant="anonymous")
+LOCAL_ADMIN = Principal(tenant="local", all_agents=True, admin=True)
+
+
+class AgentAccess(BasePermission):
+    """Grants the field when the caller's key covers the ``agentId`` argument.
+
+    Fields without an ``agentId`` argument are not guarded by this class (``health``).
+    """
+
+    message = "This API key may not access that agent."
+    error_extensions = {"code": "FORBIDDEN"}  # noqa: RUF012 - strawberry reads a class attribute
+
+    def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
+        agent_id = kwargs.get("agent_id")
+        if agent_id is None:  # a nested input carries it (mutations take `input`)
+            agent_id = getattr(kwargs.get("input"), "agent_id", None)
+        principal: Principal = getattr(info.context, "principal", ANONYMOUS)
+        return isinstance(agent_id, str) and principal.can_access(agent_id)
+
+
+def _guard() -> list[Any]:
+    # use_directives=False: keep permission directives out of the public SDL (codegen users).
+    return [PermissionExtension(permissions=[AgentAccess()], use_directives=False)]
+
+
+def agent_field(*, description: str, **kwargs: Any) -> Any:
+    """``strawberry.field`` guarded by :class:`AgentAccess`."""
+    return strawberry.field(description=description, extensions=_guard(), **kwargs)
+
+
+def agent_mutation(*, description: str, **kwargs: Any) -> Any:
+    """``strawberry.mutation`` guarded by :class:`AgentAccess`."""
+    return strawberry.mutation(description=description, extensions=_guard(), **kwargs)

@@ -1,0 +1,72 @@
+"""Configuration of the job system (plain dataclasses; ``server/`` fills them from settings)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["DocumentConfig", "JobsConfig", "MaintenanceConfig", "WorkerConfig"]
+
+
+@dataclass(frozen=True)
+class WorkerConfig:
+    """Queue mechanics."""
+
+    poll_interval_s: float = 2.0  # idle wait between empty leases (jittered ±25 %)
+    lease_timeout_s: float = 300.0  # a lease older than this is reaped (crashed worker)
+    reaper_interval_s: float = 60.0
+    shutdown_grace_s: float = 10.0  # time the current job gets to finish on stop
+    max_attempts: int = 3
+
+
+@dataclass(frozen=True)
+class MaintenanceConfig:
+    """Consolidation, profiles, importance, decay and duplicate detection."""
+
+    profile_top_facts: int = 12
+    profile_max_chars: int = 1_200
+    consolidate_similarity: float = 0.75  # embedding cosine that links two facts in a cluster
+    consolidate_min_cluster: int = 2
+    consolidate_max_facts: int = 2_000  # facts scanned per agent per run
+    consolidate_max_observations: int = 50
+    merge_candidate_threshold: float = 0.80  # create a MergeCandidate at or above
+    merge_auto_threshold: float = 0.97  # merge automatically at or above (1.01 disables)
+    # retrieval frequency, recency of use, reinforcement, entity centrality (sum 1)
+    importance_weights: tuple[float, float, float, float] = (0.35, 0.25, 0.25, 0.15)
+    importance_max_boost: float = 0.5  # share of the headroom (1 - base) usage can add
+    stale_factor: float = 0.5  # importance multiplier of facts past valid_until
+    recency_half_life_days: float = 14.0
+    profile_batch: int = 200  # entities refreshed per profile job
+
+
+@dataclass(frozen=True)
+class DocumentConfig:
+    """Document ingest and URL fetch."""
+
+    chunk_chars: int = 1_500
+    chunk_overlap: int = 200
+    max_bytes: int = 10 * 1024 * 1024
+    fetch_timeout_s: float = 20.0
+    allow_private_urls: bool = False
+    content_types: tuple[str, ...] = (
+        "text/html", "text/plain", "text/markdown", "text/", "application/json",
+        "application/xml", "application/xhtml+xml",
+    )
+    extract_chunks: bool = True  # run fact extraction per chunk (as jobs)
+
+
+@dataclass(frozen=True)
+class JobsConfig:
+    worker: WorkerConfig = field(default_factory=WorkerConfig)
+    maintenance: MaintenanceConfig = field(default_factory=MaintenanceConfig)
+    documents: DocumentConfig = field(default_factory=DocumentConfig)
+    # kind -> seconds between scheduled runs per agent (0 disables that kind)
+    schedule: dict[str, float] = field(
+        default_factory=lambda: {
+            "profile": 3_600.0,
+            "consolidate": 3_600.0,
+            "importance": 3_600.0,
+            "decay": 3_600.0,
+            "dedup_entities": 21_600.0,
+        }
+    )
+    scheduler_tick_s: float = 60.0

@@ -1,0 +1,72 @@
+"""What a job handler receives: the job, its dependencies, and a progress reporter."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from graph.executor import Executor
+from graph.memory.jobs.config import JobsConfig
+from graph.memory.jobs.queue import Job, JobQueue
+from graph.providers import ChatLLM, Embedder
+
+__all__ = ["Handler", "JobContext", "JobDeps", "LeaseLost", "PermanentJobError"]
+
+
+class PermanentJobError(Exception):
+    """Raised by a handler when retrying cannot help (bad payload, missing subject): the job
+    goes straight to ``dead`` with this message."""
+
+
+class LeaseLost(Exception):
+    """The job's lease expired and was taken over; the handler should stop (its work so far is
+    idempotent, the new holder redoes it)."""
+
+
+@dataclass
+class JobDeps:
+    """Everything handlers share. ``extras`` carries optional collaborators by name, e.g.
+    ``"write_pipeline"`` (graph.memory.write.WritePipeline) and ``"gds"`` (a GDS client)."""
+
+    executor: Executor
+    queue: JobQueue
+    embedder: Embedder | None = None
+    llm: ChatLLM | None = None
+    config: JobsConfig = field(default_factory=JobsConfig)
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class JobContext:
+    """One running job. Handlers call :meth:`progress` as they go (renews the lease)."""
+
+    job: Job
+    deps: JobDeps
+    owner: str
+    on_progress: Callable[[float], None] | None = None
+    min_interval_s: float = 0.5
+    _last_beat: float = field(default=0.0, repr=False)
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return self.job.payload
+
+    async def progress(self, fraction: float, *, force: bool = False) -> None:
+        """Report progress in [0, 1]; written at most every ``min_interval_s`` (or forced).
+
+        Raises:
+            LeaseLost: another worker reaped this job's lease.
+        """
+        if self.on_progress is not None:
+            self.on_progress(fraction)
+        now = time.monotonic()
+        if not force and now - self._last_beat < self.min_interval_s:
+            return
+        self._last_beat = now
+        if not await self.deps.queue.heartbeat(self.job, self.owner, fraction):
+            raise LeaseLost(self.job.id)
+
+
+Handler = Callable[[JobContext], Awaitable[dict[str, Any] | None]]

@@ -1,0 +1,275 @@
+"""The job queue, stored in Neo4j as ``(:Job)`` nodes.
+
+Guarantees (each backed by one write transaction):
+
+* **enqueue with dedup** — at most one pending/leased job per ``dedup_key``. Each key has a
+  ``(:JobDedup {key})`` slot (unique constraint, so concurrent MERGEs converge on one node); the
+  enqueue transaction write-locks the slot before it checks whether the slot's active job is
+  still pending/leased, so two concurrent enqueues cannot both create a job.
+* **atomic lease** — candidates are read, then each is write-locked and re-checked in the same
+  transaction (a separate statement, so the re-check reads the committed state after the lock
+  was granted). Two workers never lease the same job; candidates are locked in one fixed order,
+  so leasing transactions cannot deadlock each other.
+* **complete / fail / release / heartbeat** only act while the caller still holds the lease.
+* **reaper** returns leases older than the timeout to ``pending`` (``dead`` once attempts are
+  spent), so a crashed worker loses nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from graph.executor import Executor, Transaction
+from graph.memory.jobs.policy import dedup_key as default_dedup_key
+from graph.memory.jobs.policy import on_failure
+
+__all__ = ["STATUSES", "Enqueued", "Job", "JobQueue", "JobSpec"]
+
+STATUSES = ("pending", "leased", "done", "dead")
+_MAX_ERROR_CHARS = 2_000
+
+
+def _native(value: Any) -> Any:
+    """Neo4j temporal values → Python datetimes (leave everything else alone)."""
+    to_native = getattr(value, "to_native", None)
+    return to_native() if callable(to_native) else value
+
+
+@dataclass(frozen=True)
+class Job:
+    """A job as stored (times are timezone-aware UTC datetimes)."""
+
+    id: str
+    kind: str
+    agent_id: str
+    subject: str | None
+    dedup_key: str
+    status: str
+    attempts: int
+    max_attempts: int
+    payload: dict[str, Any]
+    progress: float = 0.0
+    run_after: datetime | None = None
+    leased_at: datetime | None = None
+    lease_owner: str | None = None
+    last_error: str | None = None
+    result: dict[str, Any] | None = None
+    created_at: datetime | None = None
+    finished_at: datetime | None = None
+
+    @classmethod
+    def from_row(cls, props: dict[str, Any]) -> Job:
+        p = {k: _native(v) for k, v in props.items()}
+        return cls(
+            id=p["id"],
+            kind=p["kind"],
+            agent_id=p.get("agent_id") or "",
+            subject=p.get("subject"),
+            dedup_key=p.get("dedup_key") or "",
+            status=p["status"],
+            attempts=int(p.get("attempts") or 0),
+            max_attempts=int(p.get("max_attempts") or 3),
+            payload=json.loads(p["payload"]) if p.get("payload") else {},
+            progress=float(p.get("progress") or 0.0),
+            run_after=p.get("run_after"),
+            leased_at=p.get("leased_at"),
+            lease_owner=p.get("lease_owner"),
+            last_error=p.get("last_error"),
+            result=json.loads(p["result"]) if p.get("result") else None,
+            created_at=p.get("created_at"),
+            finished_at=p.get("finished_at"),
+        )
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """What to enqueue. ``dedup_key`` defaults to ``kind|agent|subject``; pass ``unique=True``
+    for jobs that must never be deduplicated (every spec gets its own slot)."""
+
+    kind: str
+    agent_id: str
+    subject: str | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+    dedup_key: str | None = None
+    unique: bool = False
+    delay_s: float = 0.0
+    max_attempts: int = 3
+
+
+@dataclass(frozen=True)
+class Enqueued:
+    """The answer to one enqueue: the job that now covers the request."""
+
+    job_id: str
+    created: bool  # False: an equivalent pending/leased job already existed (its id is given)
+
+
+class JobQueue:
+    """Queue operations over an :class:`Executor`. Stateless: any number may share a database."""
+
+    def __init__(self, executor: Executor, *, lease_scan: int = 8) -> None:
+        self.executor = executor
+        self.lease_scan = lease_scan
+
+    # --- producing ---------------------------------------------------------------------
+    async def enqueue(self, spec: JobSpec) -> Enqueued:
+        """Enqueue one job (or find the equivalent pending/leased one)."""
+        return (await self.enqueue_many([spec]))[0]
+
+    async def enqueue_many(self, specs: list[JobSpec]) -> list[Enqueued]:
+        """Enqueue a batch in one transaction; answers are in the order of ``specs``."""
+        if not specs:
+            return []
+        rows: list[dict[str, Any]] = []
+        for spec in specs:
+            job_id = str(uuid.uuid4())
+            key = spec.dedup_key or (
+                f"unique|{job_id}" if spec.unique
+                else default_dedup_key(spec.kind, spec.agent_id, spec.subject)
+            )
+            rows.append({
+                "id": job_id, "kind": spec.kind, "agent_id": spec.agent_id,
+                "subject": spec.subject, "dedup_key": key,
+                "payload": json.dumps(spec.payload, default=str),
+                "max_attempts": max(1, spec.max_attempts),
+                "delay_ms": max(0, int(spec.delay_s * 1000)),
+            })
+        # Two specs with one key in the same batch: the first wins, the rest point at it.
+        first_by_key: dict[str, dict[str, Any]] = {}
+        for row in rows:
+            first_by_key.setdefault(row["dedup_key"], row)
+        unique_rows = sorted(first_by_key.values(), key=lambda r: r["dedup_key"])
+        locks = [{"dedup_key": r["dedup_key"], "agent_id": r["agent_id"]} for r in unique_rows]
+
+        async def work(tx: Transaction) -> dict[str, tuple[str, bool]]:
+            await tx.run("jobs/dedup_lock", rows=locks)
+            out = await tx.run("jobs/enqueue", rows=unique_rows)
+            return {r["requested_id"]: (r["job_id"], bool(r["created"])) for r in out}
+
+        by_requested = await self.executor.write(work)
+        answers: list[Enqueued] = []
+        for row in rows:
+            winner = first_by_key[row["dedup_key"]]
+            job_id, created = by_requested[winner["id"]]
+            answers.append(Enqueued(job_id, created and winner is row))
+        return answers
+
+    # --- consuming ---------------------------------------------------------------------
+    async def lease(
+        self, owner: str, *, kinds: list[str] | None = None, agent_id: str | None = None
+    ) -> Job | None:
+        """Lease the oldest due pending job (of ``kinds`` / ``agent_id`` when given), or None."""
+
+        async def work(tx: Transaction) -> Job | None:
+            candidates = await tx.run(
+                "jobs/lease_candidates", kinds=kinds, agent_id=agent_id, limit=self.lease_scan
+            )
+            ids = [r["id"] for r in candidates]
+            for job_id in ids:
+                await tx.run("jobs/lock_job", id=job_id)
+                got = await tx.run("jobs/lease_locked", id=job_id, owner=owner, due_only=True)
+                if got:
+                    return Job.from_row(got[0]["job"])
+            return None
+
+        return await self.executor.write(work)
+
+    async def lease_id(self, job_id: str, owner: str) -> Job | None:
+        """Lease one named job now (even if not yet due); None when it is not pending."""
+
+        async def work(tx: Transaction) -> Job | None:
+            if not await tx.run("jobs/lock_job", id=job_id):
+                return None
+            got = await tx.run("jobs/lease_locked", id=job_id, owner=owner, due_only=False)
+            return Job.from_row(got[0]["job"]) if got else None
+
+        return await self.executor.write(work)
+
+    async def complete(self, job: Job, owner: str, result: dict[str, Any] | None = None) -> bool:
+        """Mark done. False when the lease was lost (reaped): the work was still idempotent."""
+        rows = await self.executor.run(
+            "jobs/complete",
+            {"id": job.id, "owner": owner, "result": json.dumps(result or {}, default=str)},
+        )
+        return bool(rows)
+
+    async def fail(
+        self,
+        job: Job,
+        owner: str,
+        error: str,
+        *,
+        permanent: bool = False,
+        rng: random.Random | None = None,
+    ) -> str | None:
+        """Record a failed attempt; returns the new status ('pending' or 'dead'), None if the
+        lease was lost. ``job.attempts`` already counts this attempt (it is bumped at lease)."""
+        outcome = on_failure(job.attempts, job.max_attempts, permanent=permanent, rng=rng)
+        rows = await self.executor.run(
+            "jobs/fail",
+            {
+                "id": job.id, "owner": owner, "status": outcome.status,
+                "delay_ms": int(outcome.delay_s * 1000), "error": error[:_MAX_ERROR_CHARS],
+            },
+        )
+        return rows[0]["status"] if rows else None
+
+    async def release(self, job: Job, owner: str) -> bool:
+        """Give a leased job back without counting the attempt (shutdown)."""
+        return bool(await self.executor.run("jobs/release", {"id": job.id, "owner": owner}))
+
+    async def heartbeat(self, job: Job, owner: str, progress: float) -> bool:
+        """Store progress (0..1) and renew the lease; False when the lease was lost."""
+        value = min(1.0, max(0.0, float(progress)))
+        rows = await self.executor.run(
+            "jobs/heartbeat", {"id": job.id, "owner": owner, "progress": value}
+        )
+        return bool(rows)
+
+    async def reap_stale(self, lease_timeout_s: float, *, limit: int = 500) -> dict[str, int]:
+        """Return leases older than ``lease_timeout_s`` to pending (or dead); counts by status."""
+        lease_ms = max(1, int(lease_timeout_s * 1000))
+
+        async def work(tx: Transaction) -> list[dict[str, Any]]:
+            locked = await tx.run("jobs/stale_lock", lease_ms=lease_ms, limit=limit)
+            if not locked:
+                return []
+            return await tx.run("jobs/reap", ids=[r["id"] for r in locked], lease_ms=lease_ms)
+
+        counts: dict[str, int] = {}
+        for row in await self.executor.write(work):
+            counts[row["status"]] = counts.get(row["status"], 0) + 1
+        return counts
+
+    # --- inspecting --------------------------------------------------------------------
+    async def get(self, job_id: str) -> Job | None:
+        rows = await self.executor.run("jobs/get", {"id": job_id}, read=True)
+        return Job.from_row(rows[0]["job"]) if rows else None
+
+    async def list_jobs(
+        self,
+        *,
+        agent_id: str | None = None,
+        status: str | None = None,
+        kind: str | None = None,
+        limit: int = 50,
+    ) -> list[Job]:
+        rows = await self.executor.run(
+            "jobs/list",
+            {"agent_id": agent_id, "status": status, "kind": kind, "limit": max(1, limit)},
+            read=True,
+        )
+        return [Job.from_row(r["job"]) for r in rows]
+
+    async def counts(
+        self, *, agent_id: str | None = None, kind: str | None = None
+    ) -> dict[str, int]:
+        rows = await self.executor.run(
+            "jobs/counts", {"agent_id": agent_id, "kind": kind}, read=True
+        )
+        return {r["status"]: int(r["n"]) for r in rows}

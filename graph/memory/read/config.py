@@ -1,0 +1,151 @@
+"""Configuration of the read pipeline: defaults from the design brief, per-call overrides.
+
+``RetrieveConfig`` is a frozen dataclass; ``RetrieveConfig.with_options(options)`` validates a
+per-call override dict (unknown keys, wrong types and out-of-range values raise ``BadInput``,
+never a traceback) and returns a new config.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from graph.errors import BadInput
+
+__all__ = ["DEFAULT_WEIGHTS", "RetrieveConfig"]
+
+DEFAULT_WEIGHTS: dict[str, float] = {
+    "semantic": 0.70,
+    "recency": 0.20,
+    "importance": 0.10,
+    # Additive boosts on top of the weighted sum (the three above sum to 1). Keyword and graph
+    # are candidate generators that also lift facts they found: exact terms and named entities
+    # are strong evidence the embedding alone under-weights.
+    "keyword": 0.15,
+    "graph": 0.15,
+}
+
+
+@dataclass(frozen=True)
+class RetrieveConfig:
+    """Every tunable of ``retrieve`` (defaults = DESIGN.md §5)."""
+
+    # signals
+    min_similarity: float = 0.20  # raw cosine in [-1, 1]
+    min_confidence: float = 0.55
+    semantic_limit: int = 60
+    keyword_limit: int = 40
+    graph_limit: int = 60
+    max_hops: int = 2
+    hop_decay: float = 0.5
+    query_bonus: float = 1.5
+    # ranking
+    recency_half_life_days: float = 14.0
+    confidence_half_life_days: float = 365.0
+    confidence_weight: float = 0.2  # formula × (1 − cw + cw × effective confidence)
+    weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+    pattern_boost_max: float = 0.10
+    pattern_saturation: int = 10
+    min_score: float = 0.15
+    topk_facts: int = 20
+    topk_events: int = 8
+    # spreading activation
+    activation_hops: int = 2
+    activation_decay: float = 0.5
+    activation_seeds: int = 5
+    activation_facts_per_entity: int = 3
+    activation_max_related: int = 5
+    # rerank
+    enable_reranker: bool = True
+    rerank_pool: int = 40
+    reranker_weight: float = 0.70
+    min_reranker_score: float = 0.10
+    reranker_timeout_s: float = 5.0
+    # formatting
+    context_max_tokens: int = 2000
+    hot_tier_ratio: float = 0.50
+    warm_tier_ratio: float = 0.30
+    cold_tier_ratio: float = 0.20
+    max_observations: int = 3
+    event_snippet_chars: int = 300
+    event_overflow_tokens: int = 400
+    min_event_similarity: float = 0.20
+    # multi-tenant search strategy (see graph/memory/read/search.py and the bench)
+    exact_scan_max_facts: int = 20_000
+    overfetch_cap: int = 20_000
+    fulltext_cap: int = 50_000
+
+    def with_options(self, options: dict[str, Any] | None) -> RetrieveConfig:
+        """A copy with per-call overrides applied and validated.
+
+        Raises:
+            BadInput: unknown option, wrong type, or out-of-range value.
+        """
+        if not options:
+            return self
+        known = {f.name: f for f in dataclasses.fields(self)}
+        changes: dict[str, Any] = {}
+        for key, value in options.items():
+            if key not in known:
+                raise BadInput(f"unknown retrieve option {key!r}")
+            current = getattr(self, key)
+            changes[key] = _coerce(key, current, value)
+        new = dataclasses.replace(self, **changes)
+        new.validate()
+        return new
+
+    def validate(self) -> None:
+        """Range checks shared by defaults and overrides."""
+        checks: list[tuple[bool, str]] = [
+            (-1.0 <= self.min_similarity <= 1.0, "min_similarity must be in [-1, 1]"),
+            (0.0 <= self.min_confidence <= 1.0, "min_confidence must be in [0, 1]"),
+            (0 <= self.max_hops <= 2, "max_hops must be 0..2 (the traversal file bound)"),
+            (0 <= self.activation_hops <= 2, "activation_hops must be 0..2"),
+            (self.recency_half_life_days > 0, "recency_half_life_days must be > 0"),
+            (self.confidence_half_life_days > 0, "confidence_half_life_days must be > 0"),
+            (0.0 <= self.reranker_weight <= 1.0, "reranker_weight must be in [0, 1]"),
+            (1 <= self.topk_facts <= 500, "topk_facts must be 1..500"),
+            (0 <= self.topk_events <= 200, "topk_events must be 0..200"),
+            (1 <= self.rerank_pool <= 200, "rerank_pool must be 1..200"),
+            (self.context_max_tokens >= 50, "context_max_tokens must be >= 50"),
+            (self.reranker_timeout_s > 0, "reranker_timeout_s must be > 0"),
+            (0.0 <= self.confidence_weight <= 1.0, "confidence_weight must be in [0, 1]"),
+            (0.0 <= self.hop_decay <= 1.0 and 0.0 <= self.activation_decay <= 1.0,
+             "decay factors must be in [0, 1]"),
+            (all(k in DEFAULT_WEIGHTS for k in self.weights), "unknown score weight"),
+            (all(0.0 <= v <= 5.0 for v in self.weights.values()), "weights must be in [0, 5]"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise BadInput(message)
+
+    def weight(self, name: str) -> float:
+        return float(self.weights.get(name, DEFAULT_WEIGHTS[name]))
+
+
+def _coerce(key: str, current: Any, value: Any) -> Any:
+    if isinstance(current, bool):
+        if not isinstance(value, bool):
+            raise BadInput(f"option {key!r} must be a boolean")
+        return value
+    if isinstance(current, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise BadInput(f"option {key!r} must be an integer")
+        return value
+    if isinstance(current, float):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise BadInput(f"option {key!r} must be a number")
+        return float(value)
+    if isinstance(current, dict):
+        if not isinstance(value, dict):
+            raise BadInput(f"option {key!r} must be an object")
+        merged = dict(current)
+        for k, v in value.items():
+            if k not in DEFAULT_WEIGHTS:
+                raise BadInput(f"unknown score weight {k!r}")
+            if isinstance(v, bool) or not isinstance(v, int | float):
+                raise BadInput(f"weight {k!r} must be a number")
+            merged[k] = float(v)
+        return merged
+    raise BadInput(f"option {key!r} cannot be overridden")

@@ -1,0 +1,269 @@
+"""The deterministic planner: greeting skip, aggregation, broad queries, entity resolution.
+
+No LLM and no randomness: the same query against the same agent schema always gives the same
+plan. The work is split so that a greeting costs zero database queries:
+
+1. :func:`casual_plan` (pure) — a greeting/casual message returns a ``skip`` plan at once;
+2. :func:`lookup_terms` (pure) — the n-grams and slugs the one catalog read needs;
+3. :func:`build_plan` (pure) — combines the query with the catalog rows that read returned
+   (entity types present for the agent, alias / slug / name-prefix matches);
+4. :func:`expand_plan` (pure) — adds 1-hop neighbours of the named entities.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from graph.memory.read.models import EntityMatch, RetrievalPlan
+from graph.memory.text import fold, normalize, slugify, word_ngrams
+
+__all__ = [
+    "CatalogRow",
+    "LookupTerms",
+    "aggregation_types",
+    "build_plan",
+    "casual_plan",
+    "expand_plan",
+    "is_broad",
+    "is_casual",
+    "keywords",
+    "lookup_terms",
+    "lucene_query",
+]
+
+# Whole-message greetings / small talk (folded: lowercase, accents and punctuation removed).
+_CASUAL_WORDS = (
+    r"hi|hello|hey|hiya|howdy|yo|sup|hey there|hi there|hello there|good morning|good afternoon|"
+    r"good evening|good night|morning|evening|thanks|thank you|thank you so much|thx|ty|"
+    r"thanks a lot|cheers|ok|okay|k|kk|cool|nice|great|awesome|sure|yes|no|yep|nope|bye|goodbye|"
+    r"see you|see ya|later|lol|haha|hahaha|hmm|how are you|how are you doing|whats up|what s up|"
+    r"oi|ola|e ai|eai|bom dia|boa tarde|boa noite|obrigado|obrigada|muito obrigado|"
+    r"muito obrigada|valeu|vlw|tchau|ate logo|ate mais|tudo bem|tudo bom|beleza|blz|certo|"
+    r"legal|show|sim|nao|kkk|kkkk|rs|como vai|como voce esta|opa|salve"
+)
+_CASUAL = re.compile(rf"^(?:(?:{_CASUAL_WORDS})\s*)+$")
+
+_BROAD = re.compile(
+    r"\b(?:tell me (?:everything|all|more) about|everything (?:you know )?about|"
+    r"what do you know about|what you know about|all about|summari[sz]e|"
+    r"(?:me )?(?:conta|conte|fale|fala|diga|diz) tudo (?:sobre|de|do|da)|"
+    r"tudo (?:sobre|que voce sabe)|"
+    r"o que (?:voce|vc) sabe (?:sobre|de|do|da)|resum[ao])\b"
+)
+
+_AGGREGATION = re.compile(
+    r"\b(?:who are|what are|which are|list|show|name|tell me|enumerate|quais sao|quem sao|"
+    r"quais|liste|listar|lista|mostre|mostra|me diga|cite)\b.*?\b(?:my|all my|all|meus|minhas|"
+    r"todos os meus|todas as minhas|todos os|todas as|os|as)\s+(\w+)"
+)
+
+# Nouns of aggregation questions → entity types they may refer to (only types the agent has
+# are used). Unknown nouns are tried as a type directly (singular form).
+_TYPE_WORDS: dict[str, tuple[str, ...]] = {
+    "friends": ("person",), "friend": ("person",), "people": ("person",),
+    "contacts": ("person",), "family": ("person",), "colleagues": ("person",),
+    "coworkers": ("person",), "kids": ("person",), "children": ("person",),
+    "amigos": ("person",), "amigas": ("person",), "pessoas": ("person",),
+    "contatos": ("person",), "familiares": ("person",), "colegas": ("person",),
+    "filhos": ("person",),
+    "projects": ("project",), "projetos": ("project",),
+    "companies": ("organization", "company"), "organizations": ("organization", "company"),
+    "clients": ("organization", "company"), "employers": ("organization", "company"),
+    "empresas": ("organization", "company"), "clientes": ("organization", "company"),
+    "organizacoes": ("organization", "company"),
+    "places": ("place", "location", "city"), "cities": ("city", "place", "location"),
+    "lugares": ("place", "location", "city"), "cidades": ("city", "place", "location"),
+    "pets": ("pet", "animal"), "animals": ("animal", "pet"), "animais": ("animal", "pet"),
+    "tools": ("tool",), "ferramentas": ("tool",), "skills": ("skill",),
+    "habilidades": ("skill",), "hobbies": ("hobby", "activity"), "books": ("book",),
+    "livros": ("book",), "events": ("event",), "eventos": ("event",),
+}
+
+_STOPWORD_TEXT = """a an the and or but of to in on at by for with from as is are was were be been
+being do does did have has had i me my mine you your yours he him his she her hers it its we us
+our they them their what which who whom whose where when why how this that these those there here
+not no yes any all some about into over after before than then so if also just very can could
+would should will shall may might must tell know think like get got ever much many more most o os
+as um uma uns umas de do da dos das em no na nos nas por para pra com sem sobre que qual quais
+quem onde quando como porque e ou mas se eu me meu minha meus minhas voce vc ele ela eles elas nos
+nosso nossa seu sua seus suas isso isto esse essa este esta aquele aquela ja nao sim ao aos foi
+era ser estar tem ter sabe"""
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+
+def is_casual(query: str) -> bool:
+    """True when the whole message is a greeting / thanks / small talk (English, Portuguese)."""
+    folded = fold(query)
+    return not folded or bool(_CASUAL.match(folded))
+
+
+def is_broad(query: str) -> bool:
+    """True for "tell me everything about X"-style requests."""
+    return bool(_BROAD.search(fold(query)))
+
+
+def casual_plan(query: str) -> RetrievalPlan | None:
+    """A ``skip`` plan for greetings and empty queries, else None (pure; no I/O)."""
+    if not query or not query.strip():
+        return RetrievalPlan(strategy="skip", reason="empty", similarity_query=query)
+    if is_casual(query):
+        return RetrievalPlan(strategy="skip", reason="greeting", similarity_query=query)
+    return None
+
+
+def keywords(query: str, limit: int = 12) -> tuple[str, ...]:
+    """Significant words (> 2 chars, not stopwords), query order, deduplicated, accents kept."""
+    out: dict[str, None] = {}
+    for word in normalize(query).split():
+        if len(word) > 2 and fold(word) not in _STOPWORDS:
+            out.setdefault(word, None)
+    return tuple(list(out)[:limit])
+
+
+_LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
+
+
+def lucene_escape(term: str) -> str:
+    """Escape Lucene query-syntax characters so user text is always matched literally."""
+    return _LUCENE_SPECIAL.sub(r"\\\1", term)
+
+
+def lucene_query(words: Sequence[str]) -> str:
+    """An OR query of the escaped words (and their accent-folded forms); "" when no words."""
+    terms: dict[str, None] = {}
+    for word in words:
+        for form in (word, *fold(word).split()):
+            if form:
+                terms.setdefault(lucene_escape(form), None)
+    return " OR ".join(terms)
+
+
+@dataclass(frozen=True)
+class LookupTerms:
+    """Parameters of the catalog read: alias norms, key slugs and first-name prefixes."""
+
+    norms: tuple[str, ...]
+    slugs: tuple[tuple[str, str], ...]  # (slug, the n-gram it came from)
+    prefixes: tuple[str, ...]
+
+    def params(self) -> dict[str, Any]:
+        return {"norms": list(self.norms),
+                "slugs": [{"slug": s, "gram": g} for s, g in self.slugs],
+                "prefixes": list(self.prefixes)}
+
+
+def _content_ngrams(query: str) -> list[str]:
+    """Folded 1..4-grams that neither start nor end with a stopword (names rarely do)."""
+    grams = []
+    for gram in word_ngrams(query, 4):
+        words = gram.split()
+        if words[0] in _STOPWORDS or words[-1] in _STOPWORDS:
+            continue
+        if len(words) == 1 and len(words[0]) < 3:
+            continue
+        grams.append(gram)
+    return grams
+
+
+def lookup_terms(query: str) -> LookupTerms:
+    """Every string the catalog read matches against aliases (``Alias.norm`` = ``fold``),
+    entity key slugs and first-name prefixes (pure)."""
+    grams = _content_ngrams(query)
+    slugs: dict[str, str] = {}
+    for gram in grams:
+        slug = slugify(gram)
+        if slug:
+            slugs.setdefault(slug, gram)
+    prefixes = [g for g in grams if " " not in g and len(g) >= 3]
+    return LookupTerms(tuple(grams), tuple(slugs.items()), tuple(prefixes))
+
+
+@dataclass(frozen=True)
+class CatalogRow:
+    """One entity match returned by the catalog read."""
+
+    key: str
+    name: str
+    type: str
+    via: str  # alias | slug | prefix
+    matched: str
+
+
+def _resolve(rows: Iterable[CatalogRow]) -> list[EntityMatch]:
+    """Pick entities from raw matches: longer matched phrases win over their sub-phrases; an
+    ambiguous first-name prefix (two entities) is dropped; order is deterministic."""
+    rank = {"alias": 0, "slug": 1, "prefix": 2}
+    best: dict[str, CatalogRow] = {}
+    for row in sorted(rows, key=lambda r: (-len(r.matched), rank.get(r.via, 9), r.key)):
+        best.setdefault(row.key, row)
+    prefix_owners: dict[str, set[str]] = {}
+    for row in best.values():
+        if row.via == "prefix":
+            prefix_owners.setdefault(row.matched, set()).add(row.key)
+    chosen: list[CatalogRow] = []
+    covered: list[set[str]] = []
+    for row in sorted(best.values(), key=lambda r: (-len(r.matched), rank.get(r.via, 9), r.key)):
+        words = set(slugify(row.matched).split("_"))
+        if row.via == "prefix" and len(prefix_owners.get(row.matched, ())) > 1:
+            continue
+        # "marcos" must not add person:marcos_silva when "marcos tavares" already matched.
+        if any(words < c for c in covered):
+            continue
+        chosen.append(row)
+        covered.append(words)
+    return [EntityMatch(key=r.key, name=r.name, type=r.type, source=r.via, matched=r.matched)
+            for r in sorted(chosen, key=lambda r: r.key)]
+
+
+def aggregation_types(query: str, agent_types: Iterable[str]) -> tuple[str, ...]:
+    """Entity types an aggregation question asks for, only those the agent actually has."""
+    match = _AGGREGATION.search(fold(query))
+    if not match:
+        return ()
+    noun = match.group(1)
+    existing = set(agent_types)
+    wanted = list(_TYPE_WORDS.get(noun, ()))
+    for form in (noun, noun[:-1] if noun.endswith("s") else noun, slugify(noun)):
+        wanted.append(form)
+    return tuple(sorted({t for t in wanted if t in existing}))
+
+
+def build_plan(query: str, agent_types: Iterable[str], rows: Iterable[CatalogRow]) -> RetrievalPlan:
+    """The full plan from the query and the catalog read (pure, deterministic)."""
+    skip = casual_plan(query)
+    if skip is not None:
+        return skip
+    types = tuple(sorted(set(agent_types)))
+    entities = tuple(_resolve(rows))
+    patterns = aggregation_types(query, types)
+    broad = is_broad(query)
+    reason = "aggregation" if patterns else "broad" if broad else "deterministic"
+    return RetrievalPlan(
+        strategy="multi_signal",
+        reason=reason,
+        similarity_query=query,
+        entities=entities,
+        pattern_types=patterns,
+        broad_query=broad,
+        keywords=keywords(query),
+    )
+
+
+def expand_plan(plan: RetrievalPlan, neighbours: Iterable[dict[str, Any]],
+                limit: int = 10) -> RetrievalPlan:
+    """Add 1-hop neighbours (rows with key/name/type/strength) of the named entities."""
+    known = {e.key for e in plan.entities}
+    extra: list[EntityMatch] = []
+    ordered = sorted(neighbours, key=lambda r: (-float(r.get("strength") or 0.0), r["key"]))
+    for row in ordered:
+        if row["key"] in known or len(extra) >= limit:
+            continue
+        known.add(row["key"])
+        extra.append(EntityMatch(key=row["key"], name=row.get("name") or row["key"],
+                                 type=row.get("type") or "thing", source="expansion"))
+    if not extra:
+        return plan
+    return replace(plan, entities=plan.entities + tuple(sorted(extra, key=lambda e: e.key)))

@@ -1,0 +1,238 @@
+"""``Retriever.retrieve``: plan → three signals (concurrently) → merge & rank → spreading
+activation → rerank → format. Decisions live in pure modules (planner, ranking, formatter);
+this module only sequences the I/O and records the trace."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from graph.errors import BadInput
+from graph.executor import Executor
+from graph.memory.read import planner, ranking
+from graph.memory.read.config import RetrieveConfig
+from graph.memory.read.formatter import format_context
+from graph.memory.read.models import (
+    EventHit,
+    ObservationHit,
+    RetrievalPlan,
+    RetrieveResult,
+    ScoredFact,
+)
+from graph.memory.read.rerank import rerank
+from graph.memory.read.search import (
+    Scope,
+    SearchStats,
+    cosine_from_index,
+    index_min_score,
+    keyword_events,
+    keyword_facts,
+    semantic_events,
+    semantic_facts,
+)
+from graph.memory.read.traversal import aggregation_facts, bfs_facts, spreading_activation
+from graph.providers.base import ChatLLM, Embedder
+
+__all__ = ["Retriever"]
+
+MAX_QUERY_CHARS = 4000
+
+
+def _check_inputs(agent_id: Any, query: Any, as_of: Any) -> tuple[str, datetime | None]:
+    if not isinstance(agent_id, str) or not agent_id.strip():
+        raise BadInput("agent_id must be a non-empty string")
+    if not isinstance(query, str):
+        raise BadInput("query must be a string")
+    if as_of is not None:
+        if not isinstance(as_of, datetime):
+            raise BadInput("as_of must be a datetime")
+        if as_of.tzinfo is None:  # naive times are taken as UTC, like everything we store
+            as_of = as_of.replace(tzinfo=UTC)
+    return query[:MAX_QUERY_CHARS], as_of
+
+
+class Retriever:
+    """The read pipeline. Providers are injected; ``llm=None`` means offline (no rerank)."""
+
+    def __init__(self, executor: Executor, embedder: Embedder, llm: ChatLLM | None = None,
+                 config: RetrieveConfig | None = None) -> None:
+        self.executor = executor
+        self.embedder = embedder
+        self.llm = llm
+        self.config = config or RetrieveConfig()
+        self.config.validate()
+
+    async def plan(self, agent_id: str, query: str,
+                   as_of: datetime | None = None) -> tuple[RetrievalPlan, dict[str, Any]]:
+        """The deterministic plan and the catalog counts (no embedding, no LLM)."""
+        skip = planner.casual_plan(query)
+        if skip is not None:
+            return skip, {}
+        terms = planner.lookup_terms(query)
+        rows = await self.executor.run("read/plan_catalog",
+                                       {"agent_id": agent_id, **terms.params()},
+                                       read=True)
+        catalog = rows[0]
+        matches = [planner.CatalogRow(**m) for m in catalog["matches"]]
+        plan = planner.build_plan(query, catalog["types"], matches)
+        named = [e.key for e in plan.entities]
+        if named:
+            neighbours = await self.executor.run(
+                "read/entity_neighbours",
+                {"agent_id": agent_id, "keys": named, "as_of": as_of, "limit": 20}, read=True)
+            plan = planner.expand_plan(plan, neighbours)
+        return plan, catalog
+
+    async def retrieve(self, agent_id: str, query: str, as_of: datetime | None = None,
+                       options: dict[str, Any] | None = None) -> RetrieveResult:
+        """Relevant facts, patterns and conversation snippets for ``query``.
+
+        Args:
+            agent_id: whose memory to search.
+            query: the question, passed unchanged to semantic search.
+            as_of: time travel — what was valid and known at that instant.
+            options: per-call overrides of ``RetrieveConfig`` fields (validated).
+
+        Raises:
+            BadInput: invalid arguments or options.
+        """
+        started = time.perf_counter()
+        cfg = self.config.with_options(options)
+        query, as_of = _check_inputs(agent_id, query, as_of)
+        trace: dict[str, Any] = {}
+        skip = planner.casual_plan(query)
+        if skip is not None:
+            trace["plan"] = {"ms": 0.0, "reason": skip.reason}
+            return RetrieveResult(context="", facts=[], observations=[], events=[], plan=skip,
+                                  total_candidates=0, duration_ms=_ms(started), trace=trace)
+
+        t = time.perf_counter()
+        (plan, catalog), vectors = await asyncio.gather(
+            self.plan(agent_id, query, as_of), self.embedder.embed([query]))
+        trace["plan"] = {"ms": _ms(t), "reason": plan.reason,
+                         "entities": [e.key for e in plan.entities],
+                         "entities_sources": {e.key: e.source for e in plan.entities}}
+        now = as_of or datetime.now(UTC)
+        scope = Scope(agent_id, as_of, list(vectors[0]), cfg.min_confidence)
+
+        facts, events, observations = await self._signals(plan, catalog, scope, cfg, now, trace)
+        result_facts = await self._rank(query, facts, scope, cfg, now, trace)
+
+        ranking.score_events(events, cfg, now)
+        events = sorted(events, key=lambda e: (-e.score, e.id))[: cfg.topk_events]
+        formatted = format_context(result_facts, observations, events, cfg)
+        trace["format"] = {"tokens": formatted.tokens, "facts": formatted.facts_used,
+                           "observations": formatted.observations_used,
+                           "events": formatted.events_used}
+        return RetrieveResult(
+            context=formatted.text, facts=result_facts, observations=observations,
+            events=events, plan=plan, total_candidates=len(facts),
+            duration_ms=_ms(started), trace=trace, context_tokens=formatted.tokens)
+
+    async def _signals(
+        self, plan: RetrievalPlan, catalog: dict[str, Any], scope: Scope,
+        cfg: RetrieveConfig, now: datetime, trace: dict[str, Any],
+    ) -> tuple[list[ScoredFact], list[EventHit], list[ObservationHit]]:
+        """Run every signal concurrently and merge the fact candidates."""
+        ex = self.executor
+        agent_facts, total_facts = int(catalog["agent_facts"]), int(catalog["total_facts"])
+        agent_events, total_events = int(catalog["agent_events"]), int(catalog["total_events"])
+        words = list(plan.keywords)
+        for entity in plan.entities:  # alias priming: canonical names join the keyword query
+            if entity.named:
+                words.extend(w for w in planner.keywords(entity.name) if w not in words)
+        lucene = planner.lucene_query(words)
+        stats = {n: SearchStats() for n in ("semantic", "keyword", "events_semantic",
+                                            "events_keyword")}
+        graph_limit = cfg.graph_limit * (2 if plan.broad_query else 1)
+        seeds = [s for s in plan.seed_entities() if s["named"]]
+        t = time.perf_counter()
+        fact_signals = asyncio.gather(
+            semantic_facts(ex, scope, limit=cfg.semantic_limit, min_cosine=cfg.min_similarity,
+                           agent_facts=agent_facts, total_facts=total_facts,
+                           exact_max=cfg.exact_scan_max_facts, cap=cfg.overfetch_cap,
+                           stats=stats["semantic"]),
+            keyword_facts(ex, scope, lucene=lucene, limit=cfg.keyword_limit,
+                          agent_facts=agent_facts, total_facts=total_facts,
+                          cap=cfg.fulltext_cap, stats=stats["keyword"]),
+            bfs_facts(ex, scope, seeds, cfg, now, limit=graph_limit),
+            aggregation_facts(ex, scope, list(plan.pattern_types), cfg, limit=graph_limit),
+        )
+        event_signals = asyncio.gather(
+            semantic_events(ex, scope, limit=cfg.topk_events * 3,
+                            min_cosine=cfg.min_event_similarity, agent_events=agent_events,
+                            total_events=total_events, exact_max=cfg.exact_scan_max_facts,
+                            cap=cfg.overfetch_cap, stats=stats["events_semantic"]),
+            keyword_events(ex, scope, lucene=lucene, limit=cfg.topk_events * 3,
+                           agent_events=agent_events, total_events=total_events,
+                           cap=cfg.fulltext_cap, stats=stats["events_keyword"]),
+            self._observations(scope, cfg),
+        )
+        (sem, kw, graph, agg), (ev_sem, ev_kw, obs) = await asyncio.gather(
+            fact_signals, event_signals)
+        trace["signals"] = {
+            "ms": _ms(t),
+            **{name: s.as_dict() for name, s in stats.items()},
+            "graph": {"rows": len(graph), "seeds": [s["key"] for s in seeds]},
+            "aggregation": {"rows": len(agg), "types": list(plan.pattern_types)},
+            "observations": {"rows": len(obs)},
+        }
+        facts = ranking.merge_candidates(sem, kw, graph, agg)
+        events = _merge_events(ev_sem, ev_kw)
+        return facts, events, obs
+
+    async def _observations(self, scope: Scope, cfg: RetrieveConfig) -> list[ObservationHit]:
+        rows = await self.executor.run(
+            "read/observations",
+            {"agent_id": scope.agent_id, "as_of": scope.as_of, "vector": scope.vector,
+             "min_score": index_min_score(cfg.min_similarity), "limit": cfg.max_observations},
+            read=True)
+        return [ObservationHit(id=r["id"], text=r["text"] or "", kind=r.get("kind"),
+                               semantic=cosine_from_index(r["score"])) for r in rows]
+
+    async def _rank(self, query: str, facts: list[ScoredFact], scope: Scope,
+                    cfg: RetrieveConfig, now: datetime,
+                    trace: dict[str, Any]) -> list[ScoredFact]:
+        """Score, spread activation from the top seeds, rerank, cut."""
+        ranking.score_facts(facts, cfg, now)
+        seeds = ranking.order(facts)[: cfg.activation_seeds]
+        t = time.perf_counter()
+        spread = await spreading_activation(self.executor, scope, seeds,
+                                            [f.id for f in facts], cfg)
+        known = {f.id for f in facts}
+        trace["activation"] = {"ms": _ms(t), "returned": len(spread),
+                               "unique": sum(1 for f in spread if f.id not in known)}
+        if spread:
+            facts = ranking.merge_candidates(facts, spread)
+            ranking.score_facts(facts, cfg, now)
+        ordered = ranking.order(facts)
+        if self.llm is not None and cfg.enable_reranker and ordered:
+            pool = ordered[: cfg.rerank_pool]
+            t = time.perf_counter()
+            outcome = await rerank(self.llm, query, pool, cfg.reranker_timeout_s)
+            trace["rerank"] = {"ms": _ms(t), "status": outcome.status, "pool": len(pool),
+                               "tokens": outcome.usage.total, "detail": outcome.detail}
+            if outcome.scores is not None:
+                ordered = ranking.apply_rerank(pool, outcome.scores, cfg)
+        else:
+            trace["rerank"] = {"status": "off"}
+        return ranking.rank(ordered, cfg)
+
+
+def _merge_events(*lists: list[EventHit]) -> list[EventHit]:
+    merged: dict[str, EventHit] = {}
+    for hits in lists:
+        for hit in hits:
+            have = merged.get(hit.id)
+            if have is None:
+                merged[hit.id] = hit
+            else:
+                have.semantic = max(have.semantic, hit.semantic)
+                have.keyword = max(have.keyword, hit.keyword)
+    return list(merged.values())
+
+
+def _ms(since: float) -> float:
+    return round((time.perf_counter() - since) * 1000.0, 2)

@@ -1,0 +1,263 @@
+"""The retrieval signals (thin async I/O around ``cypher/read`` and ``cypher/traversal``).
+
+Multi-tenant correctness: ``db.index.vector.queryNodes`` and ``db.index.fulltext.queryNodes``
+return a GLOBAL top-k over every agent, so filtering afterwards starves an agent whose facts are
+not among the global best. Two strategies keep results exact:
+
+* **exact scan** — ``vector.similarity.cosine`` over the agent's own facts, found through the
+  ``agent_id`` range index. Cost grows with the agent's size, not the database's.
+* **adaptive over-fetch** — start with ``k ≈ limit / agent_share × 1.5`` and grow ×4 until the
+  agent has ``limit`` rows, the index is exhausted, the global k-th score is already below the
+  similarity threshold, or a cap is hit (then the vector path falls back to the exact scan).
+
+Vectors: exact scan up to ``exact_scan_max_facts`` facts per agent (chosen from
+``tests/bench/bench_retrieve.py``), over-fetch above. Full-text has no exact alternative with
+BM25 scores, so it always over-fetches (cap ``fulltext_cap``; trace says when capped).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from graph.executor import Executor
+from graph.memory.read.models import EventHit, ScoredFact
+
+__all__ = [
+    "SearchStats",
+    "cosine_from_index",
+    "event_from_row",
+    "fact_from_row",
+    "grow_k",
+    "index_min_score",
+    "initial_k",
+    "keyword_events",
+    "keyword_facts",
+    "semantic_events",
+    "semantic_facts",
+]
+
+
+def cosine_from_index(score: float | None) -> float:
+    """Neo4j reports cosine similarity as ``(1 + cos) / 2``; back to raw cosine in [-1, 1]."""
+    return 0.0 if score is None else 2.0 * float(score) - 1.0
+
+
+def index_min_score(min_cosine: float) -> float:
+    """A raw-cosine threshold on the index scale."""
+    return (1.0 + min_cosine) / 2.0
+
+
+def _native(value: Any) -> Any:
+    return value.to_native() if hasattr(value, "to_native") else value
+
+
+def _number(value: Any, default: float) -> float:
+    return default if value is None else float(value)
+
+
+def fact_from_row(row: dict[str, Any], source: str) -> ScoredFact:
+    """A ScoredFact from the projection every read query returns."""
+    f = row
+    return ScoredFact(
+        id=f["id"],
+        text=f.get("text") or "",
+        subject_key=f.get("subject_key"),
+        kind=f.get("kind"),
+        confidence=_number(f.get("confidence"), 0.0),
+        importance=_number(f.get("importance"), 0.5),
+        reinforcement_count=int(f.get("reinforcement_count") or 0),
+        created_at=_native(f.get("created_at")),
+        valid_from=_native(f.get("valid_from")),
+        valid_to=_native(f.get("valid_to")),
+        invalidated_at=_native(f.get("invalidated_at")),
+        temporal_class=f.get("temporal_class"),
+        valid_until=_native(f.get("valid_until")),
+        sources={source},
+    )
+
+
+def event_from_row(row: dict[str, Any]) -> EventHit:
+    return EventHit(id=row["id"], text=row.get("text") or "", speaker=row.get("speaker"),
+                    occurred_at=_native(row.get("occurred_at")))
+
+
+def initial_k(limit: int, agent_count: int, total_count: int, cap: int) -> int:
+    """First over-fetch size: enough global hits to hold ``limit`` of this agent's rows if its
+    items were spread evenly through the ranking, with 50 % slack."""
+    share = agent_count / total_count if total_count > 0 and agent_count > 0 else 1.0
+    k = math.ceil(limit / max(share, 1e-9) * 1.5)
+    return max(min(k, cap), min(limit * 2, cap), 1)
+
+
+def grow_k(k: int, cap: int) -> int:
+    return min(cap, k * 4)
+
+
+@dataclass
+class SearchStats:
+    """What a signal did, for the trace (strategy, k per round, whether it fell back)."""
+
+    strategy: str = ""
+    rounds: list[int] = field(default_factory=list)
+    capped: bool = False
+    rows: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"strategy": self.strategy, "rounds": self.rounds, "capped": self.capped,
+                "rows": self.rows}
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Who and when: shared parameters of every signal query."""
+
+    agent_id: str
+    as_of: datetime | None
+    vector: list[float]
+    min_confidence: float
+
+    def params(self, **extra: Any) -> dict[str, Any]:
+        return {"agent_id": self.agent_id, "as_of": self.as_of, "vector": self.vector,
+                "min_confidence": self.min_confidence, **extra}
+
+
+async def _overfetch(
+    query: Callable[[int], Awaitable[dict[str, Any]]],
+    limit: int,
+    k: int,
+    cap: int,
+    min_score: float | None,
+    stats: SearchStats,
+) -> tuple[list[dict[str, Any]], bool]:
+    """Grow k until enough rows, exhaustion, a sub-threshold floor, or the cap.
+
+    Returns the rows and whether they are complete (False only when the cap cut it short).
+    """
+    while True:
+        stats.rounds.append(k)
+        out = await query(k)
+        rows: list[dict[str, Any]] = out["rows"]
+        exhausted = int(out["fetched"]) < k
+        floor = out.get("floor")
+        below = min_score is not None and floor is not None and float(floor) < min_score
+        if len(rows) >= limit or exhausted or below:
+            return rows, True
+        if k >= cap:
+            stats.capped = True
+            return rows, False
+        k = grow_k(k, cap)
+
+
+async def semantic_facts(ex: Executor, scope: Scope, *, limit: int, min_cosine: float,
+                         agent_facts: int, total_facts: int, exact_max: int, cap: int,
+                         stats: SearchStats) -> list[ScoredFact]:
+    """Facts nearest to the query vector (raw cosine in ``scores.semantic``)."""
+    min_score = index_min_score(min_cosine)
+    rows: list[dict[str, Any]] | None = None
+    if agent_facts > exact_max:
+        stats.strategy = "index"
+
+        async def query(k: int) -> dict[str, Any]:
+            res = await ex.run("read/semantic_facts_index",
+                               scope.params(k=k, min_score=min_score, limit=limit), read=True)
+            return res[0]
+
+        k0 = initial_k(limit, agent_facts, total_facts, cap)
+        got, complete = await _overfetch(query, limit, k0, cap, min_score, stats)
+        rows = got if complete else None
+    if rows is None:
+        stats.strategy = "exact" if not stats.strategy else stats.strategy + "+exact"
+        rows = await ex.run("read/semantic_facts_exact",
+                            scope.params(min_score=min_score, limit=limit), read=True)
+    facts = []
+    for row in rows:
+        fact = fact_from_row(row["fact"], "semantic")
+        fact.scores.semantic = cosine_from_index(row["score"])
+        facts.append(fact)
+    stats.rows = len(facts)
+    return facts
+
+
+async def keyword_facts(ex: Executor, scope: Scope, *, lucene: str, limit: int,
+                        agent_facts: int, total_facts: int, cap: int,
+                        stats: SearchStats) -> list[ScoredFact]:
+    """Full-text hits, BM25 normalised to 0..1 by the agent's best hit."""
+    stats.strategy = "fulltext"
+    if not lucene or agent_facts == 0:
+        return []
+
+    async def query(k: int) -> dict[str, Any]:
+        res = await ex.run("read/keyword_facts", scope.params(q=lucene, k=k, limit=limit),
+                           read=True)
+        return res[0]
+
+    rows, _ = await _overfetch(query, limit, initial_k(limit, agent_facts, total_facts, cap),
+                               cap, None, stats)
+    top = max((float(r["score"]) for r in rows), default=0.0)
+    facts = []
+    for row in rows:
+        fact = fact_from_row(row["fact"], "keyword")
+        fact.scores.keyword = float(row["score"]) / top if top > 0 else 0.0
+        fact.scores.semantic = cosine_from_index(row["semantic"])
+        facts.append(fact)
+    stats.rows = len(facts)
+    return facts
+
+
+async def semantic_events(ex: Executor, scope: Scope, *, limit: int, min_cosine: float,
+                          agent_events: int, total_events: int, exact_max: int, cap: int,
+                          stats: SearchStats) -> list[EventHit]:
+    """Events nearest to the query vector (same strategies as facts)."""
+    min_score = index_min_score(min_cosine)
+    params = {"agent_id": scope.agent_id, "as_of": scope.as_of, "vector": scope.vector,
+              "min_score": min_score, "limit": limit}
+    rows: list[dict[str, Any]] | None = None
+    if agent_events > exact_max:
+        stats.strategy = "index"
+
+        async def query(k: int) -> dict[str, Any]:
+            return (await ex.run("read/semantic_events_index", {**params, "k": k}, read=True))[0]
+
+        got, complete = await _overfetch(
+            query, limit, initial_k(limit, agent_events, total_events, cap), cap, min_score, stats)
+        rows = got if complete else None
+    if rows is None:
+        stats.strategy = "exact" if not stats.strategy else stats.strategy + "+exact"
+        rows = await ex.run("read/semantic_events_exact", params, read=True)
+    hits = []
+    for row in rows:
+        hit = event_from_row(row["event"])
+        hit.semantic = cosine_from_index(row["score"])
+        hits.append(hit)
+    stats.rows = len(hits)
+    return hits
+
+
+async def keyword_events(ex: Executor, scope: Scope, *, lucene: str, limit: int,
+                         agent_events: int, total_events: int, cap: int,
+                         stats: SearchStats) -> list[EventHit]:
+    """Full-text event hits, BM25 normalised to 0..1 by the agent's best hit."""
+    stats.strategy = "fulltext"
+    if not lucene or agent_events == 0:
+        return []
+    params = {"agent_id": scope.agent_id, "as_of": scope.as_of, "vector": scope.vector,
+              "q": lucene, "limit": limit}
+
+    async def query(k: int) -> dict[str, Any]:
+        return (await ex.run("read/keyword_events", {**params, "k": k}, read=True))[0]
+
+    rows, _ = await _overfetch(query, limit, initial_k(limit, agent_events, total_events, cap),
+                               cap, None, stats)
+    top = max((float(r["score"]) for r in rows), default=0.0)
+    hits = []
+    for row in rows:
+        hit = event_from_row(row["event"])
+        hit.keyword = float(row["score"]) / top if top > 0 else 0.0
+        hit.semantic = cosine_from_index(row["semantic"])
+        hits.append(hit)
+    stats.rows = len(hits)
+    return hits

@@ -1,0 +1,83 @@
+"""Graph signals (thin I/O): hop-decayed BFS from the planner's entities, aggregation by entity
+type, and spreading activation from the top seeds. The traversals themselves are Cypher files
+in ``cypher/traversal/`` (hop bounds fixed in the file, cut by ``$max_hops``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from graph.executor import Executor
+from graph.memory.read.config import RetrieveConfig
+from graph.memory.read.models import ScoredFact
+from graph.memory.read.search import Scope, cosine_from_index, fact_from_row
+
+__all__ = ["aggregation_facts", "bfs_facts", "spreading_activation"]
+
+
+async def bfs_facts(ex: Executor, scope: Scope, seeds: list[dict[str, Any]],
+                    config: RetrieveConfig, now: datetime, *, limit: int) -> list[ScoredFact]:
+    """Facts linked (ABOUT) to the seed entities or their neighbours up to ``max_hops``.
+
+    ``scores.graph`` is the traversal score divided by the query bonus, so a fact of an entity
+    named in the query scores up to 1.0 and a fact two hops away at most ``hop_decay / 1.5``.
+    """
+    if not seeds:
+        return []
+    rows = await ex.run(
+        "traversal/bfs_hop_decay",
+        scope.params(seeds=seeds, max_hops=config.max_hops, hop_decay=config.hop_decay,
+                     query_bonus=config.query_bonus,
+                     half_life_days=config.recency_half_life_days, now=now, limit=limit),
+        read=True,
+    )
+    facts = []
+    for row in rows:
+        fact = fact_from_row(row["fact"], "graph")
+        fact.scores.graph = min(1.0, float(row["score"]) / config.query_bonus)
+        fact.scores.semantic = cosine_from_index(row["semantic"])
+        fact.hops = int(row["hops"])
+        facts.append(fact)
+    return facts
+
+
+async def aggregation_facts(ex: Executor, scope: Scope, types: list[str],
+                            config: RetrieveConfig, *, limit: int) -> list[ScoredFact]:
+    """Facts about the agent's entities of the aggregated types ("who are my friends")."""
+    if not types:
+        return []
+    rows = await ex.run("read/facts_by_entity_type", scope.params(types=types, limit=limit),
+                        read=True)
+    facts = []
+    for row in rows:
+        fact = fact_from_row(row["fact"], "pattern")
+        # As strong as a named entity's own fact, without the query bonus.
+        fact.scores.graph = 1.0 / config.query_bonus
+        fact.scores.semantic = cosine_from_index(row["semantic"])
+        facts.append(fact)
+    return facts
+
+
+async def spreading_activation(ex: Executor, scope: Scope, seeds: list[ScoredFact],
+                               exclude: list[str], config: RetrieveConfig) -> list[ScoredFact]:
+    """Related facts reached from the seeds' entities (activation = seed score × decay^hop)."""
+    if not seeds or config.activation_hops <= 0:
+        return []
+    rows = await ex.run(
+        "traversal/spreading_activation",
+        scope.params(
+            seeds=[{"id": f.id, "score": f.scores.formula} for f in seeds],
+            max_hops=config.activation_hops, decay=config.activation_decay,
+            max_related=config.activation_max_related,
+            per_entity=config.activation_facts_per_entity, exclude=exclude,
+        ),
+        read=True,
+    )
+    facts = []
+    for row in rows:
+        fact = fact_from_row(row["fact"], "activation")
+        fact.scores.graph = min(1.0, float(row["activation"]))
+        fact.scores.semantic = cosine_from_index(row["semantic"])
+        fact.hops = int(row["hops"])
+        facts.append(fact)
+    return facts

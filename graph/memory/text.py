@@ -1,0 +1,123 @@
+"""Shared text utilities for the memory pipelines: normalisation, slugs, keys, hashes, tokens.
+
+Everything here is pure and deterministic. The rules are part of the data-model contract
+(docs/data-model.md): ``normalize`` feeds ``Fact.normalized`` and ``content_hash``; ``fold``
+feeds ``Alias.norm``; ``entity_key`` is ``type:slug``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Iterable
+
+__all__ = [
+    "clean_text",
+    "content_hash",
+    "entity_key",
+    "estimate_tokens",
+    "fold",
+    "normalize",
+    "normalize_relation_type",
+    "normalize_type",
+    "slugify",
+    "token_set",
+    "word_ngrams",
+]
+
+_PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
+_SPACE = re.compile(r"\s+")
+_NON_SLUG = re.compile(r"[^a-z0-9]+")
+_REL_TYPE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+# C0/C1 control characters except tab and newline; lone surrogates (broken UTF-8 decoded with
+# surrogateescape) are handled separately in clean_text.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def clean_text(text: str) -> str:
+    """Make arbitrary input storable: lone surrogates replaced, control characters removed.
+
+    Args:
+        text: any Python string (may contain ``\\udce9``-style surrogates from broken UTF-8).
+
+    Returns:
+        The text NFC-normalised, with U+FFFD in place of undecodable bytes.
+    """
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
+        text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+        text = "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in text)
+    return unicodedata.normalize("NFC", _CONTROL.sub("", text))
+
+
+def normalize(text: str) -> str:
+    """NFKC, lowercase, punctuation removed, whitespace collapsed (``Fact.normalized``)."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    return _SPACE.sub(" ", _PUNCT.sub(" ", text)).strip()
+
+
+def fold(text: str) -> str:
+    """Accent-insensitive ``normalize`` (``Alias.norm``): "São Paulo" → "sao paulo"."""
+    decomposed = unicodedata.normalize("NFKD", normalize(text))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def slugify(text: str) -> str:
+    """ASCII snake_case slug: "Clara Rezende" → "clara_rezende"; "" when nothing is left."""
+    return _NON_SLUG.sub("_", fold(text)).strip("_")[:80]
+
+
+def normalize_type(entity_type: str | None) -> str:
+    """Free-form entity type, lowercase slug; "thing" when empty."""
+    return slugify(entity_type or "") or "thing"
+
+
+def entity_key(name: str, entity_type: str | None = None) -> str:
+    """``type:slug`` key of an entity ("person:clara_rezende"); the slug falls back to a hash
+    for names with no ASCII letters or digits (e.g. purely CJK names)."""
+    slug = slugify(name) or "x" + hashlib.sha256(name.encode("utf-8", "replace")).hexdigest()[:12]
+    return f"{normalize_type(entity_type)}:{slug}"
+
+
+def normalize_relation_type(raw: str | None) -> str | None:
+    """snake_case relation type validated against ``[a-z][a-z0-9_]{0,63}``; None if hopeless.
+
+    "works at" → "works_at", "`x`" → "x", "Married-To" → "married_to", "123" → None.
+    """
+    slug = slugify(raw or "")[:64].strip("_")
+    return slug if _REL_TYPE.match(slug) else None
+
+
+def content_hash(agent_id: str, subject_key: str, normalized: str) -> str:
+    """sha256 of ``agent_id|subject_key|normalized``, first 32 hex characters."""
+    payload = f"{agent_id}|{subject_key}|{normalized}".encode("utf-8", "replace")
+    return hashlib.sha256(payload).hexdigest()[:32]
+
+
+def estimate_tokens(text: str) -> int:
+    """Cheap token estimate (~4 characters per token) for context budgets."""
+    return max(1, (len(text) + 3) // 4) if text else 0
+
+
+def token_set(text: str) -> set[str]:
+    """Folded word tokens of a text (for overlap scores and contradiction checks)."""
+    return set(_WORD.findall(fold(text)))
+
+
+def word_ngrams(text: str, max_n: int = 4) -> list[str]:
+    """Every folded word n-gram (1..max_n) of a text, in order, without duplicates.
+
+    These are the word-boundary candidates looked up in the alias index.
+    """
+    words = fold(text).split()
+    seen: dict[str, None] = {}
+    for n in range(1, max_n + 1):
+        for i in range(len(words) - n + 1):
+            seen.setdefault(" ".join(words[i : i + n]), None)
+    return list(seen)
+
+
+def dedupe(items: Iterable[str]) -> list[str]:
+    """Order-preserving de-duplication."""
+    return list(dict.fromkeys(items))

@@ -1,0 +1,112 @@
+"""Write-pipeline configuration: a dataclass of DESIGN.md §4 defaults, per-call overrides."""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass
+from typing import Any
+
+from graph.memory.write.models import ConfigError
+
+__all__ = ["MODES", "PII_MODES", "SINGLE_VALUED_RELATIONS", "WriteConfig", "apply_overrides"]
+
+MODES = ("shadow", "controlled", "full")
+PII_MODES = ("off", "redact", "reject")
+
+# A subject holds at most one active target for these: a new value supersedes the old one.
+SINGLE_VALUED_RELATIONS: tuple[str, ...] = (
+    "lives_in", "works_at", "spouse_of", "married_to", "employed_by", "based_in", "born_in",
+    "ceo_of", "reports_to", "located_in", "dating",
+)
+
+
+@dataclass(frozen=True)
+class WriteConfig:
+    """Every knob of the write pipeline. Deployment settings are mapped onto it at the
+    composition root; ``config_overrides`` change fields for one call."""
+
+    mode: str = "full"
+    mutations_frozen: bool = False
+    min_fact_confidence_for_write: float = 0.55
+    pii_mode: str = "redact"
+    max_message_chars: int = 12_000
+    # extraction
+    enable_informed_extraction: bool = True
+    informed_extraction_topk: int = 10
+    informed_extraction_context_budget_tokens: int = 800
+    extraction_timeout_s: float = 30.0
+    max_facts: int = 20
+    max_entities: int = 50
+    min_fact_chars: int = 10
+    max_fact_chars: int = 2_000
+    semantic_dedup_threshold: float = 0.85
+    recent_messages_max: int = 5
+    # entity resolution
+    fuzzy_threshold: float = 0.85
+    fuzzy_low_threshold: float = 0.50
+    enable_llm_resolution: bool = True
+    resolution_timeout_s: float = 15.0
+    min_prefix_chars: int = 3
+    # reconciliation
+    reconcile_candidates: int = 5
+    reconcile_add_below: float = 0.50
+    reconcile_noop_at: float = 0.98
+    reconcile_timeout_s: float = 20.0
+    # relations
+    relation_strength: float = 0.8
+    relation_reinforce: float = 0.1
+    mirror_fact_confidence: float = 0.60
+    single_valued_relations: tuple[str, ...] = SINGLE_VALUED_RELATIONS
+    # persistence
+    write_retries: int = 2
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ConfigError(f"mode must be one of {MODES}, got {self.mode!r}")
+        if self.pii_mode not in PII_MODES:
+            raise ConfigError(f"pii_mode must be one of {PII_MODES}, got {self.pii_mode!r}")
+        if not 0.0 <= self.min_fact_confidence_for_write <= 1.0:
+            raise ConfigError("min_fact_confidence_for_write must be within [0, 1]")
+        if self.max_message_chars < 1:
+            raise ConfigError("max_message_chars must be positive")
+
+
+def _type_ok(value: Any, expected: Any) -> bool:
+    if expected is bool:
+        return isinstance(value, bool)
+    if expected is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if expected is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if expected is str:
+        return isinstance(value, str)
+    origin = typing.get_origin(expected)
+    if origin is tuple:
+        return isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
+    return False
+
+
+def apply_overrides(config: WriteConfig, overrides: dict[str, Any] | None) -> WriteConfig:
+    """A copy of ``config`` with ``overrides`` applied after strict checks.
+
+    Raises:
+        ConfigError: unknown key, or a value whose type does not match the field.
+    """
+    if not overrides:
+        return config
+    hints = typing.get_type_hints(WriteConfig)
+    names = {f.name for f in dataclasses.fields(WriteConfig)}
+    changes: dict[str, Any] = {}
+    for key, value in overrides.items():
+        if key not in names:
+            raise ConfigError(f"unknown write option {key!r}")
+        if not _type_ok(value, hints[key]):
+            raise ConfigError(
+                f"write option {key!r} expects {getattr(hints[key], '__name__', hints[key])}, "
+                f"got {type(value).__name__}"
+            )
+        changes[key] = tuple(value) if isinstance(value, list) else value
+        if hints[key] is float:
+            changes[key] = float(value)
+    return dataclasses.replace(config, **changes)

@@ -1,0 +1,245 @@
+"""Extraction results (stages 7–9): dataclasses, output hardening and normalisation.
+
+Both the LLM path and the offline path produce an :class:`Extraction`; everything after this
+point is the same for both. All functions here are pure.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from graph.memory.text import clean_text, fold, normalize, normalize_relation_type, normalize_type
+
+__all__ = [
+    "CONFIDENCE_LEVELS",
+    "IMPORTANCE_BY_CATEGORY",
+    "ExtractedEntity",
+    "ExtractedFact",
+    "ExtractedRelation",
+    "Extraction",
+    "harden",
+    "normalize_extraction",
+    "semantic_dedup",
+]
+
+FACT_KINDS = ("fact", "preference", "decision", "procedural", "semantic")
+IMPORTANCE_BY_CATEGORY: dict[str, float] = {
+    "biographical_milestone": 0.9,
+    "relationship_change": 0.85,
+    "stable_preference": 0.6,
+    "specific_event": 0.55,
+    "routine_activity": 0.35,
+    "conversational": 0.2,
+}
+CONFIDENCE_LEVELS = (0.95, 0.80, 0.60, 0.40)
+_IDENTITY_TYPES = {"same_as", "alias_of", "is", "also_known_as", "aka", "identical_to"}
+
+
+@dataclass
+class ExtractedEntity:
+    name: str
+    type: str = "thing"
+    aliases: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ExtractedFact:
+    text: str
+    subject: str
+    confidence: float = 0.95
+    kind: str = "fact"
+    action: str = "NEW"
+    importance_category: str | None = None
+    importance: float = 0.5
+    temporal_class: str = "persistent"
+    valid_until: str | None = None
+    categories: list[str] = field(default_factory=list)
+    source_context: str | None = None
+    retraction: bool = False
+
+
+@dataclass
+class ExtractedRelation:
+    source: str
+    target: str
+    type: str
+    confidence: float = 0.8
+
+
+@dataclass
+class Extraction:
+    entities: list[ExtractedEntity] = field(default_factory=list)
+    facts: list[ExtractedFact] = field(default_factory=list)
+    relations: list[ExtractedRelation] = field(default_factory=list)
+    profiles: dict[str, str] = field(default_factory=dict)
+    causal: list[tuple[int, int, float]] = field(default_factory=list)
+    emotion: dict[str, Any] | None = None
+
+
+def _str(value: Any) -> str:
+    return clean_text(value).strip() if isinstance(value, str) else ""
+
+
+def _float(value: Any, default: float) -> float:
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        return default
+    return min(1.0, max(0.0, out)) if math.isfinite(out) else default
+
+
+def _snap_confidence(value: float) -> float:
+    return min(CONFIDENCE_LEVELS, key=lambda level: abs(level - value))
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def harden(data: Any, *, max_facts: int = 20, max_entities: int = 50, min_chars: int = 10,
+           max_chars: int = 2000, warnings: list[str] | None = None) -> Extraction | None:
+    """Validate a model's parsed JSON into an :class:`Extraction`; never raises.
+
+    Caps facts/entities, drops facts shorter than ``min_chars``, truncates long ones, coerces
+    unknown kinds and confidences. Returns None when ``data`` is not an object at all (the
+    caller treats that as a failed call).
+    """
+    warn = warnings if warnings is not None else []
+    if not isinstance(data, dict):
+        return None
+    out = Extraction()
+    raw_entities = _list(data.get("entities"))
+    if len(raw_entities) > max_entities:
+        warn.append(f"extraction returned {len(raw_entities)} entities; kept {max_entities}")
+    for item in raw_entities[:max_entities]:
+        if isinstance(item, str):
+            item = {"name": item}
+        if not isinstance(item, dict) or not _str(item.get("name")):
+            continue
+        aliases = [_str(a) for a in _list(item.get("aliases")) if _str(a)]
+        out.entities.append(ExtractedEntity(_str(item["name"]), normalize_type(_str(
+            item.get("type"))), aliases))
+    raw_facts = _list(data.get("facts"))
+    if len(raw_facts) > max_facts:
+        warn.append(f"extraction returned {len(raw_facts)} facts; kept {max_facts}")
+    for item in raw_facts[:max_facts]:
+        if not isinstance(item, dict):
+            continue
+        text = _str(item.get("text") or item.get("fact"))
+        if len(text) < min_chars:
+            if text:
+                warn.append(f"fact dropped (shorter than {min_chars} chars): {text!r}")
+            continue
+        if len(text) > max_chars:
+            warn.append(f"fact truncated to {max_chars} chars")
+            text = text[:max_chars]
+        kind = _str(item.get("kind")).lower() or "fact"
+        if kind not in FACT_KINDS:
+            warn.append(f"unknown fact kind {kind!r} coerced to 'fact'")
+            kind = "fact"
+        category = _str(item.get("importance_category")).lower() or None
+        importance = IMPORTANCE_BY_CATEGORY.get(category or "", _float(item.get("importance"), 0.5))
+        temporal = "temporal" if _str(item.get("temporal_class")).lower() == "temporal" else \
+            "persistent"
+        action = "UPDATE" if _str(item.get("action")).upper() == "UPDATE" else "NEW"
+        out.facts.append(ExtractedFact(
+            text=text, subject=_str(item.get("subject")) or "",
+            confidence=_snap_confidence(_float(item.get("confidence"), 0.95)), kind=kind,
+            action=action, importance_category=category, importance=importance,
+            temporal_class=temporal, valid_until=_str(item.get("valid_until")) or None,
+            categories=[normalize_type(_str(c)) for c in _list(item.get("categories"))
+                        if _str(c)][:10],
+        ))
+    for item in _list(data.get("relations")):
+        if not isinstance(item, dict):
+            continue
+        src, dst = _str(item.get("source")), _str(item.get("target"))
+        raw_type = _str(item.get("type") or item.get("relation"))
+        rtype = normalize_relation_type(raw_type)
+        if not (src and dst):
+            continue
+        if rtype is None:
+            warn.append(f"relation type {raw_type!r} is not usable; dropped")
+            continue
+        out.relations.append(ExtractedRelation(src, dst, rtype,
+                                               _float(item.get("confidence"), 0.8)))
+    profiles = data.get("profiles") or data.get("updated_profiles") or {}
+    if isinstance(profiles, list):
+        profiles = {_str(p.get("name")): _str(p.get("profile")) for p in profiles
+                    if isinstance(p, dict)}
+    if isinstance(profiles, dict):
+        out.profiles = {_str(k): _str(v)[:max_chars] for k, v in profiles.items()
+                        if _str(k) and _str(v)}
+    for item in _list(data.get("causal_links")):
+        if isinstance(item, dict) and isinstance(item.get("cause"), int) and isinstance(
+                item.get("effect"), int):
+            out.causal.append((item["cause"], item["effect"], _float(item.get("strength"), 0.5)))
+    emotion = data.get("emotion")
+    if isinstance(emotion, dict) and _str(emotion.get("label")):
+        out.emotion = {"emotion": _str(emotion.get("label")).lower()[:32],
+                       "intensity": _float(emotion.get("intensity"), 0.0),
+                       "energy": _float(emotion.get("energy"), 0.0)}
+    return out
+
+
+def normalize_extraction(ex: Extraction, speaker: str) -> Extraction:
+    """Stage 9 (pure part): alias grouping → canonical names, identity relations dropped,
+    exact duplicates (same subject + same normalised text) removed, subjectless facts given
+    the speaker as subject."""
+    canonical: dict[str, str] = {}
+    entities: list[ExtractedEntity] = []
+    for ent in ex.entities:
+        existing = canonical.get(fold(ent.name))
+        if existing is not None:  # same entity mentioned twice: merge aliases
+            target = next(e for e in entities if e.name == existing)
+            target.aliases = list(dict.fromkeys([*target.aliases, *ent.aliases]))
+            continue
+        entities.append(replace(ent, aliases=list(ent.aliases)))
+        canonical[fold(ent.name)] = ent.name
+        for alias in ent.aliases:
+            canonical.setdefault(fold(alias), ent.name)
+
+    def canon(name: str) -> str:
+        return canonical.get(fold(name), name)
+
+    facts: list[ExtractedFact] = []
+    seen: set[tuple[str, str]] = set()
+    for fact in ex.facts:
+        subject = canon(fact.subject) if fact.subject else speaker
+        key = (fold(subject), normalize(fact.text))
+        if key in seen:
+            continue
+        seen.add(key)
+        facts.append(replace(fact, subject=subject))
+    relations: list[ExtractedRelation] = []
+    seen_rel: set[tuple[str, str, str]] = set()
+    for rel in ex.relations:
+        src, dst = canon(rel.source), canon(rel.target)
+        rkey = (fold(src), rel.type, fold(dst))
+        if fold(src) == fold(dst) or rel.type in _IDENTITY_TYPES or rkey in seen_rel:
+            continue
+        seen_rel.add(rkey)
+        relations.append(replace(rel, source=src, target=dst))
+    profiles = {canon(k): v for k, v in ex.profiles.items()}
+    return Extraction(entities, facts, relations, profiles, list(ex.causal), ex.emotion)
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    """Cosine similarity (vectors need not be normalised); 0 for empty/zero vectors."""
+    dot = sum(x * y for x, y in zip(a, b, strict=False))
+    na = math.sqrt(sum(x * x for x in a))
+    nb = math.sqrt(sum(y * y for y in b))
+    return dot / (na * nb) if na and nb else 0.0
+
+
+def semantic_dedup(vectors: Sequence[Sequence[float]], threshold: float) -> list[int]:
+    """Indices to keep: a fact whose cosine with an earlier kept fact exceeds ``threshold`` is
+    dropped (the first occurrence wins)."""
+    kept: list[int] = []
+    for i, vec in enumerate(vectors):
+        if all(cosine(vec, vectors[j]) <= threshold for j in kept):
+            kept.append(i)
+    return kept

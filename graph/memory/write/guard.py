@@ -1,0 +1,108 @@
+"""Stages 1–2: input guard (empty, oversized, control characters) and PII detection."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from graph.memory.text import clean_text
+from graph.memory.write.models import PIIRejected
+
+__all__ = ["GuardResult", "PIIFinding", "PIIResult", "guard_message", "scan_pii"]
+
+
+@dataclass(frozen=True)
+class GuardResult:
+    text: str
+    empty: bool
+    warnings: list[str] = field(default_factory=list)
+
+
+def guard_message(message: str | None, max_chars: int) -> GuardResult:
+    """Clean the raw message; empty → ``empty``; oversized → truncated with a warning."""
+    text = clean_text(message or "")
+    if not text.strip():
+        return GuardResult("", True)
+    warnings: list[str] = []
+    if len(text) > max_chars:
+        warnings.append(f"message truncated from {len(text)} to {max_chars} characters")
+        text = text[:max_chars]
+    return GuardResult(text.strip(), False, warnings)
+
+
+@dataclass(frozen=True)
+class PIIFinding:
+    kind: str
+    start: int
+    end: int
+    redactable: bool
+
+
+@dataclass(frozen=True)
+class PIIResult:
+    text: str
+    findings: list[PIIFinding]
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+# (kind, pattern, redactable). Order matters: secrets before generic numbers.
+_PATTERNS: tuple[tuple[str, re.Pattern[str], bool], ...] = (
+    ("private_key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?"
+                               r"(?:-----END [A-Z ]*PRIVATE KEY-----|$)"), True),
+    ("api_key", re.compile(
+        r"\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_\-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}"
+        r"|xox[baprs]-[A-Za-z0-9\-]{10,}|AIza[0-9A-Za-z_\-]{35}|hg_[A-Za-z0-9_\-]{20,})"), True),
+    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}"),
+     True),
+    ("password", re.compile(r"(?i)\b(?:password|passwd|senha|pwd)\s*(?:is|=|:|é)\s*(\S+)"), True),
+    ("email", re.compile(r"\b[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}\b"), True),
+    ("credit_card", re.compile(r"\b(?:\d[ \-]?){12,18}\d\b"), True),
+    ("ssn", re.compile(r"\b\d{3}-\d{2}-\d{4}\b"), True),
+    ("phone", re.compile(r"(?<![\w+])\+?\d{1,3}[ .\-]?\(?\d{2,3}\)?[ .\-]?\d{3,5}[ .\-]\d{4}\b"),
+     True),
+)
+# A keyword that announces a secret without a clear span cannot be redacted safely.
+_SECRET_HINT = re.compile(r"(?i)\b(?:my|the|our)\s+(?:password|passphrase|pin|senha)\b")
+
+
+def scan_pii(text: str, mode: str) -> PIIResult:
+    """Detect secrets/PII. ``redact`` replaces clear spans with ``[REDACTED:<kind>]``;
+    ``reject`` raises on any finding; ``off`` returns the text unchanged.
+
+    Raises:
+        PIIRejected: reject mode with a finding, or a secret announced without a clear span.
+    """
+    if mode == "off":
+        return PIIResult(text, [])
+    findings: list[PIIFinding] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pattern, redactable in _PATTERNS:
+        for m in pattern.finditer(text):
+            start, end = (m.start(1), m.end(1)) if m.groups() else (m.start(), m.end())
+            if any(s < end and start < e for s, e in taken):
+                continue
+            if kind == "credit_card" and not _luhn(re.sub(r"\D", "", m.group())):
+                continue
+            findings.append(PIIFinding(kind, start, end, redactable))
+            taken.append((start, end))
+    hint = _SECRET_HINT.search(text)
+    if hint and not any(f.kind == "password" for f in findings):
+        findings.append(PIIFinding("secret_hint", hint.start(), hint.end(), False))
+    if not findings:
+        return PIIResult(text, [])
+    kinds = sorted({f.kind for f in findings})
+    if mode == "reject" or any(not f.redactable for f in findings):
+        raise PIIRejected(f"message contains sensitive data ({', '.join(kinds)}); not stored")
+    out = text
+    for f in sorted(findings, key=lambda f: f.start, reverse=True):
+        out = out[: f.start] + f"[REDACTED:{f.kind}]" + out[f.end :]
+    return PIIResult(out, findings)

@@ -1,0 +1,251 @@
+"""Pure planning between decisions and the write transaction: entity mentions, evidence
+linkage, mirror facts, single-valued supersession, modes, and the rows of the commit."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from graph.memory.text import fold
+from graph.memory.write.extraction import ExtractedFact
+from graph.memory.write.models import FactChange
+from graph.memory.write.reconcile import (
+    ExistingFact,
+    ExistingRelation,
+    FactDecision,
+    NewRelation,
+    contradicts,
+    single_valued_conflicts,
+)
+from graph.memory.write.store import CommitPlan
+
+__all__ = [
+    "EntityInfo",
+    "FactItem",
+    "RelationItem",
+    "apply_single_valued",
+    "block_reason",
+    "build_plan",
+    "find_evidence",
+    "flag_contradictions",
+    "mentions",
+]
+
+
+@dataclass
+class EntityInfo:
+    key: str
+    name: str
+    type: str
+    is_new: bool
+    surfaces: list[str] = field(default_factory=list)
+    embedding: list[float] | None = None
+    profile_text: str | None = None
+
+
+@dataclass
+class FactItem:
+    """A fact on its way through reconciliation."""
+
+    index: int
+    fact: ExtractedFact
+    subject_key: str
+    text: str
+    normalized: str
+    content_hash: str
+    mentioned: list[str]
+    embedding: list[float] = field(default_factory=list)
+    is_mirror: bool = False
+    candidates: list[ExistingFact] = field(default_factory=list)
+    decision: FactDecision | None = None
+    id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    blocked: str | None = None
+
+
+@dataclass
+class RelationItem:
+    source_key: str
+    target_key: str
+    type: str
+    confidence: float
+    evidence: int | None = None  # index into the fact items
+
+
+def mentions(text: str, entities: list[EntityInfo]) -> list[str]:
+    """Keys of entities whose name or alias (≥ 3 chars) occurs in ``text`` on word boundaries."""
+    folded = f" {' '.join(re.findall(r'[\\w]+', fold(text)))} "
+    out: list[str] = []
+    for ent in entities:
+        for surface in {ent.name, *ent.surfaces}:
+            norm = " ".join(re.findall(r"\w+", fold(surface)))
+            if len(norm) >= 3 and f" {norm} " in folded:
+                out.append(ent.key)
+                break
+    return out
+
+
+def find_evidence(rel: RelationItem, items: list[FactItem]) -> int | None:
+    """The new fact that supports a relationship: it mentions both ends (subject counts);
+    the highest confidence wins."""
+    best: FactItem | None = None
+    for item in items:
+        keys = {item.subject_key, *item.mentioned}
+        if rel.source_key in keys and rel.target_key in keys and (
+                best is None or item.fact.confidence > best.fact.confidence):
+            best = item
+    return best.index if best else None
+
+
+def flag_contradictions(item: FactItem) -> None:
+    """Contradiction detector on ADD/UPDATE: flag ``review_needed`` when the new fact
+    contradicts an active candidate it does not replace."""
+    d = item.decision
+    if d is None or d.action not in ("ADD", "UPDATE"):
+        return
+    for cand in item.candidates:
+        if cand.id != d.target_id and contradicts(item.text, cand.text):
+            item.decision = FactDecision(d.action, d.target_id, d.reason, d.similarity, True, d.by)
+            return
+
+
+def apply_single_valued(items: list[FactItem], relations: list[RelationItem],
+                        active: list[ExistingRelation], single_valued: tuple[str, ...]
+                        ) -> list[str]:
+    """A single-valued relation (lives_in, works_at, …) with a new target supersedes the old
+    one: returns the old relation ids to close, and turns a rule-made ADD of the supporting
+    fact into an UPDATE of the old relation's evidence fact (an LLM's explicit choice stays)."""
+    new = [NewRelation(r.source_key, r.target_key, r.type) for r in relations]
+    by_new = {(r.source_key, r.target_key, r.type): r for r in relations}
+    close: list[str] = []
+    for rel, old in single_valued_conflicts(new, active, single_valued):
+        item_rel = by_new[(rel.source_key, rel.target_key, rel.type)]
+        close.append(old.id)
+        if item_rel.evidence is None or not old.evidence_fact_id:
+            continue
+        item = items[item_rel.evidence]
+        d = item.decision
+        if d is not None and d.action == "ADD" and d.by == "rule":
+            item.decision = FactDecision(
+                "UPDATE", old.evidence_fact_id,
+                f"single-valued relation {rel.type}: new value supersedes the old one",
+                d.similarity, d.review_needed, "rule")
+    return list(dict.fromkeys(close))
+
+
+def block_reason(action: str, mode: str, frozen: bool) -> str | None:
+    """Why a decision is not applied in this mode (None = applied)."""
+    if frozen:
+        return "mutations_frozen"
+    if mode == "shadow":
+        return "shadow_mode"
+    if mode == "controlled" and action in ("UPDATE", "DELETE"):
+        return "controlled_mode"
+    return None
+
+
+def _fact_row(item: FactItem, speaker: str, now: datetime, occurred: datetime) -> dict[str, Any]:
+    f = item.fact
+    return {"id": item.id, "props": {
+        "text": item.text, "normalized": item.normalized, "content_hash": item.content_hash,
+        "subject_key": item.subject_key, "kind": f.kind, "confidence": f.confidence,
+        "importance": f.importance, "importance_category": f.importance_category,
+        "temporal_class": f.temporal_class, "valid_until": f.valid_until,
+        "categories": f.categories, "language": None, "speaker": speaker,
+        "source_context": f.source_context or "message", "embedding": item.embedding,
+        "valid_from": occurred, "valid_to": None, "invalidated_at": None, "created_at": now,
+        "last_confirmed_at": now, "reinforcement_count": 1,
+        "review_needed": bool(item.decision and item.decision.review_needed),
+    }}
+
+
+@dataclass
+class PlanOutput:
+    plan: CommitPlan
+    added: list[FactChange] = field(default_factory=list)
+    updated: list[FactChange] = field(default_factory=list)
+    unchanged: list[FactChange] = field(default_factory=list)
+    deleted: list[FactChange] = field(default_factory=list)
+    relations: list[dict[str, Any]] = field(default_factory=list)
+    blocked: int = 0
+
+
+def build_plan(*, items: list[FactItem], relations: list[RelationItem],
+               entities: dict[str, EntityInfo], close_relations: list[str], mode: str,
+               frozen: bool, event_id: str | None, speaker: str, now: datetime,
+               occurred: datetime, causal: list[tuple[int, int, float]],
+               relation_strength: float) -> PlanOutput:
+    """Turn decisions into the rows of the one write transaction plus the result lists."""
+    plan = CommitPlan(now=now, event_id=event_id)
+    out = PlanOutput(plan)
+    used_keys: set[str] = set()
+    for item in items:
+        d = item.decision
+        if d is None:
+            continue
+        item.blocked = item.blocked or block_reason(d.action, mode, frozen)
+        change = FactChange(item.id if d.action in ("ADD", "UPDATE") else (d.target_id or ""),
+                            item.text, item.subject_key, d.action, d.target_id, d.reason,
+                            item.fact.confidence, d.review_needed)
+        plan.audits.append({
+            "id": str(uuid.uuid4()), "event_id": event_id, "action": d.action,
+            "applied": item.blocked is None, "blocked_reason": item.blocked,
+            "fact_id": change.id or None, "target_id": d.target_id, "reason": d.reason,
+            "mode": mode, "text": item.text})
+        if item.blocked is not None:
+            out.blocked += 1
+            continue
+        if d.action in ("ADD", "UPDATE"):
+            plan.new_facts.append(_fact_row(item, speaker, now, occurred))
+            plan.about.append({"fact_id": item.id, "key": item.subject_key, "primary": True})
+            plan.about += [{"fact_id": item.id, "key": k, "primary": False}
+                           for k in item.mentioned if k != item.subject_key]
+            if event_id:
+                plan.provenance.append({"fact_id": item.id, "event_id": event_id})
+            used_keys.update([item.subject_key, *item.mentioned])
+            if d.action == "UPDATE" and d.target_id:
+                plan.close_fact_ids.append(d.target_id)
+                plan.supersedes.append({"new_id": item.id, "old_id": d.target_id})
+                out.updated.append(change)
+            else:
+                out.added.append(change)
+        elif d.action == "NOOP" and d.target_id:
+            plan.reinforce.append({"id": d.target_id, "count": 1})
+            if event_id:
+                plan.provenance.append({"fact_id": d.target_id, "event_id": event_id})
+            out.unchanged.append(change)
+        elif d.action == "DELETE" and d.target_id:
+            plan.close_fact_ids.append(d.target_id)
+            out.deleted.append(change)
+    written = {i.index: i for i in items if i.decision and i.blocked is None}
+    for rel in relations:
+        ev = written.get(rel.evidence) if rel.evidence is not None else None
+        if ev is None or ev.decision is None or ev.decision.action == "DELETE":
+            continue
+        evidence_id = ev.id if ev.decision.action in ("ADD", "UPDATE") else ev.decision.target_id
+        plan.relations.append({
+            "id": str(uuid.uuid4()), "source_key": rel.source_key, "target_key": rel.target_key,
+            "type": rel.type, "strength": relation_strength, "confidence": rel.confidence,
+            "valid_from": occurred, "evidence_fact_id": evidence_id})
+        out.relations.append({"source_key": rel.source_key, "type": rel.type,
+                              "target_key": rel.target_key, "evidence_fact_id": evidence_id})
+        used_keys.update([rel.source_key, rel.target_key])
+    if plan.relations:
+        plan.close_relation_ids = list(close_relations)
+    for cause, effect, strength in causal:
+        a, b = written.get(cause), written.get(effect)
+        if a and b and a.decision and b.decision and a.decision.action in ("ADD", "UPDATE") \
+                and b.decision.action in ("ADD", "UPDATE"):
+            plan.causes.append({"cause_id": a.id, "effect_id": b.id, "strength": strength})
+    if not (frozen or mode == "shadow"):
+        for key in sorted(used_keys):  # sorted: concurrent messages lock entities in one order
+            ent = entities[key]
+            plan.entities.append({
+                "key": key, "name": ent.name, "type": ent.type, "importance": 0.5,
+                "source": "message", "embedding": ent.embedding,
+                "profile_text": ent.profile_text, "mentions": 1, "token": uuid.uuid4().hex})
+            norms = {fold(s): s for s in [ent.name, *ent.surfaces] if fold(s)}
+            plan.aliases += [{"norm": n, "text": t, "key": key} for n, t in sorted(norms.items())]
+    return out

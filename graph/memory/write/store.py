@@ -1,0 +1,184 @@
+"""Thin Neo4j I/O of the write pipeline: a few batched reads, then ONE write transaction.
+
+Round trips per message (full mode): 1 event log (+ idempotency claim in the same transaction),
+1 context read (aliases + pre-retrieval), 1 entity-candidate read, 1 fact-candidate read,
+1 write transaction → 5. Every statement takes UNWIND batches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from neo4j.exceptions import TransientError
+
+from graph.executor import Executor, Transaction
+
+__all__ = ["CommitPlan", "CommitOutcome", "EventClaim", "commit", "log_event"]
+
+Row = dict[str, Any]
+
+
+@dataclass
+class EventClaim:
+    """Outcome of the raw-first event log (and the idempotency claim that shares it)."""
+
+    event_id: str | None
+    stored_result: str | None = None
+    in_progress: bool = False
+
+
+async def log_event(executor: Executor, agent_id: str, event: Row | None,
+                    receipt: tuple[str, str] | None, now: datetime) -> EventClaim:
+    """Claim the idempotency key (when given) and store the raw event, one transaction.
+
+    Args:
+        event: ``{"id", "props"}`` for ``write/create_events``, or None (shadow/dry-run).
+        receipt: ``(key, token)`` when the call carries an idempotency key.
+    """
+    async def work(tx: Transaction) -> EventClaim:
+        if receipt is not None:
+            rows = await tx.run("write/claim_receipt", agent_id=agent_id, key=receipt[0],
+                                now=now, token=receipt[1])
+            if not rows[0]["claimed"]:
+                stored = rows[0]["result"]
+                return EventClaim(None, stored, in_progress=stored is None)
+        if event is None:
+            return EventClaim(None)
+        await tx.run("write/create_events", agent_id=agent_id, rows=[event])
+        return EventClaim(event["id"])
+
+    if event is None and receipt is None:
+        return EventClaim(None)
+    return await executor.write(work)
+
+
+async def load_context(executor: Executor, agent_id: str, norms: list[str],
+                       embedding: list[float], k: int) -> tuple[list[Row], list[Row]]:
+    """Stages 5–6: alias matches for the message's n-grams, then top-K facts for the matched
+    entities without a profile — one read transaction."""
+    async def work(tx: Transaction) -> tuple[list[Row], list[Row]]:
+        aliases = await tx.run("write/match_aliases", agent_id=agent_id, norms=norms)
+        keys = sorted({r["key"] for r in aliases if not r["profile_text"]})
+        facts = await tx.run("write/context_facts", agent_id=agent_id, keys=keys,
+                             embedding=embedding, k=k) if keys else []
+        return aliases, facts
+
+    return await executor.read(work)
+
+
+async def load_entity_candidates(executor: Executor, agent_id: str, norms: list[str],
+                                 keys: list[str], rows: list[Row], k: int,
+                                 min_similarity: float) -> tuple[list[Row], list[Row], list[Row]]:
+    """Stage 10 inputs: alias matches, exact keys, nearest entities — one read transaction."""
+    async def work(tx: Transaction) -> tuple[list[Row], list[Row], list[Row]]:
+        aliases = await tx.run("write/match_aliases", agent_id=agent_id, norms=norms)
+        found = await tx.run("write/match_keys", agent_id=agent_id, keys=keys)
+        near = await tx.run("write/nearest_entities", agent_id=agent_id, rows=rows, k=k,
+                            min_similarity=min_similarity) if rows else []
+        return aliases, found, near
+
+    return await executor.read(work)
+
+
+async def load_fact_candidates(executor: Executor, agent_id: str, rows: list[Row], k: int,
+                               source_keys: list[str], types: list[str]
+                               ) -> tuple[list[Row], list[Row]]:
+    """Stage 11 inputs: same-subject candidates and active single-valued relations."""
+    async def work(tx: Transaction) -> tuple[list[Row], list[Row]]:
+        cands = await tx.run("write/fact_candidates", agent_id=agent_id, rows=rows, k=k)
+        rels = await tx.run("write/active_relations", agent_id=agent_id, keys=source_keys,
+                            types=types) if source_keys else []
+        return cands, rels
+
+    return await executor.read(work)
+
+
+@dataclass
+class CommitPlan:
+    """Every row of one message's write transaction (validated before it starts)."""
+
+    now: datetime
+    event_id: str | None = None
+    entities: list[Row] = field(default_factory=list)
+    aliases: list[Row] = field(default_factory=list)
+    close_fact_ids: list[str] = field(default_factory=list)
+    close_relation_ids: list[str] = field(default_factory=list)
+    new_facts: list[Row] = field(default_factory=list)
+    about: list[Row] = field(default_factory=list)
+    provenance: list[Row] = field(default_factory=list)
+    supersedes: list[Row] = field(default_factory=list)
+    causes: list[Row] = field(default_factory=list)
+    reinforce: list[Row] = field(default_factory=list)
+    relations: list[Row] = field(default_factory=list)
+    audits: list[Row] = field(default_factory=list)
+    emotion: Row | None = None
+    receipt: tuple[str, str] | None = None  # (key, result JSON)
+
+
+@dataclass
+class CommitOutcome:
+    relations: list[Row] = field(default_factory=list)
+    closed_facts: list[str] = field(default_factory=list)
+    cascaded: list[Row] = field(default_factory=list)
+    reinforced: dict[str, int] = field(default_factory=dict)
+
+
+async def commit(executor: Executor, agent_id: str, plan: CommitPlan,
+                 retries: int = 2) -> CommitOutcome:
+    """Stage 13: the ONE write transaction of a message. The managed transaction is retried
+    by the driver on transient errors (deadlocks included); everything is MERGE-on-id, so a
+    rerun cannot duplicate. A transient error that escapes the driver is retried here."""
+    p = plan
+    common = {"agent_id": agent_id}
+
+    async def work(tx: Transaction) -> CommitOutcome:
+        out = CommitOutcome()
+        if p.entities:
+            await tx.run("write/upsert_entities", **common, now=p.now, rows=p.entities)
+        if p.aliases:
+            await tx.run("write/upsert_aliases", **common, now=p.now, rows=p.aliases)
+        if p.close_fact_ids:
+            closed = await tx.run("invalidation/close_facts", **common, ids=p.close_fact_ids,
+                                  now=p.now)
+            out.closed_facts = [r["id"] for r in closed]
+            out.cascaded = await tx.run("invalidation/cascade_relationships", **common,
+                                        fact_ids=p.close_fact_ids, now=p.now)
+        if p.close_relation_ids:
+            await tx.run("invalidation/close_relationships", **common,
+                         ids=p.close_relation_ids, now=p.now)
+        if p.new_facts:
+            await tx.run("write/create_facts", **common, rows=p.new_facts)
+        if p.about:
+            await tx.run("write/link_about", **common, rows=p.about)
+        if p.provenance:
+            await tx.run("write/link_events", **common, rows=p.provenance)
+        if p.supersedes:
+            await tx.run("write/link_supersedes", **common, rows=p.supersedes)
+        if p.causes:
+            await tx.run("write/link_causes", **common, rows=p.causes)
+        if p.reinforce:
+            rows = await tx.run("write/reinforce_facts", **common, now=p.now, rows=p.reinforce)
+            out.reinforced = {r["id"]: r["reinforcement_count"] for r in rows}
+        if p.relations:
+            out.relations = await tx.run("write/upsert_relations", **common, now=p.now,
+                                         reinforce=0.1, rows=p.relations)
+        if p.emotion and p.event_id:
+            await tx.run("write/set_event_emotion", **common, event_id=p.event_id, **p.emotion)
+        if p.audits:
+            await tx.run("write/create_audits", **common, now=p.now, rows=p.audits)
+        if p.receipt:
+            await tx.run("write/save_receipt", **common, key=p.receipt[0], result=p.receipt[1],
+                         now=p.now)
+        return out
+
+    for attempt in range(retries + 1):
+        try:
+            return await executor.write(work)
+        except TransientError:
+            if attempt >= retries:
+                raise
+            await asyncio.sleep(0.05 * (2**attempt))
+    raise AssertionError("unreachable")

@@ -1,0 +1,253 @@
+"""API keys and request authentication.
+
+A key is ``hg_`` + 32 random bytes (URL-safe base64), shown once at creation; Neo4j stores only
+its sha256 (``(:ApiKey {key_hash})``). A request presents it as ``Authorization: Bearer <key>``
+or ``X-API-Key: <key>``; :class:`AuthMiddleware` resolves it to a
+:class:`~gql.permissions.Principal` (cached briefly) and enforces the per-key rate limit before
+GraphQL sees the request. With ``auth_disabled`` every request is the local admin, which is only
+allowed on a loopback socket.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import secrets
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from gql.errors import RETRY_AFTER_S
+from gql.permissions import LOCAL_ADMIN, Principal
+from graph.errors import BadInput, GraphUnavailable, NotFound
+from graph.executor import Executor
+from graph.memory.browse import native
+from server.limits import RateLimiter, json_error
+
+__all__ = [
+    "ApiKeyInfo",
+    "ApiKeyStore",
+    "AuthMiddleware",
+    "generate_key",
+    "hash_key",
+    "is_loopback",
+    "key_from_headers",
+]
+
+KEY_PREFIX = "hg_"
+CACHE_TTL_S = 30.0
+
+
+def generate_key() -> str:
+    """A new random API key (shown to the operator once, never stored)."""
+    return KEY_PREFIX + secrets.token_urlsafe(32)
+
+
+def hash_key(key: str) -> str:
+    """What is stored and looked up: sha256 hex of the key."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def is_loopback(host: str | None) -> bool:
+    """True for 127.0.0.0/8, ::1 and 'localhost'."""
+    if not host:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def key_from_headers(headers: dict[str, str]) -> str | None:
+    """The presented key from ``Authorization: Bearer`` or ``X-API-Key`` (lowercase names)."""
+    auth = headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip() or None
+    return headers.get("x-api-key", "").strip() or None
+
+
+@dataclass(frozen=True)
+class ApiKeyInfo:
+    """An API key as listed (never includes the key)."""
+
+    id: str
+    tenant: str
+    agents: list[str]
+    all_agents: bool
+    admin: bool
+    created_at: datetime | None = None
+    revoked_at: datetime | None = None
+
+
+class ApiKeyStore:
+    """Create, list, revoke and resolve API keys (``cypher/auth/``)."""
+
+    def __init__(self, executor: Executor) -> None:
+        self.executor = executor
+        self._cache: dict[str, tuple[float, Principal | None]] = {}
+
+    async def create(
+        self, tenant: str, agents: list[str], *, all_agents: bool = False, admin: bool = False
+    ) -> tuple[str, str]:
+        """Store a new key; returns ``(key_id, key)``. The key cannot be recovered later.
+
+        Raises:
+            BadInput: no tenant, or neither agents nor all_agents/admin given.
+        """
+        tenant = tenant.strip()
+        agents = sorted({a.strip() for a in agents if a.strip()})
+        if not tenant:
+            raise BadInput("a tenant name is required")
+        if not agents and not all_agents and not admin:
+            raise BadInput("give --agents a,b or --all-agents (or --admin)")
+        key, key_id = generate_key(), str(uuid.uuid4())
+        await self.executor.run(
+            "auth/create_key",
+            {
+                "id": key_id,
+                "tenant": tenant,
+                "key_hash": hash_key(key),
+                "agents": agents,
+                "all_agents": all_agents,
+                "admin": admin,
+            },
+        )
+        return key_id, key
+
+    async def list(self, tenant: str | None = None) -> list[ApiKeyInfo]:
+        rows = await self.executor.run("auth/list_keys", {"tenant": tenant}, read=True)
+        return [ApiKeyInfo(**{k: native(v) for k, v in r.items()}) for r in rows]
+
+    async def revoke(self, key_id: str) -> None:
+        """Revoke a key (cached lookups expire within ``CACHE_TTL_S``). Raises NotFound."""
+        rows = await self.executor.run("auth/revoke_key", {"id": key_id})
+        if not rows:
+            raise NotFound(f"no API key {key_id!r}")
+        self._cache.clear()
+
+    async def resolve(self, key: str) -> Principal | None:
+        """The principal of a presented key, or None (unknown or revoked).
+
+        Raises:
+            GraphUnavailable: Neo4j is down and the key is not in the short-lived cache.
+        """
+        digest = hash_key(key)
+        now = time.monotonic()
+        cached = self._cache.get(digest)
+        if cached and now - cached[0] < CACHE_TTL_S:
+            return cached[1]
+        rows = await self.executor.run("auth/find_key", {"key_hash": digest}, read=True)
+        principal = None
+        if rows:
+            r = rows[0]
+            principal = Principal(
+                tenant=r["tenant"],
+                agents=frozenset(r["agents"] or []),
+                all_agents=bool(r["all_agents"]),
+                admin=bool(r["admin"]),
+                key_id=r["id"],
+            )
+        if len(self._cache) > 10_000:
+            self._cache.clear()
+        self._cache[digest] = (now, principal)
+        return principal
+
+
+class AuthMiddleware:
+    """Authenticates ``/graphql`` requests and applies the per-key rate limit.
+
+    The GraphiQL page (a GET without ``query``) is served without a key; the operations it
+    sends carry the key in the headers editor. ``store`` defaults to ``app.state.key_store``
+    (set by the lifespan, which owns the Neo4j driver).
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        store: Any | None = None,
+        auth_disabled: bool,
+        admin_key: str | None,
+        limiter: RateLimiter,
+        paths: tuple[str, ...] = ("/graphql",),
+    ) -> None:
+        self.app = app
+        self.store = store
+        self.auth_disabled = auth_disabled
+        self.admin_key = admin_key
+        self.limiter = limiter
+        self.paths = paths
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] not in self.paths:
+            await self.app(scope, receive, send)
+            return
+        if scope["method"] == "GET" and b"query=" not in scope.get("query_string", b""):
+            await self.app(scope, receive, send)  # the GraphiQL page itself
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        principal, refusal = await self._authenticate(scope, headers)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+        assert principal is not None
+        bucket = principal.key_id or f"ip:{(scope.get('client') or ('?',))[0]}"
+        wait = self.limiter.take(bucket)
+        if wait > 0:
+            retry = max(1, int(wait + 0.999))
+            await json_error(
+                429,
+                "RATE_LIMITED",
+                f"Rate limit exceeded; retry in {retry} s.",
+                {"retry-after": str(retry)},
+                retryAfterSeconds=retry,
+            )(scope, receive, send)
+            return
+        scope.setdefault("state", {})["principal"] = principal
+        await self.app(scope, receive, send)
+
+    async def _authenticate(
+        self, scope: Scope, headers: dict[str, str]
+    ) -> tuple[Principal | None, Any]:
+        if self.auth_disabled:
+            server = scope.get("server") or (None, None)
+            if server[0] is not None and not is_loopback(server[0]):
+                return None, json_error(
+                    403,
+                    "FORBIDDEN",
+                    "Authentication is disabled but the server is not on loopback; refusing.",
+                )
+            return LOCAL_ADMIN, None
+        key = key_from_headers(headers)
+        if key is None:
+            return None, json_error(
+                401,
+                "FORBIDDEN",
+                "Missing API key (Authorization: Bearer <key> or X-API-Key).",
+                {"www-authenticate": "Bearer"},
+            )
+        if self.admin_key and hmac.compare_digest(key.encode(), self.admin_key.encode()):
+            return Principal(tenant="admin", all_agents=True, admin=True, key_id="admin"), None
+        store = self.store or scope["app"].state.key_store
+        try:
+            principal = await store.resolve(key)
+        except GraphUnavailable:
+            return None, json_error(
+                503,
+                "UNAVAILABLE",
+                f"The memory store is unavailable; retry in {RETRY_AFTER_S} s.",
+                {"retry-after": str(RETRY_AFTER_S)},
+                retryAfterSeconds=RETRY_AFTER_S,
+            )
+        if principal is None:
+            return None, json_error(
+                401, "FORBIDDEN", "Unknown or revoked API key.", {"www-authenticate": "Bearer"}
+            )
+        return principal, None

@@ -1,0 +1,119 @@
+"""HTTP-level limits: request body size (413) and a per-key token-bucket rate limiter.
+
+Both answer with a GraphQL-shaped JSON body (``{"errors": [{"message", "extensions": {"code"}}]}``)
+so clients handle them like any other typed error.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = ["BodySizeLimit", "RateLimiter", "TokenBucket", "json_error"]
+
+
+def json_error(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None, **ext: Any
+) -> JSONResponse:
+    """A GraphQL-shaped error response for refusals that happen before GraphQL runs."""
+    body = {"data": None, "errors": [{"message": message, "extensions": {"code": code, **ext}}]}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+@dataclass
+class TokenBucket:
+    """Classic token bucket: ``capacity`` tokens, refilled at ``rate`` tokens per second."""
+
+    capacity: float
+    rate: float
+    tokens: float = -1.0
+    stamp: float = 0.0
+
+    def take(self, now: float) -> float:
+        """Take one token at time ``now``; returns 0 when granted, else seconds to wait."""
+        if self.tokens < 0:
+            self.tokens, self.stamp = self.capacity, now
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return 0.0
+        return (1.0 - self.tokens) / self.rate if self.rate > 0 else float("inf")
+
+
+@dataclass
+class RateLimiter:
+    """One bucket per API key, in process memory (each API process limits on its own)."""
+
+    per_minute: int
+    clock: Callable[[], float] = time.monotonic
+    buckets: dict[str, TokenBucket] = field(default_factory=dict)
+
+    def take(self, key: str) -> float:
+        """0 when the request may go ahead, else the seconds until a token is available."""
+        if self.per_minute <= 0:
+            return 0.0  # disabled
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) > 100_000:  # bound memory under key churn
+                self.buckets.clear()
+            bucket = self.buckets[key] = TokenBucket(self.per_minute, self.per_minute / 60.0)
+        return bucket.take(self.clock())
+
+
+class BodySizeLimit:
+    """Refuses request bodies over ``max_bytes`` with 413, by header or while streaming."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope["headers"]:
+            if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
+                await self._refuse(scope, receive, send)
+                return
+        received = 0
+        too_big = False
+        response_started = False
+
+        async def limited_receive() -> Message:
+            nonlocal received, too_big
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    too_big = True
+                    raise _BodyTooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal response_started
+            if message["type"] == "http.response.start":
+                response_started = True
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except _BodyTooLarge:
+            if not response_started:
+                await self._refuse(scope, receive, send)
+        if too_big and not response_started:
+            return
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await json_error(
+            413, "BAD_INPUT", f"Request body exceeds {self.max_bytes} bytes.", reason="body_size"
+        )(scope, receive, send)
+
+
+class _BodyTooLarge(Exception):
+    pass

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from graph.runtime import LocalNeo4j, RuntimeConfig
+
+
+def test_config_is_loopback_with_explicit_memory(tmp_path: Path) -> None:
+    rt = LocalNeo4j(RuntimeConfig(home=tmp_path, password="pw-123456", bolt_port=17000, http_port=17001))
+    rt.write_config()
+    conf = dict(
+        line.split("=", 1)
+        for line in (tmp_path / "neo4j/conf/neo4j.conf").read_text().splitlines()
+        if "=" in line and not line.startswith("#")
+    )
+    assert conf["server.default_listen_address"] == "127.0.0.1"
+    assert conf["server.bolt.listen_address"] == "127.0.0.1:17000"
+    assert conf["server.http.listen_address"] == "127.0.0.1:17001"
+    assert conf["server.bolt.tls_level"] == "DISABLED"
+    assert conf["server.https.enabled"] == "false"
+    assert conf["server.memory.pagecache.size"] == "512m"
+    assert "dbms.memory.transaction.total.max" in conf
+
+
+def test_launch_command_bounds_heap(tmp_path: Path) -> None:
+    rt = LocalNeo4j(RuntimeConfig(home=tmp_path, password="pw-123456", heap="1g"))
+    cmd = rt.command()
+    assert "-Xmx1g" in cmd and "-Xms1g" in cmd
+    assert cmd[-3] == "org.neo4j.server.CommunityEntryPoint"
+    assert cmd[-2] == f"--home-dir={tmp_path / 'neo4j'}"
+
+
+def test_not_installed_without_marker(tmp_path: Path) -> None:
+    rt = LocalNeo4j(RuntimeConfig(home=tmp_path, password="pw-123456"))
+    assert not rt.is_installed()
+    assert rt.status().running is False

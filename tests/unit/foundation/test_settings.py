@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import pytest
+
+from server.settings import Settings
+
+
+def test_defaults_are_embedded_offline_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ("NEO4J_URI", "HIPPOGRAPH_LLM_BASE_URL", "HIPPOGRAPH_LLM_API_KEY"):
+        monkeypatch.delenv(var, raising=False)
+    s = Settings(_env_file=None)
+    assert s.local_neo4j and s.bolt_uri == "bolt://127.0.0.1:7687"
+    assert not s.llm_enabled
+    assert s.api_host == "127.0.0.1"
+
+
+def test_neo4j_uri_env_means_remote(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NEO4J_URI", "neo4j://db.example:7687")
+    s = Settings(_env_file=None)
+    assert not s.local_neo4j and s.bolt_uri == "neo4j://db.example:7687"
+
+
+def test_secrets_are_masked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HIPPOGRAPH_LLM_API_KEY", "sk-very-secret")
+    s = Settings(_env_file=None)
+    assert s.llm_enabled
+    masked = s.masked()
+    assert masked["llm_api_key"] == "***" and masked["neo4j_password"] == "***"
+    assert "sk-very-secret" not in repr(s)
+
+
+def test_stage_model_override(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HIPPOGRAPH_LLM_MODEL", "base")
+    monkeypatch.setenv("HIPPOGRAPH_LLM_MODEL_RERANK", "small")
+    s = Settings(_env_file=None)
+    assert s.model_for("rerank") == "small" and s.model_for("extraction") == "base"
