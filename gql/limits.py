@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from graphql import (
@@ -45,6 +46,8 @@ __all__ = ["CostLimitRule", "QueryLimits", "QuerySizeLimiter", "limit_extensions
 # Multiplier assumed for a list field without a page-size argument (e.g. Entity.relationships).
 UNBOUNDED_LIST = 10
 PAGE_ARGUMENTS = ("first", "limit", "maxNodes")
+# Lists already bounded by their parent's page size (Relay connections, subgraphs).
+PAGED = ("edges", "nodes")
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,7 @@ def query_cost(
             child = get_named_type(field_def.type)
             if node.selection_set is not None and isinstance(child, GraphQLObjectType):
                 size = _page_size(node, field_def)
-                if size is None and _is_list(field_def.type):
+                if size is None and _is_list(field_def.type) and node.name.value not in PAGED:
                     size = UNBOUNDED_LIST
                 total += query_cost(
                     context, child, node.selection_set, multiplier * (size or 1), depth + 1
@@ -172,11 +175,12 @@ def limit_extensions(limits: QueryLimits) -> list[Any]:
     rules: list[type[ASTValidationRule]] = [cost_rule(limits.max_cost)]
     if not limits.introspection:
         rules.append(NoSchemaIntrospectionCustomRule)
+    # Factories, not instances: strawberry builds fresh extensions for every request.
     return [
-        UserSafeErrors(),
-        QuerySizeLimiter(limits.max_chars),
-        MaxTokensLimiter(limits.max_tokens),
-        QueryDepthLimiter(max_depth=limits.max_depth),
-        MaxAliasesLimiter(max_alias_count=limits.max_aliases),
-        AddValidationRules(rules),
+        UserSafeErrors,
+        partial(QuerySizeLimiter, limits.max_chars),
+        partial(MaxTokensLimiter, limits.max_tokens),
+        partial(QueryDepthLimiter, max_depth=limits.max_depth),
+        partial(MaxAliasesLimiter, max_alias_count=limits.max_aliases),
+        partial(AddValidationRules, rules),
     ]

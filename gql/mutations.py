@@ -5,12 +5,11 @@ Permission failures (``FORBIDDEN``) are top-level GraphQL errors, like on querie
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 import strawberry
 from strawberry.scalars import JSON
 
-import graph.memory.write as write_api
 from gql.context import Info
 from gql.errors import ApiError, ErrorCode, user_error_from
 from gql.permissions import agent_mutation
@@ -18,30 +17,31 @@ from gql.types.memory import (
     EntityInput,
     FactInput,
     ForgetPayload,
+    IngestDocumentPayload,
+    MaintenanceJob,
     MergeEntitiesPayload,
-    RecentMessageInput,
     RelationInput,
     RememberPayload,
     RememberSummary,
     ResolveMergeCandidatePayload,
+    RunJobPayload,
     WritePayload,
+    merge_summary_from,
     write_outcome_from,
 )
-from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
+from graph.memory.browse.review import resolve_merge_candidate
+from graph.memory.documents.ingest import ingest_document
+from graph.memory.jobs import JobQueue, JobSpec
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.memory.write.admin import forget, merge_entities
 
 __all__ = ["Mutation"]
 
-AgentId = Annotated[
-    strawberry.ID, strawberry.argument(description="The agent (memory owner) to change.")
-]
+AgentId = Annotated[strawberry.ID, strawberry.argument(description="The agent (memory owner).")]
 
 
-def _pipeline_function(name: str) -> Any:
-    """A write-side function that may not exist in this build (UNAVAILABLE if missing)."""
-    fn = getattr(write_api, name, None)
-    if fn is None:
-        raise ApiError(ErrorCode.UNAVAILABLE, f"{name} is not available in this build.")
-    return fn
+def _arg(description: str) -> strawberry.argument:  # type: ignore[valid-type]
+    return strawberry.argument(description=description)
 
 
 @strawberry.type(description="Write operations of the Hippograph memory service.")
@@ -51,44 +51,32 @@ class Mutation:
         self,
         info: Info,
         agent_id: AgentId,
-        message: Annotated[str, strawberry.argument(description="The message text.")],
-        speaker_name: Annotated[
-            str, strawberry.argument(description="Who said it (e.g. the user's name).")
-        ],
+        message: Annotated[str, _arg("The message text.")],
+        speaker_name: Annotated[str, _arg("Who said it (e.g. the user's name).")],
         recent_messages: Annotated[
-            list[RecentMessageInput] | None,
-            strawberry.argument(description="Earlier messages of the conversation, oldest first."),
+            list[str] | None, _arg("Earlier messages ('Speaker: text'), oldest first.")
         ] = None,
-        occurred_at: Annotated[
-            datetime | None, strawberry.argument(description="When it was said (default: now).")
-        ] = None,
-        thread_id: Annotated[str | None, strawberry.argument(description="Thread id.")] = None,
-        dry_run: Annotated[
-            bool, strawberry.argument(description="Decide everything, persist nothing.")
-        ] = False,
+        occurred_at: Annotated[datetime | None, _arg("When it was said (default: now).")] = None,
+        thread_id: Annotated[str | None, _arg("Conversation thread id.")] = None,
+        dry_run: Annotated[bool, _arg("Decide everything, persist nothing.")] = False,
         idempotency_key: Annotated[
-            str | None,
-            strawberry.argument(
-                description="Same key again returns the first result without writing."
-            ),
+            str | None, _arg("Same key again returns the first result without writing.")
         ] = None,
         config_overrides: Annotated[
-            JSON | None,
-            strawberry.argument(
-                description="Per-call write settings (validated; unknown keys fail)."
-            ),
+            JSON | None, _arg("Per-call write settings (validated; unknown keys fail).")
         ] = None,
     ) -> WritePayload:
         try:
             writer = info.context.services.writer
             if writer is None:
                 raise ApiError(ErrorCode.UNAVAILABLE, "Writing is not available in this build.")
-            recent = [{"speaker": m.speaker, "text": m.text} for m in recent_messages or []]
+            if config_overrides is not None and not isinstance(config_overrides, dict):
+                raise ApiError(ErrorCode.BAD_INPUT, "configOverrides must be an object")
             result = await writer.write(
                 str(agent_id),
                 message,
                 speaker_name,
-                recent_messages=recent or None,
+                recent_messages=recent_messages,
                 occurred_at=occurred_at,
                 thread_id=thread_id,
                 dry_run=dry_run,
@@ -104,24 +92,17 @@ class Mutation:
         self,
         info: Info,
         agent_id: AgentId,
-        entities: Annotated[
-            list[EntityInput] | None,
-            strawberry.argument(description="Entities to create or update."),
-        ] = None,
+        entities: Annotated[list[EntityInput] | None, _arg("Entities to create or update.")] = None,
         facts: Annotated[
-            list[FactInput] | None,
-            strawberry.argument(
-                description="Facts to store (already-known facts are not duplicated)."
-            ),
+            list[FactInput] | None, _arg("Facts to store (known facts are not duplicated).")
         ] = None,
         relations: Annotated[
-            list[RelationInput] | None,
-            strawberry.argument(description="Relationships to create or confirm."),
+            list[RelationInput] | None, _arg("Relationships to create or confirm.")
         ] = None,
     ) -> RememberPayload:
         try:
             services = info.context.services
-            result = await write_api.remember(
+            result = await remember(
                 services.executor,
                 services.embedder,
                 str(agent_id),
@@ -172,28 +153,25 @@ class Mutation:
         )
         return RememberPayload(summary=summary, errors=[])
 
-    @agent_mutation(description="Invalidate facts (soft delete); relationships they evidence too.")
+    @agent_mutation(
+        description="Invalidate a fact (soft delete) and the relationships it evidences."
+    )
     async def forget(
         self,
         info: Info,
         agent_id: AgentId,
-        fact_ids: Annotated[
-            list[strawberry.ID], strawberry.argument(description="Facts to forget.")
-        ],
-        reason: Annotated[str | None, strawberry.argument(description="Why (audited).")] = None,
+        fact_id: Annotated[strawberry.ID, _arg("The fact to forget.")],
+        reason: Annotated[str | None, _arg("Why (kept in the audit log).")] = None,
     ) -> ForgetPayload:
         try:
-            forget = _pipeline_function("forget")
-            result = await forget(
-                info.context.executor, str(agent_id), [str(i) for i in fact_ids], reason=reason
-            )
+            result = await forget(info.context.executor, str(agent_id), str(fact_id), reason)
         except Exception as exc:
             return ForgetPayload(
-                forgotten=[], relationships_invalidated=0, errors=[user_error_from(exc)]
+                fact_id=None, invalidated_relationships=[], errors=[user_error_from(exc)]
             )
         return ForgetPayload(
-            forgotten=[strawberry.ID(i) for i in getattr(result, "forgotten", [])],
-            relationships_invalidated=int(getattr(result, "relationships_invalidated", 0)),
+            fact_id=strawberry.ID(result.fact_id),
+            invalidated_relationships=[strawberry.ID(r) for r in result.invalidated_relationships],
             errors=[],
         )
 
@@ -202,39 +180,75 @@ class Mutation:
         self,
         info: Info,
         agent_id: AgentId,
-        keep_key: Annotated[str, strawberry.argument(description="Entity that survives.")],
-        drop_key: Annotated[str, strawberry.argument(description="Entity merged into it.")],
-        reason: Annotated[str | None, strawberry.argument(description="Why (audited).")] = None,
+        keep_key: Annotated[str, _arg("Entity that survives.")],
+        drop_key: Annotated[str, _arg("Entity merged into it.")],
+        reason: Annotated[str | None, _arg("Why (kept in the audit log).")] = None,
     ) -> MergeEntitiesPayload:
         try:
-            merge = _pipeline_function("merge_entities")
-            result = await merge(
-                info.context.executor, str(agent_id), keep_key, drop_key, reason=reason
+            result = await merge_entities(
+                info.context.executor, str(agent_id), keep_key, drop_key, reason
             )
         except Exception as exc:
-            return MergeEntitiesPayload(kept_key=None, details=None, errors=[user_error_from(exc)])
-        details: Any = result if isinstance(result, dict) else getattr(result, "__dict__", None)
-        return MergeEntitiesPayload(kept_key=keep_key, details=details, errors=[])
+            return MergeEntitiesPayload(merge=None, errors=[user_error_from(exc)])
+        return MergeEntitiesPayload(merge=merge_summary_from(result), errors=[])
 
     @agent_mutation(description="Accept (merge) or reject a proposed duplicate entity pair.")
     async def resolve_merge_candidate(
         self,
         info: Info,
         agent_id: AgentId,
-        id: Annotated[strawberry.ID, strawberry.argument(description="Merge candidate id.")],
-        accept: Annotated[
-            bool, strawberry.argument(description="True merges the pair, false rejects it.")
-        ],
+        id: Annotated[strawberry.ID, _arg("Merge candidate id.")],
+        accept: Annotated[bool, _arg("True merges the pair, false rejects it.")],
     ) -> ResolveMergeCandidatePayload:
         try:
-            resolve = _pipeline_function("resolve_merge_candidate")
-            result = await resolve(info.context.executor, str(agent_id), str(id), accept=accept)
+            decision = await resolve_merge_candidate(
+                info.context.executor, str(agent_id), str(id), accept=accept
+            )
         except Exception as exc:
             return ResolveMergeCandidatePayload(
-                status=None, kept_key=None, errors=[user_error_from(exc)]
+                status=None, merge=None, errors=[user_error_from(exc)]
             )
-        return ResolveMergeCandidatePayload(
-            status=getattr(result, "status", "merged" if accept else "rejected"),
-            kept_key=getattr(result, "kept_key", None),
+        merge = merge_summary_from(decision.merge) if decision.merge else None
+        return ResolveMergeCandidatePayload(status=decision.status, merge=merge, errors=[])
+
+    @agent_mutation(description="Register a document (text or URL) and start ingesting it.")
+    async def ingest_document(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        text: Annotated[str | None, _arg("The document text (or give `url`).")] = None,
+        url: Annotated[str | None, _arg("A public http(s) URL to fetch (or give `text`).")] = None,
+        title: Annotated[str | None, _arg("Title (default: first line).")] = None,
+        format: Annotated[str | None, _arg("text, markdown or html (default: detected).")] = None,
+    ) -> IngestDocumentPayload:
+        try:
+            ex = info.context.executor
+            accepted = await ingest_document(
+                ex, JobQueue(ex), str(agent_id), text=text, url=url, title=title, fmt=format
+            )
+        except Exception as exc:
+            return IngestDocumentPayload(
+                document_id=None, job_id=None, created=False, errors=[user_error_from(exc)]
+            )
+        return IngestDocumentPayload(
+            document_id=strawberry.ID(accepted.document_id),
+            job_id=strawberry.ID(accepted.job_id),
+            created=accepted.created,
             errors=[],
         )
+
+    @agent_mutation(description="Start a maintenance job now (the worker runs it).")
+    async def run_job(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        kind: Annotated[MaintenanceJob, _arg("Which job.")],
+        subject: Annotated[str | None, _arg("What it works on (e.g. an entity key).")] = None,
+    ) -> RunJobPayload:
+        try:
+            queued = await JobQueue(info.context.executor).enqueue(
+                JobSpec(kind=str(kind.value), agent_id=str(agent_id), subject=subject)
+            )
+        except Exception as exc:
+            return RunJobPayload(job_id=None, created=False, errors=[user_error_from(exc)])
+        return RunJobPayload(job_id=strawberry.ID(queued.job_id), created=queued.created, errors=[])

@@ -10,8 +10,8 @@ from server.settings import get_settings
 def register(app: typer.Typer) -> None:
     @app.command()
     def serve(
-        host: str = typer.Option(None, help="Bind address (default from settings: 127.0.0.1)"),
-        port: int = typer.Option(None, help="Port (default 8000)"),
+        host: str | None = typer.Option(None, help="Bind address (default from settings: 127.0.0.1)"),
+        port: int | None = typer.Option(None, help="Port (default 8000)"),
     ) -> None:
         """Serve the GraphQL API (expects Neo4j to be reachable)."""
         import uvicorn

@@ -81,6 +81,29 @@ class Settings(BaseSettings):
     max_message_chars: int = 12_000
     worker_enabled: bool = True
 
+    # --- background jobs (graph/memory/jobs) ----------------------------------------------
+    worker_concurrency: int = Field(default=1, ge=1, le=64,
+                                    description="Worker loops per process")
+    worker_poll_interval_s: float = 2.0
+    worker_shutdown_grace_s: float = 10.0
+    job_lease_timeout_s: float = 300.0
+    job_reaper_interval_s: float = 60.0
+    job_max_attempts: int = 3
+    scheduler_enabled: bool = True
+    scheduler_tick_s: float = 60.0
+    schedule_profile_s: float = 3_600.0  # 0 disables a periodic job kind
+    schedule_consolidate_s: float = 3_600.0
+    schedule_importance_s: float = 3_600.0
+    schedule_decay_s: float = 3_600.0
+    schedule_dedup_s: float = 21_600.0
+    merge_candidate_threshold: float = 0.80
+    merge_auto_threshold: float = 0.97
+    document_chunk_chars: int = 1_200
+    document_chunk_overlap: int = 150
+    document_max_bytes: int = 10 * 1024 * 1024
+    url_fetch_allow_private: bool = False
+    url_fetch_timeout_s: float = 20.0
+
     @property
     def llm_enabled(self) -> bool:
         """True when an OpenAI-compatible endpoint is configured; otherwise offline mode."""

@@ -8,7 +8,8 @@ OPTIONAL MATCH (e)-[r:RELATES_TO]-(:Entity)
 WITH e, count(r) AS rels
 OPTIONAL MATCH (f:Fact)-[:ABOUT]->(e)
   WHERE f.valid_to IS NULL AND f.invalidated_at IS NULL
-WITH e, rels + count(f) AS degree
+WITH e, rels, count(f) AS facts
+WITH e, rels + facts AS degree
 WITH collect({e: e, degree: degree}) AS all, max(degree) AS top
 UNWIND all AS item
 WITH item.e AS e, CASE WHEN top > 0 THEN toFloat(item.degree) / top ELSE 0.0 END AS centrality

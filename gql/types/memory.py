@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
+from enum import Enum
 from typing import Any
 
 import strawberry
-from strawberry.scalars import JSON
 
 from gql.errors import UserError
 
@@ -16,8 +16,10 @@ __all__ = [
     "FactChange",
     "FactInput",
     "ForgetPayload",
+    "IngestDocumentPayload",
+    "MaintenanceJob",
     "MergeEntitiesPayload",
-    "RecentMessageInput",
+    "MergeSummary",
     "RelationInput",
     "RememberPayload",
     "RememberSummary",
@@ -25,9 +27,11 @@ __all__ = [
     "RetrievalPlan",
     "RetrieveOptions",
     "RetrieveResult",
+    "RunJobPayload",
     "ScoredFact",
     "WriteOutcome",
     "WritePayload",
+    "merge_summary_from",
     "retrieve_result_from",
     "write_outcome_from",
 ]
@@ -179,12 +183,6 @@ def retrieve_result_from(r: Any) -> RetrieveResult:
 # --- write ---------------------------------------------------------------------------------
 
 
-@strawberry.input(description="An earlier message of the conversation, for extraction context.")
-class RecentMessageInput:
-    speaker: str = strawberry.field(description="Who said it.")
-    text: str = strawberry.field(description="What was said.")
-
-
 @strawberry.type(description="One fact decision made by `write`.")
 class FactChange:
     id: strawberry.ID = strawberry.field(description="Fact id.")
@@ -305,22 +303,78 @@ class RememberPayload:
 
 @strawberry.type(description="Result of `forget`.")
 class ForgetPayload:
-    forgotten: list[strawberry.ID] = strawberry.field(description="Ids of facts invalidated.")
-    relationships_invalidated: int = strawberry.field(
-        description="Relationships invalidated in cascade (their evidence was forgotten)."
+    fact_id: strawberry.ID | None = strawberry.field(description="The fact invalidated.")
+    invalidated_relationships: list[strawberry.ID] = strawberry.field(
+        description="Relationships invalidated in cascade (the fact was their evidence)."
     )
     errors: list[UserError] = strawberry.field(description="Why it failed (empty on success).")
 
 
+@strawberry.type(description="What a merge moved from the dropped entity to the kept one.")
+class MergeSummary:
+    keep_key: str = strawberry.field(description="The surviving entity.")
+    drop_key: str = strawberry.field(description="The merged entity (kept, with `mergedInto`).")
+    aliases_moved: int = strawberry.field(description="Aliases moved.")
+    links_moved: int = strawberry.field(description="Fact links (ABOUT) moved.")
+    facts_resubjected: int = strawberry.field(description="Facts whose subject changed.")
+    relationships_moved: int = strawberry.field(description="Relationships moved.")
+    relationships_closed: int = strawberry.field(
+        description="Relationships closed because the survivor already had them."
+    )
+
+
+def merge_summary_from(m: Any) -> MergeSummary:
+    return MergeSummary(
+        keep_key=m.keep_key,
+        drop_key=m.drop_key,
+        aliases_moved=m.aliases_moved,
+        links_moved=m.links_moved,
+        facts_resubjected=m.facts_resubjected,
+        relationships_moved=m.relationships_moved,
+        relationships_closed=m.relationships_closed,
+    )
+
+
 @strawberry.type(description="Result of `mergeEntities`.")
 class MergeEntitiesPayload:
-    kept_key: str | None = strawberry.field(description="The surviving entity.")
-    details: JSON | None = strawberry.field(description="Counts of what moved (facts, aliases...).")
+    merge: MergeSummary | None = strawberry.field(description="What moved.")
     errors: list[UserError] = strawberry.field(description="Why it failed (empty on success).")
 
 
 @strawberry.type(description="Result of `resolveMergeCandidate`.")
 class ResolveMergeCandidatePayload:
     status: str | None = strawberry.field(description="merged or rejected.")
-    kept_key: str | None = strawberry.field(description="The surviving entity when merged.")
+    merge: MergeSummary | None = strawberry.field(description="What moved, when merged.")
+    errors: list[UserError] = strawberry.field(description="Why it failed (empty on success).")
+
+
+@strawberry.type(description="Result of `ingestDocument`: poll `job(agentId, id: jobId)`.")
+class IngestDocumentPayload:
+    document_id: strawberry.ID | None = strawberry.field(description="The document.")
+    job_id: strawberry.ID | None = strawberry.field(description="The ingest job to poll.")
+    created: bool = strawberry.field(
+        description="False when the same content was already registered."
+    )
+    errors: list[UserError] = strawberry.field(description="Why it failed (empty on success).")
+
+
+@strawberry.enum(description="Maintenance jobs that can be started on demand.")
+class MaintenanceJob(Enum):
+    PROFILE = strawberry.enum_value("profile", description="Rebuild entity profiles.")
+    CONSOLIDATE = strawberry.enum_value(
+        "consolidate", description="Consolidate facts into observations."
+    )
+    IMPORTANCE = strawberry.enum_value("importance", description="Recompute importance.")
+    DECAY = strawberry.enum_value("decay", description="Expire and decay stale facts.")
+    DEDUP_ENTITIES = strawberry.enum_value(
+        "dedup_entities", description="Propose merge candidates for duplicate entities."
+    )
+
+
+@strawberry.type(description="Result of `runJob`: poll `job(agentId, id: jobId)`.")
+class RunJobPayload:
+    job_id: strawberry.ID | None = strawberry.field(description="The job to poll.")
+    created: bool = strawberry.field(
+        description="False when an equivalent job was already pending (its id is returned)."
+    )
     errors: list[UserError] = strawberry.field(description="Why it failed (empty on success).")

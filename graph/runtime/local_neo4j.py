@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +30,7 @@ JVM_OPENS = (
 )
 
 
-class RuntimeError_(Exception):  # noqa: N801 - avoid shadowing the builtin RuntimeError
+class RuntimeError_(Exception):
     """The local Neo4j could not be installed, started or stopped; the message says why."""
 
 
@@ -46,6 +47,7 @@ class RuntimeConfig:
     tx_memory: str = "512m"
     start_timeout_s: float = 120.0
     with_gds: bool = True
+    mvn_args: tuple[str, ...] = ()  # e.g. ("-Dmaven.repo.local=/tmp/m2",) for a cold-cache run
     java: str = field(default_factory=lambda: shutil.which("java") or "java")
     mvn: str = field(default_factory=lambda: shutil.which("mvn") or "mvn")
 
@@ -90,7 +92,7 @@ class LocalNeo4j:
             and any(self.lib.glob("neo4j-5.*.jar"))
         )
 
-    def install(self, log: callable = print) -> bool:  # type: ignore[valid-type]
+    def install(self, log: Callable[[str], object] = print) -> bool:
         """Resolve the jars into ``<home>/neo4j``. Returns False when it was already installed.
 
         A missing or stale marker (an interrupted or older install) wipes lib/ and plugins/ and
@@ -119,15 +121,16 @@ class LocalNeo4j:
         self.marker.write_text(self._fingerprint())
         return True
 
-    def _mvn(self, pom: str, *goals: str, log: callable) -> None:  # type: ignore[valid-type]
-        cmd = [self.config.mvn, "-B", "-q", "-f", str(POM_DIR / pom / "pom.xml"), *goals]
+    def _mvn(self, pom: str, *goals: str, log: Callable[[str], object]) -> None:
+        cmd = [self.config.mvn, "-B", "-q", *self.config.mvn_args,
+               "-f", str(POM_DIR / pom / "pom.xml"), *goals]
         log(f"$ {' '.join(cmd)}")
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-25:])
             raise RuntimeError_(f"maven failed for {pom}:\n{tail}")
 
-    def _copy_dependencies(self, pom: str, dest: Path, log: callable) -> None:  # type: ignore[valid-type]
+    def _copy_dependencies(self, pom: str, dest: Path, log: Callable[[str], object]) -> None:
         self._mvn(
             pom,
             "dependency:copy-dependencies",
@@ -136,9 +139,11 @@ class LocalNeo4j:
             log=log,
         )
 
-    def _build_gds(self, log: callable) -> None:  # type: ignore[valid-type]
-        self._mvn("gds", "package", "-DskipTests", log=log)
-        jars = sorted((POM_DIR / "gds" / "target").glob("open-gds-*.jar"))
+    def _build_gds(self, log: Callable[[str], object]) -> None:
+        # A build folder per home: concurrent installs must not share target/.
+        build_dir = self.config.home / "gds-build"
+        self._mvn("gds", "package", "-DskipTests", f"-Dgds.build.directory={build_dir}", log=log)
+        jars = sorted(build_dir.glob("open-gds-*.jar"))
         if not jars:
             raise RuntimeError_("maven produced no open-gds jar")
         shutil.copy2(jars[-1], self.plugins / jars[-1].name)
@@ -215,7 +220,7 @@ class LocalNeo4j:
             MAIN_CLASS, f"--home-dir={c.neo4j_home}", f"--config-dir={self.conf}",
         ]  # fmt: skip
 
-    def start(self, log: callable = print) -> bool:  # type: ignore[valid-type]
+    def start(self, log: Callable[[str], object] = print) -> bool:
         """Start the server and wait until Bolt answers. Returns False if it was running."""
         if self._pid() is not None:
             self.wait_ready()
@@ -225,7 +230,7 @@ class LocalNeo4j:
         self.write_config()
         self._set_initial_password()
         console = (self.logs / "console.log").open("ab")
-        proc = subprocess.Popen(  # noqa: S603 - fixed argv, no shell
+        proc = subprocess.Popen(
             self.command(),
             stdout=console,
             stderr=subprocess.STDOUT,

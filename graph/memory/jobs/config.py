@@ -42,8 +42,8 @@ class MaintenanceConfig:
 class DocumentConfig:
     """Document ingest and URL fetch."""
 
-    chunk_chars: int = 1_500
-    chunk_overlap: int = 200
+    chunk_chars: int = 1_200
+    chunk_overlap: int = 150
     max_bytes: int = 10 * 1024 * 1024
     fetch_timeout_s: float = 20.0
     allow_private_urls: bool = False

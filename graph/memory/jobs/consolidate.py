@@ -28,7 +28,7 @@ from graph.memory.jobs.config import MaintenanceConfig
 from graph.memory.jobs.context import JobContext
 from graph.providers import ChatLLM, Embedder, LLMError
 
-__all__ = ["ConsolidationResult", "consolidate_agent", "consolidate_handler"]
+__all__ = ["ConsolidationResult", "consolidate_agent", "consolidate_handler", "list_observations"]
 
 log = logging.getLogger(__name__)
 _KINDS = {"pattern", "change", "preference", "habit"}
@@ -167,3 +167,10 @@ async def consolidate_handler(ctx: JobContext) -> dict[str, Any]:
         deps.executor, deps.embedder, deps.llm, ctx.job.agent_id, deps.config.maintenance
     )
     return result.to_dict()
+
+
+async def list_observations(executor: Executor, agent_id: str, limit: int = 50
+                            ) -> list[dict[str, Any]]:
+    """The agent's observations with their source fact ids (newest first)."""
+    return await executor.run("consolidation/observations",
+                              {"agent_id": agent_id, "limit": limit}, read=True)

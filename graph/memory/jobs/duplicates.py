@@ -53,6 +53,7 @@ class EntityPoint:
     mentions: int = 0
     aliases: tuple[str, ...] = ()
     created_at: datetime | None = None
+    facts: int = 0
 
 
 @dataclass(frozen=True)
@@ -90,11 +91,12 @@ def _types_compatible(a: str | None, b: str | None) -> bool:
 
 
 def _keep_first(a: EntityPoint, b: EntityPoint) -> bool:
-    """Which of two duplicates survives: more mentions, then older, then the fuller name."""
+    """Which of two duplicates survives: more facts, then mentions, then older, then the fuller
+    name."""
     far = datetime.max
-    ka = (-a.mentions, a.created_at.replace(tzinfo=None) if a.created_at else far,
+    ka = (-a.facts, -a.mentions, a.created_at.replace(tzinfo=None) if a.created_at else far,
           -len(a.name), a.key)
-    kb = (-b.mentions, b.created_at.replace(tzinfo=None) if b.created_at else far,
+    kb = (-b.facts, -b.mentions, b.created_at.replace(tzinfo=None) if b.created_at else far,
           -len(b.name), b.key)
     return ka <= kb
 
@@ -195,7 +197,7 @@ async def detect_duplicates(
         EntityPoint(r["key"], r["name"] or r["key"], r["type"], r["embedding"],
                     int(r["mentions"]), tuple(a for a in r["aliases"] if a),
                     r["created_at"].to_native() if hasattr(r["created_at"], "to_native")
-                    else r["created_at"])
+                    else r["created_at"], int(r["facts"]))
         for r in rows
     ]
     pairs = find_duplicates(agent_id, entities, threshold=cfg.merge_candidate_threshold)

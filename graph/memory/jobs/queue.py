@@ -231,12 +231,17 @@ class JobQueue:
         )
         return bool(rows)
 
-    async def reap_stale(self, lease_timeout_s: float, *, limit: int = 500) -> dict[str, int]:
-        """Return leases older than ``lease_timeout_s`` to pending (or dead); counts by status."""
+    async def reap_stale(
+        self, lease_timeout_s: float, *, agent_id: str | None = None, limit: int = 500
+    ) -> dict[str, int]:
+        """Return leases older than ``lease_timeout_s`` to pending (or dead); counts by status.
+        ``agent_id`` limits the reaper to one agent's jobs (workers dedicated to one agent)."""
         lease_ms = max(1, int(lease_timeout_s * 1000))
 
         async def work(tx: Transaction) -> list[dict[str, Any]]:
-            locked = await tx.run("jobs/stale_lock", lease_ms=lease_ms, limit=limit)
+            locked = await tx.run(
+                "jobs/stale_lock", lease_ms=lease_ms, agent_id=agent_id, limit=limit
+            )
             if not locked:
                 return []
             return await tx.run("jobs/reap", ids=[r["id"] for r in locked], lease_ms=lease_ms)

@@ -100,7 +100,9 @@ class Worker:
         while not self._stop.is_set():
             try:
                 if time.monotonic() >= next_reap:
-                    reaped = await self.deps.queue.reap_stale(cfg.lease_timeout_s)
+                    reaped = await self.deps.queue.reap_stale(
+                        cfg.lease_timeout_s, agent_id=self.agent_id
+                    )
                     if reaped:
                         log.warning("reaped stale leases: %s", reaped)
                         self.stats.update({f"reaped_{k}": v for k, v in reaped.items()})

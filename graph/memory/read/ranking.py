@@ -4,12 +4,15 @@ weighted formula, the reranker blend and the final cut.
 Formula (weights from ``RetrieveConfig.weights``, defaults 0.70 / 0.20 / 0.10 + boosts):
 
     base    = w_sem·semantic + w_rec·recency + w_imp·importance
-    boosted = base + w_kw·keyword + w_graph·graph + pattern
-    formula = min(1, boosted × (0.8 + 0.2·confidence_eff))   (confidence_weight 0.2)
+    boost   = w_kw·keyword + w_graph·graph + pattern
+    boosted = base + (1 − base)·min(1, boost)
+    formula = boosted × (0.8 + 0.2·confidence_eff)        (confidence_weight 0.2)
 
 ``semantic`` is the raw cosine (clipped at 0) for every candidate, whichever signal found it, so
-facts found by keyword or graph are ranked on the same footing. Keyword and graph act as
-additive boosts (the graph boost idea: linked facts get lifted, never penalised).
+facts found by keyword or graph are ranked on the same footing. Keyword, graph and pattern act
+as boosts (the graph-boost idea: linked facts get lifted, never penalised) that fill part of the
+headroom above ``base`` instead of being added on top: the score stays in 0..1 without clipping,
+so two strong facts never tie at 1.0 and the semantic order among them survives.
 """
 
 from __future__ import annotations
@@ -95,7 +98,8 @@ def score_facts(facts: Iterable[ScoredFact], config: RetrieveConfig, now: dateti
         s.pattern = pattern_boost(fact.reinforcement_count, config.pattern_boost_max,
                                   config.pattern_saturation)
         base = w_sem * s.semantic + w_rec * s.recency + w_imp * s.importance
-        boosted = base + w_kw * s.keyword + w_graph * s.graph + s.pattern
+        boost = min(1.0, w_kw * s.keyword + w_graph * s.graph + s.pattern)
+        boosted = base + (1.0 - min(1.0, base)) * boost
         cw = config.confidence_weight
         s.formula = min(1.0, boosted * ((1.0 - cw) + cw * s.confidence))
         s.final = s.formula
@@ -109,8 +113,8 @@ def score_events(events: Iterable[EventHit], config: RetrieveConfig, now: dateti
     w_kw = config.weight("keyword")
     for ev in events:
         rec = recency(ev.occurred_at, now, config.recency_half_life_days)
-        ev.score = min(1.0, w_sem * max(0.0, ev.semantic) + w_rec * rec + w_imp * 0.5
-                       + w_kw * ev.keyword)
+        base = w_sem * max(0.0, ev.semantic) + w_rec * rec + w_imp * 0.5
+        ev.score = min(1.0, base + (1.0 - min(1.0, base)) * min(1.0, w_kw * ev.keyword))
 
 
 def blend(formula: float, reranker: float, weight: float) -> float:

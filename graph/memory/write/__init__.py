@@ -7,6 +7,8 @@ Public surface:
 - :func:`forget`, :func:`merge_entities` — soft delete and entity merge.
 """
 
+from graph.memory.write.admin import ForgetResult, MergeResult, forget, merge_entities
+from graph.memory.write.config import WriteConfig, apply_overrides
 from graph.memory.write.models import (
     ConfigError,
     FactChange,
@@ -19,11 +21,14 @@ from graph.memory.write.models import (
     TokenCounts,
     WriteResult,
 )
+from graph.memory.write.pipeline import WritePipeline
 from graph.memory.write.remember import remember
 
 __all__ = [
     "ConfigError",
     "FactChange",
+    "ForgetResult",
+    "MergeResult",
     "PIIRejected",
     "RememberResult",
     "StructuredEntity",
@@ -31,6 +36,11 @@ __all__ = [
     "StructuredFact",
     "StructuredRelation",
     "TokenCounts",
+    "WriteConfig",
+    "WritePipeline",
     "WriteResult",
+    "apply_overrides",
+    "forget",
+    "merge_entities",
     "remember",
 ]

@@ -76,7 +76,8 @@ class RelationItem:
 
 def mentions(text: str, entities: list[EntityInfo]) -> list[str]:
     """Keys of entities whose name or alias (≥ 3 chars) occurs in ``text`` on word boundaries."""
-    folded = f" {' '.join(re.findall(r'[\\w]+', fold(text)))} "
+    words = re.findall(r"\w+", fold(text))
+    folded = f" {' '.join(words)} "
     out: list[str] = []
     for ent in entities:
         for surface in {ent.name, *ent.surfaces}:
@@ -240,12 +241,15 @@ def build_plan(*, items: list[FactItem], relations: list[RelationItem],
                 and b.decision.action in ("ADD", "UPDATE"):
             plan.causes.append({"cause_id": a.id, "effect_id": b.id, "strength": strength})
     if not (frozen or mode == "shadow"):
+        seen_norms: set[str] = set()
         for key in sorted(used_keys):  # sorted: concurrent messages lock entities in one order
             ent = entities[key]
             plan.entities.append({
                 "key": key, "name": ent.name, "type": ent.type, "importance": 0.5,
                 "source": "message", "embedding": ent.embedding,
                 "profile_text": ent.profile_text, "mentions": 1, "token": uuid.uuid4().hex})
-            norms = {fold(s): s for s in [ent.name, *ent.surfaces] if fold(s)}
+            norms = {fold(s): s for s in [ent.name, *ent.surfaces]
+                     if fold(s) and fold(s) not in seen_norms}
+            seen_norms.update(norms)
             plan.aliases += [{"norm": n, "text": t, "key": key} for n, t in sorted(norms.items())]
     return out

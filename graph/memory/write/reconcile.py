@@ -40,7 +40,7 @@ _ANTONYMS: tuple[tuple[str, str], ...] = (
     ("employed", "unemployed"), ("gosta", "odeia"), ("ama", "odeia"), ("casado", "divorciado"),
     ("always", "never"), ("vegan", "carnivore"), ("single", "married"),
 )
-_STOP = frozenset({"the", "a", "an", "at", "in", "of", "to", "is", "are", "was", "and", "o", "a",
+_STOP = frozenset({"the", "a", "an", "at", "in", "of", "to", "is", "are", "was", "and", "o",
                    "em", "de", "do", "da", "e", "um", "uma"})
 
 

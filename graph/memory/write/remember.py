@@ -232,11 +232,12 @@ async def remember(
             "importance": e.importance, "source": "structured", "embedding": vec,
             "profile_text": e.profile_text, "mentions": 0, "token": token,
         } for (key, e), vec in zip(chunk, vectors, strict=True)]
-        aliases = {fold(t): {"norm": fold(t), "text": clean_text(t).strip(), "key": key}
-                   for key, e in chunk for t in (e.name, *e.aliases) if fold(t)}
+        alias_map = {fold(t): {"norm": fold(t), "text": clean_text(t).strip(), "key": key}
+                     for key, e in chunk for t in (e.name, *e.aliases) if fold(t)}
+        aliases = list(alias_map.values())
 
         async def write_entities(tx: Transaction, rows: list[dict[str, Any]] = rows,
-                                 aliases: list[dict[str, Any]] = list(aliases.values())) -> int:
+                                 aliases: list[dict[str, Any]] = aliases) -> int:
             created = await tx.run("write/upsert_entities", agent_id=agent_id, now=now, rows=rows)
             await tx.run("write/upsert_aliases", agent_id=agent_id, now=now, rows=aliases)
             return sum(1 for r in created if r["created"])
@@ -255,8 +256,11 @@ async def remember(
             "ingested_at": now, "thread_id": e.thread_id, "source": e.source or "structured",
             "embedding": vec, "content_hash": content_hash(agent_id, "event", normalize(e.text)),
         }} for e, vec in zip(ev_chunk, vectors, strict=True)]
-        await executor.write(
-            lambda tx, rows=ev_rows: tx.run("write/create_events", agent_id=agent_id, rows=rows))
+
+        async def write_events(tx: Transaction, rows: list[dict[str, Any]] = ev_rows) -> None:
+            await tx.run("write/create_events", agent_id=agent_id, rows=rows)
+
+        await executor.write(write_events)
         result.events += len(ev_rows)
         done += len(ev_chunk)
         if progress:
@@ -316,8 +320,12 @@ async def remember(
 
     for start in range(0, len(rel_rows), batch_size):
         rchunk = rel_rows[start : start + batch_size]
-        await executor.write(lambda tx, rows=rchunk: tx.run(
-            "write/upsert_relations", agent_id=agent_id, now=now, reinforce=0.1, rows=rows))
+
+        async def write_relations(tx: Transaction, rows: list[dict[str, Any]] = rchunk) -> None:
+            await tx.run("write/upsert_relations", agent_id=agent_id, now=now, reinforce=0.1,
+                         rows=rows)
+
+        await executor.write(write_relations)
         result.relations += len(rchunk)
         done += len(rchunk)
         if progress:

@@ -16,7 +16,7 @@ from neo4j.exceptions import TransientError
 
 from graph.executor import Executor, Transaction
 
-__all__ = ["CommitPlan", "CommitOutcome", "EventClaim", "commit", "log_event"]
+__all__ = ["CommitOutcome", "CommitPlan", "EventClaim", "commit", "log_event"]
 
 Row = dict[str, Any]
 

@@ -135,9 +135,9 @@ async def test_reaper_returns_stale_leases_and_the_job_completes(
     queued = await fast_deps.queue.enqueue(JobSpec(kind=kind, agent_id=agent_id))
     job = await fast_deps.queue.lease("crashed-worker", kinds=[kind])
     assert job is not None
-    assert await fast_deps.queue.reap_stale(60.0) == {}  # fresh lease: untouched
+    assert await fast_deps.queue.reap_stale(60.0, agent_id=agent_id) == {}  # fresh lease: untouched
     await asyncio.sleep(0.3)
-    assert (await fast_deps.queue.reap_stale(0.2)).get("pending") == 1
+    assert (await fast_deps.queue.reap_stale(0.2, agent_id=agent_id)).get("pending") == 1
     stored = await fast_deps.queue.get(queued.job_id)
     assert stored is not None and stored.status == "pending"
     assert "lease expired" in (stored.last_error or "")

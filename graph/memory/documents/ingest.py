@@ -1,0 +1,256 @@
+"""Document ingest as jobs: register → (fetch) → parse → chunk → embed → extract per chunk.
+
+``ingest_document`` only validates and registers the document, then enqueues a
+``document_ingest`` job; the worker fetches (URL documents, under the guard of
+:mod:`graph.memory.documents.fetch`), parses, chunks with overlap, embeds the chunks (reporting
+progress), stores ``(:Document)-[:HAS_CHUNK]->(:Chunk)`` and enqueues one ``chunk_extract`` job
+per chunk, which runs the write pipeline on the chunk text. Every step is idempotent (ids are
+derived from the document and chunk positions), so a crashed job simply runs again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from graph.errors import BadInput, NotFound
+from graph.executor import Executor
+from graph.memory.documents.fetch import UrlRefused, check_url, fetch_url
+from graph.memory.documents.parse import chunk_text, detect_format, parse_document
+from graph.memory.jobs.config import DocumentConfig
+from graph.memory.jobs.context import JobContext, PermanentJobError
+from graph.memory.jobs.queue import JobQueue, JobSpec
+
+__all__ = [
+    "DocumentAccepted",
+    "DocumentProgress",
+    "chunk_extract_handler",
+    "document_ingest_handler",
+    "document_progress",
+    "ingest_document",
+    "search_chunks",
+]
+
+_NS = uuid.UUID("9d7e4a0b-3c61-4f4e-a8f5-2d1b7c6e5f30")
+_EMBED_BATCH = 64
+_WRITE_BATCH = 200
+
+
+@dataclass(frozen=True)
+class DocumentAccepted:
+    document_id: str
+    job_id: str
+    created: bool  # False: the same content was already registered for this agent
+
+
+@dataclass
+class DocumentProgress:
+    document_id: str
+    status: str
+    title: str | None
+    chunks: int
+    ingest_status: str | None
+    ingest_progress: float
+    extract: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def extract_total(self) -> int:
+        return sum(self.extract.values())
+
+    @property
+    def fraction(self) -> float:
+        """Overall 0..1: chunking is the first 20 %, extraction jobs the rest."""
+        if self.ingest_status != "done":
+            return round(0.2 * self.ingest_progress, 4)
+        total = self.extract_total
+        if total == 0:
+            return 1.0
+        finished = self.extract.get("done", 0) + self.extract.get("dead", 0)
+        return round(0.2 + 0.8 * finished / total, 4)
+
+    @property
+    def complete(self) -> bool:
+        return self.ingest_status == "done" and self.fraction >= 1.0
+
+
+def _doc_id(agent_id: str, basis: str) -> str:
+    return str(uuid.uuid5(_NS, f"{agent_id}|{basis}"))
+
+
+def chunk_id(document_id: str, ord_: int) -> str:
+    return str(uuid.uuid5(_NS, f"{document_id}#{ord_}"))
+
+
+async def ingest_document(
+    executor: Executor,
+    queue: JobQueue,
+    agent_id: str,
+    *,
+    text: str | None = None,
+    url: str | None = None,
+    title: str | None = None,
+    fmt: str | None = None,
+    source: str | None = None,
+    config: DocumentConfig | None = None,
+) -> DocumentAccepted:
+    """Register a document (raw ``text`` or a ``url``) and enqueue its ingest job.
+
+    Raises:
+        BadInput: neither/both of text and url, empty or oversized text, unknown format.
+        UrlRefused: the URL is refused up front (scheme, private address unless allowed).
+    """
+    cfg = config or DocumentConfig()
+    if not agent_id or not agent_id.strip():
+        raise BadInput("agent_id is required")
+    if (text is None) == (url is None):
+        raise BadInput("give exactly one of text or url")
+    if fmt is not None and fmt not in ("text", "markdown", "html"):
+        raise BadInput(f"unknown document format {fmt!r} (text, markdown, html)")
+    if text is not None:
+        if not text.strip():
+            raise BadInput("the document is empty")
+        size = len(text.encode("utf-8"))
+        if size > cfg.max_bytes:
+            raise BadInput(f"the document has {size} bytes; the limit is {cfg.max_bytes}")
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        doc_id = _doc_id(agent_id, f"text|{digest}")
+        props: dict[str, Any] = {
+            "title": title, "source": source or "upload", "format": fmt, "raw_content": text,
+        }
+    else:
+        assert url is not None
+        # Refuse obviously bad targets now (cheap, no request sent); the worker checks again.
+        await check_url(url, allow_private=cfg.allow_private_urls)
+        doc_id = str(uuid.uuid4())
+        props = {"title": title, "source": source or url, "format": fmt, "url": url}
+    rows = await executor.run(
+        "documents/create_document", {"agent_id": agent_id, "id": doc_id, "props": props}
+    )
+    queued = await queue.enqueue(JobSpec(kind="document_ingest", agent_id=agent_id,
+                                         subject=doc_id))
+    return DocumentAccepted(doc_id, queued.job_id, bool(rows and rows[0]["created"]))
+
+
+async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
+    """Job kind ``document_ingest`` (subject: the document id)."""
+    deps, agent_id, doc_id = ctx.deps, ctx.job.agent_id, ctx.job.subject or ""
+    cfg = deps.config.documents
+    if deps.embedder is None:
+        raise RuntimeError("document ingest needs an embedder")
+    rows = await deps.executor.run("documents/get_document",
+                                   {"agent_id": agent_id, "id": doc_id}, read=True)
+    if not rows:
+        raise PermanentJobError(f"document {doc_id} not found")
+    doc = rows[0]["document"]
+    if doc.get("status") == "chunked":  # finished before a crash: only re-enqueue extraction
+        return await _enqueue_extraction(ctx, doc_id, int(doc.get("chunk_count") or 0))
+    raw, content_type = doc.get("raw_content"), None
+    if raw is None and doc.get("url"):
+        try:
+            fetched = await fetch_url(
+                doc["url"], max_bytes=cfg.max_bytes, content_types=cfg.content_types,
+                allow_private=cfg.allow_private_urls, timeout_s=cfg.fetch_timeout_s,
+            )
+        except UrlRefused as exc:
+            await deps.executor.run("documents/set_status", {
+                "agent_id": agent_id, "id": doc_id, "status": "failed", "error": str(exc)})
+            raise PermanentJobError(str(exc)) from exc
+        raw, content_type = fetched.text, fetched.content_type
+    if not raw:
+        raise PermanentJobError(f"document {doc_id} has no content")
+    fmt = doc.get("format") or detect_format(content_type, doc.get("url") or doc.get("source"),
+                                            raw)
+    parsed = parse_document(raw, fmt, title=doc.get("title"))
+    chunks = chunk_text(parsed.text, cfg.chunk_chars, cfg.chunk_overlap)
+    await ctx.progress(0.05, force=True)
+    for start in range(0, len(chunks), _WRITE_BATCH):
+        batch = chunks[start : start + _WRITE_BATCH]
+        vectors: list[list[float]] = []
+        for e in range(0, len(batch), _EMBED_BATCH):
+            vectors += await deps.embedder.embed([c.text for c in batch[e : e + _EMBED_BATCH]])
+            await ctx.progress(0.05 + 0.9 * (start + e + _EMBED_BATCH) / len(chunks))
+        await deps.executor.run("documents/write_chunks", {
+            "agent_id": agent_id, "document_id": doc_id,
+            "rows": [{"id": chunk_id(doc_id, c.ord), "ord": c.ord, "text": c.text,
+                      "start": c.start, "end": c.end, "embedding": v}
+                     for c, v in zip(batch, vectors, strict=True)],
+        })
+    await deps.executor.run("documents/finish_chunking", {"agent_id": agent_id, "id": doc_id,
+        "props": {"title": parsed.title, "format": parsed.format, "chunk_count": len(chunks),
+                  "chars": len(parsed.text),
+                  "content_hash": hashlib.sha256(parsed.text.encode()).hexdigest()[:32]}})
+    return await _enqueue_extraction(ctx, doc_id, len(chunks))
+
+
+async def _enqueue_extraction(ctx: JobContext, doc_id: str, n_chunks: int) -> dict[str, Any]:
+    created = 0
+    if ctx.deps.config.documents.extract_chunks and n_chunks:
+        specs = [JobSpec(kind="chunk_extract", agent_id=ctx.job.agent_id,
+                         subject=chunk_id(doc_id, i), payload={"document_id": doc_id})
+                 for i in range(n_chunks)]
+        for start in range(0, len(specs), 500):
+            answers = await ctx.deps.queue.enqueue_many(specs[start : start + 500])
+            created += sum(a.created for a in answers)
+    await ctx.progress(1.0, force=True)
+    return {"document_id": doc_id, "chunks": n_chunks, "extract_jobs": created}
+
+
+async def document_progress(executor: Executor, agent_id: str, document_id: str
+                            ) -> DocumentProgress:
+    """Where a document's ingest stands (chunking job, then its extraction jobs).
+
+    Raises:
+        NotFound: no such document for this agent.
+    """
+    rows = await executor.run("documents/progress", {"agent_id": agent_id, "id": document_id},
+                              read=True)
+    if not rows:
+        raise NotFound(f"document {document_id} not found")
+    r = rows[0]
+    ingest = r["ingest"] or {}
+    return DocumentProgress(
+        document_id, r["status"], r["title"], int(r["chunks"]), ingest.get("status"),
+        float(ingest.get("progress") or 0.0),
+        {e["status"]: int(e["n"]) for e in r["extract"] if e},
+    )
+
+
+async def search_chunks(executor: Executor, agent_id: str, vector: list[float], limit: int = 5
+                        ) -> list[dict[str, Any]]:
+    """Nearest chunks of the agent's documents (exact cosine scan)."""
+    return await executor.run("documents/search_chunks",
+                              {"agent_id": agent_id, "vector": vector, "limit": limit}, read=True)
+
+
+async def chunk_extract_handler(ctx: JobContext) -> dict[str, Any]:
+    """Job kind ``chunk_extract`` (subject: a chunk id): the write pipeline on the chunk text.
+
+    The idempotency key is the chunk id, so re-running (crash, re-ingest) never duplicates.
+    """
+    pipeline = ctx.deps.extras.get("write_pipeline")
+    if pipeline is None:
+        raise RuntimeError("no write pipeline configured for extraction jobs")
+    rows = await ctx.deps.executor.run("documents/chunk", {"agent_id": ctx.job.agent_id,
+                                                           "id": ctx.job.subject or ""},
+                                       read=True)
+    if not rows:
+        raise PermanentJobError(f"chunk {ctx.job.subject} not found")
+    chunk = rows[0]
+    speaker = (chunk["title"] or "document")[:120]
+    key = f"chunk:{chunk['id']}"
+    if ctx.job.attempts > 1:  # a crashed attempt may have left its claim (see async_write)
+        await ctx.deps.executor.run("jobs/release_pending_receipt",
+                                    {"agent_id": ctx.job.agent_id, "key": key})
+    kwargs: dict[str, Any] = {"idempotency_key": key,
+                              "thread_id": f"document:{chunk['document_id']}"}
+    params = inspect.signature(pipeline.write).parameters
+    kwargs = {k: v for k, v in kwargs.items() if k in params}
+    result = await pipeline.write(ctx.job.agent_id, chunk["text"], speaker, **kwargs)
+    if getattr(result, "success", True) is False and getattr(result, "error", None):
+        raise RuntimeError(f"extraction failed: {result.error}")
+    added = getattr(result, "facts_added", None)
+    return {"chunk_id": chunk["id"], "ord": chunk["ord"],
+            "facts_added": len(added) if isinstance(added, list) else None}

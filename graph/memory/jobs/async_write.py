@@ -1,0 +1,182 @@
+"""Async write mode: log the event now (raw-first), extract in the worker.
+
+:func:`write_async` runs the cheap, safe stages inline — guard (empty → no event, no job;
+oversized → truncated), PII (redact/reject) and the event log — then enqueues an ``extract``
+job for the event and returns its id. The ``extract`` job hands the stored event to the write
+pipeline with ``idempotency_key = "job:<job id>"``, so a worker killed after the pipeline's
+commit but before the job was marked done re-runs into the stored receipt, not into duplicate
+facts. Nothing is lost: the event is committed before the job exists.
+
+The write pipeline (``graph.memory.write.WritePipeline``) is reached through a small adapter:
+its ``process_event(agent_id, event_id, ...)`` when it has one, else ``write(...)`` with the
+event's text and ``event_id=`` when its signature accepts it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from graph.errors import BadInput
+from graph.executor import Executor
+from graph.memory.jobs.context import JobContext, PermanentJobError
+from graph.memory.jobs.queue import JobQueue, JobSpec
+from graph.memory.text import content_hash, normalize
+from graph.memory.write.guard import guard_message, scan_pii
+from graph.providers import Embedder
+
+__all__ = ["AsyncWriteAccepted", "EventProcessor", "extract_handler", "run_pipeline",
+           "write_async"]
+
+_NS = uuid.UUID("3f4c2b1a-8e7d-4c6b-9a5f-1e2d3c4b5a69")
+
+
+class EventProcessor(Protocol):
+    """What the ``extract`` job needs from the write pipeline (see module docstring)."""
+
+    async def write(self, agent_id: str, message: str, speaker_name: str,
+                    **kwargs: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class AsyncWriteAccepted:
+    """The answer of an async write: the stored event and the job that will extract it."""
+
+    event_id: str | None
+    job_id: str | None
+    created: bool  # False: the same idempotency key was seen before (same event and job)
+    warnings: list[str] = field(default_factory=list)
+
+
+async def write_async(
+    executor: Executor,
+    queue: JobQueue,
+    agent_id: str,
+    message: str,
+    speaker_name: str,
+    *,
+    embedder: Embedder | None = None,
+    occurred_at: datetime | None = None,
+    thread_id: str | None = None,
+    recent_messages: list[str] | None = None,
+    config_overrides: dict[str, Any] | None = None,
+    idempotency_key: str | None = None,
+    pii_mode: str = "redact",
+    max_chars: int = 12_000,
+) -> AsyncWriteAccepted:
+    """Log the message as an Event and enqueue its extraction.
+
+    Raises:
+        BadInput: empty agent id or speaker.
+        PIIRejected: the message holds a secret and ``pii_mode`` rejects it.
+    """
+    if not agent_id or not agent_id.strip():
+        raise BadInput("agent_id is required")
+    guarded = guard_message(message, max_chars)
+    if guarded.empty:
+        return AsyncWriteAccepted(None, None, False, ["empty message: nothing stored"])
+    warnings = list(guarded.warnings)
+    pii = scan_pii(guarded.text, pii_mode)
+    text = pii.text
+    if pii.findings:
+        warnings.append(f"redacted {len(pii.findings)} sensitive span(s)")
+    speaker = (speaker_name or "").strip() or "user"
+    event_id = (str(uuid.uuid5(_NS, f"{agent_id}|{idempotency_key}")) if idempotency_key
+                else str(uuid.uuid4()))
+    now = datetime.now(UTC)
+    vector = (await embedder.embed([text]))[0] if embedder is not None else None
+    props = {
+        "text": text, "speaker": speaker, "occurred_at": occurred_at or now,
+        "ingested_at": now, "thread_id": thread_id, "source": "async",
+        "embedding": vector, "content_hash": content_hash(agent_id, "event", normalize(text)),
+    }
+    rows = await executor.run("jobs/log_event", {"agent_id": agent_id, "id": event_id,
+                                                 "props": props})
+    created = bool(rows and rows[0]["created"])
+    queued = await queue.enqueue(JobSpec(
+        kind="extract", agent_id=agent_id, subject=event_id,
+        payload={"event_id": event_id, "recent_messages": recent_messages or [],
+                 "config_overrides": config_overrides or {}},
+    ))
+    return AsyncWriteAccepted(event_id, queued.job_id, created, warnings)
+
+
+def _accepts(fn: Any, name: str) -> bool:
+    params = inspect.signature(fn).parameters.values()
+    return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+
+
+async def run_pipeline(pipeline: Any, agent_id: str, event: dict[str, Any], *,
+                       idempotency_key: str, recent_messages: list[str] | None = None,
+                       config_overrides: dict[str, Any] | None = None) -> Any:
+    """Run the write pipeline's extraction for an already-logged event (see module docstring)."""
+    process = getattr(pipeline, "process_event", None)
+    if process is not None:
+        return await process(agent_id, event["id"], idempotency_key=idempotency_key,
+                             recent_messages=recent_messages or None,
+                             config_overrides=config_overrides or None)
+    occurred: Any = event.get("occurred_at")
+    if hasattr(occurred, "to_native"):
+        occurred = occurred.to_native()
+    kwargs: dict[str, Any] = {
+        "occurred_at": occurred,
+        "thread_id": event.get("thread_id"),
+        "recent_messages": recent_messages or None,
+        "config_overrides": config_overrides or None,
+        "idempotency_key": idempotency_key,
+    }
+    if _accepts(pipeline.write, "event_id"):
+        kwargs["event_id"] = event["id"]
+    kwargs = {k: v for k, v in kwargs.items() if v is not None and _accepts(pipeline.write, k)}
+    return await pipeline.write(agent_id, event["text"], event["speaker"] or "user", **kwargs)
+
+
+def _summary(result: Any) -> dict[str, Any]:
+    """A small JSON-able summary of a WriteResult (or whatever the pipeline returned)."""
+    if result is None:
+        return {}
+    out: dict[str, Any] = {}
+    for name in ("success", "error", "event_id", "llm_calls"):
+        if hasattr(result, name):
+            out[name] = getattr(result, name)
+    for name in ("facts_added", "facts_updated", "facts_unchanged", "facts_deleted"):
+        value = getattr(result, name, None)
+        if isinstance(value, list):
+            out[name] = len(value)
+    warnings = getattr(result, "warnings", None)
+    if warnings:
+        out["warnings"] = list(warnings)[:20]
+    return out
+
+
+async def extract_handler(ctx: JobContext) -> dict[str, Any]:
+    """Job kind ``extract`` (subject: the event id)."""
+    pipeline = ctx.deps.extras.get("write_pipeline")
+    if pipeline is None:
+        raise RuntimeError("no write pipeline configured for extraction jobs")
+    event_id = ctx.payload.get("event_id") or ctx.job.subject
+    if not event_id:
+        raise PermanentJobError("extract job without an event id")
+    rows = await ctx.deps.executor.run("jobs/event", {"agent_id": ctx.job.agent_id,
+                                                      "id": event_id}, read=True)
+    if not rows:
+        raise PermanentJobError(f"event {event_id} not found")
+    key = f"job:{ctx.job.id}"
+    if ctx.job.attempts > 1:
+        # A previous attempt died between claiming the receipt and committing (one transaction,
+        # so it wrote nothing else); we hold the lease, so the claim is ours to drop. A
+        # completed receipt is kept: the pipeline then returns the stored result.
+        await ctx.deps.executor.run("jobs/release_pending_receipt",
+                                    {"agent_id": ctx.job.agent_id, "key": key})
+    await ctx.progress(0.1, force=True)
+    result = await run_pipeline(
+        pipeline, ctx.job.agent_id, rows[0], idempotency_key=key,
+        recent_messages=ctx.payload.get("recent_messages"),
+        config_overrides=ctx.payload.get("config_overrides"),
+    )
+    if getattr(result, "success", True) is False and getattr(result, "error", None):
+        raise RuntimeError(f"extraction failed: {result.error}")
+    return _summary(result)

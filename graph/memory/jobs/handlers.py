@@ -1,0 +1,33 @@
+"""The registry of job kinds → handlers that a standard worker runs."""
+
+from __future__ import annotations
+
+from graph.memory.documents.ingest import chunk_extract_handler, document_ingest_handler
+from graph.memory.jobs.async_write import extract_handler
+from graph.memory.jobs.consolidate import consolidate_handler
+from graph.memory.jobs.context import Handler
+from graph.memory.jobs.duplicates import dedup_handler
+from graph.memory.jobs.importance import decay_handler, importance_handler
+from graph.memory.jobs.profiles import profile_handler
+
+__all__ = ["KINDS", "MAINTENANCE_KINDS", "default_handlers"]
+
+MAINTENANCE_KINDS = ("profile", "consolidate", "importance", "decay", "dedup_entities")
+KINDS = ("extract", "document_ingest", "chunk_extract", *MAINTENANCE_KINDS)
+
+
+def default_handlers(*, with_extraction: bool = True) -> dict[str, Handler]:
+    """Every built-in job kind. ``with_extraction=False`` leaves out the kinds that need the
+    write pipeline (a worker without one must not lease them)."""
+    handlers: dict[str, Handler] = {
+        "document_ingest": document_ingest_handler,
+        "profile": profile_handler,
+        "consolidate": consolidate_handler,
+        "importance": importance_handler,
+        "decay": decay_handler,
+        "dedup_entities": dedup_handler,
+    }
+    if with_extraction:
+        handlers["extract"] = extract_handler
+        handlers["chunk_extract"] = chunk_extract_handler
+    return handlers

@@ -1,0 +1,149 @@
+"""Stage 10 orchestration: gather every name of a message, fetch candidates in one read,
+decide with :func:`resolve_entity`, ask the LLM once for the ambiguous ones."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from graph.executor import Executor
+from graph.memory.text import entity_key, fold
+from graph.memory.write.config import WriteConfig
+from graph.memory.write.extraction import Extraction
+from graph.memory.write.llm_stages import LLMSession, disambiguate
+from graph.memory.write.planning import EntityInfo
+from graph.memory.write.resolve import (
+    RELATIONSHIP_TERMS,
+    SPEAKER_PRONOUNS,
+    Candidate,
+    Resolution,
+    resolve_entity,
+    speaker_key,
+    strip_hint,
+)
+from graph.memory.write.store import load_entity_candidates
+
+__all__ = ["Mention", "Resolved", "collect_mentions", "resolve_mentions"]
+
+
+@dataclass
+class Mention:
+    surface: str
+    type: str
+    aliases: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Resolved:
+    entities: dict[str, EntityInfo]
+    name_map: dict[str, str]
+    report: list[dict[str, Any]]
+
+
+def collect_mentions(ex: Extraction) -> list[Mention]:
+    """Every distinct name of the extraction (entities first, then subjects and relation
+    endpoints that the model did not list), hints stripped."""
+    out: list[Mention] = []
+    seen: set[str] = set()
+    for ent in ex.entities:
+        name, relational = strip_hint(ent.name)
+        if fold(name) in seen or not fold(name):
+            continue
+        seen.add(fold(name))
+        seen.update(fold(a) for a in ent.aliases)
+        out.append(Mention(name, "person" if relational else ent.type, list(ent.aliases)))
+    extra = [f.subject for f in ex.facts] + [n for r in ex.relations for n in (r.source, r.target)]
+    for raw in extra:
+        name, relational = strip_hint(raw)
+        if fold(name) and fold(name) not in seen:
+            seen.add(fold(name))
+            out.append(Mention(name, "person" if relational else "thing"))
+    return out
+
+
+def _is_speaker(name: str, speaker: str) -> bool:
+    f = fold(name)
+    return f in SPEAKER_PRONOUNS or f in RELATIONSHIP_TERMS or f == fold(speaker)
+
+
+async def resolve_mentions(executor: Executor, agent_id: str, mentions: list[Mention],
+                           speaker: str, vectors: dict[str, list[float]], cfg: WriteConfig,
+                           session: LLMSession | None, message: str,
+                           embeddings_available: bool = True) -> Resolved:
+    """Resolve every mention to an entity key (see :mod:`resolve` for the rules)."""
+    norms = sorted({fold(t) for m in mentions for t in (m.surface, *m.aliases) if fold(t)})
+    keys = sorted({entity_key(m.surface, m.type) for m in mentions})
+    rows = [{"index": i, "norm": fold(m.surface), "embedding": vectors[m.surface]}
+            for i, m in enumerate(mentions)
+            if not _is_speaker(m.surface, speaker) and m.surface in vectors]
+    alias_rows, key_rows, near_rows = await load_entity_candidates(
+        executor, agent_id, norms, keys, rows, 3, cfg.fuzzy_low_threshold)
+    alias_map = {row["norm"]: row["key"] for row in alias_rows}
+    existing: dict[str, tuple[str, str]] = {
+        row["key"]: (row["name"], row["type"]) for row in alias_rows}
+    redirect: dict[str, str] = {}
+    for row in key_rows:
+        if row["merged_into"]:
+            redirect[row["key"]] = row["merged_into"]
+        else:
+            existing[row["key"]] = (row["name"], row["type"])
+    near: dict[int, list[Candidate]] = {}
+    for row in near_rows:
+        near.setdefault(row["index"], []).append(
+            Candidate(row["key"], row["name"], row["type"], float(row["similarity"])))
+    for cands in near.values():
+        cands.sort(key=lambda c: -c.similarity)
+
+    resolutions: list[Resolution] = []
+    for i, m in enumerate(mentions):
+        alias_hit = next((alias_map[fold(a)] for a in m.aliases if fold(a) in alias_map), None)
+        if alias_hit and fold(m.surface) not in alias_map and not _is_speaker(m.surface, speaker):
+            resolutions.append(Resolution(m.surface, alias_hit,
+                                          existing.get(alias_hit, ("", m.type))[1], "alias"))
+            continue
+        res = resolve_entity(
+            m.surface, m.type, speaker, alias_map, existing, near.get(i, []),
+            fuzzy_threshold=cfg.fuzzy_threshold, low_threshold=cfg.fuzzy_low_threshold,
+            min_prefix=cfg.min_prefix_chars, embeddings_available=embeddings_available)
+        res.key = redirect.get(res.key, res.key)
+        resolutions.append(res)
+
+    ambiguous = [(i, r) for i, r in enumerate(resolutions) if r.method == "ambiguous"]
+    choices: dict[int, str | None] = {}
+    if ambiguous and session is not None and cfg.enable_llm_resolution:
+        items = [{"index": i, "name": r.name, "type": r.type, "candidates": [
+            {"key": c.key, "name": c.name, "type": c.type} for c in r.ambiguous]}
+            for i, r in ambiguous]
+        choices = await disambiguate(session, message, items, cfg.resolution_timeout_s)
+    for i, r in ambiguous:
+        chosen = choices.get(i)
+        if chosen:
+            cand = next(c for c in r.ambiguous if c.key == chosen)
+            resolutions[i] = Resolution(r.name, cand.key, cand.type, "llm",
+                                        similarity=r.similarity)
+            existing[cand.key] = (cand.name, cand.type)
+        else:
+            resolutions[i] = Resolution(r.name, r.key, r.type, "new", is_new=True,
+                                        similarity=r.similarity)
+
+    entities: dict[str, EntityInfo] = {}
+    name_map: dict[str, str] = {}
+    report: list[dict[str, Any]] = []
+    skey = speaker_key(speaker)
+    for m, r in zip(mentions, resolutions, strict=True):
+        known = existing.get(r.key)
+        is_new = known is None and r.key != skey
+        if r.key == skey:
+            info = entities.setdefault(skey, EntityInfo(skey, speaker, "person", False,
+                                                        [speaker], vectors.get(speaker)))
+        else:
+            info = entities.setdefault(r.key, EntityInfo(
+                r.key, known[0] if known else m.surface, known[1] if known else r.type,
+                is_new, [], vectors.get(m.surface)))
+            info.surfaces += [m.surface, *m.aliases]
+        for t in (m.surface, *m.aliases):
+            name_map.setdefault(fold(t), r.key)
+        report.append({"name": m.surface, "key": r.key, "type": info.type, "method": r.method,
+                       "is_new": is_new, "similarity": r.similarity})
+    name_map.setdefault(fold(speaker), skey)
+    return Resolved(entities, name_map, report)

@@ -1,0 +1,418 @@
+"""The write pipeline (DESIGN.md §4): message → event → extraction → resolution →
+reconciliation → one write transaction. Stages are small functions; this module wires them."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+import uuid
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from graph.executor import Executor, Transaction
+from graph.memory.text import content_hash, estimate_tokens, fold, normalize, word_ngrams
+from graph.memory.write.config import WriteConfig, apply_overrides
+from graph.memory.write.entities import collect_mentions, resolve_mentions
+from graph.memory.write.extraction import (
+    ExtractedFact,
+    Extraction,
+    normalize_extraction,
+    semantic_dedup,
+)
+from graph.memory.write.guard import guard_message, scan_pii
+from graph.memory.write.llm_stages import (
+    CallFailed,
+    LLMSession,
+    blind_extraction,
+    informed_extraction,
+    reconcile_batch,
+)
+from graph.memory.write.models import TokenCounts, WriteResult
+from graph.memory.write.offline import extract_offline
+from graph.memory.write.planning import (
+    FactItem,
+    RelationItem,
+    apply_single_valued,
+    build_plan,
+    find_evidence,
+    flag_contradictions,
+    mentions,
+)
+from graph.memory.write.reconcile import (
+    ExistingFact,
+    ExistingRelation,
+    FactDecision,
+    fast_decision,
+    is_retraction,
+    offline_decision,
+    validate_llm_decision,
+)
+from graph.memory.write.store import commit, load_context, load_fact_candidates, log_event
+from graph.providers import ChatLLM, Embedder
+
+__all__ = ["WritePipeline"]
+
+
+class _Run:
+    """Per-call state: warnings, trace, timings."""
+
+    def __init__(self, verbose: bool) -> None:
+        self.started = time.perf_counter()
+        self.mark = self.started
+        self.warnings: list[str] = []
+        self.trace: list[dict[str, Any]] | None = [] if verbose else None
+
+    def step(self, stage: str, **data: Any) -> None:
+        now = time.perf_counter()
+        if self.trace is not None:
+            self.trace.append({"stage": stage, "ms": round((now - self.mark) * 1000, 2), **data})
+        self.mark = now
+
+    def ms(self) -> float:
+        return round((time.perf_counter() - self.started) * 1000, 2)
+
+
+class WritePipeline:
+    """``await WritePipeline(executor, embedder, llm).write(agent_id, message, speaker)``.
+
+    ``llm=None`` selects the offline path (spaCy extraction, rule-based reconciliation).
+    """
+
+    def __init__(self, executor: Executor, embedder: Embedder, llm: ChatLLM | None,
+                 config: WriteConfig | None = None) -> None:
+        self.executor = executor
+        self.embedder = embedder
+        self.llm = llm
+        self.config = config or WriteConfig()
+
+    async def write(
+        self,
+        agent_id: str,
+        message: str,
+        speaker_name: str,
+        recent_messages: Sequence[str] | None = None,
+        occurred_at: datetime | None = None,
+        thread_id: str | None = None,
+        dry_run: bool = False,
+        verbose: bool = False,
+        config_overrides: dict[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> WriteResult:
+        """Remember one message. See DESIGN.md §4 for the stages.
+
+        Raises:
+            ConfigError: ``config_overrides`` has an unknown key or a wrongly typed value.
+            PIIRejected: the message holds a secret that must not be stored.
+            BadInput: empty agent id or speaker.
+            GraphUnavailable: Neo4j is down before the event could be stored.
+        """
+        from graph.errors import BadInput
+        from graph.memory.text import clean_text
+
+        cfg = apply_overrides(self.config, config_overrides)
+        run = _Run(verbose)
+        if not agent_id or not agent_id.strip():
+            raise BadInput("agent_id is required")
+        speaker = clean_text(speaker_name or "").strip()[:200]
+        if not speaker:
+            raise BadInput("speaker_name is required")
+        g = guard_message(message, cfg.max_message_chars)
+        if g.empty:
+            return WriteResult(success=True, warnings=["empty message: nothing stored"],
+                               mode=cfg.mode, dry_run=dry_run, duration_ms=run.ms(),
+                               trace=run.trace)
+        run.warnings += g.warnings
+        text = scan_pii(g.text, cfg.pii_mode).text  # raises PIIRejected before any storage
+        if text != g.text:
+            run.warnings.append("sensitive data redacted before storage")
+        run.step("guard", chars=len(text))
+
+        now = datetime.now(UTC)
+        occurred = occurred_at or now
+        if occurred.tzinfo is None:
+            occurred = occurred.replace(tzinfo=UTC)
+        persist = not dry_run and cfg.mode != "shadow"
+        message_vec = (await self.embedder.embed([text]))[0]
+        event_id = str(uuid.uuid4())
+        event = {"id": event_id, "props": {
+            "text": text, "speaker": speaker, "occurred_at": occurred, "ingested_at": now,
+            "thread_id": thread_id, "source": "write", "embedding": message_vec,
+            "content_hash": content_hash(agent_id, "event", normalize(text))}}
+        key = clean_text(idempotency_key)[:200] if idempotency_key and not dry_run else None
+        token = uuid.uuid4().hex
+        claim = await log_event(self.executor, agent_id, event if persist else None,
+                                (key, token) if key else None, now)
+        if claim.stored_result is not None:
+            return WriteResult.from_dict(json.loads(claim.stored_result))
+        if claim.in_progress:
+            return WriteResult(success=False, error="a write with this idempotency_key is in "
+                               "progress; retry later", mode=cfg.mode, duration_ms=run.ms())
+        result = WriteResult(event_id=claim.event_id, mode=cfg.mode, dry_run=dry_run)
+        run.step("event", event_id=claim.event_id)
+        try:
+            await self._run_stages(agent_id, text, speaker, list(recent_messages or []),
+                                   occurred, now, message_vec, cfg, run, result, persist, key,
+                                   dry_run)
+        except Exception as exc:  # a stage bug or Neo4j outage after the event: keep the event
+            result.success = False
+            result.error = f"write pipeline failed after the event was stored: " \
+                           f"{type(exc).__name__}: {exc}"[:500]
+            if key:
+                await self._release(agent_id, key, token)
+        result.warnings = run.warnings
+        result.duration_ms = run.ms()
+        result.trace = run.trace
+        return result
+
+    async def _release(self, agent_id: str, key: str, token: str) -> None:
+        async def work(tx: Transaction) -> None:
+            await tx.run("write/release_receipt", agent_id=agent_id, key=key, token=token)
+        # Best effort: if this fails too, the pending claim is reported as "in progress".
+        with contextlib.suppress(Exception):
+            await self.executor.write(work)
+
+    async def _extract(self, text: str, speaker: str, recent: list[str], occurred: datetime,
+                       known: list[str], cfg: WriteConfig, session: LLMSession | None,
+                       run: _Run, result: WriteResult) -> Extraction | None:
+        if session is None:
+            return await extract_offline(text, speaker)
+        caps = {"max_facts": cfg.max_facts, "max_entities": cfg.max_entities,
+                "min_chars": cfg.min_fact_chars, "max_chars": cfg.max_fact_chars}
+        recent = recent[-cfg.recent_messages_max:]
+        ex: Extraction | None = None
+        try:
+            if cfg.enable_informed_extraction:
+                ex = await informed_extraction(session, text, speaker, occurred, recent, known,
+                                               caps, cfg.extraction_timeout_s)
+            if ex is None:
+                ex, retried = await blind_extraction(session, text, speaker, occurred, recent,
+                                                     caps, cfg.extraction_timeout_s)
+                run.step("fallback_extraction", relation_retry_triggered=retried)
+        except CallFailed:
+            # The endpoint is down: no point piling up more calls. The event is kept.
+            run.warnings.append("LLM unavailable: message kept as an event, nothing extracted")
+            return None
+        if ex is None:
+            result.success = False
+            result.error = "extraction failed: the model returned no usable JSON " \
+                           "(the message is kept as an event)"
+        return ex
+
+    async def _run_stages(self, agent_id: str, text: str, speaker: str, recent: list[str],
+                          occurred: datetime, now: datetime, message_vec: list[float],
+                          cfg: WriteConfig, run: _Run, result: WriteResult, persist: bool,
+                          key: str | None, dry_run: bool) -> None:
+        session = LLMSession(self.llm) if self.llm is not None else None
+        alias_rows, ctx_facts = await load_context(
+            self.executor, agent_id, [*word_ngrams(text)[:500], fold(speaker)], message_vec,
+            cfg.informed_extraction_topk)
+        known = _known_context(alias_rows, ctx_facts,
+                               cfg.informed_extraction_context_budget_tokens)
+        run.step("context", aliases=len(alias_rows), context_lines=len(known))
+
+        ex = await self._extract(text, speaker, recent, occurred, known, cfg, session, run,
+                                 result)
+        if session is not None:
+            run.warnings += session.warnings
+            session.warnings = []
+        if ex is None:
+            self._account(session, result)
+            if key and not dry_run:
+                await self._save_receipt(agent_id, key, result, now)
+            return
+        ex = normalize_extraction(ex, speaker)
+        run.step("extraction", entities=len(ex.entities), facts=len(ex.facts),
+                 relations=len(ex.relations), path="llm" if session else "offline")
+
+        ments = collect_mentions(ex)
+        texts = [f.text for f in ex.facts] + [m.surface for m in ments] + [speaker]
+        vecs = await self.embedder.embed(texts)
+        fact_vecs = vecs[: len(ex.facts)]
+        name_vecs = dict(zip([m.surface for m in ments] + [speaker], vecs[len(ex.facts):],
+                             strict=True))
+        keep = semantic_dedup(fact_vecs, cfg.semantic_dedup_threshold)
+        if len(keep) < len(ex.facts):
+            run.warnings.append(f"{len(ex.facts) - len(keep)} near-duplicate fact(s) removed")
+        facts = [ex.facts[i] for i in keep]
+        fact_vecs = [fact_vecs[i] for i in keep]
+
+        resolved = await resolve_mentions(self.executor, agent_id, ments, speaker, name_vecs,
+                                          cfg, session, text)
+        result.entities_resolved = resolved.report
+        ents = list(resolved.entities.values())
+        run.step("resolution", entities=len(ents))
+
+        def key_of(name: str) -> str:
+            return resolved.name_map.get(fold(name)) or resolved.name_map[fold(speaker)]
+
+        items: list[FactItem] = []
+        for fact, vec in zip(facts, fact_vecs, strict=True):
+            items.append(_item(agent_id, len(items), fact, key_of(fact.subject), vec, ents))
+        relations: list[RelationItem] = []
+        seen_rel: set[tuple[str, str, str]] = set()
+        for rel in ex.relations:
+            src, dst = key_of(rel.source), key_of(rel.target)
+            if src == dst or (src, dst, rel.type) in seen_rel:
+                continue
+            seen_rel.add((src, dst, rel.type))
+            relations.append(RelationItem(src, dst, rel.type, rel.confidence))
+        mirrors: list[FactItem] = []
+        names = {e.key: e.name for e in ents}
+        for ritem in relations:
+            ritem.evidence = find_evidence(ritem, items)
+            if ritem.evidence is None:  # stage 12: mirror fact for an unsupported relation
+                mirror = ExtractedFact(
+                    f"{names[ritem.source_key]} {ritem.type.replace('_', ' ')} "
+                    f"{names[ritem.target_key]}", names[ritem.source_key],
+                    cfg.mirror_fact_confidence, source_context="inferred_from_relation")
+                item = _item(agent_id, len(items) + len(mirrors), mirror, ritem.source_key, [],
+                             ents)
+                item.is_mirror = True
+                mirrors.append(item)
+                ritem.evidence = item.index
+        if mirrors:
+            for item, vec in zip(mirrors, await self.embedder.embed([m.text for m in mirrors]),
+                                 strict=True):
+                item.embedding = vec
+            items += mirrors
+
+        # Stage 11: reconciliation.
+        low = [i for i in items if i.fact.confidence < cfg.min_fact_confidence_for_write]
+        for item in low:
+            item.decision = FactDecision("ADD", reason="below min_fact_confidence_for_write")
+            item.blocked = "low_confidence"
+        live = [i for i in items if i.blocked is None]
+        single = tuple(cfg.single_valued_relations)
+        cand_rows, active_rows = await load_fact_candidates(
+            self.executor, agent_id,
+            [{"index": i.index, "subject_key": i.subject_key, "content_hash": i.content_hash,
+              "embedding": i.embedding} for i in live],
+            cfg.reconcile_candidates,
+            sorted({r.source_key for r in relations if r.type in single}), list(single))
+        for row in cand_rows:
+            items[row["index"]].candidates.append(ExistingFact(
+                row["id"], row["text"], float(row["similarity"]), float(row["confidence"] or 0)))
+        await self._decide(live, session, cfg, run)
+        active = [ExistingRelation(r["id"], r["source_key"], r["target_key"], r["type"],
+                                   r["evidence_fact_id"]) for r in active_rows]
+        close_rels = apply_single_valued(items, relations, active, single)
+        for item in live:
+            flag_contradictions(item)
+        run.step("reconcile", decisions={i.index: i.decision.action for i in live
+                                         if i.decision})
+
+        out = build_plan(items=items, relations=relations, entities=resolved.entities,
+                         close_relations=close_rels, mode=cfg.mode,
+                         frozen=cfg.mutations_frozen, event_id=result.event_id,
+                         speaker=speaker, now=now, occurred=occurred, causal=ex.causal,
+                         relation_strength=cfg.relation_strength)
+        if ex.emotion and persist:
+            out.plan.emotion = ex.emotion
+        result.facts_added, result.facts_updated = out.added, out.updated
+        result.facts_unchanged, result.facts_deleted = out.unchanged, out.deleted
+        result.relations = out.relations
+        if out.blocked:
+            run.warnings.append(f"{out.blocked} decision(s) not applied (mode={cfg.mode}, "
+                                f"frozen={cfg.mutations_frozen}, or low confidence)")
+        self._account(session, result)
+        if dry_run:
+            run.step("dry_run", would_write=len(out.plan.new_facts))
+            return
+        if not persist:  # shadow mode: the decisions are audited, nothing else is written
+            shadow = out.plan.__class__(now=now, audits=out.plan.audits)
+            out.plan = shadow
+        if key:
+            result.warnings = run.warnings
+            result.duration_ms = run.ms()
+            out.plan.receipt = (key, json.dumps(result.to_dict(), default=str))
+        res = await commit(self.executor, agent_id, out.plan, cfg.write_retries)
+        for change in result.facts_unchanged:
+            change.reason = f"{change.reason} (reinforcement_count={res.reinforced.get(change.id)})"
+        run.step("upsert", facts=len(out.plan.new_facts), closed=len(res.closed_facts),
+                 cascaded=len(res.cascaded), relations=len(res.relations))
+
+    async def _decide(self, live: list[FactItem], session: LLMSession | None, cfg: WriteConfig,
+                      run: _Run) -> None:
+        ambiguous: list[FactItem] = []
+        for item in live:
+            item.candidates.sort(key=lambda c: -c.similarity)
+            fast = fast_decision(item.candidates, add_below=cfg.reconcile_add_below,
+                                 noop_at=cfg.reconcile_noop_at)
+            retracting = item.fact.retraction or is_retraction(item.text)
+            if session is None and retracting and item.candidates and (
+                    fast is None or fast.action != "NOOP"):
+                item.decision = offline_decision(item.text, item.candidates,
+                                                 noop_at=cfg.reconcile_noop_at)
+            elif fast is not None:
+                item.decision = fast
+            elif session is None:
+                item.decision = offline_decision(item.text, item.candidates,
+                                                 noop_at=cfg.reconcile_noop_at)
+            else:
+                ambiguous.append(item)
+        if not ambiguous or session is None:
+            return
+        payload = [{"index": i.index, "new_fact": i.text, "existing": [
+            {"id": c.id, "text": c.text, "similarity": round(c.similarity, 3)}
+            for c in i.candidates]} for i in ambiguous]
+        answers = await reconcile_batch(session, payload, cfg.reconcile_timeout_s)
+        if answers is None:
+            run.warnings.append("reconcile: LLM failed; ambiguous facts ADDed")
+        for item in ambiguous:
+            decision = validate_llm_decision((answers or {}).get(item.index),
+                                             [c.id for c in item.candidates], session.warnings)
+            item.decision = decision or FactDecision("ADD", reason="reconcile fallback: ADD",
+                                                     similarity=item.candidates[0].similarity)
+        run.warnings += session.warnings
+        session.warnings = []
+
+    @staticmethod
+    def _account(session: LLMSession | None, result: WriteResult) -> None:
+        if session is None:
+            return
+        u = session.usage
+        result.tokens_used = TokenCounts(u.input, u.output, u.total)
+        result.llm_calls = session.calls
+
+    async def _save_receipt(self, agent_id: str, key: str, result: WriteResult,
+                            now: datetime) -> None:
+        payload = json.dumps(result.to_dict(), default=str)
+
+        async def work(tx: Transaction) -> None:
+            await tx.run("write/save_receipt", agent_id=agent_id, key=key, result=payload,
+                         now=now)
+        await self.executor.write(work)
+
+
+def _item(agent_id: str, index: int, fact: ExtractedFact, subject_key: str, vec: list[float],
+          ents: list[Any]) -> FactItem:
+    norm = normalize(fact.text)
+    return FactItem(index=index, fact=fact, subject_key=subject_key, text=fact.text,
+                    normalized=norm, content_hash=content_hash(agent_id, subject_key, norm),
+                    mentioned=[k for k in mentions(fact.text, ents) if k != subject_key],
+                    embedding=list(vec))
+
+
+def _known_context(alias_rows: list[dict[str, Any]], facts: list[dict[str, Any]],
+                   budget: int) -> list[str]:
+    """Stage 6: profiles first, then per-entity facts, within a token budget."""
+    lines: list[str] = []
+    seen: set[str] = set()
+    names = {r["key"]: r["name"] for r in alias_rows}
+    for row in alias_rows:
+        if row["profile_text"] and row["key"] not in seen:
+            seen.add(row["key"])
+            lines.append(f"[{row['name']} profile] {row['profile_text']}")
+    for row in facts:
+        lines.append(f"[{names.get(row['key'], row['key'])}] {row['text']}")
+    out: list[str] = []
+    used = 0
+    for line in lines:
+        cost = estimate_tokens(line)
+        if used + cost > budget:
+            break
+        out.append(line)
+        used += cost
+    return out

@@ -1,0 +1,233 @@
+"""``hippograph worker`` (standalone worker) and ``hippograph jobs …`` (list, show, run, ingest)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from server.settings import get_settings
+
+jobs_app = typer.Typer(help="Background jobs: list, inspect, run one now, ingest documents.",
+                       no_args_is_help=True)
+
+
+def _services() -> Any:
+    from graph.schema import ensure_schema
+    from server.services import build_services
+
+    settings = get_settings()
+    services = build_services(settings)
+
+    async def prepare() -> None:
+        await ensure_schema(services.executor, services.embedder.dimensions)
+
+    return services, prepare
+
+
+def _fmt_job(job: Any) -> str:
+    when = job.created_at.isoformat(timespec="seconds") if job.created_at else "-"
+    err = f"  last_error={job.last_error[:80]!r}" if job.last_error else ""
+    return (f"{job.id}  {job.kind:<15} {job.status:<8} attempts={job.attempts}/"
+            f"{job.max_attempts} progress={job.progress:.0%} agent={job.agent_id} "
+            f"subject={job.subject or '-'} created={when}{err}")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(jobs_app, name="jobs")
+
+    @app.command()
+    def worker(
+        concurrency: int = typer.Option(0, help="Worker loops (default from settings)"),
+        kinds: str = typer.Option("", help="Comma-separated job kinds (default: all)"),
+        scheduler: bool = typer.Option(True, "--scheduler/--no-scheduler",
+                                       help="Also enqueue periodic maintenance jobs"),
+    ) -> None:
+        """Run the background worker standalone until SIGINT/SIGTERM (graceful stop)."""
+        from server.worker import start_worker
+
+        async def main() -> None:
+            services, prepare = _services()
+            await prepare()
+            handle = await start_worker(
+                services, concurrency=concurrency or None, scheduler=scheduler,
+                kinds=[k.strip() for k in kinds.split(",") if k.strip()] or None,
+            )
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, stop.set)
+            typer.echo(f"worker running ({len(handle.workers)} loop(s)); Ctrl-C stops it")
+            await stop.wait()
+            typer.echo("stopping: finishing or releasing the current job(s)…")
+            await handle.stop()
+            typer.echo(f"stopped: {handle.stats()}")
+            await services.close()
+
+        asyncio.run(main())
+
+    @jobs_app.command("list")
+    def list_jobs(
+        agent: str = typer.Option(None, "--agent", help="Only this agent"),
+        status: str = typer.Option(None, help="pending, leased, done or dead"),
+        kind: str = typer.Option(None, help="Only this job kind"),
+        limit: int = typer.Option(50, help="Newest N jobs"),
+    ) -> None:
+        """List jobs, newest first."""
+        from graph.memory.jobs import JobQueue
+
+        async def main() -> None:
+            services, _ = _services()
+            try:
+                queue = JobQueue(services.executor)
+                jobs = await queue.list_jobs(agent_id=agent, status=status, kind=kind,
+                                             limit=limit)
+                for job in jobs:
+                    typer.echo(_fmt_job(job))
+                counts = await queue.counts(agent_id=agent, kind=kind)
+                typer.echo(f"-- {len(jobs)} shown; totals: {json.dumps(counts)}")
+            finally:
+                await services.close()
+
+        asyncio.run(main())
+
+    @jobs_app.command("show")
+    def show(job_id: str) -> None:
+        """Show one job with its payload and result."""
+        from graph.memory.jobs import JobQueue
+
+        async def main() -> None:
+            services, _ = _services()
+            try:
+                job = await JobQueue(services.executor).get(job_id)
+                if job is None:
+                    typer.echo(f"no job {job_id}", err=True)
+                    raise typer.Exit(1)
+                typer.echo(_fmt_job(job))
+                typer.echo(f"payload: {json.dumps(job.payload, default=str)}")
+                typer.echo(f"result:  {json.dumps(job.result, default=str)}")
+            finally:
+                await services.close()
+
+        asyncio.run(main())
+
+    @jobs_app.command("run")
+    def run(
+        kind: str = typer.Argument(..., help="profile, consolidate, importance, decay, "
+                                              "dedup_entities, …"),
+        agent: str = typer.Option(..., "--agent", help="The agent to run it for"),
+        subject: str = typer.Option(None, help="Job subject (e.g. an entity key for profile)"),
+    ) -> None:
+        """Run one job of KIND for an agent now, in this process, with a progress bar."""
+        asyncio.run(_run_now(kind, agent, subject))
+
+    @jobs_app.command("ingest")
+    def ingest(
+        source: str = typer.Argument(..., help="A file path or an http(s) URL"),
+        agent: str = typer.Option(..., "--agent", help="The agent the document belongs to"),
+        title: str = typer.Option(None, help="Title (default: extracted)"),
+        wait: bool = typer.Option(True, "--wait/--no-wait",
+                                  help="Run the ingest and extraction jobs here until done"),
+    ) -> None:
+        """Ingest a document (text, markdown or HTML) as jobs, with a progress bar."""
+        asyncio.run(_ingest(source, agent, title, wait))
+
+
+async def _run_now(kind: str, agent: str, subject: str | None) -> None:
+    from tqdm import tqdm
+
+    from graph.memory.jobs import JobQueue, JobSpec, Worker
+    from graph.memory.jobs.handlers import default_handlers
+    from server.worker import build_job_deps
+
+    services, prepare = _services()
+    try:
+        await prepare()
+        deps = build_job_deps(services)
+        handlers = default_handlers(with_extraction="write_pipeline" in deps.extras)
+        if kind not in handlers:
+            typer.echo(f"unknown or unavailable job kind {kind!r}; have {sorted(handlers)}",
+                       err=True)
+            raise typer.Exit(2)
+        queue: JobQueue = deps.queue
+        queued = await queue.enqueue(JobSpec(kind=kind, agent_id=agent, subject=subject))
+        bar = tqdm(total=100, desc=f"{kind} {agent}", unit="%")
+
+        def show(_job: Any, fraction: float) -> None:
+            bar.n = round(100 * min(1.0, max(0.0, fraction)))
+            bar.refresh()
+
+        worker = Worker(deps, {kind: handlers[kind]}, on_progress=show)
+        job = await queue.lease_id(queued.job_id, worker.owner)
+        if job is not None:
+            await worker.process(job)
+        else:  # another worker holds it: follow its progress
+            while (current := await queue.get(queued.job_id)) and current.status in (
+                "pending", "leased"
+            ):
+                show(current, current.progress)
+                await asyncio.sleep(0.5)
+        final = await queue.get(queued.job_id)
+        show(final, 1.0 if final and final.status == "done" else bar.n / 100)
+        bar.close()
+        if final is not None:
+            typer.echo(_fmt_job(final))
+            typer.echo(f"result: {json.dumps(final.result, default=str)}")
+            if final.status != "done":
+                raise typer.Exit(1)
+    finally:
+        await services.close()
+
+
+async def _ingest(source: str, agent: str, title: str | None, wait: bool) -> None:
+    from tqdm import tqdm
+
+    from graph.memory.documents import document_progress, ingest_document
+    from graph.memory.jobs import Worker
+    from graph.memory.jobs.handlers import default_handlers
+    from server.worker import build_job_deps
+
+    services, prepare = _services()
+    try:
+        await prepare()
+        deps = build_job_deps(services)
+        is_url = source.startswith(("http://", "https://"))
+        text = None if is_url else Path(source).read_text(encoding="utf-8", errors="replace")
+        fmt = None
+        if not is_url and source.lower().endswith((".md", ".markdown")):
+            fmt = "markdown"
+        elif not is_url and source.lower().endswith((".html", ".htm")):
+            fmt = "html"
+        accepted = await ingest_document(
+            deps.executor, deps.queue, agent, text=text, url=source if is_url else None,
+            title=title, fmt=fmt, source=source, config=deps.config.documents,
+        )
+        typer.echo(f"document {accepted.document_id} (job {accepted.job_id})")
+        if not wait:
+            return
+        kinds = {k: h for k, h in default_handlers(
+            with_extraction="write_pipeline" in deps.extras).items()
+            if k in ("document_ingest", "chunk_extract")}
+        worker = Worker(deps, kinds, agent_id=agent)
+        bar = tqdm(total=100, desc="ingest", unit="%")
+        while True:
+            ran = await worker.run_once()
+            progress = await document_progress(deps.executor, agent, accepted.document_id)
+            bar.n = round(100 * progress.fraction)
+            bar.refresh()
+            if progress.complete or (not ran and progress.ingest_status in ("dead", None)):
+                break
+            if not ran and progress.ingest_status == "done" and "chunk_extract" not in kinds:
+                typer.echo("\n(no write pipeline here: extraction jobs wait for a worker)")
+                break
+            if not ran:
+                await asyncio.sleep(0.5)
+        bar.close()
+        typer.echo(f"status={progress.status} chunks={progress.chunks} "
+                   f"extraction={json.dumps(progress.extract)}")
+    finally:
+        await services.close()

@@ -1,0 +1,172 @@
+"""The HTTP surface: authentication, rate limit, body/query limits, masking, UNAVAILABLE,
+GraphiQL. In-process app over the real Neo4j (httpx ASGI transport)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from graph.errors import GraphUnavailable
+from graph.executor import Executor
+from graph.providers import HashEmbedder
+from server.app import create_app
+from server.auth import ApiKeyStore
+from server.settings import Settings
+from tests.integration.gql.support import ApiTestServices, http_client
+
+pytestmark = pytest.mark.neo4j
+
+HEALTH = {"query": "{ health { ready llmMode embedder } }"}
+
+
+class ExplodingRetriever:
+    """A retriever failing like a driver bug would (message must never reach the client)."""
+
+    def __init__(self, exc: Exception) -> None:
+        self.exc = exc
+
+    async def retrieve(self, *args: Any, **kwargs: Any) -> Any:
+        raise self.exc
+
+
+@pytest.fixture
+async def keys(executor: Executor, agent_id: str) -> AsyncIterator[dict[str, Any]]:
+    tenant = f"tenant-{uuid.uuid4().hex[:8]}"
+    store = ApiKeyStore(executor)
+    key_id, key = await store.create(tenant, [agent_id])
+    yield {"store": store, "id": key_id, "key": key, "tenant": tenant}
+    await executor.run("auth/delete_keys_of_tenant", {"tenant": tenant})
+
+
+def _app(executor: Executor, embedder: HashEmbedder, **settings: Any) -> Any:
+    base: dict[str, Any] = {"auth_disabled": False, "rate_limit_per_minute": 0}
+    services = ApiTestServices(executor=executor, embedder=embedder,
+                               retriever=settings.pop("retriever", None))
+    return create_app(Settings(**{**base, **settings}), services=services)
+
+
+async def test_keys_bearer_header_x_api_key_and_revocation(
+    executor: Executor, hash_embedder: HashEmbedder, keys: dict[str, Any]
+) -> None:
+    async with http_client(_app(executor, hash_embedder)) as client:
+        missing = await client.post("/graphql", json=HEALTH)
+        assert missing.status_code == 401
+        assert missing.json()["errors"][0]["extensions"]["code"] == "FORBIDDEN"
+        wrong = await client.post("/graphql", json=HEALTH, headers={"X-API-Key": "hg_nope"})
+        assert wrong.status_code == 401
+        ok = await client.post("/graphql", json=HEALTH,
+                               headers={"Authorization": f"Bearer {keys['key']}"})
+        assert ok.status_code == 200 and ok.json()["data"]["health"]["llmMode"] == "offline"
+        ok2 = await client.post("/graphql", json=HEALTH, headers={"X-API-Key": keys["key"]})
+        assert ok2.status_code == 200
+        await keys["store"].revoke(keys["id"])
+        # The app's own store caches for 30 s; a fresh app sees the revocation at once.
+    async with http_client(_app(executor, hash_embedder)) as client:
+        revoked = await client.post("/graphql", json=HEALTH, headers={"X-API-Key": keys["key"]})
+        assert revoked.status_code == 401
+    listed = await keys["store"].list(keys["tenant"])
+    assert [k.id for k in listed] == [keys["id"]] and listed[0].revoked_at is not None
+
+
+async def test_admin_key_from_settings_reaches_any_agent(
+    executor: Executor, hash_embedder: HashEmbedder
+) -> None:
+    app = _app(executor, hash_embedder, admin_api_key="hg_admin_test_secret")
+    async with http_client(app) as client:
+        res = await client.post(
+            "/graphql", headers={"Authorization": "Bearer hg_admin_test_secret"},
+            json={"query": '{ entities(agentId: "any-agent-at-all") { totalCount } }'})
+        assert res.json() == {"data": {"entities": {"totalCount": 0}}}
+
+
+async def test_rate_limit_is_per_key(
+    executor: Executor, hash_embedder: HashEmbedder, keys: dict[str, Any]
+) -> None:
+    app = _app(executor, hash_embedder, rate_limit_per_minute=3)
+    headers = {"X-API-Key": keys["key"]}
+    async with http_client(app) as client:
+        codes = [(await client.post("/graphql", json=HEALTH, headers=headers)).status_code
+                 for _ in range(4)]
+        assert codes == [200, 200, 200, 429]
+        limited = await client.post("/graphql", json=HEALTH, headers=headers)
+        assert limited.json()["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
+        assert int(limited.headers["retry-after"]) >= 1
+
+
+async def test_document_limits_refuse_quickly_with_typed_errors(
+    executor: Executor, hash_embedder: HashEmbedder
+) -> None:
+    app = _app(executor, hash_embedder, auth_disabled=True, max_body_bytes=100_000,
+               max_query_cost=5_000)
+    async with http_client(app) as client:
+        deep = "{ health { ready } }"
+        depth50 = "{" + "a {" * 50 + "b" + "}" * 51
+        res = (await client.post("/graphql", json={"query": depth50})).json()
+        assert res["errors"][0]["extensions"]["code"] == "BAD_INPUT"
+        big = "{ health { ready } }" + " " * 1_000_000
+        too_big = await client.post("/graphql", json={"query": big})
+        assert too_big.status_code == 413
+        assert too_big.json()["errors"][0]["extensions"]["code"] == "BAD_INPUT"
+        long_query = "{ health { ready } }" + "#" * 50_000
+        res = (await client.post("/graphql", json={"query": long_query})).json()
+        assert res["errors"][0]["extensions"] == {"code": "BAD_INPUT", "reason": "size"}
+        aliases = "{ " + " ".join(f"h{i}: health {{ ready }}" for i in range(40)) + " }"
+        res = (await client.post("/graphql", json={"query": aliases})).json()
+        assert res["errors"][0]["extensions"]["code"] == "BAD_INPUT"
+        costly = ('{ entities(agentId: "a", first: 100) { edges { node { facts(limit: 100) '
+                  "{ id } relationships { id } } } } }")
+        res = (await client.post("/graphql", json={"query": costly})).json()
+        assert res["errors"][0]["extensions"] == {"code": "BAD_INPUT", "reason": "cost"}
+        ok = (await client.post("/graphql", json={"query": deep})).json()
+        assert "errors" not in ok
+
+
+async def test_introspection_toggle(executor: Executor, hash_embedder: HashEmbedder) -> None:
+    query = {"query": "{ __schema { queryType { name } } }"}
+    async with http_client(_app(executor, hash_embedder, auth_disabled=True)) as client:
+        assert (await client.post("/graphql", json=query)).json()["data"]["__schema"]
+    app = _app(executor, hash_embedder, auth_disabled=True, introspection=False)
+    async with http_client(app) as client:
+        res = (await client.post("/graphql", json=query)).json()
+        assert res["errors"][0]["extensions"]["code"] == "BAD_INPUT"
+
+
+async def test_internal_errors_are_masked_and_unavailable_is_typed(
+    executor: Executor, hash_embedder: HashEmbedder
+) -> None:
+    query = {"query": '{ retrieve(agentId: "a", query: "hi") { context } }'}
+    secret = RuntimeError("Neo.ClientError.Statement.SyntaxError: MATCH (n) secret")
+    app = _app(executor, hash_embedder, auth_disabled=True, retriever=ExplodingRetriever(secret))
+    async with http_client(app) as client:
+        res = await client.post("/graphql", json=query)
+        text = res.text
+        assert "secret" not in text and "Traceback" not in text and "MATCH" not in text
+        assert res.json()["errors"][0] == {
+            "message": "Internal error.", "locations": [{"line": 1, "column": 3}],
+            "path": ["retrieve"], "extensions": {"code": "INTERNAL"}}
+    down = ExplodingRetriever(GraphUnavailable("bolt://10.0.0.1 refused"))
+    app = _app(executor, hash_embedder, auth_disabled=True, retriever=down)
+    async with http_client(app) as client:
+        err = (await client.post("/graphql", json=query)).json()["errors"][0]
+        assert err["extensions"] == {"code": "UNAVAILABLE", "retryAfterSeconds": 5}
+        assert "10.0.0.1" not in err["message"]
+
+
+async def test_graphiql_page_has_example_tabs(
+    executor: Executor, hash_embedder: HashEmbedder
+) -> None:
+    async with http_client(_app(executor, hash_embedder)) as client:
+        page = await client.get("/graphql", headers={"Accept": "text/html"})
+        assert page.status_code == 200
+        assert "Hippograph GraphiQL" in page.text and "DEFAULT_TABS" in page.text
+        for op in ("mutation Write", "query Retrieve", "query EntityGraph"):
+            assert op in page.text
+
+
+def test_auth_can_be_disabled_only_on_loopback() -> None:
+    with pytest.raises(RuntimeError, match="loopback"):
+        create_app(Settings(auth_disabled=True, api_host="0.0.0.0"))
+    create_app(Settings(auth_disabled=True, api_host="127.0.0.1"))

@@ -1,0 +1,141 @@
+"""Multi-tenant correctness: 2,000 agents × 5 facts whose facts are all CLOSER to the query
+(vector and BM25) than the target agent's. A naive global top-k then filter returns nothing for
+the target; the retriever's exact scan and adaptive over-fetch both return exactly the
+brute-force ranking of the target's own facts."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import numpy as np
+import pytest
+
+from graph.executor import Executor
+from graph.memory.read import RetrieveConfig, Retriever
+from graph.memory.read.planner import keywords, lucene_query
+from graph.memory.read.search import Scope, SearchStats, keyword_facts, semantic_facts
+from graph.providers import HashEmbedder
+
+pytestmark = pytest.mark.neo4j
+
+CROWD_AGENTS, PER_AGENT, TARGET_FACTS, DIM = 2000, 5, 40, 384
+QUERY = "zephyr quartz"
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / np.linalg.norm(v)
+
+
+@dataclass
+class Crowd:
+    target: str
+    crowd: list[str]
+    query_vec: list[float]
+    target_vecs: dict[str, np.ndarray]
+
+
+class FixedEmbedder(HashEmbedder):
+    """Returns the crafted query vector for the test query (other texts: hashing)."""
+
+    def __init__(self, vector: list[float]) -> None:
+        super().__init__(DIM)
+        self.vector = vector
+
+    async def embed(self, texts):  # type: ignore[no-untyped-def]
+        return [self.vector if t == QUERY else (await super().embed([t]))[0] for t in texts]
+
+
+@pytest.fixture(scope="module")
+async def crowd(executor: Executor) -> AsyncIterator[Crowd]:
+    rng = np.random.default_rng(7)
+    q = _unit(rng.normal(size=DIM))
+    run = uuid.uuid4().hex[:8]
+    target = f"test-mt-target-{run}"
+    agents = [f"test-mt-{run}-{i}" for i in range(CROWD_AGENTS)]
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    rows = []
+    for i, agent in enumerate(agents):
+        for j in range(PER_AGENT):
+            vec = _unit(q + 0.25 * rng.normal(size=DIM) / np.sqrt(DIM) * 4)
+            rows.append({"id": str(uuid.uuid4()), "agent_id": agent, "embedding": vec.tolist(),
+                         "text": f"zephyr quartz zephyr quartz {i} {j}"})
+    target_vecs: dict[str, np.ndarray] = {}
+    target_rows = []
+    for j in range(TARGET_FACTS):
+        noise = 0.6 + 0.1 * j  # increasingly far from the query, all farther than the crowd
+        vec = _unit(q + noise * rng.normal(size=DIM) / np.sqrt(DIM) * 4)
+        fid = str(uuid.uuid4())
+        target_vecs[fid] = vec
+        words = ["zephyr"] if j % 3 == 0 else ["quartz"] if j % 3 == 1 else ["granite"]
+        text = " ".join(words + ["is", "mentioned", "in", "target", "note", "number", str(j)]
+                        + ["padding"] * (j % 5))
+        target_rows.append({"id": fid, "agent_id": target, "embedding": vec.tolist(),
+                            "text": text})
+    try:
+        for start in range(0, len(rows), 1000):
+            await executor.run("test/read_create_crowd", {"rows": rows[start:start + 1000],
+                                                          "at": at})
+        await executor.run("test/read_create_crowd", {"rows": target_rows, "at": at})
+        yield Crowd(target, agents, q.tolist(), target_vecs)
+    finally:
+        for start in range(0, len(agents), 250):
+            await executor.run("test/read_delete_crowd",
+                               {"agent_ids": agents[start:start + 250]})
+        await executor.run("admin/delete_agent", {"agent_id": target})
+
+
+def _brute_force(c: Crowd, limit: int, min_cos: float) -> list[str]:
+    q = np.array(c.query_vec)
+    sims = {fid: float(v @ q) for fid, v in c.target_vecs.items()}
+    ranked = sorted((fid for fid, s in sims.items() if s >= min_cos),
+                    key=lambda fid: (-sims[fid], fid))
+    return ranked[:limit]
+
+
+async def test_naive_global_top_k_starves_the_target(executor: Executor, crowd: Crowd) -> None:
+    rows = await executor.run("test/vector_top", {"agent_id": crowd.target,
+                                                  "vector": crowd.query_vec, "k": 200})
+    assert rows == []  # what a global top-k + filter would return
+
+
+@pytest.mark.parametrize("exact_max", [1_000_000, 0], ids=["exact-scan", "index-overfetch"])
+async def test_semantic_equals_brute_force(executor: Executor, crowd: Crowd,
+                                           exact_max: int) -> None:
+    stats = SearchStats()
+    scope = Scope(crowd.target, None, crowd.query_vec, 0.55)
+    got = await semantic_facts(
+        executor, scope, limit=10, min_cosine=0.0, agent_facts=TARGET_FACTS,
+        total_facts=TARGET_FACTS + CROWD_AGENTS * PER_AGENT, exact_max=exact_max,
+        cap=50_000, stats=stats)
+    assert [f.id for f in got] == _brute_force(crowd, 10, 0.0)
+    assert stats.strategy == ("exact" if exact_max else "index")
+    if not exact_max:
+        assert len(stats.rounds) >= 2  # the first k was not enough: it grew
+
+
+async def test_keyword_equals_exhaustive_fulltext(executor: Executor, crowd: Crowd) -> None:
+    lucene = lucene_query(keywords(QUERY))
+    reference = await executor.run("test/read_crowd_fulltext_all",
+                                   {"agent_id": crowd.target, "q": lucene})
+    assert len(reference) > 10
+    stats = SearchStats()
+    scope = Scope(crowd.target, None, crowd.query_vec, 0.55)
+    got = await keyword_facts(executor, scope, lucene=lucene, limit=10,
+                              agent_facts=TARGET_FACTS,
+                              total_facts=TARGET_FACTS + CROWD_AGENTS * PER_AGENT,
+                              cap=50_000, stats=stats)
+    assert [f.id for f in got] == [r["id"] for r in reference[:10]]
+    assert got[0].scores.keyword == 1.0 and all(0 < f.scores.keyword <= 1 for f in got)
+    assert len(stats.rounds) >= 2 and not stats.capped
+
+
+async def test_retrieve_is_not_starved(executor: Executor, crowd: Crowd) -> None:
+    retriever = Retriever(executor, FixedEmbedder(crowd.query_vec),
+                          config=RetrieveConfig(min_similarity=0.0, topk_facts=10, min_score=0.0,
+                                                weights={"recency": 0.0, "importance": 0.0,
+                                                         "keyword": 0.0, "graph": 0.0}))
+    result = await retriever.retrieve(crowd.target, QUERY)
+    assert [f.id for f in result.facts] == _brute_force(crowd, 10, 0.0)

@@ -1,0 +1,160 @@
+"""Skip without queries, time travel, invalidated relationships, events and observations,
+aggregation, bad input — against the real Neo4j."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from graph.errors import BadInput
+from graph.executor import Executor
+from graph.memory.read import Retriever
+from graph.memory.write import (
+    StructuredEntity,
+    StructuredEvent,
+    StructuredFact,
+    StructuredRelation,
+    remember,
+)
+from graph.providers import Embedder
+from tests.fakes import RecordingExecutor
+from tests.integration.read.data import MARCOS_ENTITIES, MARCOS_FACTS, MARCOS_RELATIONS
+
+pytestmark = pytest.mark.neo4j
+
+T0 = datetime(2025, 1, 10, tzinfo=UTC)
+T1 = datetime(2025, 6, 1, tzinfo=UTC)
+
+
+class CountingEmbedder:
+    """Wraps an embedder and counts calls (to prove a skip embeds nothing)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner, self.name, self.dimensions, self.calls = inner, inner.name, inner.dimensions, 0
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.calls += 1
+        return await self.inner.embed(texts)
+
+
+@pytest.mark.parametrize("query", ["hi", "bom dia", "Obrigado!", "hello there"])
+async def test_greetings_skip_with_zero_database_queries(executor: Executor, embedder: Embedder,
+                                                         query: str) -> None:
+    recording = RecordingExecutor(executor)
+    counting = CountingEmbedder(embedder)
+    result = await Retriever(recording, counting).retrieve("test-anyone", query)
+    assert result.plan.strategy == "skip" and result.plan.reason == "greeting"
+    assert result.facts == [] and result.context == ""
+    assert recording.names == [] and recording.round_trips == 0 and counting.calls == 0
+
+
+async def test_time_travel_superseded_fact_reappears(executor: Executor, agent_id: str,
+                                                     embedder: Embedder) -> None:
+    old_id, new_id = str(uuid.uuid4()), str(uuid.uuid4())
+    await remember(executor, embedder, agent_id,
+                   entities=[StructuredEntity("Marcos Tavares", "person")],
+                   facts=[StructuredFact("Marcos Tavares lives in São Paulo", "Marcos Tavares",
+                                         id=old_id, created_at=T0, valid_from=T0),
+                          StructuredFact("Marcos Tavares lives in Porto Alegre",
+                                         "Marcos Tavares", id=new_id, created_at=T1,
+                                         valid_from=T1)])
+    await executor.run("test/read_close_fact", {"agent_id": agent_id, "ids": [old_id], "at": T1})
+    retriever = Retriever(executor, embedder)
+    query = "Where does Marcos Tavares live?"
+    now_ids = [f.id for f in (await retriever.retrieve(agent_id, query)).facts]
+    assert new_id in now_ids and old_id not in now_ids
+    past = await retriever.retrieve(agent_id, query, as_of=T0 + timedelta(days=30))
+    past_ids = [f.id for f in past.facts]
+    assert old_id in past_ids and new_id not in past_ids
+    assert "São Paulo" in past.context and "Porto Alegre" not in past.context
+    # naive as_of is read as UTC; exactly at T1 the new version is valid, the old one is not
+    at_switch = await retriever.retrieve(agent_id, query, as_of=T1.replace(tzinfo=None))
+    assert [f.id for f in at_switch.facts] == [new_id]
+
+
+async def test_invalidated_relationship_not_traversed_unless_as_of_before(
+        executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    await remember(executor, embedder, agent_id, entities=MARCOS_ENTITIES,
+                   facts=[StructuredFact(f.text, f.subject, entities=f.entities, created_at=T0,
+                                         valid_from=T0) for f in MARCOS_FACTS],
+                   relations=MARCOS_RELATIONS)
+    await executor.run("test/read_backdate_relation", {
+        "agent_id": agent_id, "source": "person:marcos_tavares", "target": "person:carolina",
+        "type": "married_to", "created": T0, "closed": T1})
+    retriever = Retriever(executor, embedder)
+    query = "Tell me everything about Marcos Tavares"
+
+    def graph_texts(result: object) -> set[str]:
+        return {f.text for f in result.facts if "graph" in f.sources}  # type: ignore[attr-defined]
+
+    now = await retriever.retrieve(agent_id, query, options={"activation_hops": 0})
+    assert "Carolina is an architect" not in graph_texts(now)  # only reachable via married_to
+    assert "person:carolina" not in {e.key for e in now.plan.entities}
+    before = await retriever.retrieve(agent_id, query, as_of=T0 + timedelta(days=1),
+                                      options={"activation_hops": 0})
+    assert "Carolina is an architect" in graph_texts(before)
+    assert "person:carolina" in {e.key for e in before.plan.entities}
+    hop = next(f for f in before.facts if f.text == "Carolina is an architect")
+    assert hop.hops == 1
+
+
+async def test_events_and_observations_in_context(executor: Executor, agent_id: str,
+                                                  embedder: Embedder) -> None:
+    await remember(
+        executor, embedder, agent_id, entities=[StructuredEntity("Ana", "person")],
+        facts=[StructuredFact("Ana was promoted to tech lead", "Ana")],
+        events=[StructuredEvent("Hey, just wanted to share that I got promoted to tech lead!",
+                                "Ana", occurred_at=datetime(2026, 3, 28, 9, tzinfo=UTC)),
+                StructuredEvent("The weather was rainy all weekend.", "Ana",
+                                occurred_at=datetime(2026, 3, 20, 9, tzinfo=UTC))])
+    vec = (await embedder.embed(["Ana often talks about her career growth"]))[0]
+    await executor.run("test/read_create_observations", {"agent_id": agent_id, "rows": [
+        {"id": str(uuid.uuid4()), "text": "Ana often talks about her career growth",
+         "kind": "pattern", "embedding": vec}]})
+    result = await Retriever(executor, embedder).retrieve(agent_id, "How is Ana's career going?")
+    assert result.context.startswith("Known facts:\n- Ana was promoted to tech lead")
+    assert "Observed patterns:\n- Ana often talks about her career growth" in result.context
+    assert "Relevant conversations:\n- (2026-03-28) Ana: Hey, just wanted" in result.context
+    assert result.events[0].text.startswith("Hey, just wanted")
+    assert [o.text for o in result.observations] == ["Ana often talks about her career growth"]
+
+
+async def test_aggregation_only_when_type_exists(executor: Executor, agent_id: str,
+                                                 embedder: Embedder) -> None:
+    await remember(executor, embedder, agent_id,
+                   entities=[StructuredEntity("Clara", "person"), StructuredEntity("Rafael",
+                                                                                   "person")],
+                   facts=[StructuredFact("Clara is my best friend from school", "Clara"),
+                          StructuredFact("Rafael plays guitar in a band", "Rafael")],
+                   relations=[StructuredRelation("Clara", "Rafael", "knows")])
+    retriever = Retriever(executor, embedder)
+    friends = await retriever.retrieve(agent_id, "who are my friends?")
+    assert friends.plan.reason == "aggregation" and friends.plan.pattern_types == ("person",)
+    assert {f.text for f in friends.facts} >= {"Clara is my best friend from school",
+                                                "Rafael plays guitar in a band"}
+    projects = await retriever.retrieve(agent_id, "list my projects")
+    assert projects.plan.pattern_types == () and projects.plan.reason == "deterministic"
+
+
+async def test_bad_input_is_typed(executor: Executor, embedder: Embedder) -> None:
+    retriever = Retriever(executor, embedder)
+    with pytest.raises(BadInput):
+        await retriever.retrieve("", "where?")
+    with pytest.raises(BadInput):
+        await retriever.retrieve("a", None)  # type: ignore[arg-type]
+    with pytest.raises(BadInput):
+        await retriever.retrieve("a", "where?", as_of="yesterday")  # type: ignore[arg-type]
+    with pytest.raises(BadInput):
+        await retriever.retrieve("a", "where?", options={"topk_facts": -1})
+
+
+async def test_lucene_syntax_in_query_is_harmless(executor: Executor, agent_id: str,
+                                                  embedder: Embedder) -> None:
+    await remember(executor, embedder, agent_id, entities=[StructuredEntity("Ana", "person")],
+                   facts=[StructuredFact("Ana codes in C++ and Rust", "Ana")])
+    result = await Retriever(executor, embedder).retrieve(
+        agent_id, 'Does Ana code in C++? title:"x" AND (foo OR bar~) \\ /regex/ *')
+    assert result.facts and result.facts[0].text == "Ana codes in C++ and Rust"

@@ -1,0 +1,59 @@
+"""OpenGDS (built from Maven Central by `hippograph neo4j install`) is loaded and usable through
+the `graphdatascience` client. No core feature depends on it: this only checks the optional path."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from graph.executor import Executor
+from graph.gds import connect_gds
+from server.runtime import local_neo4j
+from server.settings import Settings
+
+pytestmark = pytest.mark.neo4j
+
+
+def _gds_jar_installed() -> bool:
+    return any(local_neo4j().plugins.glob("open-gds-*.jar"))
+
+
+async def test_gds_loaded_when_plugin_installed(executor: Executor, settings: Settings) -> None:
+    if not settings.local_neo4j or not _gds_jar_installed():
+        pytest.skip("OpenGDS plugin jar not installed in this server (optional component)")
+    plugins = (await executor.run("schema/procedures_like", read=True))[0]
+    assert plugins["gds"] > 100
+    version = (await executor.run("schema/gds_version", read=True))[0]["version"]
+    assert version.startswith("2.13.")
+
+
+async def test_gds_client_runs_pagerank(executor: Executor, settings: Settings, agent_id: str) -> None:
+    if not settings.local_neo4j or not _gds_jar_installed():
+        pytest.skip("OpenGDS plugin jar not installed in this server (optional component)")
+    await executor.run("test/gds_ring", {"agent_id": agent_id})
+
+    def run() -> list[str]:
+        gds = connect_gds(settings.bolt_uri, settings.neo4j_user,
+                          settings.neo4j_password.get_secret_value())
+        assert gds is not None
+        try:
+            name = f"ring-{agent_id}"
+            projected = gds.graph.cypher.project(
+                "MATCH (a:GdsTest {agent_id: $agent_id})-[:LINK]->(b:GdsTest) "
+                "RETURN gds.graph.project($graph_name, a, b)",
+                database="neo4j", graph_name=name, agent_id=agent_id,
+            )
+            graph = projected.graph if hasattr(projected, "graph") else projected[0]
+            try:
+                ranks = gds.page_rank.stream(graph)
+                ids = ranks.sort_values("score", ascending=False)["nodeId"].tolist()
+                names = [gds.util.asNode(i)["name"] for i in ids]
+            finally:
+                graph.drop()
+            return names
+        finally:
+            gds.close()
+
+    names = await asyncio.to_thread(run)
+    assert names[0] == "hub"  # every other node links to the hub

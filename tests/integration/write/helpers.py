@@ -1,0 +1,60 @@
+"""Shared helpers for the write-pipeline integration tests."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from graph.executor import Executor
+
+SPEAKER = "Rafael"
+
+
+async def counts(executor: Executor, agent_id: str) -> dict[str, int]:
+    rows = await executor.run("history/agent_counts", {"agent_id": agent_id}, read=True)
+    return {k: int(v) for k, v in rows[0].items()}
+
+
+def user_payload(body: dict[str, Any]) -> dict[str, Any]:
+    """The JSON the pipeline sent as the user message of a scripted request."""
+    content = next(m["content"] for m in body["messages"] if m["role"] == "user")
+    return json.loads(content)
+
+
+def reconcile_with(action: str, reason: str = "scripted decision") -> Any:
+    """A scripted reconcile reply: ``action`` on the best candidate of every fact."""
+    def reply(body: dict[str, Any]) -> dict[str, Any]:
+        facts = user_payload(body)["facts"]
+        return {"decisions": [{"index": f["index"], "action": action,
+                               "target_id": f["existing"][0]["id"], "reason": reason}
+                              for f in facts]}
+    return reply
+
+
+def extraction(entities: list[tuple[str, str]] | None = None,
+               facts: list[tuple[str, str]] | None = None,
+               relations: list[tuple[str, str, str]] | None = None,
+               aliases: dict[str, list[str]] | None = None, **extra: Any) -> dict[str, Any]:
+    """An informed-extraction answer from compact tuples."""
+    aliases = aliases or {}
+    return {
+        "entities": [{"name": n, "type": t, "aliases": aliases.get(n, [])}
+                     for n, t in entities or []],
+        "facts": [{"subject": s, "text": t, "confidence": 0.95, "action": "NEW",
+                   "importance_category": "specific_event", "kind": "fact"}
+                  for s, t in facts or []],
+        "relations": [{"source": s, "type": r, "target": t} for s, r, t in relations or []],
+        **extra,
+    }
+
+
+CLARA_MESSAGE = ("Clara Rezende saiu da Vertix e foi pra Orion Tech como head de engenharia. "
+                 "O Thiago Nogueira a contratou pessoalmente.")
+CLARA_ENTITIES = [("Clara Rezende", "person"), ("Vertix", "organization"),
+                  ("Orion Tech", "organization"), ("Thiago Nogueira", "person")]
+CLARA_FACTS = [("Clara Rezende", "Clara Rezende left Vertix"),
+               ("Clara Rezende", "Clara Rezende joined Orion Tech as head of engineering"),
+               ("Thiago Nogueira", "Thiago Nogueira personally hired Clara Rezende")]
+CLARA_RELATIONS = [("Clara Rezende", "former_employee_of", "Vertix"),
+                   ("Clara Rezende", "works_at", "Orion Tech"),
+                   ("Thiago Nogueira", "hired", "Clara Rezende")]

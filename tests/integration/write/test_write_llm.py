@@ -1,0 +1,259 @@
+"""The write pipeline's LLM path against the real Neo4j with scripted model answers."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+
+from graph.executor import Executor
+from graph.memory.history import facts_as_of, get_fact, relationships_as_of
+from graph.memory.write import WritePipeline
+from graph.providers import Embedder
+from tests.fakes import ScriptedLLM
+from tests.integration.write.helpers import (
+    CLARA_ENTITIES,
+    CLARA_FACTS,
+    CLARA_MESSAGE,
+    CLARA_RELATIONS,
+    SPEAKER,
+    counts,
+    extraction,
+    reconcile_with,
+)
+
+pytestmark = pytest.mark.neo4j
+
+INFORMED = "Stage: extract_informed"
+RECONCILE = "Stage: reconcile"
+
+
+async def test_clara_informed_path_one_call(executor: Executor, agent_id: str,
+                                            embedder: Embedder) -> None:
+    llm = ScriptedLLM(by_stage={INFORMED: [extraction(
+        CLARA_ENTITIES, CLARA_FACTS, CLARA_RELATIONS,
+        profiles={"Clara Rezende": "Software engineer; head of engineering at Orion Tech."})]})
+    pipe = WritePipeline(executor, embedder, llm.chat())
+    res = await pipe.write(agent_id, CLARA_MESSAGE, SPEAKER)
+    assert res.success, res.error
+    assert llm.calls == 1 and res.llm_calls == 1
+    assert res.tokens_used.input == 100 and res.tokens_used.total == 150
+    assert len(res.facts_added) == 3
+    assert len(res.relations) == 3
+    assert len(res.entities_resolved) == 4
+    c = await counts(executor, agent_id)
+    assert (c["entities"], c["facts"], c["relations"], c["events"]) == (4, 3, 3, 1)
+    assert c["from_event"] == 3
+    # "Clara Rezende left Vertix" links both Clara (primary) and Vertix.
+    assert c["about"] >= 6
+    # The relationship's evidence is the fact that mentions both ends.
+    by_type = {r["type"]: r for r in res.relations}
+    left = next(f for f in res.facts_added if f.text == "Clara Rezende left Vertix")
+    assert by_type["former_employee_of"]["evidence_fact_id"] == left.id
+
+
+async def test_clara_fallback_path_three_calls(executor: Executor, agent_id: str,
+                                               embedder: Embedder) -> None:
+    llm = ScriptedLLM(by_stage={
+        INFORMED: ["this is not JSON {"],
+        "Stage: extract_entities": [{"entities": [{"name": n, "type": t}
+                                                  for n, t in CLARA_ENTITIES]}],
+        "Stage: extract_facts": [extraction(facts=CLARA_FACTS)],
+        "Stage: extract_relations": [extraction(relations=CLARA_RELATIONS)],
+    })
+    res = await WritePipeline(executor, embedder, llm.chat()).write(
+        agent_id, CLARA_MESSAGE, SPEAKER, verbose=True)
+    assert res.success, res.error
+    # 1 failed informed call + the 3 fallback calls (entity scan, facts ‖ relations).
+    assert llm.calls == 4 and res.llm_calls == 4
+    fallback_calls = [r for r in llm.requests
+                      if INFORMED not in r["messages"][0]["content"]]
+    assert len(fallback_calls) == 3
+    assert res.trace is not None
+    assert any(s.get("stage") == "fallback_extraction" and
+               s["relation_retry_triggered"] is False for s in res.trace)
+    c = await counts(executor, agent_id)
+    assert (c["entities"], c["facts"], c["relations"]) == (4, 3, 3)
+
+
+async def test_fallback_retries_relations_once(executor: Executor, agent_id: str,
+                                               embedder: Embedder) -> None:
+    llm = ScriptedLLM(by_stage={
+        INFORMED: ["nope"],
+        "Stage: extract_entities": [{"entities": [{"name": n, "type": t}
+                                                  for n, t in CLARA_ENTITIES]}],
+        "Stage: extract_facts": [extraction(facts=CLARA_FACTS)],
+        "Stage: extract_relations": [{"relations": []}, extraction(relations=CLARA_RELATIONS)],
+    })
+    res = await WritePipeline(executor, embedder, llm.chat()).write(
+        agent_id, CLARA_MESSAGE, SPEAKER, verbose=True)
+    assert llm.calls == 5
+    assert len(res.relations) == 3
+    assert res.trace and any(s.get("relation_retry_triggered") for s in res.trace)
+
+
+async def test_move_supersedes_and_cascades(executor: Executor, agent_id: str,
+                                            embedder: Embedder) -> None:
+    llm = ScriptedLLM(
+        by_stage={INFORMED: [
+            extraction([("Curitiba", "place")], [(SPEAKER, "Rafael lives in Curitiba")],
+                       [(SPEAKER, "lives_in", "Curitiba")]),
+            extraction([("São Paulo", "place")], [(SPEAKER, "Rafael lives in São Paulo now")],
+                       [(SPEAKER, "lives_in", "São Paulo")]),
+        ], RECONCILE: [reconcile_with("UPDATE", "moved")]})
+    pipe = WritePipeline(executor, embedder, llm.chat())
+    first = await pipe.write(agent_id, "I live in Curitiba", SPEAKER)
+    between = datetime.now(UTC)
+    await asyncio.sleep(0.05)
+    second = await pipe.write(agent_id, "I moved to São Paulo", SPEAKER)
+    assert first.success and second.success
+    old_id = first.facts_added[0].id
+    assert [u.target_id for u in second.facts_updated] == [old_id]
+    old = await get_fact(executor, agent_id, old_id)
+    assert old["valid_to"] is not None and old["invalidated_at"] is not None
+    c = await counts(executor, agent_id)
+    assert c["supersedes"] == 1 and c["active_facts"] == 1
+    now_rels = await relationships_as_of(executor, agent_id, datetime.now(UTC))
+    assert [(r["type"], r["target_key"]) for r in now_rels] == [("lives_in", "place:sao_paulo")]
+    then_rels = await relationships_as_of(executor, agent_id, between)
+    assert [(r["type"], r["target_key"]) for r in then_rels] == [("lives_in", "place:curitiba")]
+    then = await facts_as_of(executor, agent_id, between)
+    assert [f["text"] for f in then] == ["Rafael lives in Curitiba"]
+
+
+async def test_alias_resolves_without_fuzzy_or_llm(executor: Executor, agent_id: str,
+                                                   embedder: Embedder) -> None:
+    llm = ScriptedLLM(by_stage={INFORMED: [
+        extraction([("Guilherme Maturana", "person")],
+                   [("Guilherme Maturana", "Guilherme Maturana is a product designer")],
+                   aliases={"Guilherme Maturana": ["Guili"]}),
+        extraction([("Guili", "person")], [("Guili", "Guili said the project is on track")]),
+    ]})
+    pipe = WritePipeline(executor, embedder, llm.chat())
+    await pipe.write(agent_id, "My friend Guili (Guilherme Maturana) is a designer", SPEAKER)
+    res = await pipe.write(agent_id, "Guili said the project is on track", SPEAKER)
+    assert llm.calls == 2  # one extraction per message, no resolve_entities call
+    [guili] = [e for e in res.entities_resolved if e["name"] == "Guili"]
+    assert guili["method"] == "alias" and guili["key"] == "person:guilherme_maturana"
+    c = await counts(executor, agent_id)
+    assert c["entities"] == 1 and c["aliases"] == 2 and c["alias_links"] == 2
+    assert res.facts_added[0].subject_key == "person:guilherme_maturana"
+
+
+async def test_twenty_concurrent_writes_one_entity(executor: Executor, agent_id: str,
+                                                   embedder: Embedder) -> None:
+    answer = extraction([("Beatriz Souza", "person")],
+                        [("Beatriz Souza", "Beatriz Souza is a product designer")],
+                        aliases={"Beatriz Souza": ["Bia"]})
+    llm = ScriptedLLM(by_stage={INFORMED: [answer] * 20},
+                      replies=[reconcile_with("NOOP")] * 20)
+    pipe = WritePipeline(executor, embedder, llm.chat())
+    results = await asyncio.gather(*[
+        pipe.write(agent_id, f"Bia (Beatriz Souza) is a product designer #{i}", SPEAKER)
+        for i in range(20)])
+    assert all(r.success for r in results), [r.error for r in results]
+    c = await counts(executor, agent_id)
+    assert c["entities"] == 1
+    assert c["aliases"] == 2 and c["alias_links"] == 2
+    assert c["events"] == 20
+
+
+async def test_repeat_is_noop_with_reinforcement(executor: Executor, agent_id: str,
+                                                 embedder: Embedder) -> None:
+    answer = extraction([("Acme", "organization")], [(SPEAKER, "Rafael works at Acme")],
+                        [(SPEAKER, "works_at", "Acme")])
+    llm = ScriptedLLM(by_stage={INFORMED: [answer, answer]})
+    pipe = WritePipeline(executor, embedder, llm.chat())
+    first = await pipe.write(agent_id, "I work at Acme", SPEAKER)
+    second = await pipe.write(agent_id, "I work at Acme", SPEAKER)
+    assert llm.calls == 2  # the NOOP needs no reconcile call (similarity ≥ 0.98)
+    assert [u.target_id for u in second.facts_unchanged] == [first.facts_added[0].id]
+    fact = await get_fact(executor, agent_id, first.facts_added[0].id)
+    assert fact["reinforcement_count"] == 2
+    c = await counts(executor, agent_id)
+    assert c["facts"] == 1 and c["relations"] == 1
+
+
+async def test_no_longer_works_is_delete(executor: Executor, agent_id: str,
+                                         embedder: Embedder) -> None:
+    llm = ScriptedLLM(by_stage={
+        INFORMED: [
+            extraction([("Acme", "organization")], [(SPEAKER, "Rafael works at Acme")],
+                       [(SPEAKER, "works_at", "Acme")]),
+            extraction([("Acme", "organization")], [(SPEAKER, "Rafael no longer works at Acme")]),
+        ], RECONCILE: [reconcile_with("DELETE", "retracted")]})
+    pipe = WritePipeline(executor, embedder, llm.chat())
+    first = await pipe.write(agent_id, "I work at Acme", SPEAKER)
+    second = await pipe.write(agent_id, "I no longer work at Acme", SPEAKER)
+    assert [d.id for d in second.facts_deleted] == [first.facts_added[0].id]
+    assert not second.facts_added
+    c = await counts(executor, agent_id)
+    assert c["active_facts"] == 0 and c["active_relations"] == 0
+
+
+async def test_hallucinated_targets_and_empty_reasons_dropped(
+        executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    def bad(body: dict) -> dict:
+        return {"decisions": [
+            {"index": 0, "action": "UPDATE", "target_id": "made-up-id", "reason": "moved"},
+            {"index": 1, "action": "DELETE", "target_id": None, "reason": ""}]}
+
+    llm = ScriptedLLM(by_stage={INFORMED: [
+        extraction([("Acme", "organization")],
+                   [(SPEAKER, "Rafael works at Acme"), (SPEAKER, "Rafael enjoys hiking")]),
+        extraction([("Acme", "organization")],
+                   [(SPEAKER, "Rafael works at Acme Corp as a developer"),
+                    (SPEAKER, "Rafael enjoys hiking in the mountains")]),
+    ], RECONCILE: [bad]})
+    pipe = WritePipeline(executor, embedder, llm.chat())
+    await pipe.write(agent_id, "I work at Acme and enjoy hiking", SPEAKER)
+    res = await pipe.write(agent_id, "I work at Acme Corp as a developer, I hike", SPEAKER)
+    assert res.success
+    assert not res.facts_updated and not res.facts_deleted
+    assert len(res.facts_added) == 2  # dropped decisions fall back to ADD
+    assert any("not a candidate" in w for w in res.warnings) or any(
+        "without a reason" in w for w in res.warnings)
+    c = await counts(executor, agent_id)
+    assert c["active_facts"] == 4
+
+
+async def test_llm_timeout_keeps_event(executor: Executor, agent_id: str,
+                                       embedder: Embedder) -> None:
+    import httpx
+
+    llm = ScriptedLLM(replies=[httpx.ReadTimeout("t")])
+    res = await WritePipeline(executor, embedder, llm.chat()).write(
+        agent_id, "I live in Curitiba", SPEAKER)
+    assert res.success and res.event_id
+    assert any("LLM" in w for w in res.warnings)
+    assert llm.calls == 1
+    c = await counts(executor, agent_id)
+    assert c["events"] == 1 and c["facts"] == 0 and c["entities"] == 0
+
+
+async def test_invalid_json_twice(executor: Executor, agent_id: str,
+                                  embedder: Embedder) -> None:
+    llm = ScriptedLLM(replies=["not json", "<think>hmm</think> still not json"])
+    res = await WritePipeline(executor, embedder, llm.chat()).write(
+        agent_id, "I live in Curitiba", SPEAKER)
+    assert res.success is False and res.error and "extraction failed" in res.error
+    assert res.event_id is not None and llm.calls == 2
+    c = await counts(executor, agent_id)
+    assert c["events"] == 1
+    assert (c["facts"], c["entities"], c["aliases"], c["relations"]) == (0, 0, 0, 0)
+
+
+async def test_output_hardening(executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    answer = extraction([("Acme", "organization")],
+                        [(SPEAKER, "too short"), (SPEAKER, "Rafael works at Acme " + "x" * 3000)])
+    answer["facts"][1]["kind"] = "gossip"
+    fenced = "<think>let me think</think>\n```json\n" + __import__("json").dumps(answer) + "\n```"
+    llm = ScriptedLLM(by_stage={INFORMED: [fenced]})
+    res = await WritePipeline(executor, embedder, llm.chat()).write(
+        agent_id, "I work at Acme", SPEAKER)
+    assert res.success
+    assert len(res.facts_added) == 1 and len(res.facts_added[0].text) == 2000
+    assert any("shorter than" in w for w in res.warnings)
+    assert any("truncated" in w for w in res.warnings)
+    assert any("coerced" in w for w in res.warnings)

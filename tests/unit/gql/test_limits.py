@@ -1,0 +1,114 @@
+"""Document limits, cursors and the token bucket, without a database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from gql.context import Context
+from gql.permissions import LOCAL_ADMIN, Principal
+from gql.schema import QueryLimits, build_schema
+from graph.errors import BadInput
+from graph.memory.browse import (
+    decode_key_cursor,
+    decode_time_cursor,
+    encode_key_cursor,
+    encode_time_cursor,
+)
+from graph.providers import HashEmbedder
+from server.auth import hash_key, is_loopback, key_from_headers
+from server.limits import RateLimiter, TokenBucket
+
+
+@dataclass
+class NoDatabase:
+    """Services whose executor must never be reached by a refused document."""
+
+    executor: Any = None
+    embedder: Any = field(default_factory=lambda: HashEmbedder(8))
+    llm: Any = None
+    writer: Any = None
+    retriever: Any = None
+    llm_mode: str = "offline"
+
+
+schema = build_schema(QueryLimits(max_depth=12, max_chars=20_000, max_cost=5_000))
+
+
+async def run(query: str) -> Any:
+    return await schema.execute(query, context_value=Context(NoDatabase(), LOCAL_ADMIN))
+
+
+async def test_fifty_levels_deep_is_refused_before_execution() -> None:
+    fields = " ".join(["facts { id"] * 50) + " }" * 50
+    query = '{ entity(agentId: "a", key: "k") { ' + fields + " } }"
+    res = await run(query)  # the executor is None: reaching Neo4j would be an INTERNAL error
+    assert res.errors and res.errors[0].extensions["code"] == "BAD_INPUT"
+
+
+async def test_one_megabyte_query_is_refused_by_size() -> None:
+    res = await run("{ health { ready } }" + " " * 1_000_000)
+    assert res.errors[0].extensions == {"code": "BAD_INPUT", "reason": "size"}
+
+
+async def test_cost_counts_page_sizes() -> None:
+    cheap = '{ entities(agentId: "a", first: 5) { edges { node { facts(limit: 5) { id } } } } }'
+    costly = '{ entities(agentId: "a", first: 100) { edges { node { facts(limit: 100) { id } } } } }'
+    res = await run(costly)
+    assert res.errors[0].extensions == {"code": "BAD_INPUT", "reason": "cost"}
+    # The cheap one passes validation and then needs the database (which is absent here).
+    res = await run(cheap)
+    assert res.errors is None or res.errors[0].extensions.get("reason") != "cost"
+
+
+async def test_anonymous_principal_is_forbidden_without_touching_the_database() -> None:
+    res = await schema.execute('{ entities(agentId: "a") { totalCount } }',
+                               context_value=Context(NoDatabase(), Principal(tenant="t")))
+    assert res.errors[0].extensions == {"code": "FORBIDDEN"}
+
+
+def test_cursors_round_trip_and_reject_garbage() -> None:
+    assert decode_key_cursor(encode_key_cursor("person:ana|x")) == "person:ana|x"
+    at = datetime(2026, 5, 1, 12, tzinfo=UTC)
+    assert decode_time_cursor(encode_time_cursor(at, "id-1")) == (at, "id-1")
+    with pytest.raises(BadInput):
+        decode_key_cursor(encode_time_cursor(at, "id-1"))
+    with pytest.raises(BadInput):
+        decode_key_cursor("%%%")
+
+
+def test_token_bucket_refills_at_its_rate() -> None:
+    bucket = TokenBucket(capacity=2, rate=1.0)
+    assert bucket.take(0.0) == 0 and bucket.take(0.0) == 0
+    assert bucket.take(0.0) == pytest.approx(1.0)
+    assert bucket.take(1.0) == 0
+
+
+def test_rate_limiter_keeps_one_bucket_per_key() -> None:
+    now = [0.0]
+    limiter = RateLimiter(per_minute=1, clock=lambda: now[0])
+    assert limiter.take("a") == 0 and limiter.take("b") == 0
+    assert limiter.take("a") > 0
+    now[0] = 60.0
+    assert limiter.take("a") == 0
+    assert RateLimiter(per_minute=0).take("x") == 0  # 0 disables the limit
+
+
+def test_key_helpers() -> None:
+    assert hash_key("hg_x") == hash_key("hg_x") != hash_key("hg_y")
+    assert len(hash_key("hg_x")) == 64
+    assert key_from_headers({"authorization": "Bearer hg_1"}) == "hg_1"
+    assert key_from_headers({"x-api-key": "hg_2"}) == "hg_2"
+    assert key_from_headers({}) is None
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("10.1.2.3") and not is_loopback(None)
+
+
+def test_principal_scopes() -> None:
+    p = Principal(tenant="t", agents=frozenset({"a"}))
+    assert p.can_access("a") and not p.can_access("b")
+    assert Principal(tenant="t", all_agents=True).can_access("b")
+    assert LOCAL_ADMIN.can_access("anything")
