@@ -3,6 +3,9 @@ in English and Portuguese. Moves (Curitiba → São Paulo → Lisboa) and a job 
 Orion Tech) arrive as conversation turns so the write pipeline versions them; the background
 (family, colleagues, pets, preferences) is imported structurally; Helena's city is retracted;
 "Guilherme Maturanna" is a planted misspelling for the merge-candidate review.
+
+Fact and event ids here are local names; the loader turns them into UUIDs per agent (ids are
+unique across the whole database), so the story can be loaded into any agent.
 """
 
 from __future__ import annotations
@@ -15,10 +18,11 @@ from graph.memory.write import StructuredEntity, StructuredEvent, StructuredFact
 __all__ = [
     "AGENT",
     "ENTITIES",
+    "EVENTS",
     "FACTS",
     "RELATIONS",
     "RETRACTED_FACT_ID",
-    "SENTINEL_FACT_ID",
+    "SEED_VERSION",
     "SESSIONS",
     "SPEAKER",
     "Turn",
@@ -26,8 +30,8 @@ __all__ = [
 
 AGENT = "demo"
 SPEAKER = "Guilherme Maturana"
-RETRACTED_FACT_ID = "9b1f3c2e-5d4a-4e8b-9a61-d3e0c7b2a001"
-SENTINEL_FACT_ID = "9b1f3c2e-5d4a-4e8b-9a61-d3e0c7b2a0ff"
+RETRACTED_FACT_ID = "helena-porto"
+SEED_VERSION = 1
 
 
 def _at(text: str) -> datetime:
@@ -45,22 +49,39 @@ class Turn:
 
 
 SESSIONS: list[Turn] = [
-    Turn("demo-s1-1", _at("2025-03-10T19:02:00"),
-         "Hi! I'm Guilherme Maturana and I live in Curitiba.", "s1"),
-    Turn("demo-s1-2", _at("2025-03-10T19:04:00"),
-         "I work at Vertix as a backend engineer.", "s1"),
-    Turn("demo-s2-1", _at("2025-06-02T08:30:00"),
-         "Eu me mudei para São Paulo no fim de maio.", "s2"),
-    Turn("demo-s3-1", _at("2025-09-15T21:10:00"),
-         "I left Vertix and joined Orion Tech as data engineering lead.", "s3"),
-    Turn("demo-s4-1", _at("2026-02-03T10:00:00"),
-         "Eu me mudei para Lisboa em fevereiro por causa do escritório da Orion Tech.", "s4"),
+    Turn(
+        "demo-s1-1",
+        _at("2025-03-10T19:02:00"),
+        "Hi! I'm Guilherme Maturana and I live in Curitiba.",
+        "s1",
+    ),
+    Turn("demo-s1-2", _at("2025-03-10T19:04:00"), "I work at Vertix as a backend engineer.", "s1"),
+    Turn(
+        "demo-s2-1", _at("2025-06-02T08:30:00"), "Eu me mudei para São Paulo no fim de maio.", "s2"
+    ),
+    Turn(
+        "demo-s3-1",
+        _at("2025-09-15T21:10:00"),
+        "I left Vertix and joined Orion Tech as data engineering lead.",
+        "s3",
+    ),
+    Turn(
+        "demo-s4-1",
+        _at("2026-02-03T10:00:00"),
+        "Eu me mudei para Lisboa em fevereiro por causa do escritório da Orion Tech.",
+        "s4",
+    ),
 ]
 
 ENTITIES: list[StructuredEntity] = [
-    StructuredEntity("Guilherme Maturana", "person", ["Guili", "Gui Maturana"], importance=0.95,
-                     profile_text="Data engineering lead at Orion Tech, born in Curitiba, "
-                                  "living in Lisboa since February 2026."),
+    StructuredEntity(
+        "Guilherme Maturana",
+        "person",
+        ["Guili", "Gui Maturana"],
+        importance=0.95,
+        profile_text="Data engineering lead at Orion Tech, born in Curitiba, "
+        "living in Lisboa since February 2026.",
+    ),
     StructuredEntity("Guilherme Maturanna", "person", importance=0.2),  # planted misspelling
     StructuredEntity("Helena Maturana", "person", ["Lena"], importance=0.7),
     StructuredEntity("Clara Rezende", "person", ["Clarinha"], importance=0.6),
@@ -75,46 +96,109 @@ ENTITIES: list[StructuredEntity] = [
 ]
 
 FACTS: list[StructuredFact] = [
-    StructuredFact("Helena Maturana is Guilherme's older sister and a marine biologist",
-                   "Helena Maturana", ["Guilherme Maturana"], kind="relationship",
-                   importance=0.7, id="9b1f3c2e-5d4a-4e8b-9a61-d3e0c7b2a010",
-                   categories=["family"]),
-    StructuredFact("Helena Maturana lives in Porto", "Helena Maturana", ["Porto"],
-                   importance=0.5, id=RETRACTED_FACT_ID, categories=["family", "places"]),
-    StructuredFact("Helena Maturana mora em Braga, perto da universidade", "Helena Maturana",
-                   ["Braga"], importance=0.5, id="9b1f3c2e-5d4a-4e8b-9a61-d3e0c7b2a011",
-                   categories=["family", "places"]),
-    StructuredFact("Guilherme has a beagle called Pipoca", "Guilherme Maturana", ["Pipoca"],
-                   importance=0.6, id="9b1f3c2e-5d4a-4e8b-9a61-d3e0c7b2a012",
-                   categories=["pets"]),
-    StructuredFact("Guilherme prefers to be called Guili by friends", "Guilherme Maturana",
-                   kind="preference", importance=0.6, id="9b1f3c2e-5d4a-4e8b-9a61-d3e0c7b2a013",
-                   categories=["identity"]),
-    StructuredFact("Guilherme adora pão de queijo e café coado", "Guilherme Maturana",
-                   kind="preference", importance=0.4, id="9b1f3c2e-5d4a-4e8b-9a61-d3e0c7b2a014",
-                   categories=["food"]),
-    StructuredFact("Clara Rezende leads the platform team at Orion Tech", "Clara Rezende",
-                   ["Orion Tech"], importance=0.6, id="9b1f3c2e-5d4a-4e8b-9a61-d3e0c7b2a015",
-                   categories=["work"]),
-    StructuredFact("Guilherme and Clara Rezende review the data platform roadmap every Monday",
-                   "Guilherme Maturana", ["Clara Rezende"], kind="habit", importance=0.5,
-                   id="9b1f3c2e-5d4a-4e8b-9a61-d3e0c7b2a016", categories=["work"]),
-    StructuredFact("Guilherme is learning to surf on weekends in Lisboa", "Guilherme Maturana",
-                   ["Lisboa"], kind="activity", importance=0.5,
-                   id="9b1f3c2e-5d4a-4e8b-9a61-d3e0c7b2a017", categories=["hobbies"]),
-    StructuredFact("Guilherme Maturanna gave a talk about graph databases at a Lisbon meetup",
-                   "Guilherme Maturanna", ["Lisboa"], kind="event", importance=0.4,
-                   id="9b1f3c2e-5d4a-4e8b-9a61-d3e0c7b2a018", categories=["work"]),
-    StructuredFact("Orion Tech opened its European office in Lisboa", "Orion Tech", ["Lisboa"],
-                   importance=0.5, id="9b1f3c2e-5d4a-4e8b-9a61-d3e0c7b2a019",
-                   categories=["work", "places"]),
+    StructuredFact(
+        "Helena Maturana is Guilherme's older sister and a marine biologist",
+        "Helena Maturana",
+        ["Guilherme Maturana"],
+        kind="relationship",
+        importance=0.7,
+        id="helena-sister",
+        categories=["family"],
+    ),
+    StructuredFact(
+        "Helena Maturana lives in Porto",
+        "Helena Maturana",
+        ["Porto"],
+        importance=0.5,
+        id=RETRACTED_FACT_ID,
+        categories=["family", "places"],
+    ),
+    StructuredFact(
+        "Helena Maturana mora em Braga, perto da universidade",
+        "Helena Maturana",
+        ["Braga"],
+        importance=0.5,
+        id="helena-braga",
+        categories=["family", "places"],
+    ),
+    StructuredFact(
+        "Guilherme has a beagle called Pipoca",
+        "Guilherme Maturana",
+        ["Pipoca"],
+        importance=0.6,
+        id="pipoca",
+        categories=["pets"],
+    ),
+    StructuredFact(
+        "Guilherme prefers to be called Guili by friends",
+        "Guilherme Maturana",
+        kind="preference",
+        importance=0.6,
+        id="nickname",
+        categories=["identity"],
+    ),
+    StructuredFact(
+        "Guilherme adora pão de queijo e café coado",
+        "Guilherme Maturana",
+        kind="preference",
+        importance=0.4,
+        id="pao-de-queijo",
+        categories=["food"],
+    ),
+    StructuredFact(
+        "Clara Rezende leads the platform team at Orion Tech",
+        "Clara Rezende",
+        ["Orion Tech"],
+        importance=0.6,
+        id="clara-platform",
+        categories=["work"],
+    ),
+    StructuredFact(
+        "Guilherme and Clara Rezende review the data platform roadmap every Monday",
+        "Guilherme Maturana",
+        ["Clara Rezende"],
+        kind="habit",
+        importance=0.5,
+        id="roadmap-mondays",
+        categories=["work"],
+    ),
+    StructuredFact(
+        "Guilherme is learning to surf on weekends in Lisboa",
+        "Guilherme Maturana",
+        ["Lisboa"],
+        kind="activity",
+        importance=0.5,
+        id="surf",
+        categories=["hobbies"],
+    ),
+    StructuredFact(
+        "Guilherme Maturanna gave a talk about graph databases at a Lisbon meetup",
+        "Guilherme Maturanna",
+        ["Lisboa"],
+        kind="event",
+        importance=0.4,
+        id="maturanna-talk",
+        categories=["work"],
+    ),
+    StructuredFact(
+        "Orion Tech opened its European office in Lisboa",
+        "Orion Tech",
+        ["Lisboa"],
+        importance=0.5,
+        id="orion-lisboa",
+        categories=["work", "places"],
+    ),
 ]
 
 RELATIONS: list[StructuredRelation] = [
     StructuredRelation("Helena Maturana", "Guilherme Maturana", "sibling_of", strength=0.9),
     StructuredRelation("Helena Maturana", "Porto", "lives_in", evidence_fact_id=RETRACTED_FACT_ID),
-    StructuredRelation("Helena Maturana", "Braga", "lives_in",
-                       evidence_fact_id="9b1f3c2e-5d4a-4e8b-9a61-d3e0c7b2a011"),
+    StructuredRelation(
+        "Helena Maturana",
+        "Braga",
+        "lives_in",
+        evidence_fact_id="helena-braga",
+    ),
     StructuredRelation("Guilherme Maturana", "Pipoca", "has_pet", strength=0.9),
     StructuredRelation("Clara Rezende", "Orion Tech", "works_at"),
     StructuredRelation("Guilherme Maturana", "Clara Rezende", "colleague_of"),
@@ -125,14 +209,20 @@ RELATIONS: list[StructuredRelation] = [
 
 # Background chat that is only kept as events (the audit trail), not extracted.
 EVENTS: list[StructuredEvent] = [
-    StructuredEvent("My sister Helena lives in Porto, I think.", SPEAKER,
-                    _at("2025-04-20T18:00:00"), id="9b1f3c2e-5d4a-4e8b-9a61-d3e0c7b2a101",
-                    thread_id="s1b", source="seed"),
-    StructuredEvent("Correção: a Helena mora em Braga, não no Porto.", SPEAKER,
-                    _at("2025-11-08T12:00:00"), id="9b1f3c2e-5d4a-4e8b-9a61-d3e0c7b2a102",
-                    thread_id="s3b", source="seed"),
+    StructuredEvent(
+        "My sister Helena lives in Porto, I think.",
+        SPEAKER,
+        _at("2025-04-20T18:00:00"),
+        id="event-porto",
+        thread_id="s1b",
+        source="seed",
+    ),
+    StructuredEvent(
+        "Correção: a Helena mora em Braga, não no Porto.",
+        SPEAKER,
+        _at("2025-11-08T12:00:00"),
+        id="event-correction",
+        thread_id="s3b",
+        source="seed",
+    ),
 ]
-
-SENTINEL = StructuredFact("The demo memory of Guilherme Maturana was loaded by `python -m seed`",
-                          "Guilherme Maturana", kind="meta", importance=0.0, confidence=1.0,
-                          id=SENTINEL_FACT_ID, categories=["meta"])

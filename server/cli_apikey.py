@@ -17,16 +17,18 @@ __all__ = ["app", "register"]
 
 T = TypeVar("T")
 
-app = typer.Typer(help="Create, list and revoke API keys (stored hashed in Neo4j).",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="Create, list and revoke API keys (stored hashed in Neo4j).", no_args_is_help=True
+)
 
 
 def _run(work: Callable[[ApiKeyStore], Awaitable[T]]) -> T:
     s = get_settings()
 
     async def main() -> T:
-        async with connected(s.bolt_uri, s.neo4j_user, s.neo4j_password.get_secret_value(),
-                             s.neo4j_database) as ex:
+        async with connected(
+            s.bolt_uri, s.neo4j_user, s.neo4j_password.get_secret_value(), s.neo4j_database
+        ) as ex:
             return await work(ApiKeyStore(ex))
 
     try:
@@ -40,13 +42,16 @@ def _run(work: Callable[[ApiKeyStore], Awaitable[T]]) -> T:
 def create(
     tenant: str = typer.Option(..., help="Tenant (customer / team) owning the key."),
     agents: str = typer.Option("", help="Comma-separated agent ids the key may read and write."),
-    all_agents: bool = typer.Option(False, "--all-agents", help="Every agent (current and future)."),
+    all_agents: bool = typer.Option(
+        False, "--all-agents", help="Every agent (current and future)."
+    ),
     admin: bool = typer.Option(False, "--admin", help="Admin key: everything, every agent."),
 ) -> None:
     """Create a key. It is printed ONCE; only its sha256 is stored."""
     agent_list = [a for a in agents.split(",") if a.strip()]
-    key_id, key = _run(lambda store: store.create(tenant, agent_list, all_agents=all_agents,
-                                                  admin=admin))
+    key_id, key = _run(
+        lambda store: store.create(tenant, agent_list, all_agents=all_agents, admin=admin)
+    )
     typer.echo(f"key id: {key_id}")
     typer.echo(f"api key (shown once, store it now): {key}")
 

@@ -90,8 +90,8 @@ def register(app: typer.Typer) -> None:
             services = build_services(settings)
             try:
                 await ensure_schema(services.executor, services.embedder.dimensions)
-                pipe = WritePipeline(services.executor, services.embedder, services.llm,
-                                     write_config(settings))
+                pipe = getattr(services, "writer", None) or WritePipeline(
+                    services.executor, services.embedder, services.llm, write_config(settings))
                 result = await pipe.write(agent, message, speaker, thread_id=thread,
                                           dry_run=dry_run, verbose=verbose,
                                           idempotency_key=idempotency_key)
@@ -110,7 +110,7 @@ def register(app: typer.Typer) -> None:
     @app.command("remember")
     def remember_cmd(
         file: Path = typer.Argument(..., exists=True, dir_okay=False, help="JSONL file"),
-        agent: str = typer.Option(..., "--agent", help="Agent id"),
+        agent: str = typer.Option("default", "--agent", help="Agent id"),
         batch_size: int = typer.Option(500, "--batch-size", min=1, max=10_000),
     ) -> None:
         """Import entities/facts/relations/events from a JSONL file (no LLM)."""
@@ -128,7 +128,8 @@ def register(app: typer.Typer) -> None:
             total = sum(len(v) for v in records.values())
             bar = tqdm(total=total, unit="rec", desc="remember")
 
-            def progress(done: int, _total: int) -> None:
+            def progress(done: int, all_rows: int) -> None:
+                bar.total = all_rows  # names unknown to the file become entities too
                 bar.update(done - bar.n)
 
             try:

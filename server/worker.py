@@ -131,6 +131,7 @@ async def start_worker(
     concurrency: int | None = None,
     scheduler: bool | None = None,
     kinds: list[str] | None = None,
+    agent_id: str | None = None,
 ) -> WorkerHandle:
     """Start worker loops as asyncio tasks in the running event loop.
 
@@ -139,6 +140,7 @@ async def start_worker(
         concurrency: loops to run (default ``settings.worker_concurrency``).
         scheduler: run the periodic-job scheduler (default ``settings.scheduler_enabled``).
         kinds: restrict to these job kinds (default: every kind this process can run).
+        agent_id: only run this agent's jobs (a dedicated worker; tests).
     """
     settings = services.settings
     deps = build_job_deps(services)
@@ -151,7 +153,8 @@ async def start_worker(
     for i in range(concurrency or settings.worker_concurrency):
         sched = (Scheduler(deps.queue, deps.config.schedule, tick_s=deps.config.scheduler_tick_s)
                  if use_scheduler and i == 0 else None)
-        workers.append(Worker(deps, handlers, owner=f"{base}/{i}", scheduler=sched))
+        workers.append(Worker(deps, handlers, owner=f"{base}/{i}", scheduler=sched,
+                              agent_id=agent_id))
     handle = WorkerHandle(workers)
     handle.tasks = [asyncio.create_task(w.run(), name=f"hippograph-worker-{i}")
                     for i, w in enumerate(workers)]

@@ -13,6 +13,7 @@ WHERE f.agent_id = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
 WITH f, count(DISTINCT e) AS entities
 WITH f, entities, coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS semantic
 RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
-         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until} AS fact, semantic, entities
+         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until,
+         event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]} AS fact, semantic, entities
 ORDER BY semantic DESC, fact.id
 LIMIT $limit

@@ -17,7 +17,8 @@ CALL {
   ORDER BY score DESC, f.id
   LIMIT $limit
   RETURN collect({fact: f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
-         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until}, score: score,
+         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until,
+         event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]}, score: score,
                   semantic: coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5)}) AS rows
 }
 RETURN size(hits) AS fetched, rows

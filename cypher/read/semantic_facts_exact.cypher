@@ -11,6 +11,7 @@ WHERE f.embedding IS NOT NULL AND coalesce(f.confidence, 0.0) >= $min_confidence
 WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
 WHERE score >= $min_score
 RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
-         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until} AS fact, score
+         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until,
+         event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]} AS fact, score
 ORDER BY score DESC, fact.id
 LIMIT $limit

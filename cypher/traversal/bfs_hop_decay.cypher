@@ -32,6 +32,7 @@ WITH f, hops, proximity,
      proximity * (0.5 + 0.5 * 0.5 ^ (duration.inSeconds(coalesce(f.created_at, $now), $now).seconds / 86400.0 / $half_life_days)) AS score,
      coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS semantic
 RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
-         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until} AS fact, score, proximity, hops, semantic
+         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until,
+         event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]} AS fact, score, proximity, hops, semantic
 ORDER BY proximity DESC, semantic DESC, fact.id
 LIMIT $limit

@@ -31,5 +31,6 @@ CALL {
 }
 WITH f, max(activation) AS activation, min(hop) AS hops, max(semantic) AS semantic
 RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
-         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until} AS fact, activation, hops, semantic
+         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until,
+         event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]} AS fact, activation, hops, semantic
 ORDER BY activation DESC, semantic DESC, fact.id

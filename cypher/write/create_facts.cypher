@@ -1,8 +1,7 @@
-// Create fact versions; MERGE on id keeps a retried transaction from duplicating them.
+// Create fact versions; MERGE on id makes a retried transaction idempotent (callers pre-check supplied ids).
 // params: $agent_id string, $rows list<{id string, props map}>
-// returns: id string
+// returns: written int
 UNWIND $rows AS row
 MERGE (f:Fact {id: row.id})
 ON CREATE SET f += row.props, f.agent_id = $agent_id
-WITH f WHERE f.agent_id = $agent_id
-RETURN f.id AS id
+RETURN count(f) AS written

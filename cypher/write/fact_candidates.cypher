@@ -1,5 +1,4 @@
-// Reconciliation candidates: per new fact, the top-K active facts of the same subject
-// (true cosine; an identical content_hash counts as 1.0).
+// Reconciliation candidates: per new fact, top-K active facts of the same subject (true cosine; same content_hash = 1.0).
 // params: $agent_id string, $rows list<{index int, subject_key string, content_hash string, embedding list<float>}>, $k int
 // returns: index int, id string, text string, confidence float, similarity float
 UNWIND $rows AS row

@@ -1,5 +1,4 @@
-// Merge entity $drop_key into $keep_key: aliases, ABOUT links and subjects move to the survivor;
-// the dropped node stays (marked merged_into) so history is kept.
+// Merge $drop_key into $keep_key: aliases, ABOUT links, fact subjects move; the dropped node stays, marked merged_into.
 // params: $agent_id string, $keep_key string, $drop_key string, $now datetime, $hashes list<{id string, content_hash string}>
 // returns: aliases int, about int, facts int
 MATCH (keep:Entity {agent_id: $agent_id, key: $keep_key})

@@ -1,5 +1,4 @@
-// Re-point the dropped entity's relationships to the survivor (same properties and id);
-// an edge between the two would become a self-loop, so it is closed instead.
+// Re-point the dropped entity's relationships to the survivor (same properties); keep<->drop edges are closed, not looped.
 // params: $agent_id string, $keep_key string, $drop_key string, $now datetime
 // returns: moved int, closed int
 MATCH (keep:Entity {agent_id: $agent_id, key: $keep_key})

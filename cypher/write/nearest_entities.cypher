@@ -1,5 +1,4 @@
-// Entity resolution candidates: per name, the agent's nearest entities by embedding (exact scan,
-// true cosine in [-1, 1]) plus person entities whose alias starts with the name (prefix match).
+// Entity resolution candidates per name: nearest entities by embedding (exact scan, true cosine) + person alias prefix matches.
 // params: $agent_id string, $rows list<{index int, norm string, embedding list<float>}>, $k int, $min_similarity float
 // returns: index int, key string, name string, type string, similarity float
 UNWIND $rows AS row

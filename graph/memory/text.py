@@ -15,6 +15,7 @@ from collections.abc import Iterable
 __all__ = [
     "clean_text",
     "content_hash",
+    "detect_language",
     "entity_key",
     "estimate_tokens",
     "fold",
@@ -46,7 +47,6 @@ def clean_text(text: str) -> str:
         The text NFC-normalised, with U+FFFD in place of undecodable bytes.
     """
     if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
-        text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
         text = "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in text)
     return unicodedata.normalize("NFC", _CONTROL.sub("", text))
 
@@ -121,3 +121,35 @@ def word_ngrams(text: str, max_n: int = 4) -> list[str]:
 def dedupe(items: Iterable[str]) -> list[str]:
     """Order-preserving de-duplication."""
     return list(dict.fromkeys(items))
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_STOPWORDS: dict[str, frozenset[str]] = {
+    "en": _words(
+        "the a an is are was were i my you he she it we they and or of to in on at for with "
+        "from this that not no have has had be been will would"
+    ),
+    "pt": _words(
+        "o a os as um uma é são eu meu minha você ele ela nós eles e ou de do da dos das em no "
+        "na para com não mais mas que foi está estou sou moro"
+    ),
+    "es": _words(
+        "el la los las un una es son yo mi tú él ella nosotros y o de del en para con no más "
+        "pero que fue está estoy soy vivo"
+    ),
+}
+
+
+def detect_language(text: str) -> str | None:
+    """Cheap stop-word vote ("en", "pt", "es"); None when nothing stands out. Good enough to
+    tag facts, not to translate them."""
+    words = normalize(text).split()
+    if not words:
+        return None
+    scores = {lang: sum(w in stop for w in words) for lang, stop in _STOPWORDS.items()}
+    best = max(scores, key=lambda k: scores[k])
+    ranked = sorted(scores.values(), reverse=True)
+    return best if ranked[0] >= 1 and ranked[0] > ranked[1] else None

@@ -88,6 +88,7 @@ def load_conversation(sample: dict[str, Any], run: str) -> Conversation:
     c = Conversation(agent_id=f"bench-locomo-{sample['sample_id']}-{run}",
                      speakers=[conv["speaker_a"], conv["speaker_b"]])
     dates: dict[str, datetime] = {}
+    event_of_dia: dict[str, str] = {}
     for key, value in conv.items():
         m = re.fullmatch(r"session_(\d+)", key)
         if not m or not isinstance(value, list):
@@ -103,15 +104,19 @@ def load_conversation(sample: dict[str, Any], run: str) -> Conversation:
                                             occurred_at=when + timedelta(seconds=i),
                                             source="locomo"))
             c.dia_of[eid] = {turn["dia_id"]}
+            event_of_dia[turn["dia_id"]] = eid
     for key, per_speaker in sample["observation"].items():
         when = dates[re.search(r"session_(\d+)", key).group(1)]  # type: ignore[union-attr]
         for speaker, items in per_speaker.items():
             for text, dia in items:
                 fid = str(uuid.uuid4())
+                dias = evidence_ids(dia if isinstance(dia, list) else [dia])
+                # provenance: the observation was extracted from these turns (FROM_EVENT)
+                sources = [event_of_dia[d] for d in sorted(dias) if d in event_of_dia]
                 c.facts.append(StructuredFact(text=text, subject=speaker, id=fid, speaker=speaker,
                                               created_at=when, valid_from=when,
-                                              confidence=0.9))
-                c.dia_of[fid] = evidence_ids(dia if isinstance(dia, list) else [dia])
+                                              confidence=0.9, event_ids=sources))
+                c.dia_of[fid] = dias
     c.questions = [q for q in sample["qa"] if q["category"] in (1, 2, 3, 4)]
     return c
 

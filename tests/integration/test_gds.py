@@ -33,27 +33,23 @@ async def test_gds_client_runs_pagerank(executor: Executor, settings: Settings, 
         pytest.skip("OpenGDS plugin jar not installed in this server (optional component)")
     await executor.run("test/gds_ring", {"agent_id": agent_id})
 
-    def run() -> list[str]:
+    def run() -> None:
         gds = connect_gds(settings.bolt_uri, settings.neo4j_user,
                           settings.neo4j_password.get_secret_value())
         assert gds is not None
         try:
-            name = f"ring-{agent_id}"
-            projected = gds.graph.cypher.project(
-                "MATCH (a:GdsTest {agent_id: $agent_id})-[:LINK]->(b:GdsTest) "
-                "RETURN gds.graph.project($graph_name, a, b)",
-                database="neo4j", graph_name=name, agent_id=agent_id,
+            projected = gds.graph.project.native(
+                f"ring-{agent_id}", "GdsTest", "LINK", overwrite=True, log_progress=False
             )
-            graph = projected.graph if hasattr(projected, "graph") else projected[0]
+            graph = projected.graph
             try:
-                ranks = gds.page_rank.stream(graph)
-                ids = ranks.sort_values("score", ascending=False)["nodeId"].tolist()
-                names = [gds.util.asNode(i)["name"] for i in ids]
+                gds.page_rank.write(graph, write_property="rank", log_progress=False)
             finally:
                 graph.drop()
-            return names
         finally:
             gds.close()
 
-    names = await asyncio.to_thread(run)
+    await asyncio.to_thread(run)
+    rows = await executor.run("test/gds_ranks", {"agent_id": agent_id}, read=True)
+    names = [r["name"] for r in rows]
     assert names[0] == "hub"  # every other node links to the hub

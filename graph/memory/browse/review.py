@@ -42,7 +42,10 @@ async def resolve_merge_candidate(
     merged = None
     if accept:
         merged = await merge_entities(
-            executor, agent_id, cand["keep_key"], cand["drop_key"],
+            executor,
+            agent_id,
+            cand["keep_key"],
+            cand["drop_key"],
             reason=f"merge candidate {candidate_id} accepted",
         )
     status = "merged" if accept else "rejected"

@@ -171,7 +171,8 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
         vectors: list[list[float]] = []
         for e in range(0, len(batch), _EMBED_BATCH):
             vectors += await deps.embedder.embed([c.text for c in batch[e : e + _EMBED_BATCH]])
-            await ctx.progress(0.05 + 0.9 * (start + e + _EMBED_BATCH) / len(chunks))
+            done = min(len(chunks), start + e + _EMBED_BATCH)
+            await ctx.progress(0.05 + 0.9 * done / len(chunks))
         await deps.executor.run("documents/write_chunks", {
             "agent_id": agent_id, "document_id": doc_id,
             "rows": [{"id": chunk_id(doc_id, c.ord), "ord": c.ord, "text": c.text,

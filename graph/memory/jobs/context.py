@@ -59,6 +59,7 @@ class JobContext:
         Raises:
             LeaseLost: another worker reaped this job's lease.
         """
+        fraction = min(1.0, max(0.0, fraction))
         if self.on_progress is not None:
             self.on_progress(fraction)
         now = time.monotonic()

@@ -5,7 +5,7 @@ so large agents are not compared n². Each pair gets a confidence from name simi
 containment — "Clara" in "Clara Rezende" — or difflib ratio, over names and aliases) blended
 with embedding cosine. Pairs at or above ``merge_candidate_threshold`` become
 ``(:MergeCandidate)`` nodes; at or above ``merge_auto_threshold`` they are merged right away
-through the write pipeline's ``merge_entities`` when it is available.
+through the write pipeline's ``merge_entities``.
 """
 
 from __future__ import annotations
@@ -24,9 +24,11 @@ from typing import Any
 
 import numpy as np
 
+from graph.errors import BadInput, NotFound
 from graph.executor import Executor
 from graph.memory.jobs.config import MaintenanceConfig
 from graph.memory.jobs.context import JobContext
+from graph.memory.write import merge_entities
 
 __all__ = [
     "EntityPoint",
@@ -34,8 +36,10 @@ __all__ = [
     "dedup_handler",
     "detect_duplicates",
     "find_duplicates",
+    "list_merge_candidates",
     "name_similarity",
     "norm_name",
+    "resolve_merge_candidate",
 ]
 
 log = logging.getLogger(__name__)
@@ -210,16 +214,13 @@ async def detect_duplicates(
     })
     status = {r["id"]: r["status"] for r in stored}
     merged = 0
-    try:
-        from graph.memory.write import merge_entities  # type: ignore[attr-defined]
-    except ImportError:
-        merge_entities = None
+    merge: Any = merge_entities
     gone: set[str] = set()
     for p in pairs:
-        if (merge_entities is None or p.confidence < cfg.merge_auto_threshold
+        if (merge is None or p.confidence < cfg.merge_auto_threshold
                 or status.get(p.id) != "open" or {p.keep_key, p.drop_key} & gone):
             continue
-        if await _auto_merge(executor, agent_id, p, merge_entities):
+        if await _auto_merge(executor, agent_id, p, merge):
             gone.add(p.drop_key)
             merged += 1
             await executor.run("consolidation/set_merge_status", {
@@ -227,6 +228,43 @@ async def detect_duplicates(
                 "note": f"auto-merged (confidence {p.confidence:.2f})"})
     return {"entities": len(entities), "candidates": len(pairs),
             "new": sum(1 for r in stored if r["created"]), "merged": merged}
+
+
+async def list_merge_candidates(executor: Executor, agent_id: str, *, status: str | None = None,
+                                limit: int = 50) -> list[dict[str, Any]]:
+    """The agent's merge candidates (optionally of one status), most confident first."""
+    return await executor.run("consolidation/merge_candidates",
+                              {"agent_id": agent_id, "status": status, "limit": limit},
+                              read=True)
+
+
+async def resolve_merge_candidate(executor: Executor, agent_id: str, candidate_id: str,
+                                  accept: bool, *, swap: bool = False) -> dict[str, Any]:
+    """Manually resolve a candidate: ``accept`` merges (``swap`` keeps the other entity),
+    otherwise it is marked rejected and never proposed again.
+
+    Raises:
+        NotFound: no such candidate for this agent.
+        BadInput: the candidate was already resolved.
+    """
+    rows = await executor.run("consolidation/merge_candidate",
+                              {"agent_id": agent_id, "id": candidate_id}, read=True)
+    if not rows:
+        raise NotFound(f"merge candidate {candidate_id} not found")
+    cand = rows[0]
+    if cand["status"] != "open":
+        raise BadInput(f"merge candidate {candidate_id} is already {cand['status']}")
+    if accept:
+        keep, drop = (cand["drop_key"], cand["keep_key"]) if swap else (
+            cand["keep_key"], cand["drop_key"])
+        await merge_entities(executor, agent_id, keep, drop, reason=cand["reason"])
+        note = f"merged manually, kept {keep}"
+    else:
+        note = "rejected manually"
+    await executor.run("consolidation/set_merge_status", {
+        "agent_id": agent_id, "id": candidate_id, "status": "merged" if accept else "rejected",
+        "note": note})
+    return {**cand, "status": "merged" if accept else "rejected", "note": note}
 
 
 async def dedup_handler(ctx: JobContext) -> dict[str, Any]:

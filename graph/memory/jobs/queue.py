@@ -6,10 +6,10 @@ Guarantees (each backed by one write transaction):
   ``(:JobDedup {key})`` slot (unique constraint, so concurrent MERGEs converge on one node); the
   enqueue transaction write-locks the slot before it checks whether the slot's active job is
   still pending/leased, so two concurrent enqueues cannot both create a job.
-* **atomic lease** — candidates are read, then each is write-locked and re-checked in the same
+* **atomic lease** — due candidates are read, one is write-locked and re-checked in the same
   transaction (a separate statement, so the re-check reads the committed state after the lock
-  was granted). Two workers never lease the same job; candidates are locked in one fixed order,
-  so leasing transactions cannot deadlock each other.
+  was granted). Two workers never lease the same job; a leasing transaction holds at most one
+  job lock, so leasing transactions cannot deadlock each other.
 * **complete / fail / release / heartbeat** only act while the caller still holds the lease.
 * **reaper** returns leases older than the timeout to ``pending`` (``dead`` once attempts are
   spent), so a crashed worker loses nothing.
@@ -112,9 +112,12 @@ class Enqueued:
 class JobQueue:
     """Queue operations over an :class:`Executor`. Stateless: any number may share a database."""
 
-    def __init__(self, executor: Executor, *, lease_scan: int = 8) -> None:
+    def __init__(self, executor: Executor, *, lease_scan: int = 16,
+                 lease_attempts: int = 6) -> None:
         self.executor = executor
         self.lease_scan = lease_scan
+        self.lease_attempts = lease_attempts
+        self._rng = random.Random()
 
     # --- producing ---------------------------------------------------------------------
     async def enqueue(self, spec: JobSpec) -> Enqueued:
@@ -163,21 +166,30 @@ class JobQueue:
     async def lease(
         self, owner: str, *, kinds: list[str] | None = None, agent_id: str | None = None
     ) -> Job | None:
-        """Lease the oldest due pending job (of ``kinds`` / ``agent_id`` when given), or None."""
+        """Lease a due pending job (of ``kinds`` / ``agent_id`` when given), or None.
 
-        async def work(tx: Transaction) -> Job | None:
+        Each attempt is one transaction that locks ONE job picked at random among the oldest
+        ``lease_scan`` due ones, so concurrent workers rarely queue on the same lock and a
+        transaction never holds one lock while waiting for another (no deadlocks). A lost race
+        simply tries again.
+        """
+
+        async def work(tx: Transaction) -> tuple[Job | None, bool]:
             candidates = await tx.run(
                 "jobs/lease_candidates", kinds=kinds, agent_id=agent_id, limit=self.lease_scan
             )
-            ids = [r["id"] for r in candidates]
-            for job_id in ids:
-                await tx.run("jobs/lock_job", id=job_id)
-                got = await tx.run("jobs/lease_locked", id=job_id, owner=owner, due_only=True)
-                if got:
-                    return Job.from_row(got[0]["job"])
-            return None
+            if not candidates:
+                return None, False
+            pick = self._rng.choice(candidates)["id"]
+            await tx.run("jobs/lock_job", id=pick)
+            got = await tx.run("jobs/lease_locked", id=pick, owner=owner, due_only=True)
+            return (Job.from_row(got[0]["job"]) if got else None), True
 
-        return await self.executor.write(work)
+        for _ in range(self.lease_attempts):
+            job, had_candidates = await self.executor.write(work)
+            if job is not None or not had_candidates:
+                return job
+        return None
 
     async def lease_id(self, job_id: str, owner: str) -> Job | None:
         """Lease one named job now (even if not yet due); None when it is not pending."""

@@ -93,6 +93,7 @@ class ScoredFact:
     invalidated_at: datetime | None = None
     temporal_class: str | None = None
     valid_until: datetime | None = None
+    event_ids: list[str] = field(default_factory=list)  # provenance (FROM_EVENT)
     sources: set[str] = field(default_factory=set)  # semantic/keyword/graph/activation/pattern
     scores: Scores = field(default_factory=Scores)
     hops: int | None = None
@@ -113,6 +114,7 @@ class EventHit:
     occurred_at: datetime | None
     semantic: float = 0.0
     keyword: float = 0.0
+    graph: float = 0.0
     score: float = 0.0
 
 

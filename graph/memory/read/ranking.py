@@ -23,6 +23,7 @@ from datetime import datetime
 
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EventHit, ScoredFact
+from graph.memory.text import fold
 
 __all__ = [
     "apply_rerank",
@@ -106,15 +107,24 @@ def score_facts(facts: Iterable[ScoredFact], config: RetrieveConfig, now: dateti
         s.reranker = None
 
 
-def score_events(events: Iterable[EventHit], config: RetrieveConfig, now: datetime) -> None:
-    """Events use the same formula with neutral importance (they carry no importance)."""
+def score_events(events: Iterable[EventHit], config: RetrieveConfig, now: datetime,
+                 named_speakers: Iterable[str] = ()) -> None:
+    """Events get the fact formula on the same scale: neutral importance (0.5), base
+    confidence 1.0 (a verbatim record of what was said) with the same age decay, the keyword
+    boost, and the graph boost of a named entity when that entity is the event's speaker
+    (``named_speakers`` are folded names; the speaker is the event's one entity link)."""
     w_sem, w_rec, w_imp = config.weight("semantic"), config.weight("recency"), config.weight(
         "importance")
-    w_kw = config.weight("keyword")
+    w_kw, w_graph, cw = config.weight("keyword"), config.weight("graph"), config.confidence_weight
+    speakers = set(named_speakers)
     for ev in events:
         rec = recency(ev.occurred_at, now, config.recency_half_life_days)
+        confidence = max(0.5, recency(ev.occurred_at, now, config.confidence_half_life_days))
+        ev.graph = 1.0 if ev.speaker and fold(ev.speaker) in speakers else 0.0
         base = w_sem * max(0.0, ev.semantic) + w_rec * rec + w_imp * 0.5
-        ev.score = min(1.0, base + (1.0 - min(1.0, base)) * min(1.0, w_kw * ev.keyword))
+        boost = min(1.0, w_kw * ev.keyword + w_graph * ev.graph)
+        boosted = base + (1.0 - min(1.0, base)) * boost
+        ev.score = min(1.0, boosted * ((1.0 - cw) + cw * confidence))
 
 
 def blend(formula: float, reranker: float, weight: float) -> float:

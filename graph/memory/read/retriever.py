@@ -33,6 +33,7 @@ from graph.memory.read.search import (
     semantic_facts,
 )
 from graph.memory.read.traversal import aggregation_facts, bfs_facts, spreading_activation
+from graph.memory.text import fold
 from graph.providers.base import ChatLLM, Embedder
 
 __all__ = ["Retriever"]
@@ -120,8 +121,15 @@ class Retriever:
         facts, events, observations = await self._signals(plan, catalog, scope, cfg, now, trace)
         result_facts = await self._rank(query, facts, scope, cfg, now, trace)
 
-        ranking.score_events(events, cfg, now)
-        events = sorted(events, key=lambda e: (-e.score, e.id))[: cfg.topk_events]
+        speakers = [fold(n) for e in plan.entities if e.named for n in (e.name, e.matched)]
+        ranking.score_events(events, cfg, now, speakers)
+        # A snippet a returned fact was extracted from repeats that fact: leave the room to
+        # other conversations.
+        provenance = {eid for f in result_facts for eid in f.event_ids}
+        fresh = [e for e in events if e.id not in provenance]
+        trace["events"] = {"candidates": len(events), "dropped_as_provenance":
+                           len(events) - len(fresh)}
+        events = sorted(fresh, key=lambda e: (-e.score, e.id))[: cfg.topk_events]
         formatted = format_context(result_facts, observations, events, cfg)
         trace["format"] = {"tokens": formatted.tokens, "facts": formatted.facts_used,
                            "observations": formatted.observations_used,

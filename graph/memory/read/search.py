@@ -76,6 +76,7 @@ def fact_from_row(row: dict[str, Any], source: str) -> ScoredFact:
         invalidated_at=_native(f.get("invalidated_at")),
         temporal_class=f.get("temporal_class"),
         valid_until=_native(f.get("valid_until")),
+        event_ids=list(f.get("event_ids") or []),
         sources={source},
     )
 

@@ -2,9 +2,21 @@
 
 Public surface:
 
-- :class:`WritePipeline` — ``await WritePipeline(executor, embedder, llm).write(...)``.
+- :class:`WritePipeline` — ``await WritePipeline(executor, embedder, llm).write(...)``;
+  ``llm=None`` is the offline path (spaCy + rules).
 - :func:`remember` — structured import without any LLM.
 - :func:`forget`, :func:`merge_entities` — soft delete and entity merge.
+
+Where each DESIGN.md §4 stage lives (pure decisions in *italics* modules are unit-tested):
+guard + PII → ``guard``; event log, reads and the one write transaction → ``store``;
+alias lookup / pre-retrieval context → ``store.load_context`` + ``extraction.known_context``;
+informed / fallback extraction, disambiguation, reconcile calls → ``llm_stages`` (prompts in
+``graph/memory/prompts``); offline extraction → ``offline``; hardening + normalisation +
+semantic dedup → ``extraction``; entity resolution → ``resolve`` (rules) + ``entities``
+(orchestration); reconciliation → ``reconcile`` (rules) + ``decide`` (orchestration); mirror
+facts, evidence, single-valued supersession, modes, commit rows → ``planning``; wiring →
+``pipeline``. Round trips per message: 5 (event, context read, entity candidates, fact
+candidates, one write transaction); the idempotency claim shares the event's transaction.
 """
 
 from graph.memory.write.admin import ForgetResult, MergeResult, forget, merge_entities

@@ -61,7 +61,8 @@ def collect_mentions(ex: Extraction) -> list[Mention]:
     return out
 
 
-def _is_speaker(name: str, speaker: str) -> bool:
+def _by_rule(name: str, speaker: str) -> bool:
+    """Pronouns, the speaker's name and bare relationship terms resolve by rule (no fuzzy)."""
     f = fold(name)
     return f in SPEAKER_PRONOUNS or f in RELATIONSHIP_TERMS or f == fold(speaker)
 
@@ -69,13 +70,14 @@ def _is_speaker(name: str, speaker: str) -> bool:
 async def resolve_mentions(executor: Executor, agent_id: str, mentions: list[Mention],
                            speaker: str, vectors: dict[str, list[float]], cfg: WriteConfig,
                            session: LLMSession | None, message: str,
-                           embeddings_available: bool = True) -> Resolved:
+                           embeddings_available: bool = True,
+                           profiles: dict[str, str] | None = None) -> Resolved:
     """Resolve every mention to an entity key (see :mod:`resolve` for the rules)."""
     norms = sorted({fold(t) for m in mentions for t in (m.surface, *m.aliases) if fold(t)})
     keys = sorted({entity_key(m.surface, m.type) for m in mentions})
     rows = [{"index": i, "norm": fold(m.surface), "embedding": vectors[m.surface]}
             for i, m in enumerate(mentions)
-            if not _is_speaker(m.surface, speaker) and m.surface in vectors]
+            if not _by_rule(m.surface, speaker) and m.surface in vectors]
     alias_rows, key_rows, near_rows = await load_entity_candidates(
         executor, agent_id, norms, keys, rows, 3, cfg.fuzzy_low_threshold)
     alias_map = {row["norm"]: row["key"] for row in alias_rows}
@@ -97,7 +99,7 @@ async def resolve_mentions(executor: Executor, agent_id: str, mentions: list[Men
     resolutions: list[Resolution] = []
     for i, m in enumerate(mentions):
         alias_hit = next((alias_map[fold(a)] for a in m.aliases if fold(a) in alias_map), None)
-        if alias_hit and fold(m.surface) not in alias_map and not _is_speaker(m.surface, speaker):
+        if alias_hit and fold(m.surface) not in alias_map and not _by_rule(m.surface, speaker):
             resolutions.append(Resolution(m.surface, alias_hit,
                                           existing.get(alias_hit, ("", m.type))[1], "alias"))
             continue
@@ -136,6 +138,10 @@ async def resolve_mentions(executor: Executor, agent_id: str, mentions: list[Men
         if r.key == skey:
             info = entities.setdefault(skey, EntityInfo(skey, speaker, "person", False,
                                                         [speaker], vectors.get(speaker)))
+        elif r.method == "relationship_term":  # "Mom" → "Rafael's mom"; "mom" is no alias
+            info = entities.setdefault(r.key, EntityInfo(
+                r.key, known[0] if known else r.name, "person", is_new, [r.name],
+                vectors.get(m.surface)))
         else:
             info = entities.setdefault(r.key, EntityInfo(
                 r.key, known[0] if known else m.surface, known[1] if known else r.type,
@@ -146,4 +152,9 @@ async def resolve_mentions(executor: Executor, agent_id: str, mentions: list[Men
         report.append({"name": m.surface, "key": r.key, "type": info.type, "method": r.method,
                        "is_new": is_new, "similarity": r.similarity})
     name_map.setdefault(fold(speaker), skey)
+    # Seed profiles (English, from informed extraction); the upsert never overwrites one.
+    for name, profile in (profiles or {}).items():
+        key = name_map.get(fold(name))
+        if key in entities and profile:
+            entities[key].profile_text = profile
     return Resolved(entities, name_map, report)

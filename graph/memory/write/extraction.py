@@ -9,9 +9,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 
-from graph.memory.text import clean_text, fold, normalize, normalize_relation_type, normalize_type
+from graph.memory.text import (
+    clean_text,
+    estimate_tokens,
+    fold,
+    normalize,
+    normalize_relation_type,
+    normalize_type,
+)
 
 __all__ = [
     "CONFIDENCE_LEVELS",
@@ -21,7 +29,9 @@ __all__ = [
     "ExtractedRelation",
     "Extraction",
     "harden",
+    "known_context",
     "normalize_extraction",
+    "parse_datetime",
     "semantic_dedup",
 ]
 
@@ -55,7 +65,7 @@ class ExtractedFact:
     importance_category: str | None = None
     importance: float = 0.5
     temporal_class: str = "persistent"
-    valid_until: str | None = None
+    valid_until: datetime | None = None
     categories: list[str] = field(default_factory=list)
     source_context: str | None = None
     retraction: bool = False
@@ -93,6 +103,18 @@ def _float(value: Any, default: float) -> float:
 
 def _snap_confidence(value: float) -> float:
     return min(CONFIDENCE_LEVELS, key=lambda level: abs(level - value))
+
+
+def parse_datetime(value: Any) -> datetime | None:
+    """ISO 8601 (date or datetime, "Z" allowed) → aware datetime (UTC if no offset); None if
+    the value is missing or unparseable."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
 
 
 def _list(value: Any) -> list[Any]:
@@ -145,11 +167,14 @@ def harden(data: Any, *, max_facts: int = 20, max_entities: int = 50, min_chars:
         temporal = "temporal" if _str(item.get("temporal_class")).lower() == "temporal" else \
             "persistent"
         action = "UPDATE" if _str(item.get("action")).upper() == "UPDATE" else "NEW"
+        until = parse_datetime(item.get("valid_until"))
+        if item.get("valid_until") and until is None:
+            warn.append(f"unparseable valid_until {str(item.get('valid_until'))[:40]!r} ignored")
         out.facts.append(ExtractedFact(
             text=text, subject=_str(item.get("subject")) or "",
             confidence=_snap_confidence(_float(item.get("confidence"), 0.95)), kind=kind,
             action=action, importance_category=category, importance=importance,
-            temporal_class=temporal, valid_until=_str(item.get("valid_until")) or None,
+            temporal_class=temporal, valid_until=until,
             categories=[normalize_type(_str(c)) for c in _list(item.get("categories"))
                         if _str(c)][:10],
         ))
@@ -243,3 +268,26 @@ def semantic_dedup(vectors: Sequence[Sequence[float]], threshold: float) -> list
         if all(cosine(vec, vectors[j]) <= threshold for j in kept):
             kept.append(i)
     return kept
+
+
+def known_context(alias_rows: list[dict[str, Any]], facts: list[dict[str, Any]],
+                   budget: int) -> list[str]:
+    """Stage 6: profiles first, then per-entity facts, within a token budget."""
+    lines: list[str] = []
+    seen: set[str] = set()
+    names = {r["key"]: r["name"] for r in alias_rows}
+    for row in alias_rows:
+        if row["profile_text"] and row["key"] not in seen:
+            seen.add(row["key"])
+            lines.append(f"[{row['name']} profile] {row['profile_text']}")
+    for row in facts:
+        lines.append(f"[{names.get(row['key'], row['key'])}] {row['text']}")
+    out: list[str] = []
+    used = 0
+    for line in lines:
+        cost = estimate_tokens(line)
+        if used + cost > budget:
+            break
+        out.append(line)
+        used += cost
+    return out

@@ -67,8 +67,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("email", re.compile(r"\b[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}\b"), True),
     ("credit_card", re.compile(r"\b(?:\d[ \-]?){12,18}\d\b"), True),
     ("ssn", re.compile(r"\b\d{3}-\d{2}-\d{4}\b"), True),
-    ("phone", re.compile(r"(?<![\w+])\+?\d{1,3}[ .\-]?\(?\d{2,3}\)?[ .\-]?\d{3,5}[ .\-]\d{4}\b"),
-     True),
+    ("phone", re.compile(r"(?<![\w+])(?:\+\d{1,3}[ .\-]?)?\(?\d{2,3}\)?[ .\-]?\d{4,5}[ .\-]\d{4}"
+                         r"(?![\d\w])"), True),
 )
 # A keyword that announces a secret without a clear span cannot be redacted safely.
 _SECRET_HINT = re.compile(r"(?i)\b(?:my|the|our)\s+(?:password|passphrase|pin|senha)\b")

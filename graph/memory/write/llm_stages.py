@@ -12,7 +12,7 @@ from typing import Any
 
 from graph.memory import prompts
 from graph.memory.write.extraction import Extraction, harden
-from graph.providers import ChatLLM, LLMError, TokenUsage
+from graph.providers import ChatLLM, TokenUsage
 
 __all__ = ["CallFailed", "LLMSession", "blind_extraction", "informed_extraction"]
 
@@ -95,7 +95,7 @@ class LLMSession:
         try:
             resp = await self.llm.complete_json(stage, prompts.load(stage), user, schema=schema,
                                                 timeout_s=timeout_s)
-        except (LLMError, TimeoutError) as exc:
+        except Exception as exc:  # LLMError, timeouts, or a provider bug: the stage degrades
             self.warnings.append(f"{stage}: LLM call failed ({type(exc).__name__}): {exc}"[:300])
             self.trace.append({"llm": stage, "ok": False, "error": "call_failed"})
             raise CallFailed(stage) from exc

@@ -56,30 +56,41 @@ _REL_NOUNS = {"wife": "spouse_of", "husband": "spouse_of", "partner": "partner_o
               "mother": "child_of", "mom": "child_of", "father": "child_of", "dad": "child_of",
               "son": "parent_of", "daughter": "parent_of", "colleague": "colleague_of",
               "manager": "reports_to", "cousin": "cousin_of"}
-_FIRST_PERSON = {"i": "{s}", "me": "{s}", "myself": "{s}", "my": "{s}'s", "mine": "{s}'s"}
+# First-person words → the speaker ("we/our" too: lossy, but keeps facts self-contained).
+_FIRST_PERSON = {"i": "{s}", "me": "{s}", "myself": "{s}", "my": "{s}'s", "mine": "{s}'s",
+                 "we": "{s}", "us": "{s}", "our": "{s}'s", "ourselves": "{s}"}
+_SUBJECT_PRONOUNS = {"i", "we"}
 _NEG_ADV = {"longer", "anymore", "never"}
 
 _PT_HINT = re.compile(r"\b(eu|moro|mudei|trabalho|sou|não|nao|minha|meu|estou|vivo|mora|"
                       r"trabalha)\b", re.IGNORECASE)
 _NAME = r"((?:[A-ZÀ-Ý][\wÀ-ÿ\-]+)(?:\s+(?:d[aoe]s?\s+)?[A-ZÀ-Ý][\wÀ-ÿ\-]+)*)"
-_PT_RULES: tuple[tuple[re.Pattern[str], str, str, bool], ...] = (
-    # (pattern with optional subject group 1 and object group 2, relation, target type, retract)
-    (re.compile(r"(?:\b(eu)\s+)?\bnão\s+(?:moro|vivo)\s+mais\s+(?:em|no|na)\s+" + _NAME),
-     "lives_in", "place", True),
-    (re.compile(r"(?:\b(eu)\s+)?\bnão\s+trabalho\s+mais\s+(?:na|no|em|para|pra)\s+" + _NAME),
-     "works_at", "organization", True),
-    (re.compile(r"(?:\b(eu)\s+)?\b(?:moro|vivo)\s+(?:em|no|na)\s+" + _NAME),
-     "lives_in", "place", False),
-    (re.compile(r"(?:\b(eu)\s+)?\b(?:me\s+)?mudei\s+(?:para|pra|pro)\s+(?:[oa]\s+)?" + _NAME),
-     "lives_in", "place", False),
-    (re.compile(r"(?:\b(eu)\s+)?\btrabalho\s+(?:na|no|em|para|pra)\s+" + _NAME),
-     "works_at", "organization", False),
-    (re.compile(r"(?:\b(eu)\s+)?\bsou\s+casad[oa]\s+com\s+(?:[oa]\s+)?" + _NAME),
-     "married_to", "person", False),
-    (re.compile(_NAME + r"\s+(?:mora|vive)\s+(?:em|no|na)\s+" + _NAME), "lives_in", "place",
-     False),
-    (re.compile(_NAME + r"\s+trabalha\s+(?:na|no|em|para|pra)\s+" + _NAME), "works_at",
-     "organization", False),
+_OBJ = r"\s+(?:[oa]\s+)?" + _NAME
+# (pattern, relation, target type, retraction, subject): subject "speaker" for first-person
+# verbs, "named" when group 1 is the subject's name, "inherit" for a verb continuing the
+# clause ("Pedro mora em X e trabalha na Y" → Pedro).
+_PT_RULES: tuple[tuple[re.Pattern[str], str, str, bool, str], ...] = (
+    (re.compile(r"\bnão\s+(?:moro|vivo)\s+mais\s+(?:em|no|na)" + _OBJ), "lives_in", "place",
+     True, "speaker"),
+    (re.compile(r"\bnão\s+trabalho\s+mais\s+(?:na|no|em|para|pra)" + _OBJ), "works_at",
+     "organization", True, "speaker"),
+    (re.compile(r"(?<!não )\b(?:moro|vivo)\s+(?:em|no|na)" + _OBJ), "lives_in", "place", False,
+     "speaker"),
+    (re.compile(r"\b(?:me\s+)?mudei\s+(?:para|pra|pro)" + _OBJ), "lives_in", "place", False,
+     "speaker"),
+    (re.compile(r"(?<!não )\btrabalho\s+(?:na|no|em|para|pra)" + _OBJ), "works_at",
+     "organization", False, "speaker"),
+    (re.compile(r"\bsou\s+casad[oa]\s+com" + _OBJ), "married_to", "person", False, "speaker"),
+    (re.compile(_NAME + r"\s+(?:mora|vive)\s+(?:em|no|na)" + _OBJ), "lives_in", "place", False,
+     "named"),
+    (re.compile(_NAME + r"\s+trabalha\s+(?:na|no|em|para|pra)" + _OBJ), "works_at",
+     "organization", False, "named"),
+    (re.compile(_NAME + r"\s+(?:se\s+)?mudou\s+(?:para|pra|pro)" + _OBJ), "lives_in", "place",
+     False, "named"),
+    (re.compile(r"\be\s+(?:mora|vive)\s+(?:em|no|na)" + _OBJ), "lives_in", "place", False,
+     "inherit"),
+    (re.compile(r"\be\s+trabalha\s+(?:na|no|em|para|pra)" + _OBJ), "works_at", "organization",
+     False, "inherit"),
 )
 _PT_VERBS = ((r"\bme mudei\b", "se mudou"), (r"\bmudei\b", "se mudou"), (r"\bmoro\b", "mora"),
              (r"\bvivo\b", "vive"), (r"\btrabalho\b", "trabalha"), (r"\bsou\b", "é"),
@@ -130,8 +141,16 @@ class _Doc:
                 continue
             if ent.label_ == "DATE" and not any(ch.isdigit() for ch in ent.text):
                 continue
-            self._add(ent.text.strip(), _LABEL_TYPES.get(ent.label_, "thing"),
-                      range(ent.start, ent.end))
+            start, end = ent.start, ent.end
+            # The small model often splits "Ana Souza" into two spans: grow over proper nouns.
+            while start > 0 and doc[start - 1].pos_ == "PROPN" and ent.label_ != "DATE":
+                start -= 1
+            while end < len(doc) and doc[end].pos_ == "PROPN" and ent.label_ != "DATE":
+                end += 1
+            if any(i in self.by_token for i in range(start, end)):
+                start, end = ent.start, ent.end
+            self._add(doc[start:end].text.strip(), _LABEL_TYPES.get(ent.label_, "thing"),
+                      range(start, end))
         chunk: list[Any] = []
         for tok in [*doc, None]:
             if tok is not None and tok.pos_ == "PROPN" and tok.i not in self.by_token:
@@ -152,7 +171,7 @@ class _Doc:
             self.by_token[i] = name
 
     def entity_of(self, token: Any) -> str | None:
-        if token.lower_ in ("i", "me", "myself"):
+        if token.lower_ in ("i", "me", "myself", "we", "us"):
             return self.speaker
         if token.i in self.by_token:
             return self.by_token[token.i]
@@ -216,14 +235,22 @@ def _relations(sent: Any, state: _Doc, last_person: str | None) -> tuple[
             rtype, ttype = pattern
             if rtype == "former_employee_of" and state.types.get(target) == "person":
                 continue
+            if state.types.get(target) == "date":  # "born in 1990" is a date, not a place
+                continue
             state.retype(target, ttype)
             if subject != state.speaker:
                 state.retype(subject, "person")
             out.append(ExtractedRelation(subject, target, rtype, 0.8))
-    for tok in sent:  # "my wife Ana": speaker → spouse_of → Ana
+    for tok in sent:  # "my wife Ana" / "Ana, my wife," / "Ana is my wife" → speaker → Ana
         if tok.lower_ in _REL_NOUNS and any(c.lower_ == "my" for c in tok.children):
             named = next((state.by_token[c.i] for c in tok.children
                           if c.dep_ == "appos" and c.i in state.by_token), None)
+            if named is None and tok.dep_ == "appos":
+                named = state.by_token.get(tok.head.i)
+            if named is None and tok.dep_ == "attr":
+                subj = _subject_of(tok.head)
+                named = state.entity_of(subj) if subj is not None else None
+                named = None if named == state.speaker else named
             if named:
                 state.retype(named, "person")
                 out.append(ExtractedRelation(state.speaker, named, _REL_NOUNS[tok.lower_], 0.8))
@@ -234,7 +261,8 @@ def _rewrite(sent: Any, state: _Doc, last_person: str | None) -> str:
     """The sentence with first-person words replaced by the speaker (verbs agreed) and he/she
     replaced by the last person mentioned."""
     parts: list[str] = []
-    first_person_verbs = {t.head.i for t in sent if t.lower_ == "i" and t.dep_.startswith("nsubj")}
+    first_person_verbs = {t.head.i for t in sent
+                          if t.lower_ in _SUBJECT_PRONOUNS and t.dep_.startswith("nsubj")}
     for tok in sent:
         text = tok.text
         low = tok.lower_
@@ -253,33 +281,47 @@ def _rewrite(sent: Any, state: _Doc, last_person: str | None) -> str:
 
 
 def _portuguese(sentence: str, speaker: str, ex: Extraction) -> bool:
+    """Rule-based extraction for simple Portuguese sentences; True when a rule matched (the
+    sentence then yields one fact, in Portuguese, with every matched relation)."""
     if not _PT_HINT.search(sentence):
         return False
-    matched = False
-    for pattern, rtype, ttype, retract in _PT_RULES:
+    first = sentence.lstrip().split(" ", 1)[0]
+    if _PT_HINT.fullmatch(first) or first.lower() == "me":  # "Sou casado…", "Moro em…"
+        sentence = sentence.lstrip()
+        sentence = sentence[0].lower() + sentence[1:]
+    hits: list[tuple[int, str, str, str, str, bool]] = []
+    for pattern, rtype, ttype, retract, subject_kind in _PT_RULES:
         for m in pattern.finditer(sentence):
-            subject = speaker if m.lastindex == 1 or m.group(1) in (None, "eu", "Eu") else \
-                m.group(1)
-            target = m.group(m.lastindex or 1)
-            if subject == target:
-                continue
-            matched = True
-            for name, etype in ((subject, "person"), (target, ttype)):
-                if name != speaker and all(e.name != name for e in ex.entities):
-                    ex.entities.append(ExtractedEntity(name, etype))
-            if not retract:
-                ex.relations.append(ExtractedRelation(subject, target, rtype, 0.8))
-            text = re.sub(r"^\s*[Ee]u\b", speaker, sentence.strip())
-            if not text.startswith(subject):
-                text = f"{speaker} {text[0].lower()}{text[1:]}" if subject == speaker else text
-            for pat, repl in _PT_VERBS:
-                text = re.sub(pat, repl, text) if subject == speaker else text
-            ex.facts.append(ExtractedFact(text.rstrip(".") + ".", subject, 0.8,
-                                          retraction=retract))
-            break
-        if matched:
-            break
-    return matched
+            subject = m.group(1) if subject_kind == "named" else subject_kind
+            hits.append((m.start(), subject, m.group(m.lastindex or 1), rtype, ttype, retract))
+    if not hits:
+        return False
+    hits.sort()
+    subjects: list[str] = []
+    retraction = False
+    for _, subject, target, rtype, ttype, retract in hits:
+        if subject == "speaker":
+            subject = speaker
+        elif subject == "inherit":
+            subject = subjects[-1] if subjects else speaker
+        subjects.append(subject)
+        if subject == target:
+            continue
+        for name, etype in ((subject, "person"), (target, ttype)):
+            if name != speaker and all(e.name != name for e in ex.entities):
+                ex.entities.append(ExtractedEntity(name, etype))
+        retraction = retraction or retract
+        if not retract:
+            ex.relations.append(ExtractedRelation(subject, target, rtype, 0.8))
+    text = sentence.strip()
+    if subjects[0] == speaker:  # first person → the speaker, third-person verb forms
+        text = re.sub(r"^\s*[Ee]u\b\s*", "", text)
+        for pat, repl in _PT_VERBS:
+            text = re.sub(pat, repl, text)
+        text = f"{speaker} {text}" if text else speaker
+    ex.facts.append(ExtractedFact(text.rstrip(".") + ".", subjects[0], 0.8,
+                                  retraction=retraction))
+    return True
 
 
 def extract_with(nlp: Any, message: str, speaker: str) -> Extraction:

@@ -5,19 +5,23 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import time
 import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from graph.errors import BadInput
 from graph.executor import Executor, Transaction
-from graph.memory.text import content_hash, estimate_tokens, fold, normalize, word_ngrams
+from graph.memory.text import clean_text, content_hash, fold, normalize, word_ngrams
 from graph.memory.write.config import WriteConfig, apply_overrides
+from graph.memory.write.decide import decide
 from graph.memory.write.entities import collect_mentions, resolve_mentions
 from graph.memory.write.extraction import (
     ExtractedFact,
     Extraction,
+    known_context,
     normalize_extraction,
     semantic_dedup,
 )
@@ -27,7 +31,6 @@ from graph.memory.write.llm_stages import (
     LLMSession,
     blind_extraction,
     informed_extraction,
-    reconcile_batch,
 )
 from graph.memory.write.models import TokenCounts, WriteResult
 from graph.memory.write.offline import extract_offline
@@ -44,15 +47,14 @@ from graph.memory.write.reconcile import (
     ExistingFact,
     ExistingRelation,
     FactDecision,
-    fast_decision,
-    is_retraction,
-    offline_decision,
-    validate_llm_decision,
+    hybrid_rank,
 )
 from graph.memory.write.store import commit, load_context, load_fact_candidates, log_event
 from graph.providers import ChatLLM, Embedder
 
 __all__ = ["WritePipeline"]
+
+log = logging.getLogger(__name__)
 
 
 class _Run:
@@ -99,8 +101,12 @@ class WritePipeline:
         verbose: bool = False,
         config_overrides: dict[str, Any] | None = None,
         idempotency_key: str | None = None,
+        event_id: str | None = None,
     ) -> WriteResult:
         """Remember one message. See DESIGN.md §4 for the stages.
+
+        ``event_id`` names an event that is already stored (async mode: the API logged the
+        message and a worker runs the extraction); no second event is created then.
 
         Raises:
             ConfigError: ``config_overrides`` has an unknown key or a wrongly typed value.
@@ -108,9 +114,6 @@ class WritePipeline:
             BadInput: empty agent id or speaker.
             GraphUnavailable: Neo4j is down before the event could be stored.
         """
-        from graph.errors import BadInput
-        from graph.memory.text import clean_text
-
         cfg = apply_overrides(self.config, config_overrides)
         run = _Run(verbose)
         if not agent_id or not agent_id.strip():
@@ -135,15 +138,19 @@ class WritePipeline:
             occurred = occurred.replace(tzinfo=UTC)
         persist = not dry_run and cfg.mode != "shadow"
         message_vec = (await self.embedder.embed([text]))[0]
-        event_id = str(uuid.uuid4())
+        logged = event_id is not None
+        event_id = event_id or str(uuid.uuid4())
         event = {"id": event_id, "props": {
             "text": text, "speaker": speaker, "occurred_at": occurred, "ingested_at": now,
             "thread_id": thread_id, "source": "write", "embedding": message_vec,
             "content_hash": content_hash(agent_id, "event", normalize(text))}}
         key = clean_text(idempotency_key)[:200] if idempotency_key and not dry_run else None
         token = uuid.uuid4().hex
-        claim = await log_event(self.executor, agent_id, event if persist else None,
+        claim = await log_event(self.executor, agent_id,
+                                event if persist and not logged else None,
                                 (key, token) if key else None, now)
+        if logged and persist and claim.stored_result is None and not claim.in_progress:
+            claim.event_id = event_id
         if claim.stored_result is not None:
             return WriteResult.from_dict(json.loads(claim.stored_result))
         if claim.in_progress:
@@ -156,9 +163,12 @@ class WritePipeline:
                                    occurred, now, message_vec, cfg, run, result, persist, key,
                                    dry_run)
         except Exception as exc:  # a stage bug or Neo4j outage after the event: keep the event
+            # Details go to the log only: a Cypher or driver message is not for clients.
+            log.exception("write pipeline failed for agent %s event %s", agent_id,
+                          result.event_id)
             result.success = False
-            result.error = f"write pipeline failed after the event was stored: " \
-                           f"{type(exc).__name__}: {exc}"[:500]
+            result.error = ("write pipeline failed after the event was stored "
+                            f"({type(exc).__name__}); the message is kept")
             if key:
                 await self._release(agent_id, key, token)
         result.warnings = run.warnings
@@ -208,7 +218,7 @@ class WritePipeline:
         alias_rows, ctx_facts = await load_context(
             self.executor, agent_id, [*word_ngrams(text)[:500], fold(speaker)], message_vec,
             cfg.informed_extraction_topk)
-        known = _known_context(alias_rows, ctx_facts,
+        known = known_context(alias_rows, ctx_facts,
                                cfg.informed_extraction_context_budget_tokens)
         run.step("context", aliases=len(alias_rows), context_lines=len(known))
 
@@ -239,7 +249,7 @@ class WritePipeline:
         fact_vecs = [fact_vecs[i] for i in keep]
 
         resolved = await resolve_mentions(self.executor, agent_id, ments, speaker, name_vecs,
-                                          cfg, session, text)
+                                          cfg, session, text, profiles=ex.profiles)
         result.entities_resolved = resolved.report
         ents = list(resolved.entities.values())
         run.step("resolution", entities=len(ents))
@@ -289,12 +299,14 @@ class WritePipeline:
             self.executor, agent_id,
             [{"index": i.index, "subject_key": i.subject_key, "content_hash": i.content_hash,
               "embedding": i.embedding} for i in live],
-            cfg.reconcile_candidates,
+            cfg.reconcile_candidates * 2,  # over-fetch by vector, keep the top by hybrid score
             sorted({r.source_key for r in relations if r.type in single}), list(single))
         for row in cand_rows:
             items[row["index"]].candidates.append(ExistingFact(
                 row["id"], row["text"], float(row["similarity"]), float(row["confidence"] or 0)))
-        await self._decide(live, session, cfg, run)
+        for item in live:
+            item.candidates = hybrid_rank(item.text, item.candidates, cfg.reconcile_candidates)
+        await decide(live, session, cfg, run.warnings)
         active = [ExistingRelation(r["id"], r["source_key"], r["target_key"], r["type"],
                                    r["evidence_fact_id"]) for r in active_rows]
         close_rels = apply_single_valued(items, relations, active, single)
@@ -333,41 +345,6 @@ class WritePipeline:
         run.step("upsert", facts=len(out.plan.new_facts), closed=len(res.closed_facts),
                  cascaded=len(res.cascaded), relations=len(res.relations))
 
-    async def _decide(self, live: list[FactItem], session: LLMSession | None, cfg: WriteConfig,
-                      run: _Run) -> None:
-        ambiguous: list[FactItem] = []
-        for item in live:
-            item.candidates.sort(key=lambda c: -c.similarity)
-            fast = fast_decision(item.candidates, add_below=cfg.reconcile_add_below,
-                                 noop_at=cfg.reconcile_noop_at)
-            retracting = item.fact.retraction or is_retraction(item.text)
-            if session is None and retracting and item.candidates and (
-                    fast is None or fast.action != "NOOP"):
-                item.decision = offline_decision(item.text, item.candidates,
-                                                 noop_at=cfg.reconcile_noop_at)
-            elif fast is not None:
-                item.decision = fast
-            elif session is None:
-                item.decision = offline_decision(item.text, item.candidates,
-                                                 noop_at=cfg.reconcile_noop_at)
-            else:
-                ambiguous.append(item)
-        if not ambiguous or session is None:
-            return
-        payload = [{"index": i.index, "new_fact": i.text, "existing": [
-            {"id": c.id, "text": c.text, "similarity": round(c.similarity, 3)}
-            for c in i.candidates]} for i in ambiguous]
-        answers = await reconcile_batch(session, payload, cfg.reconcile_timeout_s)
-        if answers is None:
-            run.warnings.append("reconcile: LLM failed; ambiguous facts ADDed")
-        for item in ambiguous:
-            decision = validate_llm_decision((answers or {}).get(item.index),
-                                             [c.id for c in item.candidates], session.warnings)
-            item.decision = decision or FactDecision("ADD", reason="reconcile fallback: ADD",
-                                                     similarity=item.candidates[0].similarity)
-        run.warnings += session.warnings
-        session.warnings = []
-
     @staticmethod
     def _account(session: LLMSession | None, result: WriteResult) -> None:
         if session is None:
@@ -393,26 +370,3 @@ def _item(agent_id: str, index: int, fact: ExtractedFact, subject_key: str, vec:
                     normalized=norm, content_hash=content_hash(agent_id, subject_key, norm),
                     mentioned=[k for k in mentions(fact.text, ents) if k != subject_key],
                     embedding=list(vec))
-
-
-def _known_context(alias_rows: list[dict[str, Any]], facts: list[dict[str, Any]],
-                   budget: int) -> list[str]:
-    """Stage 6: profiles first, then per-entity facts, within a token budget."""
-    lines: list[str] = []
-    seen: set[str] = set()
-    names = {r["key"]: r["name"] for r in alias_rows}
-    for row in alias_rows:
-        if row["profile_text"] and row["key"] not in seen:
-            seen.add(row["key"])
-            lines.append(f"[{row['name']} profile] {row['profile_text']}")
-    for row in facts:
-        lines.append(f"[{names.get(row['key'], row['key'])}] {row['text']}")
-    out: list[str] = []
-    used = 0
-    for line in lines:
-        cost = estimate_tokens(line)
-        if used + cost > budget:
-            break
-        out.append(line)
-        used += cost
-    return out

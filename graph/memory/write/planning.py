@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from graph.memory.text import fold
+from graph.memory.text import detect_language, fold
 from graph.memory.write.extraction import ExtractedFact
 from graph.memory.write.models import FactChange
 from graph.memory.write.reconcile import (
@@ -154,7 +154,7 @@ def _fact_row(item: FactItem, speaker: str, now: datetime, occurred: datetime) -
         "subject_key": item.subject_key, "kind": f.kind, "confidence": f.confidence,
         "importance": f.importance, "importance_category": f.importance_category,
         "temporal_class": f.temporal_class, "valid_until": f.valid_until,
-        "categories": f.categories, "language": None, "speaker": speaker,
+        "categories": f.categories, "language": detect_language(item.text), "speaker": speaker,
         "source_context": f.source_context or "message", "embedding": item.embedding,
         "valid_from": occurred, "valid_to": None, "invalidated_at": None, "created_at": now,
         "last_confirmed_at": now, "reinforcement_count": 1,

@@ -21,6 +21,7 @@ __all__ = [
     "NewRelation",
     "contradicts",
     "fast_decision",
+    "hybrid_rank",
     "is_retraction",
     "offline_decision",
     "single_valued_conflicts",
@@ -74,7 +75,8 @@ def _stem(token: str) -> str:
 
 
 def _content(text: str) -> tuple[set[str], bool]:
-    tokens = re.findall(r"[\w']+", fold(text).replace("n't", " n't"))
+    text = re.sub(r"n[’']t\b", " not", text, flags=re.IGNORECASE)  # before fold drops "'"
+    tokens = re.findall(r"\w+", fold(text))
     negated = any(t in _NEGATIONS for t in tokens)
     return {_stem(t) for t in tokens if t not in _NEGATIONS and t not in _STOP}, negated
 
@@ -100,6 +102,21 @@ def contradicts(new: str, old: str, *, min_overlap: float = 0.6) -> bool:
                 (a - {sx, sy}) & (b - {sx, sy})) / max(1, min(len(a), len(b)) - 1) >= 0.5:
             return True
     return False
+
+
+def hybrid_rank(text: str, candidates: Sequence[ExistingFact], k: int = 5,
+                lexical_weight: float = 0.25) -> list[ExistingFact]:
+    """Hybrid candidate order: ``(1 - w)·cosine + w·token-overlap`` (Jaccard on content
+    tokens), best first, top ``k``. The thresholds still apply to the cosine."""
+    new_tokens, _ = _content(text)
+
+    def score(c: ExistingFact) -> float:
+        old_tokens, _ = _content(c.text)
+        union = new_tokens | old_tokens
+        lexical = len(new_tokens & old_tokens) / len(union) if union else 0.0
+        return (1 - lexical_weight) * c.similarity + lexical_weight * lexical
+
+    return sorted(candidates, key=lambda c: (-score(c), c.id))[:k]
 
 
 def fast_decision(candidates: Sequence[ExistingFact], *, add_below: float = 0.50,

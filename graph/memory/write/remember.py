@@ -20,6 +20,7 @@ from graph.executor import Executor, Transaction
 from graph.memory.text import (
     clean_text,
     content_hash,
+    detect_language,
     entity_key,
     fold,
     normalize,
@@ -108,6 +109,7 @@ def _fact_props(agent_id: str, fact: StructuredFact, subject_key: str, now: date
         "valid_until": fact.valid_until,
         "categories": [normalize_type(c) for c in fact.categories],
         "speaker": fact.speaker,
+        "language": detect_language(text),
         "source_context": fact.source_context or "structured_import",
         "valid_from": fact.valid_from or created,
         "valid_to": fact.valid_to,

@@ -27,8 +27,9 @@ SPEAKER_PRONOUNS = frozenset({
     "i", "me", "my", "mine", "myself", "user", "the user", "speaker",
     "eu", "mim", "meu", "minha", "comigo", "yo", "mi",
 })
-# A bare relationship word as an entity name means "someone related to the speaker": without
-# a name we cannot tell who, so it resolves to the speaker (the relation keeps the meaning).
+# A bare relationship word as an entity name ("Mom lives in Curitiba") means "the speaker's
+# mom": it resolves to one entity per speaker and term ("Rafael's mom"), never to the speaker
+# (that would move the speaker to Curitiba); a merge can later join it with her real name.
 RELATIONSHIP_TERMS = frozenset({
     "girlfriend", "boyfriend", "wife", "husband", "partner", "brother", "sister", "mother",
     "father", "mom", "dad", "friend", "boss", "son", "daughter", "namorada", "namorado",
@@ -114,8 +115,13 @@ def resolve_entity(
     """
     folded = fold(name)
     etype = normalize_type(entity_type)
-    if folded in SPEAKER_PRONOUNS or folded in RELATIONSHIP_TERMS or folded == fold(speaker):
+    if folded in SPEAKER_PRONOUNS or folded == fold(speaker):
         return Resolution(name, speaker_key(speaker), "person", "speaker")
+    if folded in RELATIONSHIP_TERMS:
+        relative = f"{speaker}'s {folded}"
+        key = entity_key(relative, "person")
+        return Resolution(relative, key, "person", "relationship_term",
+                          is_new=key not in existing)
     if folded in alias_matches:
         key = alias_matches[folded]
         return Resolution(name, key, existing.get(key, ("", etype))[1] or etype, "alias")

@@ -16,6 +16,7 @@ from graph.memory.jobs.duplicates import detect_duplicates
 from graph.memory.jobs.handlers import default_handlers
 from graph.memory.jobs.importance import decay_agent, rescore_agent
 from graph.memory.jobs.profiles import refresh_profiles
+from graph.memory.read import Retriever
 from graph.memory.write import StructuredEntity, StructuredFact, remember
 from graph.providers import Embedder
 
@@ -90,6 +91,10 @@ async def test_consolidation_makes_observations_with_sources_and_changes(
     rows = await executor.run("read/observations", {
         "agent_id": agent_id, "vector": vector, "min_score": 0.2, "as_of": None, "limit": 3})
     assert rows and "hiking" in rows[0]["text"]
+    # and the read pipeline shows them as observed patterns
+    result = await Retriever(executor, embedder).retrieve(agent_id, "Does Clara like hiking?")
+    assert any("hiking" in o.text for o in result.observations), result.context
+    assert "Observed patterns" in result.context
 
 
 async def test_planted_near_duplicate_entity_becomes_a_merge_candidate(
@@ -182,8 +187,92 @@ async def test_maintenance_kinds_run_as_jobs(
     assert await worker.run_until_idle() == len(kinds)
     jobs = {j.kind: j for j in await deps.queue.list_jobs(agent_id=agent_id)}
     assert {k: jobs[k].status for k in kinds} == dict.fromkeys(kinds, "done")
+    plugins = (await executor.run("schema/procedures_like", read=True))[0]
+    # PageRank through GDS when the plugin is loaded, degree centrality otherwise.
+    centrality = "pagerank" if plugins["gds"] else "degree"
     assert jobs["decay"].result == {"flagged": 1, "unflagged": 0, "facts_rescored": 8,
-                                    "centrality": "degree"}
+                                    "centrality": centrality}
     assert jobs["consolidate"].result and jobs["consolidate"].result["observations"] >= 2
     assert jobs["dedup_entities"].result and jobs["dedup_entities"].result["candidates"] >= 1
     assert all(e.created for e in queued)
+
+
+async def test_near_certain_duplicates_are_merged_automatically(
+    executor: Executor, embedder: Embedder, agent_id: str
+) -> None:
+    await plant(executor, embedder, agent_id)
+    await remember(executor, embedder, agent_id, entities=[
+        StructuredEntity("Rafael  Costa!", "person", key="person:rafael_costa_2")],
+        facts=[StructuredFact("Rafael Costa teaches music at a school.",
+                              "person:rafael_costa_2")])
+    cfg = MaintenanceConfig(merge_auto_threshold=0.95)
+    found = await detect_duplicates(executor, agent_id, cfg)
+    assert found["merged"] == 1, found
+    rows = await executor.run("consolidation/merge_candidates",
+                              {"agent_id": agent_id, "status": "merged", "limit": 10}, read=True)
+    assert [(r["keep_key"], r["drop_key"]) for r in rows] == [
+        ("person:rafael_costa", "person:rafael_costa_2")]
+    # the dropped entity is kept (history) but no longer a duplicate candidate
+    again = await detect_duplicates(executor, agent_id, cfg)
+    assert again["merged"] == 0 and again["entities"] == found["entities"] - 1
+    facts = await executor.run("consolidation/agent_facts", {"agent_id": agent_id}, read=True)
+    moved = [f for f in facts if f["text"] == "Rafael Costa teaches music at a school."]
+    assert [f["subject_key"] for f in moved] == ["person:rafael_costa"]
+
+
+async def test_manual_resolution_of_merge_candidates(
+    executor: Executor, embedder: Embedder, agent_id: str
+) -> None:
+    from graph.errors import BadInput
+    from graph.memory.jobs.duplicates import list_merge_candidates, resolve_merge_candidate
+
+    await plant(executor, embedder, agent_id)
+    await detect_duplicates(executor, agent_id, NO_AUTO)
+    (clara,) = [c for c in await list_merge_candidates(executor, agent_id, status="open")
+                if "clara" in c["keep_key"]]
+    rejected = await resolve_merge_candidate(executor, agent_id, clara["id"], accept=False)
+    assert rejected["status"] == "rejected"
+    with pytest.raises(BadInput):
+        await resolve_merge_candidate(executor, agent_id, clara["id"], accept=True)
+    await detect_duplicates(executor, agent_id, NO_AUTO)  # a rejection is never re-opened
+    assert [c["status"] for c in await list_merge_candidates(executor, agent_id)
+            if c["id"] == clara["id"]] == ["rejected"]
+
+
+async def test_llm_wording_for_profiles_and_observations(
+    executor: Executor, embedder: Embedder, agent_id: str
+) -> None:
+    from tests.fakes import ScriptedLLM
+
+    await plant(executor, embedder, agent_id)
+
+    def profile_reply(body: dict[str, object]) -> dict[str, str]:
+        return {"profile": "A person who likes the outdoors."}
+
+    script = ScriptedLLM(by_stage={
+        "Stage: profile": [profile_reply] * 10 + ["not json at all"],
+        "Stage: consolidate": [{"observations": [
+            {"text": "Clara Rezende is an avid mountain hiker.", "kind": "habit"},
+            {"text": "   ", "kind": "pattern"}]}] * 10,
+    })
+    llm = script.chat()
+    profiles = await refresh_profiles(executor, llm, agent_id,
+                                      keys=["person:clara_rezende", "person:rafael_costa"])
+    assert profiles == {"refreshed": 2, "llm": 2, "offline": 0}
+    rows = await executor.run("consolidation/profiles",
+                              {"agent_id": agent_id, "keys": ["person:clara_rezende"]}, read=True)
+    assert rows[0]["profile_text"] == "A person who likes the outdoors."
+    assert rows[0]["profile_source"] == "llm"
+    sent = [r for r in script.requests if "Stage: profile" in r["messages"][0]["content"]]
+    assert "hiking" in sent[0]["messages"][1]["content"]  # the facts were in the prompt
+    result = await consolidate_agent(executor, embedder, llm, agent_id)
+    assert result.llm_calls == result.clusters >= 1
+    texts = {o["text"]: o["kind"] for o in await list_observations(executor, agent_id)}
+    assert texts["Clara Rezende is an avid mountain hiker."] == "habit"
+    assert "   " not in texts  # blank LLM items are dropped
+    # an unusable answer falls back to the offline profile
+    await remember(executor, embedder, agent_id, facts=[
+        StructuredFact("Clara Rezende adopted a dog named Tico.", "Clara Rezende")])
+    script.by_stage["Stage: profile"] = ["not json at all"]
+    fallback = await refresh_profiles(executor, llm, agent_id, keys=["person:clara_rezende"])
+    assert fallback == {"refreshed": 1, "llm": 0, "offline": 1}

@@ -206,3 +206,16 @@ async def test_round_trips_per_message_are_bounded(executor: Executor, agent_id:
     await pipe.write(agent_id, "I live in Curitiba, work at Acme and married Ana", SPEAKER,
                      idempotency_key="rt")
     assert rec.round_trips == 5  # the idempotency claim shares the event's transaction
+
+
+async def test_already_logged_event_is_not_duplicated(executor: Executor, agent_id: str,
+                                                      hash_embedder: HashEmbedder) -> None:
+    from graph.memory.write import StructuredEvent, remember
+
+    await remember(executor, hash_embedder, agent_id,
+                   events=[StructuredEvent("I live in Curitiba.", SPEAKER, id="ev-async")])
+    res = await WritePipeline(executor, hash_embedder, None).write(
+        agent_id, "I live in Curitiba.", SPEAKER, event_id="ev-async", idempotency_key="job-1")
+    assert res.success and res.event_id == "ev-async"
+    c = await counts(executor, agent_id)
+    assert (c["events"], c["facts"], c["from_event"]) == (1, 1, 1)

@@ -33,7 +33,8 @@ async def test_clara_informed_path_one_call(executor: Executor, agent_id: str,
                                             embedder: Embedder) -> None:
     llm = ScriptedLLM(by_stage={INFORMED: [extraction(
         CLARA_ENTITIES, CLARA_FACTS, CLARA_RELATIONS,
-        profiles={"Clara Rezende": "Software engineer; head of engineering at Orion Tech."})]})
+        profiles={"Clara Rezende": "Software engineer; head of engineering at Orion Tech."},
+        emotion={"label": "Joy", "intensity": 0.6, "energy": 0.7})]})
     pipe = WritePipeline(executor, embedder, llm.chat())
     res = await pipe.write(agent_id, CLARA_MESSAGE, SPEAKER)
     assert res.success, res.error
@@ -48,6 +49,12 @@ async def test_clara_informed_path_one_call(executor: Executor, agent_id: str,
     # "Clara Rezende left Vertix" links both Clara (primary) and Vertix.
     assert c["about"] >= 6
     # The relationship's evidence is the fact that mentions both ends.
+    ev = (await executor.run("history/event_by_id", {"agent_id": agent_id,
+                                                     "event_id": res.event_id}))[0]["event"]
+    assert (ev["emotion"], ev["intensity"], ev["text"]) == ("joy", 0.6, CLARA_MESSAGE)
+    [clara] = await executor.run("write/match_aliases", {"agent_id": agent_id,
+                                                         "norms": ["clara rezende"]})
+    assert clara["profile_text"].startswith("Software engineer")
     by_type = {r["type"]: r for r in res.relations}
     left = next(f for f in res.facts_added if f.text == "Clara Rezende left Vertix")
     assert by_type["former_employee_of"]["evidence_fact_id"] == left.id
@@ -257,3 +264,49 @@ async def test_output_hardening(executor: Executor, agent_id: str, embedder: Emb
     assert any("shorter than" in w for w in res.warnings)
     assert any("truncated" in w for w in res.warnings)
     assert any("coerced" in w for w in res.warnings)
+
+
+async def test_ambiguous_entity_goes_to_llm(executor: Executor, agent_id: str,
+                                            embedder: Embedder) -> None:
+    def pick(body: dict) -> dict:
+        items = __import__("json").loads(body["messages"][1]["content"])["items"]
+        return {"matches": [{"index": it["index"], "key": it["candidates"][0]["key"],
+                             "reason": "same person"} for it in items]}
+
+    llm = ScriptedLLM(by_stage={
+        INFORMED: [
+            extraction([("Guilherme Maturana", "person")],
+                       [("Guilherme Maturana", "Guilherme Maturana is a designer")]),
+            extraction([("G. Maturana", "person")], [("G. Maturana", "G. Maturana likes jazz")]),
+            extraction([("Zé Carioca", "person")], [("Zé Carioca", "Zé Carioca likes samba")]),
+        ],
+        "Stage: resolve_entities": [pick, {"matches": [{"index": 0, "key": None,
+                                                        "reason": "different"}]}]})
+    pipe = WritePipeline(executor, embedder, llm.chat())
+    band = {"fuzzy_threshold": 0.999, "fuzzy_low_threshold": -1.0}
+    await pipe.write(agent_id, "Guilherme Maturana is a designer", SPEAKER)
+    res = await pipe.write(agent_id, "G. Maturana likes jazz", SPEAKER, config_overrides=band)
+    [g] = res.entities_resolved
+    assert (g["method"], g["key"]) == ("llm", "person:guilherme_maturana")
+    res = await pipe.write(agent_id, "Zé Carioca likes samba", SPEAKER, config_overrides=band)
+    [z] = res.entities_resolved
+    assert (z["method"], z["key"], z["is_new"]) == ("new", "person:ze_carioca", True)
+    assert llm.calls == 5
+    c = await counts(executor, agent_id)
+    assert c["entities"] == 2
+
+
+async def test_relation_without_fact_gets_mirror_fact(executor: Executor, agent_id: str,
+                                                      embedder: Embedder) -> None:
+    llm = ScriptedLLM(by_stage={INFORMED: [extraction(
+        [("Mom", "person"), ("Curitiba", "place")],
+        [(SPEAKER, "Rafael is going to visit his mom next week")],
+        [("Mom", "lives_in", "Curitiba")])]})
+    res = await WritePipeline(executor, embedder, llm.chat()).write(
+        agent_id, "I'm going to Curitiba to visit my mom", SPEAKER)
+    mirror = [f for f in res.facts_added if f.text == "Rafael's mom lives in Curitiba"]
+    assert len(mirror) == 1 and mirror[0].confidence == 0.60
+    assert res.relations[0]["evidence_fact_id"] == mirror[0].id
+    assert res.relations[0]["source_key"] == "person:rafael_s_mom"
+    fact = await get_fact(executor, agent_id, mirror[0].id)
+    assert fact["source_context"] == "inferred_from_relation"

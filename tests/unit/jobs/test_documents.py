@@ -4,6 +4,7 @@ server on 127.0.0.1 started by the test itself."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import AsyncIterator
 
 import pytest
@@ -49,7 +50,7 @@ def test_chunks_cover_the_text_with_overlap_and_clean_boundaries() -> None:
     assert len(chunks) > 10
     assert all(len(c.text) <= 500 for c in chunks)
     assert [c.ord for c in chunks] == list(range(len(chunks)))
-    for a, b in zip(chunks, chunks[1:], strict=False):
+    for a, b in itertools.pairwise(chunks):
         assert b.start < a.end  # overlap: the next chunk starts inside the previous one
         assert a.end - b.start <= 80 + 1
         assert text[b.start - 1].isspace() or b.start == 0  # starts on a word boundary

@@ -1,0 +1,41 @@
+"""``python -m seed`` (and ``hippograph up``): load the demo agent ``demo``, offline."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from graph.executor import connected
+from graph.schema import ensure_schema
+from seed import story
+from seed.loader import load_demo
+from server.services import build_embedder
+from server.settings import get_settings
+
+__all__ = ["run"]
+
+
+def run(agent_id: str = story.AGENT) -> None:
+    """Load the demo agent into the configured Neo4j (idempotent)."""
+    settings = get_settings()
+
+    async def main() -> None:
+        embedder = build_embedder(settings)
+        async with connected(
+            settings.bolt_uri,
+            settings.neo4j_user,
+            settings.neo4j_password.get_secret_value(),
+            settings.neo4j_database,
+        ) as ex:
+            await ensure_schema(ex, embedder.dimensions)
+            report = await load_demo(ex, embedder, agent_id)
+        if report.already_loaded:
+            print(f"demo agent {agent_id!r} already loaded (nothing changed)")
+        else:
+            print(f"demo agent {agent_id!r} loaded: try the examples at /graphql")
+
+    asyncio.run(main())
+
+
+if __name__ == "__main__":
+    run(sys.argv[1] if len(sys.argv) > 1 else story.AGENT)

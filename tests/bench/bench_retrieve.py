@@ -1,0 +1,243 @@
+"""Retrieve latency (no rerank): p50/p95 at 10k facts for one agent, with 100 agents sharing
+10k facts, the exact-scan vs index-over-fetch crossover, and the PROFILE of the slowest Cypher.
+
+    .venv/bin/python -m tests.bench.bench_retrieve            # 10k facts (~2-3 min)
+    .venv/bin/python -m tests.bench.bench_retrieve --large    # 100k facts as well
+
+Data is synthetic but shaped like real memory: 200 people / 60 organisations / 40 places with
+RELATES_TO edges, facts about a subject linked (ABOUT) to a second entity, clustered embeddings
+(50 topics, so similarities look like a sentence model's: ~0.5 within a topic), imported with
+structured ``remember``. Queries mix named-entity questions, topical questions and Portuguese.
+Figures depend on the machine's load (the dev box is 2 shared cores): compare ratios measured
+in the same run, not absolute numbers across runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import random
+import statistics
+import time
+import uuid
+from collections.abc import Sequence
+from typing import Any, LiteralString, cast
+
+import numpy as np
+from tqdm import tqdm
+
+import cypher
+from graph.executor import Executor, connect
+from graph.memory.read import RetrieveConfig, Retriever
+from graph.memory.read.search import Scope, SearchStats, semantic_facts
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.schema import ensure_schema
+from server.settings import Settings
+
+DIM, TOPICS = 384, 50
+_WORD_TEXT = ("coffee hiking budget launch roadmap guitar marathon python recipe garden invoice "
+              "vacation contract hiring design review migration football painting chess dentist "
+              "apartment wedding course kafka neo4j graph salary mentor podcast cycling")
+WORDS = _WORD_TEXT.split()
+
+
+class TopicEmbedder:
+    """Deterministic clustered vectors: the topic is picked from the text's first topic word."""
+
+    name, dimensions = "bench-topics", DIM
+
+    def __init__(self) -> None:
+        rng = np.random.default_rng(11)
+        self.topics = [v / np.linalg.norm(v) for v in rng.normal(size=(TOPICS, DIM))]
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        out = []
+        for text in texts:
+            seed = int(hashlib.sha1(text.encode()).hexdigest()[:8], 16)
+            rng = np.random.default_rng(seed)
+            topic = next((WORDS.index(w) for w in text.lower().split() if w in WORDS), seed)
+            v = self.topics[topic % TOPICS] + 0.9 * rng.normal(size=DIM) / np.sqrt(DIM) * 2
+            out.append((v / np.linalg.norm(v)).tolist())
+        return out
+
+
+class TimingExecutor(Executor):
+    """Records the duration of every named statement (to find the slowest one)."""
+
+    def __init__(self, inner: Executor) -> None:
+        super().__init__(inner.driver, inner.database)
+        self.timings: dict[str, list[float]] = {}
+        self.last_params: dict[str, dict[str, Any]] = {}
+
+    async def run(self, name: str, params: dict[str, Any] | None = None, *,
+                  read: bool = False) -> list[dict[str, Any]]:
+        t = time.perf_counter()
+        try:
+            return await super().run(name, params, read=read)
+        finally:
+            self.timings.setdefault(name, []).append((time.perf_counter() - t) * 1000)
+            self.last_params[name] = params or {}
+
+
+def synthetic_memory(n_facts: int, rng: random.Random) -> tuple[list[StructuredEntity],
+                                                                 list[StructuredFact],
+                                                                 list[StructuredRelation]]:
+    people = [f"Person{i} Surname{i % 37}" for i in range(200)]
+    orgs = [f"Org{i} Corp" for i in range(60)]
+    places = [f"City{i}" for i in range(40)]
+    entities = ([StructuredEntity(p, "person") for p in people]
+                + [StructuredEntity(o, "organization") for o in orgs]
+                + [StructuredEntity(c, "place") for c in places])
+    relations = [StructuredRelation(p, rng.choice(orgs), "works_at") for p in people]
+    relations += [StructuredRelation(p, rng.choice(places), "lives_in") for p in people]
+    relations += [StructuredRelation(p, rng.choice(people), "knows") for p in people[:150]]
+    facts = []
+    for i in range(n_facts):
+        subject = rng.choice(people)
+        other = rng.choice(orgs + places + people)
+        w1, w2 = rng.sample(WORDS, 2)
+        facts.append(StructuredFact(
+            f"{subject} talked about {w1} and {w2} with {other} (note {i})", subject,
+            entities=[other], confidence=rng.choice([0.6, 0.8, 0.95]),
+            importance=rng.random(), reinforcement_count=rng.randint(1, 5)))
+    return entities, facts, relations
+
+
+def queries(rng: random.Random, n: int) -> list[str]:
+    out = []
+    for i in range(n):
+        p = f"Person{rng.randrange(200)} Surname{rng.randrange(37)}"
+        w = rng.choice(WORDS)
+        out.append([f"What did {p} say about {w}?", f"who talked about {w} and {rng.choice(WORDS)}",
+                    f"O que o {p} falou sobre {w}?", f"tell me everything about {p}"][i % 4])
+    return out
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def load(ex: Executor, embedder: TopicEmbedder, agents: list[str], n_facts: int,
+               rng: random.Random) -> None:
+    per_agent = n_facts // len(agents)
+    with tqdm(total=n_facts, desc=f"import {n_facts} facts / {len(agents)} agent(s)",
+              unit="fact") as bar:
+        for agent in agents:
+            entities, facts, relations = synthetic_memory(per_agent, rng)
+            await remember(ex, embedder, agent, entities=entities, facts=facts,
+                           relations=relations, batch_size=1000)
+            bar.update(per_agent)
+
+
+async def measure(ex: TimingExecutor, embedder: TopicEmbedder, agent: str, label: str,
+                  rng: random.Random, n: int) -> dict[str, float]:
+    retriever = Retriever(ex, embedder, None, RetrieveConfig(enable_reranker=False))
+    qs = queries(rng, n)
+    for q in qs[:4]:  # warm the query-plan cache
+        await retriever.retrieve(agent, q)
+    ex.timings.clear()
+    times = []
+    for q in tqdm(qs, desc=f"retrieve {label}", unit="q"):
+        t = time.perf_counter()
+        await retriever.retrieve(agent, q)
+        times.append((time.perf_counter() - t) * 1000)
+    return {"p50": statistics.median(times), "p95": pct(times, 0.95), "n": len(times)}
+
+
+async def crossover(ex: Executor, embedder: TopicEmbedder, agent: str, n_facts: int,
+                    total: int) -> tuple[float, float]:
+    """Median ms of the semantic signal by exact scan vs by index over-fetch for this agent."""
+    vec = (await embedder.embed(["what about coffee and hiking"]))[0]
+    scope = Scope(agent, None, vec, 0.55)
+    out = []
+    for exact_max in (10**9, 0):
+        ts = []
+        for _ in range(12):
+            t = time.perf_counter()
+            await semantic_facts(ex, scope, limit=60, min_cosine=0.2, agent_facts=n_facts,
+                                 total_facts=total, exact_max=exact_max, cap=20_000,
+                                 stats=SearchStats())
+            ts.append((time.perf_counter() - t) * 1000)
+        out.append(statistics.median(ts[2:]))
+    return out[0], out[1]
+
+
+def print_profile(plan: Any, depth: int = 0) -> None:
+    args = plan.get("args", {})
+    print(f"{'  ' * depth}{plan['operatorType']:<28} rows={plan.get('rows', '?'):<7} "
+          f"dbHits={plan.get('dbHits', '?'):<8} {str(args.get('Details', ''))[:90]}")
+    for child in plan.get("children", []):
+        print_profile(child, depth + 1)
+
+
+async def profile_slowest(ex: TimingExecutor) -> None:
+    name = max(ex.timings, key=lambda n: pct(ex.timings[n], 0.95))
+    print(f"\nslowest statement by p95: {name} "
+          f"(p50 {statistics.median(ex.timings[name]):.1f} ms, "
+          f"p95 {pct(ex.timings[name], 0.95):.1f} ms)")
+    for other in sorted(ex.timings, key=lambda n: -pct(ex.timings[n], 0.95)):
+        print(f"  {other:<36} p50 {statistics.median(ex.timings[other]):7.1f}  "
+              f"p95 {pct(ex.timings[other], 0.95):7.1f}  calls {len(ex.timings[other])}")
+    # PROFILE is a bench-only prefix on a statement loaded from its file.
+    query = cast(LiteralString, "PROFILE " + cypher.load(name))
+    async with ex.driver.session(database=ex.database) as session:
+        result = await session.run(query, ex.last_params[name])
+        summary = await result.consume()
+    if summary.profile:
+        print_profile(summary.profile)
+
+
+async def main(large: bool, n_queries: int) -> None:
+    settings = Settings()
+    base = connect(settings.bolt_uri, settings.neo4j_user,
+                   settings.neo4j_password.get_secret_value(), settings.neo4j_database)
+    ex = TimingExecutor(base)
+    embedder = TopicEmbedder()
+    await ensure_schema(ex, DIM)
+    rng = random.Random(5)
+    run = uuid.uuid4().hex[:6]
+    sizes = [10_000, 100_000] if large else [10_000]
+    created: list[str] = []
+    rows = []
+    try:
+        for size in sizes:
+            solo = f"bench-retrieve-{run}-solo-{size}"
+            created.append(solo)
+            await load(ex, embedder, [solo], size, rng)
+            total = int((await ex.run("read/plan_catalog", {
+                "agent_id": solo, "norms": [], "slugs": [], "prefixes": []}))[0]["total_facts"])
+            rows.append((f"1 agent, {size} facts", await measure(ex, embedder, solo,
+                                                                 f"{size} solo", rng, n_queries)))
+            exact, index = await crossover(ex, embedder, solo, size, total)
+            print(f"semantic signal at {size} facts/agent: exact scan {exact:.1f} ms, "
+                  f"index over-fetch {index:.1f} ms")
+            crowd = [f"bench-retrieve-{run}-crowd{size}-{i}" for i in range(100)]
+            created += crowd
+            await load(ex, embedder, crowd, size, rng)
+            total = int((await ex.run("read/plan_catalog", {
+                "agent_id": crowd[0], "norms": [], "slugs": [], "prefixes": []}))[0][
+                "total_facts"])
+            rows.append((f"100 agents sharing {size} facts",
+                         await measure(ex, embedder, crowd[0], f"{size} crowd", rng, n_queries)))
+            exact, index = await crossover(ex, embedder, crowd[0], size // 100, total)
+            print(f"semantic signal at {size // 100} facts/agent among {total} facts: exact "
+                  f"scan {exact:.1f} ms, index over-fetch {index:.1f} ms")
+        print(f"\n{'scenario':<34} {'p50 ms':>8} {'p95 ms':>8} {'queries':>8}")
+        for label, r in rows:
+            print(f"{label:<34} {r['p50']:8.1f} {r['p95']:8.1f} {r['n']:8d}")
+        await profile_slowest(ex)
+    finally:
+        for start in range(0, len(created), 20):
+            for agent in created[start:start + 20]:
+                await base.run("admin/delete_agent", {"agent_id": agent})
+        await base.close()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description="retrieve latency benchmark")
+    parser.add_argument("--large", action="store_true", help="also 100k facts (slow)")
+    parser.add_argument("--queries", type=int, default=60, help="timed queries per scenario")
+    args = parser.parse_args()
+    asyncio.run(main(args.large, args.queries))

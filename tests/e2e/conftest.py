@@ -1,0 +1,85 @@
+"""E2E fixtures: the seeded demo agent and a live API (uvicorn in a thread on a free loopback
+port, real services, auth on with a random admin key)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import httpx
+import pytest
+import uvicorn
+
+from graph.executor import connected
+from graph.schema import ensure_schema
+from seed.loader import load_demo
+from server.app import create_app
+from server.services import build_embedder
+from server.settings import Settings
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def demo_agent() -> str:
+    """The demo agent, loaded once (idempotent: a no-op when already there)."""
+    settings = Settings()
+
+    async def load() -> None:
+        embedder = build_embedder(settings)
+        async with connected(settings.bolt_uri, settings.neo4j_user,
+                             settings.neo4j_password.get_secret_value()) as ex:
+            await ensure_schema(ex, embedder.dimensions)
+            await load_demo(ex, embedder, "demo", progress=False)
+
+    asyncio.run(load())
+    return "demo"
+
+
+@dataclass(frozen=True)
+class LiveApi:
+    url: str
+    admin_key: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.admin_key}"}
+
+
+def serve_in_thread(settings: Settings) -> tuple[uvicorn.Server, threading.Thread, str]:
+    """Start uvicorn with our app in a daemon thread; returns once /healthz answers."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return server, thread, url
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    server.should_exit = True
+    raise RuntimeError("API did not come up")
+
+
+@pytest.fixture(scope="session")
+def live_api(demo_agent: str) -> Iterator[LiveApi]:
+    admin_key = "hg_admin_" + secrets.token_urlsafe(16)
+    settings = Settings(admin_api_key=admin_key, auth_disabled=False, rate_limit_per_minute=0,
+                        llm_base_url=None, llm_api_key=None)
+    server, thread, url = serve_in_thread(settings)
+    yield LiveApi(url, admin_key)
+    server.should_exit = True
+    thread.join(timeout=30)

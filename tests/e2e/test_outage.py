@@ -1,0 +1,74 @@
+"""Neo4j outage and recovery, on a SEPARATE throwaway server (bolt 27687, never the shared
+7687): while it is down GraphQL answers UNAVAILABLE with retry advice and /readyz is 503; when
+it is back the same API process recovers without a restart."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from graph.runtime import LocalNeo4j, RuntimeConfig
+from server.settings import Settings
+from tests.e2e.conftest import serve_in_thread
+
+pytestmark = pytest.mark.e2e
+
+BOLT, HTTP = 27687, 27474
+QUERY = {"query": '{ entities(agentId: "outage-probe") { totalCount } }'}
+
+
+@pytest.fixture(scope="module")
+def throwaway() -> Iterator[LocalNeo4j]:
+    neo = LocalNeo4j(RuntimeConfig(home=Path("/tmp/gql-outage"), password="hippograph-dev",
+                                   bolt_port=BOLT, http_port=HTTP, with_gds=False, heap="512m",
+                                   pagecache="64m", tx_memory="128m"))
+    neo.install(log=lambda _: None)  # copies jars once (~1 min), then a no-op
+    neo.start(log=lambda _: None)
+    try:
+        yield neo
+    finally:
+        neo.stop()
+
+
+def _wait_ready(url: str, want: int, timeout_s: float = 180) -> int:
+    deadline = time.monotonic() + timeout_s
+    status = 0
+    while time.monotonic() < deadline:
+        try:
+            status = httpx.get(f"{url}/readyz", timeout=30).status_code
+        except httpx.HTTPError:
+            status = 0
+        if status == want:
+            return status
+        time.sleep(0.5)
+    return status
+
+
+def test_unavailable_then_automatic_recovery(throwaway: LocalNeo4j) -> None:
+    settings = Settings(neo4j_uri=f"bolt://127.0.0.1:{BOLT}", auth_disabled=True,
+                        embedder="hash", llm_base_url=None, llm_api_key=None)
+    server, thread, url = serve_in_thread(settings)
+    try:
+        assert _wait_ready(url, 200) == 200
+        ok = httpx.post(f"{url}/graphql", json=QUERY, timeout=30).json()
+        assert ok == {"data": {"entities": {"totalCount": 0}}}
+
+        throwaway.stop()
+        assert _wait_ready(url, 503) == 503
+        down = httpx.post(f"{url}/graphql", json=QUERY, timeout=60)
+        assert down.status_code == 200  # GraphQL errors travel in the body
+        error = down.json()["errors"][0]
+        assert error["extensions"] == {"code": "UNAVAILABLE", "retryAfterSeconds": 5}
+        assert "retry" in error["message"] and "27687" not in error["message"]
+
+        throwaway.start(log=lambda _: None)
+        assert _wait_ready(url, 200) == 200
+        back = httpx.post(f"{url}/graphql", json=QUERY, timeout=30).json()
+        assert back == {"data": {"entities": {"totalCount": 0}}}
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
