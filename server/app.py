@@ -1,7 +1,8 @@
 """Starlette app factory: ``uvicorn server.app:create_app --factory``.
 
 The lifespan owns the Neo4j driver and the providers (one of each per process) and runs the
-idempotent schema step; requests reach them through ``app.state.services``. Middleware order
+idempotent schema step; requests reach them through ``app.state.services``. With
+``worker_enabled`` the lifespan also runs the background job worker in-process. Middleware order
 (outermost first): request body size limit → authentication + per-key rate limit → routes.
 """
 
@@ -25,10 +26,12 @@ from gql.schema import QueryLimits, build_schema
 from graph.errors import GraphError
 from graph.schema import ensure_schema
 from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
+from server.breaker import BreakerExecutor
 from server.health import healthz, metrics, readiness, readyz
 from server.limits import BodySizeLimit, RateLimiter
 from server.services import Services, build_services
 from server.settings import Settings, get_settings
+from server.worker import start_worker, stop_worker
 
 log = logging.getLogger("hippograph")
 
@@ -80,16 +83,25 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        svc = services or build_services(settings)
+        svc = services
+        if svc is None:
+            svc = build_services(settings)
+            # Fail fast while Neo4j is down instead of waiting out the driver's retries.
+            svc.executor = BreakerExecutor(svc.executor)
         app.state.services = svc
         app.state.key_store = ApiKeyStore(svc.executor)
         try:
             await ensure_schema(svc.executor, svc.embedder.dimensions)
         except GraphError as exc:  # start anyway: /readyz reports it and recovery is automatic
             log.warning("schema not ensured at start: %s", exc)
+        # Injected services (tests) never get a worker: it would lease other agents' jobs.
+        worker = None
+        if services is None and settings.worker_enabled:
+            worker = await start_worker(svc)
         try:
             yield
         finally:
+            await stop_worker(worker)
             if services is None:
                 await svc.close()
 

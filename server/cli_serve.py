@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import typer
 
-from server.settings import get_settings
+from server.settings import Settings, get_settings
+
+
+def _serve(settings: Settings) -> None:
+    import uvicorn
+
+    from server.app import create_app
+
+    # The app gets the effective settings (host included), so its start-up checks — auth may be
+    # off only on loopback — see the address it will really bind.
+    uvicorn.run(create_app(settings), host=settings.api_host, port=settings.api_port,
+                log_level="info")
 
 
 def register(app: typer.Typer) -> None:
@@ -14,17 +25,16 @@ def register(app: typer.Typer) -> None:
         port: int | None = typer.Option(None, help="Port (default 8000)"),
     ) -> None:
         """Serve the GraphQL API (expects Neo4j to be reachable)."""
-        import uvicorn
-
         s = get_settings()
-        uvicorn.run(
-            "server.app:create_app", factory=True, host=host or s.api_host, port=port or s.api_port,
-            log_level="info",
-        )
+        _serve(s.model_copy(update={"api_host": host or s.api_host, "api_port": port or s.api_port}))
 
     @app.command()
     def up(
         seed_demo: bool = typer.Option(True, "--seed/--no-seed", help="Load the demo agent first"),
+        auth: bool = typer.Option(
+            False, "--auth/--no-auth",
+            help="Require API keys. Default for this demo command: off, allowed on loopback only.",
+        ),
     ) -> None:
         """Start the local Neo4j (unless NEO4J_URI is set), load demo data, then serve."""
         from server.runtime import local_neo4j
@@ -33,10 +43,9 @@ def register(app: typer.Typer) -> None:
         if s.local_neo4j:
             local_neo4j(s).start(log=typer.echo)
         if seed_demo:
-            try:
-                from seed.__main__ import run as run_seed
-            except ImportError:
-                typer.echo("(no demo seed available yet)")
-            else:
-                run_seed()
-        serve(host=None, port=None)
+            from seed.__main__ import run as run_seed
+
+            run_seed()
+        if not auth:
+            typer.echo(f"Auth is OFF (demo, loopback only). GraphiQL: http://{s.api_host}:{s.api_port}/graphql")
+        _serve(s.model_copy(update={"auth_disabled": s.auth_disabled or not auth}))

@@ -98,7 +98,7 @@ def main() -> None:
 
     admin = "hg_bench_" + secrets.token_urlsafe(12)
     settings = Settings(admin_api_key=admin, rate_limit_per_minute=0, llm_base_url=None,
-                        llm_api_key=None, auth_disabled=False)
+                        llm_api_key=None, auth_disabled=False, worker_enabled=False)
     asyncio.run(_seed(settings))
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,

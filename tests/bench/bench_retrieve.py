@@ -201,7 +201,16 @@ async def main(large: bool, n_queries: int) -> None:
     sizes = [10_000, 100_000] if large else [10_000]
     created: list[str] = []
     rows = []
+    retrieve_timings: dict[str, list[float]] = {}
     try:
+        small = f"bench-retrieve-{run}-solo-1000"
+        created.append(small)
+        await load(ex, embedder, [small], 1000, rng)
+        total = int((await ex.run("read/plan_catalog", {
+            "agent_id": small, "norms": [], "slugs": [], "prefixes": []}))[0]["total_facts"])
+        exact, index = await crossover(ex, embedder, small, 1000, total)
+        print(f"semantic signal at 1000 facts/agent: exact scan {exact:.1f} ms, "
+              f"index over-fetch {index:.1f} ms")
         for size in sizes:
             solo = f"bench-retrieve-{run}-solo-{size}"
             created.append(solo)
@@ -210,6 +219,8 @@ async def main(large: bool, n_queries: int) -> None:
                 "agent_id": solo, "norms": [], "slugs": [], "prefixes": []}))[0]["total_facts"])
             rows.append((f"1 agent, {size} facts", await measure(ex, embedder, solo,
                                                                  f"{size} solo", rng, n_queries)))
+            for name, values in ex.timings.items():
+                retrieve_timings.setdefault(name, []).extend(values)
             exact, index = await crossover(ex, embedder, solo, size, total)
             print(f"semantic signal at {size} facts/agent: exact scan {exact:.1f} ms, "
                   f"index over-fetch {index:.1f} ms")
@@ -221,12 +232,15 @@ async def main(large: bool, n_queries: int) -> None:
                 "total_facts"])
             rows.append((f"100 agents sharing {size} facts",
                          await measure(ex, embedder, crowd[0], f"{size} crowd", rng, n_queries)))
+            for name, values in ex.timings.items():
+                retrieve_timings.setdefault(name, []).extend(values)
             exact, index = await crossover(ex, embedder, crowd[0], size // 100, total)
             print(f"semantic signal at {size // 100} facts/agent among {total} facts: exact "
                   f"scan {exact:.1f} ms, index over-fetch {index:.1f} ms")
         print(f"\n{'scenario':<34} {'p50 ms':>8} {'p95 ms':>8} {'queries':>8}")
         for label, r in rows:
             print(f"{label:<34} {r['p50']:8.1f} {r['p95']:8.1f} {r['n']:8d}")
+        ex.timings = retrieve_timings  # profile what retrieve ran, not the crossover probes
         await profile_slowest(ex)
     finally:
         for start in range(0, len(created), 20):

@@ -36,8 +36,9 @@ def demo_agent() -> str:
 
     async def load() -> None:
         embedder = build_embedder(settings)
-        async with connected(settings.bolt_uri, settings.neo4j_user,
-                             settings.neo4j_password.get_secret_value()) as ex:
+        async with connected(
+            settings.bolt_uri, settings.neo4j_user, settings.neo4j_password.get_secret_value()
+        ) as ex:
             await ensure_schema(ex, embedder.dimensions)
             await load_demo(ex, embedder, "demo", progress=False)
 
@@ -58,8 +59,11 @@ class LiveApi:
 def serve_in_thread(settings: Settings) -> tuple[uvicorn.Server, threading.Thread, str]:
     """Start uvicorn with our app in a daemon thread; returns once /healthz answers."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="on"))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
+        )
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{port}"
@@ -77,8 +81,14 @@ def serve_in_thread(settings: Settings) -> tuple[uvicorn.Server, threading.Threa
 @pytest.fixture(scope="session")
 def live_api(demo_agent: str) -> Iterator[LiveApi]:
     admin_key = "hg_admin_" + secrets.token_urlsafe(16)
-    settings = Settings(admin_api_key=admin_key, auth_disabled=False, rate_limit_per_minute=0,
-                        llm_base_url=None, llm_api_key=None)
+    settings = Settings(
+        admin_api_key=admin_key,
+        auth_disabled=False,
+        rate_limit_per_minute=0,
+        llm_base_url=None,
+        llm_api_key=None,
+        worker_enabled=False,
+    )
     server, thread, url = serve_in_thread(settings)
     yield LiveApi(url, admin_key)
     server.should_exit = True

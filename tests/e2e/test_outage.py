@@ -50,7 +50,7 @@ def _wait_ready(url: str, want: int, timeout_s: float = 180) -> int:
 
 def test_unavailable_then_automatic_recovery(throwaway: LocalNeo4j) -> None:
     settings = Settings(neo4j_uri=f"bolt://127.0.0.1:{BOLT}", auth_disabled=True,
-                        embedder="hash", llm_base_url=None, llm_api_key=None)
+                        embedder="hash", llm_base_url=None, llm_api_key=None, worker_enabled=False)
     server, thread, url = serve_in_thread(settings)
     try:
         assert _wait_ready(url, 200) == 200
@@ -59,14 +59,22 @@ def test_unavailable_then_automatic_recovery(throwaway: LocalNeo4j) -> None:
 
         throwaway.stop()
         assert _wait_ready(url, 503) == 503
+        started = time.monotonic()
         down = httpx.post(f"{url}/graphql", json=QUERY, timeout=60)
+        print(f"UNAVAILABLE answered in {time.monotonic() - started:.1f} s")
+        started = time.monotonic()
+        again = httpx.post(f"{url}/graphql", json=QUERY, timeout=60).json()
+        assert again["errors"][0]["extensions"]["code"] == "UNAVAILABLE"
+        print(f"next UNAVAILABLE (breaker open) in {time.monotonic() - started:.2f} s")
         assert down.status_code == 200  # GraphQL errors travel in the body
         error = down.json()["errors"][0]
         assert error["extensions"] == {"code": "UNAVAILABLE", "retryAfterSeconds": 5}
         assert "retry" in error["message"] and "27687" not in error["message"]
 
         throwaway.start(log=lambda _: None)
+        started = time.monotonic()
         assert _wait_ready(url, 200) == 200
+        print(f"ready again {time.monotonic() - started:.1f} s after Neo4j answered")
         back = httpx.post(f"{url}/graphql", json=QUERY, timeout=30).json()
         assert back == {"data": {"entities": {"totalCount": 0}}}
     finally:

@@ -72,7 +72,7 @@ class RetrieveConfig:
     event_overflow_tokens: int = 400
     min_event_similarity: float = 0.20
     # multi-tenant search strategy (see graph/memory/read/search.py and the bench)
-    exact_scan_max_facts: int = 20_000
+    exact_scan_max_facts: int = 1_000
     overfetch_cap: int = 20_000
     fulltext_cap: int = 50_000
 

@@ -28,6 +28,7 @@ from graph.memory.text import fold
 __all__ = [
     "apply_rerank",
     "blend",
+    "drop_provenance",
     "effective_confidence",
     "merge_candidates",
     "pattern_boost",
@@ -125,6 +126,13 @@ def score_events(events: Iterable[EventHit], config: RetrieveConfig, now: dateti
         boost = min(1.0, w_kw * ev.keyword + w_graph * ev.graph)
         boosted = base + (1.0 - min(1.0, base)) * boost
         ev.score = min(1.0, boosted * ((1.0 - cw) + cw * confidence))
+
+
+def drop_provenance(events: Iterable[EventHit], facts: Iterable[ScoredFact]) -> list[EventHit]:
+    """Events no returned fact was extracted from (FROM_EVENT): a snippet behind a returned
+    fact only repeats it, so its room goes to other conversations."""
+    covered = {eid for f in facts for eid in f.event_ids}
+    return [e for e in events if e.id not in covered]
 
 
 def blend(formula: float, reranker: float, weight: float) -> float:

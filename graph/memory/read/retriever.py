@@ -123,10 +123,7 @@ class Retriever:
 
         speakers = [fold(n) for e in plan.entities if e.named for n in (e.name, e.matched)]
         ranking.score_events(events, cfg, now, speakers)
-        # A snippet a returned fact was extracted from repeats that fact: leave the room to
-        # other conversations.
-        provenance = {eid for f in result_facts for eid in f.event_ids}
-        fresh = [e for e in events if e.id not in provenance]
+        fresh = ranking.drop_provenance(events, result_facts)
         trace["events"] = {"candidates": len(events), "dropped_as_provenance":
                            len(events) - len(fresh)}
         events = sorted(fresh, key=lambda e: (-e.score, e.id))[: cfg.topk_events]

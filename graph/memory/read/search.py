@@ -10,9 +10,13 @@ not among the global best. Two strategies keep results exact:
   agent has ``limit`` rows, the index is exhausted, the global k-th score is already below the
   similarity threshold, or a cap is hit (then the vector path falls back to the exact scan).
 
-Vectors: exact scan up to ``exact_scan_max_facts`` facts per agent (chosen from
-``tests/bench/bench_retrieve.py``), over-fetch above. Full-text has no exact alternative with
-BM25 scores, so it always over-fetches (cap ``fulltext_cap``; trace says when capped).
+Vectors: exact scan when the agent has at most ``exact_scan_max_facts`` (default 1,000) items,
+or when its share of the database is so small that the first over-fetch would already need
+``overfetch_cap`` hits; index over-fetch otherwise. Measured by ``tests/bench/bench_retrieve.py``
+(2 shared cores): exact scan costs ~0.035 ms per fact (10k facts: 370 ms) while an over-fetch
+round costs ~40 ms at small k and ~105 ms at k = 18k, so the crossover sits near 1,000 facts.
+Full-text has no exact alternative with BM25 scores, so it always over-fetches (cap
+``fulltext_cap``; the trace says when it was capped).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ __all__ = [
     "initial_k",
     "keyword_events",
     "keyword_facts",
+    "overfetch",
     "semantic_events",
     "semantic_facts",
 ]
@@ -126,7 +131,7 @@ class Scope:
                 "min_confidence": self.min_confidence, **extra}
 
 
-async def _overfetch(
+async def overfetch(
     query: Callable[[int], Awaitable[dict[str, Any]]],
     limit: int,
     k: int,
@@ -159,7 +164,8 @@ async def semantic_facts(ex: Executor, scope: Scope, *, limit: int, min_cosine: 
     """Facts nearest to the query vector (raw cosine in ``scores.semantic``)."""
     min_score = index_min_score(min_cosine)
     rows: list[dict[str, Any]] | None = None
-    if agent_facts > exact_max:
+    k0 = initial_k(limit, agent_facts, total_facts, cap)
+    if agent_facts > exact_max and k0 < cap:
         stats.strategy = "index"
 
         async def query(k: int) -> dict[str, Any]:
@@ -167,8 +173,7 @@ async def semantic_facts(ex: Executor, scope: Scope, *, limit: int, min_cosine: 
                                scope.params(k=k, min_score=min_score, limit=limit), read=True)
             return res[0]
 
-        k0 = initial_k(limit, agent_facts, total_facts, cap)
-        got, complete = await _overfetch(query, limit, k0, cap, min_score, stats)
+        got, complete = await overfetch(query, limit, k0, cap, min_score, stats)
         rows = got if complete else None
     if rows is None:
         stats.strategy = "exact" if not stats.strategy else stats.strategy + "+exact"
@@ -196,7 +201,7 @@ async def keyword_facts(ex: Executor, scope: Scope, *, lucene: str, limit: int,
                            read=True)
         return res[0]
 
-    rows, _ = await _overfetch(query, limit, initial_k(limit, agent_facts, total_facts, cap),
+    rows, _ = await overfetch(query, limit, initial_k(limit, agent_facts, total_facts, cap),
                                cap, None, stats)
     top = max((float(r["score"]) for r in rows), default=0.0)
     facts = []
@@ -217,14 +222,14 @@ async def semantic_events(ex: Executor, scope: Scope, *, limit: int, min_cosine:
     params = {"agent_id": scope.agent_id, "as_of": scope.as_of, "vector": scope.vector,
               "min_score": min_score, "limit": limit}
     rows: list[dict[str, Any]] | None = None
-    if agent_events > exact_max:
+    k0 = initial_k(limit, agent_events, total_events, cap)
+    if agent_events > exact_max and k0 < cap:
         stats.strategy = "index"
 
         async def query(k: int) -> dict[str, Any]:
             return (await ex.run("read/semantic_events_index", {**params, "k": k}, read=True))[0]
 
-        got, complete = await _overfetch(
-            query, limit, initial_k(limit, agent_events, total_events, cap), cap, min_score, stats)
+        got, complete = await overfetch(query, limit, k0, cap, min_score, stats)
         rows = got if complete else None
     if rows is None:
         stats.strategy = "exact" if not stats.strategy else stats.strategy + "+exact"
@@ -251,7 +256,7 @@ async def keyword_events(ex: Executor, scope: Scope, *, lucene: str, limit: int,
     async def query(k: int) -> dict[str, Any]:
         return (await ex.run("read/keyword_events", {**params, "k": k}, read=True))[0]
 
-    rows, _ = await _overfetch(query, limit, initial_k(limit, agent_events, total_events, cap),
+    rows, _ = await overfetch(query, limit, initial_k(limit, agent_events, total_events, cap),
                                cap, None, stats)
     top = max((float(r["score"]) for r in rows), default=0.0)
     hits = []

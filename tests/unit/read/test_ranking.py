@@ -111,3 +111,26 @@ def test_unscored_facts_keep_formula_and_rank_cuts() -> None:
     reranked = ranking.apply_rerank(pool, {"a": 1.0}, cfg)
     assert next(f for f in reranked if f.id == "b").scores.reranker is None
     assert [f.id for f in ranking.rank(reranked, cfg)] == ["b", "d"]
+
+
+def test_events_share_the_fact_scale_and_speaker_link() -> None:
+    from graph.memory.read.models import EventHit
+
+    cfg = RetrieveConfig()
+    ana = EventHit(id="e1", text="x", speaker="Ána", occurred_at=NOW, semantic=0.5)
+    bob = EventHit(id="e2", text="y", speaker="Bob", occurred_at=NOW, semantic=0.5)
+    ranking.score_events([ana, bob], cfg, NOW, named_speakers=["ana"])
+    assert ana.graph == 1.0 and bob.graph == 0.0 and ana.score > bob.score
+    fact = ScoredFact(id="f", text="z", confidence=1.0, importance=0.5, created_at=NOW)
+    fact.scores.semantic = 0.5
+    ranking.score_facts([fact], cfg, NOW)
+    assert bob.score == pytest.approx(fact.scores.formula)  # same inputs → same score
+
+
+def test_provenance_events_are_dropped() -> None:
+    from graph.memory.read.models import EventHit
+
+    fact = ScoredFact(id="f", text="z", event_ids=["e1"])
+    events = [EventHit(id="e1", text="a", speaker=None, occurred_at=None),
+              EventHit(id="e2", text="b", speaker=None, occurred_at=None)]
+    assert [e.id for e in ranking.drop_provenance(events, [fact])] == ["e2"]
