@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from graph.admin import delete_agent
 from graph.executor import Executor, connect
 from graph.providers import Embedder, HashEmbedder, MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
@@ -53,4 +54,4 @@ async def agent_id(executor: Executor) -> AsyncIterator[str]:
     """A fresh agent id; every node of that agent is deleted after the test."""
     agent = f"test-{uuid.uuid4().hex[:12]}"
     yield agent
-    await executor.run("admin/delete_agent", {"agent_id": agent})
+    await delete_agent(executor, agent)

@@ -1,5 +1,5 @@
 // Aggregation signal ("who are my friends"): visible facts linked through ABOUT to the agent's entities of the given types, most query-similar first.
-// params: $agent_id string, $types list<string>, $vector list<float>, $min_confidence float, $as_of datetime|null, $limit int
+// params: $agent_id string, $types list<string>, $vector list<float>, $min_confidence float, $as_of datetime|null, $pool int, $limit int
 // returns: fact map, semantic float (index scale), entities int (how many such entities the fact mentions)
 MATCH (e:Entity {agent_id: $agent_id})
 WHERE e.type IN $types AND e.merged_into IS NULL
@@ -11,6 +11,9 @@ WHERE f.agent_id = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
         AND coalesce(f.valid_from, f.created_at) <= $as_of
         AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
 WITH f, count(DISTINCT e) AS entities
+// Bound the cosine work: the $pool most important facts, then by similarity.
+ORDER BY entities DESC, coalesce(f.importance, 0.5) DESC, f.created_at DESC, f.id
+LIMIT $pool
 WITH f, entities, coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS semantic
 RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
          .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until,

@@ -13,6 +13,7 @@ import uuid
 
 from tqdm import tqdm
 
+from graph.admin import delete_agent
 from graph.executor import connect
 from graph.memory.jobs import (
     JobContext,
@@ -62,14 +63,14 @@ async def main(n_jobs: int) -> None:
         await deps.queue.enqueue_many(
             [JobSpec(kind=kind, agent_id=agent, unique=True) for _ in range(n_jobs)])
         enqueue_rate = n_jobs / (time.perf_counter() - started)
-        await ex.run("admin/delete_agent", {"agent_id": agent})
+        await delete_agent(ex, agent)
         one = await run_workers(deps, kind, agent, n_jobs, 1)
         four = await run_workers(deps, kind, agent, n_jobs, 4)
         print(f"enqueue (one batch):        {enqueue_rate:8.0f} jobs/s")
         print(f"lease+complete, 1 worker:   {one:8.1f} jobs/s")
         print(f"lease+complete, 4 workers:  {four:8.1f} jobs/s  ({four / one:.2f}x of 1 worker)")
     finally:
-        await ex.run("admin/delete_agent", {"agent_id": agent})
+        await delete_agent(ex, agent)
         await ex.close()
 
 

@@ -28,6 +28,7 @@ import numpy as np
 from tqdm import tqdm
 
 import cypher
+from graph.admin import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.read import RetrieveConfig, Retriever
 from graph.memory.read.search import Scope, SearchStats, semantic_facts
@@ -68,7 +69,7 @@ class TimingExecutor(Executor):
     def __init__(self, inner: Executor) -> None:
         super().__init__(inner.driver, inner.database)
         self.timings: dict[str, list[float]] = {}
-        self.last_params: dict[str, dict[str, Any]] = {}
+        self.slowest: dict[str, tuple[float, dict[str, Any]]] = {}
 
     async def run(self, name: str, params: dict[str, Any] | None = None, *,
                   read: bool = False) -> list[dict[str, Any]]:
@@ -76,8 +77,10 @@ class TimingExecutor(Executor):
         try:
             return await super().run(name, params, read=read)
         finally:
-            self.timings.setdefault(name, []).append((time.perf_counter() - t) * 1000)
-            self.last_params[name] = params or {}
+            ms = (time.perf_counter() - t) * 1000
+            self.timings.setdefault(name, []).append(ms)
+            if ms > self.slowest.get(name, (-1.0, {}))[0]:
+                self.slowest[name] = (ms, params or {})
 
 
 def synthetic_memory(n_facts: int, rng: random.Random) -> tuple[list[StructuredEntity],
@@ -138,6 +141,7 @@ async def measure(ex: TimingExecutor, embedder: TopicEmbedder, agent: str, label
     for q in qs[:4]:  # warm the query-plan cache
         await retriever.retrieve(agent, q)
     ex.timings.clear()
+    ex.slowest.clear()
     times = []
     for q in tqdm(qs, desc=f"retrieve {label}", unit="q"):
         t = time.perf_counter()
@@ -183,7 +187,7 @@ async def profile_slowest(ex: TimingExecutor) -> None:
     # PROFILE is a bench-only prefix on a statement loaded from its file.
     query = cast(LiteralString, "PROFILE " + cypher.load(name))
     async with ex.driver.session(database=ex.database) as session:
-        result = await session.run(query, ex.last_params[name])
+        result = await session.run(query, ex.slowest[name][1])  # the slowest call's params
         summary = await result.consume()
     if summary.profile:
         print_profile(summary.profile)
@@ -202,6 +206,14 @@ async def main(large: bool, n_queries: int) -> None:
     created: list[str] = []
     rows = []
     retrieve_timings: dict[str, list[float]] = {}
+    retrieve_slowest: dict[str, tuple[float, dict[str, Any]]] = {}
+
+    def keep() -> None:  # what retrieve ran (not the crossover probes that follow)
+        for name, values in ex.timings.items():
+            retrieve_timings.setdefault(name, []).extend(values)
+        for name, (ms, params) in ex.slowest.items():
+            if ms > retrieve_slowest.get(name, (-1.0, {}))[0]:
+                retrieve_slowest[name] = (ms, params)
     try:
         small = f"bench-retrieve-{run}-solo-1000"
         created.append(small)
@@ -219,8 +231,7 @@ async def main(large: bool, n_queries: int) -> None:
                 "agent_id": solo, "norms": [], "slugs": [], "prefixes": []}))[0]["total_facts"])
             rows.append((f"1 agent, {size} facts", await measure(ex, embedder, solo,
                                                                  f"{size} solo", rng, n_queries)))
-            for name, values in ex.timings.items():
-                retrieve_timings.setdefault(name, []).extend(values)
+            keep()
             exact, index = await crossover(ex, embedder, solo, size, total)
             print(f"semantic signal at {size} facts/agent: exact scan {exact:.1f} ms, "
                   f"index over-fetch {index:.1f} ms")
@@ -232,26 +243,45 @@ async def main(large: bool, n_queries: int) -> None:
                 "total_facts"])
             rows.append((f"100 agents sharing {size} facts",
                          await measure(ex, embedder, crowd[0], f"{size} crowd", rng, n_queries)))
-            for name, values in ex.timings.items():
-                retrieve_timings.setdefault(name, []).extend(values)
+            keep()
             exact, index = await crossover(ex, embedder, crowd[0], size // 100, total)
             print(f"semantic signal at {size // 100} facts/agent among {total} facts: exact "
                   f"scan {exact:.1f} ms, index over-fetch {index:.1f} ms")
         print(f"\n{'scenario':<34} {'p50 ms':>8} {'p95 ms':>8} {'queries':>8}")
         for label, r in rows:
             print(f"{label:<34} {r['p50']:8.1f} {r['p95']:8.1f} {r['n']:8d}")
-        ex.timings = retrieve_timings  # profile what retrieve ran, not the crossover probes
+        ex.timings, ex.slowest = retrieve_timings, retrieve_slowest
         await profile_slowest(ex)
     finally:
-        for start in range(0, len(created), 20):
-            for agent in created[start:start + 20]:
-                await base.run("admin/delete_agent", {"agent_id": agent})
+        await cleanup(base, created)
         await base.close()
+
+
+async def cleanup_leftovers() -> None:
+    settings = Settings()
+    ex = connect(settings.bolt_uri, settings.neo4j_user,
+                 settings.neo4j_password.get_secret_value(), settings.neo4j_database)
+    rows = await ex.run("test/read_agents_with_prefix", {"prefix": "bench-retrieve-"})
+    print(f"{len(rows)} leftover bench agents, {sum(r['facts'] for r in rows)} facts")
+    await cleanup(ex, [r["agent_id"] for r in rows])
+    await ex.close()
+
+
+async def cleanup(ex: Executor, agents: list[str]) -> None:
+    """Delete the bench agents; facts in batches (one 100k-fact transaction would exceed the
+    server's transaction memory limit)."""
+    for agent in tqdm(agents, desc="cleanup", unit="agent"):
+        while (await ex.run("test/read_delete_facts_batch",
+                            {"agent_id": agent, "batch": 5000}))[0]["deleted"]:
+            pass
+        await delete_agent(ex, agent)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="retrieve latency benchmark")
     parser.add_argument("--large", action="store_true", help="also 100k facts (slow)")
     parser.add_argument("--queries", type=int, default=60, help="timed queries per scenario")
+    parser.add_argument("--cleanup", action="store_true",
+                        help="only delete agents left by an interrupted run, then exit")
     args = parser.parse_args()
-    asyncio.run(main(args.large, args.queries))
+    asyncio.run(cleanup_leftovers() if args.cleanup else main(args.large, args.queries))

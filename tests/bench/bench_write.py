@@ -23,6 +23,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from graph.admin import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.write import StructuredEntity, StructuredFact, WritePipeline, remember
 from graph.providers import Embedder, HashEmbedder, LLMResponse, MiniLMEmbedder
@@ -100,7 +101,7 @@ async def bench_llm_path(ex: Executor, embedder: Embedder, n: int) -> dict[str, 
             trips.append(rec.round_trips)
             assert res.success, res.error
     finally:
-        await ex.run("admin/delete_agent", {"agent_id": agent})
+        await delete_agent(ex, agent)
     return {"median_ms": statistics.median(times), "p95_ms": _pct(times, 0.95),
             "round_trips": statistics.mean(trips), "max_round_trips": max(trips),
             "llm_calls": scripted.calls / n}
@@ -118,7 +119,7 @@ async def bench_offline(ex: Executor, embedder: Embedder, n: int) -> dict[str, f
             await pipe.write(agent, text.replace(PEOPLE[i % 6], "I"), "Rafael")
             times.append((time.perf_counter() - t) * 1000)
     finally:
-        await ex.run("admin/delete_agent", {"agent_id": agent})
+        await delete_agent(ex, agent)
     return {"median_ms": statistics.median(times), "p95_ms": _pct(times, 0.95)}
 
 
@@ -141,7 +142,7 @@ async def bench_import(ex: Executor, embedder: Embedder, n: int, batch: int) -> 
         return n / (time.perf_counter() - t)
     finally:
         bar.close()
-        await ex.run("admin/delete_agent", {"agent_id": agent})
+        await delete_agent(ex, agent)
 
 
 async def main() -> None:

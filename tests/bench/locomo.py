@@ -33,6 +33,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from graph.admin import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.read import Retriever
 from graph.memory.read.planner import keywords, lucene_query
@@ -244,7 +245,7 @@ async def main(path: str, max_convs: int | None, max_questions: int | None) -> N
         print(f"total {time.perf_counter() - started:.0f} s")
     finally:
         for c in convs:
-            await ex.run("admin/delete_agent", {"agent_id": c.agent_id})
+            await delete_agent(ex, c.agent_id)
         await ex.close()
 
 

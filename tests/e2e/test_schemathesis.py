@@ -15,6 +15,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 
+from graph.admin import delete_agent
 from graph.executor import connected
 from server.settings import Settings
 from tests.e2e.conftest import LiveApi
@@ -33,7 +34,7 @@ def _forget_agents(agents: set[str]) -> None:
     async def main() -> None:
         async with connected(s.bolt_uri, s.neo4j_user, s.neo4j_password.get_secret_value()) as ex:
             for agent in agents - {"demo"}:
-                await ex.run("admin/delete_agent", {"agent_id": agent})
+                await delete_agent(ex, agent)
 
     asyncio.run(main())
 

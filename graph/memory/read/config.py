@@ -37,6 +37,8 @@ class RetrieveConfig:
     semantic_limit: int = 60
     keyword_limit: int = 40
     graph_limit: int = 60
+    # Graph candidates whose cosine is computed = graph_limit × this (bounds hub entities).
+    graph_pool_factor: int = 4
     max_hops: int = 2
     hop_decay: float = 0.5
     query_bonus: float = 1.5
@@ -108,6 +110,7 @@ class RetrieveConfig:
             (1 <= self.topk_facts <= 500, "topk_facts must be 1..500"),
             (0 <= self.topk_events <= 200, "topk_events must be 0..200"),
             (1 <= self.rerank_pool <= 200, "rerank_pool must be 1..200"),
+            (1 <= self.graph_pool_factor <= 50, "graph_pool_factor must be 1..50"),
             (self.context_max_tokens >= 50, "context_max_tokens must be >= 50"),
             (self.reranker_timeout_s > 0, "reranker_timeout_s must be > 0"),
             (0.0 <= self.confidence_weight <= 1.0, "confidence_weight must be in [0, 1]"),

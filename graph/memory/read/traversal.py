@@ -28,7 +28,8 @@ async def bfs_facts(ex: Executor, scope: Scope, seeds: list[dict[str, Any]],
         "traversal/bfs_hop_decay",
         scope.params(seeds=seeds, max_hops=config.max_hops, hop_decay=config.hop_decay,
                      query_bonus=config.query_bonus,
-                     half_life_days=config.recency_half_life_days, now=now, limit=limit),
+                     half_life_days=config.recency_half_life_days, now=now,
+                     pool=limit * config.graph_pool_factor, limit=limit),
         read=True,
     )
     facts = []
@@ -46,8 +47,9 @@ async def aggregation_facts(ex: Executor, scope: Scope, types: list[str],
     """Facts about the agent's entities of the aggregated types ("who are my friends")."""
     if not types:
         return []
-    rows = await ex.run("read/facts_by_entity_type", scope.params(types=types, limit=limit),
-                        read=True)
+    rows = await ex.run("read/facts_by_entity_type",
+                        scope.params(types=types, pool=limit * config.graph_pool_factor,
+                                     limit=limit), read=True)
     facts = []
     for row in rows:
         fact = fact_from_row(row["fact"], "pattern")
@@ -69,7 +71,9 @@ async def spreading_activation(ex: Executor, scope: Scope, seeds: list[ScoredFac
             seeds=[{"id": f.id, "score": f.scores.formula} for f in seeds],
             max_hops=config.activation_hops, decay=config.activation_decay,
             max_related=config.activation_max_related,
-            per_entity=config.activation_facts_per_entity, exclude=exclude,
+            per_entity=config.activation_facts_per_entity,
+            per_entity_pool=config.activation_facts_per_entity * config.graph_pool_factor * 4,
+            exclude=exclude,
         ),
         read=True,
     )

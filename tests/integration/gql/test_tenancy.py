@@ -20,6 +20,7 @@ from graphql import (
 from graphql.pyutils import Undefined
 
 from gql.schema import schema as default_schema
+from graph.admin import delete_agent
 from graph.executor import Executor
 from graph.providers import HashEmbedder
 from server.app import create_app
@@ -69,7 +70,7 @@ def agent_operations(agent_id: str) -> list[tuple[str, str]]:
 async def other_agent(executor: Executor) -> AsyncIterator[str]:
     agent = f"test-{uuid.uuid4().hex[:12]}"
     yield agent
-    await executor.run("admin/delete_agent", {"agent_id": agent})
+    await delete_agent(executor, agent)
 
 
 @pytest.fixture

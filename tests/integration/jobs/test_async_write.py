@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from graph.admin import delete_agent
 from graph.executor import Executor
 from graph.memory.jobs import JobDeps, JobQueue, JobsConfig, Worker, WorkerConfig
 from graph.memory.jobs.async_write import extract_handler, write_async
@@ -67,7 +68,7 @@ async def reference_facts(executor: Executor, embedder: Embedder) -> list[tuple[
         assert await worker.run_until_idle() == 1
         return await facts_of(executor, agent)
     finally:
-        await executor.run("admin/delete_agent", {"agent_id": agent})
+        await delete_agent(executor, agent)
 
 
 async def test_async_write_logs_the_event_then_the_worker_extracts(

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
+from graph.admin import delete_agent
 from graph.executor import Executor
 from graph.memory.read import RetrieveConfig, Retriever
 from graph.memory.read.planner import keywords, lucene_query
@@ -84,7 +85,7 @@ async def crowd(executor: Executor) -> AsyncIterator[Crowd]:
         for start in range(0, len(agents), 250):
             await executor.run("test/read_delete_crowd",
                                {"agent_ids": agents[start:start + 250]})
-        await executor.run("admin/delete_agent", {"agent_id": target})
+        await delete_agent(executor, target)
 
 
 def _brute_force(c: Crowd, limit: int, min_cos: float) -> list[str]:
