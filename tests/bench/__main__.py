@@ -1,0 +1,32 @@
+"""Run every benchmark at its default (bounded) size: ``make bench`` / ``python -m tests.bench``.
+
+LoCoMo runs when its data file is found (``HIPPOGRAPH_LOCOMO`` or ../shared/bench/locomo/).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCHES = ["bench_runtime", "bench_write", "bench_retrieve", "bench_api", "bench_jobs"]
+
+
+def main() -> int:
+    failures = 0
+    runs: list[list[str]] = [[f"tests.bench.{name}"] for name in BENCHES]
+    locomo = Path(os.environ.get("HIPPOGRAPH_LOCOMO", ROOT.parent / "shared/bench/locomo/locomo-dev.json"))
+    if locomo.is_file():
+        runs.append(["tests.bench.locomo", str(locomo)])
+    else:
+        print(f"(LoCoMo data not found at {locomo}; skipping that benchmark)")
+    for args in runs:
+        print(f"\n===== {' '.join(args)} =====", flush=True)
+        failures += subprocess.call([sys.executable, "-m", *args], cwd=ROOT) != 0
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
