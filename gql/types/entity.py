@@ -10,7 +10,7 @@ import strawberry
 
 from gql.context import Info
 from gql.loaders import AliasKey, FactsKey, RelsKey
-from gql.types.common import PageInfo
+from gql.types.common import PageInfo, page_info
 from gql.types.fact import Fact
 from graph.memory import browse
 from graph.memory.browse import EntityRow, HistoryRow, Page, RelationshipRow
@@ -214,7 +214,5 @@ def entity_connection(agent_id: str, page: Page[EntityRow]) -> EntityConnection:
     return EntityConnection(
         edges=edges,
         total_count=page.total,
-        page_info=PageInfo(
-            has_next_page=page.has_next, end_cursor=page.cursors[-1] if page.cursors else None
-        ),
+        page_info=page_info(page),
     )

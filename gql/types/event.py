@@ -6,7 +6,7 @@ from datetime import datetime
 
 import strawberry
 
-from gql.types.common import PageInfo
+from gql.types.common import PageInfo, page_info
 from graph.memory.browse import EventRow, Page
 
 __all__ = ["Event", "EventConnection", "event_connection"]
@@ -58,7 +58,5 @@ def event_connection(page: Page[EventRow]) -> EventConnection:
     ]
     return EventConnection(
         edges=edges,
-        page_info=PageInfo(
-            has_next_page=page.has_next, end_cursor=page.cursors[-1] if page.cursors else None
-        ),
+        page_info=page_info(page),
     )

@@ -6,7 +6,7 @@ from datetime import datetime
 
 import strawberry
 
-from gql.types.common import PageInfo
+from gql.types.common import PageInfo, page_info
 from graph.memory.browse import FactRow, Page
 
 __all__ = ["Fact", "FactConnection", "FactEdge", "fact_connection"]
@@ -108,7 +108,5 @@ def fact_connection(page: Page[FactRow]) -> FactConnection:
     ]
     return FactConnection(
         edges=edges,
-        page_info=PageInfo(
-            has_next_page=page.has_next, end_cursor=page.cursors[-1] if page.cursors else None
-        ),
+        page_info=page_info(page),
     )
