@@ -20,6 +20,7 @@ from gql.types.memory import (
     IngestDocumentPayload,
     MaintenanceJob,
     MergeEntitiesPayload,
+    QueuedWrite,
     RelationInput,
     RememberPayload,
     RememberSummary,
@@ -31,7 +32,7 @@ from gql.types.memory import (
 )
 from graph.memory.browse.review import resolve_merge_candidate
 from graph.memory.documents.ingest import ingest_document
-from graph.memory.jobs import JobQueue, JobSpec
+from graph.memory.jobs import JobSpec
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
 from graph.memory.write.admin import forget, merge_entities
 
@@ -65,14 +66,34 @@ class Mutation:
         config_overrides: Annotated[
             JSON | None, _arg("Per-call write settings (validated; unknown keys fail).")
         ] = None,
+        async_: Annotated[
+            bool,
+            strawberry.argument(
+                name="async",
+                description="Store the event now and extract in a background job; the "
+                "payload's `queued` names the event and the job (no dry run).",
+            ),
+        ] = False,
     ) -> WritePayload:
+        memory = info.context.memory
         try:
-            writer = info.context.services.writer
-            if writer is None:
-                raise ApiError(ErrorCode.UNAVAILABLE, "Writing is not available in this build.")
             if config_overrides is not None and not isinstance(config_overrides, dict):
                 raise ApiError(ErrorCode.BAD_INPUT, "configOverrides must be an object")
-            result = await writer.write(
+            if async_:
+                if dry_run:
+                    raise ApiError(ErrorCode.BAD_INPUT, "dryRun cannot be combined with async")
+                accepted = await memory.write_async(
+                    str(agent_id), message, speaker_name, occurred_at=occurred_at,
+                    thread_id=thread_id, recent_messages=recent_messages,
+                    config_overrides=config_overrides, idempotency_key=idempotency_key,
+                )
+                queued = QueuedWrite(
+                    event_id=strawberry.ID(accepted.event_id) if accepted.event_id else None,
+                    job_id=strawberry.ID(accepted.job_id) if accepted.job_id else None,
+                    created=accepted.created, warnings=list(accepted.warnings),
+                )
+                return WritePayload(outcome=None, queued=queued, errors=[])
+            result = await memory.writer.write(
                 str(agent_id),
                 message,
                 speaker_name,
@@ -101,10 +122,10 @@ class Mutation:
         ] = None,
     ) -> RememberPayload:
         try:
-            services = info.context.services
+            memory = info.context.memory
             result = await remember(
-                services.executor,
-                services.embedder,
+                memory.executor,
+                memory.embedder,
                 str(agent_id),
                 entities=[
                     StructuredEntity(
@@ -222,9 +243,10 @@ class Mutation:
         format: Annotated[str | None, _arg("text, markdown or html (default: detected).")] = None,
     ) -> IngestDocumentPayload:
         try:
-            ex = info.context.executor
+            memory = info.context.memory
             accepted = await ingest_document(
-                ex, JobQueue(ex), str(agent_id), text=text, url=url, title=title, fmt=format
+                memory.executor, memory.queue, str(agent_id), text=text, url=url, title=title,
+                fmt=format, config=memory.jobs.documents,
             )
         except Exception as exc:
             return IngestDocumentPayload(
@@ -246,7 +268,7 @@ class Mutation:
         subject: Annotated[str | None, _arg("What it works on (e.g. an entity key).")] = None,
     ) -> RunJobPayload:
         try:
-            queued = await JobQueue(info.context.executor).enqueue(
+            queued = await info.context.memory.queue.enqueue(
                 JobSpec(kind=str(kind.value), agent_id=str(agent_id), subject=subject)
             )
         except Exception as exc:

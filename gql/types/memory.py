@@ -20,6 +20,7 @@ __all__ = [
     "MaintenanceJob",
     "MergeEntitiesPayload",
     "MergeSummary",
+    "QueuedWrite",
     "RelationInput",
     "RememberPayload",
     "RememberSummary",
@@ -243,10 +244,31 @@ def write_outcome_from(r: Any) -> WriteOutcome:
     )
 
 
-@strawberry.type(description="Result of `write`: the outcome, or errors.")
+@strawberry.type(description="An async write: the event is stored, a worker job extracts it.")
+class QueuedWrite:
+    event_id: strawberry.ID | None = strawberry.field(
+        description="The stored message (null when the message was empty)."
+    )
+    job_id: strawberry.ID | None = strawberry.field(
+        description="The `extract` job to poll with `job(agentId, id: jobId)`."
+    )
+    created: bool = strawberry.field(
+        description="False when the same idempotency key was seen before (same event and job)."
+    )
+    warnings: list[str] = strawberry.field(description="Guard and PII notes (never fatal).")
+
+
+@strawberry.type(description="Result of `write`: the outcome (or the queued job), or errors.")
 class WritePayload:
-    outcome: WriteOutcome | None = strawberry.field(description="What was stored.")
-    errors: list[UserError] = strawberry.field(description="Why it failed (empty on success).")
+    outcome: WriteOutcome | None = strawberry.field(
+        description="What was stored (null for `async: true`)."
+    )
+    queued: QueuedWrite | None = strawberry.field(
+        default=None, description="The event and extraction job of an `async: true` write."
+    )
+    errors: list[UserError] = strawberry.field(
+        default_factory=list, description="Why it failed (empty on success)."
+    )
 
 
 # --- remember (structured import) ----------------------------------------------------------

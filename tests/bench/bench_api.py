@@ -22,11 +22,10 @@ import httpx
 import uvicorn
 from tqdm import tqdm
 
-from graph.executor import connected
 from graph.schema import ensure_schema
 from seed.loader import load_demo
 from server.app import create_app
-from server.services import build_embedder
+from server.memory import build_memory
 from server.settings import Settings
 
 OPERATIONS: dict[str, str] = {
@@ -45,11 +44,12 @@ def _free_port() -> int:
 
 
 async def _seed(settings: Settings) -> None:
-    embedder = build_embedder(settings)
-    async with connected(settings.bolt_uri, settings.neo4j_user,
-                         settings.neo4j_password.get_secret_value()) as ex:
-        await ensure_schema(ex, embedder.dimensions)
-        await load_demo(ex, embedder, "demo", progress=False)
+    memory = build_memory(settings)
+    try:
+        await ensure_schema(memory.executor, memory.embedder.dimensions)
+        await load_demo(memory, "demo", progress=False)
+    finally:
+        await memory.close()
 
 
 async def _measure(url: str, headers: dict[str, str], query: str, total: int, clients: int,

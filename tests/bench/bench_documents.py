@@ -38,7 +38,7 @@ async def run(size: int, n_workers: int, keep: bool) -> int:
     cfg = JobsConfig(worker=WorkerConfig(poll_interval_s=0.05, reaper_interval_s=5.0),
                      documents=DocumentConfig(chunk_chars=4_000, chunk_overlap=300))
     deps = JobDeps(executor=ex, queue=JobQueue(ex), embedder=embedder, config=cfg,
-                   extras={"write_pipeline": WritePipeline(ex, embedder, None)})
+                   writer=WritePipeline(ex, embedder, None))
     text = make_markdown(size)
     t0 = time.perf_counter()
     accepted = await ingest_document(ex, deps.queue, agent, text=text, fmt="markdown",

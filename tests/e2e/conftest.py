@@ -15,11 +15,10 @@ import httpx
 import pytest
 import uvicorn
 
-from graph.executor import connected
 from graph.schema import ensure_schema
 from seed.loader import load_demo
 from server.app import create_app
-from server.services import build_embedder
+from server.memory import build_memory
 from server.settings import Settings
 
 
@@ -35,12 +34,12 @@ def demo_agent() -> str:
     settings = Settings()
 
     async def load() -> None:
-        embedder = build_embedder(settings)
-        async with connected(
-            settings.bolt_uri, settings.neo4j_user, settings.neo4j_password.get_secret_value()
-        ) as ex:
-            await ensure_schema(ex, embedder.dimensions)
-            await load_demo(ex, embedder, "demo", progress=False)
+        memory = build_memory(settings)
+        try:
+            await ensure_schema(memory.executor, memory.embedder.dimensions)
+            await load_demo(memory, "demo", progress=False)
+        finally:
+            await memory.close()
 
     asyncio.run(load())
     return "demo"

@@ -26,7 +26,7 @@ from graph.providers import HashEmbedder
 from server.app import create_app
 from server.auth import ApiKeyStore
 from server.settings import Settings
-from tests.integration.gql.support import ApiTestServices, http_client, load_story
+from tests.integration.gql.support import http_client, load_story, memory_for
 
 pytestmark = pytest.mark.neo4j
 
@@ -95,8 +95,8 @@ async def test_tenant_a_cannot_touch_tenant_b_through_any_field(
 ) -> None:
     await load_story(executor, hash_embedder, other_agent)
     before = await executor.run("api/agent_counts", {"agent_id": other_agent}, read=True)
-    services = ApiTestServices(executor=executor, embedder=hash_embedder)
-    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), services=services)
+    services = memory_for(executor, hash_embedder)
+    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), memory=services)
     headers = {"Authorization": f"Bearer {tenant_keys['a']}"}
     async with http_client(app) as client:
         for name, op in agent_operations(other_agent):

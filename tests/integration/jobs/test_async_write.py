@@ -33,7 +33,7 @@ def deps_for(executor: Executor, embedder: Embedder, *, lease_s: float = 300.0) 
     cfg = JobsConfig(worker=WorkerConfig(poll_interval_s=0.1, lease_timeout_s=lease_s,
                                          reaper_interval_s=0.2, shutdown_grace_s=1.0))
     return JobDeps(executor=executor, queue=JobQueue(executor), embedder=embedder, config=cfg,
-                   extras={"write_pipeline": WritePipeline(executor, embedder, None)})
+                   writer=WritePipeline(executor, embedder, None))
 
 
 async def facts_of(executor: Executor, agent_id: str) -> list[tuple[Any, ...]]:

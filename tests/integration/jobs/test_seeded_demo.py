@@ -13,6 +13,8 @@ from graph.memory.jobs.worker import Worker
 from graph.memory.read import Retriever
 from graph.providers import Embedder
 from seed.loader import load_demo
+from server.memory import build_memory
+from server.settings import Settings
 
 pytestmark = pytest.mark.neo4j
 
@@ -20,7 +22,8 @@ pytestmark = pytest.mark.neo4j
 async def test_consolidated_demo_has_patterns_and_planted_duplicate(
     executor: Executor, embedder: Embedder, agent_id: str, fast_deps: JobDeps
 ) -> None:
-    await load_demo(executor, embedder, agent_id, progress=False)
+    await load_demo(build_memory(Settings(), executor=executor, embedder=embedder), agent_id,
+                    progress=False)
     deps = JobDeps(executor=executor, queue=fast_deps.queue, embedder=embedder,
                    config=fast_deps.config)
     kinds = ["consolidate", "dedup_entities"]
