@@ -26,6 +26,7 @@ from graph.providers import MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
 from server.settings import get_settings
+from tests.cypher import load_query
 from tests.integration.jobs.markdown_gen import make_markdown
 
 
@@ -63,7 +64,7 @@ async def run(size: int, n_workers: int, keep: bool) -> int:
     elapsed = time.perf_counter() - t0
     retriever = Retriever(ex, embedder, None)
     result = await retriever.retrieve(agent, "Where does Clara Rezende live?")
-    facts = await ex.run("test/count_agent_facts", {"agent_id": agent}, read=True)
+    facts = await ex.run_text(load_query("count_agent_facts"), {"agent_id": agent}, read=True)
     n_facts = int(facts[0]["facts"])
     hit = any("Clara Rezende" in f.text and "lives in" in f.text for f in result.facts)
     print(f"bytes                 {len(text.encode()):>10}")

@@ -20,6 +20,7 @@ from server.app import create_app
 from server.memory import build_memory, jobs_config, retrieve_config, write_config
 from server.settings import Settings, get_settings
 from server.worker import WorkerHandle, start_worker
+from tests.cypher import load_query
 from tests.integration.gql.support import gql
 
 pytestmark = pytest.mark.neo4j
@@ -41,12 +42,12 @@ CUSTOM = {"write_mode": "controlled", "mutations_frozen": True, "pii_mode": "rej
 
 
 async def facts_of(executor: Executor, agent_id: str) -> int:
-    rows = await executor.run("api/agent_counts", {"agent_id": agent_id}, read=True)
+    rows = await executor.run_text(load_query("agent_counts"), {"agent_id": agent_id}, read=True)
     return sum(int(r["nodes"]) for r in rows if r["label"] == "Fact")
 
 
 async def events_of(executor: Executor, agent_id: str) -> int:
-    rows = await executor.run("api/agent_counts", {"agent_id": agent_id}, read=True)
+    rows = await executor.run_text(load_query("agent_counts"), {"agent_id": agent_id}, read=True)
     return sum(int(r["nodes"]) for r in rows if r["label"] == "Event")
 
 

@@ -17,6 +17,7 @@ from graph.providers import HashEmbedder
 from server.app import create_app
 from server.auth import ApiKeyStore
 from server.settings import Settings
+from tests.cypher import load_query
 from tests.integration.gql.support import http_client, memory_for
 
 pytestmark = pytest.mark.neo4j
@@ -41,7 +42,7 @@ async def keys(executor: Executor, agent_id: str) -> AsyncIterator[dict[str, Any
     store = ApiKeyStore(executor)
     key_id, key = await store.create(tenant, [agent_id])
     yield {"store": store, "id": key_id, "key": key, "tenant": tenant}
-    await executor.run("auth/delete_keys_of_tenant", {"tenant": tenant})
+    await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": tenant})
 
 
 def _app(executor: Executor, embedder: HashEmbedder, **settings: Any) -> Any:

@@ -34,6 +34,7 @@ from graph.memory.read import Retriever
 from graph.memory.write import StructuredFact, WritePipeline, remember
 from graph.memory.write.models import FactChange, WriteResult
 from graph.providers import Embedder, HashEmbedder
+from tests.cypher import load_query
 from tests.integration.jobs.markdown_gen import make_markdown
 
 pytestmark = pytest.mark.neo4j
@@ -125,7 +126,7 @@ async def test_one_megabyte_markdown_ingests_as_jobs_with_progress(
     hits = await search_chunks(executor, agent_id, (await embedder.embed([probe]))[0], 1)
     assert hits[0]["ord"] == 123 and hits[0]["score"] > 0.99
     sentence = next(s for s in re.split(r"(?<=[.!?])\s+", probe) if " lives in " in s)
-    facts = await executor.run("consolidation/agent_facts", {"agent_id": agent_id}, read=True)
+    facts = await executor.run_text(load_query("consolidation_agent_facts"), {"agent_id": agent_id}, read=True)
     assert any(f["text"] == sentence.strip() for f in facts)
 
 
@@ -153,12 +154,12 @@ async def test_html_document_facts_are_retrievable_through_the_real_pipelines(
     result = await Retriever(executor, embedder).retrieve(agent_id, "Where does Clara live?")
     assert any("Porto" in f.text for f in result.facts), result.context
     # the same document again: same document, no new jobs, no duplicate facts
-    facts_before = await executor.run("consolidation/agent_facts", {"agent_id": agent_id},
+    facts_before = await executor.run_text(load_query("consolidation_agent_facts"), {"agent_id": agent_id},
                                       read=True)
     again = await ingest_document(executor, deps.queue, agent_id, text=HTML_DOC, fmt="html")
     assert again.document_id == accepted.document_id
     await worker.run_until_idle()
-    facts_after = await executor.run("consolidation/agent_facts", {"agent_id": agent_id},
+    facts_after = await executor.run_text(load_query("consolidation_agent_facts"), {"agent_id": agent_id},
                                      read=True)
     assert [f["id"] for f in facts_after] == [f["id"] for f in facts_before]
 

@@ -19,6 +19,7 @@ from graph.memory.jobs.profiles import refresh_profiles
 from graph.memory.read import Retriever
 from graph.memory.write import StructuredEntity, StructuredFact, remember
 from graph.providers import Embedder
+from tests.cypher import load_query
 
 pytestmark = pytest.mark.neo4j
 
@@ -125,7 +126,7 @@ async def test_profiles_summarise_top_facts_and_only_refresh_on_news(
     ids = await plant(executor, embedder, agent_id)
     first = await refresh_profiles(executor, None, agent_id)
     assert first["refreshed"] >= 3 and first["llm"] == 0
-    rows = await executor.run("consolidation/profiles",
+    rows = await executor.run_text(load_query("consolidation_profiles"),
                               {"agent_id": agent_id, "keys": ["person:clara_rezende"]}, read=True)
     profile = rows[0]["profile_text"]
     assert profile.startswith("Clara Rezende (person).")
@@ -147,7 +148,7 @@ async def test_decay_flags_expired_temporal_facts_and_importance_ranks_them_lowe
     assert await decay_agent(executor, agent_id) == {"flagged": 0, "unflagged": 0}
     result = await rescore_agent(executor, agent_id, use_gds=False)
     assert result["facts_rescored"] == 8 and result["centrality"] == "degree"
-    rows = await executor.run("consolidation/fact_scores", {
+    rows = await executor.run_text(load_query("consolidation_fact_scores"), {
         "agent_id": agent_id, "ids": [ids["vacation"], ids["guitar"], ids["hike1"]]}, read=True)
     by_id = {r["id"]: r for r in rows}
     vacation, guitar = by_id[ids["vacation"]], by_id[ids["guitar"]]
@@ -156,7 +157,7 @@ async def test_decay_flags_expired_temporal_facts_and_importance_ranks_them_lowe
     assert vacation["importance_base"] == guitar["importance_base"] == 0.5
     # re-scoring twice does not compound (it always starts from importance_base)
     await rescore_agent(executor, agent_id, use_gds=False)
-    rows2 = await executor.run("consolidation/fact_scores", {
+    rows2 = await executor.run_text(load_query("consolidation_fact_scores"), {
         "agent_id": agent_id, "ids": [ids["vacation"], ids["guitar"]]}, read=True)
     assert {r["id"]: r["importance"] for r in rows2} == {
         r["id"]: r["importance"] for r in rows if r["id"] in {ids["vacation"], ids["guitar"]}}
@@ -215,7 +216,7 @@ async def test_near_certain_duplicates_are_merged_automatically(
     # the dropped entity is kept (history) but no longer a duplicate candidate
     again = await detect_duplicates(executor, agent_id, cfg)
     assert again["merged"] == 0 and again["entities"] == found["entities"] - 1
-    facts = await executor.run("consolidation/agent_facts", {"agent_id": agent_id}, read=True)
+    facts = await executor.run_text(load_query("consolidation_agent_facts"), {"agent_id": agent_id}, read=True)
     moved = [f for f in facts if f["text"] == "Rafael Costa teaches music at a school."]
     assert [f["subject_key"] for f in moved] == ["person:rafael_costa"]
 
@@ -259,7 +260,7 @@ async def test_llm_wording_for_profiles_and_observations(
     profiles = await refresh_profiles(executor, llm, agent_id,
                                       keys=["person:clara_rezende", "person:rafael_costa"])
     assert profiles == {"refreshed": 2, "llm": 2, "offline": 0}
-    rows = await executor.run("consolidation/profiles",
+    rows = await executor.run_text(load_query("consolidation_profiles"),
                               {"agent_id": agent_id, "keys": ["person:clara_rezende"]}, read=True)
     assert rows[0]["profile_text"] == "A person who likes the outdoors."
     assert rows[0]["profile_source"] == "llm"

@@ -7,11 +7,11 @@ import asyncio
 import pytest
 
 from graph.executor import Executor
-from graph.memory.history import get_fact
 from graph.memory.write import ConfigError, PIIRejected, WriteConfig, WritePipeline
 from graph.providers import Embedder, HashEmbedder
 from tests.fakes import RecordingExecutor, ScriptedLLM
 from tests.integration.write.helpers import SPEAKER, counts, extraction, reconcile_with
+from tests.integration.write.history import get_fact
 
 pytestmark = pytest.mark.neo4j
 

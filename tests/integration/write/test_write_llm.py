@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 import pytest
 
 from graph.executor import Executor
-from graph.memory.history import facts_as_of, get_fact, relationships_as_of
 from graph.memory.write import WritePipeline
 from graph.providers import Embedder
 from tests.fakes import ScriptedLLM
@@ -22,6 +21,7 @@ from tests.integration.write.helpers import (
     extraction,
     reconcile_with,
 )
+from tests.integration.write.history import facts_as_of, get_fact, relationships_as_of
 
 pytestmark = pytest.mark.neo4j
 
