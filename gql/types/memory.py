@@ -9,6 +9,10 @@ from typing import Any
 import strawberry
 
 from gql.errors import UserError
+from graph.memory.read import models as read_models
+from graph.memory.write.admin import MergeResult
+from graph.memory.write.models import FactChange as WriteFactChange
+from graph.memory.write.models import WriteResult
 
 __all__ = [
     "EntityInput",
@@ -126,7 +130,7 @@ class RetrieveResult:
     duration_ms: float = strawberry.field(description="Server-side time taken.")
 
 
-def retrieve_result_from(r: Any) -> RetrieveResult:
+def retrieve_result_from(r: read_models.RetrieveResult) -> RetrieveResult:
     """Map ``graph.memory.read.RetrieveResult`` to the API type."""
     facts = [
         ScoredFact(
@@ -212,7 +216,7 @@ class WriteOutcome:
     duration_ms: float = strawberry.field(description="Server-side time taken.")
 
 
-def _change(c: Any) -> FactChange:
+def _change(c: WriteFactChange) -> FactChange:
     return FactChange(
         id=strawberry.ID(c.id),
         text=c.text,
@@ -224,7 +228,7 @@ def _change(c: Any) -> FactChange:
     )
 
 
-def write_outcome_from(r: Any) -> WriteOutcome:
+def write_outcome_from(r: WriteResult) -> WriteOutcome:
     """Map ``graph.memory.write.WriteResult`` to the API type."""
     keys = [str(e.get("key")) for e in r.entities_resolved if isinstance(e, dict) and e.get("key")]
     return WriteOutcome(
@@ -261,7 +265,7 @@ class QueuedWrite:
 @strawberry.type(description="Result of `write`: the outcome (or the queued job), or errors.")
 class WritePayload:
     outcome: WriteOutcome | None = strawberry.field(
-        description="What was stored (null for `async: true`)."
+        default=None, description="What was stored (null for `async: true`)."
     )
     queued: QueuedWrite | None = strawberry.field(
         default=None, description="The event and extraction job of an `async: true` write."
@@ -319,17 +323,26 @@ class RememberSummary:
 
 @strawberry.type(description="Result of `remember`.")
 class RememberPayload:
-    summary: RememberSummary | None = strawberry.field(description="What was stored.")
-    errors: list[UserError] = strawberry.field(description="Why it failed (empty on success).")
+    summary: RememberSummary | None = strawberry.field(
+        default=None, description="What was stored."
+    )
+    errors: list[UserError] = strawberry.field(
+        default_factory=list, description="Why it failed (empty on success)."
+    )
 
 
 @strawberry.type(description="Result of `forget`.")
 class ForgetPayload:
-    fact_id: strawberry.ID | None = strawberry.field(description="The fact invalidated.")
-    invalidated_relationships: list[strawberry.ID] = strawberry.field(
-        description="Relationships invalidated in cascade (the fact was their evidence)."
+    fact_id: strawberry.ID | None = strawberry.field(
+        default=None, description="The fact invalidated."
     )
-    errors: list[UserError] = strawberry.field(description="Why it failed (empty on success).")
+    invalidated_relationships: list[strawberry.ID] = strawberry.field(
+        default_factory=list,
+        description="Relationships invalidated in cascade (the fact was their evidence).",
+    )
+    errors: list[UserError] = strawberry.field(
+        default_factory=list, description="Why it failed (empty on success)."
+    )
 
 
 @strawberry.type(description="What a merge moved from the dropped entity to the kept one.")
@@ -345,7 +358,7 @@ class MergeSummary:
     )
 
 
-def merge_summary_from(m: Any) -> MergeSummary:
+def merge_summary_from(m: MergeResult) -> MergeSummary:
     return MergeSummary(
         keep_key=m.keep_key,
         drop_key=m.drop_key,
@@ -359,25 +372,37 @@ def merge_summary_from(m: Any) -> MergeSummary:
 
 @strawberry.type(description="Result of `mergeEntities`.")
 class MergeEntitiesPayload:
-    merge: MergeSummary | None = strawberry.field(description="What moved.")
-    errors: list[UserError] = strawberry.field(description="Why it failed (empty on success).")
+    merge: MergeSummary | None = strawberry.field(default=None, description="What moved.")
+    errors: list[UserError] = strawberry.field(
+        default_factory=list, description="Why it failed (empty on success)."
+    )
 
 
 @strawberry.type(description="Result of `resolveMergeCandidate`.")
 class ResolveMergeCandidatePayload:
-    status: str | None = strawberry.field(description="merged or rejected.")
-    merge: MergeSummary | None = strawberry.field(description="What moved, when merged.")
-    errors: list[UserError] = strawberry.field(description="Why it failed (empty on success).")
+    status: str | None = strawberry.field(default=None, description="merged or rejected.")
+    merge: MergeSummary | None = strawberry.field(
+        default=None, description="What moved, when merged."
+    )
+    errors: list[UserError] = strawberry.field(
+        default_factory=list, description="Why it failed (empty on success)."
+    )
 
 
 @strawberry.type(description="Result of `ingestDocument`: poll `job(agentId, id: jobId)`.")
 class IngestDocumentPayload:
-    document_id: strawberry.ID | None = strawberry.field(description="The document.")
-    job_id: strawberry.ID | None = strawberry.field(description="The ingest job to poll.")
-    created: bool = strawberry.field(
-        description="False when the same content was already registered."
+    document_id: strawberry.ID | None = strawberry.field(
+        default=None, description="The document."
     )
-    errors: list[UserError] = strawberry.field(description="Why it failed (empty on success).")
+    job_id: strawberry.ID | None = strawberry.field(
+        default=None, description="The ingest job to poll."
+    )
+    created: bool = strawberry.field(
+        default=False, description="False when the same content was already registered."
+    )
+    errors: list[UserError] = strawberry.field(
+        default_factory=list, description="Why it failed (empty on success)."
+    )
 
 
 @strawberry.enum(description="Maintenance jobs that can be started on demand.")
@@ -395,8 +420,11 @@ class MaintenanceJob(Enum):
 
 @strawberry.type(description="Result of `runJob`: poll `job(agentId, id: jobId)`.")
 class RunJobPayload:
-    job_id: strawberry.ID | None = strawberry.field(description="The job to poll.")
+    job_id: strawberry.ID | None = strawberry.field(default=None, description="The job to poll.")
     created: bool = strawberry.field(
-        description="False when an equivalent job was already pending (its id is returned)."
+        default=False,
+        description="False when an equivalent job was already pending (its id is returned).",
     )
-    errors: list[UserError] = strawberry.field(description="Why it failed (empty on success).")
+    errors: list[UserError] = strawberry.field(
+        default_factory=list, description="Why it failed (empty on success)."
+    )

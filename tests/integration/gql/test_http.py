@@ -145,7 +145,8 @@ async def test_internal_errors_are_masked_and_unavailable_is_typed(
 ) -> None:
     query = {"query": '{ retrieve(agentId: "a", query: "hi") { context } }'}
     secret = RuntimeError("Neo.ClientError.Statement.SyntaxError: MATCH (n) secret")
-    app = _app(executor, hash_embedder, auth_disabled=True, retriever=ExplodingRetriever(executor, hash_embedder, secret))
+    exploding = ExplodingRetriever(executor, hash_embedder, secret)
+    app = _app(executor, hash_embedder, auth_disabled=True, retriever=exploding)
     async with http_client(app) as client:
         res = await client.post("/graphql", json=query)
         text = res.text
