@@ -20,10 +20,31 @@ from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, Sessio
 import cypher
 from graph.errors import GraphUnavailable
 
-__all__ = ["Executor", "Transaction", "connect"]
+__all__ = ["Executor", "Transaction", "connect", "to_python"]
 
 T = TypeVar("T")
 Row = dict[str, Any]
+
+_TEMPORAL = (neo4j.time.DateTime, neo4j.time.Date, neo4j.time.Time)
+
+
+def to_python(value: Any) -> Any:
+    """Neo4j temporal values → ``datetime``/``date``/``time``, inside maps and lists too.
+
+    Every row leaves the executor converted, so no caller ever sees a ``neo4j.time`` value.
+    Lists of scalars (embeddings) are returned as they are, without a walk.
+    """
+    if isinstance(value, _TEMPORAL):
+        return value.to_native()
+    if isinstance(value, dict):
+        return {k: to_python(v) for k, v in value.items()}
+    if isinstance(value, list) and value and isinstance(value[0], (dict, list, *_TEMPORAL)):
+        return [to_python(v) for v in value]
+    return value
+
+
+def _row(data: dict[str, Any]) -> Row:
+    return {k: to_python(v) for k, v in data.items()}
 
 
 @dataclass
@@ -36,7 +57,7 @@ class Transaction:
     async def run(self, name: str, **params: Any) -> list[Row]:
         self.statements.append(name)
         result = await self.tx.run(cypher.load(name), params)
-        return [record.data() async for record in result]
+        return [_row(record.data()) async for record in result]
 
 
 class Executor:
@@ -48,7 +69,8 @@ class Executor:
         self.round_trips = 0
 
     async def run(self, name: str, params: dict[str, Any] | None = None, *, read: bool = False) -> list[Row]:
-        """Run ``cypher/<name>.cypher`` in its own auto-retried transaction; rows as dicts."""
+        """Run ``cypher/<name>.cypher`` in its own auto-retried transaction; rows as dicts
+        (temporal values already Python ``datetime``s, see :func:`to_python`)."""
         return await self.run_text(cypher.load(name), params, read=read)
 
     async def run_text(
@@ -65,7 +87,7 @@ class Executor:
             )
         except (ServiceUnavailable, SessionExpired, OSError) as exc:
             raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
-        return [r.data() for r in records]
+        return [_row(r.data()) for r in records]
 
     async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
         """Run ``work`` in ONE managed write transaction (the driver retries transient errors,

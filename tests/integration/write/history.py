@@ -25,18 +25,13 @@ def _aware(ts: datetime) -> datetime:
     return ts if ts.tzinfo is not None else ts.replace(tzinfo=UTC)
 
 
-def _native(row: dict[str, Any]) -> dict[str, Any]:
-    """neo4j.time values → Python datetimes."""
-    return {k: (v.to_native() if hasattr(v, "to_native") else v) for k, v in row.items()}
-
-
 async def facts_as_of(executor: Executor, agent_id: str, as_of: datetime,
                       subject_key: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
     """Facts of ``agent_id`` known and valid at ``as_of`` (optionally one subject), oldest first."""
     rows = await executor.run_text(load_query("history_facts_as_of"), {
         "agent_id": agent_id, "as_of": _aware(as_of), "subject_key": subject_key,
         "limit": limit}, read=True)
-    return [_native(r) for r in rows]
+    return rows
 
 
 async def relationships_as_of(executor: Executor, agent_id: str, as_of: datetime,
@@ -46,7 +41,7 @@ async def relationships_as_of(executor: Executor, agent_id: str, as_of: datetime
     rows = await executor.run_text(load_query("history_relationships_as_of"), {
         "agent_id": agent_id, "as_of": _aware(as_of), "entity_key": entity_key,
         "limit": limit}, read=True)
-    return [_native(r) for r in rows]
+    return rows
 
 
 async def fact_history(executor: Executor, agent_id: str, fact_id: str) -> list[dict[str, Any]]:
@@ -65,10 +60,11 @@ async def get_fact(executor: Executor, agent_id: str, fact_id: str) -> dict[str,
     Raises:
         NotFound: no such fact for this agent.
     """
-    rows = await executor.run_text(load_query("history_fact_by_id"), {"agent_id": agent_id, "fact_id": fact_id},
-                              read=True)
+    rows = await executor.run_text(load_query("history_fact_by_id"),
+                                   {"agent_id": agent_id, "fact_id": fact_id},
+                                   read=True)
     if not rows:
         raise NotFound(f"fact {fact_id!r} not found")
-    fact = _native(rows[0]["fact"])
+    fact = dict(rows[0]["fact"])
     fact.pop("embedding", None)
     return fact
