@@ -3,7 +3,9 @@
 Every query in the code base runs through :class:`Executor`: named statements come from
 ``cypher/`` via the loader, parameters are always passed separately, reads are routed to readers,
 and multi-statement writes use one managed transaction (retried by the driver on transient
-errors). Tests can subclass it (``RecordingExecutor``) to count round trips.
+errors). :class:`Executor` is the protocol everyone types against; :class:`Neo4jExecutor` is
+the driver-backed implementation, and decorators (``server.breaker.BreakerExecutor``, the
+tests' ``RecordingExecutor``) wrap any ``Executor`` instead of subclassing it.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, LiteralString, TypeVar
+from typing import Any, LiteralString, Protocol, TypeVar
 
 import neo4j
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
@@ -20,7 +22,7 @@ from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, Sessio
 import cypher
 from graph.errors import GraphUnavailable
 
-__all__ = ["Executor", "Transaction", "connect", "to_python"]
+__all__ = ["Executor", "Neo4jExecutor", "Transaction", "connect", "to_python"]
 
 T = TypeVar("T")
 Row = dict[str, Any]
@@ -60,8 +62,38 @@ class Transaction:
         return [_row(record.data()) async for record in result]
 
 
-class Executor:
-    """Runs named Cypher statements against one database."""
+class Executor(Protocol):
+    """What the code base needs to run Cypher (see :class:`Neo4jExecutor`)."""
+
+    async def run(self, name: str, params: dict[str, Any] | None = None, *,
+                  read: bool = False) -> list[Row]:
+        """Run the named statement ``cypher/<name>.cypher``; rows as dicts."""
+        ...
+
+    async def run_text(self, query: LiteralString, params: dict[str, Any] | None = None, *,
+                       read: bool = False) -> list[Row]:
+        """Run a literal statement (schema scripts, test fixtures)."""
+        ...
+
+    async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        """Run ``work`` in one managed write transaction."""
+        ...
+
+    async def read(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        """Run ``work`` in one read transaction."""
+        ...
+
+    async def ping(self) -> bool:
+        """True when Neo4j answers."""
+        ...
+
+    async def close(self) -> None:
+        """Release the driver."""
+        ...
+
+
+class Neo4jExecutor:
+    """Runs named Cypher statements against one database over the official driver."""
 
     def __init__(self, driver: AsyncDriver, database: str = "neo4j") -> None:
         self.driver = driver
@@ -129,7 +161,7 @@ class Executor:
         await self.driver.close()
 
 
-def connect(uri: str, user: str, password: str, database: str = "neo4j") -> Executor:
+def connect(uri: str, user: str, password: str, database: str = "neo4j") -> Neo4jExecutor:
     """Build an executor with a pooled async driver (no I/O until the first query)."""
     driver = AsyncGraphDatabase.driver(
         uri,
@@ -140,11 +172,12 @@ def connect(uri: str, user: str, password: str, database: str = "neo4j") -> Exec
         liveness_check_timeout=30.0,
         notifications_min_severity="OFF",
     )
-    return Executor(driver, database)
+    return Neo4jExecutor(driver, database)
 
 
 @asynccontextmanager
-async def connected(uri: str, user: str, password: str, database: str = "neo4j") -> AsyncIterator[Executor]:
+async def connected(uri: str, user: str, password: str,
+                    database: str = "neo4j") -> AsyncIterator[Neo4jExecutor]:
     """``async with connected(...) as ex:`` for scripts and tests."""
     ex = connect(uri, user, password, database)
     try:

@@ -36,6 +36,7 @@ from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelat
 from graph.schema import ensure_schema
 from server.settings import Settings
 from tests.cypher import load_query
+from tests.fakes import WrappedExecutor
 
 DIM, TOPICS = 384, 50
 _WORD_TEXT = ("coffee hiking budget launch roadmap guitar marathon python recipe garden invoice "
@@ -64,11 +65,11 @@ class TopicEmbedder:
         return out
 
 
-class TimingExecutor(Executor):
+class TimingExecutor(WrappedExecutor):
     """Records the duration of every named statement (to find the slowest one)."""
 
     def __init__(self, inner: Executor) -> None:
-        super().__init__(inner.driver, inner.database)
+        super().__init__(inner)
         self.timings: dict[str, list[float]] = {}
         self.slowest: dict[str, tuple[float, dict[str, Any]]] = {}
 
