@@ -13,21 +13,23 @@ from strawberry.scalars import JSON
 from gql.context import Info
 from gql.errors import ApiError, ErrorCode, errors_in_payload
 from gql.permissions import agent_mutation
-from gql.types.memory import (
-    EntityInput,
-    FactInput,
+from gql.types.maintenance import (
     ForgetPayload,
     IngestDocumentPayload,
     MaintenanceJob,
     MergeEntitiesPayload,
+    ResolveMergeCandidatePayload,
+    RunJobPayload,
+    merge_summary_from,
+)
+from gql.types.write import (
+    EntityInput,
+    FactInput,
     QueuedWrite,
     RelationInput,
     RememberPayload,
     RememberSummary,
-    ResolveMergeCandidatePayload,
-    RunJobPayload,
     WritePayload,
-    merge_summary_from,
     write_outcome_from,
 )
 from graph.memory.browse.review import resolve_merge_candidate

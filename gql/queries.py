@@ -19,7 +19,7 @@ from gql.types.event import EventConnection, event_connection
 from gql.types.fact import Fact, FactConnection, fact_connection
 from gql.types.graph import Subgraph, subgraph_from
 from gql.types.health import Health
-from gql.types.memory import RetrieveOptions, RetrieveResult, retrieve_result_from
+from gql.types.retrieve import RetrieveOptions, RetrieveResult, retrieve_result_from
 from graph.errors import NotFound
 from graph.memory import browse
 
