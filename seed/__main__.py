@@ -7,11 +7,22 @@ import sys
 
 from graph.schema import ensure_schema
 from seed import story
-from seed.loader import load_demo
+from seed.loader import SeedReport, load_demo
 from server.memory import build_memory
-from server.settings import get_settings
+from server.settings import Settings, get_settings
 
-__all__ = ["run"]
+__all__ = ["run", "seed"]
+
+
+async def seed(settings: Settings, agent_id: str = story.AGENT, *,
+               progress: bool = True) -> SeedReport:
+    """Ensure the schema and load the demo agent with this process's services (idempotent)."""
+    memory = build_memory(settings)
+    try:
+        await ensure_schema(memory.executor, memory.embedder.dimensions)
+        return await load_demo(memory, agent_id, progress=progress)
+    finally:
+        await memory.close()
 
 
 def run(agent_id: str = story.AGENT) -> None:
@@ -19,12 +30,7 @@ def run(agent_id: str = story.AGENT) -> None:
     settings = get_settings()
 
     async def main() -> None:
-        memory = build_memory(settings)
-        try:
-            await ensure_schema(memory.executor, memory.embedder.dimensions)
-            report = await load_demo(memory, agent_id)
-        finally:
-            await memory.close()
+        report = await seed(settings, agent_id)
         if report.already_loaded:
             print(f"demo agent {agent_id!r} already loaded (nothing changed)")
         else:

@@ -22,10 +22,8 @@ import httpx
 import uvicorn
 from tqdm import tqdm
 
-from graph.schema import ensure_schema
-from seed.loader import load_demo
+from seed.__main__ import seed
 from server.app import create_app
-from server.memory import build_memory
 from server.settings import Settings
 
 OPERATIONS: dict[str, str] = {
@@ -44,12 +42,7 @@ def _free_port() -> int:
 
 
 async def _seed(settings: Settings) -> None:
-    memory = build_memory(settings)
-    try:
-        await ensure_schema(memory.executor, memory.embedder.dimensions)
-        await load_demo(memory, "demo", progress=False)
-    finally:
-        await memory.close()
+    await seed(settings, "demo", progress=False)
 
 
 async def _measure(url: str, headers: dict[str, str], query: str, total: int, clients: int,

@@ -15,10 +15,8 @@ import httpx
 import pytest
 import uvicorn
 
-from graph.schema import ensure_schema
-from seed.loader import load_demo
+from seed.__main__ import seed
 from server.app import create_app
-from server.memory import build_memory
 from server.settings import Settings
 
 
@@ -33,15 +31,7 @@ def demo_agent() -> str:
     """The demo agent, loaded once (idempotent: a no-op when already there)."""
     settings = Settings()
 
-    async def load() -> None:
-        memory = build_memory(settings)
-        try:
-            await ensure_schema(memory.executor, memory.embedder.dimensions)
-            await load_demo(memory, "demo", progress=False)
-        finally:
-            await memory.close()
-
-    asyncio.run(load())
+    asyncio.run(seed(settings, "demo", progress=False))
     return "demo"
 
 
