@@ -67,7 +67,7 @@ query EntityGraph {
   entity(agentId: "demo", key: "person:guilherme_maturana") {
     name aliases
     facts { text validFrom active }
-    relationships(includeInvalidated: true) { type targetName active }
+    relationships(includeInvalidated: true) { type direction otherName active }
   }
   neighborhood(agentId: "demo", key: "person:guilherme_maturana", hops: 2) {
     nodes { id label type depth }
