@@ -100,8 +100,9 @@ def guide_html(base_url: str) -> str:
         "<ul><li>In the entity graph, double-click <em>Guilherme Maturana</em> to expand "
         "his neighbourhood.</li>"
         "<li>Change the version chain's text: <code>:param fact_text =&gt; 'Orion'</code>.</li>"
-        "<li>The planted near-duplicate waiting for review:</li></ul>",
-        _runnable("MATCH (m:MergeCandidate {agent_id: $agent_id}) RETURN m"),
+        "<li><em>Guilherme Maturanna</em> is a planted near-duplicate: a "
+        "<code>MergeCandidate</code> node waits for review (GraphQL <code>mergeCandidates</code>"
+        " and <code>resolveMergeCandidate</code>).</li></ul>",
     ))
     return ('<article class="guide"><carousel class="deck container-fluid">\n'
             + "\n".join(slides) + "\n</carousel></article>\n")

@@ -10,7 +10,7 @@ from pathlib import Path
 import cypher
 from graph.runtime import LocalNeo4j, RuntimeConfig
 from server.browser_guide import DEMO_PARAMS, guide_html, post_connect_cmd
-from server.runtime import api_url, browser_url
+from server.runtime import api_url, browser_allowlist, browser_url
 from server.settings import Settings
 
 
@@ -60,3 +60,5 @@ def test_urls_for_a_person() -> None:
     s = Settings(api_host="0.0.0.0", api_port=8001, neo4j_http_port=7475, neo4j_bolt_port=7688)
     assert api_url(s) == "http://127.0.0.1:8001"
     assert browser_url(s) == "http://127.0.0.1:7475/browser/?dbms=bolt://neo4j@127.0.0.1:7688"
+    assert browser_allowlist(s) == "127.0.0.1, localhost"
+    assert browser_allowlist(Settings(api_host="localhost")) == "localhost"
