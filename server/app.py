@@ -107,6 +107,9 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
             if services is None:
                 await svc.close()
 
+    if not (settings.home / "graphiql" / ".pins").is_file():
+        log.warning("GraphiQL assets missing under %s: run scripts/bootstrap.sh",
+                    settings.home / "graphiql")
     graphql = HippographGraphQL(
         build_schema(query_limits(settings)), graphql_ide="graphiql", allow_queries_via_get=False
     )
