@@ -137,10 +137,10 @@ def register(app: typer.Typer) -> None:
 
 
 async def _run_now(kind: str, agent: str, subject: str | None) -> None:
-    from tqdm import tqdm
-
     from graph.memory.jobs import JobQueue, JobSpec, Worker
     from graph.memory.jobs.handlers import default_handlers
+    from graph.progress import progress_bar
+
     memory, prepare = _memory()
     try:
         await prepare()
@@ -152,7 +152,7 @@ async def _run_now(kind: str, agent: str, subject: str | None) -> None:
             raise typer.Exit(2)
         queue: JobQueue = deps.queue
         queued = await queue.enqueue(JobSpec(kind=kind, agent_id=agent, subject=subject))
-        bar = tqdm(total=100, desc=f"{kind} {agent}", unit="%")
+        bar = progress_bar(total=100, desc=f"{kind} {agent}", unit="%")
 
         def show(_job: Any, fraction: float) -> None:
             bar.n = round(100 * min(1.0, max(0.0, fraction)))
@@ -181,11 +181,11 @@ async def _run_now(kind: str, agent: str, subject: str | None) -> None:
 
 
 async def _ingest(source: str, agent: str, title: str | None, wait: bool) -> None:
-    from tqdm import tqdm
-
     from graph.memory.documents import document_progress, ingest_document
     from graph.memory.jobs import Worker
     from graph.memory.jobs.handlers import default_handlers
+    from graph.progress import progress_bar
+
     memory, prepare = _memory()
     try:
         await prepare()
@@ -207,7 +207,7 @@ async def _ingest(source: str, agent: str, title: str | None, wait: bool) -> Non
         kinds = {k: h for k, h in default_handlers().items()
                  if k in ("document_ingest", "chunk_extract")}
         worker = Worker(deps, kinds, agent_id=agent)
-        bar = tqdm(total=100, desc="ingest", unit="%")
+        bar = progress_bar(total=100, desc="ingest", unit="%")
         while True:
             ran = await worker.run_once()
             progress = await document_progress(deps.executor, agent, accepted.document_id)

@@ -20,8 +20,8 @@ from typing import Any
 
 import httpx
 import uvicorn
-from tqdm import tqdm
 
+from graph.progress import progress_bar
 from seed.__main__ import seed
 from server.app import create_app
 from server.settings import Settings
@@ -52,7 +52,7 @@ async def _measure(url: str, headers: dict[str, str], query: str, total: int, cl
     queue: asyncio.Queue[int] = asyncio.Queue()
     for i in range(total):
         queue.put_nowait(i)
-    bar = tqdm(total=total, desc=label, unit="req", leave=False)
+    bar = progress_bar(total=total, desc=label, unit="req", leave=False)
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(headers=headers, timeout=120, limits=limits) as client:
 
