@@ -13,10 +13,10 @@ from strawberry.scalars import JSON
 from gql.context import Info
 from gql.errors import ApiError, ErrorCode, errors_in_payload
 from gql.permissions import agent_mutation
+from gql.types.enums import DocumentFormat, MaintenanceJob, MergeCandidateStatus, to_pipeline
 from gql.types.maintenance import (
     ForgetPayload,
     IngestDocumentPayload,
-    MaintenanceJob,
     MergeEntitiesPayload,
     ResolveMergeCandidatePayload,
     RunJobPayload,
@@ -142,7 +142,7 @@ class Mutation:
                     text=f.text,
                     subject=f.subject,
                     entities=list(f.entities),
-                    kind=f.kind,
+                    kind=str(to_pipeline(f.kind)),
                     confidence=f.confidence,
                     importance=f.importance,
                     valid_from=f.valid_from,
@@ -218,7 +218,9 @@ class Mutation:
             info.context.executor, str(agent_id), str(id), accept=accept
         )
         merge = merge_summary_from(decision.merge) if decision.merge else None
-        return ResolveMergeCandidatePayload(status=decision.status, merge=merge, errors=[])
+        return ResolveMergeCandidatePayload(
+            status=MergeCandidateStatus(decision.status), merge=merge, errors=[]
+        )
 
     @agent_mutation(description="Register a document (text or URL) and start ingesting it.")
     @errors_in_payload(IngestDocumentPayload)
@@ -229,12 +231,12 @@ class Mutation:
         text: Annotated[str | None, _arg("The document text (or give `url`).")] = None,
         url: Annotated[str | None, _arg("A public http(s) URL to fetch (or give `text`).")] = None,
         title: Annotated[str | None, _arg("Title (default: first line).")] = None,
-        format: Annotated[str | None, _arg("text, markdown or html (default: detected).")] = None,
+        format: Annotated[DocumentFormat | None, _arg("Document format (default: detected).")] = None,
     ) -> IngestDocumentPayload:
         memory = info.context.memory
         accepted = await ingest_document(
             memory.executor, memory.queue, str(agent_id), text=text, url=url, title=title,
-            fmt=format, config=memory.jobs.documents,
+            fmt=to_pipeline(format), config=memory.jobs.documents,
         )
         return IngestDocumentPayload(
             document_id=strawberry.ID(accepted.document_id),

@@ -15,6 +15,7 @@ from gql.loaders import EntityKey
 from gql.permissions import agent_field
 from gql.types.admin import AuditEntry, Job, MergeCandidate, Observation
 from gql.types.entity import Entity, EntityConnection, entity_connection
+from gql.types.enums import FactKind, JobStatus, MergeCandidateStatus, WriteAction, to_pipeline
 from gql.types.event import EventConnection, event_connection
 from gql.types.fact import Fact, FactConnection, fact_connection
 from gql.types.graph import Subgraph, subgraph_from
@@ -130,7 +131,9 @@ class Query:
         entity_key: Annotated[
             str | None, strawberry.argument(description="Only facts about this entity.")
         ] = None,
-        kind: Annotated[str | None, strawberry.argument(description="Only this kind.")] = None,
+        kind: Annotated[
+            FactKind | None, strawberry.argument(description="Only this kind.")
+        ] = None,
         first: Annotated[
             int, strawberry.argument(description=f"At most this many (1..{browse.MAX_PAGE}).")
         ] = 20,
@@ -142,7 +145,7 @@ class Query:
             as_of=as_of,
             include_invalidated=include_invalidated,
             entity_key=entity_key,
-            kind=kind,
+            kind=to_pipeline(kind),
             first=first,
             after=after,
         )
@@ -229,13 +232,16 @@ class Query:
         info: Info,
         agent_id: AgentId,
         status: Annotated[
-            str | None, strawberry.argument(description="open, merged, rejected, or null for all.")
-        ] = "open",
+            MergeCandidateStatus | None,
+            strawberry.argument(description="Only pairs in this state; null for all."),
+        ] = MergeCandidateStatus.OPEN,
         limit: Annotated[
             int, strawberry.argument(description=f"At most this many (1..{500}).")
         ] = 50,
     ) -> list[MergeCandidate]:
-        rows = await browse.merge_candidates(info.context.executor, str(agent_id), status, limit)
+        rows = await browse.merge_candidates(
+            info.context.executor, str(agent_id), to_pipeline(status), limit
+        )
         return [MergeCandidate.from_row(r) for r in rows]
 
     @agent_field(description="Write decisions (audit trail), newest first.")
@@ -243,7 +249,9 @@ class Query:
         self,
         info: Info,
         agent_id: AgentId,
-        action: Annotated[str | None, strawberry.argument(description="Only this action.")] = None,
+        action: Annotated[
+            WriteAction | None, strawberry.argument(description="Only this action.")
+        ] = None,
         since: Annotated[
             datetime | None,
             strawberry.argument(description="Only decisions at or after this instant."),
@@ -253,7 +261,7 @@ class Query:
         ] = 50,
     ) -> list[AuditEntry]:
         rows = await browse.audit_log(
-            info.context.executor, str(agent_id), action=action, since=since, limit=limit
+            info.context.executor, str(agent_id), action=to_pipeline(action), since=since, limit=limit
         )
         return [AuditEntry.from_row(r) for r in rows]
 
@@ -263,14 +271,14 @@ class Query:
         info: Info,
         agent_id: AgentId,
         status: Annotated[
-            str | None,
-            strawberry.argument(description="pending, leased, done or dead; null for all."),
+            JobStatus | None,
+            strawberry.argument(description="Only jobs in this state; null for all."),
         ] = None,
         limit: Annotated[
             int, strawberry.argument(description=f"At most this many (1..{500}).")
         ] = 50,
     ) -> list[Job]:
-        rows = await browse.jobs(info.context.executor, str(agent_id), status, limit)
+        rows = await browse.jobs(info.context.executor, str(agent_id), to_pipeline(status), limit)
         return [Job.from_row(r) for r in rows]
 
     @agent_field(description="One job by id (poll it for progress), or null.")

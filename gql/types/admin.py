@@ -6,6 +6,14 @@ from datetime import datetime
 
 import strawberry
 
+from gql.types.enums import (
+    JobKind,
+    JobStatus,
+    MergeCandidateStatus,
+    WriteAction,
+    WriteMode,
+    to_api,
+)
 from graph.memory.browse import AuditRow, JobRow, MergeCandidateRow, ObservationRow
 
 __all__ = ["AuditEntry", "Job", "MergeCandidate", "Observation"]
@@ -41,7 +49,7 @@ class MergeCandidate:
     drop_name: str | None = strawberry.field(description="Its name.")
     confidence: float | None = strawberry.field(description="How likely they are the same, 0..1.")
     reason: str | None = strawberry.field(description="Why they were proposed.")
-    status: str | None = strawberry.field(description="open, merged or rejected.")
+    status: MergeCandidateStatus | None = strawberry.field(description="Open, merged or rejected.")
     created_at: datetime | None = strawberry.field(description="When it was proposed.")
 
     @classmethod
@@ -54,7 +62,7 @@ class MergeCandidate:
             drop_name=m.drop_name,
             confidence=m.confidence,
             reason=m.reason,
-            status=m.status,
+            status=to_api(MergeCandidateStatus, m.status),
             created_at=m.created_at,
         )
 
@@ -63,7 +71,7 @@ class MergeCandidate:
 class AuditEntry:
     id: strawberry.ID = strawberry.field(description="Audit id.")
     created_at: datetime | None = strawberry.field(description="When it was decided.")
-    action: str | None = strawberry.field(description="ADD, UPDATE, NOOP, DELETE, MERGE, FORGET.")
+    action: WriteAction | None = strawberry.field(description="What was decided.")
     applied: bool | None = strawberry.field(
         description="False when the write mode (shadow/controlled) blocked it."
     )
@@ -72,7 +80,7 @@ class AuditEntry:
     fact_id: strawberry.ID | None = strawberry.field(description="Fact it produced or touched.")
     target_id: strawberry.ID | None = strawberry.field(description="Fact it replaced/removed.")
     reason: str | None = strawberry.field(description="Explanation of the decision.")
-    mode: str | None = strawberry.field(description="Write mode in force (shadow/controlled/full).")
+    mode: WriteMode | None = strawberry.field(description="Write mode in force.")
 
     @classmethod
     def from_row(cls, a: AuditRow) -> AuditEntry:
@@ -82,14 +90,14 @@ class AuditEntry:
         return cls(
             id=strawberry.ID(a.id),
             created_at=a.created_at,
-            action=a.action,
+            action=to_api(WriteAction, a.action),
             applied=a.applied,
             blocked_reason=a.blocked_reason,
             event_id=ident(a.event_id),
             fact_id=ident(a.fact_id),
             target_id=ident(a.target_id),
             reason=a.reason,
-            mode=a.mode,
+            mode=to_api(WriteMode, a.mode),
         )
 
 
@@ -98,9 +106,9 @@ class Job:
     id: strawberry.ID = strawberry.field(
         description="Job id; poll `job(agentId, id)` for progress."
     )
-    kind: str | None = strawberry.field(description="What the job does.")
+    kind: JobKind | None = strawberry.field(description="What the job does.")
     subject: str | None = strawberry.field(description="What it works on (entity key, doc id).")
-    status: str | None = strawberry.field(description="pending, leased (running), done or dead.")
+    status: JobStatus | None = strawberry.field(description="Pending, leased (running), done or dead.")
     attempts: int | None = strawberry.field(description="Attempts so far.")
     max_attempts: int | None = strawberry.field(description="Attempts before it is dead.")
     progress: float | None = strawberry.field(description="0..1 while running, when reported.")
@@ -113,9 +121,9 @@ class Job:
     def from_row(cls, j: JobRow) -> Job:
         return cls(
             id=strawberry.ID(j.id),
-            kind=j.kind,
+            kind=to_api(JobKind, j.kind),
             subject=j.subject,
-            status=j.status,
+            status=to_api(JobStatus, j.status),
             attempts=j.attempts,
             max_attempts=j.max_attempts,
             progress=j.progress,

@@ -11,6 +11,7 @@ import strawberry
 from gql.context import Info
 from gql.loaders import AliasKey, FactsKey, RelsKey
 from gql.types.common import PageInfo, page_info
+from gql.types.enums import FactKind, to_pipeline
 from gql.types.fact import Fact
 from graph.memory import browse
 from graph.memory.browse import EntityRow, HistoryRow, Page, RelationshipRow
@@ -194,11 +195,15 @@ class Entity:
         include_invalidated: Annotated[
             bool, strawberry.argument(description="Also return ended and invalidated facts.")
         ] = False,
-        kind: Annotated[str | None, strawberry.argument(description="Only this kind.")] = None,
+        kind: Annotated[
+            FactKind | None, strawberry.argument(description="Only this kind.")
+        ] = None,
         limit: Annotated[int, strawberry.argument(description="At most this many (1..100).")] = 50,
     ) -> list[Fact]:
         browse.check_limit(limit, "limit")
-        key = FactsKey(self.agent_id, self.key, as_of, include_invalidated, kind, limit)
+        key = FactsKey(
+            self.agent_id, self.key, as_of, include_invalidated, to_pipeline(kind), limit
+        )
         return [Fact.from_row(f) for f in await info.context.loaders.facts.load(key)]
 
     @strawberry.field(

@@ -7,6 +7,7 @@ from datetime import datetime
 import strawberry
 
 from gql.types.common import PageInfo, page_info
+from gql.types.enums import FactKind, to_api
 from graph.memory.browse import FactRow, Page
 
 __all__ = ["Fact", "FactConnection", "FactEdge", "fact_connection"]
@@ -19,8 +20,8 @@ class Fact:
     subject_key: str | None = strawberry.field(
         description="Key of the entity the fact is about (`person:clara_rezende`)."
     )
-    kind: str | None = strawberry.field(
-        description="fact, preference, event, plan, relationship, ... (free-form lowercase)."
+    kind: FactKind | None = strawberry.field(
+        description="What kind of statement it is (null for a kind this version does not know)."
     )
     confidence: float | None = strawberry.field(description="Extraction confidence, 0..1.")
     importance: float | None = strawberry.field(description="Importance, 0..1.")
@@ -28,7 +29,7 @@ class Fact:
         description="Coarse importance bucket (e.g. core, useful, trivia)."
     )
     temporal_class: str | None = strawberry.field(
-        description="persistent, temporary or time-bound (see `validUntil`)."
+        description="`persistent`, or `temporal` (true for a while; see `validUntil`)."
     )
     categories: list[str] = strawberry.field(description="Topic categories.")
     language: str | None = strawberry.field(description="Language code of the text.")
@@ -68,7 +69,7 @@ class Fact:
             id=strawberry.ID(row.id),
             text=row.text,
             subject_key=row.subject_key,
-            kind=row.kind,
+            kind=to_api(FactKind, row.kind),
             confidence=row.confidence,
             importance=row.importance,
             importance_category=row.importance_category,

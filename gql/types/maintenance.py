@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
-
 import strawberry
 
 from gql.errors import UserError
+from gql.types.enums import MaintenanceJob, MergeCandidateStatus
 from graph.memory.write.admin import MergeResult
 
 __all__ = [
@@ -70,7 +69,9 @@ class MergeEntitiesPayload:
 
 @strawberry.type(description="Result of `resolveMergeCandidate`.")
 class ResolveMergeCandidatePayload:
-    status: str | None = strawberry.field(default=None, description="merged or rejected.")
+    status: MergeCandidateStatus | None = strawberry.field(
+        default=None, description="MERGED or REJECTED."
+    )
     merge: MergeSummary | None = strawberry.field(
         default=None, description="What moved, when merged."
     )
@@ -92,19 +93,6 @@ class IngestDocumentPayload:
     )
     errors: list[UserError] = strawberry.field(
         default_factory=list, description="Why it failed (empty on success)."
-    )
-
-
-@strawberry.enum(description="Maintenance jobs that can be started on demand.")
-class MaintenanceJob(Enum):
-    PROFILE = strawberry.enum_value("profile", description="Rebuild entity profiles.")
-    CONSOLIDATE = strawberry.enum_value(
-        "consolidate", description="Consolidate facts into observations."
-    )
-    IMPORTANCE = strawberry.enum_value("importance", description="Recompute importance.")
-    DECAY = strawberry.enum_value("decay", description="Expire and decay stale facts.")
-    DEDUP_ENTITIES = strawberry.enum_value(
-        "dedup_entities", description="Propose merge candidates for duplicate entities."
     )
 
 

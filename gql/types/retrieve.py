@@ -7,6 +7,14 @@ from typing import Any
 
 import strawberry
 
+from gql.types.enums import (
+    ContextTier,
+    FactKind,
+    RetrievalSignal,
+    RetrievalStrategy,
+    to_api,
+    to_api_list,
+)
 from graph.memory.read import models as read_models
 
 __all__ = [
@@ -57,15 +65,13 @@ class ScoredFact:
     id: strawberry.ID = strawberry.field(description="Fact id.")
     text: str = strawberry.field(description="Fact text.")
     subject_key: str | None = strawberry.field(description="Subject entity key.")
-    kind: str | None = strawberry.field(description="Fact kind.")
+    kind: FactKind | None = strawberry.field(description="Fact kind.")
     confidence: float = strawberry.field(description="Confidence, 0..1.")
     created_at: datetime | None = strawberry.field(description="When it was stored.")
     valid_from: datetime | None = strawberry.field(description="When it became true.")
-    sources: list[str] = strawberry.field(
-        description="Signals that found it: semantic, keyword, graph, activation, pattern."
-    )
+    sources: list[RetrievalSignal] = strawberry.field(description="Signals that found it.")
     hops: int | None = strawberry.field(description="Graph distance from a named entity.")
-    tier: str | None = strawberry.field(description="hot or warm section of the context.")
+    tier: ContextTier | None = strawberry.field(description="Section of the context it is in.")
     score: float = strawberry.field(description="Final score.")
     scores: FactScores = strawberry.field(description="Every score component.")
 
@@ -88,7 +94,7 @@ class ObservationHit:
 
 @strawberry.type(description="What the deterministic planner decided for the query.")
 class RetrievalPlan:
-    strategy: str = strawberry.field(description="multi_signal, or skip (greetings, empty).")
+    strategy: RetrievalStrategy = strawberry.field(description="What the planner chose.")
     reason: str = strawberry.field(description="Why this strategy.")
     entities: list[str] = strawberry.field(description="Keys of entities recognised in the query.")
     keywords: list[str] = strawberry.field(description="Keywords used for full-text search.")
@@ -113,13 +119,13 @@ def retrieve_result_from(r: read_models.RetrieveResult) -> RetrieveResult:
             id=strawberry.ID(f.id),
             text=f.text,
             subject_key=f.subject_key,
-            kind=f.kind,
+            kind=to_api(FactKind, f.kind),
             confidence=f.confidence,
             created_at=f.created_at,
             valid_from=f.valid_from,
-            sources=sorted(f.sources),
+            sources=to_api_list(RetrievalSignal, f.sources),
             hops=f.hops,
-            tier=f.tier,
+            tier=to_api(ContextTier, f.tier),
             score=f.scores.final,
             scores=FactScores(
                 semantic=f.scores.semantic,
@@ -151,7 +157,7 @@ def retrieve_result_from(r: read_models.RetrieveResult) -> RetrieveResult:
             ObservationHit(id=strawberry.ID(o.id), text=o.text, kind=o.kind) for o in r.observations
         ],
         plan=RetrievalPlan(
-            strategy=r.plan.strategy,
+            strategy=RetrievalStrategy(r.plan.strategy),
             reason=r.plan.reason,
             entities=[e.key for e in r.plan.entities],
             keywords=list(r.plan.keywords),

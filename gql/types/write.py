@@ -7,6 +7,7 @@ from datetime import datetime
 import strawberry
 
 from gql.errors import UserError
+from gql.types.enums import FactKind, WriteAction, WriteMode
 from graph.memory.write.models import FactChange as WriteFactChange
 from graph.memory.write.models import WriteResult
 
@@ -29,7 +30,7 @@ class FactChange:
     id: strawberry.ID = strawberry.field(description="Fact id.")
     text: str = strawberry.field(description="Fact text.")
     subject_key: str = strawberry.field(description="Subject entity key.")
-    action: str = strawberry.field(description="ADD, UPDATE, NOOP or DELETE.")
+    action: WriteAction = strawberry.field(description="ADD, UPDATE, NOOP or DELETE.")
     target_id: strawberry.ID | None = strawberry.field(description="Fact it replaced or removed.")
     reason: str | None = strawberry.field(description="Why.")
     review_needed: bool = strawberry.field(description="Uncertain decision: check it.")
@@ -47,7 +48,7 @@ class WriteOutcome:
     warnings: list[str] = strawberry.field(description="Stages that degraded (never fatal).")
     llm_calls: int = strawberry.field(description="LLM calls made (0 in offline mode).")
     tokens_used: int = strawberry.field(description="LLM tokens used.")
-    mode: str = strawberry.field(description="Write mode: shadow, controlled or full.")
+    mode: WriteMode = strawberry.field(description="Write mode in force.")
     dry_run: bool = strawberry.field(description="True when nothing was persisted.")
     duration_ms: float = strawberry.field(description="Server-side time taken.")
 
@@ -57,7 +58,7 @@ def _change(c: WriteFactChange) -> FactChange:
         id=strawberry.ID(c.id),
         text=c.text,
         subject_key=c.subject_key,
-        action=c.action,
+        action=WriteAction(c.action),
         target_id=strawberry.ID(c.target_id) if c.target_id else None,
         reason=c.reason,
         review_needed=bool(c.review_needed),
@@ -78,7 +79,7 @@ def write_outcome_from(r: WriteResult) -> WriteOutcome:
         warnings=list(r.warnings),
         llm_calls=r.llm_calls,
         tokens_used=r.tokens_used.total,
-        mode=r.mode,
+        mode=WriteMode(r.mode),
         dry_run=r.dry_run,
         duration_ms=r.duration_ms,
     )
@@ -127,7 +128,7 @@ class FactInput:
     entities: list[str] = strawberry.field(
         default_factory=list, description="Other entities it mentions."
     )
-    kind: str = strawberry.field(default="fact", description="Fact kind.")
+    kind: FactKind = strawberry.field(default=FactKind.FACT, description="Fact kind.")
     confidence: float = strawberry.field(default=0.9, description="Confidence, 0..1.")
     importance: float = strawberry.field(default=0.5, description="Importance, 0..1.")
     valid_from: datetime | None = strawberry.field(default=None, description="When it became true.")
