@@ -10,8 +10,8 @@ the members against the pipeline constants, so a new kind or status cannot be fo
 
 from __future__ import annotations
 
-from enum import Enum
 from collections.abc import Iterable
+from enum import Enum
 from typing import TypeVar
 
 import strawberry
