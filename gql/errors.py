@@ -145,6 +145,14 @@ def _coded(error: GraphQLError) -> GraphQLError | None:
         return GraphQLError(
             error.message, error.nodes, error.source, error.positions, error.path, None, ext
         )
+    if isinstance(original, GraphQLError) and error.path is None:
+        # Raised while coercing variables (e.g. an enum value that does not exist): the
+        # request is wrong, not the server.
+        ext = dict(original.extensions or {})
+        ext.setdefault("code", ErrorCode.BAD_INPUT.value)
+        return GraphQLError(
+            original.message, error.nodes, error.source, error.positions, None, None, ext
+        )
     if isinstance(original, GraphQLError) and (original.extensions or {}).get("code"):
         return GraphQLError(
             original.message,

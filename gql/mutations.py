@@ -32,11 +32,8 @@ from gql.types.write import (
     WritePayload,
     write_outcome_from,
 )
-from graph.memory.browse.review import resolve_merge_candidate
-from graph.memory.documents.ingest import ingest_document
 from graph.memory.jobs import JobSpec
-from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
-from graph.memory.write.admin import forget, merge_entities
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 
 __all__ = ["Mutation"]
 
@@ -122,10 +119,7 @@ class Mutation:
             list[RelationInput] | None, _arg("Relationships to create or confirm.")
         ] = None,
     ) -> RememberPayload:
-        memory = info.context.memory
-        result = await remember(
-            memory.executor,
-            memory.embedder,
+        result = await info.context.memory.admin.remember(
             str(agent_id),
             entities=[
                 StructuredEntity(
@@ -183,7 +177,7 @@ class Mutation:
         fact_id: Annotated[strawberry.ID, _arg("The fact to forget.")],
         reason: Annotated[str | None, _arg("Why (kept in the audit log).")] = None,
     ) -> ForgetPayload:
-        result = await forget(info.context.executor, str(agent_id), str(fact_id), reason)
+        result = await info.context.memory.admin.forget(str(agent_id), str(fact_id), reason)
         return ForgetPayload(
             fact_id=strawberry.ID(result.fact_id),
             invalidated_relationships=[strawberry.ID(r) for r in result.invalidated_relationships],
@@ -200,8 +194,8 @@ class Mutation:
         drop_key: Annotated[str, _arg("Entity merged into it.")],
         reason: Annotated[str | None, _arg("Why (kept in the audit log).")] = None,
     ) -> MergeEntitiesPayload:
-        result = await merge_entities(
-            info.context.executor, str(agent_id), keep_key, drop_key, reason
+        result = await info.context.memory.admin.merge_entities(
+            str(agent_id), keep_key, drop_key, reason
         )
         return MergeEntitiesPayload(merge=merge_summary_from(result), errors=[])
 
@@ -214,8 +208,8 @@ class Mutation:
         id: Annotated[strawberry.ID, _arg("Merge candidate id.")],
         accept: Annotated[bool, _arg("True merges the pair, false rejects it.")],
     ) -> ResolveMergeCandidatePayload:
-        decision = await resolve_merge_candidate(
-            info.context.executor, str(agent_id), str(id), accept=accept
+        decision = await info.context.memory.admin.resolve_merge_candidate(
+            str(agent_id), str(id), accept=accept
         )
         merge = merge_summary_from(decision.merge) if decision.merge else None
         return ResolveMergeCandidatePayload(
@@ -233,10 +227,8 @@ class Mutation:
         title: Annotated[str | None, _arg("Title (default: first line).")] = None,
         format: Annotated[DocumentFormat | None, _arg("Document format (default: detected).")] = None,
     ) -> IngestDocumentPayload:
-        memory = info.context.memory
-        accepted = await ingest_document(
-            memory.executor, memory.queue, str(agent_id), text=text, url=url, title=title,
-            fmt=to_pipeline(format), config=memory.jobs.documents,
+        accepted = await info.context.memory.documents.ingest(
+            str(agent_id), text=text, url=url, title=title, fmt=to_pipeline(format)
         )
         return IngestDocumentPayload(
             document_id=strawberry.ID(accepted.document_id),

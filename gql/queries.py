@@ -105,8 +105,7 @@ class Query:
             bool, strawberry.argument(description="Also list entities merged into others.")
         ] = False,
     ) -> EntityConnection:
-        page = await browse.entities_page(
-            info.context.executor,
+        page = await info.context.memory.browse.entities(
             str(agent_id),
             type=type,
             text=text,
@@ -139,8 +138,7 @@ class Query:
         ] = 20,
         after: Annotated[str | None, strawberry.argument(description="Cursor.")] = None,
     ) -> FactConnection:
-        page = await browse.facts_page(
-            info.context.executor,
+        page = await info.context.memory.browse.facts(
             str(agent_id),
             as_of=as_of,
             include_invalidated=include_invalidated,
@@ -160,7 +158,7 @@ class Query:
             strawberry.ID, strawberry.argument(description="Id of any version in the chain.")
         ],
     ) -> list[Fact]:
-        rows = await browse.fact_history(info.context.executor, str(agent_id), str(id))
+        rows = await info.context.memory.history.fact(str(agent_id), str(id))
         return [Fact.from_row(r) for r in rows]
 
     @agent_field(description="Messages received (events), newest first (Relay pages).")
@@ -183,8 +181,7 @@ class Query:
         ] = 20,
         after: Annotated[str | None, strawberry.argument(description="Cursor.")] = None,
     ) -> EventConnection:
-        page = await browse.events_page(
-            info.context.executor,
+        page = await info.context.memory.browse.events(
             str(agent_id),
             thread_id=thread_id,
             since=since,
@@ -209,8 +206,8 @@ class Query:
             int, strawberry.argument(description="At most this many nodes (1..500).")
         ] = 100,
     ) -> Subgraph:
-        n = await browse.neighborhood(
-            info.context.executor, str(agent_id), key, hops=hops, as_of=as_of, max_nodes=max_nodes
+        n = await info.context.memory.browse.neighborhood(
+            str(agent_id), key, hops=hops, as_of=as_of, max_nodes=max_nodes
         )
         return subgraph_from(key, n)
 
@@ -223,7 +220,7 @@ class Query:
             int, strawberry.argument(description=f"At most this many (1..{500}).")
         ] = 50,
     ) -> list[Observation]:
-        rows = await browse.observations(info.context.executor, str(agent_id), limit)
+        rows = await info.context.memory.browse.observations(str(agent_id), limit)
         return [Observation.from_row(r) for r in rows]
 
     @agent_field(description="Entity pairs that may be duplicates, most confident first.")
@@ -239,8 +236,8 @@ class Query:
             int, strawberry.argument(description=f"At most this many (1..{500}).")
         ] = 50,
     ) -> list[MergeCandidate]:
-        rows = await browse.merge_candidates(
-            info.context.executor, str(agent_id), to_pipeline(status), limit
+        rows = await info.context.memory.browse.merge_candidates(
+            str(agent_id), to_pipeline(status), limit
         )
         return [MergeCandidate.from_row(r) for r in rows]
 
@@ -260,8 +257,8 @@ class Query:
             int, strawberry.argument(description=f"At most this many (1..{500}).")
         ] = 50,
     ) -> list[AuditEntry]:
-        rows = await browse.audit_log(
-            info.context.executor, str(agent_id), action=to_pipeline(action), since=since, limit=limit
+        rows = await info.context.memory.browse.audit_log(
+            str(agent_id), action=to_pipeline(action), since=since, limit=limit
         )
         return [AuditEntry.from_row(r) for r in rows]
 
@@ -278,7 +275,7 @@ class Query:
             int, strawberry.argument(description=f"At most this many (1..{500}).")
         ] = 50,
     ) -> list[Job]:
-        rows = await browse.jobs(info.context.executor, str(agent_id), to_pipeline(status), limit)
+        rows = await info.context.memory.browse.jobs(str(agent_id), to_pipeline(status), limit)
         return [Job.from_row(r) for r in rows]
 
     @agent_field(description="One job by id (poll it for progress), or null.")
@@ -289,6 +286,6 @@ class Query:
         id: Annotated[strawberry.ID, strawberry.argument(description="Job id.")],
     ) -> Job | None:
         try:
-            return Job.from_row(await browse.get_job(info.context.executor, str(agent_id), str(id)))
+            return Job.from_row(await info.context.memory.browse.job(str(agent_id), str(id)))
         except NotFound:
             return None

@@ -12,8 +12,6 @@ from dataclasses import dataclass, field, replace
 from graph.errors import NotFound
 from graph.memory.facade import Memory
 from graph.memory.jobs.duplicates import detect_duplicates
-from graph.memory.write import remember
-from graph.memory.write.admin import forget
 from graph.progress import progress_bar
 from seed import story
 
@@ -39,7 +37,7 @@ async def load_demo(
 ) -> SeedReport:
     """Load the demo agent (offline: no LLM is used even when one is configured; the write
     settings — mode, freeze, PII — are the process's, like every other write path)."""
-    executor, embedder = memory.executor, memory.embedder
+    executor = memory.executor
     report = SeedReport(agent_id)
     state = await executor.run("api/seed_state", {"agent_id": agent_id}, read=True)
     if state and state[0]["version"] == story.SEED_VERSION:
@@ -48,9 +46,7 @@ async def load_demo(
     writer = memory.offline_writer()
 
     async def background() -> None:
-        await remember(
-            executor,
-            embedder,
+        await memory.admin.remember(
             agent_id,
             entities=story.ENTITIES,
             facts=[replace(f, id=local_id(agent_id, f.id)) for f in story.FACTS],
@@ -76,8 +72,7 @@ async def load_demo(
 
     async def retraction() -> None:
         with suppress(NotFound):  # already retracted by an earlier, interrupted run
-            await forget(
-                executor,
+            await memory.admin.forget(
                 agent_id,
                 str(local_id(agent_id, story.RETRACTED_FACT_ID)),
                 "Guilherme corrected it: Helena lives in Braga, not Porto",

@@ -181,7 +181,6 @@ async def _run_now(kind: str, agent: str, subject: str | None) -> None:
 
 
 async def _ingest(source: str, agent: str, title: str | None, wait: bool) -> None:
-    from graph.memory.documents import document_progress, ingest_document
     from graph.memory.jobs import Worker
     from graph.memory.jobs.handlers import default_handlers
     from graph.progress import progress_bar
@@ -197,9 +196,9 @@ async def _ingest(source: str, agent: str, title: str | None, wait: bool) -> Non
             fmt = "markdown"
         elif not is_url and source.lower().endswith((".html", ".htm")):
             fmt = "html"
-        accepted = await ingest_document(
-            deps.executor, deps.queue, agent, text=text, url=source if is_url else None,
-            title=title, fmt=fmt, source=source, config=deps.config.documents,
+        accepted = await memory.documents.ingest(
+            agent, text=text, url=source if is_url else None, title=title, fmt=fmt,
+            source=source,
         )
         typer.echo(f"document {accepted.document_id} (job {accepted.job_id})")
         if not wait:
@@ -210,7 +209,7 @@ async def _ingest(source: str, agent: str, title: str | None, wait: bool) -> Non
         bar = progress_bar(total=100, desc="ingest", unit="%")
         while True:
             ran = await worker.run_once()
-            progress = await document_progress(deps.executor, agent, accepted.document_id)
+            progress = await memory.documents.progress(agent, accepted.document_id)
             bar.n = round(100 * progress.fraction)
             bar.refresh()
             if progress.complete or (not ran and progress.ingest_status in ("dead", None)):

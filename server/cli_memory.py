@@ -113,7 +113,6 @@ def register(app: typer.Typer) -> None:
         batch_size: int = typer.Option(500, "--batch-size", min=1, max=10_000),
     ) -> None:
         """Import entities/facts/relations/events from a JSONL file (no LLM)."""
-        from graph.memory.write import remember
         from graph.progress import progress_bar
         from graph.schema import ensure_schema
         from server.memory import build_memory
@@ -132,8 +131,8 @@ def register(app: typer.Typer) -> None:
 
             try:
                 await ensure_schema(memory.executor, memory.embedder.dimensions)
-                result = await remember(
-                    memory.executor, memory.embedder, agent, entities=records["entity"],
+                result = await memory.admin.remember(
+                    agent, entities=records["entity"],
                     facts=records["fact"], relations=records["relation"],
                     events=records["event"], progress=progress, batch_size=batch_size)
                 out = dataclasses.asdict(result)

@@ -238,7 +238,7 @@ class Entity:
         info: Info,
         limit: Annotated[int, strawberry.argument(description="At most this many (1..500).")] = 50,
     ) -> list[EntityChange]:
-        rows = await browse.entity_history(info.context.executor, self.agent_id, self.key, limit)
+        rows = await info.context.memory.history.entity(self.agent_id, self.key, limit)
         return [EntityChange.from_row(r) for r in rows]
 
 

@@ -9,7 +9,7 @@ once, so every path (API, worker job, CLI) writes with the same mode, freeze and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -20,6 +20,7 @@ from graph.memory.jobs.context import JobDeps
 from graph.memory.jobs.queue import JobQueue
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.retriever import Retriever
+from graph.memory.services import Admin, Browse, Documents, History
 from graph.memory.write.config import WriteConfig, apply_overrides
 from graph.memory.write.pipeline import WritePipeline
 from graph.providers import ChatLLM, Embedder
@@ -32,12 +33,36 @@ class Memory:
     """The services of one process (see module docstring)."""
 
     executor: Executor
+    """The Neo4j driver wrapper every service runs its Cypher through."""
     embedder: Embedder
     llm: ChatLLM | None
+    """The chat model, or None in offline mode."""
     writer: WritePipeline
+    """``write``: message → extracted, reconciled, versioned facts (``graph/memory/write``)."""
     retriever: Retriever
+    """``retrieve``: query → ranked, token-budgeted context (``graph/memory/read``)."""
     queue: JobQueue
+    """Background jobs: enqueue, lease, finish (``graph/memory/jobs``)."""
     jobs: JobsConfig
+    """Worker, maintenance, document and schedule settings of the job system."""
+
+    # Derived from the fields above (not constructor arguments): the module functions of
+    # their packages bound to this process's executor (see ``graph/memory/services.py``).
+    browse: Browse = field(init=False, repr=False)
+    """Listings: entities, facts, events, neighbourhoods, observations, audit log, jobs."""
+    history: History = field(init=False, repr=False)
+    """Fact version chains and entity timelines."""
+    admin: Admin = field(init=False, repr=False)
+    """Curation: structured ``remember``, ``forget``, entity merges, merge review."""
+    documents: Documents = field(init=False, repr=False)
+    """Document ingest, its progress and chunk search."""
+
+    def __post_init__(self) -> None:
+        bind = object.__setattr__  # frozen: set the derived namespaces once, here
+        bind(self, "browse", Browse(self.executor))
+        bind(self, "history", History(self.executor))
+        bind(self, "admin", Admin(self.executor, self.embedder))
+        bind(self, "documents", Documents(self.executor, self.queue, self.jobs.documents))
 
     @property
     def llm_mode(self) -> str:

@@ -40,7 +40,7 @@ async def test_remember_is_idempotent_and_forget_cascades(
     twice = await gql(pipelines, """mutation($a: ID!, $f: ID!) { forget(agentId: $a, factId: $f)
         { factId errors { code message } } }""", {"a": agent_id, "f": fact_id})
     assert twice.data["forget"]["errors"][0]["code"] == "NOT_FOUND"
-    audit = await gql(pipelines, 'query($a: ID!) { auditLog(agentId: $a, action: "FORGET") '
+    audit = await gql(pipelines, 'query($a: ID!) { auditLog(agentId: $a, action: FORGET) '
                       "{ action factId reason } }", {"a": agent_id})
     assert audit.data["auditLog"] == [
         {"action": "FORGET", "factId": fact_id, "reason": "wrong city"}]
@@ -93,10 +93,10 @@ async def test_merge_entities_and_resolve_candidate(
     resolve = """mutation($a: ID!, $id: ID!, $ok: Boolean!) { resolveMergeCandidate(agentId: $a,
         id: $id, accept: $ok) { status merge { keepKey factsResubjected } errors { code } } }"""
     accepted = await gql(pipelines, resolve, {"a": agent_id, "id": rows[0]["id"], "ok": True})
-    assert accepted.data["resolveMergeCandidate"]["status"] == "merged"
+    assert accepted.data["resolveMergeCandidate"]["status"] == "MERGED"
     assert accepted.data["resolveMergeCandidate"]["merge"]["factsResubjected"] == 1
     rejected = await gql(pipelines, resolve, {"a": agent_id, "id": rows[1]["id"], "ok": False})
-    assert rejected.data["resolveMergeCandidate"] == {"status": "rejected", "merge": None,
+    assert rejected.data["resolveMergeCandidate"] == {"status": "REJECTED", "merge": None,
                                                       "errors": []}
     again = await gql(pipelines, resolve, {"a": agent_id, "id": rows[1]["id"], "ok": True})
     assert again.data["resolveMergeCandidate"]["errors"] == [{"code": "BAD_INPUT"}]
@@ -113,19 +113,19 @@ async def test_ingest_document_and_run_job_are_pollable(
     pipelines: Memory, agent_id: str
 ) -> None:
     res = await gql(pipelines, """mutation($a: ID!) { ingestDocument(agentId: $a,
-        text: "# Trip notes\\nWe visited Porto and Braga in May.", format: "markdown") {
+        text: "# Trip notes\\nWe visited Porto and Braga in May.", format: MARKDOWN) {
         documentId jobId created errors { code } } }""", {"a": agent_id})
     doc = res.data["ingestDocument"]
     assert doc["errors"] == [] and doc["jobId"]
     job = await gql(pipelines, "query($a: ID!, $id: ID!) { job(agentId: $a, id: $id) { id kind status } }",
                     {"a": agent_id, "id": doc["jobId"]})
-    assert job.data["job"]["kind"] == "document_ingest"
+    assert job.data["job"]["kind"] == "DOCUMENT_INGEST" and job.data["job"]["status"] == "PENDING"
     run = await gql(pipelines, """mutation($a: ID!) { runJob(agentId: $a, kind: CONSOLIDATE) {
         jobId created errors { code } } }""", {"a": agent_id})
     assert run.data["runJob"]["created"] is True
-    jobs = await gql(pipelines, 'query($a: ID!) { jobs(agentId: $a, status: "pending") { kind } }',
+    jobs = await gql(pipelines, 'query($a: ID!) { jobs(agentId: $a, status: PENDING) { kind } }',
                      {"a": agent_id})
-    assert {j["kind"] for j in jobs.data["jobs"]} == {"document_ingest", "consolidate"}
+    assert {j["kind"] for j in jobs.data["jobs"]} == {"DOCUMENT_INGEST", "CONSOLIDATE"}
     bad = await gql(pipelines, """mutation($a: ID!) { ingestDocument(agentId: $a) {
         jobId errors { code } } }""", {"a": agent_id})
     assert bad.data["ingestDocument"]["errors"] == [{"code": "BAD_INPUT"}]
