@@ -43,7 +43,7 @@ mutation Write {
     speakerName: "Guilherme"
     message: "I started a new job at Orion Tech as head of data."
   ) {
-    outcome { eventId factsAdded { text subjectKey } factsUpdated { text } warnings }
+    outcome { mode eventId factsAdded { action text subjectKey } factsUpdated { text } warnings }
     errors { code message }
   }
 }
@@ -55,7 +55,8 @@ mutation Write {
 query Retrieve {
   retrieve(agentId: "demo", query: "Where does Guilherme work and live?") {
     context
-    facts { text score sources }
+    facts { text kind score sources tier }
+    plan { strategy reason }
   }
 }
 """,
@@ -73,6 +74,16 @@ query EntityGraph {
     nodes { id label type depth }
     edges { source target label }
   }
+}
+""",
+        "headers": _HEADERS,
+    },
+    {
+        "query": """# Closed sets are enums (WriteAction, JobStatus, FactKind...): no quotes.
+query AuditAndJobs {
+  auditLog(agentId: "demo", action: UPDATE, limit: 5) { createdAt action mode reason }
+  jobs(agentId: "demo", status: PENDING, limit: 5) { id kind status progress }
+  facts(agentId: "demo", kind: PREFERENCE, first: 5) { edges { node { text kind } } }
 }
 """,
         "headers": _HEADERS,

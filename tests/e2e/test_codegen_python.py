@@ -77,6 +77,20 @@ def test_generated_client_runs_every_operation(
                                           hops=2)
         assert graph.neighborhood.nodes[0].depth == 0 and graph.neighborhood.edges
 
+        # Closed sets are generated as Python enums, in arguments and in results.
+        enums = client_package
+        activity = await client.recent_activity(agent_id=demo_agent, status=enums.JobStatus.DONE,
+                                                kind=enums.FactKind.PREFERENCE)
+        assert all(j.status is enums.JobStatus.DONE and isinstance(j.kind, enums.JobKind)
+                   for j in activity.jobs)
+        assert activity.audit_log and all(
+            a.action is enums.WriteAction.ADD and isinstance(a.mode, enums.WriteMode)
+            for a in activity.audit_log)
+        assert activity.facts.edges and all(
+            e.node.kind is enums.FactKind.PREFERENCE for e in activity.facts.edges)
+        assert all(isinstance(s, enums.RetrievalSignal)
+                   for f in found.retrieve.facts for s in f.sources)
+
         remembered = await client.remember_fact(agent_id=demo_agent,
                                                 text="Guilherme ran the Lisbon half marathon",
                                                 subject="Guilherme Maturana")

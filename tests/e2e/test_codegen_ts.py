@@ -40,14 +40,16 @@ def test_client_type_checks_and_wrong_fields_do_not(generated: Path) -> None:
     assert ok.returncode == 0, ok.stdout + ok.stderr
     wrong = TS / "src" / "wrong_field.ts"
     wrong.write_text(
-        'import type { EntityCardQuery } from "./generated/graphql.js";\n'
+        'import type { EntityCardQuery, JobStatus } from "./generated/graphql.js";\n'
         "export const f = (q: EntityCardQuery): string => q.entity?.nickname ?? '';\n"
+        'export const s: JobStatus = "pending";\n'
     )
     try:
         bad = _run(str(BIN / "tsc"), "--noEmit", "-p", "tsconfig.json")
     finally:
         wrong.unlink()
     assert bad.returncode != 0 and "nickname" in bad.stdout
+    assert '"pending"' in bad.stdout and "JobStatus" in bad.stdout  # strings are not enums
 
 
 def test_compiled_client_talks_to_the_live_api(
@@ -61,6 +63,9 @@ def test_compiled_client_talks_to_the_live_api(
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     assert summary["name"] == "Guilherme Maturana" and summary["activeFacts"] > 0
     assert summary["people"] >= 4
+    assert summary["kinds"] and set(summary["kinds"]) == {"PREFERENCE"}
+    assert summary["audits"] and summary["adds"] == summary["audits"]
+    assert set(summary["jobStatuses"]) <= {"DONE"}
     # Incoming edges name the other end as their source (Helena -[sibling_of]-> Guilherme).
     assert summary["incoming"] and all(
         s.endswith("-> person:guilherme_maturana") for s in summary["incoming"])

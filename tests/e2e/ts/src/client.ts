@@ -4,10 +4,15 @@ import { print } from "graphql";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import {
   EntityCardDocument,
+  FactKind,
+  JobStatus,
   PeoplePageDocument,
+  RecentActivityDocument,
   RelationshipDirection,
+  WriteAction,
   type EntityCardQuery,
   type PeoplePageQuery,
+  type RecentActivityQuery,
 } from "./generated/graphql.js";
 
 export async function request<R, V>(
@@ -36,6 +41,16 @@ async function main(): Promise<void> {
     key: "person:guilherme_maturana",
   });
   const people: PeoplePageQuery = await request(url, key, PeoplePageDocument, { agentId });
+  // Closed sets are TypeScript enums: arguments and results are typed, not strings.
+  const activity: RecentActivityQuery = await request(url, key, RecentActivityDocument, {
+    agentId,
+    status: JobStatus.Done,
+    kind: FactKind.Preference,
+  });
+  const kinds: FactKind[] = activity.facts.edges.map((e) => e.node.kind).filter(
+    (k): k is FactKind => k != null,
+  );
+  const adds = activity.auditLog.filter((a) => a.action === WriteAction.Add).length;
   const activeFacts = card.entity?.facts.filter((f) => f.active).length ?? 0;
   const incoming = (card.entity?.relationships ?? [])
     .filter((r) => r.direction === RelationshipDirection.Incoming)
@@ -47,6 +62,10 @@ async function main(): Promise<void> {
       incoming,
       people: people.entities.totalCount,
       firstPerson: people.entities.edges[0]?.node.key ?? null,
+      kinds,
+      adds,
+      audits: activity.auditLog.length,
+      jobStatuses: activity.jobs.map((j) => j.status),
     }),
   );
 }
