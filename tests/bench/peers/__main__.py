@@ -77,6 +77,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                                               *(e.text for e in c.turns.events),
                                               *c.turns.speakers,
                                               *(q["question"] for q in c.turns.questions))]
+        texts += corpora[0].all_questions[:args.latency_questions + 3] if corpora else []
         log(f"embedding {len(set(texts))} texts with MiniLM (once, shared by every ranker)")
         await table.embed(texts)
         if peer and peer_start:
@@ -115,6 +116,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             for conv in (corpus.facts, corpus.turns):
                 await delete_agent(ex, conv.agent_id)
         if peer:
+            if peer_start and not peer_start.done():  # interrupted while Graphiti was starting
+                await asyncio.gather(peer_start, return_exceptions=True)
             await peer.close()
         await ex.close()
 
@@ -146,6 +149,7 @@ if __name__ == "__main__":
     arguments = parse_args()
     figures = asyncio.run(main(arguments))
     if arguments.out:
+        arguments.out.parent.mkdir(parents=True, exist_ok=True)
         arguments.out.write_text(json.dumps(figures, indent=2, default=str))
         print(f"figures written to {arguments.out}")
     sys.exit(0)

@@ -28,13 +28,13 @@ from typing import Any
 
 os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
 
-from graphiti_core import Graphiti  # type: ignore[import-not-found]  # noqa: E402
-from graphiti_core.cross_encoder.client import CrossEncoderClient  # type: ignore  # noqa: E402
-from graphiti_core.edges import EntityEdge  # type: ignore  # noqa: E402
-from graphiti_core.embedder.client import EmbedderClient  # type: ignore  # noqa: E402
-from graphiti_core.llm_client.client import LLMClient  # type: ignore  # noqa: E402
-from graphiti_core.nodes import EntityNode  # type: ignore  # noqa: E402
-from graphiti_core.utils.bulk_utils import add_nodes_and_edges_bulk  # type: ignore  # noqa: E402
+from graphiti_core import Graphiti  # type: ignore[import-not-found]
+from graphiti_core.cross_encoder.client import CrossEncoderClient  # type: ignore
+from graphiti_core.edges import EntityEdge  # type: ignore
+from graphiti_core.embedder.client import EmbedderClient  # type: ignore
+from graphiti_core.llm_client.client import LLMClient  # type: ignore
+from graphiti_core.nodes import EntityNode  # type: ignore
+from graphiti_core.utils.bulk_utils import add_nodes_and_edges_bulk  # type: ignore
 
 CHUNK = 2000
 OUT = sys.stdout

@@ -2,30 +2,21 @@
 
 from __future__ import annotations
 
-import asyncio
-import json
-import os
 import re
 import sys
 import uuid
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from graph.admin import delete_agent
-from graph.executor import Executor, connect
-from graph.memory.read import Retriever
+from graph.executor import Executor
 from graph.memory.write import StructuredEntity, StructuredFact, remember
-from graph.providers import MiniLMEmbedder
-from graph.providers.embedders import find_tokenizer
-from graph.schema import ensure_schema
-from server.settings import Settings
 from tests.bench.locomo import Conversation, evidence_ids, load_conversation
 from tests.bench.peers.fusion import scaled_copies
-from tests.bench.peers.graphiti_peer import GraphitiPeer, PeerUnavailable
+from tests.bench.peers.graphiti_peer import GraphitiPeer
 from tests.bench.peers.progress import Progress
-from tests.bench.peers.rankers import Ranker, VectorTable, local_rankers, timed
-from tests.bench.peers.report import RankerStats, latency_table, quality_table
+from tests.bench.peers.rankers import Ranker, VectorTable, timed
+from tests.bench.peers.report import RankerStats
 
 GRAPHITI = "graphiti search()"
 MODES = ("facts only", "facts + turns")
@@ -44,6 +35,7 @@ class Corpus:
     facts: Conversation
     turns: Conversation
     group: str  # Graphiti group id (facts only)
+    all_questions: list[str]  # every question of categories 1-4 (for the latency table)
 
 
 def build_corpora(samples: list[dict[str, Any]], run: str,
@@ -54,9 +46,10 @@ def build_corpora(samples: list[dict[str, Any]], run: str,
         facts.events = []
         facts.facts = [replace(f, event_ids=[]) for f in facts.facts]
         turns = load_conversation(sample, f"{run}t")
+        every = [q["question"] for q in facts.questions]
         turns.questions = facts.questions = facts.questions[:max_questions]
         group = re.sub(r"[^A-Za-z0-9_-]", "_", f"locomo_{sample['sample_id']}_{run}")
-        corpora.append(Corpus(facts, turns, group))
+        corpora.append(Corpus(facts, turns, group, every))
     return corpora
 
 
@@ -72,9 +65,13 @@ async def import_all(ex: Executor, table: VectorTable, corpora: list[Corpus],
     with Progress(total, "import hippograph") as bar:
         for c in convs:
             base = bar.done
+
+            def progress(n: int, _total: int, base: int = base) -> None:
+                bar.set_done(base + n)
+
             await remember(ex, table, c.agent_id, facts=c.facts, events=c.events,
                            entities=[StructuredEntity(s, "person") for s in c.speakers],
-                           progress=lambda n, _t, base=base: bar.set_done(base + n))
+                           progress=progress)
     if peer is not None:
         with Progress(sum(len(c.facts.facts) for c in corpora), "import graphiti") as bar:
             for corpus in corpora:
@@ -115,7 +112,7 @@ async def scale_latency(ex: Executor, table: VectorTable, corpus: Corpus, size: 
     """Latency with ``size`` facts in one agent/group: the conversation's facts padded with
     suffixed copies (each copy reuses its original's vector)."""
     by_id = {f.id: f for f in corpus.facts.facts}
-    copies = scaled_copies([(f.id, f.text) for f in corpus.facts.facts], size)
+    copies = scaled_copies([(str(f.id), f.text) for f in corpus.facts.facts], size)
     facts = []
     for _new_id, text, base_id in copies:
         table.alias(text, by_id[base_id].text)
@@ -134,7 +131,7 @@ async def scale_latency(ex: Executor, table: VectorTable, corpus: Corpus, size: 
                 for start in range(0, len(payload), 5000):
                     await peer.load(group, speakers, payload[start:start + 5000])
                     bar.update(len(payload[start:start + 5000]))
-        questions = [q["question"] for q in corpus.facts.questions][:n_questions + WARMUP]
+        questions = corpus.all_questions[:n_questions + WARMUP]
         stats = {n: RankerStats() for n in (*rankers, *([GRAPHITI] if peer else []))}
         with Progress(len(questions), f"latency at {size:,} facts") as bar:
             for i, question in enumerate(questions):
