@@ -5,7 +5,7 @@
 Per conversation (one agent / one Graphiti group each) the ``observation`` facts are loaded into
 (a) Hippograph (structured ``remember`` as ``tests.bench.locomo``; ranked by ``Retriever``,
 offline, no rerank), (b) Graphiti (graphiti-core in its own venv ``.bench/graphiti-venv``, its
-graph in a second throw-away Neo4j on 27687; facts as EntityEdges speaker → fact node with
+graph in a second throw-away Neo4j on 28687; facts as EntityEdges speaker → fact node with
 valid_at = session date, the same MiniLM vectors handed over, no LLM; ranked by its default
 ``search()``: BM25 + cosine + RRF over edges), (c) exact vector top-k (cosine, Neo4j),
 (d) BM25 (Neo4j full-text, the keyword query of ``tests.bench.locomo``), (e) RRF (k=60) of

@@ -2,7 +2,7 @@
 
 - ``ensure_venv`` creates ``.bench/graphiti-venv`` (git-ignored) on first use with
   ``python -m venv`` and ``pip install graphiti-core==…`` so the product's dependencies stay clean.
-- ``PeerNeo4j`` starts a SECOND Neo4j with our runtime (``graph.runtime``) on ports 27687/27474
+- ``PeerNeo4j`` starts a SECOND Neo4j with our runtime (``graph.runtime``) on ports 28687/28474
   in a throw-away home under ``.bench/``. It reuses the jars already assembled by a local install
   (this checkout's ``.hippograph/neo4j`` or the main worktree's) when the runtime accepts them as
   installed, else the runtime installs into the throw-away home. ``stop()`` stops it and
@@ -77,7 +77,7 @@ def installed_neo4j_homes(project_home: Path) -> list[Path]:
 class PeerNeo4j:
     """The second, throw-away Neo4j that holds Graphiti's graph."""
 
-    def __init__(self, project_home: Path, *, bolt_port: int = 27687, http_port: int = 27474,
+    def __init__(self, project_home: Path, *, bolt_port: int = 28687, http_port: int = 28474,
                  heap: str = "1g", pagecache: str = "1g") -> None:
         BENCH_DIR.mkdir(exist_ok=True)
         self.home = Path(tempfile.mkdtemp(prefix="graphiti-neo4j-", dir=BENCH_DIR))

@@ -31,7 +31,7 @@ class RankerStats:
 
     def figures(self) -> dict[str, float]:
         n = self.metrics.n
-        out: dict[str, float] = {"questions": n}
+        out: dict[str, float] = {"questions": n, "timed_queries": len(self.ms)}
         if n:
             out.update({f"recall@{k}": self.metrics.recall[k] / n for k in KS})
             out["mrr"] = self.metrics.rr / n
