@@ -11,10 +11,10 @@ from typing import Any
 from graph.admin import delete_agent
 from graph.executor import Executor
 from graph.memory.write import StructuredEntity, StructuredFact, remember
+from graph.progress import progress_bar
 from tests.bench.locomo import Conversation, evidence_ids, load_conversation
 from tests.bench.peers.fusion import scaled_copies
 from tests.bench.peers.graphiti_peer import GraphitiPeer
-from tests.bench.peers.progress import Progress
 from tests.bench.peers.rankers import Ranker, VectorTable, timed
 from tests.bench.peers.report import RankerStats
 
@@ -62,18 +62,19 @@ async def import_all(ex: Executor, table: VectorTable, corpora: list[Corpus],
                      peer: GraphitiPeer | None) -> None:
     convs = [c for corpus in corpora for c in (corpus.facts, corpus.turns)]
     total = sum(len(c.facts) + len(c.events) + len(c.speakers) for c in convs)
-    with Progress(total, "import hippograph") as bar:
+    with progress_bar(total=total, desc="import hippograph") as bar:
         for c in convs:
-            base = bar.done
+            base = bar.n
 
             def progress(n: int, _total: int, base: int = base) -> None:
-                bar.set_done(base + n)
+                bar.update(base + n - bar.n)
 
             await remember(ex, table, c.agent_id, facts=c.facts, events=c.events,
                            entities=[StructuredEntity(s, "person") for s in c.speakers],
                            progress=progress)
     if peer is not None:
-        with Progress(sum(len(c.facts.facts) for c in corpora), "import graphiti") as bar:
+        n_facts = sum(len(c.facts.facts) for c in corpora)
+        with progress_bar(total=n_facts, desc="import graphiti") as bar:
             for corpus in corpora:
                 speakers = [{"name": s, "vec": table.vectors[s]} for s in corpus.facts.speakers]
                 await peer.load(corpus.group, speakers, graphiti_facts(corpus.facts.facts, table))
@@ -91,7 +92,7 @@ async def evaluate(corpora: list[Corpus], table: VectorTable, rankers: dict[str,
             await ranker(corpus.turns.agent_id, q["question"], vec)
         if peer:
             await peer.search(corpus.group, q["question"], vec)
-    with Progress(len(questions), "questions") as bar:
+    with progress_bar(total=len(questions), desc="questions") as bar:
         for corpus, q in questions:
             evidence, vec = evidence_ids(q["evidence"]), table.vectors[q["question"]]
             for mode, conv in zip(MODES, (corpus.facts, corpus.turns), strict=True):
@@ -119,12 +120,12 @@ async def scale_latency(ex: Executor, table: VectorTable, corpus: Corpus, size: 
         facts.append(replace(by_id[base_id], id=str(uuid.uuid4()), text=text))
     agent, group = f"bench-peers-scale{size}-{run}", f"scale{size}_{run}"
     try:
-        with Progress(len(facts), f"import hippograph ({size:,} facts)") as bar:
+        with progress_bar(total=len(facts), desc=f"import hippograph ({size:,} facts)") as bar:
             await remember(ex, table, agent, facts=facts,
                            entities=[StructuredEntity(s, "person") for s in corpus.facts.speakers],
-                           progress=lambda n, _t: bar.set_done(n))
+                           progress=lambda n, _t: bar.update(n - bar.n))
         if peer:
-            with Progress(len(facts), f"import graphiti ({size:,} facts)") as bar:
+            with progress_bar(total=len(facts), desc=f"import graphiti ({size:,} facts)") as bar:
                 speakers = [{"name": s, "vec": table.vectors[s]} for s in corpus.facts.speakers]
                 payload = [{**g, "same_as": base_id}
                            for g, (_n, _t, base_id) in zip(_light(facts), copies, strict=True)]
@@ -133,7 +134,7 @@ async def scale_latency(ex: Executor, table: VectorTable, corpus: Corpus, size: 
                     bar.update(len(payload[start:start + 5000]))
         questions = corpus.all_questions[:n_questions + WARMUP]
         stats = {n: RankerStats() for n in (*rankers, *([GRAPHITI] if peer else []))}
-        with Progress(len(questions), f"latency at {size:,} facts") as bar:
+        with progress_bar(total=len(questions), desc=f"latency at {size:,} facts") as bar:
             for i, question in enumerate(questions):
                 vec = table.vectors[question]
                 for name, ranker in rankers.items():

@@ -1,8 +1,8 @@
-"""Pure parts of the peers benchmark: fusion, percentiles, copies, progress, tables, corpora."""
+"""Pure parts of the peers benchmark: fusion, percentiles, copies, tables, corpora (its progress
+output is graph.progress, tested in tests/unit/foundation/test_progress.py)."""
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Sequence
 
@@ -10,7 +10,6 @@ import pytest
 
 from tests.bench.peers.__main__ import parse_args
 from tests.bench.peers.fusion import copy_text, percentile, rrf, scaled_copies
-from tests.bench.peers.progress import Progress
 from tests.bench.peers.rankers import VectorTable
 from tests.bench.peers.report import RankerStats, latency_table, quality_table
 from tests.bench.peers.run import build_corpora
@@ -51,34 +50,6 @@ def test_scaled_copies_pad_with_suffixed_copies() -> None:
     assert scaled_copies(items, 1) == [("f1", "likes tea", "f1")]
     assert scaled_copies([], 10) == []
     assert copy_text("x", 3) == "x (copy 3)"
-
-
-class FakeStream(io.StringIO):
-    def isatty(self) -> bool:
-        return False
-
-
-def test_progress_on_a_pipe_prints_a_line_every_few_seconds() -> None:
-    now = [0.0]
-    stream = FakeStream()
-    with Progress(100, "import", stream=stream, every_s=5.0, clock=lambda: now[0]) as bar:
-        for _ in range(100):
-            now[0] += 0.2  # 20 s in all
-            bar.update()
-    lines = stream.getvalue().splitlines()
-    assert "\r" not in stream.getvalue()
-    assert 3 <= len(lines) <= 5  # one per 5 s plus the closing one, not one per item
-    assert lines[-1].startswith("import: 100/100") and lines[-1].endswith("done")
-
-
-def test_progress_set_done_follows_a_running_total() -> None:
-    stream = FakeStream()
-    bar = Progress(10, "x", stream=stream, every_s=0.0, clock=lambda: 1.0)
-    bar.set_done(4)
-    bar.set_done(10)
-    bar.close()
-    assert bar.done == 10
-    assert stream.getvalue().splitlines() == ["x: 4/10 (0 s)", "x: 10/10 (0 s)"]
 
 
 def test_ranker_stats_recall_mrr_and_latency() -> None:
