@@ -29,6 +29,7 @@ from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
 from server.breaker import BreakerExecutor
 from server.health import healthz, metrics, readiness, readyz
 from server.limits import BodySizeLimit, RateLimiter
+from server.mcp.http import McpHttp
 from server.services import Services, build_services
 from server.settings import Settings, get_settings
 from server.worker import start_worker, stop_worker
@@ -99,12 +100,14 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         if services is None and settings.worker_enabled:
             worker = await start_worker(svc)
         try:
-            yield
+            async with mcp.running():
+                yield
         finally:
             await stop_worker(worker)
             if services is None:
                 await svc.close()
 
+    mcp = McpHttp(settings)  # MCP over streamable HTTP at /mcp (server/mcp/)
     graphql = HippographGraphQL(
         build_schema(query_limits(settings)), graphql_ide="graphiql", allow_queries_via_get=False
     )
@@ -113,6 +116,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         Route("/readyz", readyz),
         Route("/metrics", metrics),
         Route("/graphql", graphql, methods=["GET", "POST"]),
+        *mcp.routes,
     ]
     admin_key = settings.admin_api_key.get_secret_value() if settings.admin_api_key else None
     middleware = [
@@ -122,6 +126,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
             auth_disabled=settings.auth_disabled,
             admin_key=admin_key,
             limiter=RateLimiter(settings.rate_limit_per_minute),
+            paths=("/graphql", "/mcp"),
+            deferred_limit_paths=("/mcp",),
         ),
     ]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

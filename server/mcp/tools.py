@@ -1,0 +1,416 @@
+"""The MCP tools: typed inputs and one function per tool, each a thin call into the pipelines
+the GraphQL resolvers use (``gql/queries.py``, ``gql/mutations.py``); nothing is reimplemented.
+
+Functions take a :class:`Backend` (what they need of the composition root), the agent id the
+caller is allowed to use, and the validated input; they return JSON-ready dicts and raise the
+graph-layer errors (``BadInput``, ``NotFound``, ``GraphUnavailable``) or ``ApiError``, which the
+server maps to coded tool errors. No MCP import here: the functions are plain and testable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import to_jsonable_python
+
+from gql.errors import ApiError, ErrorCode
+from graph.errors import NotFound
+from graph.executor import Executor
+from graph.memory import browse
+from graph.memory.browse.overview import agent_overview
+from graph.memory.documents.ingest import ingest_document as ingest
+from graph.memory.jobs import JobQueue
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.memory.write.admin import forget
+from graph.providers import Embedder
+
+__all__ = [
+    "TOOLS",
+    "Backend",
+    "EntityIn",
+    "FactIn",
+    "ForgetFact",
+    "IngestDocument",
+    "ListFacts",
+    "LookupEntity",
+    "RelationIn",
+    "RememberFacts",
+    "RetrieveContext",
+    "Tool",
+    "WriteMessage",
+    "agent_entities",
+    "agent_profile",
+    "plain",
+]
+
+AGENT_ID = Field(
+    default=None,
+    description="The agent (memory owner). May be omitted when the API key covers one agent.",
+)
+
+
+@dataclass(frozen=True)
+class Backend:
+    """What the tools use of the composition root. :meth:`of` is the ONLY place that knows the
+    shape of that object, so adapting to a new composition root is one edit here."""
+
+    executor: Executor
+    embedder: Embedder
+    writer: Any  # graph.memory.write.WritePipeline | None
+    retriever: Any  # graph.memory.read.Retriever | None
+
+    @classmethod
+    def of(cls, services: Any) -> Backend:
+        return cls(services.executor, services.embedder, services.writer, services.retriever)
+
+
+def plain(value: Any) -> Any:
+    """JSON-ready data without ``None`` fields (compact for a model's context window)."""
+    data = to_jsonable_python(value)
+    if isinstance(data, dict):
+        return {k: plain(v) for k, v in data.items() if v is not None}
+    if isinstance(data, list):
+        return [plain(v) for v in data]
+    return data
+
+
+class _Input(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    agent_id: str | None = AGENT_ID
+
+
+# --- write a message ---------------------------------------------------------------------------
+
+
+class WriteMessage(_Input):
+    """Store one conversation message: facts are extracted, reconciled and versioned."""
+
+    message: str = Field(description="The message text, as said.")
+    speaker_name: str = Field(description="Who said it, e.g. the user's name.")
+    recent_messages: list[str] | None = Field(
+        default=None, description="Earlier messages ('Speaker: text'), oldest first, for context."
+    )
+    occurred_at: datetime | None = Field(
+        default=None, description="When it was said (ISO 8601; default now)."
+    )
+    thread_id: str | None = Field(default=None, description="Conversation thread id.")
+    dry_run: bool = Field(default=False, description="Decide everything, persist nothing.")
+    idempotency_key: str | None = Field(
+        default=None, description="Sending the same key again returns the first result."
+    )
+
+
+def _change(c: Any) -> dict[str, Any]:
+    return plain({"id": c.id, "text": c.text, "subject": c.subject_key, "action": c.action,
+                  "replaces": c.target_id, "reason": c.reason})
+
+
+async def write_message(b: Backend, agent_id: str, inp: WriteMessage) -> dict[str, Any]:
+    if b.writer is None:
+        raise ApiError(ErrorCode.UNAVAILABLE, "Writing is not available in this build.")
+    r = await b.writer.write(
+        agent_id, inp.message, inp.speaker_name, recent_messages=inp.recent_messages,
+        occurred_at=inp.occurred_at, thread_id=inp.thread_id, dry_run=inp.dry_run,
+        idempotency_key=inp.idempotency_key,
+    )
+    return plain({
+        "success": r.success, "event_id": r.event_id, "dry_run": r.dry_run,
+        "facts_added": [_change(c) for c in r.facts_added],
+        "facts_updated": [_change(c) for c in r.facts_updated],
+        "facts_unchanged": [_change(c) for c in r.facts_unchanged],
+        "facts_deleted": [_change(c) for c in r.facts_deleted],
+        "entities": [e["key"] for e in r.entities_resolved if isinstance(e, dict) and e.get("key")],
+        "warnings": list(r.warnings),
+    })
+
+
+# --- remember structured facts ----------------------------------------------------------------
+
+
+class EntityIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(description="Display name.")
+    type: str = Field(default="thing", description="Lowercase type: person, city, project...")
+    aliases: list[str] = Field(default_factory=list, description="Other names.")
+    key: str | None = Field(default=None, description="Key; default `type:slug(name)`.")
+    importance: float = Field(default=0.5, ge=0, le=1, description="Importance, 0..1.")
+
+
+class FactIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(description="The fact as one sentence.")
+    subject: str = Field(description="The entity it is about (name, alias or key).")
+    entities: list[str] = Field(default_factory=list, description="Other entities it mentions.")
+    kind: str = Field(default="fact", description="Fact kind (fact, preference, plan...).")
+    confidence: float = Field(default=0.9, ge=0, le=1, description="Confidence, 0..1.")
+    importance: float = Field(default=0.5, ge=0, le=1, description="Importance, 0..1.")
+    valid_from: datetime | None = Field(default=None, description="When it became true.")
+    valid_to: datetime | None = Field(default=None, description="When it stopped being true.")
+    categories: list[str] = Field(default_factory=list, description="Topics.")
+
+
+class RelationIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    source: str = Field(description="Source entity (name, alias or key).")
+    target: str = Field(description="Target entity (name, alias or key).")
+    type: str = Field(description="Relationship type, e.g. works_at (normalised to snake_case).")
+    strength: float = Field(default=0.8, ge=0, le=1, description="Strength, 0..1.")
+    valid_from: datetime | None = Field(default=None, description="When it began.")
+
+
+class RememberFacts(_Input):
+    """Store entities, facts and relationships exactly as given (no extraction, no LLM)."""
+
+    entities: list[EntityIn] = Field(default_factory=list, description="Entities to upsert.")
+    facts: list[FactIn] = Field(
+        default_factory=list, description="Facts to store; known facts are not duplicated."
+    )
+    relations: list[RelationIn] = Field(
+        default_factory=list, description="Relationships to create or confirm."
+    )
+
+
+async def remember_facts(b: Backend, agent_id: str, inp: RememberFacts) -> dict[str, Any]:
+    r = await remember(
+        b.executor, b.embedder, agent_id,
+        entities=[StructuredEntity(name=e.name, type=e.type, aliases=list(e.aliases), key=e.key,
+                                   importance=e.importance) for e in inp.entities],
+        facts=[StructuredFact(text=f.text, subject=f.subject, entities=list(f.entities),
+                              kind=f.kind, confidence=f.confidence, importance=f.importance,
+                              valid_from=f.valid_from, valid_to=f.valid_to,
+                              categories=list(f.categories)) for f in inp.facts],
+        relations=[StructuredRelation(source=r.source, target=r.target, type=r.type,
+                                      strength=r.strength, valid_from=r.valid_from)
+                   for r in inp.relations],
+    )
+    return plain({
+        "entities_created": r.entities_created, "facts_added": r.facts_added,
+        "facts_unchanged": r.facts_unchanged, "relations": r.relations,
+        "fact_ids": list(r.fact_ids), "entity_keys": dict(r.entity_keys),
+        "warnings": list(r.warnings),
+    })
+
+
+# --- retrieve context -------------------------------------------------------------------------
+
+
+class RetrieveContext(_Input):
+    """Memory context for what the agent is about to answer: ranked facts, snippets, patterns."""
+
+    query: str = Field(description="The question or topic, in natural language.")
+    as_of: datetime | None = Field(
+        default=None, description="Time travel: retrieve memory as it stood at this instant."
+    )
+    max_facts: int | None = Field(default=None, description="Facts to return (1..500).")
+    max_events: int | None = Field(
+        default=None, description="Conversation snippets to return (0..200)."
+    )
+
+
+async def retrieve_context(b: Backend, agent_id: str, inp: RetrieveContext) -> dict[str, Any]:
+    if b.retriever is None:
+        raise ApiError(ErrorCode.UNAVAILABLE, "Retrieval is not available in this build.")
+    options = {k: v for k, v in (("topk_facts", inp.max_facts),
+                                 ("topk_events", inp.max_events)) if v is not None}
+    r = await b.retriever.retrieve(agent_id, inp.query, as_of=inp.as_of, options=options or None)
+    return plain({
+        "context": r.context,
+        "facts": [{"id": f.id, "text": f.text, "subject": f.subject_key, "kind": f.kind,
+                   "valid_from": f.valid_from, "score": round(f.scores.final, 4)}
+                  for f in r.facts],
+        "events": [{"id": e.id, "text": e.text, "speaker": e.speaker,
+                    "occurred_at": e.occurred_at} for e in r.events],
+        "observations": [{"id": o.id, "text": o.text} for o in r.observations],
+        "entities": [e.key for e in r.plan.entities],
+    })
+
+
+# --- look up an entity ------------------------------------------------------------------------
+
+
+class LookupEntity(_Input):
+    """One entity with its facts, relationships, aliases and timeline."""
+
+    key: str | None = Field(default=None, description="Entity key, e.g. person:clara_rezende.")
+    name: str | None = Field(default=None, description="Or a name or alias to search for.")
+    as_of: datetime | None = Field(
+        default=None, description="Time travel: facts and relationships valid at this instant."
+    )
+    include_invalidated: bool = Field(
+        default=False, description="Also return ended and invalidated facts and relationships."
+    )
+    max_facts: int = Field(default=30, ge=1, le=100, description="At most this many facts.")
+    max_history: int = Field(
+        default=20, ge=0, le=500, description="Timeline entries, newest first (0: none)."
+    )
+
+    @model_validator(mode="after")
+    def _key_or_name(self) -> LookupEntity:
+        if not (self.key or "").strip() and not (self.name or "").strip():
+            raise ValueError("give `key` or `name`")
+        return self
+
+
+async def _find_entity(ex: Executor, agent_id: str, inp: LookupEntity) -> browse.EntityRow:
+    if inp.key:
+        row = (await browse.entities_by_keys(ex, agent_id, [inp.key])).get(inp.key)
+        if row is None:
+            raise NotFound(f"no entity {inp.key!r}")
+        return row
+    name = (inp.name or "").strip()
+    page = await browse.entities_page(ex, agent_id, text=name, first=20, with_total=False)
+    if not page.items:
+        raise NotFound(f"no entity named {name!r}")
+    exact = [e for e in page.items if (e.name or "").lower() == name.lower()]
+    return (exact or page.items)[0]
+
+
+async def lookup_entity(b: Backend, agent_id: str, inp: LookupEntity) -> dict[str, Any]:
+    ex = b.executor
+    entity = await _find_entity(ex, agent_id, inp)
+    key = entity.key
+    facts = await browse.facts_by_entities(
+        ex, agent_id, [key], as_of=inp.as_of, include_invalidated=inp.include_invalidated,
+        kind=None, per_entity=inp.max_facts)
+    rels = await browse.relationships_by_entities(
+        ex, agent_id, [key], as_of=inp.as_of, include_invalidated=inp.include_invalidated)
+    aliases = await browse.aliases_by_entities(ex, agent_id, [key])
+    history = (await browse.entity_history(ex, agent_id, key, inp.max_history)
+               if inp.max_history else [])
+    return plain({
+        "entity": {"key": key, "name": entity.name, "type": entity.type,
+                   "importance": entity.importance, "mentions": entity.mentions,
+                   "profile": entity.profile_text, "summary": entity.summary_text,
+                   "merged_into": entity.merged_into, "aliases": aliases.get(key, [])},
+        "facts": [_fact(f) for f in facts.get(key, [])],
+        "relationships": [
+            {"id": r.id, "type": r.type, "source": r.source_key, "target": r.target_key,
+             "source_name": r.source_name, "target_name": r.target_name,
+             "valid_from": r.valid_from, "valid_to": r.valid_to,
+             "invalidated_at": r.invalidated_at, "active": r.active}
+            for r in rels.get(key, [])],
+        "history": [{"at": h.at, "change": h.change, "text": h.text, "fact_id": h.fact_id}
+                    for h in history],
+    })
+
+
+def _fact(f: browse.FactRow) -> dict[str, Any]:
+    return {"id": f.id, "text": f.text, "subject": f.subject_key, "kind": f.kind,
+            "confidence": f.confidence, "valid_from": f.valid_from, "valid_to": f.valid_to,
+            "invalidated_at": f.invalidated_at, "created_at": f.created_at, "active": f.active}
+
+
+# --- list facts -------------------------------------------------------------------------------
+
+
+class ListFacts(_Input):
+    """Facts, newest first, as of an instant, optionally about one entity (paged)."""
+
+    as_of: datetime | None = Field(
+        default=None, description="Time travel: facts valid and known at this instant."
+    )
+    entity_key: str | None = Field(default=None, description="Only facts about this entity.")
+    kind: str | None = Field(default=None, description="Only this fact kind.")
+    include_invalidated: bool = Field(
+        default=False, description="Also return ended and invalidated facts."
+    )
+    first: int = Field(default=20, description=f"Page size (1..{browse.MAX_PAGE}).")
+    after: str | None = Field(default=None, description="`next_cursor` of the previous page.")
+
+
+async def list_facts(b: Backend, agent_id: str, inp: ListFacts) -> dict[str, Any]:
+    page = await browse.facts_page(
+        b.executor, agent_id, as_of=inp.as_of, include_invalidated=inp.include_invalidated,
+        entity_key=inp.entity_key, kind=inp.kind, first=inp.first, after=inp.after)
+    return plain({
+        "facts": [_fact(f) for f in page.items],
+        "next_cursor": page.cursors[-1] if page.has_next and page.cursors else None,
+        "total": page.total,
+    })
+
+
+# --- forget a fact ----------------------------------------------------------------------------
+
+
+class ForgetFact(_Input):
+    """Invalidate one fact (soft delete, audited) and the relationships it evidences."""
+
+    fact_id: str = Field(description="Id of the fact to forget.")
+    reason: str | None = Field(default=None, description="Why (kept in the audit log).")
+
+
+async def forget_fact(b: Backend, agent_id: str, inp: ForgetFact) -> dict[str, Any]:
+    r = await forget(b.executor, agent_id, inp.fact_id, inp.reason)
+    return {"fact_id": r.fact_id, "invalidated_relationships": list(r.invalidated_relationships)}
+
+
+# --- ingest a document ------------------------------------------------------------------------
+
+
+class IngestDocument(_Input):
+    """Register a document (text or a public URL); a background job chunks and indexes it."""
+
+    text: str | None = Field(default=None, description="The document text (or give `url`).")
+    url: str | None = Field(default=None, description="A public http(s) URL to fetch.")
+    title: str | None = Field(default=None, description="Title (default: the first line).")
+    format: Literal["text", "markdown", "html"] | None = Field(
+        default=None, description="Format (default: detected)."
+    )
+
+
+async def ingest_document(b: Backend, agent_id: str, inp: IngestDocument) -> dict[str, Any]:
+    ex = b.executor
+    accepted = await ingest(ex, JobQueue(ex), agent_id, text=inp.text, url=inp.url,
+                            title=inp.title, fmt=inp.format)
+    return {"document_id": accepted.document_id, "job_id": accepted.job_id,
+            "created": accepted.created}
+
+
+# --- resources --------------------------------------------------------------------------------
+
+
+async def agent_entities(b: Backend, agent_id: str, limit: int = 200) -> dict[str, Any]:
+    """The agent's entities ordered by key (the ``entities`` resource)."""
+    page = await browse.entities_page(b.executor, agent_id, first=min(limit, browse.MAX_PAGE))
+    return plain({
+        "agent_id": agent_id, "total": page.total,
+        "entities": [{"key": e.key, "name": e.name, "type": e.type, "summary": e.summary_text}
+                     for e in page.items],
+    })
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One MCP tool: its input model, the function, and hints for clients."""
+
+    name: str
+    title: str
+    input: type[_Input]
+    run: Any  # async (Backend, agent_id, input) -> dict
+    read_only: bool = False
+    destructive: bool = False
+
+
+TOOLS: tuple[Tool, ...] = (
+    Tool("write_message", "Write a message", WriteMessage, write_message),
+    Tool("remember_facts", "Remember structured facts", RememberFacts, remember_facts),
+    Tool("retrieve_context", "Retrieve memory context", RetrieveContext, retrieve_context,
+         read_only=True),
+    Tool("lookup_entity", "Look up an entity", LookupEntity, lookup_entity, read_only=True),
+    Tool("list_facts", "List facts as of a time", ListFacts, list_facts, read_only=True),
+    Tool("forget_fact", "Forget a fact", ForgetFact, forget_fact, destructive=True),
+    Tool("ingest_document", "Ingest a document", IngestDocument, ingest_document),
+)
+
+
+async def agent_profile(b: Backend, agent_id: str) -> dict[str, Any]:
+    """What the agent's memory holds (the ``profile`` resource)."""
+    o = await agent_overview(b.executor, agent_id)
+    return plain({
+        "agent_id": agent_id, "entities": o.entities, "active_facts": o.active_facts,
+        "events": o.events, "documents": o.documents, "top_entities": o.top_entities,
+        "observations": [{"id": x.id, "text": x.text, "kind": x.kind} for x in o.observations],
+    })
