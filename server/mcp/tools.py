@@ -328,7 +328,6 @@ async def list_facts(b: Backend, agent_id: str, inp: ListFacts) -> dict[str, Any
     return plain({
         "facts": [_fact(f) for f in page.items],
         "next_cursor": page.cursors[-1] if page.has_next and page.cursors else None,
-        "total": page.total,
     })
 
 
