@@ -135,7 +135,9 @@ def _handler(tool: Tool, resolve: Resolver) -> Callable[..., Awaitable[Any]]:
     for name, f in tool.input.model_fields.items():
         default = (inspect.Parameter.empty if f.is_required()
                    else f.get_default(call_default_factory=True))
-        annotation = Annotated[(f.annotation, *f.metadata, Field(description=f.description))]
+        # Annotated[type, *constraints, description], built at run time from the model field.
+        metadata = (f.annotation, *f.metadata, Field(description=f.description))
+        annotation: Any = Annotated.__class_getitem__(metadata)  # type: ignore[attr-defined]
         params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
                                         annotation=annotation))
     handler.__signature__ = inspect.Signature(  # type: ignore[attr-defined]

@@ -13,6 +13,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from mcp.server.mcpserver import Context
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.routing import BaseRoute
 
 from gql.errors import ApiError, ErrorCode
@@ -51,6 +52,13 @@ class McpHttp:
             json_response=True,
             max_request_body_size=settings.max_body_bytes,
             host=settings.api_host,
+            # DNS-rebinding protection (Host/Origin must be loopback) guards a keyless local
+            # server against web pages; with API keys it would only break reverse proxies.
+            transport_security=TransportSecuritySettings(
+                enable_dns_rebinding_protection=settings.auth_disabled,
+                allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+                allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+            ),
         )
         self.routes: list[BaseRoute] = list(app.routes)
 
