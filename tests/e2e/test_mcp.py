@@ -158,3 +158,32 @@ def test_http_without_a_key_is_refused(api_url: str) -> None:
     assert res.status_code == 401
     assert res.json()["errors"][0]["extensions"]["code"] == "FORBIDDEN"
     assert res.headers["www-authenticate"] == "Bearer"
+
+
+# --- the npm MCP inspector CLI -----------------------------------------------------------------
+
+INSPECTOR = ROOT / "tests" / "e2e" / "mcp-inspector" / "node_modules" / ".bin" / "mcp-inspector"
+
+
+def _inspect(home: Path, *args: str) -> set[str]:
+    """Tool names the inspector CLI lists (``--method tools/list``)."""
+    assert INSPECTOR.exists(), "MCP inspector missing: run scripts/bootstrap.sh --test"
+    done = subprocess.run([str(INSPECTOR), "--cli", *args, "--method", "tools/list"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=180,
+                          env={**_env(), "HOME": str(home)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    return {t["name"] for t in json.loads(done.stdout)["tools"]}
+
+
+def test_inspector_cli_lists_tools_over_stdio(tmp_path: Path) -> None:
+    env = [f"{k}={v}" for k, v in _env(HIPPOGRAPH_MCP_AGENT="inspector").items()
+           if k not in ("PATH", "HOME")]
+    flags = [x for pair in env for x in ("-e", pair)]
+    assert _inspect(tmp_path, *flags, "--cwd", str(ROOT), HIPPOGRAPH, "mcp") == TOOLS
+
+
+def test_inspector_cli_lists_tools_over_http(tmp_path: Path, api_url: str,
+                                             scope: dict[str, str]) -> None:
+    names = _inspect(tmp_path, f"{api_url}/mcp", "--transport", "http",
+                     "--header", f"Authorization: Bearer {scope['key']}")
+    assert names == TOOLS
