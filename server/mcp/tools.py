@@ -1,8 +1,8 @@
-"""The MCP tools: typed inputs and one function per tool, each a thin call into the pipelines
+"""The MCP tools: one function per tool, each a thin call into the pipelines
 the GraphQL resolvers use (``gql/queries.py``, ``gql/mutations.py``); nothing is reimplemented.
 
 Functions take a :class:`Backend` (what they need of the composition root), the agent id the
-caller is allowed to use, and the validated input; they return JSON-ready dicts and raise the
+caller is allowed to use, and the validated input (``inputs``); they return JSON-ready dicts and raise the
 graph-layer errors (``BadInput``, ``NotFound``, ``GraphUnavailable``) or ``ApiError``, which the
 server maps to coded tool errors. No MCP import here: the functions are plain and testable.
 """
@@ -10,10 +10,8 @@ server maps to coded tool errors. No MCP import here: the functions are plain an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import to_jsonable_python
 
 from gql.errors import ApiError, ErrorCode
@@ -26,30 +24,25 @@ from graph.memory.jobs import JobQueue
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
 from graph.memory.write.admin import forget
 from graph.providers import Embedder
+from server.mcp.inputs import (
+    ForgetFact,
+    IngestDocument,
+    Input,
+    ListFacts,
+    LookupEntity,
+    RememberFacts,
+    RetrieveContext,
+    WriteMessage,
+)
 
 __all__ = [
     "TOOLS",
     "Backend",
-    "EntityIn",
-    "FactIn",
-    "ForgetFact",
-    "IngestDocument",
-    "ListFacts",
-    "LookupEntity",
-    "RelationIn",
-    "RememberFacts",
-    "RetrieveContext",
     "Tool",
-    "WriteMessage",
     "agent_entities",
     "agent_profile",
     "plain",
 ]
-
-AGENT_ID = Field(
-    default=None,
-    description="The agent (memory owner). May be omitted when the API key covers one agent.",
-)
 
 
 @dataclass(frozen=True)
@@ -77,30 +70,7 @@ def plain(value: Any) -> Any:
     return data
 
 
-class _Input(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    agent_id: str | None = AGENT_ID
-
-
 # --- write a message ---------------------------------------------------------------------------
-
-
-class WriteMessage(_Input):
-    """Store one conversation message: facts are extracted, reconciled and versioned."""
-
-    message: str = Field(description="The message text, as said.")
-    speaker_name: str = Field(description="Who said it, e.g. the user's name.")
-    recent_messages: list[str] | None = Field(
-        default=None, description="Earlier messages ('Speaker: text'), oldest first, for context."
-    )
-    occurred_at: datetime | None = Field(
-        default=None, description="When it was said (ISO 8601; default now)."
-    )
-    thread_id: str | None = Field(default=None, description="Conversation thread id.")
-    dry_run: bool = Field(default=False, description="Decide everything, persist nothing.")
-    idempotency_key: str | None = Field(
-        default=None, description="Sending the same key again returns the first result."
-    )
 
 
 def _change(c: Any) -> dict[str, Any]:
@@ -130,49 +100,6 @@ async def write_message(b: Backend, agent_id: str, inp: WriteMessage) -> dict[st
 # --- remember structured facts ----------------------------------------------------------------
 
 
-class EntityIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str = Field(description="Display name.")
-    type: str = Field(default="thing", description="Lowercase type: person, city, project...")
-    aliases: list[str] = Field(default_factory=list, description="Other names.")
-    key: str | None = Field(default=None, description="Key; default `type:slug(name)`.")
-    importance: float = Field(default=0.5, ge=0, le=1, description="Importance, 0..1.")
-
-
-class FactIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    text: str = Field(description="The fact as one sentence.")
-    subject: str = Field(description="The entity it is about (name, alias or key).")
-    entities: list[str] = Field(default_factory=list, description="Other entities it mentions.")
-    kind: str = Field(default="fact", description="Fact kind (fact, preference, plan...).")
-    confidence: float = Field(default=0.9, ge=0, le=1, description="Confidence, 0..1.")
-    importance: float = Field(default=0.5, ge=0, le=1, description="Importance, 0..1.")
-    valid_from: datetime | None = Field(default=None, description="When it became true.")
-    valid_to: datetime | None = Field(default=None, description="When it stopped being true.")
-    categories: list[str] = Field(default_factory=list, description="Topics.")
-
-
-class RelationIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    source: str = Field(description="Source entity (name, alias or key).")
-    target: str = Field(description="Target entity (name, alias or key).")
-    type: str = Field(description="Relationship type, e.g. works_at (normalised to snake_case).")
-    strength: float = Field(default=0.8, ge=0, le=1, description="Strength, 0..1.")
-    valid_from: datetime | None = Field(default=None, description="When it began.")
-
-
-class RememberFacts(_Input):
-    """Store entities, facts and relationships exactly as given (no extraction, no LLM)."""
-
-    entities: list[EntityIn] = Field(default_factory=list, description="Entities to upsert.")
-    facts: list[FactIn] = Field(
-        default_factory=list, description="Facts to store; known facts are not duplicated."
-    )
-    relations: list[RelationIn] = Field(
-        default_factory=list, description="Relationships to create or confirm."
-    )
-
-
 async def remember_facts(b: Backend, agent_id: str, inp: RememberFacts) -> dict[str, Any]:
     r = await remember(
         b.executor, b.embedder, agent_id,
@@ -197,19 +124,6 @@ async def remember_facts(b: Backend, agent_id: str, inp: RememberFacts) -> dict[
 # --- retrieve context -------------------------------------------------------------------------
 
 
-class RetrieveContext(_Input):
-    """Memory context for what the agent is about to answer: ranked facts, snippets, patterns."""
-
-    query: str = Field(description="The question or topic, in natural language.")
-    as_of: datetime | None = Field(
-        default=None, description="Time travel: retrieve memory as it stood at this instant."
-    )
-    max_facts: int | None = Field(default=None, description="Facts to return (1..500).")
-    max_events: int | None = Field(
-        default=None, description="Conversation snippets to return (0..200)."
-    )
-
-
 async def retrieve_context(b: Backend, agent_id: str, inp: RetrieveContext) -> dict[str, Any]:
     if b.retriever is None:
         raise ApiError(ErrorCode.UNAVAILABLE, "Retrieval is not available in this build.")
@@ -229,29 +143,6 @@ async def retrieve_context(b: Backend, agent_id: str, inp: RetrieveContext) -> d
 
 
 # --- look up an entity ------------------------------------------------------------------------
-
-
-class LookupEntity(_Input):
-    """One entity with its facts, relationships, aliases and timeline."""
-
-    key: str | None = Field(default=None, description="Entity key, e.g. person:clara_rezende.")
-    name: str | None = Field(default=None, description="Or a name or alias to search for.")
-    as_of: datetime | None = Field(
-        default=None, description="Time travel: facts and relationships valid at this instant."
-    )
-    include_invalidated: bool = Field(
-        default=False, description="Also return ended and invalidated facts and relationships."
-    )
-    max_facts: int = Field(default=30, ge=1, le=100, description="At most this many facts.")
-    max_history: int = Field(
-        default=20, ge=0, le=500, description="Timeline entries, newest first (0: none)."
-    )
-
-    @model_validator(mode="after")
-    def _key_or_name(self) -> LookupEntity:
-        if not (self.key or "").strip() and not (self.name or "").strip():
-            raise ValueError("give `key` or `name`")
-        return self
 
 
 async def _find_entity(ex: Executor, agent_id: str, inp: LookupEntity) -> browse.EntityRow:
@@ -306,21 +197,6 @@ def _fact(f: browse.FactRow) -> dict[str, Any]:
 # --- list facts -------------------------------------------------------------------------------
 
 
-class ListFacts(_Input):
-    """Facts, newest first, as of an instant, optionally about one entity (paged)."""
-
-    as_of: datetime | None = Field(
-        default=None, description="Time travel: facts valid and known at this instant."
-    )
-    entity_key: str | None = Field(default=None, description="Only facts about this entity.")
-    kind: str | None = Field(default=None, description="Only this fact kind.")
-    include_invalidated: bool = Field(
-        default=False, description="Also return ended and invalidated facts."
-    )
-    first: int = Field(default=20, description=f"Page size (1..{browse.MAX_PAGE}).")
-    after: str | None = Field(default=None, description="`next_cursor` of the previous page.")
-
-
 async def list_facts(b: Backend, agent_id: str, inp: ListFacts) -> dict[str, Any]:
     page = await browse.facts_page(
         b.executor, agent_id, as_of=inp.as_of, include_invalidated=inp.include_invalidated,
@@ -334,30 +210,12 @@ async def list_facts(b: Backend, agent_id: str, inp: ListFacts) -> dict[str, Any
 # --- forget a fact ----------------------------------------------------------------------------
 
 
-class ForgetFact(_Input):
-    """Invalidate one fact (soft delete, audited) and the relationships it evidences."""
-
-    fact_id: str = Field(description="Id of the fact to forget.")
-    reason: str | None = Field(default=None, description="Why (kept in the audit log).")
-
-
 async def forget_fact(b: Backend, agent_id: str, inp: ForgetFact) -> dict[str, Any]:
     r = await forget(b.executor, agent_id, inp.fact_id, inp.reason)
     return {"fact_id": r.fact_id, "invalidated_relationships": list(r.invalidated_relationships)}
 
 
 # --- ingest a document ------------------------------------------------------------------------
-
-
-class IngestDocument(_Input):
-    """Register a document (text or a public URL); a background job chunks and indexes it."""
-
-    text: str | None = Field(default=None, description="The document text (or give `url`).")
-    url: str | None = Field(default=None, description="A public http(s) URL to fetch.")
-    title: str | None = Field(default=None, description="Title (default: the first line).")
-    format: Literal["text", "markdown", "html"] | None = Field(
-        default=None, description="Format (default: detected)."
-    )
 
 
 async def ingest_document(b: Backend, agent_id: str, inp: IngestDocument) -> dict[str, Any]:
@@ -387,7 +245,7 @@ class Tool:
 
     name: str
     title: str
-    input: type[_Input]
+    input: type[Input]
     run: Any  # async (Backend, agent_id, input) -> dict
     read_only: bool = False
     destructive: bool = False
