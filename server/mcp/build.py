@@ -1,7 +1,7 @@
 """The ``MCPServer``: every tool of ``tools.TOOLS`` and the two resources, with tenancy, rate
 limits and coded errors.
 
-Each call first resolves its :class:`Caller` (who is calling, what backend to use) through the
+Each call first resolves its :class:`Caller` (who is calling, with which ``Memory``) through the
 transport's resolver: the HTTP request's principal (``server.auth``) or the stdio session's
 configured key or agent. Failures come back as tool errors (``isError: true``) whose text and
 structured content are ``{"error": {"code": ..., "message": ...}}`` with the GraphQL codes
@@ -24,7 +24,8 @@ from pydantic import Field, ValidationError
 
 from gql.errors import ApiError, ErrorCode, api_error_from
 from gql.permissions import Principal
-from server.mcp.tools import TOOLS, Backend, Tool, agent_entities, agent_profile
+from graph.memory.facade import Memory
+from server.mcp.tools import TOOLS, Tool, agent_entities, agent_profile
 
 __all__ = ["INSTRUCTIONS", "Caller", "Resolver", "build_mcp", "error_result"]
 
@@ -44,7 +45,7 @@ later)."""
 class Caller:
     """Who is calling and with what: resolved per call by the transport."""
 
-    backend: Backend
+    memory: Memory
     principal: Principal
     rate_wait_s: float = 0.0  # > 0: the key is over its per-minute budget
 
@@ -93,13 +94,13 @@ def agent_for(principal: Principal, agent_id: str | None) -> str:
     return agent_id
 
 
-async def _admit(resolve: Resolver, ctx: Context, agent_id: str | None) -> tuple[Backend, str]:
+async def _admit(resolve: Resolver, ctx: Context, agent_id: str | None) -> tuple[Memory, str]:
     caller = await resolve(ctx)
     if caller.rate_wait_s > 0:
         retry = max(1, int(caller.rate_wait_s + 0.999))
         raise ApiError(ErrorCode.RATE_LIMITED, f"Rate limit exceeded; retry in {retry} s.",
                        retryAfterSeconds=retry)
-    return caller.backend, agent_for(caller.principal, agent_id)
+    return caller.memory, agent_for(caller.principal, agent_id)
 
 
 class HippographMCP(MCPServer[Any]):
@@ -124,8 +125,8 @@ def _handler(tool: Tool, resolve: Resolver) -> Callable[..., Awaitable[Any]]:
     async def handler(ctx: Context, **arguments: Any) -> Any:
         try:
             inp = tool.input.model_validate(arguments)
-            backend, agent_id = await _admit(resolve, ctx, inp.agent_id)
-            return await tool.run(backend, agent_id, inp)
+            memory, agent_id = await _admit(resolve, ctx, inp.agent_id)
+            return await tool.run(memory, agent_id, inp)
         except ValidationError as exc:
             return error_result(ApiError(ErrorCode.BAD_INPUT, _validation_message(exc)))
         except Exception as exc:
@@ -162,10 +163,10 @@ def build_mcp(resolve: Resolver) -> MCPServer[Any]:
         )
 
     async def read(ctx: Context, agent_id: str,
-                   fn: Callable[[Backend, str], Awaitable[dict[str, Any]]]) -> str:
+                   fn: Callable[[Memory, str], Awaitable[dict[str, Any]]]) -> str:
         try:
-            backend, agent = await _admit(resolve, ctx, agent_id)
-            return json.dumps(await fn(backend, agent))
+            memory, agent = await _admit(resolve, ctx, agent_id)
+            return json.dumps(await fn(memory, agent))
         except Exception as exc:
             err = _known(exc)
             raise ResourceError(f"{err.code.value}: {err.message}") from None

@@ -19,7 +19,6 @@ from starlette.routing import BaseRoute
 from gql.errors import ApiError, ErrorCode
 from gql.permissions import ANONYMOUS
 from server.mcp.build import Caller, build_mcp
-from server.mcp.tools import Backend
 from server.settings import Settings
 
 __all__ = ["McpHttp", "caller_from_request"]
@@ -29,13 +28,13 @@ PATH = "/mcp"
 
 async def caller_from_request(ctx: Context) -> Caller:
     """The caller of an HTTP call: the principal and rate-limit state set by ``AuthMiddleware``,
-    the services owned by the app lifespan."""
+    the ``Memory`` owned by the app lifespan."""
     request: Any = ctx.request_context.request
     if request is None:
         raise ApiError(ErrorCode.INTERNAL, "No HTTP request for this call.")
     state = request.scope.get("state") or {}
     return Caller(
-        backend=Backend.of(request.app.state.services),
+        memory=request.app.state.memory,
         principal=state.get("principal", ANONYMOUS),
         rate_wait_s=float(state.get("rate_wait_s", 0.0)),
     )

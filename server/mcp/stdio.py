@@ -20,8 +20,7 @@ from graph.schema import ensure_schema
 from server.auth import ApiKeyStore
 from server.breaker import BreakerExecutor
 from server.mcp.build import Caller, build_mcp
-from server.mcp.tools import Backend
-from server.services import Services, build_services
+from server.memory import Memory, build_memory, connect_executor
 from server.settings import Settings
 from server.worker import start_worker, stop_worker
 
@@ -41,10 +40,10 @@ def stdio_scope(settings: Settings) -> str | None:
 class StdioCaller:
     """Resolves the session's principal on every call (keys are cached for 30 s)."""
 
-    def __init__(self, services: Services, settings: Settings) -> None:
-        self.services = services
+    def __init__(self, memory: Memory, settings: Settings) -> None:
+        self.memory = memory
         self.settings = settings
-        self.keys = ApiKeyStore(services.executor)
+        self.keys = ApiKeyStore(memory.executor)
 
     async def principal(self) -> Principal:
         s = self.settings
@@ -65,22 +64,21 @@ class StdioCaller:
         raise ApiError(ErrorCode.FORBIDDEN, stdio_scope(s) or "No MCP scope configured.")
 
     async def __call__(self, ctx: Context) -> Caller:
-        return Caller(Backend.of(self.services), await self.principal())
+        return Caller(self.memory, await self.principal())
 
 
 async def run_stdio(settings: Settings, *, worker: bool = False) -> None:
     """Serve MCP on stdin/stdout until the client closes it."""
-    services = build_services(settings)
-    services.executor = BreakerExecutor(services.executor)
+    memory = build_memory(settings, executor=BreakerExecutor(connect_executor(settings)))
     handle = None
     try:
         try:
-            await ensure_schema(services.executor, services.embedder.dimensions)
+            await ensure_schema(memory.executor, memory.embedder.dimensions)
         except GraphError as exc:  # calls answer UNAVAILABLE until Neo4j is back
             log.warning("schema not ensured at start: %s", exc)
         if worker:
-            handle = await start_worker(services)
-        await build_mcp(StdioCaller(services, settings)).run_stdio_async()
+            handle = await start_worker(memory)
+        await build_mcp(StdioCaller(memory, settings)).run_stdio_async()
     finally:
         await stop_worker(handle)
-        await services.close()
+        await memory.close()

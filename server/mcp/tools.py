@@ -1,8 +1,8 @@
 """The MCP tools: one function per tool, each a thin call into the pipelines
 the GraphQL resolvers use (``gql/queries.py``, ``gql/mutations.py``); nothing is reimplemented.
 
-Functions take a :class:`Backend` (what they need of the composition root), the agent id the
-caller is allowed to use, and the validated input (``inputs``); they return JSON-ready dicts and raise the
+Functions take the process's :class:`~graph.memory.facade.Memory` (``server.memory``), the agent
+id the caller is allowed to use, and the validated input (``inputs``); they return JSON-ready dicts and raise the
 graph-layer errors (``BadInput``, ``NotFound``, ``GraphUnavailable``) or ``ApiError``, which the
 server maps to coded tool errors. No MCP import here: the functions are plain and testable.
 """
@@ -14,16 +14,14 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-from gql.errors import ApiError, ErrorCode
 from graph.errors import NotFound
 from graph.executor import Executor
 from graph.memory import browse
 from graph.memory.browse.overview import agent_overview
 from graph.memory.documents.ingest import ingest_document as ingest
-from graph.memory.jobs import JobQueue
+from graph.memory.facade import Memory
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
 from graph.memory.write.admin import forget
-from graph.providers import Embedder
 from server.mcp.inputs import (
     ForgetFact,
     IngestDocument,
@@ -37,27 +35,11 @@ from server.mcp.inputs import (
 
 __all__ = [
     "TOOLS",
-    "Backend",
     "Tool",
     "agent_entities",
     "agent_profile",
     "plain",
 ]
-
-
-@dataclass(frozen=True)
-class Backend:
-    """What the tools use of the composition root. :meth:`of` is the ONLY place that knows the
-    shape of that object, so adapting to a new composition root is one edit here."""
-
-    executor: Executor
-    embedder: Embedder
-    writer: Any  # graph.memory.write.WritePipeline | None
-    retriever: Any  # graph.memory.read.Retriever | None
-
-    @classmethod
-    def of(cls, services: Any) -> Backend:
-        return cls(services.executor, services.embedder, services.writer, services.retriever)
 
 
 def plain(value: Any) -> Any:
@@ -78,10 +60,8 @@ def _change(c: Any) -> dict[str, Any]:
                   "replaces": c.target_id, "reason": c.reason})
 
 
-async def write_message(b: Backend, agent_id: str, inp: WriteMessage) -> dict[str, Any]:
-    if b.writer is None:
-        raise ApiError(ErrorCode.UNAVAILABLE, "Writing is not available in this build.")
-    r = await b.writer.write(
+async def write_message(m: Memory, agent_id: str, inp: WriteMessage) -> dict[str, Any]:
+    r = await m.writer.write(
         agent_id, inp.message, inp.speaker_name, recent_messages=inp.recent_messages,
         occurred_at=inp.occurred_at, thread_id=inp.thread_id, dry_run=inp.dry_run,
         idempotency_key=inp.idempotency_key,
@@ -100,9 +80,9 @@ async def write_message(b: Backend, agent_id: str, inp: WriteMessage) -> dict[st
 # --- remember structured facts ----------------------------------------------------------------
 
 
-async def remember_facts(b: Backend, agent_id: str, inp: RememberFacts) -> dict[str, Any]:
+async def remember_facts(m: Memory, agent_id: str, inp: RememberFacts) -> dict[str, Any]:
     r = await remember(
-        b.executor, b.embedder, agent_id,
+        m.executor, m.embedder, agent_id,
         entities=[StructuredEntity(name=e.name, type=e.type, aliases=list(e.aliases), key=e.key,
                                    importance=e.importance) for e in inp.entities],
         facts=[StructuredFact(text=f.text, subject=f.subject, entities=list(f.entities),
@@ -124,12 +104,10 @@ async def remember_facts(b: Backend, agent_id: str, inp: RememberFacts) -> dict[
 # --- retrieve context -------------------------------------------------------------------------
 
 
-async def retrieve_context(b: Backend, agent_id: str, inp: RetrieveContext) -> dict[str, Any]:
-    if b.retriever is None:
-        raise ApiError(ErrorCode.UNAVAILABLE, "Retrieval is not available in this build.")
+async def retrieve_context(m: Memory, agent_id: str, inp: RetrieveContext) -> dict[str, Any]:
     options = {k: v for k, v in (("topk_facts", inp.max_facts),
                                  ("topk_events", inp.max_events)) if v is not None}
-    r = await b.retriever.retrieve(agent_id, inp.query, as_of=inp.as_of, options=options or None)
+    r = await m.retriever.retrieve(agent_id, inp.query, as_of=inp.as_of, options=options or None)
     return plain({
         "context": r.context,
         "facts": [{"id": f.id, "text": f.text, "subject": f.subject_key, "kind": f.kind,
@@ -159,8 +137,8 @@ async def _find_entity(ex: Executor, agent_id: str, inp: LookupEntity) -> browse
     return (exact or page.items)[0]
 
 
-async def lookup_entity(b: Backend, agent_id: str, inp: LookupEntity) -> dict[str, Any]:
-    ex = b.executor
+async def lookup_entity(m: Memory, agent_id: str, inp: LookupEntity) -> dict[str, Any]:
+    ex = m.executor
     entity = await _find_entity(ex, agent_id, inp)
     key = entity.key
     facts = await browse.facts_by_entities(
@@ -197,9 +175,9 @@ def _fact(f: browse.FactRow) -> dict[str, Any]:
 # --- list facts -------------------------------------------------------------------------------
 
 
-async def list_facts(b: Backend, agent_id: str, inp: ListFacts) -> dict[str, Any]:
+async def list_facts(m: Memory, agent_id: str, inp: ListFacts) -> dict[str, Any]:
     page = await browse.facts_page(
-        b.executor, agent_id, as_of=inp.as_of, include_invalidated=inp.include_invalidated,
+        m.executor, agent_id, as_of=inp.as_of, include_invalidated=inp.include_invalidated,
         entity_key=inp.entity_key, kind=inp.kind, first=inp.first, after=inp.after)
     return plain({
         "facts": [_fact(f) for f in page.items],
@@ -210,18 +188,17 @@ async def list_facts(b: Backend, agent_id: str, inp: ListFacts) -> dict[str, Any
 # --- forget a fact ----------------------------------------------------------------------------
 
 
-async def forget_fact(b: Backend, agent_id: str, inp: ForgetFact) -> dict[str, Any]:
-    r = await forget(b.executor, agent_id, inp.fact_id, inp.reason)
+async def forget_fact(m: Memory, agent_id: str, inp: ForgetFact) -> dict[str, Any]:
+    r = await forget(m.executor, agent_id, inp.fact_id, inp.reason)
     return {"fact_id": r.fact_id, "invalidated_relationships": list(r.invalidated_relationships)}
 
 
 # --- ingest a document ------------------------------------------------------------------------
 
 
-async def ingest_document(b: Backend, agent_id: str, inp: IngestDocument) -> dict[str, Any]:
-    ex = b.executor
-    accepted = await ingest(ex, JobQueue(ex), agent_id, text=inp.text, url=inp.url,
-                            title=inp.title, fmt=inp.format)
+async def ingest_document(m: Memory, agent_id: str, inp: IngestDocument) -> dict[str, Any]:
+    accepted = await ingest(m.executor, m.queue, agent_id, text=inp.text, url=inp.url,
+                            title=inp.title, fmt=inp.format, config=m.jobs.documents)
     return {"document_id": accepted.document_id, "job_id": accepted.job_id,
             "created": accepted.created}
 
@@ -229,9 +206,9 @@ async def ingest_document(b: Backend, agent_id: str, inp: IngestDocument) -> dic
 # --- resources --------------------------------------------------------------------------------
 
 
-async def agent_entities(b: Backend, agent_id: str, limit: int = 200) -> dict[str, Any]:
+async def agent_entities(m: Memory, agent_id: str, limit: int = 200) -> dict[str, Any]:
     """The agent's entities ordered by key (the ``entities`` resource)."""
-    page = await browse.entities_page(b.executor, agent_id, first=min(limit, browse.MAX_PAGE))
+    page = await browse.entities_page(m.executor, agent_id, first=min(limit, browse.MAX_PAGE))
     return plain({
         "agent_id": agent_id, "total": page.total,
         "entities": [{"key": e.key, "name": e.name, "type": e.type, "summary": e.summary_text}
@@ -246,7 +223,7 @@ class Tool:
     name: str
     title: str
     input: type[Input]
-    run: Any  # async (Backend, agent_id, input) -> dict
+    run: Any  # async (Memory, agent_id, input) -> dict
     read_only: bool = False
     destructive: bool = False
 
@@ -263,9 +240,9 @@ TOOLS: tuple[Tool, ...] = (
 )
 
 
-async def agent_profile(b: Backend, agent_id: str) -> dict[str, Any]:
+async def agent_profile(m: Memory, agent_id: str) -> dict[str, Any]:
     """What the agent's memory holds (the ``profile`` resource)."""
-    o = await agent_overview(b.executor, agent_id)
+    o = await agent_overview(m.executor, agent_id)
     return plain({
         "agent_id": agent_id, "entities": o.entities, "active_facts": o.active_facts,
         "events": o.events, "documents": o.documents, "top_entities": o.top_entities,

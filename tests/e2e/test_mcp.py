@@ -24,6 +24,7 @@ from mcp.client.streamable_http import streamable_http_client
 from graph.admin import delete_agent
 from graph.executor import Executor
 from server.auth import ApiKeyStore
+from tests.cypher import load_query
 from tests.e2e.conftest import free_port
 
 pytestmark = pytest.mark.e2e
@@ -47,7 +48,7 @@ async def scope(executor: Executor) -> AsyncIterator[dict[str, str]]:
     agent, tenant = f"test-{uuid.uuid4().hex[:12]}", f"mcp-{uuid.uuid4().hex[:8]}"
     _, key = await ApiKeyStore(executor).create(tenant, [agent])
     yield {"agent": agent, "key": key}
-    await executor.run("auth/delete_keys_of_tenant", {"tenant": tenant})
+    await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": tenant})
     await delete_agent(executor, agent)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from graph.executor import Executor
 from graph.memory.browse.queries import check_limit, observations
-from graph.memory.browse.rows import ObservationRow, native
+from graph.memory.browse.rows import ObservationRow
 
 __all__ = ["AgentOverview", "agent_overview"]
 
@@ -38,7 +38,7 @@ async def agent_overview(ex: Executor, agent_id: str, top: int = 15,
         active_facts=int(r.get("active_facts") or 0),
         events=int(r.get("events") or 0),
         documents=int(r.get("documents") or 0),
-        top_entities=[{k: native(v) for k, v in e.items()} for e in r.get("top") or []],
+        top_entities=[dict(e) for e in r.get("top") or []],
         observations=await observations(ex, agent_id, recent_observations)
         if recent_observations else [],
     )

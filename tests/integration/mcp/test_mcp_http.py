@@ -20,7 +20,8 @@ from graph.providers import HashEmbedder
 from server.app import create_app
 from server.auth import ApiKeyStore
 from server.settings import Settings
-from tests.integration.gql.support import ApiTestServices
+from tests.cypher import load_query
+from tests.integration.gql.support import memory_for
 
 pytestmark = pytest.mark.neo4j
 
@@ -30,14 +31,14 @@ async def key(executor: Executor, agent_id: str) -> AsyncIterator[str]:
     tenant = f"tenant-{uuid.uuid4().hex[:8]}"
     _, secret = await ApiKeyStore(executor).create(tenant, [agent_id])
     yield secret
-    await executor.run("auth/delete_keys_of_tenant", {"tenant": tenant})
+    await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": tenant})
 
 
 @asynccontextmanager
 async def mcp_client(executor: Executor, embedder: HashEmbedder, headers: dict[str, str],
                      **settings: Any) -> AsyncIterator[Client]:
     app = create_app(Settings(**{"auth_disabled": False, "rate_limit_per_minute": 0, **settings}),
-                     services=ApiTestServices(executor=executor, embedder=embedder))
+                     memory=memory_for(executor, embedder))
     async with app.router.lifespan_context(app):
         transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 5555))
         http = httpx2.AsyncClient(transport=transport, headers=headers)

@@ -14,11 +14,10 @@ from mcp.shared.exceptions import MCPError
 
 from gql.permissions import LOCAL_ADMIN, Principal
 from graph.executor import Executor
-from graph.memory.read import Retriever
-from graph.memory.write import WritePipeline
 from graph.providers import HashEmbedder
 from server.mcp.build import Caller, build_mcp
-from server.mcp.tools import TOOLS, Backend
+from server.mcp.tools import TOOLS
+from tests.integration.gql.support import memory_for
 
 pytestmark = pytest.mark.neo4j
 
@@ -26,19 +25,14 @@ TOOL_NAMES = {"write_message", "remember_facts", "retrieve_context", "lookup_ent
               "list_facts", "forget_fact", "ingest_document"}
 
 
-def _backend(executor: Executor, embedder: HashEmbedder) -> Backend:
-    return Backend(executor, embedder, WritePipeline(executor, embedder, None),
-                   Retriever(executor, embedder, None))
-
-
 @pytest.fixture
 async def client_for(executor: Executor, hash_embedder: HashEmbedder) -> AsyncIterator[Any]:
     """``client_for(principal)`` → an SDK client connected in-process as that principal."""
-    backend = _backend(executor, hash_embedder)
+    memory = memory_for(executor, hash_embedder)
 
     def make(principal: Principal) -> Client:
         async def resolve(_ctx: Any) -> Caller:
-            return Caller(backend, principal)
+            return Caller(memory, principal)
 
         return Client(build_mcp(resolve))
 

@@ -12,8 +12,9 @@ from mcp import Client
 from gql.errors import ApiError, ErrorCode
 from gql.permissions import LOCAL_ADMIN, Principal
 from graph.errors import BadInput, GraphUnavailable, NotFound
+from graph.memory.facade import Memory
 from server.mcp.build import Caller, agent_for, build_mcp
-from server.mcp.tools import Backend, plain
+from server.mcp.tools import plain
 
 
 class RaisingRetriever:
@@ -25,11 +26,11 @@ class RaisingRetriever:
 
 
 def _client(exc: Exception, principal: Principal = LOCAL_ADMIN, wait: float = 0.0) -> Client:
-    backend = Backend(executor=None, embedder=None, writer=None,  # type: ignore[arg-type]
-                      retriever=RaisingRetriever(exc))
+    memory = Memory(executor=None, embedder=None, llm=None, writer=None,  # type: ignore[arg-type]
+                    retriever=RaisingRetriever(exc), queue=None, jobs=None)  # type: ignore[arg-type]
 
     async def resolve(_ctx: Any) -> Caller:
-        return Caller(backend, principal, wait)
+        return Caller(memory, principal, wait)
 
     return Client(build_mcp(resolve))
 
@@ -59,13 +60,6 @@ async def test_unexpected_errors_are_masked() -> None:
 async def test_rate_limited_caller_gets_retry_advice() -> None:
     err = await _error_of(_client(RuntimeError("never reached"), wait=2.2))
     assert err["code"] == "RATE_LIMITED" and err["retryAfterSeconds"] == 3
-
-
-async def test_writer_missing_is_unavailable() -> None:
-    async with _client(RuntimeError("x")) as c:
-        res = await c.call_tool("write_message", {"agent_id": "a", "message": "m",
-                                                  "speaker_name": "s"})
-    assert json.loads(res.content[0].text)["error"]["code"] == "UNAVAILABLE"
 
 
 def test_agent_for_defaults_to_the_only_agent_and_guards_the_rest() -> None:
