@@ -54,6 +54,17 @@ class WriteMessage(Input):
     idempotency_key: str | None = Field(
         default=None, description="Sending the same key again returns the first result."
     )
+    background: bool = Field(
+        default=False,
+        description="Store the message now and extract its facts in a background job "
+                    "(returns the event and job ids; not with dry_run).",
+    )
+
+    @model_validator(mode="after")
+    def _not_both(self) -> WriteMessage:
+        if self.background and self.dry_run:
+            raise ValueError("dry_run cannot be combined with background")
+        return self
 
 
 class EntityIn(BaseModel):

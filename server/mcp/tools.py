@@ -1,9 +1,9 @@
-"""The MCP tools: one function per tool, each a thin call into the pipelines
-the GraphQL resolvers use (``gql/queries.py``, ``gql/mutations.py``); nothing is reimplemented.
+"""The MCP tools: one function per tool, each a thin call into the pipelines the GraphQL
+resolvers use (``gql/queries.py``, ``gql/mutations.py``); nothing is reimplemented.
 
 Functions take the process's :class:`~graph.memory.facade.Memory` (``server.memory``), the agent
-id the caller is allowed to use, and the validated input (``inputs``); they return JSON-ready dicts and raise the
-graph-layer errors (``BadInput``, ``NotFound``, ``GraphUnavailable``) or ``ApiError``, which the
+id the caller may use and the validated input (``inputs``); they return JSON-ready dicts and
+raise the graph-layer errors (``BadInput``, ``NotFound``, ``GraphUnavailable``...), which the
 server maps to coded tool errors. No MCP import here: the functions are plain and testable.
 """
 
@@ -61,6 +61,13 @@ def _change(c: Any) -> dict[str, Any]:
 
 
 async def write_message(m: Memory, agent_id: str, inp: WriteMessage) -> dict[str, Any]:
+    if inp.background:
+        queued = await m.write_async(
+            agent_id, inp.message, inp.speaker_name, occurred_at=inp.occurred_at,
+            thread_id=inp.thread_id, recent_messages=inp.recent_messages,
+            idempotency_key=inp.idempotency_key)
+        return plain({"queued": True, "event_id": queued.event_id, "job_id": queued.job_id,
+                      "created": queued.created, "warnings": list(queued.warnings)})
     r = await m.writer.write(
         agent_id, inp.message, inp.speaker_name, recent_messages=inp.recent_messages,
         occurred_at=inp.occurred_at, thread_id=inp.thread_id, dry_run=inp.dry_run,

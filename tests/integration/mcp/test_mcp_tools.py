@@ -111,6 +111,13 @@ async def test_write_then_retrieve_with_as_of(client_for: Any, agent_id: str) ->
         old = _ok(await c.call_tool("retrieve_context", {
             "agent_id": agent_id, "query": "Where does Clara work?", "as_of": earlier}))
         assert not any("Vertix" in f["text"] for f in old["facts"])
+        queued = _ok(await c.call_tool("write_message", {
+            "agent_id": agent_id, "speaker_name": "Clara", "background": True,
+            "message": "I moved to Lisbon."}))
+        assert queued["queued"] and queued["event_id"] and queued["job_id"]
+        assert _code(await c.call_tool("write_message", {
+            "agent_id": agent_id, "speaker_name": "Clara", "message": "x", "background": True,
+            "dry_run": True})) == "BAD_INPUT"
 
 
 async def test_ingest_document_queues_a_job(client_for: Any, agent_id: str,
