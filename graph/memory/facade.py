@@ -62,7 +62,7 @@ class Memory:
         bind(self, "browse", Browse(self.executor))
         bind(self, "history", History(self.executor))
         bind(self, "admin", Admin(self.executor, self.embedder))
-        bind(self, "documents", Documents(self.executor, self.queue, self.jobs.documents))
+        bind(self, "documents", Documents(self.executor, self.queue, self.jobs))
 
     @property
     def llm_mode(self) -> str:

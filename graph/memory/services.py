@@ -36,7 +36,7 @@ from graph.memory.documents.ingest import (
     ingest_document,
     search_chunks,
 )
-from graph.memory.jobs.config import DocumentConfig
+from graph.memory.jobs.config import JobsConfig
 from graph.memory.jobs.queue import JobQueue
 from graph.memory.write.admin import ForgetResult, MergeResult, forget, merge_entities
 from graph.memory.write.models import (
@@ -60,10 +60,11 @@ class Browse:
     executor: Executor
 
     async def entities(self, agent_id: str, *, type: str | None = None, text: str | None = None,
-                       first: int = 20, after: str | None = None,
-                       include_merged: bool = False) -> Page[EntityRow]:
+                       first: int = 20, after: str | None = None, include_merged: bool = False,
+                       with_total: bool = True) -> Page[EntityRow]:
         return await _browse.entities_page(self.executor, agent_id, type=type, text=text,
-                                           first=first, after=after, include_merged=include_merged)
+                                           first=first, after=after, include_merged=include_merged,
+                                           with_total=with_total)
 
     async def facts(self, agent_id: str, *, as_of: datetime | None = None,
                     include_invalidated: bool = False, entity_key: str | None = None,
@@ -159,13 +160,15 @@ class Documents:
 
     executor: Executor
     queue: JobQueue
-    config: DocumentConfig
+    jobs: JobsConfig
+    """The job system's settings; ingest uses ``jobs.documents`` (chunking, size, URL fetch)."""
 
     async def ingest(self, agent_id: str, *, text: str | None = None, url: str | None = None,
                      title: str | None = None, fmt: str | None = None,
                      source: str | None = None) -> DocumentAccepted:
         return await ingest_document(self.executor, self.queue, agent_id, text=text, url=url,
-                                     title=title, fmt=fmt, source=source, config=self.config)
+                                     title=title, fmt=fmt, source=source,
+                                     config=self.jobs.documents)
 
     async def progress(self, agent_id: str, document_id: str) -> DocumentProgress:
         return await document_progress(self.executor, agent_id, document_id)

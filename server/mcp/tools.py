@@ -18,10 +18,8 @@ from graph.errors import NotFound
 from graph.executor import Executor
 from graph.memory import browse
 from graph.memory.browse.overview import agent_overview
-from graph.memory.documents.ingest import ingest_document as ingest
 from graph.memory.facade import Memory
-from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
-from graph.memory.write.admin import forget
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from server.mcp.inputs import (
     ForgetFact,
     IngestDocument,
@@ -88,8 +86,8 @@ async def write_message(m: Memory, agent_id: str, inp: WriteMessage) -> dict[str
 
 
 async def remember_facts(m: Memory, agent_id: str, inp: RememberFacts) -> dict[str, Any]:
-    r = await remember(
-        m.executor, m.embedder, agent_id,
+    r = await m.admin.remember(
+        agent_id,
         entities=[StructuredEntity(name=e.name, type=e.type, aliases=list(e.aliases), key=e.key,
                                    importance=e.importance) for e in inp.entities],
         facts=[StructuredFact(text=f.text, subject=f.subject, entities=list(f.entities),
@@ -183,8 +181,8 @@ def _fact(f: browse.FactRow) -> dict[str, Any]:
 
 
 async def list_facts(m: Memory, agent_id: str, inp: ListFacts) -> dict[str, Any]:
-    page = await browse.facts_page(
-        m.executor, agent_id, as_of=inp.as_of, include_invalidated=inp.include_invalidated,
+    page = await m.browse.facts(
+        agent_id, as_of=inp.as_of, include_invalidated=inp.include_invalidated,
         entity_key=inp.entity_key, kind=inp.kind, first=inp.first, after=inp.after)
     return plain({
         "facts": [_fact(f) for f in page.items],
@@ -196,7 +194,7 @@ async def list_facts(m: Memory, agent_id: str, inp: ListFacts) -> dict[str, Any]
 
 
 async def forget_fact(m: Memory, agent_id: str, inp: ForgetFact) -> dict[str, Any]:
-    r = await forget(m.executor, agent_id, inp.fact_id, inp.reason)
+    r = await m.admin.forget(agent_id, inp.fact_id, inp.reason)
     return {"fact_id": r.fact_id, "invalidated_relationships": list(r.invalidated_relationships)}
 
 
@@ -204,8 +202,8 @@ async def forget_fact(m: Memory, agent_id: str, inp: ForgetFact) -> dict[str, An
 
 
 async def ingest_document(m: Memory, agent_id: str, inp: IngestDocument) -> dict[str, Any]:
-    accepted = await ingest(m.executor, m.queue, agent_id, text=inp.text, url=inp.url,
-                            title=inp.title, fmt=inp.format, config=m.jobs.documents)
+    accepted = await m.documents.ingest(agent_id, text=inp.text, url=inp.url, title=inp.title,
+                                        fmt=inp.format)
     return {"document_id": accepted.document_id, "job_id": accepted.job_id,
             "created": accepted.created}
 
@@ -215,7 +213,7 @@ async def ingest_document(m: Memory, agent_id: str, inp: IngestDocument) -> dict
 
 async def agent_entities(m: Memory, agent_id: str, limit: int = 200) -> dict[str, Any]:
     """The agent's entities ordered by key (the ``entities`` resource)."""
-    page = await browse.entities_page(m.executor, agent_id, first=min(limit, browse.MAX_PAGE))
+    page = await m.browse.entities(agent_id, first=min(limit, browse.MAX_PAGE))
     return plain({
         "agent_id": agent_id, "total": page.total,
         "entities": [{"key": e.key, "name": e.name, "type": e.type, "summary": e.summary_text}

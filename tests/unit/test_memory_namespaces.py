@@ -23,8 +23,8 @@ def test_namespaces_are_bound_to_the_memory_they_belong_to() -> None:
     assert isinstance(memory.admin, Admin) and memory.admin.embedder is memory.embedder
     assert isinstance(memory.documents, Documents)
     assert memory.documents.queue is memory.queue
-    assert memory.documents.config is memory.jobs.documents
-    assert memory.documents.config.chunk_chars == 999
+    assert memory.documents.jobs is memory.jobs
+    assert memory.documents.jobs.documents.chunk_chars == 999
     with pytest.raises(dataclasses.FrozenInstanceError):
         cast(Any, memory).browse = Browse(executor)
     # a copy with another executor rebinds every namespace (nothing stale is carried over)
