@@ -1,6 +1,6 @@
-// Graph signal: BFS up to 2 hops (fixed bound *0..2, cut by $max_hops) from the planner's entities over visible RELATES_TO edges, then visible facts through ABOUT; score = strength x fact recency x edge recency x query bonus (named) x hop decay (1.0 up to hop 1, $hop_decay at hop 2); recency factors floored at 0.5.
+// Graph signal: BFS up to 2 hops (fixed bound *0..2, cut by $max_hops) from the planner's entities over visible RELATES_TO edges, then visible facts through ABOUT; proximity = strength x edge recency x query bonus (named) x hop decay (1.0 up to hop 1, $hop_decay at hop 2), edge recency floored at 0.5. The caller multiplies by the fact's own recency (no per-fact date maths here).
 // params: $agent_id string, $seeds list<{key string, named bool}>, $max_hops int, $hop_decay float, $query_bonus float, $half_life_days float, $now datetime, $as_of datetime|null, $min_confidence float, $vector list<float>, $pool int (graph candidates whose cosine is computed), $limit int
-// returns: fact map, score float, proximity float (score without fact recency), hops int, semantic float (index scale)
+// returns: fact map, proximity float, hops int, semantic float (index scale)
 UNWIND $seeds AS seed
 MATCH (s:Entity {agent_id: $agent_id, key: seed.key})
 MATCH p = (s)-[:RELATES_TO*0..2]-(e:Entity)
@@ -13,8 +13,8 @@ WHERE length(p) <= $max_hops
 WITH seed, e, length(p) AS hops,
      reduce(x = 1.0, r IN relationships(p) | x * coalesce(r.strength, 0.8)) AS strength,
      reduce(x = 1.0, r IN relationships(p) |
-       CASE WHEN 0.5 + 0.5 * 0.5 ^ (duration.inSeconds(coalesce(r.last_seen_at, r.created_at, $now), $now).seconds / 86400.0 / $half_life_days) < x
-            THEN 0.5 + 0.5 * 0.5 ^ (duration.inSeconds(coalesce(r.last_seen_at, r.created_at, $now), $now).seconds / 86400.0 / $half_life_days)
+       CASE WHEN 0.5 + 0.5 * 0.5 ^ (($now.epochSeconds - coalesce(r.last_seen_at, r.created_at, $now).epochSeconds) / 86400.0 / $half_life_days) < x
+            THEN 0.5 + 0.5 * 0.5 ^ (($now.epochSeconds - coalesce(r.last_seen_at, r.created_at, $now).epochSeconds) / 86400.0 / $half_life_days)
             ELSE x END) AS edge_recency
 WITH e, min(hops) AS hops,
      max(strength * edge_recency
@@ -28,14 +28,13 @@ WHERE f.agent_id = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
         AND coalesce(f.valid_from, f.created_at) <= $as_of
         AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
 WITH f, min(hops) AS hops, max(proximity) AS proximity
-WITH f, hops, proximity,
-     proximity * (0.5 + 0.5 * 0.5 ^ (duration.inSeconds(coalesce(f.created_at, $now), $now).seconds / 86400.0 / $half_life_days)) AS score
-// Bound the cosine work on hub entities: the best $pool by graph score, then by similarity.
-ORDER BY score DESC, f.id
+// Bound the cosine work on hub entities: the closest $pool, newest first among equals.
+ORDER BY proximity DESC, f.created_at DESC, f.id
 LIMIT $pool
-WITH f, hops, proximity, score, coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS semantic
+WITH f, hops, proximity, coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS semantic
+ORDER BY proximity DESC, semantic DESC, f.id
+LIMIT $limit
 RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
          .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until,
-         event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]} AS fact, score, proximity, hops, semantic
+         event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]} AS fact, proximity, hops, semantic
 ORDER BY proximity DESC, semantic DESC, fact.id
-LIMIT $limit

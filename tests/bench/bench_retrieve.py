@@ -17,8 +17,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import os
 import random
 import statistics
+import sys
 import time
 import uuid
 from collections.abc import Sequence
@@ -125,29 +127,102 @@ def pct(values: list[float], q: float) -> float:
 async def load(ex: Executor, embedder: TopicEmbedder, agents: list[str], n_facts: int,
                rng: random.Random) -> None:
     per_agent = n_facts // len(agents)
-    with tqdm(total=n_facts, desc=f"import {n_facts} facts / {len(agents)} agent(s)",
-              unit="fact") as bar:
+    with bar(total=n_facts, desc=f"import {n_facts} facts / {len(agents)} agent(s)",
+              unit="fact") as progress:
         for agent in agents:
             entities, facts, relations = synthetic_memory(per_agent, rng)
             await remember(ex, embedder, agent, entities=entities, facts=facts,
                            relations=relations, batch_size=1000)
-            bar.update(per_agent)
+            progress.update(per_agent)
+
+
+def bar(iterable: Any = None, **kw: Any) -> Any:
+    """tqdm only on a terminal: piped output stays a readable log."""
+    return tqdm(iterable, disable=not sys.stderr.isatty(), **kw)
+
+
+STAGES = ("plan", "signals", "activation")
 
 
 async def measure(ex: TimingExecutor, embedder: TopicEmbedder, agent: str, label: str,
-                  rng: random.Random, n: int) -> dict[str, float]:
+                  rng: random.Random, n: int) -> dict[str, Any]:
     retriever = Retriever(ex, embedder, None, RetrieveConfig(enable_reranker=False))
     qs = queries(rng, n)
     for q in qs[:4]:  # warm the query-plan cache
         await retriever.retrieve(agent, q)
     ex.timings.clear()
     ex.slowest.clear()
-    times = []
-    for q in tqdm(qs, desc=f"retrieve {label}", unit="q"):
+    times: list[float] = []
+    stages: dict[str, list[float]] = {s: [] for s in (*STAGES, "python")}
+    for q in bar(qs, desc=f"retrieve {label}", unit="q"):
         t = time.perf_counter()
-        await retriever.retrieve(agent, q)
-        times.append((time.perf_counter() - t) * 1000)
-    return {"p50": statistics.median(times), "p95": pct(times, 0.95), "n": len(times)}
+        result = await retriever.retrieve(agent, q)
+        total = (time.perf_counter() - t) * 1000
+        times.append(total)
+        spent = 0.0
+        for stage in STAGES:
+            ms = float(result.trace.get(stage, {}).get("ms", 0.0))
+            stages[stage].append(ms)
+            spent += ms
+        stages["python"].append(max(0.0, total - spent))
+    return {"p50": statistics.median(times), "p95": pct(times, 0.95), "n": len(times),
+            "stages": {k: statistics.median(v) for k, v in stages.items()}}
+
+
+async def floors(ex: Executor, embedder: TopicEmbedder) -> dict[str, float]:
+    """Median ms of a bare vector index call and a bare full-text call (the physical floor of
+    the two index signals: no agent filter, no projection)."""
+    vec = (await embedder.embed(["what about coffee and hiking"]))[0]
+    out: dict[str, float] = {}
+    for label, name, params in (
+            ("vector index k=100", "test/bench_floor_vector", {"vector": vec, "k": 100}),
+            ("vector index k=1000", "test/bench_floor_vector", {"vector": vec, "k": 1000}),
+            ("full-text k=100", "test/bench_floor_fulltext", {"q": "coffee OR hiking",
+                                                              "k": 100}),
+            ("full-text k=1000", "test/bench_floor_fulltext", {"q": "coffee OR hiking",
+                                                               "k": 1000})):
+        ts = []
+        for _ in range(12):
+            t = time.perf_counter()
+            await ex.run(name, params, read=True)
+            ts.append((time.perf_counter() - t) * 1000)
+        out[label] = statistics.median(ts[2:])
+    return out
+
+
+async def embed_cost() -> float | None:
+    """Median ms to embed one query with the real MiniLM (None without the tokenizer)."""
+    try:
+        from graph.providers import MiniLMEmbedder
+        from graph.providers.embedders import find_tokenizer
+        real = MiniLMEmbedder(find_tokenizer(Settings().home))
+    except Exception:  # the bench runs without the model too
+        return None
+    ts = []
+    for i in range(12):
+        t = time.perf_counter()
+        await real.embed([f"what did Person{i} say about coffee and hiking last week?"])
+        ts.append((time.perf_counter() - t) * 1000)
+    return statistics.median(ts[2:])
+
+
+async def decoding(ex: TimingExecutor) -> None:
+    """Per statement: client time (driver, network, decoding) vs the server's own time, on
+    the slowest call's parameters."""
+    print(f"\n{'statement (slowest call replayed)':<36} {'client ms':>9} {'server ms':>9} "
+          f"{'driver+decode':>13} {'rows':>5}")
+    for name in sorted(ex.timings, key=lambda n: -pct(ex.timings[n], 0.95)):
+        query = cast(LiteralString, cypher.load(name))
+        async with ex.driver.session(database=ex.database,
+                                     default_access_mode="READ") as session:
+            t = time.perf_counter()
+            result = await session.run(query, ex.slowest[name][1])
+            rows = [r async for r in result]
+            summary = await result.consume()
+            client = (time.perf_counter() - t) * 1000
+        server = float((summary.result_available_after or 0)
+                       + (summary.result_consumed_after or 0))
+        print(f"{name:<36} {client:9.1f} {server:9.1f} {client - server:13.1f} {len(rows):5d}")
 
 
 async def crossover(ex: Executor, embedder: TopicEmbedder, agent: str, n_facts: int,
@@ -247,11 +322,23 @@ async def main(large: bool, n_queries: int) -> None:
             exact, index = await crossover(ex, embedder, crowd[0], size // 100, total)
             print(f"semantic signal at {size // 100} facts/agent among {total} facts: exact "
                   f"scan {exact:.1f} ms, index over-fetch {index:.1f} ms")
-        print(f"\n{'scenario':<34} {'p50 ms':>8} {'p95 ms':>8} {'queries':>8}")
+        load_avg = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(f"\nload average {load_avg} (2 shared cores: compare figures of the same run)")
+        print(f"{'scenario':<34} {'p50 ms':>8} {'p95 ms':>8} {'queries':>8}   median ms of: "
+              + " ".join(f"{s:>10}" for s in (*STAGES, "python")))
         for label, r in rows:
-            print(f"{label:<34} {r['p50']:8.1f} {r['p95']:8.1f} {r['n']:8d}")
+            print(f"{label:<34} {r['p50']:8.1f} {r['p95']:8.1f} {r['n']:8d}   {'':13} "
+                  + " ".join(f"{r['stages'][s]:10.1f}" for s in (*STAGES, "python")))
+        print("(stages are sequential: plan = catalog read ‖ query embedding; signals = every "
+              "signal statement concurrently; python = ranking, formatting, the rest)")
+        embed = await embed_cost()
+        print("query embedding (MiniLM, runs concurrently with the plan): "
+              + (f"{embed:.1f} ms" if embed is not None else "tokenizer not installed"))
+        print("physical floor (bare index calls on the whole database): " + ", ".join(
+            f"{k} {v:.1f} ms" for k, v in (await floors(ex, embedder)).items()))
         ex.timings, ex.slowest = retrieve_timings, retrieve_slowest
         await profile_slowest(ex)
+        await decoding(ex)
     finally:
         await cleanup(base, created)
         await base.close()
@@ -270,7 +357,7 @@ async def cleanup_leftovers() -> None:
 async def cleanup(ex: Executor, agents: list[str]) -> None:
     """Delete the bench agents; facts in batches (one 100k-fact transaction would exceed the
     server's transaction memory limit)."""
-    for agent in tqdm(agents, desc="cleanup", unit="agent"):
+    for agent in bar(agents, desc="cleanup", unit="agent"):
         while (await ex.run("test/read_delete_facts_batch",
                             {"agent_id": agent, "batch": 5000}))[0]["deleted"]:
             pass

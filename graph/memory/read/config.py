@@ -13,7 +13,9 @@ from typing import Any
 
 from graph.errors import BadInput
 
-__all__ = ["DEFAULT_WEIGHTS", "RetrieveConfig"]
+__all__ = ["DEFAULT_WEIGHTS", "FUSIONS", "RetrieveConfig"]
+
+FUSIONS = ("blend", "rrf")
 
 DEFAULT_WEIGHTS: dict[str, float] = {
     "semantic": 0.70,
@@ -24,6 +26,12 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     # are strong evidence the embedding alone under-weights.
     "keyword": 0.15,
     "graph": 0.15,
+    # Boost of facts / snippets dated inside a time window the query names ("in May 2023").
+    "temporal": 0.15,
+    # A fact is lifted to this share of the similarity of the conversation turn it was
+    # extracted from (FROM_EVENT), when that turn is a snippet candidate: the turn often says
+    # more than the one-line fact.
+    "provenance": 0.0,
 }
 
 
@@ -42,7 +50,18 @@ class RetrieveConfig:
     max_hops: int = 2
     hop_decay: float = 0.5
     query_bonus: float = 1.5
+    # Signal switches (ablation and per-call tuning): keyword candidates + boost, BFS from the
+    # planner's entities, the planner's 1-hop neighbour expansion, aggregation by entity type.
+    enable_keyword: bool = True
+    enable_graph: bool = True
+    enable_expansion: bool = True
+    enable_aggregation: bool = True
     # ranking
+    # "blend": the weighted formula below; "rrf": reciprocal-rank fusion of the per-signal
+    # rankings (semantic, keyword, graph) with ``rrf_k``, recency/importance/confidence as
+    # tie-breaking multipliers.
+    fusion: str = "blend"
+    rrf_k: int = 60
     recency_half_life_days: float = 14.0
     confidence_half_life_days: float = 365.0
     confidence_weight: float = 0.2  # formula × (1 − cw + cw × effective confidence)
@@ -117,6 +136,8 @@ class RetrieveConfig:
             (0.0 <= self.hop_decay <= 1.0 and 0.0 <= self.activation_decay <= 1.0,
              "decay factors must be in [0, 1]"),
             (all(k in DEFAULT_WEIGHTS for k in self.weights), "unknown score weight"),
+            (self.fusion in FUSIONS, f"fusion must be one of {', '.join(FUSIONS)}"),
+            (1 <= self.rrf_k <= 1000, "rrf_k must be 1..1000"),
             (all(0.0 <= v <= 5.0 for v in self.weights.values()), "weights must be in [0, 5]"),
         ]
         for ok, message in checks:
@@ -140,6 +161,10 @@ def _coerce(key: str, current: Any, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise BadInput(f"option {key!r} must be a number")
         return float(value)
+    if isinstance(current, str):
+        if not isinstance(value, str):
+            raise BadInput(f"option {key!r} must be a string")
+        return value
     if isinstance(current, dict):
         if not isinstance(value, dict):
             raise BadInput(f"option {key!r} must be an object")

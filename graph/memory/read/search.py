@@ -218,6 +218,9 @@ async def semantic_events(ex: Executor, scope: Scope, *, limit: int, min_cosine:
                           agent_events: int, total_events: int, exact_max: int, cap: int,
                           stats: SearchStats) -> list[EventHit]:
     """Events nearest to the query vector (same strategies as facts)."""
+    if agent_events == 0:
+        stats.strategy = "none"
+        return []
     min_score = index_min_score(min_cosine)
     params = {"agent_id": scope.agent_id, "as_of": scope.as_of, "vector": scope.vector,
               "min_score": min_score, "limit": limit}
