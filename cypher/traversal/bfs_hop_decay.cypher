@@ -1,6 +1,6 @@
 // Graph signal: BFS up to 2 hops (fixed bound *0..2, cut by $max_hops) from the planner's entities over visible RELATES_TO edges, then visible facts through ABOUT; proximity = strength x edge recency x query bonus (named) x hop decay (1.0 up to hop 1, $hop_decay at hop 2), edge recency floored at 0.5. The caller multiplies by the fact's own recency (no per-fact date maths here).
 // params: $agent_id string, $seeds list<{key string, named bool}>, $max_hops int, $hop_decay float, $query_bonus float, $half_life_days float, $now datetime, $as_of datetime|null, $min_confidence float, $vector list<float>, $pool int (graph candidates whose cosine is computed), $limit int
-// returns: fact map, proximity float, hops int, semantic float (index scale)
+// returns: fact map, proximity float, hops int, semantic float (index scale) (times as integer microseconds since the epoch: cheap to decode)
 UNWIND $seeds AS seed
 MATCH (s:Entity {agent_id: $agent_id, key: seed.key})
 MATCH p = (s)-[:RELATES_TO*0..2]-(e:Entity)
@@ -34,7 +34,11 @@ LIMIT $pool
 WITH f, hops, proximity, coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS semantic
 ORDER BY proximity DESC, semantic DESC, f.id
 LIMIT $limit
-RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
-         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until,
+RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count,
+         created_at: f.created_at.epochSeconds * 1000000 + f.created_at.microsecond,
+         valid_from: f.valid_from.epochSeconds * 1000000 + f.valid_from.microsecond,
+         valid_to: f.valid_to.epochSeconds * 1000000 + f.valid_to.microsecond,
+         invalidated_at: f.invalidated_at.epochSeconds * 1000000 + f.invalidated_at.microsecond,
+         .temporal_class, valid_until: f.valid_until.epochSeconds * 1000000 + f.valid_until.microsecond,
          event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]} AS fact, proximity, hops, semantic
 ORDER BY proximity DESC, semantic DESC, fact.id
