@@ -56,6 +56,8 @@ class RetrieveConfig:
     enable_graph: bool = True
     enable_expansion: bool = True
     enable_aggregation: bool = True
+    # Whether the named entities' words stay in the keyword query (see planner.keyword_terms).
+    keyword_names: bool = True
     # ranking
     # "blend": the weighted formula below; "rrf": reciprocal-rank fusion of the per-signal
     # rankings (semantic, keyword, graph) with ``rrf_k``, recency/importance/confidence as
@@ -69,6 +71,8 @@ class RetrieveConfig:
     pattern_boost_max: float = 0.10
     pattern_saturation: int = 10
     min_score: float = 0.15
+    # MMR on word overlap over the final cut (0 = plain score order); see ranking.diversify.
+    diversity: float = 0.0
     topk_facts: int = 20
     topk_events: int = 8
     # spreading activation
@@ -138,6 +142,7 @@ class RetrieveConfig:
             (all(k in DEFAULT_WEIGHTS for k in self.weights), "unknown score weight"),
             (self.fusion in FUSIONS, f"fusion must be one of {', '.join(FUSIONS)}"),
             (1 <= self.rrf_k <= 1000, "rrf_k must be 1..1000"),
+            (0.0 <= self.diversity <= 1.0, "diversity must be in [0, 1]"),
             (all(0.0 <= v <= 5.0 for v in self.weights.values()), "weights must be in [0, 5]"),
         ]
         for ok, message in checks:

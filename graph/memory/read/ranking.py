@@ -29,6 +29,7 @@ from graph.memory.text import fold
 __all__ = [
     "apply_rerank",
     "blend",
+    "diversify",
     "drop_provenance",
     "effective_confidence",
     "fuse_rrf",
@@ -257,6 +258,33 @@ def apply_rerank(pool: list[ScoredFact], reranker_scores: Mapping[str, float],
 
 
 def rank(facts: Iterable[ScoredFact], config: RetrieveConfig) -> list[ScoredFact]:
-    """Drop facts under ``min_score``, order, keep ``topk_facts``."""
-    kept = [f for f in facts if f.scores.final >= config.min_score]
-    return order(kept)[: config.topk_facts]
+    """Drop facts under ``min_score``, order, keep ``topk_facts`` (diversified when
+    ``diversity`` > 0)."""
+    kept = order(f for f in facts if f.scores.final >= config.min_score)
+    if config.diversity > 0:
+        kept = diversify(kept, config.diversity, pool=50)
+    return kept[: config.topk_facts]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(w for w in fold(text).split() if len(w) > 2)
+
+
+def diversify(ordered: list[ScoredFact], penalty: float, pool: int) -> list[ScoredFact]:
+    """Maximal marginal relevance on word overlap: walk the best ``pool`` facts greedily, each
+    pick maximising ``final − penalty × max Jaccard(words, already picked)``, so a near-copy
+    of a fact already chosen gives its room to something new. The order of the rest stays."""
+    head, tail = ordered[:pool], ordered[pool:]
+    words = [_words(f.text) for f in head]
+    picked: list[int] = []
+    left = list(range(len(head)))
+    overlap = [0.0] * len(head)
+    while left:
+        best = max(left, key=lambda i: (head[i].scores.final - penalty * overlap[i], -i))
+        picked.append(best)
+        left.remove(best)
+        for i in left:
+            union = len(words[i] | words[best])
+            if union:
+                overlap[i] = max(overlap[i], len(words[i] & words[best]) / union)
+    return [head[i] for i in picked] + tail

@@ -161,10 +161,7 @@ class Retriever:
         ex = self.executor
         agent_facts, total_facts = int(catalog["agent_facts"]), int(catalog["total_facts"])
         agent_events, total_events = int(catalog["agent_events"]), int(catalog["total_events"])
-        words = list(plan.keywords)
-        for entity in plan.entities:  # alias priming: canonical names join the keyword query
-            if entity.named:
-                words.extend(w for w in planner.keywords(entity.name) if w not in words)
+        words = planner.keyword_terms(plan, cfg.keyword_names)
         lucene = planner.lucene_query(words) if cfg.enable_keyword else ""
         stats = {n: SearchStats() for n in ("semantic", "keyword", "events_semantic",
                                             "events_keyword")}
