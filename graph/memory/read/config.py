@@ -81,6 +81,11 @@ class RetrieveConfig:
     activation_seeds: int = 5
     activation_facts_per_entity: int = 3
     activation_max_related: int = 5
+    # conversation context: the turns just before / after the best snippets (0 = off)
+    context_turns: int = 0
+    context_seeds: int = 5
+    context_decay: float = 0.8
+    context_window_s: int = 3600
     # rerank
     enable_reranker: bool = True
     rerank_pool: int = 40
@@ -143,6 +148,10 @@ class RetrieveConfig:
             (self.fusion in FUSIONS, f"fusion must be one of {', '.join(FUSIONS)}"),
             (1 <= self.rrf_k <= 1000, "rrf_k must be 1..1000"),
             (0.0 <= self.diversity <= 1.0, "diversity must be in [0, 1]"),
+            (0 <= self.context_turns <= 3, "context_turns must be 0..3"),
+            (0 <= self.context_seeds <= 20, "context_seeds must be 0..20"),
+            (0.0 <= self.context_decay <= 1.0, "context_decay must be in [0, 1]"),
+            (1 <= self.context_window_s <= 86_400, "context_window_s must be 1..86400"),
             (all(0.0 <= v <= 5.0 for v in self.weights.values()), "weights must be in [0, 5]"),
         ]
         for ok, message in checks:

@@ -35,6 +35,7 @@ __all__ = [
     "fuse_rrf",
     "lift_by_provenance",
     "merge_candidates",
+    "merge_context",
     "pattern_boost",
     "rank",
     "recency",
@@ -220,6 +221,23 @@ def score_events(events: Iterable[EventHit], config: RetrieveConfig, now: dateti
         for ev, value in zip(events, fused, strict=True):
             in_window = window is not None and window.contains(ev.occurred_at)
             ev.score = value + (1.0 - value) * w_time * in_window
+
+
+def merge_context(events: list[EventHit], context: Iterable[tuple[EventHit, float]],
+                  decay: float) -> list[EventHit]:
+    """Add the neighbouring turns of the best snippets: a neighbour scores its seed's score ×
+    ``decay`` (an answer often sits in the reply to the turn that matched); a neighbour that
+    is already a hit keeps the better score."""
+    merged = {e.id: e for e in events}
+    for hit, seed_score in context:
+        score = seed_score * decay
+        have = merged.get(hit.id)
+        if have is None:
+            hit.score = score
+            merged[hit.id] = hit
+        elif score > have.score:
+            have.score = score
+    return list(merged.values())
 
 
 def drop_provenance(events: Iterable[EventHit], facts: Iterable[ScoredFact]) -> list[EventHit]:

@@ -26,6 +26,7 @@ from graph.memory.read.search import (
     Scope,
     SearchStats,
     cosine_from_index,
+    event_from_row,
     index_min_score,
     keyword_events,
     keyword_facts,
@@ -136,10 +137,14 @@ class Retriever:
         trace["plan"]["entities_sources"] = {e.key: e.source for e in plan.entities}
         trace["provenance"] = {"lifted": ranking.lift_by_provenance(
             facts, events, cfg.weight("provenance"))}
-        result_facts = await self._rank(query, facts, scope, cfg, now, trace, window)
-
         speakers = [fold(n) for e in plan.entities if e.named for n in (e.name, e.matched)]
         ranking.score_events(events, cfg, now, speakers, window)
+        # Activation and the snippets' neighbouring turns are independent: one stage.
+        result_facts, context = await asyncio.gather(
+            self._rank(query, facts, scope, cfg, now, trace, window),
+            self._context_turns(scope, events, cfg))
+        events = ranking.merge_context(events, context, cfg.context_decay)
+        trace["context_turns"] = {"rows": len(context)}
         fresh = ranking.drop_provenance(events, result_facts)
         trace["events"] = {"candidates": len(events), "dropped_as_provenance":
                            len(events) - len(fresh)}
@@ -202,6 +207,19 @@ class Retriever:
         facts = ranking.merge_candidates(sem, kw, graph, agg)
         events = _merge_events(ev_sem, ev_kw)
         return facts, events, obs
+
+    async def _context_turns(self, scope: Scope, events: list[EventHit],
+                             cfg: RetrieveConfig) -> list[tuple[EventHit, float]]:
+        """The turns around the best snippets, with the score of the snippet they neighbour."""
+        if cfg.context_turns <= 0 or cfg.context_seeds <= 0 or not events:
+            return []
+        seeds = sorted(events, key=lambda e: (-e.score, e.id))[: cfg.context_seeds]
+        rows = await self.executor.run(
+            "read/adjacent_events",
+            {"agent_id": scope.agent_id, "as_of": scope.as_of, "per_side": cfg.context_turns,
+             "window_s": cfg.context_window_s,
+             "seeds": [{"id": e.id, "score": e.score} for e in seeds]}, read=True)
+        return [(event_from_row(r["event"]), float(r["score"])) for r in rows]
 
     async def _observations(self, scope: Scope, cfg: RetrieveConfig,
                             count: int) -> list[ObservationHit]:
