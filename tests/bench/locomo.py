@@ -79,6 +79,11 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "- confidence": {"confidence_weight": 0.0},
     "- temporal window": {"weights": {"temporal": 0.0}},
     "fusion = rrf": {"fusion": "rrf"},
+    # levers that are off by default: each switched on alone
+    "+ keyword w/o names": {"keyword_names": False},
+    "+ provenance lift 0.9": {"weights": {"provenance": 0.9}},
+    "+ MMR 0.3": {"diversity": 0.3},
+    "+ context turns 1": {"context_turns": 1},
 }
 
 
@@ -372,7 +377,8 @@ async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dic
 
 
 async def main(path: str, max_convs: int | None, max_questions: int | None, every: int,
-               mode: str, do_ablate: bool, extra: dict[str, dict[str, Any]]) -> None:
+               mode: str, do_ablate: bool, extra: dict[str, dict[str, Any]],
+               ablate_every: int = 1) -> None:
     settings = Settings()
     ex = connect(settings.bolt_uri, settings.neo4j_user,
                  settings.neo4j_password.get_secret_value(), settings.neo4j_database)
@@ -409,7 +415,10 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
         print_table(table, labels, modes)
         if do_ablate or extra:
             variants = {**(ABLATIONS if do_ablate else {"full (default)": {}}), **extra}
-            await ablate(ex, embedder, per_mode, labels, variants)
+            sampled = {m: qs[::ablate_every] for m, qs in per_mode.items()}
+            print(f"\nablation on every {ablate_every}th question "
+                  f"({len(sampled[modes[0]])} per mode)")
+            await ablate(ex, embedder, sampled, labels, variants)
         print(f"total {time.perf_counter() - started:.0f} s")
     finally:
         for c in loaded:
@@ -426,9 +435,11 @@ if __name__ == "__main__":
                         help="every Nth question only (quicker ablations)")
     parser.add_argument("--mode", choices=("facts", "turns+facts", "both"), default="both")
     parser.add_argument("--ablate", action="store_true", help="print the ablation table")
+    parser.add_argument("--ablate-every", type=int, default=1,
+                        help="ablation on every Nth question only (it runs retrieve per variant)")
     parser.add_argument("--variant", action="append", default=[], metavar="LABEL=JSON",
                         help="extra retrieve options to compare, e.g. 'rrf={\"fusion\": \"rrf\"}'")
     args = parser.parse_args()
     extra = {v.split("=", 1)[0]: json.loads(v.split("=", 1)[1]) for v in args.variant}
     asyncio.run(main(args.path, args.conversations, args.questions, args.every, args.mode,
-                     args.ablate, extra))
+                     args.ablate, extra, args.ablate_every))
