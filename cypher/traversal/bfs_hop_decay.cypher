@@ -1,5 +1,5 @@
 // Graph signal: BFS up to 2 hops (fixed bound *0..2, cut by $max_hops) from the planner's entities over visible RELATES_TO edges, then visible facts through ABOUT; proximity = strength x edge recency x query bonus (named) x hop decay (1.0 up to hop 1, $hop_decay at hop 2), edge recency floored at 0.5. The caller multiplies by the fact's own recency (no per-fact date maths here).
-// params: $agent_id string, $seeds list<{key string, named bool}>, $max_hops int, $hop_decay float, $query_bonus float, $half_life_days float, $now datetime, $as_of datetime|null, $min_confidence float, $vector list<float>, $pool int (graph candidates whose cosine is computed), $limit int
+// params: $agent_id string, $seeds list<{key string, named bool}>, $max_entities int, $max_hops int, $hop_decay float, $query_bonus float, $half_life_days float, $now datetime, $as_of datetime|null, $min_confidence float, $vector list<float>, $pool int (graph candidates whose cosine is computed), $limit int
 // returns: fact map, proximity float, hops int, semantic float (index scale) (times as integer microseconds since the epoch: cheap to decode)
 UNWIND $seeds AS seed
 MATCH (s:Entity {agent_id: $agent_id, key: seed.key})
@@ -20,13 +20,21 @@ WITH e, min(hops) AS hops,
      max(strength * edge_recency
          * CASE WHEN seed.named AND hops = 0 THEN $query_bonus ELSE 1.0 END
          * CASE WHEN hops >= 2 THEN $hop_decay ELSE 1.0 END) AS proximity
-MATCH (f:Fact)-[:ABOUT]->(e)
-WHERE f.agent_id = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
-  AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
-    OR ($as_of IS NOT NULL AND f.created_at <= $as_of
-        AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
-        AND coalesce(f.valid_from, f.created_at) <= $as_of
-        AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+// Bounded fan-out: the $max_entities closest entities, at most $pool facts each (newest first).
+ORDER BY proximity DESC, e.key
+LIMIT $max_entities
+CALL {
+  WITH e
+  MATCH (f:Fact)-[:ABOUT]->(e)
+  WHERE f.agent_id = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
+    AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
+      OR ($as_of IS NOT NULL AND f.created_at <= $as_of
+          AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
+          AND coalesce(f.valid_from, f.created_at) <= $as_of
+          AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+  WITH f ORDER BY f.created_at DESC, f.id LIMIT $pool
+  RETURN f
+}
 WITH f, min(hops) AS hops, max(proximity) AS proximity
 // Bound the cosine work on hub entities: the closest $pool, newest first among equals.
 ORDER BY proximity DESC, f.created_at DESC, f.id

@@ -47,6 +47,8 @@ class RetrieveConfig:
     graph_limit: int = 60
     # Graph candidates whose cosine is computed = graph_limit × this (bounds hub entities).
     graph_pool_factor: int = 4
+    # BFS fan-out bound: the closest entities whose facts are read (each at most the pool).
+    graph_max_entities: int = 40
     max_hops: int = 2
     hop_decay: float = 0.5
     query_bonus: float = 1.5
@@ -139,6 +141,7 @@ class RetrieveConfig:
             (0 <= self.topk_events <= 200, "topk_events must be 0..200"),
             (1 <= self.rerank_pool <= 200, "rerank_pool must be 1..200"),
             (1 <= self.graph_pool_factor <= 50, "graph_pool_factor must be 1..50"),
+            (1 <= self.graph_max_entities <= 1000, "graph_max_entities must be 1..1000"),
             (self.context_max_tokens >= 50, "context_max_tokens must be >= 50"),
             (self.reranker_timeout_s > 0, "reranker_timeout_s must be > 0"),
             (0.0 <= self.confidence_weight <= 1.0, "confidence_weight must be in [0, 1]"),

@@ -27,7 +27,8 @@ async def bfs_facts(ex: Executor, scope: Scope, seeds: list[dict[str, Any]],
         return []
     rows = await ex.run(
         "traversal/bfs_hop_decay",
-        scope.params(seeds=seeds, max_hops=config.max_hops, hop_decay=config.hop_decay,
+        scope.params(seeds=seeds, max_entities=config.graph_max_entities,
+                     max_hops=config.max_hops, hop_decay=config.hop_decay,
                      query_bonus=config.query_bonus,
                      half_life_days=config.recency_half_life_days, now=now,
                      pool=limit * config.graph_pool_factor, limit=limit),
