@@ -293,8 +293,8 @@ async def main(large: bool, n_queries: int) -> None:
         small = f"bench-retrieve-{run}-solo-1000"
         created.append(small)
         await load(ex, embedder, [small], 1000, rng)
-        total = int((await ex.run("read/plan_catalog", {
-            "agent_id": small, "norms": [], "slugs": [], "prefixes": []}))[0]["total_facts"])
+        total = int((await ex.run("read/agent_counts", {
+            "agent_id": small}))[0]["total_facts"])
         exact, index = await crossover(ex, embedder, small, 1000, total)
         print(f"semantic signal at 1000 facts/agent: exact scan {exact:.1f} ms, "
               f"index over-fetch {index:.1f} ms")
@@ -302,8 +302,8 @@ async def main(large: bool, n_queries: int) -> None:
             solo = f"bench-retrieve-{run}-solo-{size}"
             created.append(solo)
             await load(ex, embedder, [solo], size, rng)
-            total = int((await ex.run("read/plan_catalog", {
-                "agent_id": solo, "norms": [], "slugs": [], "prefixes": []}))[0]["total_facts"])
+            total = int((await ex.run("read/agent_counts", {
+                "agent_id": solo}))[0]["total_facts"])
             rows.append((f"1 agent, {size} facts", await measure(ex, embedder, solo,
                                                                  f"{size} solo", rng, n_queries)))
             keep()
@@ -313,8 +313,8 @@ async def main(large: bool, n_queries: int) -> None:
             crowd = [f"bench-retrieve-{run}-crowd{size}-{i}" for i in range(100)]
             created += crowd
             await load(ex, embedder, crowd, size, rng)
-            total = int((await ex.run("read/plan_catalog", {
-                "agent_id": crowd[0], "norms": [], "slugs": [], "prefixes": []}))[0][
+            total = int((await ex.run("read/agent_counts", {
+                "agent_id": crowd[0]}))[0][
                 "total_facts"])
             rows.append((f"100 agents sharing {size} facts",
                          await measure(ex, embedder, crowd[0], f"{size} crowd", rng, n_queries)))

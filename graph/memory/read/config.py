@@ -107,6 +107,8 @@ class RetrieveConfig:
     exact_scan_max_facts: int = 1_000
     overfetch_cap: int = 20_000
     fulltext_cap: int = 50_000
+    # How long a Retriever reuses an agent's corpus sizes (strategy hints only; 0 = always read)
+    counts_ttl_s: float = 30.0
 
     def with_options(self, options: dict[str, Any] | None) -> RetrieveConfig:
         """A copy with per-call overrides applied and validated.

@@ -66,6 +66,7 @@ class Retriever:
         self.llm = llm
         self.config = config or RetrieveConfig()
         self.config.validate()
+        self._count_cache: dict[str, tuple[float, dict[str, int]]] = {}
 
     async def plan(self, agent_id: str, query: str, as_of: datetime | None = None,
                    expand: bool = True) -> tuple[RetrievalPlan, dict[str, Any]]:
@@ -75,15 +76,30 @@ class Retriever:
         if skip is not None:
             return skip, {}
         terms = planner.lookup_terms(query)
-        rows = await self.executor.run("read/plan_catalog",
-                                       {"agent_id": agent_id, **terms.params()},
-                                       read=True)
-        catalog = rows[0]
+        rows, counts = await asyncio.gather(
+            self.executor.run("read/plan_catalog", {"agent_id": agent_id, **terms.params()},
+                              read=True),
+            self._counts(agent_id))
+        catalog = {**rows[0], **counts}
         matches = [planner.CatalogRow(**m) for m in catalog["matches"]]
         plan = planner.build_plan(query, catalog["types"], matches)
         if expand:
             plan = await self.expand(agent_id, plan, as_of)
         return plan, catalog
+
+    async def _counts(self, agent_id: str) -> dict[str, int]:
+        """Corpus sizes, cached for ``counts_ttl_s``: they only steer the search strategy. A
+        cached zero reads as 1 (run the cheap path) so a stale count never hides new data."""
+        now = time.monotonic()
+        hit = self._count_cache.get(agent_id)
+        if hit is not None and now - hit[0] < self.config.counts_ttl_s:
+            return {k: max(1, v) for k, v in hit[1].items()}
+        rows = await self.executor.run("read/agent_counts", {"agent_id": agent_id}, read=True)
+        counts = {k: int(v) for k, v in rows[0].items()}
+        if len(self._count_cache) >= 10_000:
+            self._count_cache.clear()
+        self._count_cache[agent_id] = (now, counts)
+        return counts
 
     async def expand(self, agent_id: str, plan: RetrievalPlan,
                      as_of: datetime | None) -> RetrievalPlan:
