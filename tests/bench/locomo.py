@@ -47,15 +47,20 @@ from tqdm import tqdm
 from graph.admin import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.read import Retriever
-from graph.memory.read.planner import keywords, lucene_query
-from graph.memory.read.search import index_min_score
 from graph.memory.write import StructuredEntity, StructuredEvent, StructuredFact, remember
 from graph.providers import Embedder, MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
 from server.settings import Settings
+from tests.bench.locomo_parts import (
+    Metrics,
+    bm25_baseline,
+    by_mode,
+    rrf,
+    top,
+    vector_baseline,
+)
 
-KS = (5, 10, 20)
 MODES = ("facts", "turns+facts")
 # Facts mode keeps every candidate (min_score 0, large top-k) so the benchmark also sees the
 # candidate pool's recall (the ceiling of any re-ordering); the metrics cut at 5/10/20. With
@@ -178,56 +183,6 @@ def facts_only(c: Conversation) -> Conversation:
                         speakers=c.speakers, dia_of=dia_of, questions=c.questions)
 
 
-@dataclass
-class Metrics:
-    recall: dict[int, float] = field(default_factory=lambda: dict.fromkeys(KS, 0.0))
-    rr: float = 0.0
-    pool: float = 0.0  # recall of the whole ranked list (the candidate pool)
-    pool_size: int = 0
-    n: int = 0
-    ms: float = 0.0
-    per_conv: dict[str, list[float]] = field(default_factory=dict)  # conv → [sum R@10, n]
-
-    def add(self, ranked: list[str], dia_of: dict[str, set[str]], evidence: set[str],
-            ms: float, conv: str = "") -> None:
-        self.n += 1
-        self.ms += ms
-        for k in KS:
-            found: set[str] = set()
-            for item in ranked[:k]:
-                found |= dia_of.get(item, set()) & evidence
-            self.recall[k] += len(found) / len(evidence)
-            if k == 10:
-                cell = self.per_conv.setdefault(conv, [0.0, 0.0])
-                cell[0] += len(found) / len(evidence)
-                cell[1] += 1
-        found = set()
-        for item in ranked:
-            found |= dia_of.get(item, set()) & evidence
-        self.pool += len(found) / len(evidence)
-        self.pool_size += len(ranked)
-        for rank, item in enumerate(ranked, 1):
-            if dia_of.get(item, set()) & evidence:
-                self.rr += 1.0 / rank
-                break
-
-    def r(self, k: int) -> float:
-        return self.recall[k] / max(1, self.n)
-
-    def conv_r10(self, conv: str) -> float:
-        s, n = self.per_conv.get(conv, [0.0, 0.0])
-        return s / n if n else 0.0
-
-    def row(self, name: str) -> str:
-        n = max(1, self.n)
-        cells = " ".join(f"{self.recall[k] / n:9.3f}" for k in KS)
-        return f"{name:<24} {cells} {self.rr / n:8.3f} {self.ms / n:9.1f}"
-
-
-def top(items: list[tuple[float, str]], n: int = 20) -> list[str]:
-    return [i for _, i in sorted(items, key=lambda x: -x[0])][:n]
-
-
 async def hippograph(retriever: Retriever, agent: str, question: str, options: dict[str, Any],
                      mode: str) -> list[str]:
     """One retrieve call → the ranked ids of the mode (facts, or facts and snippets merged by
@@ -237,44 +192,6 @@ async def hippograph(retriever: Retriever, agent: str, question: str, options: d
     if mode == "turns+facts":
         items += [(e.score, e.id) for e in result.events]
     return top(items, 10**6)
-
-
-async def vector_baseline(ex: Executor, agent: str, vec: list[float]
-                          ) -> dict[str, list[tuple[float, str]]]:
-    common = {"agent_id": agent, "vector": vec, "as_of": None, "limit": 20,
-              "min_score": index_min_score(-1.0)}
-    facts, events = await asyncio.gather(
-        ex.run("read/semantic_facts_exact", {**common, "min_confidence": 0.0}, read=True),
-        ex.run("read/semantic_events_exact", common, read=True))
-    return {"facts": [(r["score"], r["fact"]["id"]) for r in facts],
-            "events": [(r["score"], r["event"]["id"]) for r in events]}
-
-
-async def bm25_baseline(ex: Executor, agent: str, question: str, vec: list[float]
-                        ) -> dict[str, list[tuple[float, str]]]:
-    q = lucene_query(keywords(question, limit=32))
-    if not q:
-        return {"facts": [], "events": []}
-    common = {"agent_id": agent, "q": q, "k": 100_000, "vector": vec, "as_of": None,
-              "limit": 20}
-    facts, events = await asyncio.gather(
-        ex.run("read/keyword_facts", {**common, "min_confidence": 0.0}, read=True),
-        ex.run("read/keyword_events", common, read=True))
-    return {"facts": [(r["score"], r["fact"]["id"]) for r in facts[0]["rows"]],
-            "events": [(r["score"], r["event"]["id"]) for r in events[0]["rows"]]}
-
-
-def by_mode(hits: dict[str, list[tuple[float, str]]]) -> dict[str, list[str]]:
-    return {"facts": top(hits["facts"]), "turns+facts": top(hits["facts"] + hits["events"])}
-
-
-def rrf(*lists: list[str], k: int = 60) -> list[str]:
-    """Reciprocal-rank fusion of ranked id lists (Graphiti's hybrid search)."""
-    score: dict[str, float] = {}
-    for ranked in lists:
-        for rank, item in enumerate(ranked, 1):
-            score[item] = score.get(item, 0.0) + 1.0 / (k + rank)
-    return top([(s, i) for i, s in score.items()])
 
 
 async def load_all(ex: Executor, embedder: CachedEmbedder, convs: list[Conversation]) -> None:
