@@ -259,13 +259,15 @@ async def profile_slowest(ex: TimingExecutor) -> None:
     for other in sorted(ex.timings, key=lambda n: -pct(ex.timings[n], 0.95)):
         print(f"  {other:<36} p50 {statistics.median(ex.timings[other]):7.1f}  "
               f"p95 {pct(ex.timings[other], 0.95):7.1f}  calls {len(ex.timings[other])}")
-    # PROFILE is a bench-only prefix on a statement loaded from its file.
-    query = cast(LiteralString, "PROFILE " + cypher.load(name))
-    async with ex.driver.session(database=ex.database) as session:
-        result = await session.run(query, ex.slowest[name][1])  # the slowest call's params
-        summary = await result.consume()
-    if summary.profile:
-        print_profile(summary.profile)
+    # PROFILE (a bench-only prefix on a statement loaded from its file) of the three hottest.
+    for hot in sorted(ex.timings, key=lambda n: -pct(ex.timings[n], 0.95))[:3]:
+        query = cast(LiteralString, "PROFILE " + cypher.load(hot))
+        async with ex.driver.session(database=ex.database) as session:
+            result = await session.run(query, ex.slowest[hot][1])  # the slowest call's params
+            summary = await result.consume()
+        if summary.profile:
+            print(f"\nPROFILE {hot} (slowest call's parameters)")
+            print_profile(summary.profile)
 
 
 async def main(large: bool, n_queries: int) -> None:
