@@ -37,11 +37,13 @@ import re
 import sys
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
+from neo4j.exceptions import TransientError
 from tqdm import tqdm
 
 from graph.admin import delete_agent
@@ -62,6 +64,7 @@ from tests.bench.locomo_parts import (
 )
 
 MODES = ("facts", "turns+facts")
+T = TypeVar("T")
 # Facts mode keeps every candidate (min_score 0, large top-k) so the benchmark also sees the
 # candidate pool's recall (the ceiling of any re-ordering); the metrics cut at 5/10/20. With
 # turns, top-k stays 20: which snippets survive depends on the facts returned (provenance).
@@ -183,11 +186,25 @@ def facts_only(c: Conversation) -> Conversation:
                         speakers=c.speakers, dia_of=dia_of, questions=c.questions)
 
 
+async def patient(make: Callable[[], Awaitable[T]], tries: int = 4) -> T:
+    """Retry a read when the shared server is out of transaction memory (other benchmarks'
+    load); the driver's own retries give up after 15 s."""
+    for attempt in range(tries):
+        try:
+            return await make()
+        except TransientError:
+            if attempt == tries - 1:
+                raise
+            await asyncio.sleep(5.0 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
 async def hippograph(retriever: Retriever, agent: str, question: str, options: dict[str, Any],
                      mode: str) -> list[str]:
     """One retrieve call → the ranked ids of the mode (facts, or facts and snippets merged by
     their scores)."""
-    result = await retriever.retrieve(agent, question, options={**BASE_OPTIONS[mode], **options})
+    result = await patient(lambda: retriever.retrieve(
+        agent, question, options={**BASE_OPTIONS[mode], **options}))
     items = [(f.scores.final, f.id) for f in result.facts]
     if mode == "turns+facts":
         items += [(e.score, e.id) for e in result.events]
@@ -225,10 +242,11 @@ async def compare(ex: Executor, embedder: CachedEmbedder, questions: Questions,
         ours = await hippograph(retriever, c.agent_id, q["question"], {}, mode)
         ms = {"hippograph": (time.perf_counter() - t) * 1000}
         t = time.perf_counter()
-        vector = by_mode(await vector_baseline(ex, c.agent_id, vec))
+        vector = by_mode(await patient(partial(vector_baseline, ex, c.agent_id, vec)))
         ms["vector top-k"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
-        bm25 = by_mode(await bm25_baseline(ex, c.agent_id, q["question"], vec))
+        bm25 = by_mode(await patient(
+            partial(bm25_baseline, ex, c.agent_id, q["question"], vec)))
         ms["bm25"] = (time.perf_counter() - t) * 1000
         ms["vector+bm25 rrf"] = ms["vector top-k"] + ms["bm25"]
         lists = {"hippograph": ours, "vector top-k": vector[mode], "bm25": bm25[mode],
