@@ -236,6 +236,8 @@ async def compare(ex: Executor, embedder: CachedEmbedder, questions: Questions,
     """Every ranker on every question of one mode (its conversations are that mode's agents)."""
     retriever = Retriever(ex, embedder)
     table = {n: Metrics() for n in NAMES}
+    counts = {c.agent_id: (await ex.run("read/agent_counts", {"agent_id": c.agent_id}))[0]
+              for c, _, _ in questions}
     for c, q, evidence in bar(questions, desc=f"questions ({mode})", unit="q"):
         vec = (await embedder.embed([q["question"]]))[0]
         t = time.perf_counter()
@@ -246,7 +248,7 @@ async def compare(ex: Executor, embedder: CachedEmbedder, questions: Questions,
         ms["vector top-k"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
         bm25 = by_mode(await patient(
-            partial(bm25_baseline, ex, c.agent_id, q["question"], vec)))
+            partial(bm25_baseline, ex, c.agent_id, q["question"], vec, counts[c.agent_id])))
         ms["bm25"] = (time.perf_counter() - t) * 1000
         ms["vector+bm25 rrf"] = ms["vector top-k"] + ms["bm25"]
         lists = {"hippograph": ours, "vector top-k": vector[mode], "bm25": bm25[mode],

@@ -8,7 +8,13 @@ from dataclasses import dataclass, field
 
 from graph.executor import Executor
 from graph.memory.read.planner import keywords, lucene_query
-from graph.memory.read.search import index_min_score
+from graph.memory.read.search import (
+    Scope,
+    SearchStats,
+    index_min_score,
+    keyword_events,
+    keyword_facts,
+)
 
 KS = (5, 10, 20)
 
@@ -74,18 +80,23 @@ async def vector_baseline(ex: Executor, agent: str, vec: list[float]
             "events": [(r["score"], r["event"]["id"]) for r in events]}
 
 
-async def bm25_baseline(ex: Executor, agent: str, question: str, vec: list[float]
-                        ) -> dict[str, list[tuple[float, str]]]:
+async def bm25_baseline(ex: Executor, agent: str, question: str, vec: list[float],
+                        counts: dict[str, int]) -> dict[str, list[tuple[float, str]]]:
+    """BM25 top-20 of the agent's facts and turns: the full-text index over-fetched until the
+    agent has 20 hits (the same exact strategy as retrieve; a fixed huge k collects every
+    agent's hits and exhausts the server's transaction memory on a shared database)."""
     q = lucene_query(keywords(question, limit=32))
     if not q:
         return {"facts": [], "events": []}
-    common = {"agent_id": agent, "q": q, "k": 100_000, "vector": vec, "as_of": None,
-              "limit": 20}
+    scope = Scope(agent, None, vec, 0.0)
     facts, events = await asyncio.gather(
-        ex.run("read/keyword_facts", {**common, "min_confidence": 0.0}, read=True),
-        ex.run("read/keyword_events", common, read=True))
-    return {"facts": [(r["score"], r["fact"]["id"]) for r in facts[0]["rows"]],
-            "events": [(r["score"], r["event"]["id"]) for r in events[0]["rows"]]}
+        keyword_facts(ex, scope, lucene=q, limit=20, agent_facts=counts["agent_facts"],
+                      total_facts=counts["total_facts"], cap=200_000, stats=SearchStats()),
+        keyword_events(ex, scope, lucene=q, limit=20, agent_events=counts["agent_events"],
+                       total_events=counts["total_events"], cap=200_000, stats=SearchStats()))
+    # normalised BM25 keeps the BM25 order within each list; the two lists are merged by it
+    return {"facts": [(f.scores.keyword, f.id) for f in facts],
+            "events": [(e.keyword, e.id) for e in events]}
 
 
 def by_mode(hits: dict[str, list[tuple[float, str]]]) -> dict[str, list[str]]:
