@@ -2,7 +2,9 @@
 // params: $agent_id string, $q string (escaped Lucene query), $k int, $vector list<float>, $min_confidence float, $as_of datetime|null, $limit int
 // returns: fetched int (global hits), rows list<{fact map, score float (raw BM25), semantic float (index scale)}> (times as integer microseconds since the epoch: cheap to decode)
 CALL db.index.fulltext.queryNodes('fact_text', $q, {limit: $k}) YIELD node, score
-WITH collect({f: node, score: score}) AS hits
+// Only this agent's hits are kept (a global top-k of tens of thousands stays out of memory).
+WITH count(node) AS fetched,
+     collect(CASE WHEN node.agent_id = $agent_id THEN {f: node, score: score} END) AS hits
 CALL {
   WITH hits
   UNWIND hits AS h
@@ -25,4 +27,4 @@ CALL {
          event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]}, score: score,
                   semantic: coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5)}) AS rows
 }
-RETURN size(hits) AS fetched, rows
+RETURN fetched, rows

@@ -2,7 +2,9 @@
 // params: $agent_id string, $vector list<float>, $k int, $min_score float (index scale), $min_confidence float, $as_of datetime|null, $limit int
 // returns: fetched int (global hits), floor float (lowest global score), rows list<{fact map, score float}> (times as integer microseconds since the epoch: cheap to decode)
 CALL db.index.vector.queryNodes('fact_embedding', $k, $vector) YIELD node, score
-WITH collect({f: node, score: score}) AS hits
+// Only this agent's hits are kept (a global top-k of tens of thousands stays out of memory).
+WITH count(node) AS fetched, min(score) AS floor,
+     collect(CASE WHEN node.agent_id = $agent_id THEN {f: node, score: score} END) AS hits
 CALL {
   WITH hits
   UNWIND hits AS h
@@ -25,4 +27,4 @@ CALL {
          .temporal_class, valid_until: f.valid_until.epochSeconds * 1000000 + f.valid_until.microsecond,
          event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]}, score: score}) AS rows
 }
-RETURN size(hits) AS fetched, hits[-1].score AS floor, rows
+RETURN fetched, floor, rows
