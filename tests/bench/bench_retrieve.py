@@ -20,14 +20,12 @@ import hashlib
 import os
 import random
 import statistics
-import sys
 import time
 import uuid
 from collections.abc import Sequence
 from typing import Any, LiteralString, cast
 
 import numpy as np
-from tqdm import tqdm
 
 import cypher
 from graph.admin import delete_agent
@@ -35,8 +33,11 @@ from graph.executor import Executor, connect
 from graph.memory.read import RetrieveConfig, Retriever
 from graph.memory.read.search import Scope, SearchStats, semantic_facts
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.progress import progress_bar
 from graph.schema import ensure_schema
 from server.settings import Settings
+from tests.cypher import load_query
+from tests.fakes import WrappedExecutor
 
 DIM, TOPICS = 384, 50
 _WORD_TEXT = ("coffee hiking budget launch roadmap guitar marathon python recipe garden invoice "
@@ -65,11 +66,11 @@ class TopicEmbedder:
         return out
 
 
-class TimingExecutor(Executor):
+class TimingExecutor(WrappedExecutor):
     """Records the duration of every named statement (to find the slowest one)."""
 
     def __init__(self, inner: Executor) -> None:
-        super().__init__(inner.driver, inner.database)
+        super().__init__(inner)
         self.timings: dict[str, list[float]] = {}
         self.slowest: dict[str, tuple[float, dict[str, Any]]] = {}
 
@@ -127,18 +128,13 @@ def pct(values: list[float], q: float) -> float:
 async def load(ex: Executor, embedder: TopicEmbedder, agents: list[str], n_facts: int,
                rng: random.Random) -> None:
     per_agent = n_facts // len(agents)
-    with bar(total=n_facts, desc=f"import {n_facts} facts / {len(agents)} agent(s)",
-              unit="fact") as progress:
+    with progress_bar(total=n_facts, desc=f"import {n_facts} facts / {len(agents)} agent(s)",
+                      unit="fact") as progress:
         for agent in agents:
             entities, facts, relations = synthetic_memory(per_agent, rng)
             await remember(ex, embedder, agent, entities=entities, facts=facts,
                            relations=relations, batch_size=1000)
             progress.update(per_agent)
-
-
-def bar(iterable: Any = None, **kw: Any) -> Any:
-    """tqdm only on a terminal: piped output stays a readable log."""
-    return tqdm(iterable, disable=not sys.stderr.isatty(), **kw)
 
 
 STAGES = ("plan", "signals", "activation")
@@ -154,7 +150,7 @@ async def measure(ex: TimingExecutor, embedder: TopicEmbedder, agent: str, label
     ex.slowest.clear()
     times: list[float] = []
     stages: dict[str, list[float]] = {s: [] for s in (*STAGES, "python")}
-    for q in bar(qs, desc=f"retrieve {label}", unit="q"):
+    for q in progress_bar(qs, desc=f"retrieve {label}", unit="q"):
         t = time.perf_counter()
         result = await retriever.retrieve(agent, q)
         total = (time.perf_counter() - t) * 1000
@@ -174,17 +170,17 @@ async def floors(ex: Executor, embedder: TopicEmbedder) -> dict[str, float]:
     the two index signals: no agent filter, no projection)."""
     vec = (await embedder.embed(["what about coffee and hiking"]))[0]
     out: dict[str, float] = {}
-    for label, name, params in (
-            ("vector index k=100", "test/bench_floor_vector", {"vector": vec, "k": 100}),
-            ("vector index k=1000", "test/bench_floor_vector", {"vector": vec, "k": 1000}),
-            ("full-text k=100", "test/bench_floor_fulltext", {"q": "coffee OR hiking",
+    for label, query, params in (
+            ("vector index k=100", load_query("bench_floor_vector"), {"vector": vec, "k": 100}),
+            ("vector index k=1000", load_query("bench_floor_vector"), {"vector": vec, "k": 1000}),
+            ("full-text k=100", load_query("bench_floor_fulltext"), {"q": "coffee OR hiking",
                                                               "k": 100}),
-            ("full-text k=1000", "test/bench_floor_fulltext", {"q": "coffee OR hiking",
+            ("full-text k=1000", load_query("bench_floor_fulltext"), {"q": "coffee OR hiking",
                                                                "k": 1000})):
         ts = []
         for _ in range(12):
             t = time.perf_counter()
-            await ex.run(name, params, read=True)
+            await ex.run_text(query, params, read=True)
             ts.append((time.perf_counter() - t) * 1000)
         out[label] = statistics.median(ts[2:])
     return out
@@ -350,7 +346,7 @@ async def cleanup_leftovers() -> None:
     settings = Settings()
     ex = connect(settings.bolt_uri, settings.neo4j_user,
                  settings.neo4j_password.get_secret_value(), settings.neo4j_database)
-    rows = await ex.run("test/read_agents_with_prefix", {"prefix": "bench-retrieve-"})
+    rows = await ex.run_text(load_query("read_agents_with_prefix"), {"prefix": "bench-retrieve-"})
     print(f"{len(rows)} leftover bench agents, {sum(r['facts'] for r in rows)} facts")
     await cleanup(ex, [r["agent_id"] for r in rows])
     await ex.close()
@@ -359,8 +355,8 @@ async def cleanup_leftovers() -> None:
 async def cleanup(ex: Executor, agents: list[str]) -> None:
     """Delete the bench agents; facts in batches (one 100k-fact transaction would exceed the
     server's transaction memory limit)."""
-    for agent in bar(agents, desc="cleanup", unit="agent"):
-        while (await ex.run("test/read_delete_facts_batch",
+    for agent in progress_bar(agents, desc="cleanup", unit="agent"):
+        while (await ex.run_text(load_query("read_delete_facts_batch"),
                             {"agent_id": agent, "batch": 5000}))[0]["deleted"]:
             pass
         await delete_agent(ex, agent)

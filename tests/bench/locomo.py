@@ -34,7 +34,6 @@ import dataclasses
 import json
 import os
 import re
-import sys
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
@@ -44,12 +43,12 @@ from functools import partial
 from typing import Any, TypeVar
 
 from neo4j.exceptions import TransientError
-from tqdm import tqdm
 
 from graph.admin import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.read import Retriever
 from graph.memory.write import StructuredEntity, StructuredEvent, StructuredFact, remember
+from graph.progress import progress_bar
 from graph.providers import Embedder, MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
@@ -93,11 +92,6 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "+ MMR 0.3": {"diversity": 0.3},
     "+ context turns 1": {"context_turns": 1},
 }
-
-
-def bar(iterable: Any = None, **kw: Any) -> Any:
-    """tqdm only on a terminal: piped output stays a readable log."""
-    return tqdm(iterable, disable=not sys.stderr.isatty(), **kw)
 
 
 class CachedEmbedder:
@@ -213,12 +207,12 @@ async def hippograph(retriever: Retriever, agent: str, question: str, options: d
 
 async def load_all(ex: Executor, embedder: CachedEmbedder, convs: list[Conversation]) -> None:
     total = sum(len(c.facts) + len(c.events) for c in convs)
-    with bar(total=total, desc="import (remember)", unit="item") as progress_bar:
+    with progress_bar(total=total, desc="import (remember)", unit="item") as shown:
         for c in convs:
             done = [0]
 
             def progress(n: int, _total: int, done: list[int] = done) -> None:
-                progress_bar.update(n - done[0])
+                shown.update(n - done[0])
                 done[0] = n
 
             await remember(ex, embedder, c.agent_id, facts=c.facts, events=c.events,
@@ -238,7 +232,7 @@ async def compare(ex: Executor, embedder: CachedEmbedder, questions: Questions,
     table = {n: Metrics() for n in NAMES}
     counts = {c.agent_id: (await ex.run("read/agent_counts", {"agent_id": c.agent_id}))[0]
               for c, _, _ in questions}
-    for c, q, evidence in bar(questions, desc=f"questions ({mode})", unit="q"):
+    for c, q, evidence in progress_bar(questions, desc=f"questions ({mode})", unit="q"):
         vec = (await embedder.embed([q["question"]]))[0]
         t = time.perf_counter()
         ours = await hippograph(retriever, c.agent_id, q["question"], {}, mode)
@@ -291,7 +285,8 @@ async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dic
         results[label] = {}
         for mode, questions in per_mode_questions.items():
             m = results[label][mode] = Metrics()
-            for c, q, evidence in bar(questions, desc=f"ablate {label} ({mode})", unit="q"):
+            for c, q, evidence in progress_bar(questions, desc=f"ablate {label} ({mode})",
+                                               unit="q"):
                 t = time.perf_counter()
                 ranked = await hippograph(retriever, c.agent_id, q["question"], options, mode)
                 m.add(ranked, c.dia_of, evidence, (time.perf_counter() - t) * 1000,
