@@ -53,14 +53,20 @@ from graph.providers import Embedder, MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
 from server.settings import Settings
-from tests.bench.locomo_parts import (
+from tests.bench.locomo_parts import (  # re-exported for tests.bench.peers
+    KS,
     Metrics,
     bm25_baseline,
+    bm25_hits,
     by_mode,
     rrf,
     top,
     vector_baseline,
+    vector_hits,
 )
+
+__all__ = ["KS", "Conversation", "Metrics", "bm25_baseline", "evidence_ids", "hippograph",
+           "load_conversation", "vector_baseline"]
 
 MODES = ("facts", "turns+facts")
 T = TypeVar("T")
@@ -193,16 +199,16 @@ async def patient(make: Callable[[], Awaitable[T]], tries: int = 4) -> T:
     raise AssertionError("unreachable")
 
 
-async def hippograph(retriever: Retriever, agent: str, question: str, options: dict[str, Any],
-                     mode: str) -> list[str]:
+async def hippograph(retriever: Retriever, agent: str, question: str,
+                     options: dict[str, Any] | None = None, mode: str = "turns+facts") -> list[str]:
     """One retrieve call → the ranked ids of the mode (facts, or facts and snippets merged by
     their scores)."""
     result = await patient(lambda: retriever.retrieve(
-        agent, question, options={**BASE_OPTIONS[mode], **options}))
+        agent, question, options={**BASE_OPTIONS[mode], **(options or {})}))
     items = [(f.scores.final, f.id) for f in result.facts]
     if mode == "turns+facts":
         items += [(e.score, e.id) for e in result.events]
-    return top(items, 10**6)
+    return top(items, 10**6 if mode == "facts" else 20)
 
 
 async def load_all(ex: Executor, embedder: CachedEmbedder, convs: list[Conversation]) -> None:
@@ -238,11 +244,11 @@ async def compare(ex: Executor, embedder: CachedEmbedder, questions: Questions,
         ours = await hippograph(retriever, c.agent_id, q["question"], {}, mode)
         ms = {"hippograph": (time.perf_counter() - t) * 1000}
         t = time.perf_counter()
-        vector = by_mode(await patient(partial(vector_baseline, ex, c.agent_id, vec)))
+        vector = by_mode(await patient(partial(vector_hits, ex, c.agent_id, vec)))
         ms["vector top-k"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
         bm25 = by_mode(await patient(
-            partial(bm25_baseline, ex, c.agent_id, q["question"], vec, counts[c.agent_id])))
+            partial(bm25_hits, ex, c.agent_id, q["question"], vec, counts[c.agent_id])))
         ms["bm25"] = (time.perf_counter() - t) * 1000
         ms["vector+bm25 rrf"] = ms["vector top-k"] + ms["bm25"]
         lists = {"hippograph": ours, "vector top-k": vector[mode], "bm25": bm25[mode],

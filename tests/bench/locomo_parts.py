@@ -69,7 +69,7 @@ def top(items: list[tuple[float, str]], n: int = 20) -> list[str]:
     return [i for _, i in sorted(items, key=lambda x: -x[0])][:n]
 
 
-async def vector_baseline(ex: Executor, agent: str, vec: list[float]
+async def vector_hits(ex: Executor, agent: str, vec: list[float]
                           ) -> dict[str, list[tuple[float, str]]]:
     common = {"agent_id": agent, "vector": vec, "as_of": None, "limit": 20,
               "min_score": index_min_score(-1.0)}
@@ -80,7 +80,7 @@ async def vector_baseline(ex: Executor, agent: str, vec: list[float]
             "events": [(r["score"], r["event"]["id"]) for r in events]}
 
 
-async def bm25_baseline(ex: Executor, agent: str, question: str, vec: list[float],
+async def bm25_hits(ex: Executor, agent: str, question: str, vec: list[float],
                         counts: dict[str, int]) -> dict[str, list[tuple[float, str]]]:
     """BM25 top-20 of the agent's facts and turns: the full-text index over-fetched until the
     agent has 20 hits (the same exact strategy as retrieve; a fixed huge k collects every
@@ -110,3 +110,14 @@ def rrf(*lists: list[str], k: int = 60) -> list[str]:
         for rank, item in enumerate(ranked, 1):
             score[item] = score.get(item, 0.0) + 1.0 / (k + rank)
     return top([(s, i) for i, s in score.items()])
+
+
+async def vector_baseline(ex: Executor, agent: str, vec: list[float]) -> list[str]:
+    """Exact vector top-20 of facts and turns merged by cosine (the peers benchmark's ranker)."""
+    return by_mode(await vector_hits(ex, agent, vec))["turns+facts"]
+
+
+async def bm25_baseline(ex: Executor, agent: str, question: str, vec: list[float]) -> list[str]:
+    """BM25 top-20 of facts and turns merged by score (the peers benchmark's ranker)."""
+    counts = (await ex.run("read/agent_counts", {"agent_id": agent}, read=True))[0]
+    return by_mode(await bm25_hits(ex, agent, question, vec, counts))["turns+facts"]
