@@ -324,7 +324,8 @@ def _portuguese(sentence: str, speaker: str, ex: Extraction) -> bool:
     return True
 
 
-def extract_with(nlp: Any, message: str, speaker: str) -> Extraction:
+def extract_with(nlp: Any, message: str, speaker: str,
+                 recent: list[str] | None = None) -> Extraction:
     """Deterministic extraction with a loaded spaCy pipeline (see module docstring)."""
     ex = Extraction()
     doc = nlp(message)
