@@ -67,10 +67,14 @@ DEFAULT_THRESHOLD = 0.60
 
 @dataclass
 class Turn:
-    dia_id: str
+    dia_id: str  # conversation-qualified ("conv-26/D1:3"): dia ids repeat across conversations
     speaker: str
     text: str
     when: datetime
+
+    @property
+    def dia(self) -> str:
+        return self.dia_id.rsplit("/", 1)[-1]
 
 
 @dataclass
@@ -98,16 +102,19 @@ def turns_of(sample: dict[str, Any], limit: int | None) -> list[Turn]:
             text = turn["text"]
             if turn.get("blip_caption"):  # same text as the gold mode's events
                 text += f" [shares a photo: {turn['blip_caption']}]"
-            out.append(Turn(turn["dia_id"], turn["speaker"], text, when + timedelta(seconds=i)))
+            out.append(Turn(f"{sample['sample_id']}/{turn['dia_id']}", turn["speaker"], text,
+                            when + timedelta(seconds=i)))
     return out[:limit]
 
 
 def gold_of(sample: dict[str, Any], dias: set[str]) -> list[GoldObservation]:
+    """Gold observations from the given (conversation-qualified) turns."""
     out = []
     for per_speaker in sample["observation"].values():
         for items in per_speaker.values():
             for text, dia in items:
-                ids = evidence_ids(dia if isinstance(dia, list) else [dia]) & dias
+                ids = {f"{sample['sample_id']}/{d}" for d in evidence_ids(
+                    dia if isinstance(dia, list) else [dia])} & dias
                 if ids:
                     out.append(GoldObservation(text, ids))
     return out
@@ -272,14 +279,14 @@ async def main(args: argparse.Namespace) -> None:
                 dia_of_event = await write_turns(pipe, rec, agent, turns, stats, bar)
                 conv_facts = await stored_facts(ex, agent, dia_of_event)
                 facts += conv_facts
-                dias = {t.dia_id for t in turns}
+                dias = {t.dia for t in turns}
                 questions = [q for q in sample["qa"] if q["category"] in (1, 2, 3, 4)
                              and evidence_ids(q["evidence"]) <= dias]
-                dia_of: dict[str, set[str]] = {e: {d} for e, d in dia_of_event.items()}
+                raw = {e: d.rsplit("/", 1)[-1] for e, d in dia_of_event.items()}
+                dia_of: dict[str, set[str]] = {e: {d} for e, d in raw.items()}
                 rows = await ex.run("test/read_fact_provenance", {"agent_id": agent}, read=True)
                 for r in rows:
-                    dia_of[r["id"]] = {dia_of_event[e] for e in r["event_ids"]
-                                       if e in dia_of_event}
+                    dia_of[r["id"]] = {raw[e] for e in r["event_ids"] if e in raw}
                 pipe_items.append((agent, dia_of, questions))
                 gc = load_conversation(sample, f"gold-{run}")
                 keep = {e.id for e in gc.events if gc.dia_of[e.id or ""] <= dias}
