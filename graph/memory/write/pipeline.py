@@ -187,7 +187,7 @@ class WritePipeline:
                        known: list[str], cfg: WriteConfig, session: LLMSession | None,
                        run: _Run, result: WriteResult) -> Extraction | None:
         if session is None:
-            return await extract_offline(text, speaker)
+            return await extract_offline(text, speaker, recent)
         caps = {"max_facts": cfg.max_facts, "max_entities": cfg.max_entities,
                 "min_chars": cfg.min_fact_chars, "max_chars": cfg.max_fact_chars}
         recent = recent[-cfg.recent_messages_max:]
