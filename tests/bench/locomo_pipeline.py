@@ -169,11 +169,15 @@ def report_quality(facts: list[StoredFact], gold: list[GoldObservation], turns: 
     control = shifted_turns([t.dia_id for t in turns], {d for g in gold for d in g.dia_ids})
     print("\nThreshold sweep (control: each fact scored against the gold of another turn, the "
           "third gold-bearing turn after its own):")
-    print(f"{'cosine>=':>8} {'precision':>9} {'recall':>7} {'ctl prec':>9} {'ctl rec':>8}")
+    print(f"{'cosine>=':>8} {'precision':>9} {'recall':>7} {'ctl prec':>9} {'ctl rec':>8} "
+          f"{'J prec':>7} {'J rec':>7}")
     for q in sweep(facts, gold, control):
         mark = "  <- used" if abs(q.threshold - threshold) < 1e-9 else ""
         print(f"{q.threshold:8.2f} {q.precision:9.3f} {q.recall:7.3f} {q.control_precision:9.3f} "
-              f"{q.control_recall:8.3f}{mark}")
+              f"{q.control_recall:8.3f} {q.precision - q.control_precision:7.3f} "
+              f"{q.recall - q.control_recall:7.3f}{mark}")
+    print("J = real minus control: the share of matches not explained by chance; the threshold "
+          "is where J peaks")
     q = sweep(facts, gold, control, (threshold,))[0]
     per_turn: dict[str, int] = {}
     for f in facts:

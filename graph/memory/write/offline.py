@@ -170,6 +170,18 @@ def _negated(verb: Any) -> bool:
     return False
 
 
+_WISH_LEMMAS = {"want", "wanna", "love", "like", "hope", "wish", "plan", "dream", "would",
+                "try", "consider", "think", "need", "might", "could", "should"}
+
+
+def _unrealised(verb: Any) -> bool:
+    """A wish or possibility, not a state: "I'd love to visit Paris", "want to move to Rome"."""
+    if any(c.dep_ == "aux" and c.lower_ in ("would", "'d", "’d", "might", "could", "should")
+           for c in verb.children):
+        return True
+    return verb.dep_ == "xcomp" and verb.head.lemma_.lower() in _WISH_LEMMAS
+
+
 def _relations(sent: Any, state: _Doc, last_person: str | None) -> tuple[
         list[ExtractedRelation], bool]:
     """Relations stated by ``sent`` (any sequence of tokens: one clause) and whether a
@@ -177,7 +189,7 @@ def _relations(sent: Any, state: _Doc, last_person: str | None) -> tuple[
     out: list[ExtractedRelation] = []
     retraction = False
     for tok in sent:
-        if tok.pos_ not in ("VERB", "ADJ", "AUX"):
+        if tok.pos_ not in ("VERB", "ADJ", "AUX") or _unrealised(tok):
             continue
         subj_tok = _subject_of(tok)
         subject = None
@@ -250,7 +262,8 @@ def extract_with(nlp: Any, message: str, speaker: str,
         if extract_portuguese(sent.text, speaker, ex):
             continue
         for clause in clauses(sent):
-            if not salient(clause, sent, set(state.by_token)):
+            vocative = {i for i, n in state.by_token.items() if n == state.other}
+            if not salient(clause, sent, set(state.by_token), vocative):
                 continue
             rels, retraction = _relations(clause.tokens, state, last_person)
             ex.relations += rels

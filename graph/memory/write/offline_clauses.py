@@ -31,7 +31,8 @@ _DEICTIC_SUBJECTS = {"it", "that", "this", "there", "what", "which", "who", "eve
 # Predicates that react to the listener or the conversation rather than state something.
 _REACTION_LEMMAS = {"thank", "hear", "sound", "seem", "hope", "wish", "bet", "agree",
                     "appreciate", "congratulate", "apologize", "wait", "welcome", "mean",
-                    "guess", "suppose", "bye", "ttyl", "cheer", "rock", "glad", "sorry"}
+                    "guess", "suppose", "bye", "ttyl", "cheer", "rock", "glad", "sorry",
+                    "understand", "relate"}
 # Nouns too generic to carry a proposition on their own.
 _GENERIC_NOUNS = {"thing", "things", "stuff", "lot", "lots", "bit", "way", "kind", "sort",
                   "one", "ones", "time", "day", "idea", "news", "chat", "talk", "luck", "fun",
@@ -76,7 +77,7 @@ def third_person(token: Any) -> str:
 
 def _subject(verb: Any) -> Any | None:
     for child in verb.children:
-        if child.dep_ in ("nsubj", "nsubjpass", "expl"):
+        if child.dep_ in ("nsubj", "nsubjpass", "csubj", "expl"):
             return child
     return None
 
@@ -111,17 +112,28 @@ def clauses(sent: Any) -> list[Clause]:
         if subject is None and n > 0:
             subject = out[-1].subject
             implied = out[-1].implied
-        elif subject is None and head.tag_ in ("VBD", "VBN", "VBG") and head.i == _first(tokens):
-            implied = True  # "Lost my job yesterday", "Finishing up the choreography"
+        elif subject is None and _implied_speaker(head, tokens):
+            implied = True  # "Lost my job yesterday", "Still working on it", "Gonna move"
         out.append(Clause(head, tokens, subject, implied))
     return out
 
 
-def _first(tokens: list[Any]) -> int:
-    for t in tokens:
-        if t.dep_ not in _DROP_DEPS and t.lower_ not in _LEAD_WORDS and t.dep_ != "npadvmod":
-            return int(t.i)
-    return -1
+_SPOKEN_STARTS = {"gon", "gonna", "wan", "wanna", "gotta"}
+
+
+def _implied_speaker(head: Any, tokens: list[Any]) -> bool:
+    """A subjectless statement that starts with a past/progressive verb ("Lost my job",
+    "Still working on it", "Gonna continue my studies") — the speaker is talking about
+    themself. Imperatives (base form) and questions are not."""
+    words = [t for t in tokens if t.dep_ not in _DROP_DEPS and t.lower_ not in _LEAD_WORDS
+             and not (t.pos_ == "PROPN" and t.i < head.i and t.dep_ != "compound")]
+    while words and words[0].pos_ == "ADV":  # "Still working…", "Just got…"
+        words = words[1:]
+    if not words:
+        return False
+    first = words[0]
+    return first.lower_ in _SPOKEN_STARTS or (first.pos_ in ("VERB", "AUX") and (
+        first.tag_ in ("VBD", "VBN", "VBG") or (first.tag_ == "VB" and first.lower_.endswith("ed"))))
 
 
 def _addressed(head: Any) -> bool:
@@ -137,8 +149,11 @@ def _addressed(head: Any) -> bool:
     return False
 
 
-def salient(clause: Clause, sent: Any, named: set[int]) -> bool:
-    """Is the clause a statement worth keeping as a fact (see module docstring)?"""
+def salient(clause: Clause, sent: Any, named: set[int], vocative: set[int] | None = None
+            ) -> bool:
+    """Is the clause a statement worth keeping as a fact (see module docstring)? ``named``
+    are token ids inside entity names; ``vocative`` those naming the listener."""
+    vocative = vocative or set()
     if sent.text.rstrip().endswith("?") or sent.text.lstrip().startswith("["):
         return False  # questions; bracketed stage directions ("[shares a photo: …]")
     head, subj = clause.head, clause.subject
@@ -157,7 +172,7 @@ def salient(clause: Clause, sent: Any, named: set[int]) -> bool:
     subj_ids = {t.i for t in subj.subtree} if subj is not None else set()
     content = [t for t in clause.tokens if t.i not in subj_ids and (
         (t.pos_ in ("NOUN", "PROPN", "NUM") and t.lower_ not in _GENERIC_NOUNS
-         and t.lower_ not in SECOND_PERSON) or t.i in named)]
+         and t.lower_ not in SECOND_PERSON) or t.i in named) and t.i not in vocative]
     return bool(content)
 
 
@@ -227,8 +242,10 @@ def rewrite(clause: Clause, speaker: str, other: str | None, last_person: str | 
                                last_person)
         out = f"{subject_text} {out}"
     elif clause.implied and subj is None:
-        out = out[0].lower() + out[1:]
-        out = f"{speaker} {'is ' if tokens[0].tag_ == 'VBG' else ''}{out}"
+        verb = next((t for t in tokens if t.pos_ in ("VERB", "AUX")
+                     or t.lower_ in _SPOKEN_STARTS), tokens[0])
+        progressive = verb.tag_ == "VBG" or verb.lower_ in ("gon", "gonna")
+        out = f"{speaker} {'is ' if progressive else ''}{out[0].lower() + out[1:]}"
     out = out.rstrip(" ,;:-–—")
     return (out[0].upper() + out[1:] + ".") if out else ""
 
