@@ -26,7 +26,13 @@ from graph.memory.write.extraction import (
     ExtractedRelation,
     Extraction,
 )
-from graph.memory.write.offline_clauses import FIRST_PERSON, SECOND_PERSON, clauses, rewrite, salient
+from graph.memory.write.offline_clauses import (
+    FIRST_PERSON,
+    SECOND_PERSON,
+    clauses,
+    rewrite,
+    salient,
+)
 from graph.memory.write.offline_pt import extract_portuguese
 
 __all__ = ["extract_offline", "extract_with", "load_nlp"]
