@@ -20,6 +20,8 @@ def main() -> int:
     locomo = Path(os.environ.get("HIPPOGRAPH_LOCOMO", ROOT.parent / "shared/bench/locomo/locomo-dev.json"))
     if locomo.is_file():
         runs.append(["tests.bench.locomo", str(locomo)])
+        runs.append(["tests.bench.locomo_pipeline", str(locomo), "--conversations", "1",
+                     "--turns", "200"])
     else:
         print(f"(LoCoMo data not found at {locomo}; skipping that benchmark)")
     for args in runs:
