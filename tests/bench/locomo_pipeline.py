@@ -38,9 +38,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from neo4j.exceptions import TransientError
 from tqdm import tqdm
 
 from graph.admin import delete_agent
+from graph.errors import GraphUnavailable
 from graph.executor import Executor, connect
 from graph.memory.read import Retriever
 from graph.memory.write import StructuredEntity, WritePipeline, remember
@@ -128,8 +130,9 @@ async def write_turns(pipe: WritePipeline, rec: RecordingExecutor, agent: str,
     for turn in turns:
         before = rec.round_trips
         t = time.perf_counter()
-        res = await pipe.write(agent, turn.text, turn.speaker, recent_messages=recent[-RECENT:],
-                               occurred_at=turn.when)
+        res = await _retrying(lambda turn=turn: pipe.write(
+            agent, turn.text, turn.speaker, recent_messages=recent[-RECENT:],
+            occurred_at=turn.when))
         stats.ms.append((time.perf_counter() - t) * 1000)
         stats.round_trips += rec.round_trips - before
         stats.llm_calls += res.llm_calls
@@ -234,6 +237,18 @@ def write_examples(facts: list[StoredFact], gold: list[GoldObservation], turns: 
     print(f"worst examples written to {path}")
 
 
+async def _retrying(make: Any, attempts: int = 6) -> Any:
+    """Await ``make()``, retrying when the shared Neo4j is briefly out of transaction memory."""
+    for attempt in range(attempts):
+        try:
+            return await make()
+        except (TransientError, GraphUnavailable):
+            if attempt == attempts - 1:
+                raise
+            await asyncio.sleep(2.0 * (attempt + 1))
+    return None
+
+
 async def evaluate(retriever: Retriever, items: list[tuple[str, dict[str, set[str]],
                    list[dict[str, Any]]]]) -> Metrics:
     m = Metrics()
@@ -242,7 +257,8 @@ async def evaluate(retriever: Retriever, items: list[tuple[str, dict[str, set[st
             evidence = evidence_ids(q["evidence"])
             if evidence:
                 t = time.perf_counter()
-                ranked = await hippograph(retriever, agent, q["question"])
+                ranked = await _retrying(
+                    lambda q=q, agent=agent: hippograph(retriever, agent, q["question"]))
                 m.add(ranked, dia_of, evidence, (time.perf_counter() - t) * 1000)
     return m
 
@@ -303,6 +319,12 @@ async def main(args: argparse.Namespace) -> None:
         write_s = time.perf_counter() - started
         await _embed(embedder, facts, gold)
         report_quality(facts, gold, all_turns, args.threshold, args.examples, args.dump)
+        n = max(1, len(stats.ms))
+        print(f"\nPer message ({len(stats.ms)} messages, {stats.failures} failed; load average "
+              f"{os.getloadavg()[0]:.1f}): median {statistics.median(stats.ms or [0]):.0f} ms, "
+              f"mean {sum(stats.ms) / n:.0f} ms; Neo4j round trips {stats.round_trips / n:.2f}; "
+              f"LLM calls {stats.llm_calls / n:.2f}; prompt tokens {stats.prompt_tokens / n:.0f}; "
+              f"completion tokens {stats.completion_tokens / n:.0f}; write phase {write_s:.0f} s")
         retriever = Retriever(ex, embedder)
         n_q = sum(len(q) for _, _, q in pipe_items)
         print(f"\nEvidence recall of retrieve (offline, no rerank), {n_q} questions of "
@@ -317,12 +339,6 @@ async def main(args: argparse.Namespace) -> None:
                   + f" {m.rr / n:7.3f} {m.ms / n:7.1f}")
         p10, g10 = results["pipeline"].recall[10], results["gold"].recall[10]
         print(f"pipeline R@10 / gold R@10 = {p10 / g10 if g10 else float('nan'):.3f}")
-        n = max(1, len(stats.ms))
-        print(f"\nPer message ({len(stats.ms)} messages, {stats.failures} failed; load average "
-              f"{os.getloadavg()[0]:.1f}): median {statistics.median(stats.ms or [0]):.0f} ms, "
-              f"mean {sum(stats.ms) / n:.0f} ms; Neo4j round trips {stats.round_trips / n:.2f}; "
-              f"LLM calls {stats.llm_calls / n:.2f}; prompt tokens {stats.prompt_tokens / n:.0f}; "
-              f"completion tokens {stats.completion_tokens / n:.0f}; write phase {write_s:.0f} s")
     finally:
         for agent in agents:
             await delete_agent(ex, agent)
