@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cypher
+
 __all__ = ["LocalNeo4j", "RuntimeConfig", "RuntimeError_", "Status"]
 
 POM_DIR = Path(__file__).resolve().parent
@@ -47,6 +49,9 @@ class RuntimeConfig:
     tx_memory: str = "512m"
     start_timeout_s: float = 120.0
     with_gds: bool = True
+    # Neo4j Browser: hosts it may fetch guides/styles from, and commands run after connecting.
+    browser_allowlist: str = ""
+    browser_post_connect_cmd: str = ""
     mvn_args: tuple[str, ...] = ()  # e.g. ("-Dmaven.repo.local=/tmp/m2",) for a cold-cache run
     java: str = field(default_factory=lambda: shutil.which("java") or "java")
     mvn: str = field(default_factory=lambda: shutil.which("mvn") or "mvn")
@@ -174,7 +179,12 @@ class LocalNeo4j:
             "dbms.security.procedures.allowlist": "apoc.*,gds.*",
             "dbms.usage_report.enabled": "false",
             "db.logs.query.enabled": "OFF",
+            "client.allow_telemetry": "false",  # Browser: no product analytics
         }
+        if c.browser_allowlist:
+            lines["browser.remote_content_hostname_whitelist"] = c.browser_allowlist
+        if c.browser_post_connect_cmd:
+            lines["browser.post_connect_cmd"] = c.browser_post_connect_cmd
         text = "# Written by `hippograph neo4j install`; edits are overwritten.\n"
         text += "".join(f"{k}={v}\n" for k, v in lines.items())
         (self.conf / "neo4j.conf").write_text(text)
@@ -264,10 +274,8 @@ class LocalNeo4j:
                     GraphDatabase.driver(uri, auth=("neo4j", self.config.password)) as drv,
                     drv.session() as session,
                 ):
-                    record = session.run(
-                        "CALL dbms.components() YIELD versions RETURN versions[0] AS v"
-                    ).single()
-                    return str(record["v"]) if record else "unknown"
+                    record = session.run(cypher.load("schema/components")).single()
+                    return str(record["version"]) if record else "unknown"
             except (ServiceUnavailable, OSError, Neo4jError) as exc:
                 last = exc
                 time.sleep(0.25)

@@ -39,6 +39,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from neo4j.exceptions import TransientError
+from server.services import build_llm
 from tqdm import tqdm
 
 from graph.admin import delete_agent
@@ -49,7 +50,6 @@ from graph.memory.write import StructuredEntity, WritePipeline, remember
 from graph.providers import MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
-from server.services import build_llm
 from server.settings import Settings
 from tests.bench.locomo import (
     KS,
@@ -61,6 +61,7 @@ from tests.bench.locomo import (
     parse_session_date,
 )
 from tests.bench.locomo_quality import GoldObservation, StoredFact, shifted_turns, sweep
+from tests.cypher import load_query
 from tests.fakes import RecordingExecutor
 
 RECENT = 5
@@ -147,7 +148,8 @@ async def write_turns(pipe: WritePipeline, rec: RecordingExecutor, agent: str,
 
 
 async def stored_facts(ex: Executor, agent: str, dia_of_event: dict[str, str]) -> list[StoredFact]:
-    rows = await ex.run("test/read_fact_provenance", {"agent_id": agent}, read=True)
+    rows = await ex.run_text(load_query("read_fact_provenance"), {"agent_id": agent},
+                           read=True)
     return [StoredFact(r["text"], {dia_of_event[e] for e in r["event_ids"] if e in dia_of_event},
                        active=r["active"], mirror=r["mirror"]) for r in rows]
 
@@ -304,7 +306,8 @@ async def main(args: argparse.Namespace) -> None:
                              and evidence_ids(q["evidence"]) <= dias]
                 raw = {e: d.rsplit("/", 1)[-1] for e, d in dia_of_event.items()}
                 dia_of: dict[str, set[str]] = {e: {d} for e, d in raw.items()}
-                rows = await ex.run("test/read_fact_provenance", {"agent_id": agent}, read=True)
+                rows = await ex.run_text(load_query("read_fact_provenance"), {"agent_id": agent},
+                           read=True)
                 for r in rows:
                     dia_of[r["id"]] = {raw[e] for e in r["event_ids"] if e in raw}
                 pipe_items.append((agent, dia_of, questions))

@@ -26,7 +26,8 @@ from graph.providers import HashEmbedder
 from server.app import create_app
 from server.auth import ApiKeyStore
 from server.settings import Settings
-from tests.integration.gql.support import ApiTestServices, http_client, load_story
+from tests.cypher import load_query
+from tests.integration.gql.support import http_client, load_story, memory_for
 
 pytestmark = pytest.mark.neo4j
 
@@ -79,7 +80,7 @@ async def tenant_keys(executor: Executor, agent_id: str) -> AsyncIterator[dict[s
     store = ApiKeyStore(executor)
     _, key_a = await store.create(tenant, [agent_id])
     yield {"tenant": tenant, "a": key_a}
-    await executor.run("auth/delete_keys_of_tenant", {"tenant": tenant})
+    await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": tenant})
 
 
 def test_every_agent_field_is_covered() -> None:
@@ -94,9 +95,9 @@ async def test_tenant_a_cannot_touch_tenant_b_through_any_field(
     tenant_keys: dict[str, str],
 ) -> None:
     await load_story(executor, hash_embedder, other_agent)
-    before = await executor.run("api/agent_counts", {"agent_id": other_agent}, read=True)
-    services = ApiTestServices(executor=executor, embedder=hash_embedder)
-    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), services=services)
+    before = await executor.run_text(load_query("agent_counts"), {"agent_id": other_agent}, read=True)
+    services = memory_for(executor, hash_embedder)
+    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), memory=services)
     headers = {"Authorization": f"Bearer {tenant_keys['a']}"}
     async with http_client(app) as client:
         for name, op in agent_operations(other_agent):
@@ -109,5 +110,5 @@ async def test_tenant_a_cannot_touch_tenant_b_through_any_field(
             body = (await client.post("/graphql", json={"query": op}, headers=headers)).json()
             codes = [e["extensions"]["code"] for e in body.get("errors", [])]
             assert "FORBIDDEN" not in codes, (name, body)
-    after = await executor.run("api/agent_counts", {"agent_id": other_agent}, read=True)
+    after = await executor.run_text(load_query("agent_counts"), {"agent_id": other_agent}, read=True)
     assert after == before
