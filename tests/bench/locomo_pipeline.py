@@ -39,7 +39,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from neo4j.exceptions import TransientError
-from server.services import build_llm
 from tqdm import tqdm
 
 from graph.admin import delete_agent
@@ -50,6 +49,7 @@ from graph.memory.write import StructuredEntity, WritePipeline, remember
 from graph.providers import MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
+from server.memory import build_llm
 from server.settings import Settings
 from tests.bench.locomo import (
     KS,

@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 import pytest
 
 from graph.executor import Executor
-from graph.memory.history import facts_as_of, relationships_as_of
 from graph.memory.write import WritePipeline
 from graph.providers import Embedder
 from tests.integration.write.helpers import counts
+from tests.integration.write.history import facts_as_of, relationships_as_of
 
 pytestmark = pytest.mark.neo4j
 
