@@ -73,6 +73,12 @@ class Settings(BaseSettings):
     max_query_tokens: int = 5_000
     max_body_bytes: int = 2_000_000
     rate_limit_per_minute: int = 600
+    mcp_api_key: SecretStr | None = Field(
+        default=None, description="`hippograph mcp` (stdio): the API key whose agents it may use."
+    )
+    mcp_agent: str | None = Field(
+        default=None, description="`hippograph mcp` (stdio) without a key: the one agent it serves."
+    )
 
     # --- pipelines -----------------------------------------------------------------------
     write_mode: Literal["shadow", "controlled", "full"] = "full"
