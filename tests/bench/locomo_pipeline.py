@@ -39,13 +39,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from neo4j.exceptions import TransientError
-from tqdm import tqdm
 
 from graph.admin import delete_agent
 from graph.errors import GraphUnavailable
 from graph.executor import Executor, connect
 from graph.memory.read import Retriever
 from graph.memory.write import StructuredEntity, WritePipeline, remember
+from graph.progress import progress_bar
 from graph.providers import MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
@@ -91,7 +91,7 @@ class Stats:
 
 
 def _bar(iterable: Any = None, **kw: Any) -> Any:
-    return tqdm(iterable, disable=not sys.stderr.isatty(), **kw)
+    return progress_bar(iterable, disable=not sys.stderr.isatty(), **kw)
 
 
 def turns_of(sample: dict[str, Any], limit: int | None) -> list[Turn]:
