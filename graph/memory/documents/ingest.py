@@ -10,6 +10,7 @@ derived from the document and chunk positions), so a crashed job simply runs aga
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import inspect
 import uuid
@@ -163,8 +164,9 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
         raise PermanentJobError(f"document {doc_id} has no content")
     fmt = doc.get("format") or detect_format(content_type, doc.get("url") or doc.get("source"),
                                             raw)
-    parsed = parse_document(raw, fmt, title=doc.get("title"))
-    chunks = chunk_text(parsed.text, cfg.chunk_chars, cfg.chunk_overlap)
+    # Parsing and chunking up to document_max_bytes of text run off the event loop.
+    parsed = await asyncio.to_thread(parse_document, raw, fmt, title=doc.get("title"))
+    chunks = await asyncio.to_thread(chunk_text, parsed.text, cfg.chunk_chars, cfg.chunk_overlap)
     await ctx.progress(0.05, force=True)
     for start in range(0, len(chunks), _WRITE_BATCH):
         batch = chunks[start : start + _WRITE_BATCH]

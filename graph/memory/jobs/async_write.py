@@ -14,6 +14,7 @@ event's text and ``event_id=`` when its signature accepts it.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import uuid
 from dataclasses import dataclass, field
@@ -75,11 +76,11 @@ async def write_async(
     """
     if not agent_id or not agent_id.strip():
         raise BadInput("agent_id is required")
-    guarded = guard_message(message, max_chars)
+    guarded = await asyncio.to_thread(guard_message, message, max_chars)
     if guarded.empty:
         return AsyncWriteAccepted(None, None, False, ["empty message: nothing stored"])
     warnings = list(guarded.warnings)
-    pii = scan_pii(guarded.text, pii_mode)
+    pii = await asyncio.to_thread(scan_pii, guarded.text, pii_mode)
     text = pii.text
     if pii.findings:
         warnings.append(f"redacted {len(pii.findings)} sensitive span(s)")

@@ -67,17 +67,18 @@ class Retriever:
 
     async def plan(self, agent_id: str, query: str,
                    as_of: datetime | None = None) -> tuple[RetrievalPlan, dict[str, Any]]:
-        """The deterministic plan and the catalog counts (no embedding, no LLM)."""
-        skip = planner.casual_plan(query)
+        """The deterministic plan and the catalog counts (no embedding, no LLM). The text work
+        runs in a worker thread: the event loop keeps serving other requests meanwhile."""
+        skip = await asyncio.to_thread(planner.casual_plan, query)
         if skip is not None:
             return skip, {}
-        terms = planner.lookup_terms(query)
+        terms = await asyncio.to_thread(planner.lookup_terms, query)
         rows = await self.executor.run("read/plan_catalog",
                                        {"agent_id": agent_id, **terms.params()},
                                        read=True)
         catalog = rows[0]
         matches = [planner.CatalogRow(**m) for m in catalog["matches"]]
-        plan = planner.build_plan(query, catalog["types"], matches)
+        plan = await asyncio.to_thread(planner.build_plan, query, catalog["types"], matches)
         named = [e.key for e in plan.entities]
         if named:
             neighbours = await self.executor.run(
@@ -103,7 +104,7 @@ class Retriever:
         cfg = self.config.with_options(options)
         query, as_of = _check_inputs(agent_id, query, as_of)
         trace: dict[str, Any] = {}
-        skip = planner.casual_plan(query)
+        skip = await asyncio.to_thread(planner.casual_plan, query)
         if skip is not None:
             trace["plan"] = {"ms": 0.0, "reason": skip.reason}
             return RetrieveResult(context="", facts=[], observations=[], events=[], plan=skip,

@@ -3,6 +3,7 @@ reconciliation → one write transaction. Stages are small functions; this modul
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -121,13 +122,15 @@ class WritePipeline:
         speaker = clean_text(speaker_name or "").strip()[:200]
         if not speaker:
             raise BadInput("speaker_name is required")
-        g = guard_message(message, cfg.max_message_chars)
+        # Text work over a message of up to the body limit runs off the event loop.
+        g = await asyncio.to_thread(guard_message, message, cfg.max_message_chars)
         if g.empty:
             return WriteResult(success=True, warnings=["empty message: nothing stored"],
                                mode=cfg.mode, dry_run=dry_run, duration_ms=run.ms(),
                                trace=run.trace)
         run.warnings += g.warnings
-        text = scan_pii(g.text, cfg.pii_mode).text  # raises PIIRejected before any storage
+        # raises PIIRejected before any storage
+        text = (await asyncio.to_thread(scan_pii, g.text, cfg.pii_mode)).text
         if text != g.text:
             run.warnings.append("sensitive data redacted before storage")
         run.step("guard", chars=len(text))
