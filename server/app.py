@@ -28,7 +28,7 @@ from graph.schema import ensure_schema
 from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
 from server.breaker import BreakerExecutor
 from server.health import healthz, metrics, readiness, readyz
-from server.limits import BodySizeLimit, RateLimiter
+from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter
 from server.services import Services, build_services
 from server.settings import Settings, get_settings
 from server.worker import start_worker, stop_worker
@@ -122,6 +122,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
             auth_disabled=settings.auth_disabled,
             admin_key=admin_key,
             limiter=RateLimiter(settings.rate_limit_per_minute),
+            failures=AuthFailureLimiter(settings.auth_failures_per_minute),
         ),
     ]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

@@ -60,7 +60,7 @@ def create(
 def list_keys(tenant: str = typer.Option(None, help="Only this tenant.")) -> None:
     """List keys (never the keys themselves)."""
     for k in _run(lambda store: store.list(tenant)):
-        scope = "ADMIN" if k.admin else ("all agents" if k.all_agents else ",".join(k.agents))
+        scope = "ADMIN" if k.admin else ("all agents of the tenant" if k.all_agents else ",".join(k.agents))
         state = f"revoked {k.revoked_at:%Y-%m-%d}" if k.revoked_at else "active"
         typer.echo(f"{k.id}  {k.tenant:<20} {state:<18} {scope}")
 

@@ -10,12 +10,13 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["Settings", "get_settings"]
+__all__ = ["MIN_ADMIN_KEY_CHARS", "Settings", "get_settings"]
 
 ROOT = Path(__file__).resolve().parent.parent
+MIN_ADMIN_KEY_CHARS = 32
 
 
 class Settings(BaseSettings):
@@ -73,6 +74,9 @@ class Settings(BaseSettings):
     max_query_tokens: int = 5_000
     max_body_bytes: int = 2_000_000
     rate_limit_per_minute: int = 600
+    auth_failures_per_minute: int = Field(
+        default=10, ge=0,
+        description="Failed authentications allowed per client address per minute (0: off)")
 
     # --- pipelines -----------------------------------------------------------------------
     write_mode: Literal["shadow", "controlled", "full"] = "full"
@@ -103,6 +107,16 @@ class Settings(BaseSettings):
     document_max_bytes: int = 10 * 1024 * 1024
     url_fetch_allow_private: bool = False
     url_fetch_timeout_s: float = 20.0
+
+    @field_validator("admin_api_key")
+    @classmethod
+    def _admin_key_long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value()) < MIN_ADMIN_KEY_CHARS:
+            raise ValueError(
+                f"HIPPOGRAPH_ADMIN_API_KEY must be at least {MIN_ADMIN_KEY_CHARS} characters "
+                f"(got {len(value.get_secret_value())}); generate one with "
+                "`python -c 'import secrets; print(\"hg_\" + secrets.token_urlsafe(32))'`")
+        return value
 
     @property
     def llm_enabled(self) -> bool:
