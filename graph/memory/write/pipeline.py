@@ -15,7 +15,14 @@ from typing import Any
 
 from graph.errors import BadInput
 from graph.executor import Executor, Transaction
-from graph.memory.text import clean_text, content_hash, fold, normalize, word_ngrams
+from graph.memory.text import (
+    clean_text,
+    content_hash,
+    fold,
+    idempotency_digest,
+    normalize,
+    word_ngrams,
+)
 from graph.memory.write.config import WriteConfig, apply_overrides
 from graph.memory.write.decide import decide
 from graph.memory.write.entities import collect_mentions, resolve_mentions
@@ -147,7 +154,7 @@ class WritePipeline:
             "text": text, "speaker": speaker, "occurred_at": occurred, "ingested_at": now,
             "thread_id": thread_id, "source": "write", "embedding": message_vec,
             "content_hash": content_hash(agent_id, "event", normalize(text))}}
-        key = clean_text(idempotency_key)[:200] if idempotency_key and not dry_run else None
+        key = idempotency_digest(idempotency_key) if idempotency_key and not dry_run else None
         token = uuid.uuid4().hex
         claim = await log_event(self.executor, agent_id,
                                 event if persist and not logged else None,
