@@ -15,12 +15,24 @@ from typing import Any, LiteralString, TypeVar
 
 import neo4j
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
-from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
+from neo4j.exceptions import (
+    ClientError,
+    DriverError,
+    Neo4jError,
+    ServiceUnavailable,
+    SessionExpired,
+)
 
 import cypher
-from graph.errors import GraphUnavailable
+from graph.errors import GraphTimeout, GraphUnavailable
 
-__all__ = ["Executor", "Transaction", "connect"]
+__all__ = ["DEFAULT_TX_TIMEOUT_S", "Executor", "Transaction", "connect"]
+
+DEFAULT_TX_TIMEOUT_S = 120.0  # also written as db.transaction.timeout for the local server
+
+
+def _timed_out(exc: ClientError) -> bool:
+    return "TransactionTimedOut" in (exc.code or "") or "Terminated" in (exc.code or "")
 
 T = TypeVar("T")
 Row = dict[str, Any]
@@ -42,9 +54,11 @@ class Transaction:
 class Executor:
     """Runs named Cypher statements against one database."""
 
-    def __init__(self, driver: AsyncDriver, database: str = "neo4j") -> None:
+    def __init__(self, driver: AsyncDriver, database: str = "neo4j",
+                 tx_timeout_s: float | None = DEFAULT_TX_TIMEOUT_S) -> None:
         self.driver = driver
         self.database = database
+        self.tx_timeout_s = tx_timeout_s  # sent with every transaction; Neo4j terminates it
         self.round_trips = 0
 
     async def run(self, name: str, params: dict[str, Any] | None = None, *, read: bool = False) -> list[Row]:
@@ -58,13 +72,17 @@ class Executor:
         self.round_trips += 1
         try:
             records, _, _ = await self.driver.execute_query(
-                query,
+                neo4j.Query(query, timeout=self.tx_timeout_s),
                 parameters_=params or {},
                 routing_=RoutingControl.READ if read else RoutingControl.WRITE,
                 database_=self.database,
             )
         except (ServiceUnavailable, SessionExpired, OSError) as exc:
             raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
+        except ClientError as exc:
+            if _timed_out(exc):
+                raise GraphTimeout(f"transaction timed out after {self.tx_timeout_s} s") from exc
+            raise
         return [r.data() for r in records]
 
     async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
@@ -72,6 +90,7 @@ class Executor:
         so ``work`` must be idempotent up to its own commit)."""
         self.round_trips += 1
 
+        @neo4j.unit_of_work(timeout=self.tx_timeout_s)
         async def unit(tx: AsyncManagedTransaction) -> T:
             return await work(Transaction(tx))
 
@@ -80,11 +99,16 @@ class Executor:
                 return await session.execute_write(unit)
         except (ServiceUnavailable, SessionExpired, OSError) as exc:
             raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
+        except ClientError as exc:
+            if _timed_out(exc):
+                raise GraphTimeout(f"transaction timed out after {self.tx_timeout_s} s") from exc
+            raise
 
     async def read(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
         """Run ``work`` in one read transaction (routed to a reader in a cluster)."""
         self.round_trips += 1
 
+        @neo4j.unit_of_work(timeout=self.tx_timeout_s)
         async def unit(tx: AsyncManagedTransaction) -> T:
             return await work(Transaction(tx))
 
@@ -95,6 +119,10 @@ class Executor:
                 return await session.execute_read(unit)
         except (ServiceUnavailable, SessionExpired, OSError) as exc:
             raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
+        except ClientError as exc:
+            if _timed_out(exc):
+                raise GraphTimeout(f"transaction timed out after {self.tx_timeout_s} s") from exc
+            raise
 
     async def ping(self) -> bool:
         try:
@@ -107,8 +135,10 @@ class Executor:
         await self.driver.close()
 
 
-def connect(uri: str, user: str, password: str, database: str = "neo4j") -> Executor:
-    """Build an executor with a pooled async driver (no I/O until the first query)."""
+def connect(uri: str, user: str, password: str, database: str = "neo4j",
+            tx_timeout_s: float | None = DEFAULT_TX_TIMEOUT_S) -> Executor:
+    """Build an executor with a pooled async driver (no I/O until the first query); every
+    transaction carries ``tx_timeout_s`` (Neo4j terminates it after that long)."""
     driver = AsyncGraphDatabase.driver(
         uri,
         auth=(user, password),
@@ -118,7 +148,7 @@ def connect(uri: str, user: str, password: str, database: str = "neo4j") -> Exec
         liveness_check_timeout=30.0,
         notifications_min_severity="OFF",
     )
-    return Executor(driver, database)
+    return Executor(driver, database, tx_timeout_s)
 
 
 @asynccontextmanager

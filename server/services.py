@@ -115,6 +115,7 @@ def build_services(settings: Settings, *, embedder: Embedder | None = None,
         settings.neo4j_user,
         settings.neo4j_password.get_secret_value(),
         settings.neo4j_database,
+        tx_timeout_s=settings.neo4j_tx_timeout_s,
     )
     return Services(
         settings=settings,

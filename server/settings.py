@@ -46,6 +46,10 @@ class Settings(BaseSettings):
     neo4j_heap: str = "1g"
     neo4j_pagecache: str = "512m"
     neo4j_tx_memory: str = "512m"
+    neo4j_tx_timeout_s: float = Field(
+        default=120.0, gt=0,
+        description="Transaction timeout: db.transaction.timeout of the local server and the "
+                    "timeout the driver sends with every transaction")
     neo4j_start_timeout_s: float = 120.0
 
     # --- providers -----------------------------------------------------------------------
