@@ -1,14 +1,36 @@
 """The GraphiQL page served at GET /graphql, with Hippograph's example operations preloaded as
-tabs (write a message, retrieve context, explore an entity's graph) for the demo agent."""
+tabs (write a message, retrieve context, explore an entity's graph) for the demo agent.
+
+The page's scripts and styles (React, GraphiQL, the explorer plugin) are served by our own app:
+``scripts/bootstrap.sh`` fetches the npm packages pinned in ``ASSET_PACKAGES`` from the npm
+registry into ``<home>/graphiql/<name>@<version>/`` and the app mounts that folder at
+``ASSETS_PATH``; the page keeps the upstream subresource-integrity hashes, so the browser checks
+each file. No request leaves the machine.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 
 from strawberry.http.ides import get_graphql_ide_html
 
-__all__ = ["EXAMPLE_TABS", "graphiql_html"]
+__all__ = ["ASSETS_PATH", "ASSET_PACKAGES", "CDN", "EXAMPLE_TABS", "cdn_packages", "graphiql_html"]
+
+CDN = "https://unpkg.com/"
+ASSETS_PATH = "/graphiql-assets"
+# Exactly the packages strawberry's GraphiQL template loads (a unit test keeps them in step).
+ASSET_PACKAGES: tuple[str, ...] = (
+    "react@18.2.0",
+    "react-dom@18.2.0",
+    "js-cookie@3.0.5",
+    "graphiql@3.8.3",
+    "@graphiql/plugin-explorer@1.0.2",
+)
+_MISSING_HINT = (
+    "Loading... (if this stays, the GraphiQL assets are missing: run scripts/bootstrap.sh)"
+)
 
 _HEADERS = '{\n  "Authorization": "Bearer <your API key: hippograph apikey create ...>"\n}'
 
@@ -45,7 +67,7 @@ query EntityGraph {
   entity(agentId: "demo", key: "person:guilherme_maturana") {
     name aliases
     facts { text validFrom active }
-    relationships(includeInvalidated: true) { type targetName active }
+    relationships(includeInvalidated: true) { type direction otherName active }
   }
   neighborhood(agentId: "demo", key: "person:guilherme_maturana", hops: 2) {
     nodes { id label type depth }
@@ -58,10 +80,30 @@ query EntityGraph {
 ]
 
 
+def cdn_packages(html: str) -> set[str]:
+    """The ``name@version`` of every package a page loads from the CDN."""
+    return set(re.findall(re.escape(CDN) + r"((?:@[\w.-]+/)?[\w.-]+@[\w.-]+)/", html))
+
+
+def _local_assets(html: str) -> str:
+    """Point every CDN URL at ``ASSETS_PATH`` (same origin: no ``crossorigin`` needed)."""
+    html = html.replace(CDN, ASSETS_PATH + "/").replace("crossorigin\n", "")
+    return html.replace(">Loading...<", f">{_MISSING_HINT}<", 1)
+
+
 @cache
 def graphiql_html() -> str:
-    """Strawberry's GraphiQL page with our title and example tabs."""
+    """Strawberry's GraphiQL page with local assets, our title and example tabs.
+
+    Raises:
+        RuntimeError: strawberry's template loads a package we do not pin (a strawberry upgrade
+            changed it): add it to ``ASSET_PACKAGES`` so bootstrap fetches it.
+    """
     html = get_graphql_ide_html("graphiql")
+    unpinned = cdn_packages(html) - set(ASSET_PACKAGES)
+    if unpinned:
+        raise RuntimeError(f"GraphiQL template loads unpinned packages {sorted(unpinned)}")
+    html = _local_assets(html)
     tabs = json.dumps(EXAMPLE_TABS).replace("</", "<\\/")
     replacements = [
         ("<title>Strawberry GraphiQL</title>", "<title>Hippograph GraphiQL</title>"),

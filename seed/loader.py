@@ -9,8 +9,6 @@ from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 
-from tqdm import tqdm
-
 from graph.errors import NotFound
 from graph.executor import Executor
 from graph.memory.jobs.config import MaintenanceConfig
@@ -18,6 +16,7 @@ from graph.memory.jobs.duplicates import detect_duplicates
 from graph.memory.write import remember
 from graph.memory.write.admin import forget
 from graph.memory.write.pipeline import WritePipeline
+from graph.progress import progress_bar
 from graph.providers import Embedder
 from seed import story
 
@@ -95,7 +94,7 @@ async def load_demo(
     steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [("background", background)]
     steps += [(f"chat {t.key}", turn_step(t)) for t in story.SESSIONS]
     steps += [("retraction", retraction), ("duplicates", duplicates), ("marker", mark)]
-    for name, step in tqdm(
+    for name, step in progress_bar(
         steps, desc=f"seeding agent {agent_id!r}", unit="step", disable=not progress
     ):
         await step()

@@ -16,17 +16,19 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.routing import Route
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
 from strawberry.asgi import GraphQL
 
 from gql.context import Context
-from gql.graphiql import graphiql_html
+from gql.graphiql import ASSETS_PATH, graphiql_html
 from gql.permissions import ANONYMOUS
 from gql.schema import QueryLimits, build_schema
 from graph.errors import GraphError
 from graph.schema import ensure_schema
 from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
 from server.breaker import BreakerExecutor
+from server.browser_guide import browser_guide_routes
 from server.health import healthz, metrics, readiness, readyz
 from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter
 from server.services import Services, build_services
@@ -105,6 +107,9 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
             if services is None:
                 await svc.close()
 
+    if not (settings.home / "graphiql" / ".pins").is_file():
+        log.warning("GraphiQL assets missing under %s: run scripts/bootstrap.sh",
+                    settings.home / "graphiql")
     graphql = HippographGraphQL(
         build_schema(query_limits(settings)), graphql_ide="graphiql", allow_queries_via_get=False
     )
@@ -113,6 +118,9 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         Route("/readyz", readyz),
         Route("/metrics", metrics),
         Route("/graphql", graphql, methods=["GET", "POST"]),
+        # GraphiQL's scripts/styles, fetched by scripts/bootstrap.sh (check_dir: may be absent).
+        Mount(ASSETS_PATH, StaticFiles(directory=settings.home / "graphiql", check_dir=False)),
+        *browser_guide_routes(),
     ]
     admin_key = settings.admin_api_key.get_secret_value() if settings.admin_api_key else None
     middleware = [

@@ -138,10 +138,9 @@ def register(app: typer.Typer) -> None:
 
 
 async def _run_now(kind: str, agent: str, subject: str | None) -> None:
-    from tqdm import tqdm
-
     from graph.memory.jobs import JobQueue, JobSpec, Worker
     from graph.memory.jobs.handlers import default_handlers
+    from graph.progress import progress_bar
     from server.worker import build_job_deps
 
     services, prepare = _services()
@@ -155,7 +154,7 @@ async def _run_now(kind: str, agent: str, subject: str | None) -> None:
             raise typer.Exit(2)
         queue: JobQueue = deps.queue
         queued = await queue.enqueue(JobSpec(kind=kind, agent_id=agent, subject=subject))
-        bar = tqdm(total=100, desc=f"{kind} {agent}", unit="%")
+        bar = progress_bar(total=100, desc=f"{kind} {agent}", unit="%")
 
         def show(_job: Any, fraction: float) -> None:
             bar.n = round(100 * min(1.0, max(0.0, fraction)))
@@ -184,11 +183,10 @@ async def _run_now(kind: str, agent: str, subject: str | None) -> None:
 
 
 async def _ingest(source: str, agent: str, title: str | None, wait: bool) -> None:
-    from tqdm import tqdm
-
     from graph.memory.documents import document_progress, ingest_document
     from graph.memory.jobs import Worker
     from graph.memory.jobs.handlers import default_handlers
+    from graph.progress import progress_bar
     from server.worker import build_job_deps
 
     services, prepare = _services()
@@ -213,7 +211,7 @@ async def _ingest(source: str, agent: str, title: str | None, wait: bool) -> Non
             with_extraction="write_pipeline" in deps.extras).items()
             if k in ("document_ingest", "chunk_extract")}
         worker = Worker(deps, kinds, agent_id=agent)
-        bar = tqdm(total=100, desc="ingest", unit="%")
+        bar = progress_bar(total=100, desc="ingest", unit="%")
         while True:
             ran = await worker.run_once()
             progress = await document_progress(deps.executor, agent, accepted.document_id)

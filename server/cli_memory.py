@@ -114,9 +114,8 @@ def register(app: typer.Typer) -> None:
         batch_size: int = typer.Option(500, "--batch-size", min=1, max=10_000),
     ) -> None:
         """Import entities/facts/relations/events from a JSONL file (no LLM)."""
-        from tqdm import tqdm
-
         from graph.memory.write import remember
+        from graph.progress import progress_bar
         from graph.schema import ensure_schema
         from server.services import build_services
 
@@ -126,7 +125,7 @@ def register(app: typer.Typer) -> None:
             settings = get_settings()
             services = build_services(settings)
             total = sum(len(v) for v in records.values())
-            bar = tqdm(total=total, unit="rec", desc="remember")
+            bar = progress_bar(total=total, unit="rec", desc="remember")
 
             def progress(done: int, all_rows: int) -> None:
                 bar.total = all_rows  # names unknown to the file become entities too

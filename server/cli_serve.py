@@ -37,15 +37,22 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Start the local Neo4j (unless NEO4J_URI is set), load demo data, then serve."""
-        from server.runtime import local_neo4j
+        from server.runtime import api_url, browser_url, local_neo4j
 
         s = get_settings()
-        if s.local_neo4j:
-            local_neo4j(s).start(log=typer.echo)
+        if s.local_neo4j and not local_neo4j(s).start(log=typer.echo):
+            typer.echo("Neo4j was already running: if the Browser guide does not open after "
+                       "connecting, restart it (hippograph neo4j stop; make run) so it reads "
+                       "the current neo4j.conf.")
         if seed_demo:
             from seed.__main__ import run as run_seed
 
             run_seed()
+        typer.echo(f"GraphiQL: {api_url(s)}/graphql")
+        if s.local_neo4j:
+            typer.echo(f"Neo4j Browser: {browser_url(s)}  (user {s.neo4j_user}, password "
+                       f"{s.neo4j_password.get_secret_value()}; the Hippograph guide opens "
+                       f"after connecting)")
         if not auth:
-            typer.echo(f"Auth is OFF (demo, loopback only). GraphiQL: http://{s.api_host}:{s.api_port}/graphql")
+            typer.echo("Auth is OFF (demo, loopback only).")
         _serve(s.model_copy(update={"auth_disabled": s.auth_disabled or not auth}))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from graph.runtime import LocalNeo4j, RuntimeConfig
+from server.browser_guide import post_connect_cmd
 from server.settings import Settings, get_settings
 
 
@@ -19,5 +22,25 @@ def local_neo4j(settings: Settings | None = None) -> LocalNeo4j:
             tx_memory=s.neo4j_tx_memory,
             tx_timeout_s=s.neo4j_tx_timeout_s,
             start_timeout_s=s.neo4j_start_timeout_s,
+            browser_allowlist=browser_allowlist(s),
+            browser_post_connect_cmd=post_connect_cmd(api_url(s)),
         )
     )
+
+
+def api_url(settings: Settings) -> str:
+    """Where the API answers, as a browser on this machine reaches it."""
+    host = "127.0.0.1" if settings.api_host in ("0.0.0.0", "::") else settings.api_host
+    return f"http://{host}:{settings.api_port}"
+
+
+def browser_allowlist(settings: Settings) -> str:
+    """Hosts Neo4j Browser may fetch guides and styles from: ours (and Browser's default)."""
+    host = urlsplit(api_url(settings)).hostname or "127.0.0.1"
+    return ", ".join(dict.fromkeys([host, "localhost"]))
+
+
+def browser_url(settings: Settings) -> str:
+    """The local Neo4j Browser, with the Bolt address and user filled in."""
+    return (f"http://127.0.0.1:{settings.neo4j_http_port}/browser/"
+            f"?dbms=bolt://{settings.neo4j_user}@127.0.0.1:{settings.neo4j_bolt_port}")

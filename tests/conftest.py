@@ -17,6 +17,13 @@ from graph.schema import ensure_schema
 from server.settings import Settings
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--screenshots", metavar="DIR", default=None,
+        help="browser e2e tests also save their screenshots (PNG) into DIR, e.g. docs/",
+    )
+
+
 @pytest.fixture(scope="session")
 def settings() -> Settings:
     return Settings()

@@ -21,18 +21,53 @@ __all__ = [
     "EntityConnection",
     "EntityProfile",
     "Relationship",
+    "RelationshipDirection",
+    "direction_of",
     "entity_connection",
 ]
 
 
-@strawberry.type(description="A typed, versioned relationship between two entities.")
+@strawberry.enum(description="Which way an edge runs, seen from the entity it was asked about.")
+class RelationshipDirection(Enum):
+    OUTGOING = strawberry.enum_value(
+        "OUTGOING", description="The entity is the source: `entity -[type]-> other`."
+    )
+    INCOMING = strawberry.enum_value(
+        "INCOMING", description="The entity is the target: `other -[type]-> entity`."
+    )
+
+
+def direction_of(row: RelationshipRow, entity_key: str) -> RelationshipDirection:
+    """OUTGOING when the entity starts the edge (self-loops included), else INCOMING."""
+    if row.source_key == entity_key:
+        return RelationshipDirection.OUTGOING
+    return RelationshipDirection.INCOMING
+
+
+@strawberry.type(
+    description="A typed, versioned relationship between two entities, read as "
+    "`source -[type]-> target` (e.g. `Guilherme -[lives_in]-> Lisboa`), with its direction "
+    "and other end as seen from the entity whose relationships were asked for."
+)
 class Relationship:
     id: strawberry.ID | None = strawberry.field(description="Relationship id.")
     type: str = strawberry.field(description="snake_case relationship type, e.g. `works_at`.")
     source_key: str = strawberry.field(description="Key of the entity the edge starts at.")
     source_name: str | None = strawberry.field(description="Name of the source entity.")
-    target_key: str = strawberry.field(description="Key of the entity the edge points to.")
+    target_key: str = strawberry.field(
+        description="Key of the entity the edge points to. For an INCOMING edge this is the "
+        "entity asked about; `otherKey` is the far end either way."
+    )
     target_name: str | None = strawberry.field(description="Name of the target entity.")
+    direction: RelationshipDirection = strawberry.field(
+        description="OUTGOING when the entity asked about is the source, INCOMING when it is "
+        "the target."
+    )
+    other_key: str = strawberry.field(
+        description="Key of the entity at the other end (the target of an OUTGOING edge, the "
+        "source of an INCOMING one)."
+    )
+    other_name: str | None = strawberry.field(description="Name of the entity at the other end.")
     strength: float | None = strawberry.field(description="Strength, 0..1.")
     mentions: int | None = strawberry.field(description="How often it was mentioned.")
     confidence: float | None = strawberry.field(description="Confidence, 0..1.")
@@ -51,7 +86,10 @@ class Relationship:
         return self.valid_to is None and self.invalidated_at is None
 
     @classmethod
-    def from_row(cls, r: RelationshipRow) -> Relationship:
+    def from_row(cls, r: RelationshipRow, entity_key: str) -> Relationship:
+        """The edge ``r`` as seen from ``entity_key`` (one of its two ends)."""
+        direction = direction_of(r, entity_key)
+        outgoing = direction is RelationshipDirection.OUTGOING
         return cls(
             id=strawberry.ID(r.id) if r.id else None,
             type=r.type,
@@ -59,6 +97,9 @@ class Relationship:
             source_name=r.source_name,
             target_key=r.target_key,
             target_name=r.target_name,
+            direction=direction,
+            other_key=r.target_key if outgoing else r.source_key,
+            other_name=r.target_name if outgoing else r.source_name,
             strength=r.strength,
             mentions=r.mentions,
             confidence=r.confidence,
@@ -160,7 +201,10 @@ class Entity:
         key = FactsKey(self.agent_id, self.key, as_of, include_invalidated, kind, limit)
         return [Fact.from_row(f) for f in await info.context.loaders.facts.load(key)]
 
-    @strawberry.field(description="Relationships to other entities (both directions).")
+    @strawberry.field(
+        description="Relationships to other entities, both directions: each says whether this "
+        "entity is its source (OUTGOING) or target (INCOMING) and names the other end."
+    )
     async def relationships(
         self,
         info: Info,
@@ -175,7 +219,7 @@ class Entity:
     ) -> list[Relationship]:
         key = RelsKey(self.agent_id, self.key, as_of, include_invalidated)
         rows = await info.context.loaders.relationships.load(key)
-        return [Relationship.from_row(r) for r in rows]
+        return [Relationship.from_row(r, self.key) for r in rows]
 
     @strawberry.field(description="Other names this entity is known by.")
     async def aliases(self, info: Info) -> list[str]:

@@ -48,6 +48,9 @@ class RuntimeConfig:
     tx_timeout_s: float = 120.0
     start_timeout_s: float = 120.0
     with_gds: bool = True
+    # Neo4j Browser: hosts it may fetch guides/styles from, and commands run after connecting.
+    browser_allowlist: str = ""
+    browser_post_connect_cmd: str = ""
     mvn_args: tuple[str, ...] = ()  # e.g. ("-Dmaven.repo.local=/tmp/m2",) for a cold-cache run
     java: str = field(default_factory=lambda: shutil.which("java") or "java")
     mvn: str = field(default_factory=lambda: shutil.which("mvn") or "mvn")
@@ -176,7 +179,12 @@ class LocalNeo4j:
             "dbms.security.procedures.allowlist": "apoc.*,gds.*",
             "dbms.usage_report.enabled": "false",
             "db.logs.query.enabled": "OFF",
+            "client.allow_telemetry": "false",  # Browser: no product analytics
         }
+        if c.browser_allowlist:
+            lines["browser.remote_content_hostname_whitelist"] = c.browser_allowlist
+        if c.browser_post_connect_cmd:
+            lines["browser.post_connect_cmd"] = c.browser_post_connect_cmd
         text = "# Written by `hippograph neo4j install`; edits are overwritten.\n"
         text += "".join(f"{k}={v}\n" for k, v in lines.items())
         (self.conf / "neo4j.conf").write_text(text)

@@ -20,9 +20,9 @@ from typing import Any
 
 import httpx
 import uvicorn
-from tqdm import tqdm
 
 from graph.executor import connected
+from graph.progress import progress_bar
 from graph.schema import ensure_schema
 from seed.loader import load_demo
 from server.app import create_app
@@ -59,7 +59,7 @@ async def _measure(url: str, headers: dict[str, str], query: str, total: int, cl
     queue: asyncio.Queue[int] = asyncio.Queue()
     for i in range(total):
         queue.put_nowait(i)
-    bar = tqdm(total=total, desc=label, unit="req", leave=False)
+    bar = progress_bar(total=total, desc=label, unit="req", leave=False)
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(headers=headers, timeout=120, limits=limits) as client:
 

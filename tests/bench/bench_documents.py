@@ -12,8 +12,6 @@ import asyncio
 import time
 import uuid
 
-from tqdm import tqdm
-
 from graph.admin import delete_agent
 from graph.executor import connect
 from graph.memory.documents import document_progress, ingest_document
@@ -22,6 +20,7 @@ from graph.memory.jobs.handlers import default_handlers
 from graph.memory.jobs.worker import Worker
 from graph.memory.read import Retriever
 from graph.memory.write import WritePipeline
+from graph.progress import progress_bar
 from graph.providers import MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
@@ -47,7 +46,7 @@ async def run(size: int, n_workers: int, keep: bool) -> int:
                 if k in ("document_ingest", "chunk_extract")}
     workers = [Worker(deps, handlers, agent_id=agent) for _ in range(n_workers)]
     tasks = [asyncio.create_task(w.run()) for w in workers]
-    bar = tqdm(total=100, desc="ingest 1 MB", unit="%")
+    bar = progress_bar(total=100, desc="ingest 1 MB", unit="%")
     try:
         while True:
             progress = await document_progress(ex, agent, accepted.document_id)

@@ -11,8 +11,6 @@ import asyncio
 import time
 import uuid
 
-from tqdm import tqdm
-
 from graph.admin import delete_agent
 from graph.executor import connect
 from graph.memory.jobs import (
@@ -24,6 +22,7 @@ from graph.memory.jobs import (
     Worker,
     WorkerConfig,
 )
+from graph.progress import progress_bar
 from graph.schema import ensure_schema
 from server.settings import Settings
 
@@ -35,7 +34,7 @@ async def run_workers(deps: JobDeps, kind: str, agent: str, n_jobs: int, n_worke
     await deps.queue.enqueue_many(
         [JobSpec(kind=kind, agent_id=agent, unique=True) for _ in range(n_jobs)])
     workers = [Worker(deps, {kind: noop}, agent_id=agent) for _ in range(n_workers)]
-    bar = tqdm(total=n_jobs, desc=f"{n_workers} worker(s)")
+    bar = progress_bar(total=n_jobs, desc=f"{n_workers} worker(s)")
     started = time.perf_counter()
     tasks = [asyncio.create_task(w.run()) for w in workers]
     done = 0

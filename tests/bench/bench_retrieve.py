@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from typing import Any, LiteralString, cast
 
 import numpy as np
-from tqdm import tqdm
 
 import cypher
 from graph.admin import delete_agent
@@ -33,6 +32,7 @@ from graph.executor import Executor, connect
 from graph.memory.read import RetrieveConfig, Retriever
 from graph.memory.read.search import Scope, SearchStats, semantic_facts
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.progress import progress_bar
 from graph.schema import ensure_schema
 from server.settings import Settings
 
@@ -125,7 +125,7 @@ def pct(values: list[float], q: float) -> float:
 async def load(ex: Executor, embedder: TopicEmbedder, agents: list[str], n_facts: int,
                rng: random.Random) -> None:
     per_agent = n_facts // len(agents)
-    with tqdm(total=n_facts, desc=f"import {n_facts} facts / {len(agents)} agent(s)",
+    with progress_bar(total=n_facts, desc=f"import {n_facts} facts / {len(agents)} agent(s)",
               unit="fact") as bar:
         for agent in agents:
             entities, facts, relations = synthetic_memory(per_agent, rng)
@@ -143,7 +143,7 @@ async def measure(ex: TimingExecutor, embedder: TopicEmbedder, agent: str, label
     ex.timings.clear()
     ex.slowest.clear()
     times = []
-    for q in tqdm(qs, desc=f"retrieve {label}", unit="q"):
+    for q in progress_bar(qs, desc=f"retrieve {label}", unit="q"):
         t = time.perf_counter()
         await retriever.retrieve(agent, q)
         times.append((time.perf_counter() - t) * 1000)
@@ -270,7 +270,7 @@ async def cleanup_leftovers() -> None:
 async def cleanup(ex: Executor, agents: list[str]) -> None:
     """Delete the bench agents; facts in batches (one 100k-fact transaction would exceed the
     server's transaction memory limit)."""
-    for agent in tqdm(agents, desc="cleanup", unit="agent"):
+    for agent in progress_bar(agents, desc="cleanup", unit="agent"):
         while (await ex.run("test/read_delete_facts_batch",
                             {"agent_id": agent, "batch": 5000}))[0]["deleted"]:
             pass

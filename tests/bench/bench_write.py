@@ -21,11 +21,10 @@ import time
 import uuid
 from typing import Any
 
-from tqdm import tqdm
-
 from graph.admin import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.write import StructuredEntity, StructuredFact, WritePipeline, remember
+from graph.progress import progress_bar
 from graph.providers import Embedder, HashEmbedder, LLMResponse, MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
@@ -92,7 +91,7 @@ async def bench_llm_path(ex: Executor, embedder: Embedder, n: int) -> dict[str, 
     pipe = WritePipeline(rec, embedder, llm)
     times, trips = [], []
     try:
-        for text, _ in tqdm(msgs, desc="llm-path messages"):
+        for text, _ in progress_bar(msgs, desc="llm-path messages"):
             rec.reset()
             llm.seconds = 0.0
             t = time.perf_counter()
@@ -113,7 +112,7 @@ async def bench_offline(ex: Executor, embedder: Embedder, n: int) -> dict[str, f
     await pipe.write(agent, "warm up the spaCy model please", "Rafael", dry_run=True)
     times = []
     try:
-        for i in tqdm(range(n), desc="offline messages"):
+        for i in progress_bar(range(n), desc="offline messages"):
             text, _ = _message(i)
             t = time.perf_counter()
             await pipe.write(agent, text.replace(PEOPLE[i % 6], "I"), "Rafael")
@@ -128,7 +127,7 @@ async def bench_import(ex: Executor, embedder: Embedder, n: int, batch: int) -> 
     ents = [StructuredEntity(p, "person") for p in PEOPLE]
     facts = [StructuredFact(f"{PEOPLE[i % 6]} noted item {i} about {CITIES[i % 8]}",
                             PEOPLE[i % 6], [CITIES[i % 8]]) for i in range(n)]
-    bar = tqdm(total=0, desc=f"import {n} ({embedder.name}, batch {batch})")
+    bar = progress_bar(total=0, desc=f"import {n} ({embedder.name}, batch {batch})")
 
     def progress(done: int, total: int) -> None:
         bar.total = total

@@ -31,14 +31,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tqdm import tqdm
-
 from graph.admin import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.read import Retriever
 from graph.memory.read.planner import keywords, lucene_query
 from graph.memory.read.search import index_min_score
 from graph.memory.write import StructuredEntity, StructuredEvent, StructuredFact, remember
+from graph.progress import progress_bar
 from graph.providers import Embedder, MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
@@ -198,7 +197,7 @@ async def main(path: str, max_convs: int | None, max_questions: int | None) -> N
     started = time.perf_counter()
     try:
         total = sum(len(c.facts) + len(c.events) for c in convs)
-        with tqdm(total=total, desc="import (remember)", unit="item") as bar:
+        with progress_bar(total=total, desc="import (remember)", unit="item") as bar:
             for c in convs:
                 done = [0]
 
@@ -215,7 +214,7 @@ async def main(path: str, max_convs: int | None, max_questions: int | None) -> N
         retriever = Retriever(ex, embedder)
         names = ("hippograph", "vector top-k", "bm25")
         metrics = {n: Metrics() for n in names}
-        for c, q in tqdm(questions, desc="questions", unit="q"):
+        for c, q in progress_bar(questions, desc="questions", unit="q"):
             evidence = evidence_ids(q["evidence"])
             if not evidence:
                 continue

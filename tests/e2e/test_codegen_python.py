@@ -54,7 +54,13 @@ def test_generated_client_runs_every_operation(
         card = await client.entity_card(agent_id=demo_agent, key="person:guilherme_maturana")
         assert card.entity is not None and card.entity.name == "Guilherme Maturana"
         assert "Guili" in card.entity.aliases
-        assert any(r.type_ == "lives_in" and r.active for r in card.entity.relationships)
+        rels = card.entity.relationships
+        assert any(r.type_ == "lives_in" and r.active for r in rels)
+        for r in rels:  # each edge names both ends and which one Guilherme is
+            mine = r.source_key if r.direction.value == "OUTGOING" else r.target_key
+            other = r.target_key if r.direction.value == "OUTGOING" else r.source_key
+            assert mine == "person:guilherme_maturana" and r.other_key == other
+        assert {r.direction.value for r in rels} == {"OUTGOING", "INCOMING"}
 
         found = await client.retrieve_context(agent_id=demo_agent,
                                               query="Where does Guilherme work?")

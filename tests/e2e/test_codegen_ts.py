@@ -61,3 +61,6 @@ def test_compiled_client_talks_to_the_live_api(
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     assert summary["name"] == "Guilherme Maturana" and summary["activeFacts"] > 0
     assert summary["people"] >= 4
+    # Incoming edges name the other end as their source (Helena -[sibling_of]-> Guilherme).
+    assert summary["incoming"] and all(
+        s.endswith("-> person:guilherme_maturana") for s in summary["incoming"])

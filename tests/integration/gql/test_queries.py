@@ -33,6 +33,29 @@ async def test_entity_with_facts_relationships_aliases_history(
     assert {"FACT_ADDED", "RELATIONSHIP_ADDED"} <= {h["change"] for h in e["history"]}
 
 
+async def test_relationships_carry_both_ends_and_direction(
+    services: ApiTestServices, agent_id: str, story: dict[str, str]
+) -> None:
+    # Vertix: Clara -[works_at]-> Vertix (incoming), Vertix -[based_in]-> Curitiba (outgoing).
+    res = await gql(services, """
+      query($a: ID!) { entity(agentId: $a, key: "organization:vertix") { relationships {
+        type direction sourceKey sourceName targetKey targetName otherKey otherName } } }""",
+                    {"a": agent_id})
+    assert res.errors is None
+    rels = {r["type"]: r for r in res.data["entity"]["relationships"]}
+    assert set(rels) == {"works_at", "based_in"}
+    assert rels["works_at"] == {
+        "type": "works_at", "direction": "INCOMING",
+        "sourceKey": CLARA, "sourceName": "Clara Rezende",
+        "targetKey": "organization:vertix", "targetName": "Vertix",
+        "otherKey": CLARA, "otherName": "Clara Rezende"}
+    assert rels["based_in"] == {
+        "type": "based_in", "direction": "OUTGOING",
+        "sourceKey": "organization:vertix", "sourceName": "Vertix",
+        "targetKey": "city:curitiba", "targetName": "Curitiba",
+        "otherKey": "city:curitiba", "otherName": "Curitiba"}
+
+
 async def test_missing_entity_is_null(services: ApiTestServices, agent_id: str) -> None:
     res = await gql(services, 'query($a: ID!) { entity(agentId: $a, key: "person:nobody") { key } }',
                     {"a": agent_id})

@@ -5,6 +5,7 @@ import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import {
   EntityCardDocument,
   PeoplePageDocument,
+  RelationshipDirection,
   type EntityCardQuery,
   type PeoplePageQuery,
 } from "./generated/graphql.js";
@@ -36,10 +37,14 @@ async function main(): Promise<void> {
   });
   const people: PeoplePageQuery = await request(url, key, PeoplePageDocument, { agentId });
   const activeFacts = card.entity?.facts.filter((f) => f.active).length ?? 0;
+  const incoming = (card.entity?.relationships ?? [])
+    .filter((r) => r.direction === RelationshipDirection.Incoming)
+    .map((r) => `${r.otherName ?? r.otherKey} -[${r.type}]-> ${r.targetKey}`);
   console.log(
     JSON.stringify({
       name: card.entity?.name ?? null,
       activeFacts,
+      incoming,
       people: people.entities.totalCount,
       firstPerson: people.entities.edges[0]?.node.key ?? null,
     }),

@@ -1,0 +1,198 @@
+"""A newcomer's first minutes, in headless Chromium cut off from every host but loopback:
+GraphiQL loads from our own process and runs the preloaded Retrieve tab; Neo4j Browser connects
+with the demo credentials and opens our guide by itself, and a guide query draws graph nodes.
+
+Uses a second Neo4j started with our runtime (its own free ports and a throw-away home, the jars
+of the main install reused) so the generated neo4j.conf — guide allow-list, post-connect command —
+is what is tested, and an API subprocess on a free port against it with the demo agent seeded.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.ui import WebDriverWait
+
+from graph.runtime import LocalNeo4j, RuntimeConfig
+from server.browser_guide import post_connect_cmd
+from server.runtime import local_neo4j
+from tests.e2e.chromium import off_host, requested_urls, start_chromium
+from tests.e2e.conftest import free_port
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "first-minutes-pw"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Stack:
+    api: str
+    browser: str
+    bolt: str
+
+
+def _wait_http(url: str, proc: subprocess.Popen[bytes], seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"process for {url} exited with {proc.returncode}")
+        try:
+            if httpx.get(url, timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    pytest.fail(f"{url} did not come up")
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    main = local_neo4j()
+    if not any(main.lib.glob("neo4j-5.*.jar")):
+        pytest.fail("the local Neo4j jars are not installed (hippograph neo4j install)")
+    bolt_port, http_port, api_port = free_port(), free_port(), free_port()
+    api = f"http://127.0.0.1:{api_port}"
+    rt = LocalNeo4j(RuntimeConfig(
+        home=tmp_path_factory.mktemp("first-minutes"), password=PASSWORD, bolt_port=bolt_port,
+        http_port=http_port, heap="512m", pagecache="64m", tx_memory="128m", with_gds=False,
+        browser_allowlist="127.0.0.1", browser_post_connect_cmd=post_connect_cmd(api)))
+    for name in ("lib", "plugins"):
+        shutil.copytree(getattr(main, name), getattr(rt, name))
+    rt.marker.write_text(rt._fingerprint())
+    rt.start(log=lambda _m: None)
+    bolt = f"bolt://127.0.0.1:{bolt_port}"
+    env = {**os.environ, "NEO4J_URI": bolt, "NEO4J_PASSWORD": PASSWORD,
+           "HIPPOGRAPH_WORKER_ENABLED": "false", "HIPPOGRAPH_AUTH_DISABLED": "true",
+           "HIPPOGRAPH_LLM_BASE_URL": "", "HIPPOGRAPH_LLM_API_KEY": ""}
+    proc = None
+    try:
+        subprocess.run([sys.executable, "-m", "seed"], env=env, cwd=ROOT, check=True,
+                       capture_output=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "server.app:create_app", "--factory",
+             "--host", "127.0.0.1", "--port", str(api_port), "--log-level", "warning"],
+            env=env, cwd=ROOT)
+        _wait_http(f"{api}/healthz", proc)
+        yield Stack(api=api, browser=f"http://127.0.0.1:{http_port}", bolt=bolt)
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=30)
+        rt.stop()
+
+
+@pytest.fixture()
+def browser() -> Iterator[WebDriver]:
+    b = start_chromium(1400, 1300)  # tall enough for Browser's graph frame above the guide
+    yield b
+    b.quit()
+
+
+def _screenshot(browser: WebDriver, config: pytest.Config, tmp_path: Path, name: str) -> None:
+    """Always into tmp_path (a real PNG or the test fails); also into --screenshots DIR."""
+    png = browser.get_screenshot_as_png()
+    assert png.startswith(b"\x89PNG")
+    (tmp_path / name).write_bytes(png)
+    if out := config.getoption("--screenshots"):
+        Path(out).mkdir(parents=True, exist_ok=True)
+        (Path(out) / name).write_bytes(png)
+
+
+# Neo4j Community's bundled Browser (not a page of ours) always tries these after connecting:
+# web fonts, Segment analytics and the Canny feedback widget. Offline they fail and Browser works
+# on; anything else off the machine fails the test.
+NEO4J_BROWSER_THIRD_PARTY = ("https://fonts.googleapis.com/", "https://cdn.segment.com/",
+                             "https://canny.io/")
+
+
+def _assert_stayed_local(browser: WebDriver, allowed: tuple[str, ...] = ()) -> list[str]:
+    urls = requested_urls(browser)
+    assert urls, "the performance log recorded no request at all"
+    bad = [u for u in off_host(urls) if not u.startswith(allowed)]
+    assert bad == [], f"requests left the machine: {bad}"
+    return urls
+
+
+def _text(browser: WebDriver, selector: str) -> str:
+    return " ".join(e.text for e in browser.find_elements(By.CSS_SELECTOR, selector))
+
+
+def _entity_graph_block(browser: WebDriver) -> WebElement | None:
+    for block in browser.find_elements(By.CSS_SELECTOR, "pre.runnable"):
+        text = block.get_attribute("textContent") or ""
+        if "RELATES_TO" in text and "r.valid_to IS NULL" in text:
+            return block
+    return None
+
+
+def test_graphiql_runs_the_retrieve_tab_offline(
+    stack: Stack, browser: WebDriver, pytestconfig: pytest.Config, tmp_path: Path
+) -> None:
+    browser.get(f"{stack.api}/graphql")
+    WebDriverWait(browser, 60).until(
+        lambda b: b.find_elements(By.CSS_SELECTOR, ".graphiql-editor .CodeMirror"))
+    tab = next(t for t in browser.find_elements(By.CSS_SELECTOR, ".graphiql-tab")
+               if "Retrieve" in t.text)
+    tab.find_element(By.CSS_SELECTOR, "button").click()
+    WebDriverWait(browser, 10).until(
+        lambda b: "query Retrieve" in _text(b, ".graphiql-query-editor"))
+    browser.find_element(By.CSS_SELECTOR, ".graphiql-execute-button").click()
+    WebDriverWait(browser, 60).until(lambda b: "Lisboa" in _text(b, ".result-window"))
+    result = _text(browser, ".result-window")
+    assert '"facts"' in result and '"errors"' not in result
+    _screenshot(browser, pytestconfig, tmp_path, "graphiql-retrieve.png")
+    urls = _assert_stayed_local(browser)
+    assert any("/graphiql-assets/graphiql@" in u for u in urls)
+
+
+def test_every_page_we_serve_stays_local(stack: Stack, browser: WebDriver) -> None:
+    for path in ("/graphql", "/browser-guide", "/browser-guide/hippograph.grass", "/healthz",
+                 "/readyz", "/metrics"):
+        browser.get(f"{stack.api}{path}")
+        WebDriverWait(browser, 30).until(
+            lambda b: b.execute_script("return document.readyState") == "complete")
+        time.sleep(1)  # let late scripts start their requests
+    _assert_stayed_local(browser)
+
+
+def test_neo4j_browser_opens_the_guide_and_draws_a_query(
+    stack: Stack, browser: WebDriver, pytestconfig: pytest.Config, tmp_path: Path
+) -> None:
+    browser.get(f"{stack.browser}/browser/?dbms={stack.bolt.replace('//', '//neo4j@')}")
+    WebDriverWait(browser, 60).until(
+        lambda b: b.find_elements(By.CSS_SELECTOR, "[data-testid=password]"))
+    browser.find_element(By.CSS_SELECTOR, "[data-testid=password]").send_keys(PASSWORD)
+    browser.find_element(By.CSS_SELECTOR, "[data-testid=connect]").click()
+    # The post-connect command opened the guide by itself.
+    WebDriverWait(browser, 60).until(
+        lambda b: "Hippograph memory in Neo4j Browser" in b.find_element(By.TAG_NAME, "body").text)
+    # Slide 2 is the entity graph (the carousel renders only the current slide).
+    browser.find_element(By.CSS_SELECTOR, "[data-testid=nextSlide]").click()
+    WebDriverWait(browser, 10).until(lambda b: _entity_graph_block(b) is not None)
+    browser.execute_script("arguments[0].click()", _entity_graph_block(browser))
+    WebDriverWait(browser, 10).until(
+        lambda b: "RELATES_TO" in _text(b, "[data-testid=activeEditor]"))
+    browser.find_element(By.CSS_SELECTOR, "[data-testid=editor-Run]").click()
+    WebDriverWait(browser, 60).until(
+        lambda b: len(b.find_elements(By.CSS_SELECTOR, "svg g.node")) > 0)
+    nodes = " ".join(_text(browser, "svg g.node").split())
+    assert "Orion Tech" in nodes and "Helena Maturana" in nodes
+    # The Hippograph style (applied on connect) captions RELATES_TO edges by their type.
+    WebDriverWait(browser, 10).until(lambda b: "works_at" in _text(b, "svg g.relationship"))
+    time.sleep(2)  # let the force layout settle for the screenshot
+    _screenshot(browser, pytestconfig, tmp_path, "neo4j-browser-guide.png")
+    urls = _assert_stayed_local(browser, NEO4J_BROWSER_THIRD_PARTY)
+    assert f"{stack.api}/browser-guide" in urls  # the guide came from our app
