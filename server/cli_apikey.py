@@ -43,7 +43,8 @@ def create(
     tenant: str = typer.Option(..., help="Tenant (customer / team) owning the key."),
     agents: str = typer.Option("", help="Comma-separated agent ids the key may read and write."),
     all_agents: bool = typer.Option(
-        False, "--all-agents", help="Every agent (current and future)."
+        False, "--all-agents",
+        help="Every agent of the tenant (current and future); never another tenant's agent."
     ),
     admin: bool = typer.Option(False, "--admin", help="Admin key: everything, every agent."),
 ) -> None:
