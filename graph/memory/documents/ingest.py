@@ -24,6 +24,7 @@ from graph.memory.documents.parse import chunk_text, detect_format, parse_docume
 from graph.memory.jobs.config import DocumentConfig
 from graph.memory.jobs.context import JobContext, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
+from graph.memory.text import idempotency_digest
 
 __all__ = [
     "DocumentAccepted",
@@ -246,7 +247,8 @@ async def chunk_extract_handler(ctx: JobContext) -> dict[str, Any]:
     key = f"chunk:{chunk['id']}"
     if ctx.job.attempts > 1:  # a crashed attempt may have left its claim (see async_write)
         await ctx.deps.executor.run("jobs/release_pending_receipt",
-                                    {"agent_id": ctx.job.agent_id, "key": key})
+                                    {"agent_id": ctx.job.agent_id,
+                                     "key": idempotency_digest(key)})
     kwargs: dict[str, Any] = {"idempotency_key": key,
                               "thread_id": f"document:{chunk['document_id']}"}
     params = inspect.signature(pipeline.write).parameters

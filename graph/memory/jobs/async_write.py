@@ -25,7 +25,7 @@ from graph.errors import BadInput
 from graph.executor import Executor
 from graph.memory.jobs.context import JobContext, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
-from graph.memory.text import content_hash, normalize
+from graph.memory.text import content_hash, idempotency_digest, normalize
 from graph.memory.write.guard import guard_message, scan_pii
 from graph.providers import Embedder
 
@@ -171,7 +171,8 @@ async def extract_handler(ctx: JobContext) -> dict[str, Any]:
         # so it wrote nothing else); we hold the lease, so the claim is ours to drop. A
         # completed receipt is kept: the pipeline then returns the stored result.
         await ctx.deps.executor.run("jobs/release_pending_receipt",
-                                    {"agent_id": ctx.job.agent_id, "key": key})
+                                    {"agent_id": ctx.job.agent_id,
+                                     "key": idempotency_digest(key)})
     await ctx.progress(0.1, force=True)
     result = await run_pipeline(
         pipeline, ctx.job.agent_id, rows[0], idempotency_key=key,

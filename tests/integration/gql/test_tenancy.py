@@ -95,11 +95,11 @@ async def test_tenant_a_cannot_touch_tenant_b_through_any_field(
     tenant_keys: dict[str, str],
 ) -> None:
     await load_story(executor, hash_embedder, other_agent)
-    before = await executor.run("api/agent_counts", {"agent_id": other_agent}, read=True)
     services = ApiTestServices(executor=executor, embedder=hash_embedder)
     app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), services=services)
     headers = {"Authorization": f"Bearer {tenant_keys['a']}"}
-    async with http_client(app) as client:
+    async with http_client(app) as client:  # the app's start (schema step) is done here
+        before = await executor.run("api/agent_counts", {"agent_id": other_agent}, read=True)
         for name, op in agent_operations(other_agent):
             body = (await client.post("/graphql", json={"query": op}, headers=headers)).json()
             codes = [e["extensions"]["code"] for e in body.get("errors", [])]
