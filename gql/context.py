@@ -4,51 +4,36 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
+from starlette.requests import Request
 from strawberry.types import Info as StrawberryInfo
 
 from gql.loaders import Loaders
 from gql.permissions import Principal
 from graph.executor import Executor
-from graph.providers import ChatLLM, Embedder
+from graph.memory.facade import Memory
 
-__all__ = ["ApiServices", "Context", "Info"]
-
-
-class ApiServices(Protocol):
-    """What the API needs from the composition root (``server.services.Services`` fits)."""
-
-    executor: Executor
-    embedder: Embedder
-    llm: ChatLLM | None
-
-    @property
-    def llm_mode(self) -> str: ...
-
-    @property
-    def writer(self) -> Any: ...
-
-    @property
-    def retriever(self) -> Any: ...
+__all__ = ["Context", "Info"]
 
 
 @dataclass
 class Context:
-    """Everything a resolver may touch. ``readiness`` reports Neo4j/schema state for ``health``."""
+    """Everything a resolver may touch: the process's :class:`Memory` (built by
+    ``server.memory.build_memory``), the caller, and ``readiness`` for ``health``."""
 
-    services: ApiServices
+    memory: Memory
     principal: Principal
     readiness: Callable[[], Awaitable[dict[str, Any]]] | None = None
-    request: Any = None
+    request: Request | None = None
     loaders: Loaders = field(init=False)
 
     def __post_init__(self) -> None:
-        self.loaders = Loaders(self.services.executor)
+        self.loaders = Loaders(self.memory.executor)
 
     @property
     def executor(self) -> Executor:
-        return self.services.executor
+        return self.memory.executor
 
 
 Info = StrawberryInfo[Context, None]

@@ -9,9 +9,11 @@ trace or Cypher text ever reaches a client. Mutations also report errors in thei
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Awaitable, Callable
 from enum import Enum
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import strawberry
 from graphql.error import GraphQLError
@@ -26,6 +28,7 @@ __all__ = [
     "UserError",
     "UserSafeErrors",
     "api_error_from",
+    "errors_in_payload",
     "user_error_from",
 ]
 
@@ -102,6 +105,34 @@ def user_error_from(exc: Exception, field: str | None = None) -> UserError:
         log.exception("internal error in mutation", exc_info=exc)
         return UserError(code=ErrorCode.INTERNAL, message="Internal error.", field=field)
     return UserError(code=known.code, message=known.message, field=field)
+
+
+class HasErrors(Protocol):
+    errors: list[UserError]
+
+
+P = TypeVar("P", bound=HasErrors)
+
+
+def errors_in_payload(
+    payload: Callable[..., P],
+) -> Callable[[Callable[..., Awaitable[P]]], Callable[..., Awaitable[P]]]:
+    """Mutation resolvers return ``payload(errors=[...])`` for any exception they raise:
+    bad input, missing nodes and an unreachable Neo4j get their code, anything else is logged
+    and reported as ``INTERNAL`` (never a traceback). Every other payload field defaults to
+    its "nothing happened" value."""
+
+    def decorate(resolver: Callable[..., Awaitable[P]]) -> Callable[..., Awaitable[P]]:
+        @functools.wraps(resolver)
+        async def wrapped(*args: Any, **kwargs: Any) -> P:
+            try:
+                return await resolver(*args, **kwargs)
+            except Exception as exc:
+                return payload(errors=[user_error_from(exc)])
+
+        return wrapped
+
+    return decorate
 
 
 def _coded(error: GraphQLError) -> GraphQLError | None:

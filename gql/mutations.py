@@ -11,27 +11,30 @@ import strawberry
 from strawberry.scalars import JSON
 
 from gql.context import Info
-from gql.errors import ApiError, ErrorCode, user_error_from
+from gql.errors import ApiError, ErrorCode, errors_in_payload
 from gql.permissions import agent_mutation
-from gql.types.memory import (
-    EntityInput,
-    FactInput,
+from gql.types.maintenance import (
     ForgetPayload,
     IngestDocumentPayload,
     MaintenanceJob,
     MergeEntitiesPayload,
+    ResolveMergeCandidatePayload,
+    RunJobPayload,
+    merge_summary_from,
+)
+from gql.types.write import (
+    EntityInput,
+    FactInput,
+    QueuedWrite,
     RelationInput,
     RememberPayload,
     RememberSummary,
-    ResolveMergeCandidatePayload,
-    RunJobPayload,
     WritePayload,
-    merge_summary_from,
     write_outcome_from,
 )
 from graph.memory.browse.review import resolve_merge_candidate
 from graph.memory.documents.ingest import ingest_document
-from graph.memory.jobs import JobQueue, JobSpec
+from graph.memory.jobs import JobSpec
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
 from graph.memory.write.admin import forget, merge_entities
 from graph.memory.write.remember import API_MAX_ITEMS
@@ -48,6 +51,7 @@ def _arg(description: str) -> strawberry.argument:  # type: ignore[valid-type]
 @strawberry.type(description="Write operations of the Hippograph memory service.")
 class Mutation:
     @agent_mutation(description="Store one message: extract, reconcile and version its facts.")
+    @errors_in_payload(WritePayload)
     async def write(
         self,
         info: Info,
@@ -66,29 +70,47 @@ class Mutation:
         config_overrides: Annotated[
             JSON | None, _arg("Per-call write settings (validated; unknown keys fail).")
         ] = None,
+        async_: Annotated[
+            bool,
+            strawberry.argument(
+                name="async",
+                description="Store the event now and extract in a background job; the "
+                "payload's `queued` names the event and the job (no dry run).",
+            ),
+        ] = False,
     ) -> WritePayload:
-        try:
-            writer = info.context.services.writer
-            if writer is None:
-                raise ApiError(ErrorCode.UNAVAILABLE, "Writing is not available in this build.")
-            if config_overrides is not None and not isinstance(config_overrides, dict):
-                raise ApiError(ErrorCode.BAD_INPUT, "configOverrides must be an object")
-            result = await writer.write(
-                str(agent_id),
-                message,
-                speaker_name,
-                recent_messages=recent_messages,
-                occurred_at=occurred_at,
-                thread_id=thread_id,
-                dry_run=dry_run,
-                config_overrides=config_overrides,
-                idempotency_key=idempotency_key,
+        memory = info.context.memory
+        if config_overrides is not None and not isinstance(config_overrides, dict):
+            raise ApiError(ErrorCode.BAD_INPUT, "configOverrides must be an object")
+        if async_:
+            if dry_run:
+                raise ApiError(ErrorCode.BAD_INPUT, "dryRun cannot be combined with async")
+            accepted = await memory.write_async(
+                str(agent_id), message, speaker_name, occurred_at=occurred_at,
+                thread_id=thread_id, recent_messages=recent_messages,
+                config_overrides=config_overrides, idempotency_key=idempotency_key,
             )
-        except Exception as exc:
-            return WritePayload(outcome=None, errors=[user_error_from(exc)])
+            queued = QueuedWrite(
+                event_id=strawberry.ID(accepted.event_id) if accepted.event_id else None,
+                job_id=strawberry.ID(accepted.job_id) if accepted.job_id else None,
+                created=accepted.created, warnings=list(accepted.warnings),
+            )
+            return WritePayload(outcome=None, queued=queued, errors=[])
+        result = await memory.writer.write(
+            str(agent_id),
+            message,
+            speaker_name,
+            recent_messages=recent_messages,
+            occurred_at=occurred_at,
+            thread_id=thread_id,
+            dry_run=dry_run,
+            config_overrides=config_overrides,
+            idempotency_key=idempotency_key,
+        )
         return WritePayload(outcome=write_outcome_from(result), errors=[])
 
     @agent_mutation(description="Import entities, facts and relationships as given (no LLM).")
+    @errors_in_payload(RememberPayload)
     async def remember(
         self,
         info: Info,
@@ -101,50 +123,47 @@ class Mutation:
             list[RelationInput] | None, _arg("Relationships to create or confirm.")
         ] = None,
     ) -> RememberPayload:
-        try:
-            services = info.context.services
-            result = await remember(
-                services.executor,
-                services.embedder,
-                str(agent_id),
-                max_items=API_MAX_ITEMS,
-                entities=[
-                    StructuredEntity(
-                        name=e.name,
-                        type=e.type,
-                        aliases=list(e.aliases),
-                        key=e.key,
-                        importance=e.importance,
-                    )
-                    for e in entities or []
-                ],
-                facts=[
-                    StructuredFact(
-                        text=f.text,
-                        subject=f.subject,
-                        entities=list(f.entities),
-                        kind=f.kind,
-                        confidence=f.confidence,
-                        importance=f.importance,
-                        valid_from=f.valid_from,
-                        valid_to=f.valid_to,
-                        categories=list(f.categories),
-                    )
-                    for f in facts or []
-                ],
-                relations=[
-                    StructuredRelation(
-                        source=r.source,
-                        target=r.target,
-                        type=r.type,
-                        strength=r.strength,
-                        valid_from=r.valid_from,
-                    )
-                    for r in relations or []
-                ],
-            )
-        except Exception as exc:
-            return RememberPayload(summary=None, errors=[user_error_from(exc)])
+        memory = info.context.memory
+        result = await remember(
+            memory.executor,
+            memory.embedder,
+            str(agent_id),
+            max_items=API_MAX_ITEMS,
+            entities=[
+                StructuredEntity(
+                    name=e.name,
+                    type=e.type,
+                    aliases=list(e.aliases),
+                    key=e.key,
+                    importance=e.importance,
+                )
+                for e in entities or []
+            ],
+            facts=[
+                StructuredFact(
+                    text=f.text,
+                    subject=f.subject,
+                    entities=list(f.entities),
+                    kind=f.kind,
+                    confidence=f.confidence,
+                    importance=f.importance,
+                    valid_from=f.valid_from,
+                    valid_to=f.valid_to,
+                    categories=list(f.categories),
+                )
+                for f in facts or []
+            ],
+            relations=[
+                StructuredRelation(
+                    source=r.source,
+                    target=r.target,
+                    type=r.type,
+                    strength=r.strength,
+                    valid_from=r.valid_from,
+                )
+                for r in relations or []
+            ],
+        )
         summary = RememberSummary(
             entities_created=result.entities_created,
             facts_added=result.facts_added,
@@ -158,6 +177,7 @@ class Mutation:
     @agent_mutation(
         description="Invalidate a fact (soft delete) and the relationships it evidences."
     )
+    @errors_in_payload(ForgetPayload)
     async def forget(
         self,
         info: Info,
@@ -165,12 +185,7 @@ class Mutation:
         fact_id: Annotated[strawberry.ID, _arg("The fact to forget.")],
         reason: Annotated[str | None, _arg("Why (kept in the audit log).")] = None,
     ) -> ForgetPayload:
-        try:
-            result = await forget(info.context.executor, str(agent_id), str(fact_id), reason)
-        except Exception as exc:
-            return ForgetPayload(
-                fact_id=None, invalidated_relationships=[], errors=[user_error_from(exc)]
-            )
+        result = await forget(info.context.executor, str(agent_id), str(fact_id), reason)
         return ForgetPayload(
             fact_id=strawberry.ID(result.fact_id),
             invalidated_relationships=[strawberry.ID(r) for r in result.invalidated_relationships],
@@ -178,6 +193,7 @@ class Mutation:
         )
 
     @agent_mutation(description="Merge one entity into another (facts, aliases, relationships).")
+    @errors_in_payload(MergeEntitiesPayload)
     async def merge_entities(
         self,
         info: Info,
@@ -186,15 +202,13 @@ class Mutation:
         drop_key: Annotated[str, _arg("Entity merged into it.")],
         reason: Annotated[str | None, _arg("Why (kept in the audit log).")] = None,
     ) -> MergeEntitiesPayload:
-        try:
-            result = await merge_entities(
-                info.context.executor, str(agent_id), keep_key, drop_key, reason
-            )
-        except Exception as exc:
-            return MergeEntitiesPayload(merge=None, errors=[user_error_from(exc)])
+        result = await merge_entities(
+            info.context.executor, str(agent_id), keep_key, drop_key, reason
+        )
         return MergeEntitiesPayload(merge=merge_summary_from(result), errors=[])
 
     @agent_mutation(description="Accept (merge) or reject a proposed duplicate entity pair.")
+    @errors_in_payload(ResolveMergeCandidatePayload)
     async def resolve_merge_candidate(
         self,
         info: Info,
@@ -202,18 +216,14 @@ class Mutation:
         id: Annotated[strawberry.ID, _arg("Merge candidate id.")],
         accept: Annotated[bool, _arg("True merges the pair, false rejects it.")],
     ) -> ResolveMergeCandidatePayload:
-        try:
-            decision = await resolve_merge_candidate(
-                info.context.executor, str(agent_id), str(id), accept=accept
-            )
-        except Exception as exc:
-            return ResolveMergeCandidatePayload(
-                status=None, merge=None, errors=[user_error_from(exc)]
-            )
+        decision = await resolve_merge_candidate(
+            info.context.executor, str(agent_id), str(id), accept=accept
+        )
         merge = merge_summary_from(decision.merge) if decision.merge else None
         return ResolveMergeCandidatePayload(status=decision.status, merge=merge, errors=[])
 
     @agent_mutation(description="Register a document (text or URL) and start ingesting it.")
+    @errors_in_payload(IngestDocumentPayload)
     async def ingest_document(
         self,
         info: Info,
@@ -223,15 +233,11 @@ class Mutation:
         title: Annotated[str | None, _arg("Title (default: first line).")] = None,
         format: Annotated[str | None, _arg("text, markdown or html (default: detected).")] = None,
     ) -> IngestDocumentPayload:
-        try:
-            ex = info.context.executor
-            accepted = await ingest_document(
-                ex, JobQueue(ex), str(agent_id), text=text, url=url, title=title, fmt=format
-            )
-        except Exception as exc:
-            return IngestDocumentPayload(
-                document_id=None, job_id=None, created=False, errors=[user_error_from(exc)]
-            )
+        memory = info.context.memory
+        accepted = await ingest_document(
+            memory.executor, memory.queue, str(agent_id), text=text, url=url, title=title,
+            fmt=format, config=memory.jobs.documents,
+        )
         return IngestDocumentPayload(
             document_id=strawberry.ID(accepted.document_id),
             job_id=strawberry.ID(accepted.job_id),
@@ -240,6 +246,7 @@ class Mutation:
         )
 
     @agent_mutation(description="Start a maintenance job now (the worker runs it).")
+    @errors_in_payload(RunJobPayload)
     async def run_job(
         self,
         info: Info,
@@ -247,10 +254,7 @@ class Mutation:
         kind: Annotated[MaintenanceJob, _arg("Which job.")],
         subject: Annotated[str | None, _arg("What it works on (e.g. an entity key).")] = None,
     ) -> RunJobPayload:
-        try:
-            queued = await JobQueue(info.context.executor).enqueue(
-                JobSpec(kind=str(kind.value), agent_id=str(agent_id), subject=subject)
-            )
-        except Exception as exc:
-            return RunJobPayload(job_id=None, created=False, errors=[user_error_from(exc)])
+        queued = await info.context.memory.queue.enqueue(
+            JobSpec(kind=str(kind.value), agent_id=str(agent_id), subject=subject)
+        )
         return RunJobPayload(job_id=strawberry.ID(queued.job_id), created=queued.created, errors=[])

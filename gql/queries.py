@@ -11,7 +11,6 @@ from typing import Annotated, Any
 import strawberry
 
 from gql.context import Info
-from gql.errors import ApiError, ErrorCode
 from gql.loaders import EntityKey
 from gql.permissions import agent_field
 from gql.types.admin import AuditEntry, Job, MergeCandidate, Observation
@@ -20,7 +19,7 @@ from gql.types.event import EventConnection, event_connection
 from gql.types.fact import Fact, FactConnection, fact_connection
 from gql.types.graph import Subgraph, subgraph_from
 from gql.types.health import Health
-from gql.types.memory import RetrieveOptions, RetrieveResult, retrieve_result_from
+from gql.types.retrieve import RetrieveOptions, RetrieveResult, retrieve_result_from
 from graph.errors import NotFound
 from graph.memory import browse
 
@@ -40,8 +39,8 @@ class Query:
         return Health(
             ready=bool(report.get("ready")),
             neo4j_version=(report.get("neo4j") or {}).get("version"),
-            llm_mode=ctx.services.llm_mode,
-            embedder=ctx.services.embedder.name,
+            llm_mode=ctx.memory.llm_mode,
+            embedder=ctx.memory.embedder.name,
         )
 
     @agent_field(description="Memory context for a query: ranked facts, snippets and patterns.")
@@ -63,10 +62,7 @@ class Query:
             strawberry.argument(description="Per-call overrides of retrieval settings."),
         ] = None,
     ) -> RetrieveResult:
-        retriever = info.context.services.retriever
-        if retriever is None:
-            raise ApiError(ErrorCode.UNAVAILABLE, "Retrieval is not available in this build.")
-        result = await retriever.retrieve(
+        result = await info.context.memory.retriever.retrieve(
             str(agent_id), query, as_of=as_of, options=options.as_dict() if options else None
         )
         return retrieve_result_from(result)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["BadInput", "GraphError", "GraphTimeout", "GraphUnavailable", "NotFound"]
+__all__ = ["BadInput", "ConfigError", "GraphError", "GraphTimeout", "GraphUnavailable", "NotFound"]
 
 
 class GraphError(Exception):
@@ -23,3 +23,8 @@ class NotFound(GraphError):
 
 class BadInput(GraphError):
     """The caller's input was rejected before it reached Neo4j (the message says why)."""
+
+
+class ConfigError(BadInput):
+    """A per-call override (``config_overrides`` of write, ``options`` of retrieve) named an
+    unknown option or gave a wrongly typed / out-of-range value (GraphQL: ``BAD_INPUT``)."""

@@ -3,7 +3,9 @@
 Every query in the code base runs through :class:`Executor`: named statements come from
 ``cypher/`` via the loader, parameters are always passed separately, reads are routed to readers,
 and multi-statement writes use one managed transaction (retried by the driver on transient
-errors). Tests can subclass it (``RecordingExecutor``) to count round trips.
+errors). :class:`Executor` is the protocol everyone types against; :class:`Neo4jExecutor` is
+the driver-backed implementation, and decorators (``server.breaker.BreakerExecutor``, the
+tests' ``RecordingExecutor``) wrap any ``Executor`` instead of subclassing it.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, LiteralString, TypeVar
+from typing import Any, LiteralString, Protocol, TypeVar
 
 import neo4j
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
@@ -26,7 +28,8 @@ from neo4j.exceptions import (
 import cypher
 from graph.errors import GraphTimeout, GraphUnavailable
 
-__all__ = ["DEFAULT_TX_TIMEOUT_S", "Executor", "Transaction", "connect"]
+__all__ = ["DEFAULT_TX_TIMEOUT_S", "Executor", "Neo4jExecutor", "Transaction", "connect",
+           "to_python"]
 
 DEFAULT_TX_TIMEOUT_S = 120.0  # also written as db.transaction.timeout for the local server
 
@@ -36,6 +39,27 @@ def _timed_out(exc: ClientError) -> bool:
 
 T = TypeVar("T")
 Row = dict[str, Any]
+
+_TEMPORAL = (neo4j.time.DateTime, neo4j.time.Date, neo4j.time.Time)
+
+
+def to_python(value: Any) -> Any:
+    """Neo4j temporal values → ``datetime``/``date``/``time``, inside maps and lists too.
+
+    Every row leaves the executor converted, so no caller ever sees a ``neo4j.time`` value.
+    Lists of scalars (embeddings) are returned as they are, without a walk.
+    """
+    if isinstance(value, _TEMPORAL):
+        return value.to_native()
+    if isinstance(value, dict):
+        return {k: to_python(v) for k, v in value.items()}
+    if isinstance(value, list) and value and isinstance(value[0], (dict, list, *_TEMPORAL)):
+        return [to_python(v) for v in value]
+    return value
+
+
+def _row(data: dict[str, Any]) -> Row:
+    return {k: to_python(v) for k, v in data.items()}
 
 
 @dataclass
@@ -48,11 +72,41 @@ class Transaction:
     async def run(self, name: str, **params: Any) -> list[Row]:
         self.statements.append(name)
         result = await self.tx.run(cypher.load(name), params)
-        return [record.data() async for record in result]
+        return [_row(record.data()) async for record in result]
 
 
-class Executor:
-    """Runs named Cypher statements against one database."""
+class Executor(Protocol):
+    """What the code base needs to run Cypher (see :class:`Neo4jExecutor`)."""
+
+    async def run(self, name: str, params: dict[str, Any] | None = None, *,
+                  read: bool = False) -> list[Row]:
+        """Run the named statement ``cypher/<name>.cypher``; rows as dicts."""
+        ...
+
+    async def run_text(self, query: LiteralString, params: dict[str, Any] | None = None, *,
+                       read: bool = False) -> list[Row]:
+        """Run a literal statement (schema scripts, test fixtures)."""
+        ...
+
+    async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        """Run ``work`` in one managed write transaction."""
+        ...
+
+    async def read(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        """Run ``work`` in one read transaction."""
+        ...
+
+    async def ping(self) -> bool:
+        """True when Neo4j answers."""
+        ...
+
+    async def close(self) -> None:
+        """Release the driver."""
+        ...
+
+
+class Neo4jExecutor:
+    """Runs named Cypher statements against one database over the official driver."""
 
     def __init__(self, driver: AsyncDriver, database: str = "neo4j",
                  tx_timeout_s: float | None = DEFAULT_TX_TIMEOUT_S) -> None:
@@ -62,7 +116,8 @@ class Executor:
         self.round_trips = 0
 
     async def run(self, name: str, params: dict[str, Any] | None = None, *, read: bool = False) -> list[Row]:
-        """Run ``cypher/<name>.cypher`` in its own auto-retried transaction; rows as dicts."""
+        """Run ``cypher/<name>.cypher`` in its own auto-retried transaction; rows as dicts
+        (temporal values already Python ``datetime``s, see :func:`to_python`)."""
         return await self.run_text(cypher.load(name), params, read=read)
 
     async def run_text(
@@ -83,7 +138,7 @@ class Executor:
             if _timed_out(exc):
                 raise GraphTimeout(f"transaction timed out after {self.tx_timeout_s} s") from exc
             raise
-        return [r.data() for r in records]
+        return [_row(r.data()) for r in records]
 
     async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
         """Run ``work`` in ONE managed write transaction (the driver retries transient errors,
@@ -136,7 +191,7 @@ class Executor:
 
 
 def connect(uri: str, user: str, password: str, database: str = "neo4j",
-            tx_timeout_s: float | None = DEFAULT_TX_TIMEOUT_S) -> Executor:
+            tx_timeout_s: float | None = DEFAULT_TX_TIMEOUT_S) -> Neo4jExecutor:
     """Build an executor with a pooled async driver (no I/O until the first query); every
     transaction carries ``tx_timeout_s`` (Neo4j terminates it after that long)."""
     driver = AsyncGraphDatabase.driver(
@@ -148,11 +203,12 @@ def connect(uri: str, user: str, password: str, database: str = "neo4j",
         liveness_check_timeout=30.0,
         notifications_min_severity="OFF",
     )
-    return Executor(driver, database, tx_timeout_s)
+    return Neo4jExecutor(driver, database, tx_timeout_s)
 
 
 @asynccontextmanager
-async def connected(uri: str, user: str, password: str, database: str = "neo4j") -> AsyncIterator[Executor]:
+async def connected(uri: str, user: str, password: str,
+                    database: str = "neo4j") -> AsyncIterator[Neo4jExecutor]:
     """``async with connected(...) as ex:`` for scripts and tests."""
     ex = connect(uri, user, password, database)
     try:

@@ -5,14 +5,24 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from graph.executor import connected
 from graph.schema import ensure_schema
 from seed import story
-from seed.loader import load_demo
-from server.services import build_embedder
-from server.settings import get_settings
+from seed.loader import SeedReport, load_demo
+from server.memory import build_memory
+from server.settings import Settings, get_settings
 
-__all__ = ["run"]
+__all__ = ["run", "seed"]
+
+
+async def seed(settings: Settings, agent_id: str = story.AGENT, *,
+               progress: bool = True) -> SeedReport:
+    """Ensure the schema and load the demo agent with this process's services (idempotent)."""
+    memory = build_memory(settings)
+    try:
+        await ensure_schema(memory.executor, memory.embedder.dimensions)
+        return await load_demo(memory, agent_id, progress=progress)
+    finally:
+        await memory.close()
 
 
 def run(agent_id: str = story.AGENT) -> None:
@@ -20,15 +30,7 @@ def run(agent_id: str = story.AGENT) -> None:
     settings = get_settings()
 
     async def main() -> None:
-        embedder = build_embedder(settings)
-        async with connected(
-            settings.bolt_uri,
-            settings.neo4j_user,
-            settings.neo4j_password.get_secret_value(),
-            settings.neo4j_database,
-        ) as ex:
-            await ensure_schema(ex, embedder.dimensions)
-            report = await load_demo(ex, embedder, agent_id)
+        report = await seed(settings, agent_id)
         if report.already_loaded:
             print(f"demo agent {agent_id!r} already loaded (nothing changed)")
         else:

@@ -10,14 +10,11 @@ from contextlib import suppress
 from dataclasses import dataclass, field, replace
 
 from graph.errors import NotFound
-from graph.executor import Executor
-from graph.memory.jobs.config import MaintenanceConfig
+from graph.memory.facade import Memory
 from graph.memory.jobs.duplicates import detect_duplicates
 from graph.memory.write import remember
 from graph.memory.write.admin import forget
-from graph.memory.write.pipeline import WritePipeline
 from graph.progress import progress_bar
-from graph.providers import Embedder
 from seed import story
 
 __all__ = ["SeedReport", "load_demo", "local_id"]
@@ -38,15 +35,17 @@ class SeedReport:
 
 
 async def load_demo(
-    executor: Executor, embedder: Embedder, agent_id: str = story.AGENT, *, progress: bool = True
+    memory: Memory, agent_id: str = story.AGENT, *, progress: bool = True
 ) -> SeedReport:
-    """Load the demo agent (offline: no LLM is used even when one is configured)."""
+    """Load the demo agent (offline: no LLM is used even when one is configured; the write
+    settings — mode, freeze, PII — are the process's, like every other write path)."""
+    executor, embedder = memory.executor, memory.embedder
     report = SeedReport(agent_id)
     state = await executor.run("api/seed_state", {"agent_id": agent_id}, read=True)
     if state and state[0]["version"] == story.SEED_VERSION:
         report.already_loaded = True
         return report
-    writer = WritePipeline(executor, embedder, None)
+    writer = memory.offline_writer()
 
     async def background() -> None:
         await remember(
@@ -86,7 +85,8 @@ async def load_demo(
 
     async def duplicates() -> None:
         # Never auto-merge here: the planted misspelling must stay open for review.
-        await detect_duplicates(executor, agent_id, MaintenanceConfig(merge_auto_threshold=1.01))
+        never_auto = replace(memory.jobs.maintenance, merge_auto_threshold=1.01)
+        await detect_duplicates(executor, agent_id, never_auto)
 
     async def mark() -> None:
         await executor.run("api/seed_mark", {"agent_id": agent_id, "version": story.SEED_VERSION})

@@ -1,7 +1,8 @@
 """Starlette app factory: ``uvicorn server.app:create_app --factory``.
 
 The lifespan owns the Neo4j driver and the providers (one of each per process) and runs the
-idempotent schema step; requests reach them through ``app.state.services``. With
+idempotent schema step; requests reach them through ``app.state.memory`` (a
+:class:`graph.memory.facade.Memory` from ``server.memory.build_memory``). With
 ``worker_enabled`` the lifespan also runs the background job worker in-process. Middleware order
 (outermost first): request body size limit → authentication + per-key rate limit → routes.
 """
@@ -31,7 +32,7 @@ from server.breaker import BreakerExecutor
 from server.browser_guide import browser_guide_routes
 from server.health import healthz, metrics, readiness, readyz
 from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter
-from server.services import Services, build_services
+from server.memory import Memory, build_memory, connect_executor
 from server.settings import Settings, get_settings
 from server.worker import start_worker, stop_worker
 
@@ -44,13 +45,13 @@ class HippographGraphQL(GraphQL[Context, None]):
     """The strawberry ASGI view with our typed context and GraphiQL page."""
 
     async def get_context(self, request: Request, response: Any = None) -> Context:  # type: ignore[override]
-        services: Services = request.app.state.services
+        memory: Memory = request.app.state.memory
         principal = getattr(request.state, "principal", ANONYMOUS)
 
         async def ready() -> dict[str, Any]:
-            return await readiness(services)
+            return await readiness(memory)
 
-        return Context(services=services, principal=principal, readiness=ready, request=request)
+        return Context(memory=memory, principal=principal, readiness=ready, request=request)
 
     @property
     def graphql_ide_html(self) -> str:
@@ -69,8 +70,9 @@ def query_limits(settings: Settings) -> QueryLimits:
     )
 
 
-def create_app(settings: Settings | None = None, services: Services | None = None) -> Starlette:
-    """Build the ASGI app. Pass ``services`` to inject fakes (tests); else built from settings.
+def create_app(settings: Settings | None = None, memory: Memory | None = None) -> Starlette:
+    """Build the ASGI app. Pass ``memory`` (``build_memory`` over a test executor/embedder) to
+    share services with a test; else built from settings.
 
     Raises:
         RuntimeError: authentication is disabled while the API is configured to bind to a
@@ -85,27 +87,26 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        svc = services
-        if svc is None:
-            svc = build_services(settings)
+        mem = memory
+        if mem is None:
             # Fail fast while Neo4j is down instead of waiting out the driver's retries.
-            svc.executor = BreakerExecutor(svc.executor)
-        app.state.services = svc
-        app.state.key_store = ApiKeyStore(svc.executor)
+            mem = build_memory(settings, executor=BreakerExecutor(connect_executor(settings)))
+        app.state.memory = mem
+        app.state.key_store = ApiKeyStore(mem.executor)
         try:
-            await ensure_schema(svc.executor, svc.embedder.dimensions)
+            await ensure_schema(mem.executor, mem.embedder.dimensions)
         except GraphError as exc:  # start anyway: /readyz reports it and recovery is automatic
             log.warning("schema not ensured at start: %s", exc)
         # Injected services (tests) never get a worker: it would lease other agents' jobs.
         worker = None
-        if services is None and settings.worker_enabled:
-            worker = await start_worker(svc)
+        if memory is None and settings.worker_enabled:
+            worker = await start_worker(mem)
         try:
             yield
         finally:
             await stop_worker(worker)
-            if services is None:
-                await svc.close()
+            if memory is None:
+                await mem.close()
 
     if not (settings.home / "graphiql" / ".pins").is_file():
         log.warning("GraphiQL assets missing under %s: run scripts/bootstrap.sh",

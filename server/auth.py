@@ -26,7 +26,6 @@ from gql.errors import RETRY_AFTER_S
 from gql.permissions import LOCAL_ADMIN, Principal
 from graph.errors import BadInput, GraphUnavailable, NotFound
 from graph.executor import Executor
-from graph.memory.browse import native
 from graph.tenancy import claim_agents
 from server.limits import AuthFailureLimiter, RateLimiter, json_error
 
@@ -127,7 +126,7 @@ class ApiKeyStore:
 
     async def list(self, tenant: str | None = None) -> list[ApiKeyInfo]:
         rows = await self.executor.run("auth/list_keys", {"tenant": tenant}, read=True)
-        return [ApiKeyInfo(**{k: native(v) for k, v in r.items()}) for r in rows]
+        return [ApiKeyInfo(**r) for r in rows]
 
     async def revoke(self, key_id: str) -> None:
         """Revoke a key (cached lookups expire within ``CACHE_TTL_S``). Raises NotFound."""

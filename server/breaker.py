@@ -17,13 +17,13 @@ __all__ = ["BreakerExecutor"]
 T = TypeVar("T")
 
 
-class BreakerExecutor(Executor):
-    """An :class:`Executor` over the same driver with a simple circuit breaker."""
+class BreakerExecutor:
+    """Wraps any :class:`Executor` with a simple circuit breaker (an ``Executor`` itself)."""
 
     def __init__(
         self, inner: Executor, cooldown_s: float = 3.0, clock: Callable[[], float] = time.monotonic
     ) -> None:
-        super().__init__(inner.driver, inner.database)
+        self.inner = inner
         self.cooldown_s = cooldown_s
         self.clock = clock
         self.open_until = 0.0
@@ -41,15 +41,23 @@ class BreakerExecutor(Executor):
             self.open_until = self.clock() + self.cooldown_s
             raise
 
+    async def run(self, name: str, params: dict[str, Any] | None = None, *,
+                  read: bool = False) -> list[dict[str, Any]]:
+        return await self._guard(lambda: self.inner.run(name, params, read=read))
+
     async def run_text(
         self, query: LiteralString, params: dict[str, Any] | None = None, *, read: bool = False
     ) -> list[dict[str, Any]]:
-        return await self._guard(
-            lambda: super(BreakerExecutor, self).run_text(query, params, read=read)
-        )
+        return await self._guard(lambda: self.inner.run_text(query, params, read=read))
 
     async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
-        return await self._guard(lambda: super(BreakerExecutor, self).write(work))
+        return await self._guard(lambda: self.inner.write(work))
 
     async def read(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
-        return await self._guard(lambda: super(BreakerExecutor, self).read(work))
+        return await self._guard(lambda: self.inner.read(work))
+
+    async def ping(self) -> bool:
+        return await self.inner.ping()
+
+    async def close(self) -> None:
+        await self.inner.close()

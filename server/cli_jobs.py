@@ -5,28 +5,29 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import typer
 
+from graph.memory.facade import Memory
 from server.settings import get_settings
 
 jobs_app = typer.Typer(help="Background jobs: list, inspect, run one now, ingest documents.",
                        no_args_is_help=True)
 
 
-def _services() -> Any:
+def _memory() -> tuple[Memory, Callable[[], Awaitable[None]]]:
     from graph.schema import ensure_schema
-    from server.services import build_services
+    from server.memory import build_memory
 
-    settings = get_settings()
-    services = build_services(settings)
+    memory = build_memory(get_settings())
 
     async def prepare() -> None:
-        await ensure_schema(services.executor, services.embedder.dimensions)
+        await ensure_schema(memory.executor, memory.embedder.dimensions)
 
-    return services, prepare
+    return memory, prepare
 
 
 def _fmt_job(job: Any) -> str:
@@ -51,10 +52,10 @@ def register(app: typer.Typer) -> None:
         from server.worker import start_worker
 
         async def main() -> None:
-            services, prepare = _services()
+            memory, prepare = _memory()
             await prepare()
             handle = await start_worker(
-                services, concurrency=concurrency or None, scheduler=scheduler,
+                memory, concurrency=concurrency or None, scheduler=scheduler,
                 kinds=[k.strip() for k in kinds.split(",") if k.strip()] or None,
             )
             stop = asyncio.Event()
@@ -66,7 +67,7 @@ def register(app: typer.Typer) -> None:
             typer.echo("stopping: finishing or releasing the current job(s)…")
             await handle.stop()
             typer.echo(f"stopped: {handle.stats()}")
-            await services.close()
+            await memory.close()
 
         asyncio.run(main())
 
@@ -78,12 +79,11 @@ def register(app: typer.Typer) -> None:
         limit: int = typer.Option(50, help="Newest N jobs"),
     ) -> None:
         """List jobs, newest first."""
-        from graph.memory.jobs import JobQueue
 
         async def main() -> None:
-            services, _ = _services()
+            memory, _ = _memory()
             try:
-                queue = JobQueue(services.executor)
+                queue = memory.queue
                 jobs = await queue.list_jobs(agent_id=agent, status=status, kind=kind,
                                              limit=limit)
                 for job in jobs:
@@ -91,19 +91,18 @@ def register(app: typer.Typer) -> None:
                 counts = await queue.counts(agent_id=agent, kind=kind)
                 typer.echo(f"-- {len(jobs)} shown; totals: {json.dumps(counts)}")
             finally:
-                await services.close()
+                await memory.close()
 
         asyncio.run(main())
 
     @jobs_app.command("show")
     def show(job_id: str) -> None:
         """Show one job with its payload and result."""
-        from graph.memory.jobs import JobQueue
 
         async def main() -> None:
-            services, _ = _services()
+            memory, _ = _memory()
             try:
-                job = await JobQueue(services.executor).get(job_id)
+                job = await memory.queue.get(job_id)
                 if job is None:
                     typer.echo(f"no job {job_id}", err=True)
                     raise typer.Exit(1)
@@ -111,7 +110,7 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"payload: {json.dumps(job.payload, default=str)}")
                 typer.echo(f"result:  {json.dumps(job.result, default=str)}")
             finally:
-                await services.close()
+                await memory.close()
 
         asyncio.run(main())
 
@@ -141,13 +140,12 @@ async def _run_now(kind: str, agent: str, subject: str | None) -> None:
     from graph.memory.jobs import JobQueue, JobSpec, Worker
     from graph.memory.jobs.handlers import default_handlers
     from graph.progress import progress_bar
-    from server.worker import build_job_deps
 
-    services, prepare = _services()
+    memory, prepare = _memory()
     try:
         await prepare()
-        deps = build_job_deps(services)
-        handlers = default_handlers(with_extraction="write_pipeline" in deps.extras)
+        deps = memory.job_deps()
+        handlers = default_handlers()
         if kind not in handlers:
             typer.echo(f"unknown or unavailable job kind {kind!r}; have {sorted(handlers)}",
                        err=True)
@@ -179,7 +177,7 @@ async def _run_now(kind: str, agent: str, subject: str | None) -> None:
             if final.status != "done":
                 raise typer.Exit(1)
     finally:
-        await services.close()
+        await memory.close()
 
 
 async def _ingest(source: str, agent: str, title: str | None, wait: bool) -> None:
@@ -187,12 +185,11 @@ async def _ingest(source: str, agent: str, title: str | None, wait: bool) -> Non
     from graph.memory.jobs import Worker
     from graph.memory.jobs.handlers import default_handlers
     from graph.progress import progress_bar
-    from server.worker import build_job_deps
 
-    services, prepare = _services()
+    memory, prepare = _memory()
     try:
         await prepare()
-        deps = build_job_deps(services)
+        deps = memory.job_deps()
         is_url = source.startswith(("http://", "https://"))
         text = None if is_url else Path(source).read_text(encoding="utf-8", errors="replace")
         fmt = None
@@ -207,9 +204,8 @@ async def _ingest(source: str, agent: str, title: str | None, wait: bool) -> Non
         typer.echo(f"document {accepted.document_id} (job {accepted.job_id})")
         if not wait:
             return
-        kinds = {k: h for k, h in default_handlers(
-            with_extraction="write_pipeline" in deps.extras).items()
-            if k in ("document_ingest", "chunk_extract")}
+        kinds = {k: h for k, h in default_handlers().items()
+                 if k in ("document_ingest", "chunk_extract")}
         worker = Worker(deps, kinds, agent_id=agent)
         bar = progress_bar(total=100, desc="ingest", unit="%")
         while True:
@@ -219,13 +215,10 @@ async def _ingest(source: str, agent: str, title: str | None, wait: bool) -> Non
             bar.refresh()
             if progress.complete or (not ran and progress.ingest_status in ("dead", None)):
                 break
-            if not ran and progress.ingest_status == "done" and "chunk_extract" not in kinds:
-                typer.echo("\n(no write pipeline here: extraction jobs wait for a worker)")
-                break
             if not ran:
                 await asyncio.sleep(0.5)
         bar.close()
         typer.echo(f"status={progress.status} chunks={progress.chunks} "
                    f"extraction={json.dumps(progress.extract)}")
     finally:
-        await services.close()
+        await memory.close()

@@ -11,19 +11,33 @@ from typing import Any
 
 import typer
 
+from graph.memory.facade import Memory
 from server.settings import Settings, get_settings
 
-__all__ = ["load_jsonl", "register", "write_config"]
+__all__ = ["load_jsonl", "register"]
 
 _DATE_FIELDS = ("valid_from", "valid_to", "created_at", "valid_until", "occurred_at")
 
 
-def write_config(settings: Settings) -> Any:
-    """Deployment settings → ``WriteConfig`` (the pipeline itself never reads settings)."""
-    from graph.memory.write import WriteConfig
+async def write_once(settings: Settings, agent: str, message: str, speaker: str, *,
+                     thread: str | None = None, dry_run: bool = False, verbose: bool = False,
+                     idempotency_key: str | None = None,
+                     memory: Memory | None = None) -> dict[str, Any]:
+    """What ``hippograph write`` does: one message through the process's write pipeline.
+    ``memory`` shares an existing one (tests); else one is built from ``settings`` and closed."""
+    from graph.schema import ensure_schema
+    from server.memory import build_memory
 
-    return WriteConfig(mode=settings.write_mode, mutations_frozen=settings.mutations_frozen,
-                       pii_mode=settings.pii_mode, max_message_chars=settings.max_message_chars)
+    mem = memory or build_memory(settings)
+    try:
+        await ensure_schema(mem.executor, mem.embedder.dimensions)
+        result = await mem.writer.write(agent, message, speaker, thread_id=thread,
+                                        dry_run=dry_run, verbose=verbose,
+                                        idempotency_key=idempotency_key)
+        return result.to_dict()
+    finally:
+        if memory is None:
+            await mem.close()
 
 
 def _record(cls: type, data: dict[str, Any], line_no: int) -> Any:
@@ -81,27 +95,12 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run the write pipeline on one message and print the WriteResult as JSON."""
         from graph.errors import BadInput
-        from graph.memory.write import WritePipeline
-        from graph.schema import ensure_schema
-        from server.services import build_services
-
-        async def main() -> dict[str, Any]:
-            settings = get_settings()
-            services = build_services(settings)
-            try:
-                await ensure_schema(services.executor, services.embedder.dimensions)
-                pipe = getattr(services, "writer", None) or WritePipeline(
-                    services.executor, services.embedder, services.llm, write_config(settings))
-                result = await pipe.write(agent, message, speaker, thread_id=thread,
-                                          dry_run=dry_run, verbose=verbose,
-                                          idempotency_key=idempotency_key)
-                return result.to_dict()
-            finally:
-                await services.close()
 
         try:
-            typer.echo(json.dumps(asyncio.run(main()), ensure_ascii=False, indent=2,
-                                  default=str))
+            out = asyncio.run(write_once(get_settings(), agent, message, speaker, thread=thread,
+                                         dry_run=dry_run, verbose=verbose,
+                                         idempotency_key=idempotency_key))
+            typer.echo(json.dumps(out, ensure_ascii=False, indent=2, default=str))
         except BadInput as exc:
             typer.echo(json.dumps({"success": False, "error": str(exc),
                                    "code": type(exc).__name__}), err=True)
@@ -117,13 +116,13 @@ def register(app: typer.Typer) -> None:
         from graph.memory.write import remember
         from graph.progress import progress_bar
         from graph.schema import ensure_schema
-        from server.services import build_services
+        from server.memory import build_memory
 
         records = load_jsonl(file)
 
         async def main() -> dict[str, Any]:
             settings = get_settings()
-            services = build_services(settings)
+            memory = build_memory(settings)
             total = sum(len(v) for v in records.values())
             bar = progress_bar(total=total, unit="rec", desc="remember")
 
@@ -132,9 +131,9 @@ def register(app: typer.Typer) -> None:
                 bar.update(done - bar.n)
 
             try:
-                await ensure_schema(services.executor, services.embedder.dimensions)
+                await ensure_schema(memory.executor, memory.embedder.dimensions)
                 result = await remember(
-                    services.executor, services.embedder, agent, entities=records["entity"],
+                    memory.executor, memory.embedder, agent, entities=records["entity"],
                     facts=records["fact"], relations=records["relation"],
                     events=records["event"], progress=progress, batch_size=batch_size)
                 out = dataclasses.asdict(result)
@@ -143,6 +142,6 @@ def register(app: typer.Typer) -> None:
                 return out
             finally:
                 bar.close()
-                await services.close()
+                await memory.close()
 
         typer.echo(json.dumps(asyncio.run(main()), ensure_ascii=False, indent=2, default=str))

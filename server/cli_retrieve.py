@@ -64,8 +64,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Print the context for QUERY and a table of the ranked facts with every score."""
         from graph.errors import GraphError
-        from graph.memory.read import Retriever
-        from server.services import build_services
+        from server.memory import build_memory
 
         options: dict[str, Any] = dict(_parse_option(o) for o in option or [])
         if top is not None:
@@ -80,12 +79,12 @@ def register(app: typer.Typer) -> None:
                 raise typer.BadParameter(f"--as-of is not ISO-8601: {as_of!r}") from exc
 
         async def main() -> Any:
-            services = build_services(get_settings())
+            memory = build_memory(get_settings())
             try:
-                retriever = Retriever(services.executor, services.embedder, services.llm)
-                return await retriever.retrieve(agent, query, as_of=when, options=options)
+                return await memory.retriever.retrieve(agent, query, as_of=when,
+                                                       options=options)
             finally:
-                await services.close()
+                await memory.close()
 
         try:
             result = asyncio.run(main())

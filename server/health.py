@@ -9,8 +9,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from graph.errors import GraphError
+from graph.memory.facade import Memory
 from graph.schema import SCHEMA_VERSION, schema_state
-from server.services import Services
 
 REQUESTS = Counter("hippograph_http_requests_total", "HTTP requests", ["path", "status"])
 LATENCY = Histogram("hippograph_http_request_seconds", "HTTP request latency", ["path"])
@@ -22,13 +22,13 @@ async def healthz(request: Request) -> Response:
     return JSONResponse({"status": "ok"})
 
 
-async def readiness(services: Services) -> dict[str, Any]:
+async def readiness(memory: Memory) -> dict[str, Any]:
     """What /readyz reports; ``ready`` is False when Neo4j or the schema is not usable."""
-    ex = services.executor
+    ex = memory.executor
     report: dict[str, Any] = {
         "ready": False,
-        "embedder": {"name": services.embedder.name, "dimensions": services.embedder.dimensions},
-        "llm_mode": services.llm_mode,
+        "embedder": {"name": memory.embedder.name, "dimensions": memory.embedder.dimensions},
+        "llm_mode": memory.llm_mode,
     }
     try:
         comp = (await ex.run("schema/components", read=True))[0]
@@ -57,7 +57,7 @@ async def readiness(services: Services) -> dict[str, Any]:
 
 
 async def readyz(request: Request) -> Response:
-    report = await readiness(request.app.state.services)
+    report = await readiness(request.app.state.memory)
     return JSONResponse(report, status_code=200 if report["ready"] else 503)
 
 

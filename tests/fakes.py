@@ -4,14 +4,14 @@ real ``openai`` client via ``httpx.MockTransport``, and a recording executor."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, LiteralString, TypeVar
 
 import httpx
 import openai
 
-from graph.executor import Executor
+from graph.executor import Executor, Transaction
 from graph.providers import OpenAIChat
 
 Reply = str | dict[str, Any] | Exception | Callable[[dict[str, Any]], Any]
@@ -87,14 +87,52 @@ class ScriptedLLM:
         return len(self.requests)
 
 
-class RecordingExecutor(Executor):
+T = TypeVar("T")
+
+
+class WrappedExecutor:
+    """An :class:`Executor` that forwards to another one and counts round trips; tests
+    subclass it to observe or disturb calls (the executor protocol is wrapped, not
+    subclassed)."""
+
+    def __init__(self, inner: Executor) -> None:
+        self.inner = inner
+        self.round_trips = 0
+
+    async def run(self, name: str, params: dict[str, Any] | None = None, *,
+                  read: bool = False) -> list[dict[str, Any]]:
+        self.round_trips += 1
+        return await self.inner.run(name, params, read=read)
+
+    async def run_text(self, query: LiteralString, params: dict[str, Any] | None = None, *,
+                       read: bool = False) -> list[dict[str, Any]]:
+        self.round_trips += 1
+        return await self.inner.run_text(query, params, read=read)
+
+    async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        self.round_trips += 1
+        return await self.inner.write(work)
+
+    async def read(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        self.round_trips += 1
+        return await self.inner.read(work)
+
+    async def ping(self) -> bool:
+        return await self.inner.ping()
+
+    async def close(self) -> None:  # the wrapped executor belongs to whoever made it
+        return None
+
+
+class RecordingExecutor(WrappedExecutor):
     """An executor over the real driver that records every statement name and round trip."""
 
     def __init__(self, inner: Executor) -> None:
-        super().__init__(inner.driver, inner.database)
+        super().__init__(inner)
         self.names: list[str] = []
 
-    async def run(self, name: str, params: dict[str, Any] | None = None, *, read: bool = False) -> list[dict[str, Any]]:
+    async def run(self, name: str, params: dict[str, Any] | None = None, *,
+                  read: bool = False) -> list[dict[str, Any]]:
         self.names.append(name)
         return await super().run(name, params, read=read)
 

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cypher
+
 __all__ = ["LocalNeo4j", "RuntimeConfig", "RuntimeError_", "Status"]
 
 POM_DIR = Path(__file__).resolve().parent
@@ -274,10 +276,8 @@ class LocalNeo4j:
                     GraphDatabase.driver(uri, auth=("neo4j", self.config.password)) as drv,
                     drv.session() as session,
                 ):
-                    record = session.run(
-                        "CALL dbms.components() YIELD versions RETURN versions[0] AS v"
-                    ).single()
-                    return str(record["v"]) if record else "unknown"
+                    record = session.run(cypher.load("schema/components")).single()
+                    return str(record["version"]) if record else "unknown"
             except (ServiceUnavailable, OSError, Neo4jError) as exc:
                 last = exc
                 time.sleep(0.25)

@@ -21,12 +21,9 @@ from typing import Any
 import httpx
 import uvicorn
 
-from graph.executor import connected
 from graph.progress import progress_bar
-from graph.schema import ensure_schema
-from seed.loader import load_demo
+from seed.__main__ import seed
 from server.app import create_app
-from server.services import build_embedder
 from server.settings import Settings
 
 OPERATIONS: dict[str, str] = {
@@ -45,11 +42,7 @@ def _free_port() -> int:
 
 
 async def _seed(settings: Settings) -> None:
-    embedder = build_embedder(settings)
-    async with connected(settings.bolt_uri, settings.neo4j_user,
-                         settings.neo4j_password.get_secret_value()) as ex:
-        await ensure_schema(ex, embedder.dimensions)
-        await load_demo(ex, embedder, "demo", progress=False)
+    await seed(settings, "demo", progress=False)
 
 
 async def _measure(url: str, headers: dict[str, str], query: str, total: int, clients: int,

@@ -25,6 +25,7 @@ from graph.providers import MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
 from server.settings import get_settings
+from tests.cypher import load_query
 from tests.integration.jobs.markdown_gen import make_markdown
 
 
@@ -37,7 +38,7 @@ async def run(size: int, n_workers: int, keep: bool) -> int:
     cfg = JobsConfig(worker=WorkerConfig(poll_interval_s=0.05, reaper_interval_s=5.0),
                      documents=DocumentConfig(chunk_chars=4_000, chunk_overlap=300))
     deps = JobDeps(executor=ex, queue=JobQueue(ex), embedder=embedder, config=cfg,
-                   extras={"write_pipeline": WritePipeline(ex, embedder, None)})
+                   writer=WritePipeline(ex, embedder, None))
     text = make_markdown(size)
     t0 = time.perf_counter()
     accepted = await ingest_document(ex, deps.queue, agent, text=text, fmt="markdown",
@@ -62,7 +63,7 @@ async def run(size: int, n_workers: int, keep: bool) -> int:
     elapsed = time.perf_counter() - t0
     retriever = Retriever(ex, embedder, None)
     result = await retriever.retrieve(agent, "Where does Clara Rezende live?")
-    facts = await ex.run("test/count_agent_facts", {"agent_id": agent}, read=True)
+    facts = await ex.run_text(load_query("count_agent_facts"), {"agent_id": agent}, read=True)
     n_facts = int(facts[0]["facts"])
     hit = any("Clara Rezende" in f.text and "lives in" in f.text for f in result.facts)
     print(f"bytes                 {len(text.encode()):>10}")

@@ -35,6 +35,8 @@ from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelat
 from graph.progress import progress_bar
 from graph.schema import ensure_schema
 from server.settings import Settings
+from tests.cypher import load_query
+from tests.fakes import WrappedExecutor
 
 DIM, TOPICS = 384, 50
 _WORD_TEXT = ("coffee hiking budget launch roadmap guitar marathon python recipe garden invoice "
@@ -63,11 +65,11 @@ class TopicEmbedder:
         return out
 
 
-class TimingExecutor(Executor):
+class TimingExecutor(WrappedExecutor):
     """Records the duration of every named statement (to find the slowest one)."""
 
     def __init__(self, inner: Executor) -> None:
-        super().__init__(inner.driver, inner.database)
+        super().__init__(inner)
         self.timings: dict[str, list[float]] = {}
         self.slowest: dict[str, tuple[float, dict[str, Any]]] = {}
 
@@ -261,7 +263,7 @@ async def cleanup_leftovers() -> None:
     settings = Settings()
     ex = connect(settings.bolt_uri, settings.neo4j_user,
                  settings.neo4j_password.get_secret_value(), settings.neo4j_database)
-    rows = await ex.run("test/read_agents_with_prefix", {"prefix": "bench-retrieve-"})
+    rows = await ex.run_text(load_query("read_agents_with_prefix"), {"prefix": "bench-retrieve-"})
     print(f"{len(rows)} leftover bench agents, {sum(r['facts'] for r in rows)} facts")
     await cleanup(ex, [r["agent_id"] for r in rows])
     await ex.close()
@@ -271,7 +273,7 @@ async def cleanup(ex: Executor, agents: list[str]) -> None:
     """Delete the bench agents; facts in batches (one 100k-fact transaction would exceed the
     server's transaction memory limit)."""
     for agent in progress_bar(agents, desc="cleanup", unit="agent"):
-        while (await ex.run("test/read_delete_facts_batch",
+        while (await ex.run_text(load_query("read_delete_facts_batch"),
                             {"agent_id": agent, "batch": 5000}))[0]["deleted"]:
             pass
         await delete_agent(ex, agent)

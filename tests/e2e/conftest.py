@@ -15,11 +15,8 @@ import httpx
 import pytest
 import uvicorn
 
-from graph.executor import connected
-from graph.schema import ensure_schema
-from seed.loader import load_demo
+from seed.__main__ import seed
 from server.app import create_app
-from server.services import build_embedder
 from server.settings import Settings
 
 
@@ -34,15 +31,7 @@ def demo_agent() -> str:
     """The demo agent, loaded once (idempotent: a no-op when already there)."""
     settings = Settings()
 
-    async def load() -> None:
-        embedder = build_embedder(settings)
-        async with connected(
-            settings.bolt_uri, settings.neo4j_user, settings.neo4j_password.get_secret_value()
-        ) as ex:
-            await ensure_schema(ex, embedder.dimensions)
-            await load_demo(ex, embedder, "demo", progress=False)
-
-    asyncio.run(load())
+    asyncio.run(seed(settings, "demo", progress=False))
     return "demo"
 
 

@@ -11,6 +11,7 @@ from graph.executor import Executor
 from graph.gds import connect_gds
 from server.runtime import local_neo4j
 from server.settings import Settings
+from tests.cypher import load_query
 
 pytestmark = pytest.mark.neo4j
 
@@ -31,7 +32,7 @@ async def test_gds_loaded_when_plugin_installed(executor: Executor, settings: Se
 async def test_gds_client_runs_pagerank(executor: Executor, settings: Settings, agent_id: str) -> None:
     if not settings.local_neo4j or not _gds_jar_installed():
         pytest.skip("OpenGDS plugin jar not installed in this server (optional component)")
-    await executor.run("test/gds_ring", {"agent_id": agent_id})
+    await executor.run_text(load_query("gds_ring"), {"agent_id": agent_id})
 
     def run() -> None:
         gds = connect_gds(settings.bolt_uri, settings.neo4j_user,
@@ -50,6 +51,6 @@ async def test_gds_client_runs_pagerank(executor: Executor, settings: Settings, 
             gds.close()
 
     await asyncio.to_thread(run)
-    rows = await executor.run("test/gds_ranks", {"agent_id": agent_id}, read=True)
+    rows = await executor.run_text(load_query("gds_ranks"), {"agent_id": agent_id}, read=True)
     names = [r["name"] for r in rows]
     assert names[0] == "hub"  # every other node links to the hub

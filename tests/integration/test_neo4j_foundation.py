@@ -7,6 +7,7 @@ import pytest
 from graph.executor import Executor
 from graph.providers import MiniLMEmbedder
 from graph.schema import SCHEMA_VERSION, ensure_schema, schema_state
+from tests.cypher import load_query
 
 pytestmark = pytest.mark.neo4j
 
@@ -50,13 +51,13 @@ async def test_vector_index_returns_nearest_neighbour(
         "Bruno enjoys playing the guitar on weekends",
     ]
     vectors = await minilm.embed(texts)
-    await executor.run(
-        "test/create_facts",
+    await executor.run_text(
+        load_query("create_facts"),
         {"agent_id": agent_id, "rows": [{"text": t, "embedding": v} for t, v in zip(texts, vectors, strict=True)]},
     )
     query = (await minilm.embed(["Where does Clara live?"]))[0]
-    rows = await executor.run(
-        "test/vector_top", {"agent_id": agent_id, "vector": query, "k": 50}, read=True
+    rows = await executor.run_text(
+        load_query("vector_top"), {"agent_id": agent_id, "vector": query, "k": 50}, read=True
     )
     assert rows[0]["text"] == texts[0]
     assert rows[0]["score"] > rows[1]["score"]
@@ -65,9 +66,9 @@ async def test_vector_index_returns_nearest_neighbour(
 async def test_fulltext_index_finds_words(executor: Executor, hash_embedder, agent_id: str) -> None:
     texts = ["Marcos Tavares mora em Porto Alegre", "Vertix hired Orion Tech for the audit"]
     vectors = await hash_embedder.embed(texts)
-    await executor.run(
-        "test/create_facts",
+    await executor.run_text(
+        load_query("create_facts"),
         {"agent_id": agent_id, "rows": [{"text": t, "embedding": v} for t, v in zip(texts, vectors, strict=True)]},
     )
-    rows = await executor.run("test/fulltext_top", {"agent_id": agent_id, "q": "orion"}, read=True)
+    rows = await executor.run_text(load_query("fulltext_top"), {"agent_id": agent_id, "q": "orion"}, read=True)
     assert [r["text"] for r in rows] == [texts[1]]

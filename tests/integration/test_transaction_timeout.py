@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from graph.errors import GraphTimeout, GraphUnavailable
-from graph.executor import Executor, Transaction, connect
+from graph.executor import Neo4jExecutor, Transaction, connect
 from server.settings import Settings
+from tests.cypher import load_query
 
 pytestmark = pytest.mark.neo4j
 
@@ -18,23 +19,24 @@ async def test_runaway_transactions_are_terminated_with_a_typed_error(settings: 
                  tx_timeout_s=0.5)
     try:
         with pytest.raises(GraphTimeout):
-            await ex.run("test/sleep", {"ms": 20_000}, read=True)
+            await ex.run_text(load_query("sleep"), {"ms": 20_000}, read=True)
 
         async def slow(tx: Transaction) -> object:
-            return await tx.run("test/sleep", ms=20_000)
+            result = await tx.tx.run(load_query("sleep"), {"ms": 20_000})
+            return await result.data()
 
         with pytest.raises(GraphTimeout):
             await ex.read(slow)
         with pytest.raises(GraphTimeout):
             await ex.write(slow)
         assert issubclass(GraphTimeout, GraphUnavailable)  # clients see UNAVAILABLE: retry
-        assert await ex.run("test/sleep", {"ms": 10}, read=True) == [{"slept": True}]
+        assert await ex.run_text(load_query("sleep"), {"ms": 10}, read=True) == [{"slept": True}]
     finally:
         await ex.close()
 
 
 def test_the_service_executor_gets_the_timeout_from_settings() -> None:
-    from server.services import build_services
+    from server.memory import connect_executor
 
-    services = build_services(Settings(neo4j_tx_timeout_s=7, embedder="hash"))
-    assert isinstance(services.executor, Executor) and services.executor.tx_timeout_s == 7
+    executor = connect_executor(Settings(neo4j_tx_timeout_s=7))
+    assert isinstance(executor, Neo4jExecutor) and executor.tx_timeout_s == 7

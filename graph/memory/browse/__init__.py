@@ -40,7 +40,6 @@ from graph.memory.browse.rows import (
     ObservationRow,
     Page,
     RelationshipRow,
-    native,
 )
 
 __all__ = [
@@ -76,7 +75,6 @@ __all__ = [
     "get_job",
     "jobs",
     "merge_candidates",
-    "native",
     "neighborhood",
     "observations",
     "relationships_by_entities",

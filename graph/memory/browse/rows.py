@@ -24,26 +24,16 @@ __all__ = [
     "Page",
     "RelationshipRow",
     "from_map",
-    "native",
 ]
 
 T = TypeVar("T")
 
 
-def native(value: Any) -> Any:
-    """Convert Neo4j temporal values (``neo4j.time.DateTime``) to Python ones; lists recursively."""
-    if isinstance(value, list):
-        return [native(v) for v in value]
-    to_native = getattr(value, "to_native", None)
-    if callable(to_native):
-        return to_native()
-    return value
-
-
 def from_map(cls: type[T], data: dict[str, Any]) -> T:
-    """Build a row dataclass from a Cypher map, ignoring unknown keys, converting temporals."""
+    """Build a row dataclass from a Cypher map, ignoring unknown keys (the executor already
+    converted temporal values)."""
     names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
-    return cls(**{k: native(v) for k, v in data.items() if k in names})
+    return cls(**{k: v for k, v in data.items() if k in names})
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import inspect
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -234,7 +233,7 @@ async def chunk_extract_handler(ctx: JobContext) -> dict[str, Any]:
 
     The idempotency key is the chunk id, so re-running (crash, re-ingest) never duplicates.
     """
-    pipeline = ctx.deps.extras.get("write_pipeline")
+    pipeline = ctx.deps.writer
     if pipeline is None:
         raise RuntimeError("no write pipeline configured for extraction jobs")
     rows = await ctx.deps.executor.run("documents/chunk", {"agent_id": ctx.job.agent_id,
@@ -249,13 +248,10 @@ async def chunk_extract_handler(ctx: JobContext) -> dict[str, Any]:
         await ctx.deps.executor.run("jobs/release_pending_receipt",
                                     {"agent_id": ctx.job.agent_id,
                                      "key": idempotency_digest(key)})
-    kwargs: dict[str, Any] = {"idempotency_key": key,
-                              "thread_id": f"document:{chunk['document_id']}"}
-    params = inspect.signature(pipeline.write).parameters
-    kwargs = {k: v for k, v in kwargs.items() if k in params}
-    result = await pipeline.write(ctx.job.agent_id, chunk["text"], speaker, **kwargs)
-    if getattr(result, "success", True) is False and getattr(result, "error", None):
+    result = await pipeline.write(ctx.job.agent_id, chunk["text"], speaker,
+                                  idempotency_key=key,
+                                  thread_id=f"document:{chunk['document_id']}")
+    if not result.success and result.error:
         raise RuntimeError(f"extraction failed: {result.error}")
-    added = getattr(result, "facts_added", None)
     return {"chunk_id": chunk["id"], "ord": chunk["ord"],
-            "facts_added": len(added) if isinstance(added, list) else None}
+            "facts_added": len(result.facts_added)}

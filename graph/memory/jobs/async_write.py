@@ -7,19 +7,17 @@ pipeline with ``idempotency_key = "job:<job id>"``, so a worker killed after the
 commit but before the job was marked done re-runs into the stored receipt, not into duplicate
 facts. Nothing is lost: the event is committed before the job exists.
 
-The write pipeline (``graph.memory.write.WritePipeline``) is reached through a small adapter:
-its ``process_event(agent_id, event_id, ...)`` when it has one, else ``write(...)`` with the
-event's text and ``event_id=`` when its signature accepts it.
+The job runs ``JobDeps.writer`` (the process's ``WritePipeline``, built from settings by the
+composition root) with ``event_id=`` so no second event is created.
 """
 
 from __future__ import annotations
 
 import asyncio
-import inspect
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 from graph.errors import BadInput
 from graph.executor import Executor
@@ -27,19 +25,14 @@ from graph.memory.jobs.context import JobContext, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
 from graph.memory.text import content_hash, idempotency_digest, normalize
 from graph.memory.write.guard import guard_message, scan_pii
+from graph.memory.write.models import WriteResult
+from graph.memory.write.pipeline import WritePipeline
 from graph.providers import Embedder
 
-__all__ = ["AsyncWriteAccepted", "EventProcessor", "extract_handler", "run_pipeline",
+__all__ = ["AsyncWriteAccepted", "extract_handler", "run_pipeline",
            "write_async"]
 
 _NS = uuid.UUID("3f4c2b1a-8e7d-4c6b-9a5f-1e2d3c4b5a69")
-
-
-class EventProcessor(Protocol):
-    """What the ``extract`` job needs from the write pipeline (see module docstring)."""
-
-    async def write(self, agent_id: str, message: str, speaker_name: str,
-                    **kwargs: Any) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -105,57 +98,32 @@ async def write_async(
     return AsyncWriteAccepted(event_id, queued.job_id, created, warnings)
 
 
-def _accepts(fn: Any, name: str) -> bool:
-    params = inspect.signature(fn).parameters.values()
-    return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
-
-
-async def run_pipeline(pipeline: Any, agent_id: str, event: dict[str, Any], *,
+async def run_pipeline(writer: WritePipeline, agent_id: str, event: dict[str, Any], *,
                        idempotency_key: str, recent_messages: list[str] | None = None,
-                       config_overrides: dict[str, Any] | None = None) -> Any:
-    """Run the write pipeline's extraction for an already-logged event (see module docstring)."""
-    process = getattr(pipeline, "process_event", None)
-    if process is not None:
-        return await process(agent_id, event["id"], idempotency_key=idempotency_key,
-                             recent_messages=recent_messages or None,
-                             config_overrides=config_overrides or None)
-    occurred: Any = event.get("occurred_at")
-    if hasattr(occurred, "to_native"):
-        occurred = occurred.to_native()
-    kwargs: dict[str, Any] = {
-        "occurred_at": occurred,
-        "thread_id": event.get("thread_id"),
-        "recent_messages": recent_messages or None,
-        "config_overrides": config_overrides or None,
-        "idempotency_key": idempotency_key,
-    }
-    if _accepts(pipeline.write, "event_id"):
-        kwargs["event_id"] = event["id"]
-    kwargs = {k: v for k, v in kwargs.items() if v is not None and _accepts(pipeline.write, k)}
-    return await pipeline.write(agent_id, event["text"], event["speaker"] or "user", **kwargs)
+                       config_overrides: dict[str, Any] | None = None) -> WriteResult:
+    """Run the write pipeline's extraction for an already-logged event (no second event)."""
+    return await writer.write(
+        agent_id, event["text"], event["speaker"] or "user",
+        recent_messages=recent_messages or None, occurred_at=event.get("occurred_at"),
+        thread_id=event.get("thread_id"), config_overrides=config_overrides or None,
+        idempotency_key=idempotency_key, event_id=event["id"],
+    )
 
 
-def _summary(result: Any) -> dict[str, Any]:
-    """A small JSON-able summary of a WriteResult (or whatever the pipeline returned)."""
-    if result is None:
-        return {}
-    out: dict[str, Any] = {}
-    for name in ("success", "error", "event_id", "llm_calls"):
-        if hasattr(result, name):
-            out[name] = getattr(result, name)
+def _summary(result: WriteResult) -> dict[str, Any]:
+    """A small JSON-able summary of a WriteResult."""
+    out: dict[str, Any] = {"success": result.success, "error": result.error,
+                           "event_id": result.event_id, "llm_calls": result.llm_calls}
     for name in ("facts_added", "facts_updated", "facts_unchanged", "facts_deleted"):
-        value = getattr(result, name, None)
-        if isinstance(value, list):
-            out[name] = len(value)
-    warnings = getattr(result, "warnings", None)
-    if warnings:
-        out["warnings"] = list(warnings)[:20]
+        out[name] = len(getattr(result, name))
+    if result.warnings:
+        out["warnings"] = list(result.warnings)[:20]
     return out
 
 
 async def extract_handler(ctx: JobContext) -> dict[str, Any]:
     """Job kind ``extract`` (subject: the event id)."""
-    pipeline = ctx.deps.extras.get("write_pipeline")
+    pipeline = ctx.deps.writer
     if pipeline is None:
         raise RuntimeError("no write pipeline configured for extraction jobs")
     event_id = ctx.payload.get("event_id") or ctx.job.subject
@@ -179,6 +147,6 @@ async def extract_handler(ctx: JobContext) -> dict[str, Any]:
         recent_messages=ctx.payload.get("recent_messages"),
         config_overrides=ctx.payload.get("config_overrides"),
     )
-    if getattr(result, "success", True) is False and getattr(result, "error", None):
+    if not result.success and result.error:
         raise RuntimeError(f"extraction failed: {result.error}")
     return _summary(result)

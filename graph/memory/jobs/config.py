@@ -70,3 +70,5 @@ class JobsConfig:
         }
     )
     scheduler_tick_s: float = 60.0
+    concurrency: int = 1  # worker loops per process
+    scheduler_enabled: bool = True  # the first loop also enqueues periodic jobs

@@ -10,6 +10,7 @@ from typing import Any
 from graph.executor import Executor
 from graph.memory.jobs.config import JobsConfig
 from graph.memory.jobs.queue import Job, JobQueue
+from graph.memory.write.pipeline import WritePipeline
 from graph.providers import ChatLLM, Embedder
 
 __all__ = ["Handler", "JobContext", "JobDeps", "LeaseLost", "PermanentJobError"]
@@ -27,15 +28,16 @@ class LeaseLost(Exception):
 
 @dataclass
 class JobDeps:
-    """Everything handlers share. ``extras`` carries optional collaborators by name, e.g.
-    ``"write_pipeline"`` (graph.memory.write.WritePipeline) and ``"gds"`` (a GDS client)."""
+    """Everything handlers share (``Memory.job_deps()`` builds it from the composition root).
+    ``writer`` runs the extraction kinds (``extract``, ``chunk_extract``); a worker without one
+    does not lease them."""
 
     executor: Executor
     queue: JobQueue
     embedder: Embedder | None = None
     llm: ChatLLM | None = None
     config: JobsConfig = field(default_factory=JobsConfig)
-    extras: dict[str, Any] = field(default_factory=dict)
+    writer: WritePipeline | None = None
 
 
 @dataclass

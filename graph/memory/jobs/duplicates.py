@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import inspect
 import logging
 import re
 import unicodedata
@@ -24,7 +23,6 @@ from typing import Any
 
 import numpy as np
 
-from graph.errors import BadInput, NotFound
 from graph.executor import Executor
 from graph.memory.jobs.config import MaintenanceConfig
 from graph.memory.jobs.context import JobContext
@@ -36,10 +34,8 @@ __all__ = [
     "dedup_handler",
     "detect_duplicates",
     "find_duplicates",
-    "list_merge_candidates",
     "name_similarity",
     "norm_name",
-    "resolve_merge_candidate",
 ]
 
 log = logging.getLogger(__name__)
@@ -173,17 +169,12 @@ def find_duplicates(
     return out
 
 
-async def _auto_merge(executor: Executor, agent_id: str, pair: PairScore,
-                      merge: Any) -> bool:
-    """Call ``graph.memory.write.merge_entities`` with whatever keyword names it takes."""
-    params = inspect.signature(merge).parameters
-    kwargs: dict[str, Any] = {}
-    for name, value in (("reason", pair.reason), ("confidence", pair.confidence)):
-        if name in params:
-            kwargs[name] = value
+async def _auto_merge(executor: Executor, agent_id: str, pair: PairScore) -> bool:
+    """Merge a near-certain pair; a failure leaves the candidate open for a human."""
     try:
-        await merge(executor, agent_id, pair.keep_key, pair.drop_key, **kwargs)
-    except Exception as exc:  # a failed auto-merge leaves an open candidate for a human
+        await merge_entities(executor, agent_id, pair.keep_key, pair.drop_key,
+                             reason=pair.reason)
+    except Exception as exc:
         log.warning("auto-merge %s <- %s failed: %s", pair.keep_key, pair.drop_key, exc)
         return False
     return True
@@ -200,8 +191,7 @@ async def detect_duplicates(
     entities = [
         EntityPoint(r["key"], r["name"] or r["key"], r["type"], r["embedding"],
                     int(r["mentions"]), tuple(a for a in r["aliases"] if a),
-                    r["created_at"].to_native() if hasattr(r["created_at"], "to_native")
-                    else r["created_at"], int(r["facts"]))
+                    r["created_at"], int(r["facts"]))
         for r in rows
     ]
     pairs = find_duplicates(agent_id, entities, threshold=cfg.merge_candidate_threshold)
@@ -214,13 +204,12 @@ async def detect_duplicates(
     })
     status = {r["id"]: r["status"] for r in stored}
     merged = 0
-    merge: Any = merge_entities
     gone: set[str] = set()
     for p in pairs:
-        if (merge is None or p.confidence < cfg.merge_auto_threshold
+        if (p.confidence < cfg.merge_auto_threshold
                 or status.get(p.id) != "open" or {p.keep_key, p.drop_key} & gone):
             continue
-        if await _auto_merge(executor, agent_id, p, merge):
+        if await _auto_merge(executor, agent_id, p):
             gone.add(p.drop_key)
             merged += 1
             await executor.run("consolidation/set_merge_status", {
@@ -228,43 +217,6 @@ async def detect_duplicates(
                 "note": f"auto-merged (confidence {p.confidence:.2f})"})
     return {"entities": len(entities), "candidates": len(pairs),
             "new": sum(1 for r in stored if r["created"]), "merged": merged}
-
-
-async def list_merge_candidates(executor: Executor, agent_id: str, *, status: str | None = None,
-                                limit: int = 50) -> list[dict[str, Any]]:
-    """The agent's merge candidates (optionally of one status), most confident first."""
-    return await executor.run("consolidation/merge_candidates",
-                              {"agent_id": agent_id, "status": status, "limit": limit},
-                              read=True)
-
-
-async def resolve_merge_candidate(executor: Executor, agent_id: str, candidate_id: str,
-                                  accept: bool, *, swap: bool = False) -> dict[str, Any]:
-    """Manually resolve a candidate: ``accept`` merges (``swap`` keeps the other entity),
-    otherwise it is marked rejected and never proposed again.
-
-    Raises:
-        NotFound: no such candidate for this agent.
-        BadInput: the candidate was already resolved.
-    """
-    rows = await executor.run("consolidation/merge_candidate",
-                              {"agent_id": agent_id, "id": candidate_id}, read=True)
-    if not rows:
-        raise NotFound(f"merge candidate {candidate_id} not found")
-    cand = rows[0]
-    if cand["status"] != "open":
-        raise BadInput(f"merge candidate {candidate_id} is already {cand['status']}")
-    if accept:
-        keep, drop = (cand["drop_key"], cand["keep_key"]) if swap else (
-            cand["keep_key"], cand["drop_key"])
-        await merge_entities(executor, agent_id, keep, drop, reason=cand["reason"])
-        note = f"merged manually, kept {keep}"
-    else:
-        note = "rejected manually"
-    await executor.run("consolidation/set_merge_status", {
-        "agent_id": agent_id, "id": candidate_id, "status": "merged" if accept else "rejected",
-        "note": note})
-    return {**cand, "status": "merged" if accept else "rejected", "note": note}
 
 
 async def dedup_handler(ctx: JobContext) -> dict[str, Any]:

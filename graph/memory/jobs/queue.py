@@ -34,12 +34,6 @@ STATUSES = ("pending", "leased", "done", "dead")
 _MAX_ERROR_CHARS = 2_000
 
 
-def _native(value: Any) -> Any:
-    """Neo4j temporal values → Python datetimes (leave everything else alone)."""
-    to_native = getattr(value, "to_native", None)
-    return to_native() if callable(to_native) else value
-
-
 @dataclass(frozen=True)
 class Job:
     """A job as stored (times are timezone-aware UTC datetimes)."""
@@ -64,7 +58,7 @@ class Job:
 
     @classmethod
     def from_row(cls, props: dict[str, Any]) -> Job:
-        p = {k: _native(v) for k, v in props.items()}
+        p = props
         return cls(
             id=p["id"],
             kind=p["kind"],

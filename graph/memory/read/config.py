@@ -1,7 +1,7 @@
 """Configuration of the read pipeline: defaults from the design brief, per-call overrides.
 
 ``RetrieveConfig`` is a frozen dataclass; ``RetrieveConfig.with_options(options)`` validates a
-per-call override dict (unknown keys, wrong types and out-of-range values raise ``BadInput``,
+per-call override dict (unknown keys, wrong types and out-of-range values raise ``ConfigError``,
 never a traceback) and returns a new config.
 """
 
@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from graph.errors import BadInput
+from graph.errors import ConfigError
 
 __all__ = ["DEFAULT_WEIGHTS", "RetrieveConfig"]
 
@@ -82,7 +82,7 @@ class RetrieveConfig:
         """A copy with per-call overrides applied and validated.
 
         Raises:
-            BadInput: unknown option, wrong type, or out-of-range value.
+            ConfigError: unknown option, wrong type, or out-of-range value.
         """
         if not options:
             return self
@@ -90,7 +90,7 @@ class RetrieveConfig:
         changes: dict[str, Any] = {}
         for key, value in options.items():
             if key not in known:
-                raise BadInput(f"unknown retrieve option {key!r}")
+                raise ConfigError(f"unknown retrieve option {key!r}")
             current = getattr(self, key)
             changes[key] = _coerce(key, current, value)
         new = dataclasses.replace(self, **changes)
@@ -121,7 +121,7 @@ class RetrieveConfig:
         ]
         for ok, message in checks:
             if not ok:
-                raise BadInput(message)
+                raise ConfigError(message)
 
     def weight(self, name: str) -> float:
         return float(self.weights.get(name, DEFAULT_WEIGHTS[name]))
@@ -130,25 +130,25 @@ class RetrieveConfig:
 def _coerce(key: str, current: Any, value: Any) -> Any:
     if isinstance(current, bool):
         if not isinstance(value, bool):
-            raise BadInput(f"option {key!r} must be a boolean")
+            raise ConfigError(f"option {key!r} must be a boolean")
         return value
     if isinstance(current, int):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise BadInput(f"option {key!r} must be an integer")
+            raise ConfigError(f"option {key!r} must be an integer")
         return value
     if isinstance(current, float):
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise BadInput(f"option {key!r} must be a number")
+            raise ConfigError(f"option {key!r} must be a number")
         return float(value)
     if isinstance(current, dict):
         if not isinstance(value, dict):
-            raise BadInput(f"option {key!r} must be an object")
+            raise ConfigError(f"option {key!r} must be an object")
         merged = dict(current)
         for k, v in value.items():
             if k not in DEFAULT_WEIGHTS:
-                raise BadInput(f"unknown score weight {k!r}")
+                raise ConfigError(f"unknown score weight {k!r}")
             if isinstance(v, bool) or not isinstance(v, int | float):
-                raise BadInput(f"weight {k!r} must be a number")
+                raise ConfigError(f"weight {k!r} must be a number")
             merged[k] = float(v)
         return merged
-    raise BadInput(f"option {key!r} cannot be overridden")
+    raise ConfigError(f"option {key!r} cannot be overridden")

@@ -56,10 +56,6 @@ def index_min_score(min_cosine: float) -> float:
     return (1.0 + min_cosine) / 2.0
 
 
-def _native(value: Any) -> Any:
-    return value.to_native() if hasattr(value, "to_native") else value
-
-
 def _number(value: Any, default: float) -> float:
     return default if value is None else float(value)
 
@@ -75,12 +71,12 @@ def fact_from_row(row: dict[str, Any], source: str) -> ScoredFact:
         confidence=_number(f.get("confidence"), 0.0),
         importance=_number(f.get("importance"), 0.5),
         reinforcement_count=int(f.get("reinforcement_count") or 0),
-        created_at=_native(f.get("created_at")),
-        valid_from=_native(f.get("valid_from")),
-        valid_to=_native(f.get("valid_to")),
-        invalidated_at=_native(f.get("invalidated_at")),
+        created_at=f.get("created_at"),
+        valid_from=f.get("valid_from"),
+        valid_to=f.get("valid_to"),
+        invalidated_at=f.get("invalidated_at"),
         temporal_class=f.get("temporal_class"),
-        valid_until=_native(f.get("valid_until")),
+        valid_until=f.get("valid_until"),
         event_ids=list(f.get("event_ids") or []),
         sources={source},
     )
@@ -88,7 +84,7 @@ def fact_from_row(row: dict[str, Any], source: str) -> ScoredFact:
 
 def event_from_row(row: dict[str, Any]) -> EventHit:
     return EventHit(id=row["id"], text=row.get("text") or "", speaker=row.get("speaker"),
-                    occurred_at=_native(row.get("occurred_at")))
+                    occurred_at=row.get("occurred_at"))
 
 
 def initial_k(limit: int, agent_count: int, total_count: int, cap: int) -> int:

@@ -7,7 +7,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any
 
-from graph.memory.write.models import ConfigError
+from graph.errors import ConfigError
 
 __all__ = ["MODES", "PII_MODES", "SINGLE_VALUED_RELATIONS", "WriteConfig", "apply_overrides"]
 
@@ -55,7 +55,6 @@ class WriteConfig:
     reconcile_timeout_s: float = 20.0
     # relations
     relation_strength: float = 0.8
-    relation_reinforce: float = 0.1
     mirror_fact_confidence: float = 0.60
     single_valued_relations: tuple[str, ...] = SINGLE_VALUED_RELATIONS
     # persistence

@@ -20,6 +20,7 @@ from graph.memory.text import (
     normalize_relation_type,
     normalize_type,
 )
+from graph.memory.write.models import FACT_KINDS
 
 __all__ = [
     "CONFIDENCE_LEVELS",
@@ -35,7 +36,6 @@ __all__ = [
     "semantic_dedup",
 ]
 
-FACT_KINDS = ("fact", "preference", "decision", "procedural", "semantic")
 IMPORTANCE_BY_CATEGORY: dict[str, float] = {
     "biographical_milestone": 0.9,
     "relationship_change": 0.85,

@@ -6,9 +6,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
-from graph.errors import BadInput
+from graph.errors import BadInput, ConfigError
 
 __all__ = [
+    "FACT_KINDS",
     "ConfigError",
     "FactChange",
     "PIIRejected",
@@ -21,13 +22,12 @@ __all__ = [
     "WriteResult",
 ]
 
+# What a fact is (extraction and structured import both normalise to these).
+FACT_KINDS = ("fact", "preference", "decision", "procedural", "semantic")
+
 
 class PIIRejected(BadInput):
     """The message holds a secret that cannot be redacted safely (pii_mode=reject)."""
-
-
-class ConfigError(BadInput):
-    """``config_overrides`` named an unknown option or gave a value of the wrong type."""
 
 
 @dataclass

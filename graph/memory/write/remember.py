@@ -28,6 +28,7 @@ from graph.memory.text import (
     normalize_type,
 )
 from graph.memory.write.models import (
+    FACT_KINDS,
     RememberResult,
     StructuredEntity,
     StructuredEvent,
@@ -36,10 +37,9 @@ from graph.memory.write.models import (
 )
 from graph.providers import Embedder
 
-__all__ = ["FACT_KINDS", "Progress", "remember"]
+__all__ = ["Progress", "remember"]
 
 Progress = Callable[[int, int], None]
-FACT_KINDS = ("fact", "preference", "decision", "procedural", "semantic")
 
 
 @dataclass

@@ -5,13 +5,15 @@ from __future__ import annotations
 import pytest
 
 from graph.executor import Executor
+from graph.memory.facade import Memory
 from graph.providers import HashEmbedder
-from tests.integration.gql.support import ApiTestServices, load_story
+from tests.integration.gql.support import load_story, memory_for
 
 
 @pytest.fixture
-def services(executor: Executor, hash_embedder: HashEmbedder) -> ApiTestServices:
-    return ApiTestServices(executor=executor, embedder=hash_embedder)
+def services(executor: Executor, hash_embedder: HashEmbedder) -> Memory:
+    """The API's services from ``build_memory`` (offline, deterministic embedder)."""
+    return memory_for(executor, hash_embedder)
 
 
 @pytest.fixture

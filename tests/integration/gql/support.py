@@ -1,10 +1,10 @@
-"""Helpers for API tests: services over the real executor, a small story, an in-process app."""
+"""Helpers for API tests: the real composition root (``build_memory``) over the session
+executor and a deterministic embedder, a small story, an in-process app."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -13,40 +13,28 @@ from gql.context import Context
 from gql.permissions import LOCAL_ADMIN, Principal
 from gql.schema import build_schema
 from graph.executor import Executor
+from graph.memory.facade import Memory
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
-from graph.providers import Embedder
+from graph.providers import ChatLLM, Embedder
+from server.memory import build_memory
 from server.settings import Settings
 
 schema = build_schema()
 
 
-@dataclass
-class ApiTestServices:
-    """What the API needs, over the real executor and a deterministic embedder (no LLM)."""
-
-    executor: Executor
-    embedder: Embedder
-    settings: Settings = field(default_factory=Settings)
-    llm: Any = None
-    writer: Any = None
-    retriever: Any = None
-    extras: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def llm_mode(self) -> str:
-        return "offline"
-
-    async def close(self) -> None:  # the session executor is closed by its fixture
-        return None
+def memory_for(executor: Executor, embedder: Embedder, llm: ChatLLM | None = None,
+               settings: Settings | None = None) -> Memory:
+    """``build_memory`` over the session executor (offline unless ``llm`` is given)."""
+    return build_memory(settings or Settings(), executor=executor, embedder=embedder, llm=llm)
 
 
 async def gql(
-    services: Any, query: str, variables: dict[str, Any] | None = None,
+    memory: Memory, query: str, variables: dict[str, Any] | None = None,
     principal: Principal = LOCAL_ADMIN,
 ) -> Any:
     """Execute against the schema directly (no HTTP)."""
     return await schema.execute(
-        query, variables, context_value=Context(services=services, principal=principal)
+        query, variables, context_value=Context(memory=memory, principal=principal)
     )
 
 

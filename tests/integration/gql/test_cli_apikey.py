@@ -17,6 +17,7 @@ from graph.executor import Executor, connected
 from server.auth import ApiKeyStore
 from server.cli import app
 from server.settings import Settings
+from tests.cypher import load_query
 
 pytestmark = pytest.mark.neo4j
 
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.neo4j
 async def tenant(executor: Executor) -> AsyncIterator[str]:
     name = f"cli-{uuid.uuid4().hex[:8]}"
     yield name
-    await executor.run("auth/delete_keys_of_tenant", {"tenant": name})
+    await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": name})
     for agent in ("a1", "a2"):  # agent ids belong to one tenant: release them
         await delete_agent(executor, f"{name}-{agent}")
 

@@ -9,7 +9,7 @@ from graph.executor import Executor
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
 from graph.providers import HashEmbedder
 from tests.fakes import RecordingExecutor
-from tests.integration.gql.support import ApiTestServices, gql
+from tests.integration.gql.support import gql, memory_for
 
 pytestmark = pytest.mark.neo4j
 
@@ -28,7 +28,7 @@ async def test_page_of_100_entities_costs_five_queries(
                    for i in range(99)],
     )
     recording = RecordingExecutor(executor)
-    services = ApiTestServices(executor=recording, embedder=hash_embedder)
+    services = memory_for(recording, hash_embedder)
     res = await gql(services, """query($a: ID!) { entities(agentId: $a, first: 100) {
         totalCount edges { node { key aliases facts { text } relationships { type } } } } }""",
                     {"a": agent_id})

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from graph.executor import Executor
-from graph.memory.read import Retriever, planner
+from graph.memory.read import planner
 from graph.providers import HashEmbedder
 from server.app import create_app
 from server.settings import Settings
-from tests.integration.gql.support import ApiTestServices, http_client, load_story
+from tests.integration.gql.support import http_client, load_story, memory_for
 
 pytestmark = pytest.mark.neo4j
 
@@ -44,9 +44,7 @@ async def test_hostile_retrieve_does_not_delay_a_concurrent_health_query(
         return real_casual_plan(query)
 
     monkeypatch.setattr(planner, "casual_plan", held_casual_plan)
-    services = ApiTestServices(executor=executor, embedder=hash_embedder,
-                               retriever=Retriever(executor, hash_embedder))
-    app = create_app(Settings(auth_disabled=True), services=services)
+    app = create_app(Settings(auth_disabled=True), memory=memory_for(executor, hash_embedder))
     hostile = {"query": "query($a: ID!, $q: String!) { retrieve(agentId: $a, query: $q) "
                         "{ plan { strategy } } }",
                "variables": {"a": agent_id, "q": HOSTILE}}

@@ -3,6 +3,7 @@ GraphiQL. In-process app over the real Neo4j (httpx ASGI transport)."""
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -12,22 +13,25 @@ import pytest
 
 from graph.errors import GraphUnavailable
 from graph.executor import Executor
+from graph.memory.read import Retriever
 from graph.providers import HashEmbedder
 from server.app import create_app
 from server.auth import ApiKeyStore
 from server.limits import AuthFailureLimiter
 from server.settings import Settings
-from tests.integration.gql.support import ApiTestServices, http_client
+from tests.cypher import load_query
+from tests.integration.gql.support import http_client, memory_for
 
 pytestmark = pytest.mark.neo4j
 
 HEALTH = {"query": "{ health { ready llmMode embedder } }"}
 
 
-class ExplodingRetriever:
+class ExplodingRetriever(Retriever):
     """A retriever failing like a driver bug would (message must never reach the client)."""
 
-    def __init__(self, exc: Exception) -> None:
+    def __init__(self, executor: Executor, embedder: HashEmbedder, exc: Exception) -> None:
+        super().__init__(executor, embedder)
         self.exc = exc
 
     async def retrieve(self, *args: Any, **kwargs: Any) -> Any:
@@ -40,14 +44,16 @@ async def keys(executor: Executor, agent_id: str) -> AsyncIterator[dict[str, Any
     store = ApiKeyStore(executor)
     key_id, key = await store.create(tenant, [agent_id])
     yield {"store": store, "id": key_id, "key": key, "tenant": tenant}
-    await executor.run("auth/delete_keys_of_tenant", {"tenant": tenant})
+    await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": tenant})
 
 
 def _app(executor: Executor, embedder: HashEmbedder, **settings: Any) -> Any:
     base: dict[str, Any] = {"auth_disabled": False, "rate_limit_per_minute": 0}
-    services = ApiTestServices(executor=executor, embedder=embedder,
-                               retriever=settings.pop("retriever", None))
-    return create_app(Settings(**{**base, **settings}), services=services)
+    retriever = settings.pop("retriever", None)
+    memory = memory_for(executor, embedder)
+    if retriever is not None:
+        memory = dataclasses.replace(memory, retriever=retriever)
+    return create_app(Settings(**{**base, **settings}), memory=memory)
 
 
 async def test_keys_bearer_header_x_api_key_and_revocation(
@@ -172,7 +178,8 @@ async def test_internal_errors_are_masked_and_unavailable_is_typed(
 ) -> None:
     query = {"query": '{ retrieve(agentId: "a", query: "hi") { context } }'}
     secret = RuntimeError("Neo.ClientError.Statement.SyntaxError: MATCH (n) secret")
-    app = _app(executor, hash_embedder, auth_disabled=True, retriever=ExplodingRetriever(secret))
+    exploding = ExplodingRetriever(executor, hash_embedder, secret)
+    app = _app(executor, hash_embedder, auth_disabled=True, retriever=exploding)
     async with http_client(app) as client:
         res = await client.post("/graphql", json=query)
         text = res.text
@@ -180,7 +187,7 @@ async def test_internal_errors_are_masked_and_unavailable_is_typed(
         assert res.json()["errors"][0] == {
             "message": "Internal error.", "locations": [{"line": 1, "column": 3}],
             "path": ["retrieve"], "extensions": {"code": "INTERNAL"}}
-    down = ExplodingRetriever(GraphUnavailable("bolt://10.0.0.1 refused"))
+    down = ExplodingRetriever(executor, hash_embedder, GraphUnavailable("bolt://10.0.0.1 refused"))
     app = _app(executor, hash_embedder, auth_disabled=True, retriever=down)
     async with http_client(app) as client:
         err = (await client.post("/graphql", json=query)).json()["errors"][0]

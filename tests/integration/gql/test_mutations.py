@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from graph.executor import Executor
-from graph.memory.read import Retriever
-from graph.memory.write.pipeline import WritePipeline
+from graph.memory.facade import Memory
 from graph.providers import HashEmbedder
-from tests.integration.gql.support import ApiTestServices, gql
+from tests.cypher import load_query
+from tests.integration.gql.support import gql, memory_for
 
 pytestmark = pytest.mark.neo4j
 
@@ -22,16 +22,12 @@ REMEMBER = """mutation($a: ID!) { remember(agentId: $a,
 
 
 @pytest.fixture
-def pipelines(executor: Executor, hash_embedder: HashEmbedder) -> ApiTestServices:
-    return ApiTestServices(
-        executor=executor, embedder=hash_embedder,
-        writer=WritePipeline(executor, hash_embedder, None),
-        retriever=Retriever(executor, hash_embedder, None),
-    )
+def pipelines(executor: Executor, hash_embedder: HashEmbedder) -> Memory:
+    return memory_for(executor, hash_embedder)
 
 
 async def test_remember_is_idempotent_and_forget_cascades(
-    pipelines: ApiTestServices, agent_id: str
+    pipelines: Memory, agent_id: str
 ) -> None:
     first = (await gql(pipelines, REMEMBER, {"a": agent_id})).data["remember"]
     assert first["errors"] == [] and first["summary"]["factsAdded"] == 1
@@ -51,7 +47,7 @@ async def test_remember_is_idempotent_and_forget_cascades(
         {"action": "FORGET", "factId": fact_id, "reason": "wrong city"}]
 
 
-async def test_write_then_retrieve_offline(pipelines: ApiTestServices, agent_id: str) -> None:
+async def test_write_then_retrieve_offline(pipelines: Memory, agent_id: str) -> None:
     res = await gql(pipelines, """mutation($a: ID!) { write(agentId: $a, speakerName: "Marina",
         message: "I moved to Lisbon last month and I work at Orion Tech now.") {
         outcome { success eventId factsAdded { text } mode } errors { code message } } }""",
@@ -69,7 +65,7 @@ async def test_write_then_retrieve_offline(pipelines: ApiTestServices, agent_id:
 
 
 async def test_write_bad_input_is_a_payload_error(
-    pipelines: ApiTestServices, agent_id: str
+    pipelines: Memory, agent_id: str
 ) -> None:
     res = await gql(pipelines, """mutation($a: ID!) { write(agentId: $a, speakerName: "X",
         message: "hello there", configOverrides: {no_such_option: 1}) {
@@ -80,7 +76,7 @@ async def test_write_bad_input_is_a_payload_error(
 
 
 async def test_merge_entities_and_resolve_candidate(
-    pipelines: ApiTestServices, executor: Executor, agent_id: str
+    pipelines: Memory, executor: Executor, agent_id: str
 ) -> None:
     await gql(pipelines, """mutation($a: ID!) { remember(agentId: $a, entities: [
         {name: "Guilherme Maturana", type: "person"}, {name: "Guilherme Maturanna", type: "person"},
@@ -115,7 +111,7 @@ async def test_merge_entities_and_resolve_candidate(
 
 
 async def test_ingest_document_and_run_job_are_pollable(
-    pipelines: ApiTestServices, agent_id: str
+    pipelines: Memory, agent_id: str
 ) -> None:
     res = await gql(pipelines, """mutation($a: ID!) { ingestDocument(agentId: $a,
         text: "# Trip notes\\nWe visited Porto and Braga in May.", format: "markdown") {
@@ -137,7 +133,7 @@ async def test_ingest_document_and_run_job_are_pollable(
 
 
 async def test_remember_lists_are_capped_before_any_work(
-    pipelines: ApiTestServices, executor: Executor, agent_id: str,
+    pipelines: Memory, executor: Executor, agent_id: str,
 ) -> None:
     """Through the API one remember call carries at most 1,000 items per list (and 100 per
     nested list); a bigger call is refused whole with a typed error, nothing stored."""
@@ -153,7 +149,7 @@ async def test_remember_lists_are_capped_before_any_work(
     out = (await gql(pipelines, many, {"a": agent_id, "f": wide})).data["remember"]
     assert out["errors"][0]["code"] == "BAD_INPUT" and "at most 100 entities" in \
         out["errors"][0]["message"]
-    assert (await executor.run("test/count_agent_facts", {"agent_id": agent_id},
-                               read=True))[0]["facts"] == 0
+    assert (await executor.run_text(load_query("count_agent_facts"), {"agent_id": agent_id},
+                                    read=True))[0]["facts"] == 0
     ok = (await gql(pipelines, many, {"a": agent_id, "f": facts[:1_000]})).data["remember"]
     assert ok["errors"] == [] and ok["summary"]["factsAdded"] == 1_000

@@ -6,7 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tests.integration.gql.support import ApiTestServices, gql
+from graph.memory.facade import Memory
+from tests.integration.gql.support import gql
 
 pytestmark = pytest.mark.neo4j
 
@@ -14,7 +15,7 @@ CLARA = "person:clara_rezende"
 
 
 async def test_entity_with_facts_relationships_aliases_history(
-    services: ApiTestServices, agent_id: str, story: dict[str, str]
+    services: Memory, agent_id: str, story: dict[str, str]
 ) -> None:
     res = await gql(services, """
       query($a: ID!, $k: String!) { entity(agentId: $a, key: $k) {
@@ -34,7 +35,7 @@ async def test_entity_with_facts_relationships_aliases_history(
 
 
 async def test_relationships_carry_both_ends_and_direction(
-    services: ApiTestServices, agent_id: str, story: dict[str, str]
+    services: Memory, agent_id: str, story: dict[str, str]
 ) -> None:
     # Vertix: Clara -[works_at]-> Vertix (incoming), Vertix -[based_in]-> Curitiba (outgoing).
     res = await gql(services, """
@@ -56,14 +57,14 @@ async def test_relationships_carry_both_ends_and_direction(
         "otherKey": "city:curitiba", "otherName": "Curitiba"}
 
 
-async def test_missing_entity_is_null(services: ApiTestServices, agent_id: str) -> None:
+async def test_missing_entity_is_null(services: Memory, agent_id: str) -> None:
     res = await gql(services, 'query($a: ID!) { entity(agentId: $a, key: "person:nobody") { key } }',
                     {"a": agent_id})
     assert res.errors is None and res.data["entity"] is None
 
 
 async def test_entities_filter_and_relay_pagination(
-    services: ApiTestServices, agent_id: str, story: dict[str, str]
+    services: Memory, agent_id: str, story: dict[str, str]
 ) -> None:
     q = """query($a: ID!, $after: String, $text: String, $type: String) {
       entities(agentId: $a, first: 2, after: $after, text: $text, type: $type) {
@@ -82,7 +83,7 @@ async def test_entities_filter_and_relay_pagination(
 
 
 async def test_bad_cursor_and_page_size_are_bad_input(
-    services: ApiTestServices, agent_id: str
+    services: Memory, agent_id: str
 ) -> None:
     res = await gql(services, 'query($a: ID!) { entities(agentId: $a, after: "zzz") { totalCount } }',
                     {"a": agent_id})
@@ -94,7 +95,7 @@ async def test_bad_cursor_and_page_size_are_bad_input(
 
 
 async def test_facts_time_travel_and_history(
-    services: ApiTestServices, agent_id: str, story: dict[str, str]
+    services: Memory, agent_id: str, story: dict[str, str]
 ) -> None:
     q = """query($a: ID!, $asOf: DateTime, $k: String) {
       facts(agentId: $a, asOf: $asOf, entityKey: $k, first: 10) { edges { node { id text } } } }"""
@@ -113,7 +114,7 @@ async def test_facts_time_travel_and_history(
 
 
 async def test_neighborhood_nodes_and_edges(
-    services: ApiTestServices, agent_id: str, story: dict[str, str]
+    services: Memory, agent_id: str, story: dict[str, str]
 ) -> None:
     q = """query($a: ID!, $hops: Int!) { neighborhood(agentId: $a, key: "city:curitiba", hops: $hops) {
       center nodes { id label depth } edges { source target label } } }"""
@@ -128,7 +129,7 @@ async def test_neighborhood_nodes_and_edges(
 
 
 async def test_admin_lists_answer_empty_for_a_new_agent(
-    services: ApiTestServices, agent_id: str
+    services: Memory, agent_id: str
 ) -> None:
     res = await gql(services, """query($a: ID!) {
       events(agentId: $a) { edges { node { id } } pageInfo { hasNextPage } }

@@ -8,7 +8,8 @@ from graph.executor import Executor
 from graph.providers import Embedder
 from seed import story
 from seed.loader import load_demo
-from tests.integration.gql.support import ApiTestServices, gql
+from tests.cypher import load_query
+from tests.integration.gql.support import gql, memory_for
 
 pytestmark = pytest.mark.neo4j
 
@@ -16,14 +17,14 @@ pytestmark = pytest.mark.neo4j
 async def test_seed_is_complete_and_idempotent(
     executor: Executor, embedder: Embedder, agent_id: str
 ) -> None:
-    first = await load_demo(executor, embedder, agent_id, progress=False)
+    first = await load_demo(memory_for(executor, embedder), agent_id, progress=False)
     assert not first.already_loaded and first.steps[-1] == "marker"
-    counts = await executor.run("api/agent_counts", {"agent_id": agent_id}, read=True)
-    second = await load_demo(executor, embedder, agent_id, progress=False)
+    counts = await executor.run_text(load_query("agent_counts"), {"agent_id": agent_id}, read=True)
+    second = await load_demo(memory_for(executor, embedder), agent_id, progress=False)
     assert second.already_loaded
-    assert await executor.run("api/agent_counts", {"agent_id": agent_id}, read=True) == counts
+    assert await executor.run_text(load_query("agent_counts"), {"agent_id": agent_id}, read=True) == counts
 
-    services = ApiTestServices(executor=executor, embedder=embedder)
+    services = memory_for(executor, embedder)
     res = await gql(services, """query($a: ID!) {
       me: entity(agentId: $a, key: "person:guilherme_maturana") {
         aliases relationships(includeInvalidated: true) { type targetKey active } }

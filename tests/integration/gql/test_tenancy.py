@@ -27,7 +27,8 @@ from graph.providers import HashEmbedder
 from server.app import create_app
 from server.auth import ApiKeyStore
 from server.settings import Settings
-from tests.integration.gql.support import ApiTestServices, http_client, load_story
+from tests.cypher import load_query
+from tests.integration.gql.support import http_client, load_story, memory_for
 
 pytestmark = pytest.mark.neo4j
 
@@ -80,7 +81,7 @@ async def tenant_keys(executor: Executor, agent_id: str) -> AsyncIterator[dict[s
     store = ApiKeyStore(executor)
     _, key_a = await store.create(tenant, [agent_id])
     yield {"tenant": tenant, "a": key_a}
-    await executor.run("auth/delete_keys_of_tenant", {"tenant": tenant})
+    await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": tenant})
 
 
 def test_every_agent_field_is_covered() -> None:
@@ -95,11 +96,12 @@ async def test_tenant_a_cannot_touch_tenant_b_through_any_field(
     tenant_keys: dict[str, str],
 ) -> None:
     await load_story(executor, hash_embedder, other_agent)
-    services = ApiTestServices(executor=executor, embedder=hash_embedder)
-    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), services=services)
+    services = memory_for(executor, hash_embedder)
+    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), memory=services)
     headers = {"Authorization": f"Bearer {tenant_keys['a']}"}
     async with http_client(app) as client:  # the app's start (schema step) is done here
-        before = await executor.run("api/agent_counts", {"agent_id": other_agent}, read=True)
+        before = await executor.run_text(load_query("agent_counts"), {"agent_id": other_agent},
+                                         read=True)
         for name, op in agent_operations(other_agent):
             body = (await client.post("/graphql", json={"query": op}, headers=headers)).json()
             codes = [e["extensions"]["code"] for e in body.get("errors", [])]
@@ -110,7 +112,7 @@ async def test_tenant_a_cannot_touch_tenant_b_through_any_field(
             body = (await client.post("/graphql", json={"query": op}, headers=headers)).json()
             codes = [e["extensions"]["code"] for e in body.get("errors", [])]
             assert "FORBIDDEN" not in codes, (name, body)
-    after = await executor.run("api/agent_counts", {"agent_id": other_agent}, read=True)
+    after = await executor.run_text(load_query("agent_counts"), {"agent_id": other_agent}, read=True)
     assert after == before
 
 
@@ -128,7 +130,7 @@ async def two_tenants(executor: Executor) -> AsyncIterator[dict[str, Any]]:
     for agent in [agent_b, *new_agents]:
         await delete_agent(executor, agent)
     for tenant in (a, b):
-        await executor.run("auth/delete_keys_of_tenant", {"tenant": tenant})
+        await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": tenant})
 
 
 async def test_all_agents_key_reaches_only_agents_of_its_tenant(
@@ -136,9 +138,10 @@ async def test_all_agents_key_reaches_only_agents_of_its_tenant(
 ) -> None:
     t = two_tenants
     await load_story(executor, hash_embedder, t["agent_b"])
-    before = await executor.run("api/agent_counts", {"agent_id": t["agent_b"]}, read=True)
-    services = ApiTestServices(executor=executor, embedder=hash_embedder)
-    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), services=services)
+    before = await executor.run_text(load_query("agent_counts"), {"agent_id": t["agent_b"]},
+                                     read=True)
+    services = memory_for(executor, hash_embedder)
+    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), memory=services)
     own = f"test-{uuid.uuid4().hex[:12]}"
     t["new_agents"].append(own)
     async with http_client(app) as client:
@@ -158,7 +161,8 @@ async def test_all_agents_key_reaches_only_agents_of_its_tenant(
         body = (await client.post("/graphql", json={"query": agent_operations(own)[0][1]},
                                   headers={"X-API-Key": t["key_b"]})).json()
         assert [e["extensions"]["code"] for e in body["errors"]] == ["FORBIDDEN"]
-    after = await executor.run("api/agent_counts", {"agent_id": t["agent_b"]}, read=True)
+    after = await executor.run_text(load_query("agent_counts"), {"agent_id": t["agent_b"]},
+                                    read=True)
     assert after == before
 
 
@@ -184,8 +188,8 @@ async def test_memory_without_a_tenant_is_not_claimed_by_all_agents_keys(
     --all-agents key cannot take it; a key naming the agent (an operator action) claims it."""
     t = two_tenants
     await load_story(executor, hash_embedder, other_agent)
-    services = ApiTestServices(executor=executor, embedder=hash_embedder)
-    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), services=services)
+    services = memory_for(executor, hash_embedder)
+    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), memory=services)
     query = {"query": f'{{ entities(agentId: "{other_agent}") {{ totalCount }} }}'}
     async with http_client(app) as client:
         body = (await client.post("/graphql", json=query,

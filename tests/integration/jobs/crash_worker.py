@@ -25,15 +25,16 @@ from graph.memory.write import WritePipeline
 from graph.providers import MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from server.settings import Settings
+from tests.fakes import WrappedExecutor
 
 T = TypeVar("T")
 
 
-class FreezingExecutor(Executor):
+class FreezingExecutor(WrappedExecutor):
     """Freezes forever on the N-th write transaction of the pipeline."""
 
     def __init__(self, inner: Executor, marker: Path, freeze_at: int) -> None:
-        super().__init__(inner.driver, inner.database)
+        super().__init__(inner)
         self.marker, self.freeze_at, self.writes = marker, freeze_at, 0
 
     async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
@@ -68,7 +69,7 @@ async def main(agent_id: str, marker: Path, point: str) -> None:
     else:
         pipeline = FreezingPipeline(WritePipeline(ex, embedder, None), marker)
     deps = JobDeps(executor=ex, queue=JobQueue(ex), embedder=embedder,
-                   extras={"write_pipeline": pipeline})
+                   writer=pipeline)
     worker = Worker(deps, {"extract": extract_handler}, owner="crash-worker", agent_id=agent_id)
     while not await worker.run_once():
         await asyncio.sleep(0.1)

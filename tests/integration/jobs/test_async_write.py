@@ -21,6 +21,7 @@ from graph.memory.jobs import JobDeps, JobQueue, JobsConfig, Worker, WorkerConfi
 from graph.memory.jobs.async_write import extract_handler, write_async
 from graph.memory.write import WritePipeline
 from graph.providers import Embedder
+from tests.cypher import load_query
 
 pytestmark = pytest.mark.neo4j
 
@@ -33,11 +34,11 @@ def deps_for(executor: Executor, embedder: Embedder, *, lease_s: float = 300.0) 
     cfg = JobsConfig(worker=WorkerConfig(poll_interval_s=0.1, lease_timeout_s=lease_s,
                                          reaper_interval_s=0.2, shutdown_grace_s=1.0))
     return JobDeps(executor=executor, queue=JobQueue(executor), embedder=embedder, config=cfg,
-                   extras={"write_pipeline": WritePipeline(executor, embedder, None)})
+                   writer=WritePipeline(executor, embedder, None))
 
 
 async def facts_of(executor: Executor, agent_id: str) -> list[tuple[Any, ...]]:
-    rows = await executor.run("consolidation/agent_facts", {"agent_id": agent_id}, read=True)
+    rows = await executor.run_text(load_query("consolidation_agent_facts"), {"agent_id": agent_id}, read=True)
     return sorted((r["text"], r["subject_key"], r["kind"], r["confidence"], r["active"],
                    r["reinforcement_count"]) for r in rows)
 

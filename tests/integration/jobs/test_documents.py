@@ -32,24 +32,27 @@ from graph.memory.jobs import (
 from graph.memory.jobs.handlers import default_handlers
 from graph.memory.read import Retriever
 from graph.memory.write import StructuredFact, WritePipeline, remember
+from graph.memory.write.models import FactChange, WriteResult
 from graph.providers import Embedder, HashEmbedder
+from tests.cypher import load_query
 from tests.integration.jobs.markdown_gen import make_markdown
 
 pytestmark = pytest.mark.neo4j
 
 
-class SentenceFacts:
+class SentenceFacts(WritePipeline):
     """A light, deterministic stand-in for the write pipeline (1 MB of text through the real
     offline pipeline takes tens of minutes on a 2-core machine): each sentence becomes a fact
     via structured ``remember``, with ids derived from the idempotency key (re-runs are no-ops).
     """
 
     def __init__(self, executor: Executor, embedder: Embedder) -> None:
-        self.executor, self.embedder = executor, embedder
+        super().__init__(executor, embedder, None)
         self.calls = 0
 
-    async def write(self, agent_id: str, message: str, speaker_name: str, *,
-                    idempotency_key: str | None = None, thread_id: str | None = None) -> Any:
+    async def write(self, agent_id: str, message: str, speaker_name: str,  # type: ignore[override]
+                    *, idempotency_key: str | None = None, thread_id: str | None = None
+                    ) -> WriteResult:
         self.calls += 1
         sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", message)
                      if len(s.strip()) >= 10 and not s.lstrip().startswith("#")][:20]
@@ -57,7 +60,10 @@ class SentenceFacts:
         facts = [StructuredFact(s, subject=speaker_name, confidence=0.8,
                                 id=hashlib.sha256(f"{agent_id}|{base}|{i}".encode()).hexdigest())
                  for i, s in enumerate(sentences)]
-        return await remember(self.executor, self.embedder, agent_id, facts=facts)
+        done = await remember(self.executor, self.embedder, agent_id, facts=facts)
+        return WriteResult(success=True, facts_added=[
+            FactChange(i, f.text, speaker_name, "ADD") for i, f in zip(done.fact_ids, facts,
+                                                                       strict=True)])
 
 
 def fast_config(**docs: Any) -> JobsConfig:
@@ -74,7 +80,7 @@ async def test_one_megabyte_markdown_ingests_as_jobs_with_progress(
     cfg = fast_config(chunk_chars=4_000, chunk_overlap=300)
     pipeline = SentenceFacts(executor, embedder)
     deps = JobDeps(executor=executor, queue=JobQueue(executor), embedder=embedder, config=cfg,
-                   extras={"write_pipeline": pipeline})
+                   writer=pipeline)
     accepted = await ingest_document(executor, deps.queue, agent_id, text=text,
                                      fmt="markdown", source="chronicle.md",
                                      config=cfg.documents)
@@ -120,7 +126,7 @@ async def test_one_megabyte_markdown_ingests_as_jobs_with_progress(
     hits = await search_chunks(executor, agent_id, (await embedder.embed([probe]))[0], 1)
     assert hits[0]["ord"] == 123 and hits[0]["score"] > 0.99
     sentence = next(s for s in re.split(r"(?<=[.!?])\s+", probe) if " lives in " in s)
-    facts = await executor.run("consolidation/agent_facts", {"agent_id": agent_id}, read=True)
+    facts = await executor.run_text(load_query("consolidation_agent_facts"), {"agent_id": agent_id}, read=True)
     assert any(f["text"] == sentence.strip() for f in facts)
 
 
@@ -136,7 +142,7 @@ async def test_html_document_facts_are_retrievable_through_the_real_pipelines(
 ) -> None:
     cfg = fast_config()
     deps = JobDeps(executor=executor, queue=JobQueue(executor), embedder=embedder, config=cfg,
-                   extras={"write_pipeline": WritePipeline(executor, embedder, None)})
+                   writer=WritePipeline(executor, embedder, None))
     accepted = await ingest_document(executor, deps.queue, agent_id, text=HTML_DOC, fmt="html",
                                      config=cfg.documents)
     worker = Worker(deps, default_handlers(), agent_id=agent_id)
@@ -148,12 +154,12 @@ async def test_html_document_facts_are_retrievable_through_the_real_pipelines(
     result = await Retriever(executor, embedder).retrieve(agent_id, "Where does Clara live?")
     assert any("Porto" in f.text for f in result.facts), result.context
     # the same document again: same document, no new jobs, no duplicate facts
-    facts_before = await executor.run("consolidation/agent_facts", {"agent_id": agent_id},
+    facts_before = await executor.run_text(load_query("consolidation_agent_facts"), {"agent_id": agent_id},
                                       read=True)
     again = await ingest_document(executor, deps.queue, agent_id, text=HTML_DOC, fmt="html")
     assert again.document_id == accepted.document_id
     await worker.run_until_idle()
-    facts_after = await executor.run("consolidation/agent_facts", {"agent_id": agent_id},
+    facts_after = await executor.run_text(load_query("consolidation_agent_facts"), {"agent_id": agent_id},
                                      read=True)
     assert [f["id"] for f in facts_after] == [f["id"] for f in facts_before]
 

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from graph.executor import Executor
+from graph.memory.browse import merge_candidates
 from graph.memory.jobs import JobDeps, JobSpec, MaintenanceConfig, Worker
 from graph.memory.jobs.causal import causes_of, effects_of
 from graph.memory.jobs.consolidate import consolidate_agent, list_observations
@@ -19,6 +20,7 @@ from graph.memory.jobs.profiles import refresh_profiles
 from graph.memory.read import Retriever
 from graph.memory.write import StructuredEntity, StructuredFact, remember
 from graph.providers import Embedder
+from tests.cypher import load_query
 
 pytestmark = pytest.mark.neo4j
 
@@ -103,19 +105,17 @@ async def test_planted_near_duplicate_entity_becomes_a_merge_candidate(
     await plant(executor, embedder, agent_id)
     found = await detect_duplicates(executor, agent_id, NO_AUTO)
     assert found["candidates"] >= 1 and found["new"] >= 1 and found["merged"] == 0
-    rows = await executor.run("consolidation/merge_candidates",
-                              {"agent_id": agent_id, "status": None, "limit": 10}, read=True)
-    pairs = {frozenset((r["keep_key"], r["drop_key"])): r for r in rows}
+    rows = await merge_candidates(executor, agent_id, limit=10)
+    pairs = {frozenset((r.keep_key, r.drop_key)): r for r in rows}
     clara = pairs.get(frozenset(("person:clara_rezende", "person:clara_resende")))
     assert clara is not None, rows
-    assert clara["status"] == "open" and clara["confidence"] >= 0.8 and clara["reason"]
-    assert clara["keep_key"] == "person:clara_rezende"  # the one with facts and an alias
+    assert clara.status == "open" and (clara.confidence or 0) >= 0.8 and clara.reason
+    assert clara.keep_key == "person:clara_rezende"  # the one with facts and an alias
     assert not any("rafael" in k and "clara" in " ".join(p) for p in pairs for k in p)
     # re-running does not duplicate candidates
     again = await detect_duplicates(executor, agent_id, NO_AUTO)
     assert again["new"] == 0
-    rows2 = await executor.run("consolidation/merge_candidates",
-                               {"agent_id": agent_id, "status": None, "limit": 10}, read=True)
+    rows2 = await merge_candidates(executor, agent_id, limit=10)
     assert len(rows2) == len(rows)
 
 
@@ -125,7 +125,7 @@ async def test_profiles_summarise_top_facts_and_only_refresh_on_news(
     ids = await plant(executor, embedder, agent_id)
     first = await refresh_profiles(executor, None, agent_id)
     assert first["refreshed"] >= 3 and first["llm"] == 0
-    rows = await executor.run("consolidation/profiles",
+    rows = await executor.run_text(load_query("consolidation_profiles"),
                               {"agent_id": agent_id, "keys": ["person:clara_rezende"]}, read=True)
     profile = rows[0]["profile_text"]
     assert profile.startswith("Clara Rezende (person).")
@@ -147,7 +147,7 @@ async def test_decay_flags_expired_temporal_facts_and_importance_ranks_them_lowe
     assert await decay_agent(executor, agent_id) == {"flagged": 0, "unflagged": 0}
     result = await rescore_agent(executor, agent_id, use_gds=False)
     assert result["facts_rescored"] == 8 and result["centrality"] == "degree"
-    rows = await executor.run("consolidation/fact_scores", {
+    rows = await executor.run_text(load_query("consolidation_fact_scores"), {
         "agent_id": agent_id, "ids": [ids["vacation"], ids["guitar"], ids["hike1"]]}, read=True)
     by_id = {r["id"]: r for r in rows}
     vacation, guitar = by_id[ids["vacation"]], by_id[ids["guitar"]]
@@ -156,7 +156,7 @@ async def test_decay_flags_expired_temporal_facts_and_importance_ranks_them_lowe
     assert vacation["importance_base"] == guitar["importance_base"] == 0.5
     # re-scoring twice does not compound (it always starts from importance_base)
     await rescore_agent(executor, agent_id, use_gds=False)
-    rows2 = await executor.run("consolidation/fact_scores", {
+    rows2 = await executor.run_text(load_query("consolidation_fact_scores"), {
         "agent_id": agent_id, "ids": [ids["vacation"], ids["guitar"]]}, read=True)
     assert {r["id"]: r["importance"] for r in rows2} == {
         r["id"]: r["importance"] for r in rows if r["id"] in {ids["vacation"], ids["guitar"]}}
@@ -208,14 +208,14 @@ async def test_near_certain_duplicates_are_merged_automatically(
     cfg = MaintenanceConfig(merge_auto_threshold=0.95)
     found = await detect_duplicates(executor, agent_id, cfg)
     assert found["merged"] == 1, found
-    rows = await executor.run("consolidation/merge_candidates",
-                              {"agent_id": agent_id, "status": "merged", "limit": 10}, read=True)
-    assert [(r["keep_key"], r["drop_key"]) for r in rows] == [
+    rows = await merge_candidates(executor, agent_id, status="merged", limit=10)
+    assert [(r.keep_key, r.drop_key) for r in rows] == [
         ("person:rafael_costa", "person:rafael_costa_2")]
     # the dropped entity is kept (history) but no longer a duplicate candidate
     again = await detect_duplicates(executor, agent_id, cfg)
     assert again["merged"] == 0 and again["entities"] == found["entities"] - 1
-    facts = await executor.run("consolidation/agent_facts", {"agent_id": agent_id}, read=True)
+    facts = await executor.run_text(load_query("consolidation_agent_facts"),
+                                    {"agent_id": agent_id}, read=True)
     moved = [f for f in facts if f["text"] == "Rafael Costa teaches music at a school."]
     assert [f["subject_key"] for f in moved] == ["person:rafael_costa"]
 
@@ -224,19 +224,19 @@ async def test_manual_resolution_of_merge_candidates(
     executor: Executor, embedder: Embedder, agent_id: str
 ) -> None:
     from graph.errors import BadInput
-    from graph.memory.jobs.duplicates import list_merge_candidates, resolve_merge_candidate
+    from graph.memory.browse.review import resolve_merge_candidate
 
     await plant(executor, embedder, agent_id)
     await detect_duplicates(executor, agent_id, NO_AUTO)
-    (clara,) = [c for c in await list_merge_candidates(executor, agent_id, status="open")
-                if "clara" in c["keep_key"]]
-    rejected = await resolve_merge_candidate(executor, agent_id, clara["id"], accept=False)
-    assert rejected["status"] == "rejected"
+    (clara,) = [c for c in await merge_candidates(executor, agent_id, status="open")
+                if "clara" in c.keep_key]
+    rejected = await resolve_merge_candidate(executor, agent_id, clara.id, accept=False)
+    assert rejected.status == "rejected"
     with pytest.raises(BadInput):
-        await resolve_merge_candidate(executor, agent_id, clara["id"], accept=True)
+        await resolve_merge_candidate(executor, agent_id, clara.id, accept=True)
     await detect_duplicates(executor, agent_id, NO_AUTO)  # a rejection is never re-opened
-    assert [c["status"] for c in await list_merge_candidates(executor, agent_id)
-            if c["id"] == clara["id"]] == ["rejected"]
+    assert [c.status for c in await merge_candidates(executor, agent_id)
+            if c.id == clara.id] == ["rejected"]
 
 
 async def test_llm_wording_for_profiles_and_observations(
@@ -259,7 +259,7 @@ async def test_llm_wording_for_profiles_and_observations(
     profiles = await refresh_profiles(executor, llm, agent_id,
                                       keys=["person:clara_rezende", "person:rafael_costa"])
     assert profiles == {"refreshed": 2, "llm": 2, "offline": 0}
-    rows = await executor.run("consolidation/profiles",
+    rows = await executor.run_text(load_query("consolidation_profiles"),
                               {"agent_id": agent_id, "keys": ["person:clara_rezende"]}, read=True)
     assert rows[0]["profile_text"] == "A person who likes the outdoors."
     assert rows[0]["profile_source"] == "llm"

@@ -6,13 +6,15 @@ from __future__ import annotations
 import pytest
 
 from graph.executor import Executor
+from graph.memory.browse import merge_candidates
 from graph.memory.jobs import JobDeps, JobSpec
-from graph.memory.jobs.duplicates import list_merge_candidates
 from graph.memory.jobs.handlers import default_handlers
 from graph.memory.jobs.worker import Worker
 from graph.memory.read import Retriever
 from graph.providers import Embedder
 from seed.loader import load_demo
+from server.memory import build_memory
+from server.settings import Settings
 
 pytestmark = pytest.mark.neo4j
 
@@ -20,7 +22,8 @@ pytestmark = pytest.mark.neo4j
 async def test_consolidated_demo_has_patterns_and_planted_duplicate(
     executor: Executor, embedder: Embedder, agent_id: str, fast_deps: JobDeps
 ) -> None:
-    await load_demo(executor, embedder, agent_id, progress=False)
+    await load_demo(build_memory(Settings(), executor=executor, embedder=embedder), agent_id,
+                    progress=False)
     deps = JobDeps(executor=executor, queue=fast_deps.queue, embedder=embedder,
                    config=fast_deps.config)
     kinds = ["consolidate", "dedup_entities"]
@@ -34,8 +37,8 @@ async def test_consolidated_demo_has_patterns_and_planted_duplicate(
     assert result.observations, "no observed pattern after consolidation"
     assert "Observed patterns:" in result.context
 
-    candidates = await list_merge_candidates(executor, agent_id)
-    pairs = [{c["keep_key"], c["drop_key"]} for c in candidates]
+    candidates = await merge_candidates(executor, agent_id)
+    pairs = [{c.keep_key, c.drop_key} for c in candidates]
     assert any(
         any("maturanna" in key for key in pair) and any(key.endswith("maturana") for key in pair)
         for pair in pairs

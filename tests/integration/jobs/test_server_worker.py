@@ -12,7 +12,7 @@ from graph.executor import Executor
 from graph.memory.jobs import JobQueue, JobSpec
 from graph.memory.write import StructuredFact, remember
 from graph.providers import HashEmbedder
-from server.services import Services
+from server.memory import build_memory
 from server.settings import Settings
 from server.worker import start_worker
 
@@ -22,14 +22,14 @@ pytestmark = pytest.mark.neo4j
 async def test_start_worker_runs_jobs_and_stops(
     executor: Executor, settings: Settings, agent_id: str
 ) -> None:
-    services = Services(settings=settings.model_copy(update={"worker_poll_interval_s": 0.05}),
-                        executor=executor, embedder=HashEmbedder(384), llm=None)
-    await remember(executor, services.embedder, agent_id, facts=[
+    memory = build_memory(settings.model_copy(update={"worker_poll_interval_s": 0.05}),
+                          executor=executor, embedder=HashEmbedder(384))
+    await remember(executor, memory.embedder, agent_id, facts=[
         StructuredFact("Rafael Costa plays the guitar.", "Rafael Costa")])
-    handle = await start_worker(services, concurrency=2, scheduler=False, agent_id=agent_id)
+    handle = await start_worker(memory, concurrency=2, scheduler=False, agent_id=agent_id)
     try:
         assert len(handle.workers) == 2
-        assert "extract" in handle.workers[0].kinds  # the write pipeline was found
+        assert "extract" in handle.workers[0].kinds  # extraction runs memory.writer
         queue = JobQueue(executor)
         queued = await queue.enqueue_many([JobSpec(kind=k, agent_id=agent_id)
                                            for k in ("profile", "decay", "importance")])

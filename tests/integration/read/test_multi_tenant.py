@@ -19,6 +19,7 @@ from graph.memory.read import RetrieveConfig, Retriever
 from graph.memory.read.planner import keywords, lucene_query
 from graph.memory.read.search import Scope, SearchStats, keyword_facts, semantic_facts
 from graph.providers import HashEmbedder
+from tests.cypher import load_query
 
 pytestmark = pytest.mark.neo4j
 
@@ -77,13 +78,13 @@ async def crowd(executor: Executor) -> AsyncIterator[Crowd]:
                             "text": text})
     try:
         for start in range(0, len(rows), 1000):
-            await executor.run("test/read_create_crowd", {"rows": rows[start:start + 1000],
+            await executor.run_text(load_query("read_create_crowd"), {"rows": rows[start:start + 1000],
                                                           "at": at})
-        await executor.run("test/read_create_crowd", {"rows": target_rows, "at": at})
+        await executor.run_text(load_query("read_create_crowd"), {"rows": target_rows, "at": at})
         yield Crowd(target, agents, q.tolist(), target_vecs)
     finally:
         for start in range(0, len(agents), 250):
-            await executor.run("test/read_delete_crowd",
+            await executor.run_text(load_query("read_delete_crowd"),
                                {"agent_ids": agents[start:start + 250]})
         await delete_agent(executor, target)
 
@@ -97,7 +98,7 @@ def _brute_force(c: Crowd, limit: int, min_cos: float) -> list[str]:
 
 
 async def test_naive_global_top_k_starves_the_target(executor: Executor, crowd: Crowd) -> None:
-    rows = await executor.run("test/vector_top", {"agent_id": crowd.target,
+    rows = await executor.run_text(load_query("vector_top"), {"agent_id": crowd.target,
                                                   "vector": crowd.query_vec, "k": 200})
     assert rows == []  # what a global top-k + filter would return
 
@@ -119,7 +120,7 @@ async def test_semantic_equals_brute_force(executor: Executor, crowd: Crowd,
 
 async def test_keyword_equals_exhaustive_fulltext(executor: Executor, crowd: Crowd) -> None:
     lucene = lucene_query(keywords(QUERY))
-    reference = await executor.run("test/read_crowd_fulltext_all",
+    reference = await executor.run_text(load_query("read_crowd_fulltext_all"),
                                    {"agent_id": crowd.target, "q": lucene})
     assert len(reference) > 10
     stats = SearchStats()

@@ -20,6 +20,7 @@ from graph.memory.write import (
     remember,
 )
 from graph.providers import Embedder
+from tests.cypher import load_query
 from tests.fakes import RecordingExecutor
 from tests.integration.read.data import MARCOS_ENTITIES, MARCOS_FACTS, MARCOS_RELATIONS
 
@@ -61,7 +62,7 @@ async def test_time_travel_superseded_fact_reappears(executor: Executor, agent_i
                           StructuredFact("Marcos Tavares lives in Porto Alegre",
                                          "Marcos Tavares", id=new_id, created_at=T1,
                                          valid_from=T1)])
-    await executor.run("test/read_close_fact", {"agent_id": agent_id, "ids": [old_id], "at": T1})
+    await executor.run_text(load_query("read_close_fact"), {"agent_id": agent_id, "ids": [old_id], "at": T1})
     retriever = Retriever(executor, embedder)
     query = "Where does Marcos Tavares live?"
     now_ids = [f.id for f in (await retriever.retrieve(agent_id, query)).facts]
@@ -81,7 +82,7 @@ async def test_invalidated_relationship_not_traversed_unless_as_of_before(
                    facts=[StructuredFact(f.text, f.subject, entities=f.entities, created_at=T0,
                                          valid_from=T0) for f in MARCOS_FACTS],
                    relations=MARCOS_RELATIONS)
-    await executor.run("test/read_backdate_relation", {
+    await executor.run_text(load_query("read_backdate_relation"), {
         "agent_id": agent_id, "source": "person:marcos_tavares", "target": "person:carolina",
         "type": "married_to", "created": T0, "closed": T1})
     retriever = Retriever(executor, embedder)
@@ -111,7 +112,7 @@ async def test_events_and_observations_in_context(executor: Executor, agent_id: 
                 StructuredEvent("The weather was rainy all weekend.", "Ana",
                                 occurred_at=datetime(2026, 3, 20, 9, tzinfo=UTC))])
     vec = (await embedder.embed(["Ana often talks about her career growth"]))[0]
-    await executor.run("test/read_create_observations", {"agent_id": agent_id, "rows": [
+    await executor.run_text(load_query("read_create_observations"), {"agent_id": agent_id, "rows": [
         {"id": str(uuid.uuid4()), "text": "Ana often talks about her career growth",
          "kind": "pattern", "embedding": vec}]})
     result = await Retriever(executor, embedder).retrieve(agent_id, "How is Ana's career going?")

@@ -6,12 +6,13 @@ import json
 from typing import Any
 
 from graph.executor import Executor
+from tests.cypher import load_query
 
 SPEAKER = "Rafael"
 
 
 async def counts(executor: Executor, agent_id: str) -> dict[str, int]:
-    rows = await executor.run("history/agent_counts", {"agent_id": agent_id}, read=True)
+    rows = await executor.run_text(load_query("history_agent_counts"), {"agent_id": agent_id}, read=True)
     return {k: int(v) for k, v in rows[0].items()}
 
 

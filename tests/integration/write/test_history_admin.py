@@ -8,7 +8,6 @@ import pytest
 
 from graph.errors import BadInput, NotFound
 from graph.executor import Executor
-from graph.memory.history import fact_history, facts_as_of, get_fact, relationships_as_of
 from graph.memory.write import (
     StructuredEntity,
     StructuredFact,
@@ -19,6 +18,7 @@ from graph.memory.write import (
 )
 from graph.providers import HashEmbedder
 from tests.integration.write.helpers import counts
+from tests.integration.write.history import fact_history, facts_as_of, get_fact, relationships_as_of
 
 pytestmark = pytest.mark.neo4j
 

@@ -15,12 +15,13 @@ from graph.memory.write import (
     remember,
 )
 from graph.providers import HashEmbedder
+from tests.cypher import load_query
 
 pytestmark = pytest.mark.neo4j
 
 
 async def _count(executor: Executor, agent_id: str, name: str) -> int:
-    rows = await executor.run("history/agent_counts", {"agent_id": agent_id}, read=True)
+    rows = await executor.run_text(load_query("history_agent_counts"), {"agent_id": agent_id}, read=True)
     return int(rows[0][name])
 
 

@@ -7,11 +7,12 @@ import asyncio
 import pytest
 
 from graph.executor import Executor
-from graph.memory.history import get_fact
 from graph.memory.write import ConfigError, PIIRejected, WriteConfig, WritePipeline
 from graph.providers import Embedder, HashEmbedder
+from tests.cypher import load_query
 from tests.fakes import RecordingExecutor, ScriptedLLM
 from tests.integration.write.helpers import SPEAKER, counts, extraction, reconcile_with
+from tests.integration.write.history import get_fact
 
 pytestmark = pytest.mark.neo4j
 
@@ -53,7 +54,7 @@ async def test_credit_card_redacted_before_storage(executor: Executor, agent_id:
         agent_id, "My card is 4111 1111 1111 1111, charge it", SPEAKER)
     assert res.success and any("redacted" in w for w in res.warnings)
     assert "4111" not in captured[0] and "[REDACTED:credit_card]" in captured[0]
-    rows = await executor.run("history/agent_counts", {"agent_id": agent_id})
+    rows = await executor.run_text(load_query("history_agent_counts"), {"agent_id": agent_id})
     assert rows[0]["events"] == 1
 
 
@@ -122,7 +123,7 @@ async def test_controlled_mode_applies_add_and_blocks_update(
     assert not res.facts_updated
     old = await get_fact(executor, agent_id, first.facts_added[0].id)
     assert old.get("valid_to") is None  # the UPDATE was blocked
-    audits = await executor.run("history/audits", {"agent_id": agent_id, "limit": 20},
+    audits = await executor.run_text(load_query("history_audits"), {"agent_id": agent_id, "limit": 20},
                                 read=True)
     blocked = [a for a in audits if not a["applied"]]
     assert [(a["action"], a["blocked_reason"]) for a in blocked] == [

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 import pytest
 
 from graph.executor import Executor
-from graph.memory.history import facts_as_of, get_fact, relationships_as_of
 from graph.memory.write import WritePipeline
 from graph.providers import Embedder
+from tests.cypher import load_query
 from tests.fakes import ScriptedLLM
 from tests.integration.write.helpers import (
     CLARA_ENTITIES,
@@ -22,6 +22,7 @@ from tests.integration.write.helpers import (
     extraction,
     reconcile_with,
 )
+from tests.integration.write.history import facts_as_of, get_fact, relationships_as_of
 
 pytestmark = pytest.mark.neo4j
 
@@ -49,7 +50,7 @@ async def test_clara_informed_path_one_call(executor: Executor, agent_id: str,
     # "Clara Rezende left Vertix" links both Clara (primary) and Vertix.
     assert c["about"] >= 6
     # The relationship's evidence is the fact that mentions both ends.
-    ev = (await executor.run("history/event_by_id", {"agent_id": agent_id,
+    ev = (await executor.run_text(load_query("history_event_by_id"), {"agent_id": agent_id,
                                                      "event_id": res.event_id}))[0]["event"]
     assert (ev["emotion"], ev["intensity"], ev["text"]) == ("joy", 0.6, CLARA_MESSAGE)
     [clara] = await executor.run("write/match_aliases", {"agent_id": agent_id,

@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 import pytest
 
 from graph.executor import Executor
-from graph.memory.history import fact_history, facts_as_of, get_fact, relationships_as_of
 from graph.memory.write import WritePipeline
 from graph.providers import Embedder
 from tests.integration.write.helpers import SPEAKER, counts
+from tests.integration.write.history import fact_history, facts_as_of, get_fact, relationships_as_of
 
 pytestmark = pytest.mark.neo4j
 

@@ -8,7 +8,7 @@ import pytest
 from neo4j.exceptions import ServiceUnavailable
 
 from graph.errors import GraphUnavailable
-from graph.executor import Executor
+from graph.executor import Neo4jExecutor
 from server.breaker import BreakerExecutor
 
 
@@ -29,7 +29,7 @@ class FlakyDriver:
 async def test_fails_fast_during_cooldown_and_recovers() -> None:
     driver = FlakyDriver()
     now = [100.0]
-    ex = BreakerExecutor(Executor(driver, "neo4j"), cooldown_s=3.0,  # type: ignore[arg-type]
+    ex = BreakerExecutor(Neo4jExecutor(driver, "neo4j"), cooldown_s=3.0,  # type: ignore[arg-type]
                          clock=lambda: now[0])
     with pytest.raises(GraphUnavailable):
         await ex.run("schema/ping", read=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,28 +17,25 @@ from graph.memory.browse import (
     encode_key_cursor,
     encode_time_cursor,
 )
+from graph.memory.facade import Memory
 from graph.providers import HashEmbedder
 from server.auth import hash_key, is_loopback, key_from_headers
 from server.limits import RateLimiter, TokenBucket
+from server.memory import build_memory
+from server.settings import Settings
 
 
-@dataclass
-class NoDatabase:
-    """Services whose executor must never be reached by a refused document."""
-
-    executor: Any = None
-    embedder: Any = field(default_factory=lambda: HashEmbedder(8))
-    llm: Any = None
-    writer: Any = None
-    retriever: Any = None
-    llm_mode: str = "offline"
+def no_database() -> Memory:
+    """Services whose Neo4j is never reached by a refused document (an unroutable address:
+    ``connect`` does no I/O until the first query)."""
+    return build_memory(Settings(neo4j_uri="bolt://127.0.0.1:9"), embedder=HashEmbedder(8))
 
 
 schema = build_schema(QueryLimits(max_depth=12, max_chars=20_000, max_cost=5_000))
 
 
 async def run(query: str) -> Any:
-    return await schema.execute(query, context_value=Context(NoDatabase(), LOCAL_ADMIN))
+    return await schema.execute(query, context_value=Context(no_database(), LOCAL_ADMIN))
 
 
 async def test_fifty_levels_deep_is_refused_before_execution() -> None:
@@ -66,7 +62,7 @@ async def test_cost_counts_page_sizes() -> None:
 
 async def test_anonymous_principal_is_forbidden_without_touching_the_database() -> None:
     res = await schema.execute('{ entities(agentId: "a") { totalCount } }',
-                               context_value=Context(NoDatabase(), Principal(tenant="t")))
+                               context_value=Context(no_database(), Principal(tenant="t")))
     assert res.errors[0].extensions == {"code": "FORBIDDEN"}
 
 

@@ -1,4 +1,7 @@
-"""Time travel and version history: facts/relationships as of an instant, a fact's chain.
+"""Test helpers: facts/relationships as of an instant, one fact, a fact's version chain.
+
+Only tests use these (the API reads through ``graph.memory.browse``), so their Cypher lives in
+``tests/cypher``; the version chain is the API's own ``browse.fact_history`` query.
 
 ``as_of`` is bitemporal (docs/data-model.md): visible when the system knew it
 (``created_at <= T < invalidated_at``) and it was valid then (``valid_from <= T < valid_to``).
@@ -6,11 +9,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 from typing import Any
 
 from graph.errors import NotFound
 from graph.executor import Executor
+from graph.memory.browse.queries import fact_history as browse_fact_history
+from tests.cypher import load_query
 
 __all__ = ["fact_history", "facts_as_of", "get_fact", "relationships_as_of"]
 
@@ -19,28 +25,23 @@ def _aware(ts: datetime) -> datetime:
     return ts if ts.tzinfo is not None else ts.replace(tzinfo=UTC)
 
 
-def _native(row: dict[str, Any]) -> dict[str, Any]:
-    """neo4j.time values → Python datetimes."""
-    return {k: (v.to_native() if hasattr(v, "to_native") else v) for k, v in row.items()}
-
-
 async def facts_as_of(executor: Executor, agent_id: str, as_of: datetime,
                       subject_key: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
     """Facts of ``agent_id`` known and valid at ``as_of`` (optionally one subject), oldest first."""
-    rows = await executor.run("history/facts_as_of", {
+    rows = await executor.run_text(load_query("history_facts_as_of"), {
         "agent_id": agent_id, "as_of": _aware(as_of), "subject_key": subject_key,
         "limit": limit}, read=True)
-    return [_native(r) for r in rows]
+    return rows
 
 
 async def relationships_as_of(executor: Executor, agent_id: str, as_of: datetime,
                               entity_key: str | None = None,
                               limit: int = 1000) -> list[dict[str, Any]]:
     """Entity relationships known and valid at ``as_of`` (optionally touching one entity)."""
-    rows = await executor.run("history/relationships_as_of", {
+    rows = await executor.run_text(load_query("history_relationships_as_of"), {
         "agent_id": agent_id, "as_of": _aware(as_of), "entity_key": entity_key,
         "limit": limit}, read=True)
-    return [_native(r) for r in rows]
+    return rows
 
 
 async def fact_history(executor: Executor, agent_id: str, fact_id: str) -> list[dict[str, Any]]:
@@ -49,11 +50,8 @@ async def fact_history(executor: Executor, agent_id: str, fact_id: str) -> list[
     Raises:
         NotFound: no such fact for this agent.
     """
-    rows = await executor.run("history/fact_chain", {"agent_id": agent_id, "fact_id": fact_id},
-                              read=True)
-    if not rows:
-        raise NotFound(f"fact {fact_id!r} not found")
-    return [_native(r) for r in rows]
+    return [dataclasses.asdict(row) for row in await browse_fact_history(executor, agent_id,
+                                                                            fact_id)]
 
 
 async def get_fact(executor: Executor, agent_id: str, fact_id: str) -> dict[str, Any]:
@@ -62,10 +60,11 @@ async def get_fact(executor: Executor, agent_id: str, fact_id: str) -> dict[str,
     Raises:
         NotFound: no such fact for this agent.
     """
-    rows = await executor.run("history/fact_by_id", {"agent_id": agent_id, "fact_id": fact_id},
-                              read=True)
+    rows = await executor.run_text(load_query("history_fact_by_id"),
+                                   {"agent_id": agent_id, "fact_id": fact_id},
+                                   read=True)
     if not rows:
         raise NotFound(f"fact {fact_id!r} not found")
-    fact = _native(rows[0]["fact"])
+    fact = dict(rows[0]["fact"])
     fact.pop("embedding", None)
     return fact

@@ -1,0 +1,94 @@
+"""``Memory``: every service of one process, built once by the composition root.
+
+``server/memory.py`` (``build_memory(settings)``) is the only place that constructs a
+``Memory``; the API (request context), the worker, the CLI, the seed loader and the integration
+tests all receive one. The write and read configurations live on the pipelines
+(``memory.writer.config`` / ``memory.retriever.config``) and are derived from settings exactly
+once, so every path (API, worker job, CLI) writes with the same mode, freeze and PII policy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from graph.executor import Executor
+from graph.memory.jobs.async_write import AsyncWriteAccepted, write_async
+from graph.memory.jobs.config import JobsConfig
+from graph.memory.jobs.context import JobDeps
+from graph.memory.jobs.queue import JobQueue
+from graph.memory.read.config import RetrieveConfig
+from graph.memory.read.retriever import Retriever
+from graph.memory.write.config import WriteConfig, apply_overrides
+from graph.memory.write.pipeline import WritePipeline
+from graph.providers import ChatLLM, Embedder
+
+__all__ = ["Memory"]
+
+
+@dataclass(frozen=True)
+class Memory:
+    """The services of one process (see module docstring)."""
+
+    executor: Executor
+    embedder: Embedder
+    llm: ChatLLM | None
+    writer: WritePipeline
+    retriever: Retriever
+    queue: JobQueue
+    jobs: JobsConfig
+
+    @property
+    def llm_mode(self) -> str:
+        """``openai-compatible`` when an LLM endpoint is configured, else ``offline``."""
+        return "openai-compatible" if self.llm is not None else "offline"
+
+    @property
+    def write_config(self) -> WriteConfig:
+        return self.writer.config
+
+    @property
+    def retrieve_config(self) -> RetrieveConfig:
+        return self.retriever.config
+
+    def offline_writer(self) -> WritePipeline:
+        """The write pipeline with this process's config but no LLM (seeding, demos)."""
+        return WritePipeline(self.executor, self.embedder, None, self.writer.config)
+
+    def job_deps(self) -> JobDeps:
+        """What job handlers share: this process's queue, providers, config and writer."""
+        return JobDeps(executor=self.executor, queue=self.queue, embedder=self.embedder,
+                       llm=self.llm, config=self.jobs, writer=self.writer)
+
+    async def write_async(
+        self,
+        agent_id: str,
+        message: str,
+        speaker_name: str,
+        *,
+        occurred_at: datetime | None = None,
+        thread_id: str | None = None,
+        recent_messages: list[str] | None = None,
+        config_overrides: dict[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> AsyncWriteAccepted:
+        """Log the message as an event now and enqueue its extraction (an ``extract`` job the
+        worker runs with :attr:`writer`).
+
+        Raises:
+            ConfigError: ``config_overrides`` has an unknown key or a wrongly typed value.
+            BadInput: empty agent id.
+            PIIRejected: the message holds a secret and the PII mode rejects it.
+        """
+        cfg = apply_overrides(self.writer.config, config_overrides)  # fail now, not in the job
+        return await write_async(
+            self.executor, self.queue, agent_id, message, speaker_name, embedder=self.embedder,
+            occurred_at=occurred_at, thread_id=thread_id, recent_messages=recent_messages,
+            config_overrides=config_overrides, idempotency_key=idempotency_key,
+            pii_mode=cfg.pii_mode, max_chars=cfg.max_message_chars,
+        )
+
+    async def close(self) -> None:
+        """Close the Neo4j driver (only the owner of the executor calls this)."""
+        await self.executor.close()

@@ -1,0 +1,144 @@
+"""The composition root: settings → :class:`graph.memory.facade.Memory`, once per process.
+
+Every entry point builds its services here and nowhere else:
+
+* the API lifespan (``server/app.py``) → ``app.state.memory`` → the GraphQL context;
+* the worker (``server/worker.py``, in the API process or ``hippograph worker``) →
+  ``memory.job_deps()``;
+* the CLI commands (``server/cli_*.py``) and the seed (``hippograph seed`` → ``seed/loader.py``);
+* the integration tests (with a test embedder / scripted LLM / a shared executor).
+
+Settings are mapped onto the pipeline configurations by exactly one function each:
+:func:`write_config`, :func:`retrieve_config` and :func:`jobs_config`.
+"""
+
+from __future__ import annotations
+
+import openai
+
+from graph.executor import Executor, connect
+from graph.memory.facade import Memory
+from graph.memory.jobs import DocumentConfig, JobQueue, JobsConfig, MaintenanceConfig, WorkerConfig
+from graph.memory.read.config import RetrieveConfig
+from graph.memory.read.retriever import Retriever
+from graph.memory.write.config import WriteConfig
+from graph.memory.write.pipeline import WritePipeline
+from graph.providers import (
+    ChatLLM,
+    Embedder,
+    HashEmbedder,
+    MiniLMEmbedder,
+    OpenAIChat,
+    OpenAIEmbedder,
+)
+from graph.providers.embedders import find_tokenizer
+from server.settings import Settings
+
+__all__ = ["Memory", "build_embedder", "build_llm", "build_memory", "connect_executor",
+           "jobs_config", "retrieve_config", "write_config"]
+
+
+def write_config(settings: Settings) -> WriteConfig:
+    """Deployment settings → ``WriteConfig`` (the pipeline itself never reads settings)."""
+    return WriteConfig(mode=settings.write_mode, mutations_frozen=settings.mutations_frozen,
+                       pii_mode=settings.pii_mode, max_message_chars=settings.max_message_chars)
+
+
+def retrieve_config(settings: Settings) -> RetrieveConfig:
+    """Deployment settings → ``RetrieveConfig`` (no read option is a deployment setting yet:
+    per-call ``options`` tune it)."""
+    del settings
+    return RetrieveConfig()
+
+
+def jobs_config(settings: Settings) -> JobsConfig:
+    """Deployment settings → the job system's configuration."""
+    return JobsConfig(
+        worker=WorkerConfig(
+            poll_interval_s=settings.worker_poll_interval_s,
+            lease_timeout_s=settings.job_lease_timeout_s,
+            reaper_interval_s=settings.job_reaper_interval_s,
+            shutdown_grace_s=settings.worker_shutdown_grace_s,
+            max_attempts=settings.job_max_attempts,
+        ),
+        maintenance=MaintenanceConfig(
+            merge_candidate_threshold=settings.merge_candidate_threshold,
+            merge_auto_threshold=settings.merge_auto_threshold,
+        ),
+        documents=DocumentConfig(
+            chunk_chars=settings.document_chunk_chars,
+            chunk_overlap=settings.document_chunk_overlap,
+            max_bytes=settings.document_max_bytes,
+            fetch_timeout_s=settings.url_fetch_timeout_s,
+            allow_private_urls=settings.url_fetch_allow_private,
+        ),
+        schedule={
+            "profile": settings.schedule_profile_s,
+            "consolidate": settings.schedule_consolidate_s,
+            "importance": settings.schedule_importance_s,
+            "decay": settings.schedule_decay_s,
+            "dedup_entities": settings.schedule_dedup_s,
+        },
+        scheduler_tick_s=settings.scheduler_tick_s,
+        concurrency=settings.worker_concurrency,
+        scheduler_enabled=settings.scheduler_enabled,
+    )
+
+
+def _openai_client(settings: Settings) -> openai.AsyncOpenAI:
+    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else "not-needed"
+    return openai.AsyncOpenAI(
+        base_url=settings.llm_base_url, api_key=key, max_retries=0, timeout=settings.llm_timeout_s
+    )
+
+
+def build_embedder(settings: Settings) -> Embedder:
+    if settings.embedder == "hash":
+        return HashEmbedder(settings.embedding_dimensions)
+    if settings.embedder == "openai":
+        return OpenAIEmbedder(
+            _openai_client(settings), settings.embedding_model, settings.embedding_dimensions
+        )
+    return MiniLMEmbedder(find_tokenizer(settings.home))
+
+
+def build_llm(settings: Settings) -> ChatLLM | None:
+    """The OpenAI-compatible chat provider, or None (offline mode) when no endpoint is set."""
+    if not settings.llm_enabled:
+        return None
+    return OpenAIChat(
+        _openai_client(settings),
+        settings.model_for,
+        timeout_s=settings.llm_timeout_s,
+        max_retries=settings.llm_max_retries,
+    )
+
+
+def connect_executor(settings: Settings) -> Executor:
+    """A pooled executor for the configured Neo4j (no I/O until the first query); every
+    transaction carries the configured transaction timeout."""
+    return connect(settings.bolt_uri, settings.neo4j_user,
+                   settings.neo4j_password.get_secret_value(), settings.neo4j_database,
+                   tx_timeout_s=settings.neo4j_tx_timeout_s)
+
+
+def build_memory(settings: Settings, *, embedder: Embedder | None = None,
+                 llm: ChatLLM | None = None, executor: Executor | None = None) -> Memory:
+    """Every service of a process from one settings object.
+
+    ``embedder``/``llm``/``executor`` replace the ones settings would build (tests pass a
+    deterministic embedder, a scripted LLM or the shared test executor). ``llm=None`` means
+    "from settings": offline unless an LLM endpoint is configured.
+    """
+    ex = executor if executor is not None else connect_executor(settings)
+    emb = embedder if embedder is not None else build_embedder(settings)
+    chat = llm if llm is not None else build_llm(settings)
+    return Memory(
+        executor=ex,
+        embedder=emb,
+        llm=chat,
+        writer=WritePipeline(ex, emb, chat, write_config(settings)),
+        retriever=Retriever(ex, emb, chat, retrieve_config(settings)),
+        queue=JobQueue(ex),
+        jobs=jobs_config(settings),
+    )
