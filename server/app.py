@@ -32,6 +32,7 @@ from server.breaker import BreakerExecutor
 from server.browser_guide import browser_guide_routes
 from server.health import healthz, metrics, readiness, readyz
 from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter
+from server.mcp.http import McpHttp
 from server.memory import Memory, build_memory, connect_executor
 from server.settings import Settings, get_settings
 from server.worker import start_worker, stop_worker
@@ -102,7 +103,8 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
         if memory is None and settings.worker_enabled:
             worker = await start_worker(mem)
         try:
-            yield
+            async with mcp.running():
+                yield
         finally:
             await stop_worker(worker)
             if memory is None:
@@ -111,6 +113,7 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
     if not (settings.home / "graphiql" / ".pins").is_file():
         log.warning("GraphiQL assets missing under %s: run scripts/bootstrap.sh",
                     settings.home / "graphiql")
+    mcp = McpHttp(settings)  # MCP over streamable HTTP at /mcp (server/mcp/)
     graphql = HippographGraphQL(
         build_schema(query_limits(settings)), graphql_ide="graphiql", allow_queries_via_get=False
     )
@@ -122,6 +125,7 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
         # GraphiQL's scripts/styles, fetched by scripts/bootstrap.sh (check_dir: may be absent).
         Mount(ASSETS_PATH, StaticFiles(directory=settings.home / "graphiql", check_dir=False)),
         *browser_guide_routes(),
+        *mcp.routes,
     ]
     admin_key = settings.admin_api_key.get_secret_value() if settings.admin_api_key else None
     middleware = [
@@ -132,6 +136,8 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
             admin_key=admin_key,
             limiter=RateLimiter(settings.rate_limit_per_minute),
             failures=AuthFailureLimiter(settings.auth_failures_per_minute),
+            paths=("/graphql", "/mcp"),
+            deferred_limit_paths=("/mcp",),
         ),
     ]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

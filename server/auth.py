@@ -164,7 +164,7 @@ class ApiKeyStore:
 
 
 class AuthMiddleware:
-    """Authenticates ``/graphql`` requests and applies the per-key rate limit.
+    """Authenticates ``/graphql`` (and ``/mcp``) requests and applies the per-key rate limit.
 
     The GraphiQL page (a GET without ``query``) is served without a key; the operations it
     sends carry the key in the headers editor. ``store`` defaults to ``app.state.key_store``
@@ -181,6 +181,7 @@ class AuthMiddleware:
         limiter: RateLimiter,
         failures: AuthFailureLimiter | None = None,
         paths: tuple[str, ...] = ("/graphql",),
+        deferred_limit_paths: tuple[str, ...] = (),
     ) -> None:
         self.app = app
         self.store = store
@@ -189,12 +190,16 @@ class AuthMiddleware:
         self.limiter = limiter
         self.failures = failures or AuthFailureLimiter(10)
         self.paths = paths
+        # Over-budget requests on these paths pass with ``state["rate_wait_s"]`` set, for the
+        # route to refuse in its own protocol (MCP tool calls answer a RATE_LIMITED tool error).
+        self.deferred_limit_paths = deferred_limit_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] not in self.paths:
             await self.app(scope, receive, send)
             return
-        if scope["method"] == "GET" and b"query=" not in scope.get("query_string", b""):
+        if (scope["path"] == "/graphql" and scope["method"] == "GET"
+                and b"query=" not in scope.get("query_string", b"")):
             await self.app(scope, receive, send)  # the GraphiQL page itself
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
@@ -217,7 +222,10 @@ class AuthMiddleware:
         assert principal is not None
         bucket = principal.key_id or f"ip:{(scope.get('client') or ('?',))[0]}"
         wait = self.limiter.take(bucket)
-        if wait > 0:
+        state = scope.setdefault("state", {})
+        if scope["path"] in self.deferred_limit_paths:
+            state["rate_wait_s"] = wait
+        elif wait > 0:
             retry = max(1, int(wait + 0.999))
             await json_error(
                 429,
@@ -227,7 +235,7 @@ class AuthMiddleware:
                 retryAfterSeconds=retry,
             )(scope, receive, send)
             return
-        scope.setdefault("state", {})["principal"] = principal
+        state["principal"] = principal
         await self.app(scope, receive, send)
 
     async def _authenticate(

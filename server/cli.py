@@ -16,7 +16,8 @@ app.add_typer(cli_neo4j.app, name="neo4j")
 cli_serve.register(app)
 
 # Optional groups register themselves when their modules exist (added by later features).
-for _name in ("cli_memory", "cli_retrieve", "cli_jobs", "cli_apikey", "cli_schema", "cli_seed"):
+for _name in ("cli_memory", "cli_retrieve", "cli_jobs", "cli_apikey", "cli_schema", "cli_seed",
+              "cli_mcp"):
     try:
         _mod = __import__(f"server.{_name}", fromlist=["register"])
     except ModuleNotFoundError as _exc:

@@ -81,6 +81,12 @@ class Settings(BaseSettings):
     auth_failures_per_minute: int = Field(
         default=10, ge=0,
         description="Failed authentications allowed per client address per minute (0: off)")
+    mcp_api_key: SecretStr | None = Field(
+        default=None, description="`hippograph mcp` (stdio): the API key whose agents it may use."
+    )
+    mcp_agent: str | None = Field(
+        default=None, description="`hippograph mcp` (stdio) without a key: the one agent it serves."
+    )
 
     # --- pipelines -----------------------------------------------------------------------
     write_mode: Literal["shadow", "controlled", "full"] = "full"

@@ -1,6 +1,9 @@
 """Run every benchmark at its default (bounded) size: ``make bench`` / ``python -m tests.bench``.
 
-LoCoMo runs when its data file is found (``HIPPOGRAPH_LOCOMO`` or ../shared/bench/locomo/).
+LoCoMo runs when its data file is found (``HIPPOGRAPH_LOCOMO`` or ../shared/bench/locomo/), and
+so does the peers benchmark on it (Graphiti in .bench/graphiti-venv, created on first use; if
+Graphiti cannot be installed or started the run says why and goes on without it), with its
+figures in bench-results/peers.json.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ def main() -> int:
     locomo = Path(os.environ.get("HIPPOGRAPH_LOCOMO", ROOT.parent / "shared/bench/locomo/locomo-dev.json"))
     if locomo.is_file():
         runs.append(["tests.bench.locomo", str(locomo)])
+        runs.append(["tests.bench.peers", str(locomo), "--out", "bench-results/peers.json"])
     else:
         print(f"(LoCoMo data not found at {locomo}; skipping that benchmark)")
     for args in runs:

@@ -1,0 +1,194 @@
+"""The ``MCPServer``: every tool of ``tools.TOOLS`` and the two resources, with tenancy, rate
+limits and coded errors.
+
+Each call first resolves its :class:`Caller` (who is calling, with which ``Memory``) through the
+transport's resolver: the HTTP request's principal (``server.auth``) or the stdio session's
+configured key or agent. Failures come back as tool errors (``isError: true``) whose text and
+structured content are ``{"error": {"code": ..., "message": ...}}`` with the GraphQL codes
+(BAD_INPUT, NOT_FOUND, FORBIDDEN, RATE_LIMITED, UNAVAILABLE; INTERNAL, logged, for the rest).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field, ValidationError
+
+from gql.errors import ApiError, ErrorCode, api_error_from
+from gql.permissions import Principal
+from graph.memory.facade import Memory
+from graph.tenancy import may_access
+from server.mcp.tools import TOOLS, Tool, agent_entities, agent_profile
+
+__all__ = ["INSTRUCTIONS", "Caller", "Resolver", "build_mcp", "error_result"]
+
+log = logging.getLogger("hippograph.mcp")
+
+INSTRUCTIONS = """Hippograph is this agent's long-term memory (a temporal knowledge graph).
+Before answering, call retrieve_context with the user's question. After a user message worth
+remembering, call write_message (facts are extracted, reconciled with what is known, and
+versioned). Use remember_facts for facts you already have in structured form, lookup_entity
+and list_facts to inspect memory (both accept as_of for time travel), forget_fact to retract a
+fact, ingest_document for longer texts. Errors carry a code: BAD_INPUT (fix the arguments),
+NOT_FOUND, FORBIDDEN (the key may not use that agent), RATE_LIMITED and UNAVAILABLE (retry
+later)."""
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling and with what: resolved per call by the transport."""
+
+    memory: Memory
+    principal: Principal
+    rate_wait_s: float = 0.0  # > 0: the key is over its per-minute budget
+
+
+Resolver = Callable[[Context], Awaitable[Caller]]
+
+
+def error_result(err: ApiError) -> CallToolResult:
+    """A tool error the model can read: the code, the message and any extensions."""
+    payload = {"error": err.as_extensions() | {"message": err.message}}
+    return CallToolResult(
+        content=[TextContent(type="text", text=json.dumps(payload))],
+        structured_content=payload,
+        is_error=True,
+    )
+
+
+def _validation_message(exc: ValidationError) -> str:
+    parts = []
+    for e in exc.errors():
+        where = ".".join(str(p) for p in e["loc"]) or "arguments"
+        parts.append(f"{where}: {e['msg']}")
+    return "Invalid arguments: " + "; ".join(parts)
+
+
+def _known(exc: BaseException) -> ApiError:
+    known = api_error_from(exc)
+    if known is None:
+        log.error("internal error in an MCP call", exc_info=exc)
+        return ApiError(ErrorCode.INTERNAL, "Internal error.")
+    return known
+
+
+def agent_for(principal: Principal, agent_id: str | None) -> str:
+    """The agent a call works on: the given one if the key covers it, or the key's only agent.
+
+    Raises:
+        ApiError: BAD_INPUT (no agent given and the key covers several) or FORBIDDEN.
+    """
+    if not agent_id:
+        if len(principal.agents) == 1 and not (principal.all_agents or principal.admin):
+            return next(iter(principal.agents))
+        raise ApiError(ErrorCode.BAD_INPUT, "agent_id is required for this API key.")
+    if not principal.can_access(agent_id):
+        raise ApiError(ErrorCode.FORBIDDEN, "This API key may not access that agent.")
+    return agent_id
+
+
+async def _admit(resolve: Resolver, ctx: Context, agent_id: str | None) -> tuple[Memory, str]:
+    caller = await resolve(ctx)
+    if caller.rate_wait_s > 0:
+        retry = max(1, int(caller.rate_wait_s + 0.999))
+        raise ApiError(ErrorCode.RATE_LIMITED, f"Rate limit exceeded; retry in {retry} s.",
+                       retryAfterSeconds=retry)
+    agent = agent_for(caller.principal, agent_id)
+    principal = caller.principal
+    # The key covers the id; the agent must also belong to the key's tenant (as in GraphQL).
+    if not principal.admin and not await may_access(
+            caller.memory.executor, principal.tenant, agent, named=agent in principal.agents):
+        raise ApiError(ErrorCode.FORBIDDEN, "This API key may not access that agent.")
+    return caller.memory, agent
+
+
+class HippographMCP(MCPServer[Any]):
+    """``MCPServer`` whose argument-validation failures are BAD_INPUT tool errors."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context[Any, Any] | None = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise  # the SDK masks it ("Error executing tool ...") and logs the traceback
+        except ToolError as exc:  # unknown tool, or arguments failing the input schema
+            cause = exc.__cause__
+            message = _validation_message(cause) if isinstance(cause, ValidationError) else str(exc)
+            return error_result(ApiError(ErrorCode.BAD_INPUT, message))
+
+
+def _handler(tool: Tool, resolve: Resolver) -> Callable[..., Awaitable[Any]]:
+    """An async function whose signature is the tool's input fields (the SDK derives the JSON
+    schema from it) and whose body checks access and calls ``tool.run``."""
+
+    async def handler(ctx: Context, **arguments: Any) -> Any:
+        try:
+            inp = tool.input.model_validate(arguments)
+            memory, agent_id = await _admit(resolve, ctx, inp.agent_id)
+            return await tool.run(memory, agent_id, inp)
+        except ValidationError as exc:
+            return error_result(ApiError(ErrorCode.BAD_INPUT, _validation_message(exc)))
+        except Exception as exc:
+            return error_result(_known(exc))
+
+    params = [inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)]
+    for name, f in tool.input.model_fields.items():
+        default = (inspect.Parameter.empty if f.is_required()
+                   else f.get_default(call_default_factory=True))
+        # Annotated[type, *constraints, description], built at run time from the model field.
+        metadata = (f.annotation, *f.metadata, Field(description=f.description))
+        annotation: Any = Annotated.__class_getitem__(metadata)  # type: ignore[attr-defined]
+        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                        annotation=annotation))
+    handler.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        params, return_annotation=dict[str, Any])
+    handler.__name__ = tool.name
+    return handler
+
+
+def build_mcp(resolve: Resolver) -> MCPServer[Any]:
+    """The Hippograph MCP server; ``resolve`` tells each call who is calling."""
+    server = HippographMCP(
+        "hippograph", title="Hippograph memory", instructions=INSTRUCTIONS,
+        log_level="WARNING",
+    )
+    for tool in TOOLS:
+        server.add_tool(
+            _handler(tool, resolve), name=tool.name, title=tool.title,
+            description=(tool.input.__doc__ or tool.title).strip(),
+            annotations=ToolAnnotations(
+                title=tool.title, read_only_hint=tool.read_only,
+                destructive_hint=tool.destructive, open_world_hint=False),
+        )
+
+    async def read(ctx: Context, agent_id: str,
+                   fn: Callable[[Memory, str], Awaitable[dict[str, Any]]]) -> str:
+        try:
+            memory, agent = await _admit(resolve, ctx, agent_id)
+            return json.dumps(await fn(memory, agent))
+        except Exception as exc:
+            err = _known(exc)
+            raise ResourceError(f"{err.code.value}: {err.message}") from None
+
+    @server.resource("hippograph://agents/{agent_id}/profile", name="agent_profile",
+                     title="Agent memory profile", mime_type="application/json",
+                     description="What the agent's memory holds: counts, the most important "
+                                 "entities with summaries, the newest observations.")
+    async def profile_resource(agent_id: str, ctx: Context) -> str:
+        return await read(ctx, agent_id, agent_profile)
+
+    @server.resource("hippograph://agents/{agent_id}/entities", name="agent_entities",
+                     title="Agent entities", mime_type="application/json",
+                     description="The agent's entities (key, name, type, summary), by key.")
+    async def entities_resource(agent_id: str, ctx: Context) -> str:
+        return await read(ctx, agent_id, agent_entities)
+
+    return server

@@ -1,0 +1,148 @@
+"""Graphiti side of the peers benchmark: runs INSIDE the Graphiti virtual environment.
+
+Started by :mod:`tests.bench.peers.graphiti_peer` as ``<venv>/bin/python graphiti_child.py``; it
+imports only the standard library and ``graphiti_core`` (never the project). It speaks JSON lines:
+one request per stdin line, one answer per stdout line (``{"ok": true, ...}`` or
+``{"ok": false, "error": "..."}``). Requests:
+
+- ``{"op": "init", "uri", "user", "password"}``: connect, build Graphiti's indices.
+- ``{"op": "load", "group", "speakers": [{"name", "vec"}], "facts": [{"id", "text", "speaker", "valid_at",
+  "vec" | "same_as"}]}``: each fact becomes an EntityEdge speaker → fact node (``valid_at`` = the
+  session date, ``fact_embedding`` = the vector handed over, or the vector of fact ``same_as``),
+  saved with Graphiti's own bulk writer. No LLM: the clients below raise if anything calls them.
+- ``{"op": "search", "group", "query", "vec", "limit"}``: ``Graphiti.search()`` (its default
+  BM25 + cosine + RRF edge search); answers the edge uuids (= our fact ids) and the ms spent.
+- ``{"op": "quit"}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import time
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
+
+from graphiti_core import Graphiti  # type: ignore[import-not-found]
+from graphiti_core.cross_encoder.client import CrossEncoderClient  # type: ignore
+from graphiti_core.edges import EntityEdge  # type: ignore
+from graphiti_core.embedder.client import EmbedderClient  # type: ignore
+from graphiti_core.llm_client.client import LLMClient  # type: ignore
+from graphiti_core.nodes import EntityNode  # type: ignore
+from graphiti_core.utils.bulk_utils import add_nodes_and_edges_bulk  # type: ignore
+
+CHUNK = 2000
+OUT = sys.stdout
+sys.stdout = sys.stderr  # only answers go to the parent's pipe; any stray print goes to the log
+
+
+class NoLLM(LLMClient):  # type: ignore[misc]
+    """The benchmark loads facts directly: any LLM call is a bug, so it fails loudly."""
+
+    async def _generate_response(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        raise RuntimeError("Graphiti tried to call an LLM during the peers benchmark")
+
+
+class NoCrossEncoder(CrossEncoderClient):  # type: ignore[misc]
+    async def rank(self, query: str, passages: list[str]) -> list[tuple[str, float]]:
+        raise RuntimeError("Graphiti tried to call a cross-encoder during the peers benchmark")
+
+
+class LookupEmbedder(EmbedderClient):  # type: ignore[misc]
+    """Hands back the MiniLM vectors the parent computed (the same ones Hippograph uses)."""
+
+    def __init__(self) -> None:
+        self.vectors: dict[str, list[float]] = {}
+
+    async def create(self, input_data: str | Iterable[Any]) -> list[float]:
+        text = input_data if isinstance(input_data, str) else next(iter(input_data))
+        try:
+            return self.vectors[text]
+        except KeyError:
+            raise KeyError(f"no vector handed over for {text!r}") from None
+
+    async def create_batch(self, input_data_list: list[str]) -> list[list[float]]:
+        return [await self.create(t) for t in input_data_list]
+
+
+class Child:
+    def __init__(self) -> None:
+        self.graphiti: Any = None
+        self.embedder = LookupEmbedder()
+        self.fact_vec: dict[str, list[float]] = {}
+        self.speaker_uuid: dict[tuple[str, str], str] = {}
+
+    async def init(self, req: dict[str, Any]) -> dict[str, Any]:
+        self.graphiti = Graphiti(req["uri"], req["user"], req["password"], llm_client=NoLLM(None),
+                                 embedder=self.embedder, cross_encoder=NoCrossEncoder())
+        await self.graphiti.build_indices_and_constraints()
+        import graphiti_core  # type: ignore[import-not-found]
+
+        version = getattr(graphiti_core, "__version__", None)
+        if version is None:
+            from importlib.metadata import version as dist_version
+
+            version = dist_version("graphiti-core")
+        return {"version": version}
+
+    async def load(self, req: dict[str, Any]) -> dict[str, Any]:
+        group, now = req["group"], datetime.now(UTC)
+        nodes: list[Any] = []
+        for speaker in req["speakers"]:
+            name = speaker["name"]
+            if (group, name) not in self.speaker_uuid:
+                node = EntityNode(name=name, group_id=group, labels=["Entity"], created_at=now,
+                                  name_embedding=speaker["vec"])
+                self.speaker_uuid[(group, name)] = node.uuid
+                nodes.append(node)
+        edges: list[Any] = []
+        for f in req["facts"]:
+            vec = f.get("vec") or self.fact_vec[f["same_as"]]
+            self.fact_vec.setdefault(f["id"], vec)
+            when = datetime.fromisoformat(f["valid_at"]) if f.get("valid_at") else None
+            target = EntityNode(name=f["text"][:200], group_id=group, labels=["Entity"],
+                                created_at=when or now, name_embedding=vec)
+            nodes.append(target)
+            edges.append(EntityEdge(uuid=f["id"], group_id=group, name="OBSERVED",
+                                    source_node_uuid=self.speaker_uuid[(group, f["speaker"])],
+                                    target_node_uuid=target.uuid, fact=f["text"],
+                                    fact_embedding=vec, created_at=when or now, valid_at=when))
+        for start in range(0, max(len(nodes), len(edges)), CHUNK):
+            await add_nodes_and_edges_bulk(self.graphiti.driver, [], [], nodes[start:start + CHUNK],
+                                           edges[start:start + CHUNK], self.embedder)
+        return {"n": len(edges)}
+
+    async def search(self, req: dict[str, Any]) -> dict[str, Any]:
+        self.embedder.vectors[req["query"].replace("\n", " ")] = req["vec"]
+        started = time.perf_counter()
+        edges = await self.graphiti.search(req["query"], group_ids=[req["group"]],
+                                           num_results=req.get("limit", 20))
+        ms = (time.perf_counter() - started) * 1000
+        return {"ids": [e.uuid for e in edges], "ms": ms}
+
+    async def serve(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            line = await loop.run_in_executor(None, sys.stdin.readline)
+            if not line:
+                break
+            req = json.loads(line)
+            if req["op"] == "quit":
+                break
+            try:
+                answer = {"ok": True, **(await getattr(self, req["op"])(req))}
+            except Exception as exc:  # reported to the parent, which stops the run
+                answer = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+            OUT.write(json.dumps(answer) + "\n")
+            OUT.flush()
+        if self.graphiti is not None:
+            await self.graphiti.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(Child().serve())

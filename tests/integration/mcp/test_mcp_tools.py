@@ -1,0 +1,174 @@
+"""The MCP tools and resources through the SDK's own client (in-process), over the real Neo4j:
+each tool reaches the same pipeline as GraphQL, tenancy holds, errors are coded tool errors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+
+from gql.permissions import LOCAL_ADMIN, Principal
+from graph.executor import Executor
+from graph.providers import HashEmbedder
+from server.mcp.build import Caller, build_mcp
+from server.mcp.tools import TOOLS
+from tests.integration.gql.support import memory_for
+
+pytestmark = pytest.mark.neo4j
+
+TOOL_NAMES = {"write_message", "remember_facts", "retrieve_context", "lookup_entity",
+              "list_facts", "forget_fact", "ingest_document"}
+
+
+@pytest.fixture
+async def client_for(executor: Executor, hash_embedder: HashEmbedder) -> AsyncIterator[Any]:
+    """``client_for(principal)`` → an SDK client connected in-process as that principal."""
+    memory = memory_for(executor, hash_embedder)
+
+    def make(principal: Principal) -> Client:
+        async def resolve(_ctx: Any) -> Caller:
+            return Caller(memory, principal)
+
+        return Client(build_mcp(resolve))
+
+    yield make
+
+
+def _ok(result: Any) -> dict[str, Any]:
+    assert not result.is_error, result.content
+    return json.loads(result.content[0].text)
+
+
+def _code(result: Any) -> str:
+    assert result.is_error
+    body = json.loads(result.content[0].text)
+    assert result.structured_content == body
+    return str(body["error"]["code"])
+
+
+async def test_tools_are_listed_with_typed_schemas_and_descriptions(client_for: Any) -> None:
+    async with client_for(LOCAL_ADMIN) as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+    assert set(tools) == TOOL_NAMES == {t.name for t in TOOLS}
+    for tool in tools.values():
+        assert tool.description and len(tool.description) > 20
+        props = tool.input_schema["properties"]
+        assert "agent_id" in props
+        assert all(p.get("description") for p in props.values()), tool.name
+    assert tools["write_message"].input_schema["required"] == ["message", "speaker_name"]
+    assert tools["retrieve_context"].input_schema["properties"]["as_of"]["anyOf"][0] == {
+        "format": "date-time", "type": "string"}
+    assert tools["retrieve_context"].annotations.read_only_hint is True
+    assert tools["forget_fact"].annotations.destructive_hint is True
+
+
+async def test_remember_lookup_list_as_of_forget(client_for: Any, agent_id: str) -> None:
+    async with client_for(Principal(tenant="t", agents=frozenset({agent_id}))) as c:
+        stored = _ok(await c.call_tool("remember_facts", {
+            "entities": [{"name": "Clara Rezende", "type": "person", "aliases": ["Clarinha"]},
+                         {"name": "Vertix", "type": "organization"}],
+            "facts": [{"text": "Clara Rezende works at Vertix", "subject": "Clara Rezende",
+                       "entities": ["Vertix"]}],
+            "relations": [{"source": "Clara Rezende", "target": "Vertix", "type": "works at"}],
+        }))  # no agent_id: the key covers exactly one agent
+        assert stored["facts_added"] == 1 and stored["relations"] == 1
+        fact_id = stored["fact_ids"][0]
+        before = (datetime.now(UTC) - timedelta(days=1)).isoformat()
+
+        found = _ok(await c.call_tool("lookup_entity", {"name": "clarinha"}))
+        assert found["entity"]["key"] == "person:clara_rezende"
+        assert [f["id"] for f in found["facts"]] == [fact_id]
+        assert found["relationships"][0]["type"] == "works_at"
+        assert any(h["change"] == "FACT_ADDED" for h in found["history"])
+
+        now = _ok(await c.call_tool("list_facts", {"agent_id": agent_id}))
+        assert [f["id"] for f in now["facts"]] == [fact_id] and "next_cursor" not in now
+        past = _ok(await c.call_tool("list_facts", {"agent_id": agent_id, "as_of": before}))
+        assert past["facts"] == []
+
+        gone = _ok(await c.call_tool("forget_fact", {"fact_id": fact_id, "reason": "test"}))
+        assert gone["fact_id"] == fact_id and isinstance(gone["invalidated_relationships"], list)
+        assert _ok(await c.call_tool("list_facts", {}))["facts"] == []
+        assert _code(await c.call_tool("forget_fact", {"fact_id": fact_id})) == "NOT_FOUND"
+        assert _code(await c.call_tool("lookup_entity", {"key": "person:nobody"})) == "NOT_FOUND"
+
+
+async def test_write_then_retrieve_with_as_of(client_for: Any, agent_id: str) -> None:
+    async with client_for(LOCAL_ADMIN) as c:
+        written = _ok(await c.call_tool("write_message", {
+            "agent_id": agent_id, "speaker_name": "Clara",
+            "message": "I work at Vertix as a data engineer."}))
+        assert written["success"] and written["facts_added"]
+        got = _ok(await c.call_tool("retrieve_context", {
+            "agent_id": agent_id, "query": "Where does Clara work?"}))
+        assert any("Vertix" in f["text"] for f in got["facts"]) and "Vertix" in got["context"]
+        earlier = (datetime.now(UTC) - timedelta(hours=1)).isoformat()
+        old = _ok(await c.call_tool("retrieve_context", {
+            "agent_id": agent_id, "query": "Where does Clara work?", "as_of": earlier}))
+        assert not any("Vertix" in f["text"] for f in old["facts"])
+        queued = _ok(await c.call_tool("write_message", {
+            "agent_id": agent_id, "speaker_name": "Clara", "background": True,
+            "message": "I moved to Lisbon."}))
+        assert queued["queued"] and queued["event_id"] and queued["job_id"]
+        assert _code(await c.call_tool("write_message", {
+            "agent_id": agent_id, "speaker_name": "Clara", "message": "x", "background": True,
+            "dry_run": True})) == "BAD_INPUT"
+
+
+async def test_ingest_document_queues_a_job(client_for: Any, agent_id: str,
+                                            executor: Executor) -> None:
+    async with client_for(LOCAL_ADMIN) as c:
+        doc = _ok(await c.call_tool("ingest_document", {
+            "agent_id": agent_id, "text": "# Notes\n\nClara moved to Lisbon.", "format": "markdown"}))
+        assert doc["created"] is True and doc["job_id"]
+        again = _ok(await c.call_tool("ingest_document", {
+            "agent_id": agent_id, "text": "# Notes\n\nClara moved to Lisbon.", "format": "markdown"}))
+        assert again["document_id"] == doc["document_id"] and again["created"] is False
+        assert _code(await c.call_tool("ingest_document", {"agent_id": agent_id})) == "BAD_INPUT"
+        assert _code(await c.call_tool("ingest_document", {
+            "agent_id": agent_id, "text": "x", "format": "pdf"})) == "BAD_INPUT"
+
+
+async def test_tenancy_and_bad_input_are_coded_tool_errors(client_for: Any,
+                                                           agent_id: str) -> None:
+    async with client_for(Principal(tenant="t", agents=frozenset({agent_id, "other"}))) as c:
+        assert _code(await c.call_tool("retrieve_context", {"query": "x"})) == "BAD_INPUT"
+        for name, args in [("retrieve_context", {"query": "x"}), ("list_facts", {}),
+                           ("write_message", {"message": "hi", "speaker_name": "A"}),
+                           ("forget_fact", {"fact_id": "f"}), ("lookup_entity", {"key": "k"})]:
+            res = await c.call_tool(name, {"agent_id": "someone-else", **args})
+            assert _code(res) == "FORBIDDEN", name
+        assert _code(await c.call_tool("list_facts", {"agent_id": agent_id,
+                                                      "first": "many"})) == "BAD_INPUT"
+        assert _code(await c.call_tool("list_facts", {"agent_id": agent_id,
+                                                      "first": 5000})) == "BAD_INPUT"
+        assert _code(await c.call_tool("retrieve_context", {"agent_id": agent_id})) == "BAD_INPUT"
+        assert _code(await c.call_tool("lookup_entity", {"agent_id": agent_id})) == "BAD_INPUT"
+        assert _code(await c.call_tool("no_such_tool", {})) == "BAD_INPUT"
+
+
+async def test_resources_profile_and_entities(client_for: Any, agent_id: str) -> None:
+    async with client_for(Principal(tenant="t", agents=frozenset({agent_id}))) as c:
+        _ok(await c.call_tool("remember_facts", {
+            "entities": [{"name": "Clara", "type": "person", "importance": 0.9},
+                         {"name": "Lisbon", "type": "city", "importance": 0.2}],
+            "facts": [{"text": "Clara lives in Lisbon", "subject": "Clara",
+                       "entities": ["Lisbon"]}]}))
+        templates = {t.name: t.uri_template for t in (await c.list_resource_templates())
+                     .resource_templates}
+        assert templates == {"agent_profile": "hippograph://agents/{agent_id}/profile",
+                             "agent_entities": "hippograph://agents/{agent_id}/entities"}
+        profile = json.loads((await c.read_resource(
+            f"hippograph://agents/{agent_id}/profile")).contents[0].text)
+        assert profile["entities"] == 2 and profile["active_facts"] == 1
+        assert [e["key"] for e in profile["top_entities"]] == ["person:clara", "city:lisbon"]
+        entities = json.loads((await c.read_resource(
+            f"hippograph://agents/{agent_id}/entities")).contents[0].text)
+        assert [e["key"] for e in entities["entities"]] == ["city:lisbon", "person:clara"]
+        with pytest.raises(MCPError, match="FORBIDDEN"):
+            await c.read_resource("hippograph://agents/someone-else/profile")
