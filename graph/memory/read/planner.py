@@ -29,6 +29,7 @@ __all__ = [
     "expand_plan",
     "is_broad",
     "is_casual",
+    "keyword_terms",
     "keywords",
     "lookup_terms",
     "lucene_query",
@@ -177,6 +178,22 @@ def lucene_query(words: Sequence[str]) -> str:
             if form:
                 terms.setdefault(lucene_escape(form), None)
     return " OR ".join(terms)
+
+
+def keyword_terms(plan: RetrievalPlan, names: bool = True) -> list[str]:
+    """The words of the keyword signal. ``names=True``: the query's keywords plus the
+    canonical names of the named entities (alias priming). ``names=False``: the words that
+    resolved to a named entity are left out, so BM25 scores the rest of the question (the
+    graph signal already covers the entity, and a rare name's IDF would otherwise dominate)."""
+    words = list(plan.keywords)
+    named = [e for e in plan.entities if e.named]
+    if not names:
+        covered = {fold(w) for e in named for text in (e.name, e.matched)
+                   for w in normalize(text).split()}
+        return [w for w in words if fold(w) not in covered]
+    for entity in named:
+        words.extend(w for w in keywords(entity.name) if w not in words)
+    return words
 
 
 @dataclass(frozen=True)
