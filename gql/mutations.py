@@ -37,6 +37,7 @@ from graph.memory.documents.ingest import ingest_document
 from graph.memory.jobs import JobSpec
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
 from graph.memory.write.admin import forget, merge_entities
+from graph.memory.write.remember import API_MAX_ITEMS
 
 __all__ = ["Mutation"]
 
@@ -127,6 +128,7 @@ class Mutation:
             memory.executor,
             memory.embedder,
             str(agent_id),
+            max_items=API_MAX_ITEMS,
             entities=[
                 StructuredEntity(
                     name=e.name,

@@ -1,6 +1,6 @@
 // Aggregation signal ("who are my friends"): visible facts linked through ABOUT to the agent's entities of the given types, most query-similar first.
 // params: $agent_id string, $types list<string>, $vector list<float>, $min_confidence float, $as_of datetime|null, $pool int, $limit int
-// returns: fact map, semantic float (index scale), entities int (how many such entities the fact mentions)
+// returns: fact map, semantic float (index scale), entities int (how many such entities the fact mentions) (times as integer microseconds since the epoch: cheap to decode)
 MATCH (e:Entity {agent_id: $agent_id})
 WHERE e.type IN $types AND e.merged_into IS NULL
 MATCH (f:Fact)-[:ABOUT]->(e)
@@ -15,8 +15,12 @@ WITH f, count(DISTINCT e) AS entities
 ORDER BY entities DESC, coalesce(f.importance, 0.5) DESC, f.created_at DESC, f.id
 LIMIT $pool
 WITH f, entities, coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS semantic
-RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
-         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until,
+RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count,
+         created_at: f.created_at.epochSeconds * 1000000 + f.created_at.microsecond,
+         valid_from: f.valid_from.epochSeconds * 1000000 + f.valid_from.microsecond,
+         valid_to: f.valid_to.epochSeconds * 1000000 + f.valid_to.microsecond,
+         invalidated_at: f.invalidated_at.epochSeconds * 1000000 + f.invalidated_at.microsecond,
+         .temporal_class, valid_until: f.valid_until.epochSeconds * 1000000 + f.valid_until.microsecond,
          event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]} AS fact, semantic, entities
 ORDER BY semantic DESC, fact.id
 LIMIT $limit

@@ -1,8 +1,10 @@
 // Conversation snippets by full-text (BM25) over Event.text, top-$k of ALL agents, then this agent's events with their cosine to the query (caller grows $k).
 // params: $agent_id string, $q string (escaped Lucene query), $k int, $vector list<float>, $as_of datetime|null, $limit int
-// returns: fetched int, rows list<{event map, score float (raw BM25), semantic float (index scale)}>
+// returns: fetched int, rows list<{event map, score float (raw BM25), semantic float (index scale)}> (times as integer microseconds since the epoch: cheap to decode)
 CALL db.index.fulltext.queryNodes('event_text', $q, {limit: $k}) YIELD node, score
-WITH collect({v: node, score: score}) AS hits
+// Only this agent's hits are kept (a global top-k of tens of thousands stays out of memory).
+WITH count(node) AS fetched,
+     collect(CASE WHEN node.agent_id = $agent_id THEN {v: node, score: score} END) AS hits
 CALL {
   WITH hits
   UNWIND hits AS h
@@ -11,7 +13,7 @@ CALL {
   WITH v, score
   ORDER BY score DESC, v.id
   LIMIT $limit
-  RETURN collect({event: v {.id, .text, .speaker, .occurred_at}, score: score,
+  RETURN collect({event: v {.id, .text, .speaker, occurred_at: v.occurred_at.epochSeconds * 1000000 + v.occurred_at.microsecond}, score: score,
                   semantic: coalesce(vector.similarity.cosine(v.embedding, $vector), 0.5)}) AS rows
 }
-RETURN size(hits) AS fetched, rows
+RETURN fetched, rows

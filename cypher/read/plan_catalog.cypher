@@ -1,6 +1,6 @@
-// Planner catalog: the agent's entity types, entities matching the query's n-grams (alias norm, key slug, first-name prefix), corpus sizes.
+// Planner catalog: the agent's entity types and the entities matching the query's n-grams (alias norm, key slug, first-name prefix); corpus sizes are read/agent_counts.
 // params: $agent_id string, $norms list<string>, $slugs list<{slug string, gram string}>, $prefixes list<string>
-// returns: types list<string>, matches list<{key, name, type, via, matched}>, agent_facts int, agent_events int, total_facts int, total_events int
+// returns: types list<string>, matches list<{key, name, type, via, matched}>
 CALL {
   MATCH (e:Entity {agent_id: $agent_id})
   RETURN collect(DISTINCT e.type) AS types
@@ -27,21 +27,4 @@ CALL {
   WHERE e.key STARTS WITH t + ':' + p + '_' AND e.merged_into IS NULL
   RETURN collect({key: e.key, name: e.name, type: e.type, via: 'prefix', matched: p}) AS by_prefix
 }
-CALL {
-  MATCH (f:Fact {agent_id: $agent_id})
-  RETURN count(f) AS agent_facts
-}
-CALL {
-  MATCH (v:Event {agent_id: $agent_id})
-  RETURN count(v) AS agent_events
-}
-CALL {
-  MATCH (f:Fact)
-  RETURN count(f) AS total_facts
-}
-CALL {
-  MATCH (v:Event)
-  RETURN count(v) AS total_events
-}
-RETURN types, by_alias + by_slug + by_prefix AS matches, agent_facts, agent_events, total_facts,
-       total_events
+RETURN types, by_alias + by_slug + by_prefix AS matches

@@ -1,8 +1,10 @@
 // Conversation snippets through the global event vector index: top-$k of ALL agents, then this agent's events (caller grows $k).
 // params: $agent_id string, $vector list<float>, $k int, $min_score float (index scale), $as_of datetime|null, $limit int
-// returns: fetched int, floor float, rows list<{event map, score float}>
+// returns: fetched int, floor float, rows list<{event map, score float}> (times as integer microseconds since the epoch: cheap to decode)
 CALL db.index.vector.queryNodes('event_embedding', $k, $vector) YIELD node, score
-WITH collect({v: node, score: score}) AS hits
+// Only this agent's hits are kept (a global top-k of tens of thousands stays out of memory).
+WITH count(node) AS fetched, min(score) AS floor,
+     collect(CASE WHEN node.agent_id = $agent_id THEN {v: node, score: score} END) AS hits
 CALL {
   WITH hits
   UNWIND hits AS h
@@ -11,6 +13,6 @@ CALL {
   WITH v, score
   ORDER BY score DESC, v.id
   LIMIT $limit
-  RETURN collect({event: v {.id, .text, .speaker, .occurred_at}, score: score}) AS rows
+  RETURN collect({event: v {.id, .text, .speaker, occurred_at: v.occurred_at.epochSeconds * 1000000 + v.occurred_at.microsecond}, score: score}) AS rows
 }
-RETURN size(hits) AS fetched, hits[-1].score AS floor, rows
+RETURN fetched, floor, rows

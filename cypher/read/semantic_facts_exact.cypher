@@ -1,6 +1,6 @@
 // Semantic signal, exact: cosine over every visible fact of the agent (agent_id range index); used for agents small enough that a scan beats index over-fetch.
 // params: $agent_id string, $vector list<float>, $min_score float (index scale (1+cos)/2), $min_confidence float, $as_of datetime|null, $limit int
-// returns: fact map, score float (index scale (1+cos)/2)
+// returns: fact map, score float (index scale (1+cos)/2) (times as integer microseconds since the epoch: cheap to decode)
 MATCH (f:Fact {agent_id: $agent_id})
 WHERE f.embedding IS NOT NULL AND coalesce(f.confidence, 0.0) >= $min_confidence
   AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
@@ -10,8 +10,12 @@ WHERE f.embedding IS NOT NULL AND coalesce(f.confidence, 0.0) >= $min_confidence
         AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
 WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
 WHERE score >= $min_score
-RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
-         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until,
+RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count,
+         created_at: f.created_at.epochSeconds * 1000000 + f.created_at.microsecond,
+         valid_from: f.valid_from.epochSeconds * 1000000 + f.valid_from.microsecond,
+         valid_to: f.valid_to.epochSeconds * 1000000 + f.valid_to.microsecond,
+         invalidated_at: f.invalidated_at.epochSeconds * 1000000 + f.invalidated_at.microsecond,
+         .temporal_class, valid_until: f.valid_until.epochSeconds * 1000000 + f.valid_until.microsecond,
          event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]} AS fact, score
 ORDER BY score DESC, fact.id
 LIMIT $limit

@@ -1,6 +1,6 @@
-// Graph signal: BFS up to 2 hops (fixed bound *0..2, cut by $max_hops) from the planner's entities over visible RELATES_TO edges, then visible facts through ABOUT; score = strength x fact recency x edge recency x query bonus (named) x hop decay (1.0 up to hop 1, $hop_decay at hop 2); recency factors floored at 0.5.
-// params: $agent_id string, $seeds list<{key string, named bool}>, $max_hops int, $hop_decay float, $query_bonus float, $half_life_days float, $now datetime, $as_of datetime|null, $min_confidence float, $vector list<float>, $pool int (graph candidates whose cosine is computed), $limit int
-// returns: fact map, score float, proximity float (score without fact recency), hops int, semantic float (index scale)
+// Graph signal: BFS up to 2 hops (fixed bound *0..2, cut by $max_hops) from the planner's entities over visible RELATES_TO edges, then visible facts through ABOUT; proximity = strength x edge recency x query bonus (named) x hop decay (1.0 up to hop 1, $hop_decay at hop 2), edge recency floored at 0.5. The caller multiplies by the fact's own recency (no per-fact date maths here).
+// params: $agent_id string, $seeds list<{key string, named bool}>, $max_entities int, $max_hops int, $hop_decay float, $query_bonus float, $half_life_days float, $now datetime, $as_of datetime|null, $min_confidence float, $vector list<float>, $pool int (graph candidates whose cosine is computed), $limit int
+// returns: fact map, proximity float, hops int, semantic float (index scale) (times as integer microseconds since the epoch: cheap to decode)
 UNWIND $seeds AS seed
 MATCH (s:Entity {agent_id: $agent_id, key: seed.key})
 MATCH p = (s)-[:RELATES_TO*0..2]-(e:Entity)
@@ -13,29 +13,40 @@ WHERE length(p) <= $max_hops
 WITH seed, e, length(p) AS hops,
      reduce(x = 1.0, r IN relationships(p) | x * coalesce(r.strength, 0.8)) AS strength,
      reduce(x = 1.0, r IN relationships(p) |
-       CASE WHEN 0.5 + 0.5 * 0.5 ^ (duration.inSeconds(coalesce(r.last_seen_at, r.created_at, $now), $now).seconds / 86400.0 / $half_life_days) < x
-            THEN 0.5 + 0.5 * 0.5 ^ (duration.inSeconds(coalesce(r.last_seen_at, r.created_at, $now), $now).seconds / 86400.0 / $half_life_days)
+       CASE WHEN 0.5 + 0.5 * 0.5 ^ (($now.epochSeconds - coalesce(r.last_seen_at, r.created_at, $now).epochSeconds) / 86400.0 / $half_life_days) < x
+            THEN 0.5 + 0.5 * 0.5 ^ (($now.epochSeconds - coalesce(r.last_seen_at, r.created_at, $now).epochSeconds) / 86400.0 / $half_life_days)
             ELSE x END) AS edge_recency
 WITH e, min(hops) AS hops,
      max(strength * edge_recency
          * CASE WHEN seed.named AND hops = 0 THEN $query_bonus ELSE 1.0 END
          * CASE WHEN hops >= 2 THEN $hop_decay ELSE 1.0 END) AS proximity
-MATCH (f:Fact)-[:ABOUT]->(e)
-WHERE f.agent_id = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
-  AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
-    OR ($as_of IS NOT NULL AND f.created_at <= $as_of
-        AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
-        AND coalesce(f.valid_from, f.created_at) <= $as_of
-        AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+// Bounded fan-out: the $max_entities closest entities, at most $pool facts each (newest first).
+ORDER BY proximity DESC, e.key
+LIMIT $max_entities
+CALL {
+  WITH e
+  MATCH (f:Fact)-[:ABOUT]->(e)
+  WHERE f.agent_id = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
+    AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
+      OR ($as_of IS NOT NULL AND f.created_at <= $as_of
+          AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
+          AND coalesce(f.valid_from, f.created_at) <= $as_of
+          AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+  WITH f ORDER BY f.created_at DESC, f.id LIMIT $pool
+  RETURN f
+}
 WITH f, min(hops) AS hops, max(proximity) AS proximity
-WITH f, hops, proximity,
-     proximity * (0.5 + 0.5 * 0.5 ^ (duration.inSeconds(coalesce(f.created_at, $now), $now).seconds / 86400.0 / $half_life_days)) AS score
-// Bound the cosine work on hub entities: the best $pool by graph score, then by similarity.
-ORDER BY score DESC, f.id
+// Bound the cosine work on hub entities: the closest $pool, newest first among equals.
+ORDER BY proximity DESC, f.created_at DESC, f.id
 LIMIT $pool
-WITH f, hops, proximity, score, coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS semantic
-RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
-         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until,
-         event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]} AS fact, score, proximity, hops, semantic
-ORDER BY proximity DESC, semantic DESC, fact.id
+WITH f, hops, proximity, coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS semantic
+ORDER BY proximity DESC, semantic DESC, f.id
 LIMIT $limit
+RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count,
+         created_at: f.created_at.epochSeconds * 1000000 + f.created_at.microsecond,
+         valid_from: f.valid_from.epochSeconds * 1000000 + f.valid_from.microsecond,
+         valid_to: f.valid_to.epochSeconds * 1000000 + f.valid_to.microsecond,
+         invalidated_at: f.invalidated_at.epochSeconds * 1000000 + f.invalidated_at.microsecond,
+         .temporal_class, valid_until: f.valid_until.epochSeconds * 1000000 + f.valid_until.microsecond,
+         event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]} AS fact, proximity, hops, semantic
+ORDER BY proximity DESC, semantic DESC, fact.id

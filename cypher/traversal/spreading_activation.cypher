@@ -1,6 +1,6 @@
 // Spreading activation: from the top seed facts through their ABOUT entities along visible RELATES_TO edges (fixed bound *1..2, cut by $max_hops); activation = seed score x decay^hop; at most $max_related related entities and $per_entity facts each (most query-similar).
 // params: $agent_id string, $seeds list<{id string, score float}>, $max_hops int, $decay float, $max_related int, $per_entity int, $per_entity_pool int, $exclude list<string>, $as_of datetime|null, $min_confidence float, $vector list<float>
-// returns: fact map, activation float, hops int, semantic float (index scale)
+// returns: fact map, activation float, hops int, semantic float (index scale) (times as integer microseconds since the epoch: cheap to decode)
 UNWIND $seeds AS seed
 MATCH (sf:Fact {id: seed.id})-[:ABOUT]->(e0:Entity)
 WHERE sf.agent_id = $agent_id
@@ -34,7 +34,11 @@ CALL {
   RETURN f, semantic
 }
 WITH f, max(activation) AS activation, min(hop) AS hops, max(semantic) AS semantic
-RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .created_at,
-         .valid_from, .valid_to, .invalidated_at, .temporal_class, .valid_until,
+RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count,
+         created_at: f.created_at.epochSeconds * 1000000 + f.created_at.microsecond,
+         valid_from: f.valid_from.epochSeconds * 1000000 + f.valid_from.microsecond,
+         valid_to: f.valid_to.epochSeconds * 1000000 + f.valid_to.microsecond,
+         invalidated_at: f.invalidated_at.epochSeconds * 1000000 + f.invalidated_at.microsecond,
+         .temporal_class, valid_until: f.valid_until.epochSeconds * 1000000 + f.valid_until.microsecond,
          event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]} AS fact, activation, hops, semantic
 ORDER BY activation DESC, semantic DESC, fact.id

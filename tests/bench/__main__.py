@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-BENCHES = ["bench_runtime", "bench_write", "bench_retrieve", "bench_api", "bench_jobs"]
+BENCHES = ["bench_runtime", "bench_write", "bench_retrieve", "bench_api", "bench_jobs", "fuzz_text"]
 
 
 def main() -> int:

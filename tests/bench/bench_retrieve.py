@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import os
 import random
 import statistics
 import time
@@ -128,28 +129,96 @@ async def load(ex: Executor, embedder: TopicEmbedder, agents: list[str], n_facts
                rng: random.Random) -> None:
     per_agent = n_facts // len(agents)
     with progress_bar(total=n_facts, desc=f"import {n_facts} facts / {len(agents)} agent(s)",
-              unit="fact") as bar:
+                      unit="fact") as progress:
         for agent in agents:
             entities, facts, relations = synthetic_memory(per_agent, rng)
             await remember(ex, embedder, agent, entities=entities, facts=facts,
                            relations=relations, batch_size=1000)
-            bar.update(per_agent)
+            progress.update(per_agent)
+
+
+STAGES = ("plan", "signals", "activation")
 
 
 async def measure(ex: TimingExecutor, embedder: TopicEmbedder, agent: str, label: str,
-                  rng: random.Random, n: int) -> dict[str, float]:
+                  rng: random.Random, n: int) -> dict[str, Any]:
     retriever = Retriever(ex, embedder, None, RetrieveConfig(enable_reranker=False))
     qs = queries(rng, n)
     for q in qs[:4]:  # warm the query-plan cache
         await retriever.retrieve(agent, q)
     ex.timings.clear()
     ex.slowest.clear()
-    times = []
+    times: list[float] = []
+    stages: dict[str, list[float]] = {s: [] for s in (*STAGES, "python")}
     for q in progress_bar(qs, desc=f"retrieve {label}", unit="q"):
         t = time.perf_counter()
-        await retriever.retrieve(agent, q)
-        times.append((time.perf_counter() - t) * 1000)
-    return {"p50": statistics.median(times), "p95": pct(times, 0.95), "n": len(times)}
+        result = await retriever.retrieve(agent, q)
+        total = (time.perf_counter() - t) * 1000
+        times.append(total)
+        spent = 0.0
+        for stage in STAGES:
+            ms = float(result.trace.get(stage, {}).get("ms", 0.0))
+            stages[stage].append(ms)
+            spent += ms
+        stages["python"].append(max(0.0, total - spent))
+    return {"p50": statistics.median(times), "p95": pct(times, 0.95), "n": len(times),
+            "stages": {k: statistics.median(v) for k, v in stages.items()}}
+
+
+async def floors(ex: Executor, embedder: TopicEmbedder) -> dict[str, float]:
+    """Median ms of a bare vector index call and a bare full-text call (the physical floor of
+    the two index signals: no agent filter, no projection)."""
+    vec = (await embedder.embed(["what about coffee and hiking"]))[0]
+    out: dict[str, float] = {}
+    for label, query, params in (
+            ("vector index k=100", load_query("bench_floor_vector"), {"vector": vec, "k": 100}),
+            ("vector index k=1000", load_query("bench_floor_vector"), {"vector": vec, "k": 1000}),
+            ("full-text k=100", load_query("bench_floor_fulltext"), {"q": "coffee OR hiking",
+                                                              "k": 100}),
+            ("full-text k=1000", load_query("bench_floor_fulltext"), {"q": "coffee OR hiking",
+                                                               "k": 1000})):
+        ts = []
+        for _ in range(12):
+            t = time.perf_counter()
+            await ex.run_text(query, params, read=True)
+            ts.append((time.perf_counter() - t) * 1000)
+        out[label] = statistics.median(ts[2:])
+    return out
+
+
+async def embed_cost() -> float | None:
+    """Median ms to embed one query with the real MiniLM (None without the tokenizer)."""
+    try:
+        from graph.providers import MiniLMEmbedder
+        from graph.providers.embedders import find_tokenizer
+        real = MiniLMEmbedder(find_tokenizer(Settings().home))
+    except Exception:  # the bench runs without the model too
+        return None
+    ts = []
+    for i in range(12):
+        t = time.perf_counter()
+        await real.embed([f"what did Person{i} say about coffee and hiking last week?"])
+        ts.append((time.perf_counter() - t) * 1000)
+    return statistics.median(ts[2:])
+
+
+async def decoding(ex: TimingExecutor) -> None:
+    """Per statement: client time (driver, network, decoding) vs the server's own time, on
+    the slowest call's parameters."""
+    print(f"\n{'statement (slowest call replayed)':<36} {'client ms':>9} {'server ms':>9} "
+          f"{'driver+decode':>13} {'rows':>5}")
+    for name in sorted(ex.timings, key=lambda n: -pct(ex.timings[n], 0.95)):
+        query = cast(LiteralString, cypher.load(name))
+        async with ex.driver.session(database=ex.database,
+                                     default_access_mode="READ") as session:
+            t = time.perf_counter()
+            result = await session.run(query, ex.slowest[name][1])
+            rows = [r async for r in result]
+            summary = await result.consume()
+            client = (time.perf_counter() - t) * 1000
+        server = float((summary.result_available_after or 0)
+                       + (summary.result_consumed_after or 0))
+        print(f"{name:<36} {client:9.1f} {server:9.1f} {client - server:13.1f} {len(rows):5d}")
 
 
 async def crossover(ex: Executor, embedder: TopicEmbedder, agent: str, n_facts: int,
@@ -186,13 +255,15 @@ async def profile_slowest(ex: TimingExecutor) -> None:
     for other in sorted(ex.timings, key=lambda n: -pct(ex.timings[n], 0.95)):
         print(f"  {other:<36} p50 {statistics.median(ex.timings[other]):7.1f}  "
               f"p95 {pct(ex.timings[other], 0.95):7.1f}  calls {len(ex.timings[other])}")
-    # PROFILE is a bench-only prefix on a statement loaded from its file.
-    query = cast(LiteralString, "PROFILE " + cypher.load(name))
-    async with ex.driver.session(database=ex.database) as session:
-        result = await session.run(query, ex.slowest[name][1])  # the slowest call's params
-        summary = await result.consume()
-    if summary.profile:
-        print_profile(summary.profile)
+    # PROFILE (a bench-only prefix on a statement loaded from its file) of the three hottest.
+    for hot in sorted(ex.timings, key=lambda n: -pct(ex.timings[n], 0.95))[:3]:
+        query = cast(LiteralString, "PROFILE " + cypher.load(hot))
+        async with ex.driver.session(database=ex.database) as session:
+            result = await session.run(query, ex.slowest[hot][1])  # the slowest call's params
+            summary = await result.consume()
+        if summary.profile:
+            print(f"\nPROFILE {hot} (slowest call's parameters)")
+            print_profile(summary.profile)
 
 
 async def main(large: bool, n_queries: int) -> None:
@@ -220,8 +291,8 @@ async def main(large: bool, n_queries: int) -> None:
         small = f"bench-retrieve-{run}-solo-1000"
         created.append(small)
         await load(ex, embedder, [small], 1000, rng)
-        total = int((await ex.run("read/plan_catalog", {
-            "agent_id": small, "norms": [], "slugs": [], "prefixes": []}))[0]["total_facts"])
+        total = int((await ex.run("read/agent_counts", {
+            "agent_id": small}))[0]["total_facts"])
         exact, index = await crossover(ex, embedder, small, 1000, total)
         print(f"semantic signal at 1000 facts/agent: exact scan {exact:.1f} ms, "
               f"index over-fetch {index:.1f} ms")
@@ -229,8 +300,8 @@ async def main(large: bool, n_queries: int) -> None:
             solo = f"bench-retrieve-{run}-solo-{size}"
             created.append(solo)
             await load(ex, embedder, [solo], size, rng)
-            total = int((await ex.run("read/plan_catalog", {
-                "agent_id": solo, "norms": [], "slugs": [], "prefixes": []}))[0]["total_facts"])
+            total = int((await ex.run("read/agent_counts", {
+                "agent_id": solo}))[0]["total_facts"])
             rows.append((f"1 agent, {size} facts", await measure(ex, embedder, solo,
                                                                  f"{size} solo", rng, n_queries)))
             keep()
@@ -240,8 +311,8 @@ async def main(large: bool, n_queries: int) -> None:
             crowd = [f"bench-retrieve-{run}-crowd{size}-{i}" for i in range(100)]
             created += crowd
             await load(ex, embedder, crowd, size, rng)
-            total = int((await ex.run("read/plan_catalog", {
-                "agent_id": crowd[0], "norms": [], "slugs": [], "prefixes": []}))[0][
+            total = int((await ex.run("read/agent_counts", {
+                "agent_id": crowd[0]}))[0][
                 "total_facts"])
             rows.append((f"100 agents sharing {size} facts",
                          await measure(ex, embedder, crowd[0], f"{size} crowd", rng, n_queries)))
@@ -249,11 +320,23 @@ async def main(large: bool, n_queries: int) -> None:
             exact, index = await crossover(ex, embedder, crowd[0], size // 100, total)
             print(f"semantic signal at {size // 100} facts/agent among {total} facts: exact "
                   f"scan {exact:.1f} ms, index over-fetch {index:.1f} ms")
-        print(f"\n{'scenario':<34} {'p50 ms':>8} {'p95 ms':>8} {'queries':>8}")
+        load_avg = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(f"\nload average {load_avg} (2 shared cores: compare figures of the same run)")
+        print(f"{'scenario':<34} {'p50 ms':>8} {'p95 ms':>8} {'queries':>8}   median ms of: "
+              + " ".join(f"{s:>10}" for s in (*STAGES, "python")))
         for label, r in rows:
-            print(f"{label:<34} {r['p50']:8.1f} {r['p95']:8.1f} {r['n']:8d}")
+            print(f"{label:<34} {r['p50']:8.1f} {r['p95']:8.1f} {r['n']:8d}   {'':13} "
+                  + " ".join(f"{r['stages'][s]:10.1f}" for s in (*STAGES, "python")))
+        print("(stages are sequential: plan = catalog read ‖ query embedding; signals = every "
+              "signal statement concurrently; python = ranking, formatting, the rest)")
+        embed = await embed_cost()
+        print("query embedding (MiniLM, runs concurrently with the plan): "
+              + (f"{embed:.1f} ms" if embed is not None else "tokenizer not installed"))
+        print("physical floor (bare index calls on the whole database): " + ", ".join(
+            f"{k} {v:.1f} ms" for k, v in (await floors(ex, embedder)).items()))
         ex.timings, ex.slowest = retrieve_timings, retrieve_slowest
         await profile_slowest(ex)
+        await decoding(ex)
     finally:
         await cleanup(base, created)
         await base.close()

@@ -1,6 +1,7 @@
 """LoCoMo evidence-recall benchmark of the read pipeline (offline: no LLM, no rerank).
 
     .venv/bin/python -m tests.bench.locomo /work/shared/bench/locomo/locomo-dev.json
+    .venv/bin/python -m tests.bench.locomo DATA.json --mode facts --ablate
 
 For every conversation (one agent each) the per-session ``observation`` facts are imported with
 structured ``remember`` (subject = the speaker, valid_from/created_at = the session date,
@@ -10,7 +11,14 @@ evidence dia_id kept aside) and every turn becomes an Event. For each question o
 (a) Hippograph ``retrieve`` (planner, semantic + keyword + graph signals, activation, formula;
     facts and events merged by their scores),
 (b) plain vector top-k: exact cosine over the same facts and events,
-(c) BM25 only: full-text over the same facts and events (raw Lucene scores, same keywords).
+(c) BM25 only: full-text over the same facts and events (raw Lucene scores, same keywords),
+(d) vector + BM25 reciprocal-rank fusion (k = 60): what Graphiti's ``search()`` does, as an
+    in-process stand-in (the real Graphiti run is ``tests.bench.peers``).
+
+Modes: ``facts`` ranks the observation facts only; ``turns+facts`` ranks facts and turns
+together; ``both`` (default) reports each from the same import and the same retrieve calls.
+``--ablate`` re-runs retrieve with each signal switched off in turn (and the fusion variants)
+and prints R@10 per mode plus on how many conversations the change helps / hurts.
 
 An item hits when its dia_id is in the question's evidence. Reported: evidence recall@5/@10/@20
 (share of evidence dia_ids found in the top k) and MRR (first hit). The dataset is CC BY-NC:
@@ -22,28 +30,74 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
+import os
 import re
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
+
+from neo4j.exceptions import TransientError
 
 from graph.admin import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.read import Retriever
-from graph.memory.read.planner import keywords, lucene_query
-from graph.memory.read.search import index_min_score
 from graph.memory.write import StructuredEntity, StructuredEvent, StructuredFact, remember
 from graph.progress import progress_bar
 from graph.providers import Embedder, MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
 from server.settings import Settings
+from tests.bench.locomo_parts import (  # re-exported for tests.bench.peers
+    KS,
+    Metrics,
+    bm25_baseline,
+    bm25_hits,
+    by_mode,
+    rrf,
+    top,
+    vector_baseline,
+    vector_hits,
+)
 
-KS = (5, 10, 20)
+__all__ = ["KS", "Conversation", "Metrics", "bm25_baseline", "evidence_ids", "hippograph",
+           "load_conversation", "vector_baseline"]
+
+MODES = ("facts", "turns+facts")
+T = TypeVar("T")
+# Facts mode keeps every candidate (min_score 0, large top-k) so the benchmark also sees the
+# candidate pool's recall (the ceiling of any re-ordering); the metrics cut at 5/10/20. With
+# turns, top-k stays 20: which snippets survive depends on the facts returned (provenance).
+BASE_OPTIONS: dict[str, dict[str, Any]] = {
+    "facts": {"enable_reranker": False, "topk_facts": 500, "topk_events": 0, "min_score": 0.0},
+    "turns+facts": {"enable_reranker": False, "topk_facts": 20, "topk_events": 20,
+                    "min_score": 0.0},
+}
+# Ablation: each signal off in turn, and the fusion variants (options of RetrieveConfig).
+ABLATIONS: dict[str, dict[str, Any]] = {
+    "full (default)": {},
+    "- semantic weight": {"weights": {"semantic": 0.0}},
+    "- keyword": {"enable_keyword": False},
+    "- graph BFS": {"enable_graph": False},
+    "- planner expansion": {"enable_expansion": False},
+    "- activation": {"activation_hops": 0},
+    "- recency": {"weights": {"recency": 0.0}},
+    "- importance": {"weights": {"importance": 0.0}},
+    "- pattern": {"pattern_boost_max": 0.0, "enable_aggregation": False},
+    "- confidence": {"confidence_weight": 0.0},
+    "- temporal window": {"weights": {"temporal": 0.0}},
+    "fusion = rrf": {"fusion": "rrf"},
+    # levers that are off by default: each switched on alone
+    "+ keyword w/o names": {"keyword_names": False},
+    "+ provenance lift 0.9": {"weights": {"provenance": 0.9}},
+    "+ MMR 0.3": {"diversity": 0.3},
+    "+ context turns 1": {"context_turns": 1},
+}
 
 
 class CachedEmbedder:
@@ -76,6 +130,7 @@ def evidence_ids(raw: Sequence[str]) -> set[str]:
 @dataclass
 class Conversation:
     agent_id: str
+    label: str = ""
     facts: list[StructuredFact] = field(default_factory=list)
     events: list[StructuredEvent] = field(default_factory=list)
     speakers: list[str] = field(default_factory=list)
@@ -86,6 +141,7 @@ class Conversation:
 def load_conversation(sample: dict[str, Any], run: str) -> Conversation:
     conv = sample["conversation"]
     c = Conversation(agent_id=f"bench-locomo-{sample['sample_id']}-{run}",
+                     label=str(sample["sample_id"]),
                      speakers=[conv["speaker_a"], conv["speaker_b"]])
     dates: dict[str, datetime] = {}
     event_of_dia: dict[str, str] = {}
@@ -121,67 +177,146 @@ def load_conversation(sample: dict[str, Any], run: str) -> Conversation:
     return c
 
 
-@dataclass
-class Metrics:
-    recall: dict[int, float] = field(default_factory=lambda: dict.fromkeys(KS, 0.0))
-    rr: float = 0.0
-    n: int = 0
-    ms: float = 0.0
-
-    def add(self, ranked: list[str], dia_of: dict[str, set[str]], evidence: set[str],
-            ms: float) -> None:
-        self.n += 1
-        self.ms += ms
-        for k in KS:
-            found: set[str] = set()
-            for item in ranked[:k]:
-                found |= dia_of.get(item, set()) & evidence
-            self.recall[k] += len(found) / len(evidence)
-        for rank, item in enumerate(ranked, 1):
-            if dia_of.get(item, set()) & evidence:
-                self.rr += 1.0 / rank
-                break
-
-    def row(self, name: str) -> str:
-        n = max(1, self.n)
-        cells = " ".join(f"{self.recall[k] / n:9.3f}" for k in KS)
-        return f"{name:<22} {cells} {self.rr / n:8.3f} {self.ms / n:9.1f}"
+def facts_only(c: Conversation) -> Conversation:
+    """The same conversation as another agent holding the observation facts only (no turns,
+    no FROM_EVENT provenance): what a facts-only peer is given."""
+    facts = [dataclasses.replace(f, id=str(uuid.uuid4()), event_ids=[]) for f in c.facts]
+    dia_of = {new.id: c.dia_of[old.id] for old, new in zip(c.facts, facts, strict=True)}
+    return Conversation(agent_id=c.agent_id + "-facts", label=c.label, facts=facts,
+                        speakers=c.speakers, dia_of=dia_of, questions=c.questions)
 
 
-async def hippograph(retriever: Retriever, agent: str, question: str) -> list[str]:
-    result = await retriever.retrieve(agent, question, options={
-        "enable_reranker": False, "topk_facts": 20, "topk_events": 20, "min_score": 0.0})
+async def patient(make: Callable[[], Awaitable[T]], tries: int = 4) -> T:
+    """Retry a read when the shared server is out of transaction memory (other benchmarks'
+    load); the driver's own retries give up after 15 s."""
+    for attempt in range(tries):
+        try:
+            return await make()
+        except TransientError:
+            if attempt == tries - 1:
+                raise
+            await asyncio.sleep(5.0 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+async def hippograph(retriever: Retriever, agent: str, question: str,
+                     options: dict[str, Any] | None = None, mode: str = "turns+facts") -> list[str]:
+    """One retrieve call → the ranked ids of the mode (facts, or facts and snippets merged by
+    their scores)."""
+    result = await patient(lambda: retriever.retrieve(
+        agent, question, options={**BASE_OPTIONS[mode], **(options or {})}))
     items = [(f.scores.final, f.id) for f in result.facts]
-    items += [(e.score, e.id) for e in result.events]
-    return [i for _, i in sorted(items, key=lambda x: -x[0])][:20]
+    if mode == "turns+facts":
+        items += [(e.score, e.id) for e in result.events]
+    return top(items, 10**6 if mode == "facts" else 20)
 
 
-async def vector_baseline(ex: Executor, agent: str, vec: list[float]) -> list[str]:
-    common = {"agent_id": agent, "vector": vec, "as_of": None, "limit": 20,
-              "min_score": index_min_score(-1.0)}
-    facts, events = await asyncio.gather(
-        ex.run("read/semantic_facts_exact", {**common, "min_confidence": 0.0}, read=True),
-        ex.run("read/semantic_events_exact", common, read=True))
-    items = [(r["score"], r["fact"]["id"]) for r in facts]
-    items += [(r["score"], r["event"]["id"]) for r in events]
-    return [i for _, i in sorted(items, key=lambda x: -x[0])][:20]
+async def load_all(ex: Executor, embedder: CachedEmbedder, convs: list[Conversation]) -> None:
+    total = sum(len(c.facts) + len(c.events) for c in convs)
+    with progress_bar(total=total, desc="import (remember)", unit="item") as shown:
+        for c in convs:
+            done = [0]
+
+            def progress(n: int, _total: int, done: list[int] = done) -> None:
+                shown.update(n - done[0])
+                done[0] = n
+
+            await remember(ex, embedder, c.agent_id, facts=c.facts, events=c.events,
+                           entities=[StructuredEntity(s, "person") for s in c.speakers],
+                           progress=progress)
 
 
-async def bm25_baseline(ex: Executor, agent: str, question: str, vec: list[float]) -> list[str]:
-    q = lucene_query(keywords(question, limit=32))
-    if not q:
-        return []
-    common = {"agent_id": agent, "q": q, "k": 100_000, "vector": vec, "as_of": None,
-              "limit": 20}
-    facts, events = await asyncio.gather(
-        ex.run("read/keyword_facts", {**common, "min_confidence": 0.0}, read=True),
-        ex.run("read/keyword_events", common, read=True))
-    items = [(r["score"], r["fact"]["id"]) for r in facts[0]["rows"]]
-    items += [(r["score"], r["event"]["id"]) for r in events[0]["rows"]]
-    return [i for _, i in sorted(items, key=lambda x: -x[0])][:20]
+Questions = list[tuple[Conversation, dict[str, Any], set[str]]]
+Table = dict[str, dict[str, Metrics]]  # mode → ranker → metrics
+NAMES = ("hippograph", "vector top-k", "bm25", "vector+bm25 rrf")
 
 
-async def main(path: str, max_convs: int | None, max_questions: int | None) -> None:
+async def compare(ex: Executor, embedder: CachedEmbedder, questions: Questions,
+                  mode: str) -> dict[str, Metrics]:
+    """Every ranker on every question of one mode (its conversations are that mode's agents)."""
+    retriever = Retriever(ex, embedder)
+    table = {n: Metrics() for n in NAMES}
+    counts = {c.agent_id: (await ex.run("read/agent_counts", {"agent_id": c.agent_id}))[0]
+              for c, _, _ in questions}
+    for c, q, evidence in progress_bar(questions, desc=f"questions ({mode})", unit="q"):
+        vec = (await embedder.embed([q["question"]]))[0]
+        t = time.perf_counter()
+        ours = await hippograph(retriever, c.agent_id, q["question"], {}, mode)
+        ms = {"hippograph": (time.perf_counter() - t) * 1000}
+        t = time.perf_counter()
+        vector = by_mode(await patient(partial(vector_hits, ex, c.agent_id, vec)))
+        ms["vector top-k"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        bm25 = by_mode(await patient(
+            partial(bm25_hits, ex, c.agent_id, q["question"], vec, counts[c.agent_id])))
+        ms["bm25"] = (time.perf_counter() - t) * 1000
+        ms["vector+bm25 rrf"] = ms["vector top-k"] + ms["bm25"]
+        lists = {"hippograph": ours, "vector top-k": vector[mode], "bm25": bm25[mode],
+                 "vector+bm25 rrf": rrf(vector[mode], bm25[mode])}
+        for name in NAMES:
+            table[name].add(lists[name], c.dia_of, evidence, ms[name], c.label)
+    return table
+
+
+def print_table(table: Table, labels: list[str], modes: Sequence[str]) -> None:
+    for mode in modes:
+        rows = table[mode]
+        print(f"\nmode {mode}")
+        print(f"{'ranker':<24} {'recall@5':>9} {'recall@10':>9} {'recall@20':>9} {'MRR':>8} "
+              f"{'ms/query':>9}")
+        for name, m in rows.items():
+            print(m.row(name))
+        ours = rows["hippograph"]
+        if mode == "facts":
+            print(f"hippograph candidate pool: recall {ours.pool / max(1, ours.n):.3f} over "
+                  f"{ours.pool_size / max(1, ours.n):.0f} items/question (the ceiling of any "
+                  "re-ordering of what the signals found)")
+        h = rows["hippograph"].r(10)
+        print("recall@10 hippograph minus: " + ", ".join(
+            f"{name} {100 * (h - m.r(10)):+.1f} pts" for name, m in rows.items()
+            if name != "hippograph"))
+        print("per-conversation recall@10:")
+        print(f"  {'conversation':<16} " + " ".join(f"{n[:14]:>14}" for n in rows))
+        for label in labels:
+            print(f"  {label:<16} " + " ".join(f"{m.conv_r10(label):14.3f}"
+                                               for m in rows.values()))
+
+
+async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dict[str, Questions],
+                 labels: list[str], variants: dict[str, dict[str, Any]]) -> None:
+    retriever = Retriever(ex, embedder)
+    modes = list(per_mode_questions)
+    results: dict[str, dict[str, Metrics]] = {}
+    for label, options in variants.items():
+        results[label] = {}
+        for mode, questions in per_mode_questions.items():
+            m = results[label][mode] = Metrics()
+            for c, q, evidence in progress_bar(questions, desc=f"ablate {label} ({mode})",
+                                               unit="q"):
+                t = time.perf_counter()
+                ranked = await hippograph(retriever, c.agent_id, q["question"], options, mode)
+                m.add(ranked, c.dia_of, evidence, (time.perf_counter() - t) * 1000,
+                      c.label)
+    base = results[next(iter(variants))]
+    print("\nablation (hippograph retrieve; Δ = change of recall@10 vs the first row; "
+          "convs +/- = conversations where recall@10 rises / falls by > 0.5 pt)")
+    head = " ".join(f"{'R@10 ' + m:>17} {'Δ pts':>6} {'convs +/-':>9}" for m in modes)
+    print(f"{'variant':<24} {head} {'ms/q':>7}")
+    for label, per_mode in results.items():
+        cells = []
+        for mode in modes:
+            m, b = per_mode[mode], base[mode]
+            up = sum(m.conv_r10(i) > b.conv_r10(i) + 0.005 for i in labels)
+            down = sum(m.conv_r10(i) < b.conv_r10(i) - 0.005 for i in labels)
+            cells.append(f"{m.r(10):17.3f} {100 * (m.r(10) - b.r(10)):+6.1f} "
+                         f"{f'{up}/{down}':>9}")
+        first = per_mode[modes[0]]
+        print(f"{label:<24} {' '.join(cells)} {first.ms / max(1, first.n):7.1f}")
+
+
+async def main(path: str, max_convs: int | None, max_questions: int | None, every: int,
+               mode: str, do_ablate: bool, extra: dict[str, dict[str, Any]],
+               ablate_every: int = 1) -> None:
     settings = Settings()
     ex = connect(settings.bolt_uri, settings.neo4j_user,
                  settings.neo4j_password.get_secret_value(), settings.neo4j_database)
@@ -191,59 +326,40 @@ async def main(path: str, max_convs: int | None, max_questions: int | None) -> N
         samples = json.load(fh)[:max_convs]
     run = uuid.uuid4().hex[:6]
     convs = [load_conversation(s, run) for s in samples]
-    if max_questions is not None:
-        for c in convs:
-            c.questions = c.questions[:max_questions]
+    for c in convs:
+        c.questions = c.questions[:max_questions][::every]
+    modes = MODES if mode == "both" else (mode,)
+    agents = {"facts": [facts_only(c) for c in convs], "turns+facts": convs}
+    loaded = [c for m in modes for c in agents[m]]
     started = time.perf_counter()
     try:
-        total = sum(len(c.facts) + len(c.events) for c in convs)
-        with progress_bar(total=total, desc="import (remember)", unit="item") as bar:
-            for c in convs:
-                done = [0]
-
-                def progress(n: int, _total: int, done: list[int] = done) -> None:
-                    bar.update(n - done[0])
-                    done[0] = n
-
-                await remember(ex, embedder, c.agent_id, facts=c.facts, events=c.events,
-                               entities=[StructuredEntity(s, "person") for s in c.speakers],
-                               progress=progress)
+        await load_all(ex, embedder, loaded)
         import_s = time.perf_counter() - started
-        questions = [(c, q) for c in convs for q in c.questions]
-        await embedder.embed([q["question"] for _, q in questions])
-        retriever = Retriever(ex, embedder)
-        names = ("hippograph", "vector top-k", "bm25")
-        metrics = {n: Metrics() for n in names}
-        for c, q in progress_bar(questions, desc="questions", unit="q"):
-            evidence = evidence_ids(q["evidence"])
-            if not evidence:
-                continue
-            vec = (await embedder.embed([q["question"]]))[0]
-            for name in names:
-                t = time.perf_counter()
-                if name == "hippograph":
-                    ranked = await hippograph(retriever, c.agent_id, q["question"])
-                elif name == "vector top-k":
-                    ranked = await vector_baseline(ex, c.agent_id, vec)
-                else:
-                    ranked = await bm25_baseline(ex, c.agent_id, q["question"], vec)
-                metrics[name].add(ranked, c.dia_of, evidence, (time.perf_counter() - t) * 1000)
+        per_mode: dict[str, Questions] = {}
+        for m in modes:
+            qs = [(c, q, evidence_ids(q["evidence"])) for c in agents[m] for q in c.questions]
+            per_mode[m] = [x for x in qs if x[2]]
+        await embedder.embed([q["question"] for _, q, _ in per_mode[modes[0]]])
+        table = {m: await compare(ex, embedder, per_mode[m], m) for m in modes}
         n_facts = sum(len(c.facts) for c in convs)
         n_events = sum(len(c.events) for c in convs)
+        load_avg = " ".join(f"{x:.2f}" for x in os.getloadavg())
         print(f"\nLoCoMo evidence recall — {len(convs)} conversations, {n_facts} observation "
-              f"facts, {n_events} turns as events, {metrics['hippograph'].n} questions "
-              f"(categories 1-4); import {import_s:.0f} s")
-        print(f"{'ranker':<22} {'recall@5':>9} {'recall@10':>9} {'recall@20':>9} {'MRR':>8} "
-              f"{'ms/query':>9}")
-        for name in names:
-            print(metrics[name].row(name))
-        h = metrics["hippograph"].recall[10]
-        for name in names[1:]:
-            other = metrics[name].recall[10]
-            print(f"recall@10 hippograph / {name}: {h / other if other else float('inf'):.3f}")
+              f"facts, {n_events} turns, {len(per_mode[modes[0]])} questions (categories 1-4); "
+              f"import {import_s:.0f} s; load average {load_avg}")
+        print("mode facts: an agent holding the facts only; mode turns+facts: an agent holding "
+              "facts and turns (events), both ranked together")
+        labels = [c.label for c in convs]
+        print_table(table, labels, modes)
+        if do_ablate or extra:
+            variants = {**(ABLATIONS if do_ablate else {"full (default)": {}}), **extra}
+            sampled = {m: qs[::ablate_every] for m, qs in per_mode.items()}
+            print(f"\nablation on every {ablate_every}th question "
+                  f"({len(sampled[modes[0]])} per mode)")
+            await ablate(ex, embedder, sampled, labels, variants)
         print(f"total {time.perf_counter() - started:.0f} s")
     finally:
-        for c in convs:
+        for c in loaded:
             await delete_agent(ex, c.agent_id)
         await ex.close()
 
@@ -253,5 +369,15 @@ if __name__ == "__main__":
     parser.add_argument("path", help="locomo JSON (e.g. /work/shared/bench/locomo/locomo-dev.json)")
     parser.add_argument("--conversations", type=int, default=None)
     parser.add_argument("--questions", type=int, default=None, help="per conversation")
+    parser.add_argument("--every", type=int, default=1,
+                        help="every Nth question only (quicker ablations)")
+    parser.add_argument("--mode", choices=("facts", "turns+facts", "both"), default="both")
+    parser.add_argument("--ablate", action="store_true", help="print the ablation table")
+    parser.add_argument("--ablate-every", type=int, default=1,
+                        help="ablation on every Nth question only (it runs retrieve per variant)")
+    parser.add_argument("--variant", action="append", default=[], metavar="LABEL=JSON",
+                        help="extra retrieve options to compare, e.g. 'rrf={\"fusion\": \"rrf\"}'")
     args = parser.parse_args()
-    asyncio.run(main(args.path, args.conversations, args.questions))
+    extra = {v.split("=", 1)[0]: json.loads(v.split("=", 1)[1]) for v in args.variant}
+    asyncio.run(main(args.path, args.conversations, args.questions, args.every, args.mode,
+                     args.ablate, extra, args.ablate_every))

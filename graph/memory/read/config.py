@@ -13,7 +13,9 @@ from typing import Any
 
 from graph.errors import ConfigError
 
-__all__ = ["DEFAULT_WEIGHTS", "RetrieveConfig"]
+__all__ = ["DEFAULT_WEIGHTS", "FUSIONS", "RetrieveConfig"]
+
+FUSIONS = ("blend", "rrf")
 
 DEFAULT_WEIGHTS: dict[str, float] = {
     "semantic": 0.70,
@@ -24,6 +26,12 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     # are strong evidence the embedding alone under-weights.
     "keyword": 0.15,
     "graph": 0.15,
+    # Boost of facts / snippets dated inside a time window the query names ("in May 2023").
+    "temporal": 0.15,
+    # A fact is lifted to this share of the similarity of the conversation turn it was
+    # extracted from (FROM_EVENT), when that turn is a snippet candidate: the turn often says
+    # more than the one-line fact.
+    "provenance": 0.0,
 }
 
 
@@ -39,10 +47,25 @@ class RetrieveConfig:
     graph_limit: int = 60
     # Graph candidates whose cosine is computed = graph_limit × this (bounds hub entities).
     graph_pool_factor: int = 4
+    # BFS fan-out bound: the closest entities whose facts are read (each at most the pool).
+    graph_max_entities: int = 40
     max_hops: int = 2
     hop_decay: float = 0.5
     query_bonus: float = 1.5
+    # Signal switches (ablation and per-call tuning): keyword candidates + boost, BFS from the
+    # planner's entities, the planner's 1-hop neighbour expansion, aggregation by entity type.
+    enable_keyword: bool = True
+    enable_graph: bool = True
+    enable_expansion: bool = True
+    enable_aggregation: bool = True
+    # Whether the named entities' words stay in the keyword query (see planner.keyword_terms).
+    keyword_names: bool = True
     # ranking
+    # "blend": the weighted formula below; "rrf": reciprocal-rank fusion of the per-signal
+    # rankings (semantic, keyword, graph) with ``rrf_k``, recency/importance/confidence as
+    # tie-breaking multipliers.
+    fusion: str = "blend"
+    rrf_k: int = 60
     recency_half_life_days: float = 14.0
     confidence_half_life_days: float = 365.0
     confidence_weight: float = 0.2  # formula × (1 − cw + cw × effective confidence)
@@ -50,6 +73,8 @@ class RetrieveConfig:
     pattern_boost_max: float = 0.10
     pattern_saturation: int = 10
     min_score: float = 0.15
+    # MMR on word overlap over the final cut (0 = plain score order); see ranking.diversify.
+    diversity: float = 0.0
     topk_facts: int = 20
     topk_events: int = 8
     # spreading activation
@@ -58,6 +83,11 @@ class RetrieveConfig:
     activation_seeds: int = 5
     activation_facts_per_entity: int = 3
     activation_max_related: int = 5
+    # conversation context: the turns just before / after the best snippets (0 = off)
+    context_turns: int = 0
+    context_seeds: int = 5
+    context_decay: float = 0.8
+    context_window_s: int = 3600
     # rerank
     enable_reranker: bool = True
     rerank_pool: int = 40
@@ -77,6 +107,8 @@ class RetrieveConfig:
     exact_scan_max_facts: int = 1_000
     overfetch_cap: int = 20_000
     fulltext_cap: int = 50_000
+    # How long a Retriever reuses an agent's corpus sizes (strategy hints only; 0 = always read)
+    counts_ttl_s: float = 30.0
 
     def with_options(self, options: dict[str, Any] | None) -> RetrieveConfig:
         """A copy with per-call overrides applied and validated.
@@ -111,12 +143,20 @@ class RetrieveConfig:
             (0 <= self.topk_events <= 200, "topk_events must be 0..200"),
             (1 <= self.rerank_pool <= 200, "rerank_pool must be 1..200"),
             (1 <= self.graph_pool_factor <= 50, "graph_pool_factor must be 1..50"),
+            (1 <= self.graph_max_entities <= 1000, "graph_max_entities must be 1..1000"),
             (self.context_max_tokens >= 50, "context_max_tokens must be >= 50"),
             (self.reranker_timeout_s > 0, "reranker_timeout_s must be > 0"),
             (0.0 <= self.confidence_weight <= 1.0, "confidence_weight must be in [0, 1]"),
             (0.0 <= self.hop_decay <= 1.0 and 0.0 <= self.activation_decay <= 1.0,
              "decay factors must be in [0, 1]"),
             (all(k in DEFAULT_WEIGHTS for k in self.weights), "unknown score weight"),
+            (self.fusion in FUSIONS, f"fusion must be one of {', '.join(FUSIONS)}"),
+            (1 <= self.rrf_k <= 1000, "rrf_k must be 1..1000"),
+            (0.0 <= self.diversity <= 1.0, "diversity must be in [0, 1]"),
+            (0 <= self.context_turns <= 3, "context_turns must be 0..3"),
+            (0 <= self.context_seeds <= 20, "context_seeds must be 0..20"),
+            (0.0 <= self.context_decay <= 1.0, "context_decay must be in [0, 1]"),
+            (1 <= self.context_window_s <= 86_400, "context_window_s must be 1..86400"),
             (all(0.0 <= v <= 5.0 for v in self.weights.values()), "weights must be in [0, 5]"),
         ]
         for ok, message in checks:
@@ -140,6 +180,10 @@ def _coerce(key: str, current: Any, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(f"option {key!r} must be a number")
         return float(value)
+    if isinstance(current, str):
+        if not isinstance(value, str):
+            raise ConfigError(f"option {key!r} must be a string")
+        return value
     if isinstance(current, dict):
         if not isinstance(value, dict):
             raise ConfigError(f"option {key!r} must be an object")

@@ -68,6 +68,7 @@ class Scores:
     importance: float = 0.0
     confidence: float = 0.0
     pattern: float = 0.0
+    temporal: float = 0.0
     formula: float = 0.0
     reranker: float | None = None
     final: float = 0.0

@@ -18,22 +18,28 @@ so two strong facts never tie at 1.0 and the semantic order among them survives.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EventHit, ScoredFact
+from graph.memory.read.temporal import TimeWindow
 from graph.memory.text import fold
 
 __all__ = [
     "apply_rerank",
     "blend",
+    "diversify",
     "drop_provenance",
     "effective_confidence",
+    "fuse_rrf",
+    "lift_by_provenance",
     "merge_candidates",
+    "merge_context",
     "pattern_boost",
     "rank",
     "recency",
+    "rrf_scores",
     "score_events",
     "score_facts",
 ]
@@ -86,11 +92,38 @@ def merge_candidates(*signals: Iterable[ScoredFact]) -> list[ScoredFact]:
     return list(merged.values())
 
 
-def score_facts(facts: Iterable[ScoredFact], config: RetrieveConfig, now: datetime) -> None:
-    """Fill recency, importance, confidence, pattern, formula (and final = formula)."""
+def lift_by_provenance(facts: Iterable[ScoredFact], events: Iterable[EventHit],
+                       weight: float) -> int:
+    """Raise a fact's semantic and keyword scores to ``weight`` × those of its source turn
+    (``event_ids``) when that turn is among the event hits; returns how many facts rose."""
+    if weight <= 0.0:
+        return 0
+    hits = {e.id: e for e in events}
+    lifted = 0
+    for fact in facts:
+        sources = [hits[i] for i in fact.event_ids if i in hits]
+        if not sources:
+            continue
+        sem = weight * max(e.semantic for e in sources)
+        kw = weight * max(e.keyword for e in sources)
+        if sem > fact.scores.semantic or kw > fact.scores.keyword:
+            lifted += 1
+        fact.scores.semantic = max(fact.scores.semantic, sem)
+        fact.scores.keyword = max(fact.scores.keyword, kw)
+    return lifted
+
+
+def score_facts(facts: Iterable[ScoredFact], config: RetrieveConfig, now: datetime,
+                window: TimeWindow | None = None) -> None:
+    """Fill recency, importance, confidence, pattern, temporal, formula (and final = formula).
+
+    ``window`` is the time the query names: a fact valid from (or created) inside it gets the
+    temporal boost."""
     w_sem, w_rec, w_imp = config.weight("semantic"), config.weight("recency"), config.weight(
         "importance")
-    w_kw, w_graph = config.weight("keyword"), config.weight("graph")
+    w_kw, w_graph, w_time = config.weight("keyword"), config.weight("graph"), config.weight(
+        "temporal")
+    facts = list(facts)
     for fact in facts:
         s = fact.scores
         s.semantic = max(0.0, min(1.0, s.semantic))
@@ -99,17 +132,68 @@ def score_facts(facts: Iterable[ScoredFact], config: RetrieveConfig, now: dateti
         s.confidence = effective_confidence(fact, now, config.confidence_half_life_days)
         s.pattern = pattern_boost(fact.reinforcement_count, config.pattern_boost_max,
                                   config.pattern_saturation)
+        s.temporal = 1.0 if window is not None and window.contains(
+            fact.valid_from or fact.created_at) else 0.0
         base = w_sem * s.semantic + w_rec * s.recency + w_imp * s.importance
-        boost = min(1.0, w_kw * s.keyword + w_graph * s.graph + s.pattern)
+        boost = min(1.0, w_kw * s.keyword + w_graph * s.graph + s.pattern + w_time * s.temporal)
         boosted = base + (1.0 - min(1.0, base)) * boost
         cw = config.confidence_weight
         s.formula = min(1.0, boosted * ((1.0 - cw) + cw * s.confidence))
         s.final = s.formula
         s.reranker = None
+    if config.fusion == "rrf":
+        fuse_rrf(facts, config)
+
+
+def rrf_scores(columns: Mapping[str, Sequence[float]], weights: Mapping[str, float],
+               k: int) -> list[float]:
+    """Weighted reciprocal-rank fusion, normalised to 0..1 (1 = first in every signal).
+
+    ``columns`` maps a signal to one value per candidate; a candidate with value <= 0 is
+    absent from that signal's ranking. Ties share the better rank."""
+    n = len(next(iter(columns.values()), []))
+    out = [0.0] * n
+    best = 0.0
+    for name, values in columns.items():
+        w = weights.get(name, 0.0)
+        if w <= 0.0:
+            continue
+        best += w / (k + 1)
+        order_ = sorted((i for i in range(n) if values[i] > 0.0), key=lambda i: -values[i])
+        rank, previous = 0, None
+        for position, i in enumerate(order_, 1):
+            if values[i] != previous:
+                rank, previous = position, values[i]
+            out[i] += w / (k + rank)
+    return [x / best if best > 0 else 0.0 for x in out]
+
+
+def fuse_rrf(facts: Iterable[ScoredFact], config: RetrieveConfig) -> None:
+    """Replace the blend by reciprocal-rank fusion of the semantic, keyword and graph rankings;
+    recency, importance, pattern and confidence stay as the same multipliers/boosts."""
+    items = list(facts)
+    if not items:
+        return
+    weights = {"semantic": 1.0, "keyword": 1.0 if config.weight("keyword") > 0 else 0.0,
+               "graph": 1.0 if config.weight("graph") > 0 else 0.0}
+    if config.weight("semantic") <= 0:
+        weights["semantic"] = 0.0
+    fused = rrf_scores({"semantic": [f.scores.semantic for f in items],
+                        "keyword": [f.scores.keyword for f in items],
+                        "graph": [f.scores.graph for f in items]}, weights, config.rrf_k)
+    w_rec, w_imp, cw = config.weight("recency"), config.weight("importance"), \
+        config.confidence_weight
+    for fact, value in zip(items, fused, strict=True):
+        s = fact.scores
+        base = (1.0 - w_rec - w_imp) * value + w_rec * s.recency + w_imp * s.importance
+        boosted = base + (1.0 - min(1.0, base)) * min(
+            1.0, s.pattern + config.weight("temporal") * s.temporal)
+        s.formula = min(1.0, max(0.0, boosted) * ((1.0 - cw) + cw * s.confidence))
+        s.final = s.formula
 
 
 def score_events(events: Iterable[EventHit], config: RetrieveConfig, now: datetime,
-                 named_speakers: Iterable[str] = ()) -> None:
+                 named_speakers: Iterable[str] = (), window: TimeWindow | None = None) -> None:
     """Events get the fact formula on the same scale: neutral importance (0.5), base
     confidence 1.0 (a verbatim record of what was said) with the same age decay, the keyword
     boost, and the graph boost of a named entity when that entity is the event's speaker
@@ -117,15 +201,43 @@ def score_events(events: Iterable[EventHit], config: RetrieveConfig, now: dateti
     w_sem, w_rec, w_imp = config.weight("semantic"), config.weight("recency"), config.weight(
         "importance")
     w_kw, w_graph, cw = config.weight("keyword"), config.weight("graph"), config.confidence_weight
+    w_time = config.weight("temporal")
     speakers = set(named_speakers)
+    events = list(events)
     for ev in events:
         rec = recency(ev.occurred_at, now, config.recency_half_life_days)
         confidence = max(0.5, recency(ev.occurred_at, now, config.confidence_half_life_days))
         ev.graph = 1.0 if ev.speaker and fold(ev.speaker) in speakers else 0.0
         base = w_sem * max(0.0, ev.semantic) + w_rec * rec + w_imp * 0.5
-        boost = min(1.0, w_kw * ev.keyword + w_graph * ev.graph)
+        in_window = window is not None and window.contains(ev.occurred_at)
+        boost = min(1.0, w_kw * ev.keyword + w_graph * ev.graph + w_time * in_window)
         boosted = base + (1.0 - min(1.0, base)) * boost
         ev.score = min(1.0, boosted * ((1.0 - cw) + cw * confidence))
+    if config.fusion == "rrf" and events:
+        fused = rrf_scores({"semantic": [e.semantic for e in events],
+                            "keyword": [e.keyword for e in events],
+                            "graph": [e.graph for e in events]},
+                           {"semantic": 1.0, "keyword": 1.0, "graph": 1.0}, config.rrf_k)
+        for ev, value in zip(events, fused, strict=True):
+            in_window = window is not None and window.contains(ev.occurred_at)
+            ev.score = value + (1.0 - value) * w_time * in_window
+
+
+def merge_context(events: list[EventHit], context: Iterable[tuple[EventHit, float]],
+                  decay: float) -> list[EventHit]:
+    """Add the neighbouring turns of the best snippets: a neighbour scores its seed's score ×
+    ``decay`` (an answer often sits in the reply to the turn that matched); a neighbour that
+    is already a hit keeps the better score."""
+    merged = {e.id: e for e in events}
+    for hit, seed_score in context:
+        score = seed_score * decay
+        have = merged.get(hit.id)
+        if have is None:
+            hit.score = score
+            merged[hit.id] = hit
+        elif score > have.score:
+            have.score = score
+    return list(merged.values())
 
 
 def drop_provenance(events: Iterable[EventHit], facts: Iterable[ScoredFact]) -> list[EventHit]:
@@ -164,6 +276,33 @@ def apply_rerank(pool: list[ScoredFact], reranker_scores: Mapping[str, float],
 
 
 def rank(facts: Iterable[ScoredFact], config: RetrieveConfig) -> list[ScoredFact]:
-    """Drop facts under ``min_score``, order, keep ``topk_facts``."""
-    kept = [f for f in facts if f.scores.final >= config.min_score]
-    return order(kept)[: config.topk_facts]
+    """Drop facts under ``min_score``, order, keep ``topk_facts`` (diversified when
+    ``diversity`` > 0)."""
+    kept = order(f for f in facts if f.scores.final >= config.min_score)
+    if config.diversity > 0:
+        kept = diversify(kept, config.diversity, pool=50)
+    return kept[: config.topk_facts]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(w for w in fold(text).split() if len(w) > 2)
+
+
+def diversify(ordered: list[ScoredFact], penalty: float, pool: int) -> list[ScoredFact]:
+    """Maximal marginal relevance on word overlap: walk the best ``pool`` facts greedily, each
+    pick maximising ``final − penalty × max Jaccard(words, already picked)``, so a near-copy
+    of a fact already chosen gives its room to something new. The order of the rest stays."""
+    head, tail = ordered[:pool], ordered[pool:]
+    words = [_words(f.text) for f in head]
+    picked: list[int] = []
+    left = list(range(len(head)))
+    overlap = [0.0] * len(head)
+    while left:
+        best = max(left, key=lambda i: (head[i].scores.final - penalty * overlap[i], -i))
+        picked.append(best)
+        left.remove(best)
+        for i in left:
+            union = len(words[i] | words[best])
+            if union:
+                overlap[i] = max(overlap[i], len(words[i] & words[best]) / union)
+    return [head[i] for i in picked] + tail

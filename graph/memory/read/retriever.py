@@ -26,12 +26,14 @@ from graph.memory.read.search import (
     Scope,
     SearchStats,
     cosine_from_index,
+    event_from_row,
     index_min_score,
     keyword_events,
     keyword_facts,
     semantic_events,
     semantic_facts,
 )
+from graph.memory.read.temporal import TimeWindow, query_window
 from graph.memory.read.traversal import aggregation_facts, bfs_facts, spreading_activation
 from graph.memory.text import fold
 from graph.providers.base import ChatLLM, Embedder
@@ -64,27 +66,52 @@ class Retriever:
         self.llm = llm
         self.config = config or RetrieveConfig()
         self.config.validate()
+        self._count_cache: dict[str, tuple[float, dict[str, int]]] = {}
 
-    async def plan(self, agent_id: str, query: str,
-                   as_of: datetime | None = None) -> tuple[RetrievalPlan, dict[str, Any]]:
-        """The deterministic plan and the catalog counts (no embedding, no LLM)."""
-        skip = planner.casual_plan(query)
+    async def plan(self, agent_id: str, query: str, as_of: datetime | None = None,
+                   expand: bool = True) -> tuple[RetrievalPlan, dict[str, Any]]:
+        """The deterministic plan and the catalog counts (no embedding, no LLM); ``expand``
+        adds the named entities' 1-hop neighbours. The text work runs in a worker thread: the
+        event loop keeps serving other requests meanwhile."""
+        skip = await asyncio.to_thread(planner.casual_plan, query)
         if skip is not None:
             return skip, {}
-        terms = planner.lookup_terms(query)
-        rows = await self.executor.run("read/plan_catalog",
-                                       {"agent_id": agent_id, **terms.params()},
-                                       read=True)
-        catalog = rows[0]
+        terms = await asyncio.to_thread(planner.lookup_terms, query)
+        rows, counts = await asyncio.gather(
+            self.executor.run("read/plan_catalog", {"agent_id": agent_id, **terms.params()},
+                              read=True),
+            self._counts(agent_id))
+        catalog = {**rows[0], **counts}
         matches = [planner.CatalogRow(**m) for m in catalog["matches"]]
-        plan = planner.build_plan(query, catalog["types"], matches)
-        named = [e.key for e in plan.entities]
-        if named:
-            neighbours = await self.executor.run(
-                "read/entity_neighbours",
-                {"agent_id": agent_id, "keys": named, "as_of": as_of, "limit": 20}, read=True)
-            plan = planner.expand_plan(plan, neighbours)
+        plan = await asyncio.to_thread(planner.build_plan, query, catalog["types"], matches)
+        if expand:
+            plan = await self.expand(agent_id, plan, as_of)
         return plan, catalog
+
+    async def _counts(self, agent_id: str) -> dict[str, int]:
+        """Corpus sizes, cached for ``counts_ttl_s``: they only steer the search strategy. A
+        cached zero reads as 1 (run the cheap path) so a stale count never hides new data."""
+        now = time.monotonic()
+        hit = self._count_cache.get(agent_id)
+        if hit is not None and now - hit[0] < self.config.counts_ttl_s:
+            return {k: max(1, v) for k, v in hit[1].items()}
+        rows = await self.executor.run("read/agent_counts", {"agent_id": agent_id}, read=True)
+        counts = {k: int(v) for k, v in rows[0].items()}
+        if len(self._count_cache) >= 10_000:
+            self._count_cache.clear()
+        self._count_cache[agent_id] = (now, counts)
+        return counts
+
+    async def expand(self, agent_id: str, plan: RetrievalPlan,
+                     as_of: datetime | None) -> RetrievalPlan:
+        """The plan with the named entities' 1-hop neighbours (one read; none if no entity)."""
+        named = [e.key for e in plan.entities]
+        if not named:
+            return plan
+        neighbours = await self.executor.run(
+            "read/entity_neighbours",
+            {"agent_id": agent_id, "keys": named, "as_of": as_of, "limit": 20}, read=True)
+        return planner.expand_plan(plan, neighbours)
 
     async def retrieve(self, agent_id: str, query: str, as_of: datetime | None = None,
                        options: dict[str, Any] | None = None) -> RetrieveResult:
@@ -103,26 +130,38 @@ class Retriever:
         cfg = self.config.with_options(options)
         query, as_of = _check_inputs(agent_id, query, as_of)
         trace: dict[str, Any] = {}
-        skip = planner.casual_plan(query)
+        skip = await asyncio.to_thread(planner.casual_plan, query)
         if skip is not None:
             trace["plan"] = {"ms": 0.0, "reason": skip.reason}
             return RetrieveResult(context="", facts=[], observations=[], events=[], plan=skip,
                                   total_candidates=0, duration_ms=_ms(started), trace=trace)
 
         t = time.perf_counter()
+        # Expansion does not steer any signal (BFS walks from the named entities itself), so
+        # it runs beside the signals instead of adding a round trip before them.
         (plan, catalog), vectors = await asyncio.gather(
-            self.plan(agent_id, query, as_of), self.embedder.embed([query]))
-        trace["plan"] = {"ms": _ms(t), "reason": plan.reason,
-                         "entities": [e.key for e in plan.entities],
-                         "entities_sources": {e.key: e.source for e in plan.entities}}
+            self.plan(agent_id, query, as_of, expand=False), self.embedder.embed([query]))
+        trace["plan"] = {"ms": _ms(t), "reason": plan.reason}
         now = as_of or datetime.now(UTC)
         scope = Scope(agent_id, as_of, list(vectors[0]), cfg.min_confidence)
 
-        facts, events, observations = await self._signals(plan, catalog, scope, cfg, now, trace)
-        result_facts = await self._rank(query, facts, scope, cfg, now, trace)
-
+        window = query_window(query, now)
+        trace["plan"]["time_window"] = window.text if window else None
+        (facts, events, observations), plan = await asyncio.gather(
+            self._signals(plan, catalog, scope, cfg, now, trace),
+            self.expand(agent_id, plan, as_of) if cfg.enable_expansion else _same(plan))
+        trace["plan"]["entities"] = [e.key for e in plan.entities]
+        trace["plan"]["entities_sources"] = {e.key: e.source for e in plan.entities}
+        trace["provenance"] = {"lifted": ranking.lift_by_provenance(
+            facts, events, cfg.weight("provenance"))}
         speakers = [fold(n) for e in plan.entities if e.named for n in (e.name, e.matched)]
-        ranking.score_events(events, cfg, now, speakers)
+        ranking.score_events(events, cfg, now, speakers, window)
+        # Activation and the snippets' neighbouring turns are independent: one stage.
+        result_facts, context = await asyncio.gather(
+            self._rank(query, facts, scope, cfg, now, trace, window),
+            self._context_turns(scope, events, cfg))
+        events = ranking.merge_context(events, context, cfg.context_decay)
+        trace["context_turns"] = {"rows": len(context)}
         fresh = ranking.drop_provenance(events, result_facts)
         trace["events"] = {"candidates": len(events), "dropped_as_provenance":
                            len(events) - len(fresh)}
@@ -144,15 +183,13 @@ class Retriever:
         ex = self.executor
         agent_facts, total_facts = int(catalog["agent_facts"]), int(catalog["total_facts"])
         agent_events, total_events = int(catalog["agent_events"]), int(catalog["total_events"])
-        words = list(plan.keywords)
-        for entity in plan.entities:  # alias priming: canonical names join the keyword query
-            if entity.named:
-                words.extend(w for w in planner.keywords(entity.name) if w not in words)
-        lucene = planner.lucene_query(words)
+        words = planner.keyword_terms(plan, cfg.keyword_names)
+        lucene = planner.lucene_query(words) if cfg.enable_keyword else ""
         stats = {n: SearchStats() for n in ("semantic", "keyword", "events_semantic",
                                             "events_keyword")}
         graph_limit = cfg.graph_limit * (2 if plan.broad_query else 1)
-        seeds = [s for s in plan.seed_entities() if s["named"]]
+        seeds = [s for s in plan.seed_entities() if s["named"]] if cfg.enable_graph else []
+        pattern_types = list(plan.pattern_types) if cfg.enable_aggregation else []
         t = time.perf_counter()
         fact_signals = asyncio.gather(
             semantic_facts(ex, scope, limit=cfg.semantic_limit, min_cosine=cfg.min_similarity,
@@ -163,7 +200,7 @@ class Retriever:
                           agent_facts=agent_facts, total_facts=total_facts,
                           cap=cfg.fulltext_cap, stats=stats["keyword"]),
             bfs_facts(ex, scope, seeds, cfg, now, limit=graph_limit),
-            aggregation_facts(ex, scope, list(plan.pattern_types), cfg, limit=graph_limit),
+            aggregation_facts(ex, scope, pattern_types, cfg, limit=graph_limit),
         )
         event_signals = asyncio.gather(
             semantic_events(ex, scope, limit=cfg.topk_events * 3,
@@ -173,7 +210,7 @@ class Retriever:
             keyword_events(ex, scope, lucene=lucene, limit=cfg.topk_events * 3,
                            agent_events=agent_events, total_events=total_events,
                            cap=cfg.fulltext_cap, stats=stats["events_keyword"]),
-            self._observations(scope, cfg),
+            self._observations(scope, cfg, int(catalog.get("agent_observations", 1))),
         )
         (sem, kw, graph, agg), (ev_sem, ev_kw, obs) = await asyncio.gather(
             fact_signals, event_signals)
@@ -181,14 +218,30 @@ class Retriever:
             "ms": _ms(t),
             **{name: s.as_dict() for name, s in stats.items()},
             "graph": {"rows": len(graph), "seeds": [s["key"] for s in seeds]},
-            "aggregation": {"rows": len(agg), "types": list(plan.pattern_types)},
+            "aggregation": {"rows": len(agg), "types": pattern_types},
             "observations": {"rows": len(obs)},
         }
         facts = ranking.merge_candidates(sem, kw, graph, agg)
         events = _merge_events(ev_sem, ev_kw)
         return facts, events, obs
 
-    async def _observations(self, scope: Scope, cfg: RetrieveConfig) -> list[ObservationHit]:
+    async def _context_turns(self, scope: Scope, events: list[EventHit],
+                             cfg: RetrieveConfig) -> list[tuple[EventHit, float]]:
+        """The turns around the best snippets, with the score of the snippet they neighbour."""
+        if cfg.context_turns <= 0 or cfg.context_seeds <= 0 or not events:
+            return []
+        seeds = sorted(events, key=lambda e: (-e.score, e.id))[: cfg.context_seeds]
+        rows = await self.executor.run(
+            "read/adjacent_events",
+            {"agent_id": scope.agent_id, "as_of": scope.as_of, "per_side": cfg.context_turns,
+             "window_s": cfg.context_window_s,
+             "seeds": [{"id": e.id, "score": e.score} for e in seeds]}, read=True)
+        return [(event_from_row(r["event"]), float(r["score"])) for r in rows]
+
+    async def _observations(self, scope: Scope, cfg: RetrieveConfig,
+                            count: int) -> list[ObservationHit]:
+        if count == 0 or cfg.max_observations == 0:
+            return []
         rows = await self.executor.run(
             "read/observations",
             {"agent_id": scope.agent_id, "as_of": scope.as_of, "vector": scope.vector,
@@ -198,10 +251,10 @@ class Retriever:
                                semantic=cosine_from_index(r["score"])) for r in rows]
 
     async def _rank(self, query: str, facts: list[ScoredFact], scope: Scope,
-                    cfg: RetrieveConfig, now: datetime,
-                    trace: dict[str, Any]) -> list[ScoredFact]:
+                    cfg: RetrieveConfig, now: datetime, trace: dict[str, Any],
+                    window: TimeWindow | None = None) -> list[ScoredFact]:
         """Score, spread activation from the top seeds, rerank, cut."""
-        ranking.score_facts(facts, cfg, now)
+        ranking.score_facts(facts, cfg, now, window)
         seeds = ranking.order(facts)[: cfg.activation_seeds]
         t = time.perf_counter()
         spread = await spreading_activation(self.executor, scope, seeds,
@@ -211,7 +264,7 @@ class Retriever:
                                "unique": sum(1 for f in spread if f.id not in known)}
         if spread:
             facts = ranking.merge_candidates(facts, spread)
-            ranking.score_facts(facts, cfg, now)
+            ranking.score_facts(facts, cfg, now, window)
         ordered = ranking.order(facts)
         if self.llm is not None and cfg.enable_reranker and ordered:
             pool = ordered[: cfg.rerank_pool]
@@ -237,6 +290,10 @@ def _merge_events(*lists: list[EventHit]) -> list[EventHit]:
                 have.semantic = max(have.semantic, hit.semantic)
                 have.keyword = max(have.keyword, hit.keyword)
     return list(merged.values())
+
+
+async def _same(plan: RetrievalPlan) -> RetrievalPlan:
+    return plan
 
 
 def _ms(since: float) -> float:

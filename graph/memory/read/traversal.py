@@ -10,6 +10,7 @@ from typing import Any
 from graph.executor import Executor
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import ScoredFact
+from graph.memory.read.ranking import recency
 from graph.memory.read.search import Scope, cosine_from_index, fact_from_row
 
 __all__ = ["aggregation_facts", "bfs_facts", "spreading_activation"]
@@ -26,7 +27,8 @@ async def bfs_facts(ex: Executor, scope: Scope, seeds: list[dict[str, Any]],
         return []
     rows = await ex.run(
         "traversal/bfs_hop_decay",
-        scope.params(seeds=seeds, max_hops=config.max_hops, hop_decay=config.hop_decay,
+        scope.params(seeds=seeds, max_entities=config.graph_max_entities,
+                     max_hops=config.max_hops, hop_decay=config.hop_decay,
                      query_bonus=config.query_bonus,
                      half_life_days=config.recency_half_life_days, now=now,
                      pool=limit * config.graph_pool_factor, limit=limit),
@@ -35,7 +37,9 @@ async def bfs_facts(ex: Executor, scope: Scope, seeds: list[dict[str, Any]],
     facts = []
     for row in rows:
         fact = fact_from_row(row["fact"], "graph")
-        fact.scores.graph = min(1.0, float(row["score"]) / config.query_bonus)
+        # score = proximity × the fact's recency (floored at 0.5), as the traversal file says.
+        fresh = 0.5 + 0.5 * recency(fact.created_at, now, config.recency_half_life_days)
+        fact.scores.graph = min(1.0, float(row["proximity"]) * fresh / config.query_bonus)
         fact.scores.semantic = cosine_from_index(row["semantic"])
         fact.hops = int(row["hops"])
         facts.append(fact)

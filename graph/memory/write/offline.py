@@ -249,7 +249,7 @@ def extract_with(nlp: Any, message: str, speaker: str,
     ex = Extraction()
     doc = nlp(message)
     state = _Doc(doc, speaker, other_speaker(recent, speaker))
-    for m in re.finditer(r"([^()\n]{2,60}?)\s*\(([^()\n]{2,60})\)", message):
+    for m in re.finditer(r"([^()\n]{2,60}?)\s{0,3}\(([^()\n]{2,60})\)", message):
         inner, outer = m.group(2).strip(), m.group(1).split()[-1].strip()
         names = [n for n in state.order if n == inner or m.group(1).rstrip().endswith(n)]
         if inner in state.types and len(names) >= 2:  # "Guili (Guilherme Maturana)"

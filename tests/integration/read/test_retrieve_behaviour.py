@@ -159,3 +159,35 @@ async def test_lucene_syntax_in_query_is_harmless(executor: Executor, agent_id: 
     result = await Retriever(executor, embedder).retrieve(
         agent_id, 'Does Ana code in C++? title:"x" AND (foo OR bar~) \\ /regex/ *')
     assert result.facts and result.facts[0].text == "Ana codes in C++ and Rust"
+
+
+async def test_context_turns_bring_the_reply_and_windows_lift_dated_snippets(
+        executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    day = datetime(2023, 7, 9, 14, tzinfo=UTC)
+    await remember(executor, embedder, agent_id, events=[
+        StructuredEvent("What did you paint for the exhibition?", "Caroline", occurred_at=day),
+        StructuredEvent("A sunrise over the lake, in orange and purple.", "Melanie",
+                        occurred_at=day + timedelta(seconds=1)),
+        StructuredEvent("Painting the garage door took all weekend.", "Melanie",
+                        occurred_at=day + timedelta(days=40)),
+        StructuredEvent("Unrelated: the bus was late again.", "Caroline",
+                        occurred_at=day + timedelta(days=90))])
+    retriever = Retriever(executor, embedder)
+    query = "What did Melanie paint for the exhibition?"
+    plain = await retriever.retrieve(agent_id, query, options={"min_score": 0.0})
+    assert plain.trace["context_turns"] == {"rows": 0}
+    with_context = await retriever.retrieve(agent_id, query, options={
+        "context_turns": 1, "context_seeds": 1, "min_score": 0.0})
+    assert with_context.trace["context_turns"]["rows"] >= 1
+    assert "A sunrise over the lake, in orange and purple." in [
+        e.text for e in with_context.events]
+    # "in August 2023" names the month of the garage-door turn: only that turn is lifted.
+    query = "What did Melanie paint in August 2023?"
+    dated = await retriever.retrieve(agent_id, query, options={"min_score": 0.0})
+    flat = await retriever.retrieve(agent_id, query, options={
+        "min_score": 0.0, "weights": {"temporal": 0.0}})
+    assert dated.trace["plan"]["time_window"] == "in august 2023"
+    lifted = {e.text[:12]: e.score - f.score for e in dated.events for f in flat.events
+              if e.id == f.id}
+    assert lifted.pop("Painting the") > 0.05
+    assert all(abs(v) < 1e-9 for v in lifted.values())

@@ -1,0 +1,123 @@
+"""LoCoMo benchmark parts: evidence-recall metrics and the baseline rankers (exact vector
+top-k, BM25, and their reciprocal-rank fusion, Graphiti's hybrid search)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from graph.executor import Executor
+from graph.memory.read.planner import keywords, lucene_query
+from graph.memory.read.search import (
+    Scope,
+    SearchStats,
+    index_min_score,
+    keyword_events,
+    keyword_facts,
+)
+
+KS = (5, 10, 20)
+
+
+@dataclass
+class Metrics:
+    recall: dict[int, float] = field(default_factory=lambda: dict.fromkeys(KS, 0.0))
+    rr: float = 0.0
+    pool: float = 0.0  # recall of the whole ranked list (the candidate pool)
+    pool_size: int = 0
+    n: int = 0
+    ms: float = 0.0
+    per_conv: dict[str, list[float]] = field(default_factory=dict)  # conv → [sum R@10, n]
+
+    def add(self, ranked: list[str], dia_of: dict[str, set[str]], evidence: set[str],
+            ms: float, conv: str = "") -> None:
+        self.n += 1
+        self.ms += ms
+        for k in KS:
+            found: set[str] = set()
+            for item in ranked[:k]:
+                found |= dia_of.get(item, set()) & evidence
+            self.recall[k] += len(found) / len(evidence)
+            if k == 10:
+                cell = self.per_conv.setdefault(conv, [0.0, 0.0])
+                cell[0] += len(found) / len(evidence)
+                cell[1] += 1
+        found = set()
+        for item in ranked:
+            found |= dia_of.get(item, set()) & evidence
+        self.pool += len(found) / len(evidence)
+        self.pool_size += len(ranked)
+        for rank, item in enumerate(ranked, 1):
+            if dia_of.get(item, set()) & evidence:
+                self.rr += 1.0 / rank
+                break
+
+    def r(self, k: int) -> float:
+        return self.recall[k] / max(1, self.n)
+
+    def conv_r10(self, conv: str) -> float:
+        s, n = self.per_conv.get(conv, [0.0, 0.0])
+        return s / n if n else 0.0
+
+    def row(self, name: str) -> str:
+        n = max(1, self.n)
+        cells = " ".join(f"{self.recall[k] / n:9.3f}" for k in KS)
+        return f"{name:<24} {cells} {self.rr / n:8.3f} {self.ms / n:9.1f}"
+
+
+def top(items: list[tuple[float, str]], n: int = 20) -> list[str]:
+    return [i for _, i in sorted(items, key=lambda x: -x[0])][:n]
+
+
+async def vector_hits(ex: Executor, agent: str, vec: list[float]
+                          ) -> dict[str, list[tuple[float, str]]]:
+    common = {"agent_id": agent, "vector": vec, "as_of": None, "limit": 20,
+              "min_score": index_min_score(-1.0)}
+    facts, events = await asyncio.gather(
+        ex.run("read/semantic_facts_exact", {**common, "min_confidence": 0.0}, read=True),
+        ex.run("read/semantic_events_exact", common, read=True))
+    return {"facts": [(r["score"], r["fact"]["id"]) for r in facts],
+            "events": [(r["score"], r["event"]["id"]) for r in events]}
+
+
+async def bm25_hits(ex: Executor, agent: str, question: str, vec: list[float],
+                        counts: dict[str, int]) -> dict[str, list[tuple[float, str]]]:
+    """BM25 top-20 of the agent's facts and turns: the full-text index over-fetched until the
+    agent has 20 hits (the same exact strategy as retrieve; a fixed huge k collects every
+    agent's hits and exhausts the server's transaction memory on a shared database)."""
+    q = lucene_query(keywords(question, limit=32))
+    if not q:
+        return {"facts": [], "events": []}
+    scope = Scope(agent, None, vec, 0.0)
+    facts, events = await asyncio.gather(
+        keyword_facts(ex, scope, lucene=q, limit=20, agent_facts=counts["agent_facts"],
+                      total_facts=counts["total_facts"], cap=200_000, stats=SearchStats()),
+        keyword_events(ex, scope, lucene=q, limit=20, agent_events=counts["agent_events"],
+                       total_events=counts["total_events"], cap=200_000, stats=SearchStats()))
+    # normalised BM25 keeps the BM25 order within each list; the two lists are merged by it
+    return {"facts": [(f.scores.keyword, f.id) for f in facts],
+            "events": [(e.keyword, e.id) for e in events]}
+
+
+def by_mode(hits: dict[str, list[tuple[float, str]]]) -> dict[str, list[str]]:
+    return {"facts": top(hits["facts"]), "turns+facts": top(hits["facts"] + hits["events"])}
+
+
+def rrf(*lists: list[str], k: int = 60) -> list[str]:
+    """Reciprocal-rank fusion of ranked id lists (Graphiti's hybrid search)."""
+    score: dict[str, float] = {}
+    for ranked in lists:
+        for rank, item in enumerate(ranked, 1):
+            score[item] = score.get(item, 0.0) + 1.0 / (k + rank)
+    return top([(s, i) for i, s in score.items()])
+
+
+async def vector_baseline(ex: Executor, agent: str, vec: list[float]) -> list[str]:
+    """Exact vector top-20 of facts and turns merged by cosine (the peers benchmark's ranker)."""
+    return by_mode(await vector_hits(ex, agent, vec))["turns+facts"]
+
+
+async def bm25_baseline(ex: Executor, agent: str, question: str, vec: list[float]) -> list[str]:
+    """BM25 top-20 of facts and turns merged by score (the peers benchmark's ranker)."""
+    counts = (await ex.run("read/agent_counts", {"agent_id": agent}, read=True))[0]
+    return by_mode(await bm25_hits(ex, agent, question, vec, counts))["turns+facts"]

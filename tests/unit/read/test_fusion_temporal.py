@@ -1,0 +1,110 @@
+"""Query time windows, reciprocal-rank fusion, provenance lift, word-overlap MMR and the
+keyword terms without entity names (pure functions of the read pipeline)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from graph.errors import BadInput
+from graph.memory.read import planner, ranking
+from graph.memory.read.config import RetrieveConfig
+from graph.memory.read.models import EntityMatch, EventHit, ScoredFact
+from graph.memory.read.temporal import TimeWindow, query_window
+
+NOW = datetime(2026, 3, 1, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("query", "start", "end"), [
+    ("What did Mel show Caroline on October 13, 2023?", date(2023, 10, 12), date(2023, 10, 14)),
+    ("What did Nate do for Joanna on 25 May, 2022?", date(2022, 5, 24), date(2022, 5, 26)),
+    ("o que houve em 13 de outubro de 2023", date(2023, 10, 12), date(2023, 10, 14)),
+    ("What did she paint in July 2023?", date(2023, 7, 1), date(2023, 7, 31)),
+    ("How often did he go to the beach in 2023?", date(2023, 1, 1), date(2023, 12, 31)),
+    ("what did I do last year", date(2025, 1, 1), date(2025, 12, 31)),
+    ("what happened last month", date(2026, 2, 1), date(2026, 2, 28)),
+])
+def test_query_window_dates(query: str, start: date, end: date) -> None:
+    window = query_window(query, NOW)
+    assert window is not None and (window.start, window.end) == (start, end)
+
+
+def test_month_without_year_matches_any_year_and_plain_words_give_none() -> None:
+    window = query_window("When did Melanie go camping in June?", NOW)
+    assert window == TimeWindow(month=6, text="in june")
+    assert window.contains(datetime(2019, 6, 30, tzinfo=UTC))
+    assert not window.contains(datetime(2019, 7, 1, tzinfo=UTC))
+    assert not window.contains(None)
+    for query in ("What may happen next?", "Where does Marcos live?", "February 30 2023"):
+        assert query_window(query, NOW) is None
+
+
+def test_temporal_boost_lifts_facts_inside_the_window() -> None:
+    inside = ScoredFact(id="a", text="a", valid_from=datetime(2023, 7, 9, tzinfo=UTC))
+    outside = ScoredFact(id="b", text="b", valid_from=datetime(2023, 8, 9, tzinfo=UTC))
+    for f in (inside, outside):
+        f.scores.semantic = 0.5
+    window = query_window("in July 2023", NOW)
+    ranking.score_facts([inside, outside], RetrieveConfig(), NOW, window)
+    assert inside.scores.temporal == 1.0 and outside.scores.temporal == 0.0
+    assert inside.scores.final > outside.scores.final
+    ranking.score_facts([inside, outside], RetrieveConfig(weights={"temporal": 0.0}), NOW,
+                        window)
+    assert inside.scores.final == pytest.approx(outside.scores.final)
+
+
+def test_rrf_scores_rank_ties_and_absence() -> None:
+    scores = ranking.rrf_scores({"a": [0.9, 0.5, 0.5, 0.0], "b": [0.0, 0.0, 1.0, 0.0]},
+                                {"a": 1.0, "b": 1.0}, k=1)
+    # a: ranks 1, 2, 2 (tie), absent; b: only the third candidate, rank 1
+    best = 2 / 2
+    assert scores == pytest.approx([(1 / 2) / best, (1 / 3) / best, (1 / 3 + 1 / 2) / best, 0.0])
+
+
+def test_rrf_fusion_orders_by_agreement() -> None:
+    both = ScoredFact(id="both", text="x")
+    both.scores.semantic, both.scores.keyword = 0.6, 0.9
+    only = ScoredFact(id="only", text="y")
+    only.scores.semantic = 0.8
+    cfg = RetrieveConfig(fusion="rrf")
+    ranking.score_facts([both, only], cfg, NOW)
+    assert 0.0 < only.scores.final < both.scores.final <= 1.0
+    with pytest.raises(BadInput):
+        RetrieveConfig().with_options({"fusion": "median"})
+    with pytest.raises(BadInput):
+        RetrieveConfig().with_options({"fusion": 3})
+
+
+def test_provenance_lift_uses_the_source_turn() -> None:
+    fact = ScoredFact(id="f", text="f", event_ids=["e1", "e2"])
+    fact.scores.semantic = 0.3
+    other = ScoredFact(id="g", text="g", event_ids=["e9"])
+    other.scores.semantic = 0.3
+    turns = [EventHit(id="e2", text="t", speaker=None, occurred_at=None, semantic=0.8,
+                      keyword=0.5)]
+    assert ranking.lift_by_provenance([fact, other], turns, 0.0) == 0
+    assert ranking.lift_by_provenance([fact, other], turns, 0.5) == 1
+    assert fact.scores.semantic == pytest.approx(0.4) and fact.scores.keyword == 0.25
+    assert other.scores.semantic == 0.3
+
+
+def test_diversify_moves_near_copies_down() -> None:
+    texts = ["Caroline went to a pride parade in June", "Caroline went to the pride parade in June",
+             "Melanie painted a lake sunrise"]
+    facts = [ScoredFact(id=str(i), text=t) for i, t in enumerate(texts)]
+    for f, score in zip(facts, (0.9, 0.85, 0.8), strict=True):
+        f.scores.final = f.scores.formula = score
+    assert [f.id for f in ranking.diversify(facts, 0.0, pool=10)] == ["0", "1", "2"]
+    assert [f.id for f in ranking.diversify(facts, 0.5, pool=10)] == ["0", "2", "1"]
+    assert [f.id for f in ranking.rank(facts, RetrieveConfig(diversity=0.5))] == ["0", "2", "1"]
+
+
+def test_keyword_terms_with_and_without_entity_names() -> None:
+    plan = planner.build_plan("What did Caroline research?", ["person"], [
+        planner.CatalogRow(key="person:caroline", name="Caroline", type="person", via="slug",
+                           matched="caroline")])
+    assert plan.entities == (EntityMatch("person:caroline", "Caroline", "person", "slug",
+                                         "caroline"),)
+    assert planner.keyword_terms(plan) == ["caroline", "research"]
+    assert planner.keyword_terms(plan, names=False) == ["research"]
