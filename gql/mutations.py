@@ -34,6 +34,7 @@ from gql.types.write import (
 )
 from graph.memory.jobs import JobSpec
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
+from graph.memory.write.remember import API_MAX_ITEMS
 
 __all__ = ["Mutation"]
 
@@ -121,6 +122,7 @@ class Mutation:
     ) -> RememberPayload:
         result = await info.context.memory.admin.remember(
             str(agent_id),
+            max_items=API_MAX_ITEMS,
             entities=[
                 StructuredEntity(
                     name=e.name,

@@ -11,6 +11,8 @@ import strawberry
 from strawberry.permission import BasePermission, PermissionExtension
 from strawberry.types import Info
 
+from graph.tenancy import may_access
+
 __all__ = ["ANONYMOUS", "LOCAL_ADMIN", "AgentAccess", "Principal", "agent_field", "agent_mutation"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -27,7 +29,8 @@ class Principal:
     key_id: str | None = None
 
     def can_access(self, agent_id: str) -> bool:
-        """True when this caller may read and write ``agent_id``."""
+        """True when this caller's key covers ``agent_id`` (the tenant check that the agent
+        belongs to ``tenant`` is :func:`graph.tenancy.may_access`, done by AgentAccess)."""
         return self.admin or self.all_agents or agent_id in self.agents
 
 
@@ -44,12 +47,18 @@ class AgentAccess(BasePermission):
     message = "This API key may not access that agent."
     error_extensions = {"code": "FORBIDDEN"}  # noqa: RUF012 - strawberry reads a class attribute
 
-    def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
+    async def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
         agent_id = kwargs.get("agent_id")
         if agent_id is None:  # a nested input carries it (mutations take `input`)
             agent_id = getattr(kwargs.get("input"), "agent_id", None)
         principal: Principal = getattr(info.context, "principal", ANONYMOUS)
-        return isinstance(agent_id, str) and principal.can_access(agent_id)
+        if not isinstance(agent_id, str) or not principal.can_access(agent_id):
+            return False
+        if principal.admin:
+            return True
+        # The key covers the id; the agent must also belong to the key's tenant.
+        return await may_access(info.context.executor, principal.tenant, agent_id,
+                                named=agent_id in principal.agents)
 
 
 def _guard() -> list[Any]:

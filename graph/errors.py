@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["BadInput", "ConfigError", "GraphError", "GraphUnavailable", "NotFound"]
+__all__ = ["BadInput", "ConfigError", "GraphError", "GraphTimeout", "GraphUnavailable", "NotFound"]
 
 
 class GraphError(Exception):
@@ -11,6 +11,10 @@ class GraphError(Exception):
 
 class GraphUnavailable(GraphError):
     """Neo4j cannot be reached (down, restarting, network); the call may be retried later."""
+
+
+class GraphTimeout(GraphUnavailable):
+    """A transaction ran past the transaction timeout and was terminated by Neo4j."""
 
 
 class NotFound(GraphError):

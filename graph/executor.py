@@ -17,12 +17,25 @@ from typing import Any, LiteralString, Protocol, TypeVar
 
 import neo4j
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
-from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
+from neo4j.exceptions import (
+    ClientError,
+    DriverError,
+    Neo4jError,
+    ServiceUnavailable,
+    SessionExpired,
+)
 
 import cypher
-from graph.errors import GraphUnavailable
+from graph.errors import GraphTimeout, GraphUnavailable
 
-__all__ = ["Executor", "Neo4jExecutor", "Transaction", "connect", "to_python"]
+__all__ = ["DEFAULT_TX_TIMEOUT_S", "Executor", "Neo4jExecutor", "Transaction", "connect",
+           "to_python"]
+
+DEFAULT_TX_TIMEOUT_S = 120.0  # also written as db.transaction.timeout for the local server
+
+
+def _timed_out(exc: ClientError) -> bool:
+    return "TransactionTimedOut" in (exc.code or "") or "Terminated" in (exc.code or "")
 
 T = TypeVar("T")
 Row = dict[str, Any]
@@ -95,9 +108,11 @@ class Executor(Protocol):
 class Neo4jExecutor:
     """Runs named Cypher statements against one database over the official driver."""
 
-    def __init__(self, driver: AsyncDriver, database: str = "neo4j") -> None:
+    def __init__(self, driver: AsyncDriver, database: str = "neo4j",
+                 tx_timeout_s: float | None = DEFAULT_TX_TIMEOUT_S) -> None:
         self.driver = driver
         self.database = database
+        self.tx_timeout_s = tx_timeout_s  # sent with every transaction; Neo4j terminates it
         self.round_trips = 0
 
     async def run(self, name: str, params: dict[str, Any] | None = None, *, read: bool = False) -> list[Row]:
@@ -112,13 +127,17 @@ class Neo4jExecutor:
         self.round_trips += 1
         try:
             records, _, _ = await self.driver.execute_query(
-                query,
+                neo4j.Query(query, timeout=self.tx_timeout_s),
                 parameters_=params or {},
                 routing_=RoutingControl.READ if read else RoutingControl.WRITE,
                 database_=self.database,
             )
         except (ServiceUnavailable, SessionExpired, OSError) as exc:
             raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
+        except ClientError as exc:
+            if _timed_out(exc):
+                raise GraphTimeout(f"transaction timed out after {self.tx_timeout_s} s") from exc
+            raise
         return [_row(r.data()) for r in records]
 
     async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
@@ -126,6 +145,7 @@ class Neo4jExecutor:
         so ``work`` must be idempotent up to its own commit)."""
         self.round_trips += 1
 
+        @neo4j.unit_of_work(timeout=self.tx_timeout_s)
         async def unit(tx: AsyncManagedTransaction) -> T:
             return await work(Transaction(tx))
 
@@ -134,11 +154,16 @@ class Neo4jExecutor:
                 return await session.execute_write(unit)
         except (ServiceUnavailable, SessionExpired, OSError) as exc:
             raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
+        except ClientError as exc:
+            if _timed_out(exc):
+                raise GraphTimeout(f"transaction timed out after {self.tx_timeout_s} s") from exc
+            raise
 
     async def read(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
         """Run ``work`` in one read transaction (routed to a reader in a cluster)."""
         self.round_trips += 1
 
+        @neo4j.unit_of_work(timeout=self.tx_timeout_s)
         async def unit(tx: AsyncManagedTransaction) -> T:
             return await work(Transaction(tx))
 
@@ -149,6 +174,10 @@ class Neo4jExecutor:
                 return await session.execute_read(unit)
         except (ServiceUnavailable, SessionExpired, OSError) as exc:
             raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
+        except ClientError as exc:
+            if _timed_out(exc):
+                raise GraphTimeout(f"transaction timed out after {self.tx_timeout_s} s") from exc
+            raise
 
     async def ping(self) -> bool:
         try:
@@ -161,8 +190,10 @@ class Neo4jExecutor:
         await self.driver.close()
 
 
-def connect(uri: str, user: str, password: str, database: str = "neo4j") -> Neo4jExecutor:
-    """Build an executor with a pooled async driver (no I/O until the first query)."""
+def connect(uri: str, user: str, password: str, database: str = "neo4j",
+            tx_timeout_s: float | None = DEFAULT_TX_TIMEOUT_S) -> Neo4jExecutor:
+    """Build an executor with a pooled async driver (no I/O until the first query); every
+    transaction carries ``tx_timeout_s`` (Neo4j terminates it after that long)."""
     driver = AsyncGraphDatabase.driver(
         uri,
         auth=(user, password),
@@ -172,7 +203,7 @@ def connect(uri: str, user: str, password: str, database: str = "neo4j") -> Neo4
         liveness_check_timeout=30.0,
         notifications_min_severity="OFF",
     )
-    return Neo4jExecutor(driver, database)
+    return Neo4jExecutor(driver, database, tx_timeout_s)
 
 
 @asynccontextmanager

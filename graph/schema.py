@@ -21,6 +21,7 @@ __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "VECTOR_INDEXES", "SchemaState", "ens
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, "schema/v001_constraints"),
     (2, "schema/v002_jobs"),
+    (3, "schema/v003_tenancy"),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 VECTOR_INDEXES = ("fact", "event", "entity", "chunk", "observation")

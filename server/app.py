@@ -31,7 +31,7 @@ from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
 from server.breaker import BreakerExecutor
 from server.browser_guide import browser_guide_routes
 from server.health import healthz, metrics, readiness, readyz
-from server.limits import BodySizeLimit, RateLimiter
+from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter
 from server.mcp.http import McpHttp
 from server.memory import Memory, build_memory, connect_executor
 from server.settings import Settings, get_settings
@@ -135,6 +135,7 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
             auth_disabled=settings.auth_disabled,
             admin_key=admin_key,
             limiter=RateLimiter(settings.rate_limit_per_minute),
+            failures=AuthFailureLimiter(settings.auth_failures_per_minute),
             paths=("/graphql", "/mcp"),
             deferred_limit_paths=("/mcp",),
         ),

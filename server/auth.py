@@ -26,7 +26,8 @@ from gql.errors import RETRY_AFTER_S
 from gql.permissions import LOCAL_ADMIN, Principal
 from graph.errors import BadInput, GraphUnavailable, NotFound
 from graph.executor import Executor
-from server.limits import RateLimiter, json_error
+from graph.tenancy import claim_agents
+from server.limits import AuthFailureLimiter, RateLimiter, json_error
 
 __all__ = [
     "ApiKeyInfo",
@@ -98,7 +99,8 @@ class ApiKeyStore:
         """Store a new key; returns ``(key_id, key)``. The key cannot be recovered later.
 
         Raises:
-            BadInput: no tenant, or neither agents nor all_agents/admin given.
+            BadInput: no tenant, neither agents nor all_agents/admin given, or an agent that
+                belongs to another tenant.
         """
         tenant = tenant.strip()
         agents = sorted({a.strip() for a in agents if a.strip()})
@@ -106,6 +108,8 @@ class ApiKeyStore:
             raise BadInput("a tenant name is required")
         if not agents and not all_agents and not admin:
             raise BadInput("give --agents a,b or --all-agents (or --admin)")
+        if not admin:
+            await claim_agents(self.executor, tenant, agents)  # refuses another tenant's agent
         key, key_id = generate_key(), str(uuid.uuid4())
         await self.executor.run(
             "auth/create_key",
@@ -175,6 +179,7 @@ class AuthMiddleware:
         auth_disabled: bool,
         admin_key: str | None,
         limiter: RateLimiter,
+        failures: AuthFailureLimiter | None = None,
         paths: tuple[str, ...] = ("/graphql",),
         deferred_limit_paths: tuple[str, ...] = (),
     ) -> None:
@@ -183,6 +188,7 @@ class AuthMiddleware:
         self.auth_disabled = auth_disabled
         self.admin_key = admin_key
         self.limiter = limiter
+        self.failures = failures or AuthFailureLimiter(10)
         self.paths = paths
         # Over-budget requests on these paths pass with ``state["rate_wait_s"]`` set, for the
         # route to refuse in its own protocol (MCP tool calls answer a RATE_LIMITED tool error).
@@ -197,8 +203,20 @@ class AuthMiddleware:
             await self.app(scope, receive, send)  # the GraphiQL page itself
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        address = str((scope.get("client") or ("?",))[0])
+        locked = self.failures.wait(address)
+        if locked > 0:
+            retry = max(1, int(locked + 0.999))
+            await json_error(
+                429, "RATE_LIMITED",
+                f"Too many failed authentications from this address; retry in {retry} s.",
+                {"retry-after": str(retry)}, retryAfterSeconds=retry,
+            )(scope, receive, send)
+            return
         principal, refusal = await self._authenticate(scope, headers)
         if refusal is not None:
+            if refusal.status_code == 401 and key_from_headers(headers) is not None:
+                self.failures.failed(address)  # a wrong key, not a missing one
             await refusal(scope, receive, send)
             return
         assert principal is not None

@@ -43,7 +43,8 @@ def create(
     tenant: str = typer.Option(..., help="Tenant (customer / team) owning the key."),
     agents: str = typer.Option("", help="Comma-separated agent ids the key may read and write."),
     all_agents: bool = typer.Option(
-        False, "--all-agents", help="Every agent (current and future)."
+        False, "--all-agents",
+        help="Every agent of the tenant (current and future); never another tenant's agent."
     ),
     admin: bool = typer.Option(False, "--admin", help="Admin key: everything, every agent."),
 ) -> None:
@@ -60,7 +61,7 @@ def create(
 def list_keys(tenant: str = typer.Option(None, help="Only this tenant.")) -> None:
     """List keys (never the keys themselves)."""
     for k in _run(lambda store: store.list(tenant)):
-        scope = "ADMIN" if k.admin else ("all agents" if k.all_agents else ",".join(k.agents))
+        scope = "ADMIN" if k.admin else ("all agents of the tenant" if k.all_agents else ",".join(k.agents))
         state = f"revoked {k.revoked_at:%Y-%m-%d}" if k.revoked_at else "active"
         typer.echo(f"{k.id}  {k.tenant:<20} {state:<18} {scope}")
 

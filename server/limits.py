@@ -7,6 +7,7 @@ so clients handle them like any other typed error.
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["BodySizeLimit", "RateLimiter", "TokenBucket", "json_error"]
+__all__ = ["AuthFailureLimiter", "BodySizeLimit", "RateLimiter", "TokenBucket", "json_error"]
 
 
 def json_error(
@@ -64,6 +65,39 @@ class RateLimiter:
                 self.buckets.clear()
             bucket = self.buckets[key] = TokenBucket(self.per_minute, self.per_minute / 60.0)
         return bucket.take(self.clock())
+
+
+@dataclass
+class AuthFailureLimiter:
+    """Failed authentications per client address: ``per_minute`` failures, then the address is
+    refused (429) until its bucket refills. Memory is bounded: at most ``max_addresses``
+    buckets, the least recently failing address is forgotten first."""
+
+    per_minute: int
+    max_addresses: int = 10_000
+    clock: Callable[[], float] = time.monotonic
+    buckets: OrderedDict[str, TokenBucket] = field(default_factory=OrderedDict)
+
+    def wait(self, address: str) -> float:
+        """0 when ``address`` may try to authenticate, else the seconds until it may."""
+        bucket = self.buckets.get(address)
+        if self.per_minute <= 0 or bucket is None:
+            return 0.0
+        now = self.clock()
+        tokens = min(bucket.capacity, bucket.tokens + (now - bucket.stamp) * bucket.rate)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / bucket.rate
+
+    def failed(self, address: str) -> None:
+        """Record one failed authentication of ``address``."""
+        if self.per_minute <= 0:
+            return
+        bucket = self.buckets.pop(address, None)
+        if bucket is None:
+            bucket = TokenBucket(self.per_minute, self.per_minute / 60.0)
+            while len(self.buckets) >= self.max_addresses:
+                self.buckets.popitem(last=False)
+        bucket.take(self.clock())
+        self.buckets[address] = bucket  # most recent last
 
 
 class BodySizeLimit:

@@ -115,9 +115,11 @@ def build_llm(settings: Settings) -> ChatLLM | None:
 
 
 def connect_executor(settings: Settings) -> Executor:
-    """A pooled executor for the configured Neo4j (no I/O until the first query)."""
+    """A pooled executor for the configured Neo4j (no I/O until the first query); every
+    transaction carries the configured transaction timeout."""
     return connect(settings.bolt_uri, settings.neo4j_user,
-                   settings.neo4j_password.get_secret_value(), settings.neo4j_database)
+                   settings.neo4j_password.get_secret_value(), settings.neo4j_database,
+                   tx_timeout_s=settings.neo4j_tx_timeout_s)
 
 
 def build_memory(settings: Settings, *, embedder: Embedder | None = None,

@@ -20,6 +20,7 @@ def local_neo4j(settings: Settings | None = None) -> LocalNeo4j:
             heap=s.neo4j_heap,
             pagecache=s.neo4j_pagecache,
             tx_memory=s.neo4j_tx_memory,
+            tx_timeout_s=s.neo4j_tx_timeout_s,
             start_timeout_s=s.neo4j_start_timeout_s,
             browser_allowlist=browser_allowlist(s),
             browser_post_connect_cmd=post_connect_cmd(api_url(s)),

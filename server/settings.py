@@ -10,12 +10,13 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["Settings", "get_settings"]
+__all__ = ["MIN_ADMIN_KEY_CHARS", "Settings", "get_settings"]
 
 ROOT = Path(__file__).resolve().parent.parent
+MIN_ADMIN_KEY_CHARS = 32
 
 
 class Settings(BaseSettings):
@@ -45,6 +46,10 @@ class Settings(BaseSettings):
     neo4j_heap: str = "1g"
     neo4j_pagecache: str = "512m"
     neo4j_tx_memory: str = "512m"
+    neo4j_tx_timeout_s: float = Field(
+        default=120.0, gt=0,
+        description="Transaction timeout: db.transaction.timeout of the local server and the "
+                    "timeout the driver sends with every transaction")
     neo4j_start_timeout_s: float = 120.0
 
     # --- providers -----------------------------------------------------------------------
@@ -73,6 +78,9 @@ class Settings(BaseSettings):
     max_query_tokens: int = 5_000
     max_body_bytes: int = 2_000_000
     rate_limit_per_minute: int = 600
+    auth_failures_per_minute: int = Field(
+        default=10, ge=0,
+        description="Failed authentications allowed per client address per minute (0: off)")
     mcp_api_key: SecretStr | None = Field(
         default=None, description="`hippograph mcp` (stdio): the API key whose agents it may use."
     )
@@ -109,6 +117,16 @@ class Settings(BaseSettings):
     document_max_bytes: int = 10 * 1024 * 1024
     url_fetch_allow_private: bool = False
     url_fetch_timeout_s: float = 20.0
+
+    @field_validator("admin_api_key")
+    @classmethod
+    def _admin_key_long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value()) < MIN_ADMIN_KEY_CHARS:
+            raise ValueError(
+                f"HIPPOGRAPH_ADMIN_API_KEY must be at least {MIN_ADMIN_KEY_CHARS} characters "
+                f"(got {len(value.get_secret_value())}); generate one with "
+                "`python -c 'import secrets; print(\"hg_\" + secrets.token_urlsafe(32))'`")
+        return value
 
     @property
     def llm_enabled(self) -> bool:

@@ -135,10 +135,10 @@ class Admin:
                        facts: Sequence[StructuredFact] = (),
                        relations: Sequence[StructuredRelation] = (),
                        events: Sequence[StructuredEvent] = (), progress: Progress | None = None,
-                       *, batch_size: int = 500) -> RememberResult:
+                       *, batch_size: int = 500, max_items: int | None = None) -> RememberResult:
         """Import entities, facts, relations and events as given (no LLM; idempotent)."""
         return await remember(self.executor, self.embedder, agent_id, entities, facts, relations,
-                              events, progress, batch_size=batch_size)
+                              events, progress, batch_size=batch_size, max_items=max_items)
 
     async def forget(self, agent_id: str, fact_id: str,
                      reason: str | None = None) -> ForgetResult:

@@ -19,6 +19,7 @@ __all__ = [
     "entity_key",
     "estimate_tokens",
     "fold",
+    "idempotency_digest",
     "normalize",
     "normalize_relation_type",
     "normalize_type",
@@ -49,6 +50,12 @@ def clean_text(text: str) -> str:
     if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
         text = "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in text)
     return unicodedata.normalize("NFC", _CONTROL.sub("", text))
+
+
+def idempotency_digest(key: str) -> str:
+    """What a write receipt stores for a client's idempotency key: the sha256 of the WHOLE key
+    (keys differing only after any prefix never collide; any length fits the index)."""
+    return "sha256:" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def normalize(text: str) -> str:

@@ -15,13 +15,42 @@ from graph.providers.base import LLMError, LLMResponse, TokenUsage
 
 __all__ = ["OpenAIChat", "parse_json_text"]
 
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
-_FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$", re.IGNORECASE)
+# Tags found by one linear scan and paired in Python: ``<think>.*?</think>`` would rescan the
+# rest of the text from every unclosed ``<think>``.
+_THINK_TAG = re.compile(r"</?think>", re.IGNORECASE)
+
+
+def _drop_think(text: str) -> str:
+    """``text`` without its ``<think>…</think>`` blocks (an unclosed block is kept)."""
+    out: list[str] = []
+    keep_from = 0
+    open_at: int | None = None
+    for tag in _THINK_TAG.finditer(text):
+        if tag.group().startswith("</"):
+            if open_at is not None:
+                out.append(text[keep_from:open_at])
+                keep_from, open_at = tag.end(), None
+        elif open_at is None:
+            open_at = tag.start()
+    out.append(text[keep_from:])
+    return "".join(out)
+
+
+def _drop_fence(text: str) -> str:
+    """A Markdown code fence (```json … ```) around the answer removed."""
+    text = text.strip()
+    if text.startswith("```"):
+        text = text[3:]
+        if text[:4].lower() == "json":
+            text = text[4:]
+    if text.endswith("```"):
+        text = text[:-3]
+    return text
 
 
 def parse_json_text(text: str) -> Any:
     """Parse a model's JSON answer leniently; None when there is no JSON object in it."""
-    cleaned = _FENCE.sub("", _THINK.sub("", text or "")).strip()
+    cleaned = _drop_fence(_drop_think(text or "")).strip()
     if not cleaned:
         return None
     try:

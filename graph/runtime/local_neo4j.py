@@ -47,6 +47,7 @@ class RuntimeConfig:
     heap: str = "1g"
     pagecache: str = "512m"
     tx_memory: str = "512m"
+    tx_timeout_s: float = 120.0
     start_timeout_s: float = 120.0
     with_gds: bool = True
     # Neo4j Browser: hosts it may fetch guides/styles from, and commands run after connecting.
@@ -175,6 +176,7 @@ class LocalNeo4j:
             "server.memory.heap.max_size": c.heap,
             "server.memory.pagecache.size": c.pagecache,
             "dbms.memory.transaction.total.max": c.tx_memory,
+            "db.transaction.timeout": f"{max(1, round(c.tx_timeout_s))}s",
             "dbms.security.procedures.unrestricted": "apoc.*,gds.*",
             "dbms.security.procedures.allowlist": "apoc.*,gds.*",
             "dbms.usage_report.enabled": "false",

@@ -25,6 +25,7 @@ from pydantic import Field, ValidationError
 from gql.errors import ApiError, ErrorCode, api_error_from
 from gql.permissions import Principal
 from graph.memory.facade import Memory
+from graph.tenancy import may_access
 from server.mcp.tools import TOOLS, Tool, agent_entities, agent_profile
 
 __all__ = ["INSTRUCTIONS", "Caller", "Resolver", "build_mcp", "error_result"]
@@ -100,7 +101,13 @@ async def _admit(resolve: Resolver, ctx: Context, agent_id: str | None) -> tuple
         retry = max(1, int(caller.rate_wait_s + 0.999))
         raise ApiError(ErrorCode.RATE_LIMITED, f"Rate limit exceeded; retry in {retry} s.",
                        retryAfterSeconds=retry)
-    return caller.memory, agent_for(caller.principal, agent_id)
+    agent = agent_for(caller.principal, agent_id)
+    principal = caller.principal
+    # The key covers the id; the agent must also belong to the key's tenant (as in GraphQL).
+    if not principal.admin and not await may_access(
+            caller.memory.executor, principal.tenant, agent, named=agent in principal.agents):
+        raise ApiError(ErrorCode.FORBIDDEN, "This API key may not access that agent.")
+    return caller.memory, agent
 
 
 class HippographMCP(MCPServer[Any]):

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-BENCHES = ["bench_runtime", "bench_write", "bench_retrieve", "bench_api", "bench_jobs"]
+BENCHES = ["bench_runtime", "bench_write", "bench_retrieve", "bench_api", "bench_jobs", "fuzz_text"]
 
 
 def main() -> int:
@@ -23,6 +23,8 @@ def main() -> int:
     locomo = Path(os.environ.get("HIPPOGRAPH_LOCOMO", ROOT.parent / "shared/bench/locomo/locomo-dev.json"))
     if locomo.is_file():
         runs.append(["tests.bench.locomo", str(locomo)])
+        runs.append(["tests.bench.locomo_pipeline", str(locomo), "--conversations", "1",
+                     "--turns", "200"])
         runs.append(["tests.bench.peers", str(locomo), "--out", "bench-results/peers.json"])
     else:
         print(f"(LoCoMo data not found at {locomo}; skipping that benchmark)")

@@ -89,7 +89,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16, help="concurrent clients")
     args = parser.parse_args()
 
-    admin = "hg_bench_" + secrets.token_urlsafe(12)
+    admin = "hg_bench_" + secrets.token_urlsafe(32)
     settings = Settings(admin_api_key=admin, rate_limit_per_minute=0, llm_base_url=None,
                         llm_api_key=None, auth_disabled=False, worker_enabled=False)
     asyncio.run(_seed(settings))

@@ -69,7 +69,7 @@ def serve_in_thread(settings: Settings) -> tuple[uvicorn.Server, threading.Threa
 
 @pytest.fixture(scope="session")
 def live_api(demo_agent: str) -> Iterator[LiveApi]:
-    admin_key = "hg_admin_" + secrets.token_urlsafe(16)
+    admin_key = "hg_admin_" + secrets.token_urlsafe(32)
     settings = Settings(
         admin_api_key=admin_key,
         auth_disabled=False,

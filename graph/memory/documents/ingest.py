@@ -10,6 +10,7 @@ derived from the document and chunk positions), so a crashed job simply runs aga
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import uuid
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from graph.memory.documents.parse import chunk_text, detect_format, parse_docume
 from graph.memory.jobs.config import DocumentConfig
 from graph.memory.jobs.context import JobContext, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
+from graph.memory.text import idempotency_digest
 
 __all__ = [
     "DocumentAccepted",
@@ -162,8 +164,9 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
         raise PermanentJobError(f"document {doc_id} has no content")
     fmt = doc.get("format") or detect_format(content_type, doc.get("url") or doc.get("source"),
                                             raw)
-    parsed = parse_document(raw, fmt, title=doc.get("title"))
-    chunks = chunk_text(parsed.text, cfg.chunk_chars, cfg.chunk_overlap)
+    # Parsing and chunking up to document_max_bytes of text run off the event loop.
+    parsed = await asyncio.to_thread(parse_document, raw, fmt, title=doc.get("title"))
+    chunks = await asyncio.to_thread(chunk_text, parsed.text, cfg.chunk_chars, cfg.chunk_overlap)
     await ctx.progress(0.05, force=True)
     for start in range(0, len(chunks), _WRITE_BATCH):
         batch = chunks[start : start + _WRITE_BATCH]
@@ -243,7 +246,8 @@ async def chunk_extract_handler(ctx: JobContext) -> dict[str, Any]:
     key = f"chunk:{chunk['id']}"
     if ctx.job.attempts > 1:  # a crashed attempt may have left its claim (see async_write)
         await ctx.deps.executor.run("jobs/release_pending_receipt",
-                                    {"agent_id": ctx.job.agent_id, "key": key})
+                                    {"agent_id": ctx.job.agent_id,
+                                     "key": idempotency_digest(key)})
     result = await pipeline.write(ctx.job.agent_id, chunk["text"], speaker,
                                   idempotency_key=key,
                                   thread_id=f"document:{chunk['document_id']}")

@@ -110,6 +110,18 @@ def detect_format(content_type: str | None, name: str | None, text: str) -> str:
     return "text"
 
 
+def _markdown_title(body: str) -> str:
+    """The text of the first ``# Title`` line, closing hashes removed (string operations: the
+    former lazy-title regex with optional spaces and hashes around it was cubic on a long run
+    of ``#``)."""
+    for line in body.split("\n"):
+        if line.startswith("#") and line[1:2].isspace():
+            title = line[1:].strip().rstrip("#").strip()
+            if title:
+                return title[:_TITLE_MAX]
+    return ""
+
+
 def parse_document(text: str, fmt: str, *, title: str | None = None) -> ParsedDocument:
     """Extract title and plain text.
 
@@ -131,8 +143,7 @@ def parse_document(text: str, fmt: str, *, title: str | None = None) -> ParsedDo
         return ParsedDocument(title or found[:_TITLE_MAX] or _first_line(body), body, fmt)
     body = _tidy(text)
     if fmt == "markdown":
-        match = re.search(r"(?m)^#\s+(.+?)\s*#*\s*$", body)
-        found = match.group(1).strip()[:_TITLE_MAX] if match else _first_line(body)
+        found = _markdown_title(body) or _first_line(body)
         return ParsedDocument(title or found, body, fmt)
     return ParsedDocument(title or _first_line(body), body, fmt)
 

@@ -13,6 +13,7 @@ composition root) with ``event_id=`` so no second event is created.
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -22,7 +23,7 @@ from graph.errors import BadInput
 from graph.executor import Executor
 from graph.memory.jobs.context import JobContext, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
-from graph.memory.text import content_hash, normalize
+from graph.memory.text import content_hash, idempotency_digest, normalize
 from graph.memory.write.guard import guard_message, scan_pii
 from graph.memory.write.models import WriteResult
 from graph.memory.write.pipeline import WritePipeline
@@ -68,11 +69,11 @@ async def write_async(
     """
     if not agent_id or not agent_id.strip():
         raise BadInput("agent_id is required")
-    guarded = guard_message(message, max_chars)
+    guarded = await asyncio.to_thread(guard_message, message, max_chars)
     if guarded.empty:
         return AsyncWriteAccepted(None, None, False, ["empty message: nothing stored"])
     warnings = list(guarded.warnings)
-    pii = scan_pii(guarded.text, pii_mode)
+    pii = await asyncio.to_thread(scan_pii, guarded.text, pii_mode)
     text = pii.text
     if pii.findings:
         warnings.append(f"redacted {len(pii.findings)} sensitive span(s)")
@@ -138,7 +139,8 @@ async def extract_handler(ctx: JobContext) -> dict[str, Any]:
         # so it wrote nothing else); we hold the lease, so the claim is ours to drop. A
         # completed receipt is kept: the pipeline then returns the stored result.
         await ctx.deps.executor.run("jobs/release_pending_receipt",
-                                    {"agent_id": ctx.job.agent_id, "key": key})
+                                    {"agent_id": ctx.job.agent_id,
+                                     "key": idempotency_digest(key)})
     await ctx.progress(0.1, force=True)
     result = await run_pipeline(
         pipeline, ctx.job.agent_id, rows[0], idempotency_key=key,

@@ -45,7 +45,38 @@ _CASUAL_WORDS = (
     r"muito obrigada|valeu|vlw|tchau|ate logo|ate mais|tudo bem|tudo bom|beleza|blz|certo|"
     r"legal|show|sim|nao|kkk|kkkk|rs|como vai|como voce esta|opa|salve"
 )
-_CASUAL = re.compile(rf"^(?:(?:{_CASUAL_WORDS})\s*)+$")
+# A message is casual when it is a run of these words, spaces optional ("okok", "kkkkk").
+# Matched by a dynamic programme over a trie (linear in the message length), not by a regex:
+# ``^(?:(?:words)\s*)+$`` backtracks exponentially on "kkkk…k x".
+_MAX_CASUAL_CHARS = 200  # longer messages are never small talk
+_CASUAL_TRIE: dict[str, Any] = {}
+for _word in _CASUAL_WORDS.split("|"):
+    _node = _CASUAL_TRIE
+    for _ch in _word:
+        _node = _node.setdefault(_ch, {})
+    _node[""] = {}  # end of a word
+
+
+def _casual_run(folded: str) -> bool:
+    """True when ``folded`` is a concatenation of casual words and spaces (O(len × longest
+    word): every position is expanded at most once)."""
+    n = len(folded)
+    reachable = [False] * (n + 1)
+    reachable[0] = True
+    for start in range(n):
+        if not reachable[start]:
+            continue
+        if folded[start] == " ":
+            reachable[start + 1] = True
+            continue
+        node = _CASUAL_TRIE
+        pos = start
+        while pos < n and folded[pos] in node:
+            node = node[folded[pos]]
+            pos += 1
+            if "" in node:
+                reachable[pos] = True
+    return reachable[n]
 
 _BROAD = re.compile(
     r"\b(?:tell me (?:everything|all|more) about|everything (?:you know )?about|"
@@ -55,10 +86,15 @@ _BROAD = re.compile(
     r"o que (?:voce|vc) sabe (?:sobre|de|do|da)|resum[ao])\b"
 )
 
-_AGGREGATION = re.compile(
+# "list my friends": a trigger word, then (anywhere later) a determiner and the noun. Two
+# searches instead of ``trigger.*?determiner`` so every trigger does not rescan the rest.
+_AGG_TRIGGER = re.compile(
     r"\b(?:who are|what are|which are|list|show|name|tell me|enumerate|quais sao|quem sao|"
-    r"quais|liste|listar|lista|mostre|mostra|me diga|cite)\b.*?\b(?:my|all my|all|meus|minhas|"
-    r"todos os meus|todas as minhas|todos os|todas as|os|as)\s+(\w+)"
+    r"quais|liste|listar|lista|mostre|mostra|me diga|cite)\b"
+)
+_AGG_NOUN = re.compile(
+    r"\b(?:my|all my|all|meus|minhas|todos os meus|todas as minhas|todos os|todas as|os|as)"
+    r" (\w+)"
 )
 
 # Nouns of aggregation questions → entity types they may refer to (only types the agent has
@@ -98,7 +134,9 @@ _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 def is_casual(query: str) -> bool:
     """True when the whole message is a greeting / thanks / small talk (English, Portuguese)."""
     folded = fold(query)
-    return not folded or bool(_CASUAL.match(folded))
+    if len(folded) > _MAX_CASUAL_CHARS:
+        return False
+    return not folded or _casual_run(folded)
 
 
 def is_broad(query: str) -> bool:
@@ -237,7 +275,9 @@ def _resolve(rows: Iterable[CatalogRow]) -> list[EntityMatch]:
 
 def aggregation_types(query: str, agent_types: Iterable[str]) -> tuple[str, ...]:
     """Entity types an aggregation question asks for, only those the agent actually has."""
-    match = _AGGREGATION.search(fold(query))
+    folded = fold(query)
+    trigger = _AGG_TRIGGER.search(folded)
+    match = _AGG_NOUN.search(folded, trigger.end()) if trigger else None
     if not match:
         return ()
     noun = match.group(1)

@@ -71,18 +71,19 @@ class Retriever:
     async def plan(self, agent_id: str, query: str, as_of: datetime | None = None,
                    expand: bool = True) -> tuple[RetrievalPlan, dict[str, Any]]:
         """The deterministic plan and the catalog counts (no embedding, no LLM); ``expand``
-        adds the named entities' 1-hop neighbours."""
-        skip = planner.casual_plan(query)
+        adds the named entities' 1-hop neighbours. The text work runs in a worker thread: the
+        event loop keeps serving other requests meanwhile."""
+        skip = await asyncio.to_thread(planner.casual_plan, query)
         if skip is not None:
             return skip, {}
-        terms = planner.lookup_terms(query)
+        terms = await asyncio.to_thread(planner.lookup_terms, query)
         rows, counts = await asyncio.gather(
             self.executor.run("read/plan_catalog", {"agent_id": agent_id, **terms.params()},
                               read=True),
             self._counts(agent_id))
         catalog = {**rows[0], **counts}
         matches = [planner.CatalogRow(**m) for m in catalog["matches"]]
-        plan = planner.build_plan(query, catalog["types"], matches)
+        plan = await asyncio.to_thread(planner.build_plan, query, catalog["types"], matches)
         if expand:
             plan = await self.expand(agent_id, plan, as_of)
         return plan, catalog
@@ -129,7 +130,7 @@ class Retriever:
         cfg = self.config.with_options(options)
         query, as_of = _check_inputs(agent_id, query, as_of)
         trace: dict[str, Any] = {}
-        skip = planner.casual_plan(query)
+        skip = await asyncio.to_thread(planner.casual_plan, query)
         if skip is not None:
             trace["plan"] = {"ms": 0.0, "reason": skip.reason}
             return RetrieveResult(context="", facts=[], observations=[], events=[], plan=skip,

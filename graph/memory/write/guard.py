@@ -55,16 +55,21 @@ def _luhn(digits: str) -> bool:
 
 
 # (kind, pattern, redactable). Order matters: secrets before generic numbers.
+# Every pattern runs in linear time (tests/unit/foundation/test_regex_linear.py checks the
+# shapes): no nested or overlapping unbounded quantifiers, and a pattern whose first repeat
+# spans punctuation starts only at the beginning of a run (negative lookbehind), so a long
+# run is not rescanned from every position ("a.a.a.a…" for email, "eyJ-eyJ-…" for JWT).
 _PATTERNS: tuple[tuple[str, re.Pattern[str], bool], ...] = (
-    ("private_key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?"
-                               r"(?:-----END [A-Z ]*PRIVATE KEY-----|$)"), True),
+    ("private_key", re.compile(r"-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?"
+                               r"(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)"), True),
     ("api_key", re.compile(
         r"\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_\-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}"
         r"|xox[baprs]-[A-Za-z0-9\-]{10,}|AIza[0-9A-Za-z_\-]{35}|hg_[A-Za-z0-9_\-]{20,})"), True),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}"),
-     True),
+    ("jwt", re.compile(r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}"
+                       r"\.[A-Za-z0-9_\-]{10,}"), True),
     ("password", re.compile(r"(?i)\b(?:password|passwd|senha|pwd)\s*(?:is|=|:|é)\s*(\S+)"), True),
-    ("email", re.compile(r"\b[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}\b"), True),
+    ("email", re.compile(r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+"
+                         r"\.[A-Za-z]{2,}\b"), True),
     ("credit_card", re.compile(r"\b(?:\d[ \-]?){12,18}\d\b"), True),
     ("ssn", re.compile(r"\b\d{3}-\d{2}-\d{4}\b"), True),
     ("phone", re.compile(r"(?<![\w+])(?:\+\d{1,3}[ .\-]?)?\(?\d{2,3}\)?[ .\-]?\d{4,5}[ .\-]\d{4}"

@@ -4,12 +4,13 @@ a few Portuguese rules where the English model cannot help.
 Lower quality than the LLM path, but deterministic, fast and always available:
 - entities: NER spans and proper-noun chunks (people, organisations, places, dates, products);
   types corrected by the verb pattern they take part in;
-- facts: one per sentence that mentions an entity or the speaker, first-person words rewritten
-  to the speaker's name (subject-centric, self-contained);
-- relations: verb + preposition/object patterns (lives in, moved to, works at, married to, …)
-  and possessive relationship nouns ("my wife Ana"); negated verbs produce no relation and mark
-  the fact as a retraction.
-Portuguese support is rule-based and limited to simple sentences ("Eu moro em Curitiba").
+- facts: one per salient clause (``offline_clauses``: coordinated predicates split, small talk
+  and reactions left as events), rewritten to be self-contained: first person → the speaker,
+  "you" → the other speaker when the recent messages name them;
+- relations: from every kept clause, verb + preposition/object patterns (lives in, moved to,
+  works at, married to, …) and possessive relationship nouns ("my wife Ana"); negated verbs
+  produce no relation and mark the fact as a retraction.
+Portuguese support is rule-based (``offline_pt``) and limited to simple sentences.
 """
 
 from __future__ import annotations
@@ -25,6 +26,14 @@ from graph.memory.write.extraction import (
     ExtractedRelation,
     Extraction,
 )
+from graph.memory.write.offline_clauses import (
+    FIRST_PERSON,
+    SECOND_PERSON,
+    clauses,
+    rewrite,
+    salient,
+)
+from graph.memory.write.offline_pt import extract_portuguese
 
 __all__ = ["extract_offline", "extract_with", "load_nlp"]
 
@@ -56,46 +65,7 @@ _REL_NOUNS = {"wife": "spouse_of", "husband": "spouse_of", "partner": "partner_o
               "mother": "child_of", "mom": "child_of", "father": "child_of", "dad": "child_of",
               "son": "parent_of", "daughter": "parent_of", "colleague": "colleague_of",
               "manager": "reports_to", "cousin": "cousin_of"}
-# First-person words → the speaker ("we/our" too: lossy, but keeps facts self-contained).
-_FIRST_PERSON = {"i": "{s}", "me": "{s}", "myself": "{s}", "my": "{s}'s", "mine": "{s}'s",
-                 "we": "{s}", "us": "{s}", "our": "{s}'s", "ourselves": "{s}"}
-_SUBJECT_PRONOUNS = {"i", "we"}
 _NEG_ADV = {"longer", "anymore", "never"}
-
-_PT_HINT = re.compile(r"\b(eu|moro|mudei|trabalho|sou|não|nao|minha|meu|estou|vivo|mora|"
-                      r"trabalha)\b", re.IGNORECASE)
-_NAME = r"((?:[A-ZÀ-Ý][\wÀ-ÿ\-]+)(?:\s+(?:d[aoe]s?\s+)?[A-ZÀ-Ý][\wÀ-ÿ\-]+)*)"
-_OBJ = r"\s+(?:[oa]\s+)?" + _NAME
-# (pattern, relation, target type, retraction, subject): subject "speaker" for first-person
-# verbs, "named" when group 1 is the subject's name, "inherit" for a verb continuing the
-# clause ("Pedro mora em X e trabalha na Y" → Pedro).
-_PT_RULES: tuple[tuple[re.Pattern[str], str, str, bool, str], ...] = (
-    (re.compile(r"\bnão\s+(?:moro|vivo)\s+mais\s+(?:em|no|na)" + _OBJ), "lives_in", "place",
-     True, "speaker"),
-    (re.compile(r"\bnão\s+trabalho\s+mais\s+(?:na|no|em|para|pra)" + _OBJ), "works_at",
-     "organization", True, "speaker"),
-    (re.compile(r"(?<!não )\b(?:moro|vivo)\s+(?:em|no|na)" + _OBJ), "lives_in", "place", False,
-     "speaker"),
-    (re.compile(r"\b(?:me\s+)?mudei\s+(?:para|pra|pro)" + _OBJ), "lives_in", "place", False,
-     "speaker"),
-    (re.compile(r"(?<!não )\btrabalho\s+(?:na|no|em|para|pra)" + _OBJ), "works_at",
-     "organization", False, "speaker"),
-    (re.compile(r"\bsou\s+casad[oa]\s+com" + _OBJ), "married_to", "person", False, "speaker"),
-    (re.compile(_NAME + r"\s+(?:mora|vive)\s+(?:em|no|na)" + _OBJ), "lives_in", "place", False,
-     "named"),
-    (re.compile(_NAME + r"\s+trabalha\s+(?:na|no|em|para|pra)" + _OBJ), "works_at",
-     "organization", False, "named"),
-    (re.compile(_NAME + r"\s+(?:se\s+)?mudou\s+(?:para|pra|pro)" + _OBJ), "lives_in", "place",
-     False, "named"),
-    (re.compile(r"\be\s+(?:mora|vive)\s+(?:em|no|na)" + _OBJ), "lives_in", "place", False,
-     "inherit"),
-    (re.compile(r"\be\s+trabalha\s+(?:na|no|em|para|pra)" + _OBJ), "works_at", "organization",
-     False, "inherit"),
-)
-_PT_VERBS = ((r"\bme mudei\b", "se mudou"), (r"\bmudei\b", "se mudou"), (r"\bmoro\b", "mora"),
-             (r"\bvivo\b", "vive"), (r"\btrabalho\b", "trabalha"), (r"\bsou\b", "é"),
-             (r"\bestou\b", "está"), (r"\btenho\b", "tem"), (r"\bgosto\b", "gosta"))
-
 
 def load_nlp() -> Any:
     """The spaCy pipeline, loaded once per process (thread-safe, lazy)."""
@@ -108,30 +78,30 @@ def load_nlp() -> Any:
         return _NLP
 
 
-async def extract_offline(message: str, speaker: str) -> Extraction:
-    """Extract entities, facts and relations from ``message`` without an LLM (in a thread)."""
+async def extract_offline(message: str, speaker: str,
+                          recent: list[str] | None = None) -> Extraction:
+    """Extract entities, facts and relations from ``message`` without an LLM (in a thread).
+    ``recent`` holds earlier messages as 'Speaker: text' (the last other speaker is "you")."""
     nlp = await asyncio.to_thread(load_nlp)
-    return await asyncio.to_thread(extract_with, nlp, message, speaker)
+    return await asyncio.to_thread(extract_with, nlp, message, speaker, recent)
 
 
-def _third_person(token: Any) -> str:
-    if token.lemma_ == "be":
-        return "is" if token.tag_ == "VBP" else token.text
-    if token.tag_ != "VBP":
-        return token.text
-    lemma = token.lemma_ if token.lemma_ != "have" else "ha"
-    if lemma.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return lemma + "es"
-    if lemma.endswith("y") and lemma[-2:-1] not in "aeiou":
-        return lemma[:-1] + "ies"
-    return lemma + "s"
+def other_speaker(recent: list[str] | None, speaker: str) -> str | None:
+    """The most recent other speaker named in ``recent`` ('Speaker: text' lines), if any."""
+    for line in reversed(recent or []):
+        name, sep, _ = line.partition(":")
+        name = name.strip()
+        if sep and name and name != speaker and len(name) <= 60 and "\n" not in name:
+            return name
+    return None
 
 
 class _Doc:
     """Per-message state: entity spans by token index, the entity list, the speaker."""
 
-    def __init__(self, doc: Any, speaker: str) -> None:
+    def __init__(self, doc: Any, speaker: str, other: str | None = None) -> None:
         self.speaker = speaker
+        self.other = other
         self.by_token: dict[int, str] = {}
         self.types: dict[str, str] = {}
         self.order: list[str] = []
@@ -162,7 +132,7 @@ class _Doc:
                 chunk = []
 
     def _add(self, name: str, etype: str, span: range) -> None:
-        if not name or name.lower() in _FIRST_PERSON:
+        if not name or name.lower() in FIRST_PERSON:
             return
         if name not in self.types:
             self.order.append(name)
@@ -173,6 +143,8 @@ class _Doc:
     def entity_of(self, token: Any) -> str | None:
         if token.lower_ in ("i", "me", "myself", "we", "us"):
             return self.speaker
+        if token.lower_ in ("you", "ya", "yourself") and token.pos_ == "PRON" and self.other:
+            return self.other
         if token.i in self.by_token:
             return self.by_token[token.i]
         for child in token.children:  # "my wife Ana" → Ana
@@ -204,12 +176,26 @@ def _negated(verb: Any) -> bool:
     return False
 
 
+_WISH_LEMMAS = {"want", "wanna", "love", "like", "hope", "wish", "plan", "dream", "would",
+                "try", "consider", "think", "need", "might", "could", "should"}
+
+
+def _unrealised(verb: Any) -> bool:
+    """A wish or possibility, not a state: "I'd love to visit Paris", "want to move to Rome"."""
+    if any(c.dep_ == "aux" and c.lower_ in ("would", "'d", "’d", "might", "could", "should")
+           for c in verb.children):
+        return True
+    return verb.dep_ == "xcomp" and verb.head.lemma_.lower() in _WISH_LEMMAS
+
+
 def _relations(sent: Any, state: _Doc, last_person: str | None) -> tuple[
         list[ExtractedRelation], bool]:
+    """Relations stated by ``sent`` (any sequence of tokens: one clause) and whether a
+    relation verb in it is negated (a retraction)."""
     out: list[ExtractedRelation] = []
     retraction = False
     for tok in sent:
-        if tok.pos_ not in ("VERB", "ADJ", "AUX"):
+        if tok.pos_ not in ("VERB", "ADJ", "AUX") or _unrealised(tok):
             continue
         subj_tok = _subject_of(tok)
         subject = None
@@ -257,79 +243,13 @@ def _relations(sent: Any, state: _Doc, last_person: str | None) -> tuple[
     return out, retraction
 
 
-def _rewrite(sent: Any, state: _Doc, last_person: str | None) -> str:
-    """The sentence with first-person words replaced by the speaker (verbs agreed) and he/she
-    replaced by the last person mentioned."""
-    parts: list[str] = []
-    first_person_verbs = {t.head.i for t in sent
-                          if t.lower_ in _SUBJECT_PRONOUNS and t.dep_.startswith("nsubj")}
-    for tok in sent:
-        text = tok.text
-        low = tok.lower_
-        if low in _FIRST_PERSON and tok.pos_ == "PRON":
-            text = _FIRST_PERSON[low].format(s=state.speaker)
-        elif low in ("he", "she") and tok.dep_.startswith("nsubj") and last_person:
-            text = last_person
-        elif (tok.i in first_person_verbs or (low in ("'m", "am") and tok.tag_ == "VBP")
-              or (tok.dep_ in ("aux", "auxpass") and tok.head.i in first_person_verbs)):
-            text = _third_person(tok) if low not in ("'m", "am") else "is"
-            if low == "'m":
-                text = " is"
-        parts.append(text + tok.whitespace_)
-    out = "".join(parts).strip()
-    return out[0].upper() + out[1:] if out else out
-
-
-def _portuguese(sentence: str, speaker: str, ex: Extraction) -> bool:
-    """Rule-based extraction for simple Portuguese sentences; True when a rule matched (the
-    sentence then yields one fact, in Portuguese, with every matched relation)."""
-    if not _PT_HINT.search(sentence):
-        return False
-    first = sentence.lstrip().split(" ", 1)[0]
-    if _PT_HINT.fullmatch(first) or first.lower() == "me":  # "Sou casado…", "Moro em…"
-        sentence = sentence.lstrip()
-        sentence = sentence[0].lower() + sentence[1:]
-    hits: list[tuple[int, str, str, str, str, bool]] = []
-    for pattern, rtype, ttype, retract, subject_kind in _PT_RULES:
-        for m in pattern.finditer(sentence):
-            subject = m.group(1) if subject_kind == "named" else subject_kind
-            hits.append((m.start(), subject, m.group(m.lastindex or 1), rtype, ttype, retract))
-    if not hits:
-        return False
-    hits.sort()
-    subjects: list[str] = []
-    retraction = False
-    for _, subject, target, rtype, ttype, retract in hits:
-        if subject == "speaker":
-            subject = speaker
-        elif subject == "inherit":
-            subject = subjects[-1] if subjects else speaker
-        subjects.append(subject)
-        if subject == target:
-            continue
-        for name, etype in ((subject, "person"), (target, ttype)):
-            if name != speaker and all(e.name != name for e in ex.entities):
-                ex.entities.append(ExtractedEntity(name, etype))
-        retraction = retraction or retract
-        if not retract:
-            ex.relations.append(ExtractedRelation(subject, target, rtype, 0.8))
-    text = sentence.strip()
-    if subjects[0] == speaker:  # first person → the speaker, third-person verb forms
-        text = re.sub(r"^\s*[Ee]u\b\s*", "", text)
-        for pat, repl in _PT_VERBS:
-            text = re.sub(pat, repl, text)
-        text = f"{speaker} {text}" if text else speaker
-    ex.facts.append(ExtractedFact(text.rstrip(".") + ".", subjects[0], 0.8,
-                                  retraction=retraction))
-    return True
-
-
-def extract_with(nlp: Any, message: str, speaker: str) -> Extraction:
+def extract_with(nlp: Any, message: str, speaker: str,
+                 recent: list[str] | None = None) -> Extraction:
     """Deterministic extraction with a loaded spaCy pipeline (see module docstring)."""
     ex = Extraction()
     doc = nlp(message)
-    state = _Doc(doc, speaker)
-    for m in re.finditer(r"([^()\n]{2,60}?)\s*\(([^()\n]{2,60})\)", message):
+    state = _Doc(doc, speaker, other_speaker(recent, speaker))
+    for m in re.finditer(r"([^()\n]{2,60}?)\s{0,3}\(([^()\n]{2,60})\)", message):
         inner, outer = m.group(2).strip(), m.group(1).split()[-1].strip()
         names = [n for n in state.order if n == inner or m.group(1).rstrip().endswith(n)]
         if inner in state.types and len(names) >= 2:  # "Guili (Guilherme Maturana)"
@@ -345,28 +265,42 @@ def extract_with(nlp: Any, message: str, speaker: str) -> Extraction:
     last_person: str | None = None
     used: set[str] = set()
     for sent in doc.sents:
-        if _portuguese(sent.text, speaker, ex):
+        if extract_portuguese(sent.text, speaker, ex):
             continue
-        used.update(state.by_token[t.i] for t in sent if t.i in state.by_token)
-        rels, retraction = _relations(sent, state, last_person)
-        ex.relations += rels
-        mentioned = [state.by_token[t.i] for t in sent if t.i in state.by_token]
-        first_person = any(t.lower_ in _FIRST_PERSON and t.pos_ == "PRON" for t in sent)
-        root_subject = _subject_of(sent.root)
-        subject = state.entity_of(root_subject) if root_subject is not None else None
-        if subject is None and root_subject is not None and root_subject.lower_ in ("he", "she"):
-            subject = last_person
-        subject = subject or (mentioned[0] if mentioned else (speaker if first_person else None))
-        if subject is None:
-            continue
-        text = _rewrite(sent, state, last_person)
-        if len(text) >= 10:
+        for clause in clauses(sent):
+            vocative = {i for i, n in state.by_token.items() if n == state.other}
+            if not salient(clause, sent, set(state.by_token), vocative):
+                continue
+            rels, retraction = _relations(clause.tokens, state, last_person)
+            ex.relations += rels
+            mentioned = [state.by_token[t.i] for t in clause.tokens if t.i in state.by_token]
+            first_person = clause.implied or any(
+                t.lower_ in FIRST_PERSON and t.pos_ == "PRON" for t in clause.tokens)
+            subj = clause.subject
+            subject = state.entity_of(subj) if subj is not None else None
+            if subject is None and subj is not None and subj.lower_ in ("he", "she"):
+                if last_person is None:
+                    continue  # nobody to point at: not self-contained
+                subject = last_person
+            mentioned = [m for m in mentioned if m != state.other]  # vocatives ("Maria, …")
+            subject = subject or (speaker if first_person else None) or (
+                mentioned[0] if mentioned else None)
+            if subject is None:
+                continue
+            text = rewrite(clause, speaker, state.other, last_person)
+            if len(text) < 10:
+                continue
+            used.update(mentioned)
+            if state.other and any(t.lower_ in SECOND_PERSON for t in clause.tokens):
+                used.add(state.other)
             ex.facts.append(ExtractedFact(text, subject, 0.8, retraction=retraction))
-        if subject == speaker or state.types.get(subject) in ("person", "thing"):
-            last_person = subject
+            if subject != speaker and state.types.get(subject) in ("person", "thing"):
+                last_person = subject
     seen = {e.name for e in ex.entities}
     for name in state.order:
         if name not in seen and name != speaker and name in used:
             ex.entities.append(ExtractedEntity(name, state.types[name],
                                                state.aliases.get(name, [])))
+    if state.other and state.other in used and state.other not in seen:
+        ex.entities.append(ExtractedEntity(state.other, "person"))
     return ex

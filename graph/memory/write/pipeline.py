@@ -3,6 +3,7 @@ reconciliation → one write transaction. Stages are small functions; this modul
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -14,7 +15,14 @@ from typing import Any
 
 from graph.errors import BadInput
 from graph.executor import Executor, Transaction
-from graph.memory.text import clean_text, content_hash, fold, normalize, word_ngrams
+from graph.memory.text import (
+    clean_text,
+    content_hash,
+    fold,
+    idempotency_digest,
+    normalize,
+    word_ngrams,
+)
 from graph.memory.write.config import WriteConfig, apply_overrides
 from graph.memory.write.decide import decide
 from graph.memory.write.entities import collect_mentions, resolve_mentions
@@ -121,13 +129,15 @@ class WritePipeline:
         speaker = clean_text(speaker_name or "").strip()[:200]
         if not speaker:
             raise BadInput("speaker_name is required")
-        g = guard_message(message, cfg.max_message_chars)
+        # Text work over a message of up to the body limit runs off the event loop.
+        g = await asyncio.to_thread(guard_message, message, cfg.max_message_chars)
         if g.empty:
             return WriteResult(success=True, warnings=["empty message: nothing stored"],
                                mode=cfg.mode, dry_run=dry_run, duration_ms=run.ms(),
                                trace=run.trace)
         run.warnings += g.warnings
-        text = scan_pii(g.text, cfg.pii_mode).text  # raises PIIRejected before any storage
+        # raises PIIRejected before any storage
+        text = (await asyncio.to_thread(scan_pii, g.text, cfg.pii_mode)).text
         if text != g.text:
             run.warnings.append("sensitive data redacted before storage")
         run.step("guard", chars=len(text))
@@ -144,7 +154,7 @@ class WritePipeline:
             "text": text, "speaker": speaker, "occurred_at": occurred, "ingested_at": now,
             "thread_id": thread_id, "source": "write", "embedding": message_vec,
             "content_hash": content_hash(agent_id, "event", normalize(text))}}
-        key = clean_text(idempotency_key)[:200] if idempotency_key and not dry_run else None
+        key = idempotency_digest(idempotency_key) if idempotency_key and not dry_run else None
         token = uuid.uuid4().hex
         claim = await log_event(self.executor, agent_id,
                                 event if persist and not logged else None,
@@ -187,7 +197,7 @@ class WritePipeline:
                        known: list[str], cfg: WriteConfig, session: LLMSession | None,
                        run: _Run, result: WriteResult) -> Extraction | None:
         if session is None:
-            return await extract_offline(text, speaker)
+            return await extract_offline(text, speaker, recent)
         caps = {"max_facts": cfg.max_facts, "max_entities": cfg.max_entities,
                 "min_chars": cfg.min_fact_chars, "max_chars": cfg.max_fact_chars}
         recent = recent[-cfg.recent_messages_max:]

@@ -121,6 +121,34 @@ def _fact_props(agent_id: str, fact: StructuredFact, subject_key: str, now: date
     }
 
 
+API_MAX_ITEMS = 1_000  # per list and call through the API (remember mutation)
+MAX_NESTED = 100  # aliases of an entity, entities / categories / event ids of a fact
+
+
+def check_sizes(entities: Sequence[StructuredEntity], facts: Sequence[StructuredFact],
+                relations: Sequence[StructuredRelation], events: Sequence[StructuredEvent],
+                max_items: int | None) -> None:
+    """Refuse oversized imports before any work (pure).
+
+    Raises:
+        BadInput: a list longer than ``max_items`` or a nested list longer than MAX_NESTED.
+    """
+    if max_items is not None:
+        for name, items in (("entities", entities), ("facts", facts),
+                            ("relations", relations), ("events", events)):
+            if len(items) > max_items:
+                raise BadInput(f"remember takes at most {max_items} {name} per call "
+                               f"(got {len(items)}); split the import into several calls")
+    for ent in entities:
+        if len(ent.aliases) > MAX_NESTED:
+            raise BadInput(f"an entity may carry at most {MAX_NESTED} aliases")
+    for fact in facts:
+        for name, nested in (("entities", fact.entities), ("categories", fact.categories),
+                             ("event ids", fact.event_ids)):
+            if len(nested) > MAX_NESTED:
+                raise BadInput(f"a fact may carry at most {MAX_NESTED} {name}")
+
+
 async def remember(
     executor: Executor,
     embedder: Embedder,
@@ -132,6 +160,7 @@ async def remember(
     progress: Progress | None = None,
     *,
     batch_size: int = 500,
+    max_items: int | None = None,
 ) -> RememberResult:
     """Import entities, facts, relations and events for one agent without any LLM.
 
@@ -149,16 +178,20 @@ async def remember(
         events: raw messages for the audit trail.
         progress: called as ``progress(done, total)`` after each written batch.
         batch_size: rows per UNWIND batch / write transaction.
+        max_items: the most entities, facts, relations or events one call may carry (the API
+            passes ``API_MAX_ITEMS``; the operator's CLI import has no cap).
 
     Returns:
         Counts, the fact ids in input order, and the resolved entity keys by reference.
 
     Raises:
-        BadInput: empty agent id or a fact with empty text.
+        BadInput: empty agent id, a fact with empty text, or a list over its cap (checked
+            before anything is read or written).
     """
     started = time.perf_counter()
     if not agent_id or not agent_id.strip():
         raise BadInput("agent_id is required")
+    check_sizes(entities, facts, relations, events, max_items)
     now = datetime.now(UTC)
     result = RememberResult()
     registry = _Registry()

@@ -35,7 +35,8 @@ RELATIONSHIP_TERMS = frozenset({
     "father", "mom", "dad", "friend", "boss", "son", "daughter", "namorada", "namorado",
     "esposa", "marido", "amigo", "amiga", "irmao", "irma", "mae", "pai", "chefe",
 })
-_HINT = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<hint>[^)]*)\)\s*$")
+# Greedy name (stripped afterwards): a lazy name followed by ``\s*`` is quadratic on spaces.
+_HINT = re.compile(r"^(?P<name>[^()]+)\((?P<hint>[^)]*)\)\s*$")
 _POSSESSIVE_HINT = re.compile(r"('s|’s)\s|\bde\b|\bdo\b|\bda\b", re.IGNORECASE)
 
 

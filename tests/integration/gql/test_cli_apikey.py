@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gql.permissions import Principal
+from graph.admin import delete_agent
 from graph.executor import Executor, connected
 from server.auth import ApiKeyStore
 from server.cli import app
@@ -26,6 +27,8 @@ async def tenant(executor: Executor) -> AsyncIterator[str]:
     name = f"cli-{uuid.uuid4().hex[:8]}"
     yield name
     await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": name})
+    for agent in ("a1", "a2"):  # agent ids belong to one tenant: release them
+        await delete_agent(executor, f"{name}-{agent}")
 
 
 def _resolve(key: str) -> Principal | None:
@@ -42,12 +45,13 @@ def _resolve(key: str) -> Principal | None:
 
 def test_create_list_revoke(tenant: str) -> None:  # sync: the CLI runs its own event loop
     runner = CliRunner()
-    created = runner.invoke(app, ["apikey", "create", "--tenant", tenant, "--agents", "a1,a2"])
+    a1, a2 = f"{tenant}-a1", f"{tenant}-a2"
+    created = runner.invoke(app, ["apikey", "create", "--tenant", tenant, "--agents", f"{a1},{a2}"])
     assert created.exit_code == 0, created.output
     key = re.search(r"(hg_\S+)", created.output).group(1)  # type: ignore[union-attr]
     key_id = re.search(r"key id: (\S+)", created.output).group(1)  # type: ignore[union-attr]
     principal = _resolve(key)
-    assert principal is not None and principal.agents == frozenset({"a1", "a2"})
+    assert principal is not None and principal.agents == frozenset({a1, a2})
 
     listed = runner.invoke(app, ["apikey", "list", "--tenant", tenant])
     assert key_id in listed.output and "active" in listed.output and key not in listed.output

@@ -8,6 +8,7 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
+import httpx
 import pytest
 
 from graph.errors import GraphUnavailable
@@ -16,6 +17,7 @@ from graph.memory.read import Retriever
 from graph.providers import HashEmbedder
 from server.app import create_app
 from server.auth import ApiKeyStore
+from server.limits import AuthFailureLimiter
 from server.settings import Settings
 from tests.cypher import load_query
 from tests.integration.gql.support import http_client, memory_for
@@ -80,10 +82,11 @@ async def test_keys_bearer_header_x_api_key_and_revocation(
 async def test_admin_key_from_settings_reaches_any_agent(
     executor: Executor, hash_embedder: HashEmbedder
 ) -> None:
-    app = _app(executor, hash_embedder, admin_api_key="hg_admin_test_secret")
+    admin = "hg_admin_test_secret_" + "x" * 32
+    app = _app(executor, hash_embedder, admin_api_key=admin)
     async with http_client(app) as client:
         res = await client.post(
-            "/graphql", headers={"Authorization": "Bearer hg_admin_test_secret"},
+            "/graphql", headers={"Authorization": f"Bearer {admin}"},
             json={"query": '{ entities(agentId: "any-agent-at-all") { totalCount } }'})
         assert res.json() == {"data": {"entities": {"totalCount": 0}}}
 
@@ -100,6 +103,36 @@ async def test_rate_limit_is_per_key(
         limited = await client.post("/graphql", json=HEALTH, headers=headers)
         assert limited.json()["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
         assert int(limited.headers["retry-after"]) >= 1
+
+
+async def test_failed_authentications_are_limited_per_client_address(
+    executor: Executor, hash_embedder: HashEmbedder, keys: dict[str, Any]
+) -> None:
+    app = _app(executor, hash_embedder, auth_failures_per_minute=3)
+    guess = {"X-API-Key": "hg_guess"}
+    async with http_client(app) as client:  # client address 127.0.0.1
+        codes = [(await client.post("/graphql", json=HEALTH, headers=guess)).status_code
+                 for _ in range(4)]
+        assert codes == [401, 401, 401, 429]
+        locked = await client.post("/graphql", json=HEALTH, headers={"X-API-Key": keys["key"]})
+        assert locked.status_code == 429  # the address is locked out, whatever it presents
+        assert locked.json()["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
+        assert int(locked.headers["retry-after"]) >= 1
+        # Missing keys are not guesses: they do not count.
+        transport = httpx.ASGITransport(app=app, client=("10.9.8.7", 4444))
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as other:
+            for _ in range(5):
+                assert (await other.post("/graphql", json=HEALTH)).status_code == 401
+            ok = await other.post("/graphql", json=HEALTH, headers={"X-API-Key": keys["key"]})
+            assert ok.status_code == 200  # another address is not affected
+
+
+def test_auth_failure_memory_is_bounded() -> None:
+    limiter = AuthFailureLimiter(1, max_addresses=100)
+    for i in range(1_000):
+        limiter.failed(f"10.0.{i // 256}.{i % 256}")
+    assert len(limiter.buckets) == 100
+    assert limiter.wait("10.0.3.231") > 0 and limiter.wait("10.0.0.1") == 0  # oldest forgotten
 
 
 async def test_document_limits_refuse_quickly_with_typed_errors(

@@ -7,6 +7,7 @@ import pytest
 from graph.executor import Executor
 from graph.memory.facade import Memory
 from graph.providers import HashEmbedder
+from tests.cypher import load_query
 from tests.integration.gql.support import gql, memory_for
 
 pytestmark = pytest.mark.neo4j
@@ -129,3 +130,26 @@ async def test_ingest_document_and_run_job_are_pollable(
     bad = await gql(pipelines, """mutation($a: ID!) { ingestDocument(agentId: $a) {
         jobId errors { code } } }""", {"a": agent_id})
     assert bad.data["ingestDocument"]["errors"] == [{"code": "BAD_INPUT"}]
+
+
+async def test_remember_lists_are_capped_before_any_work(
+    pipelines: Memory, executor: Executor, agent_id: str,
+) -> None:
+    """Through the API one remember call carries at most 1,000 items per list (and 100 per
+    nested list); a bigger call is refused whole with a typed error, nothing stored."""
+    many = """mutation($a: ID!, $f: [FactInput!]) { remember(agentId: $a, facts: $f) {
+      summary { factsAdded } errors { code message } } }"""
+    facts = [{"text": f"Fact number {i} about Ana", "subject": "Ana"} for i in range(1_001)]
+    out = (await gql(pipelines, many, {"a": agent_id, "f": facts})).data["remember"]
+    assert out["summary"] is None
+    assert out["errors"][0]["code"] == "BAD_INPUT"
+    assert "at most 1000 facts" in out["errors"][0]["message"]
+    wide = [{"text": "Ana knows everyone", "subject": "Ana",
+             "entities": [f"Person {i}" for i in range(101)]}]
+    out = (await gql(pipelines, many, {"a": agent_id, "f": wide})).data["remember"]
+    assert out["errors"][0]["code"] == "BAD_INPUT" and "at most 100 entities" in \
+        out["errors"][0]["message"]
+    assert (await executor.run_text(load_query("count_agent_facts"), {"agent_id": agent_id},
+                                    read=True))[0]["facts"] == 0
+    ok = (await gql(pipelines, many, {"a": agent_id, "f": facts[:1_000]})).data["remember"]
+    assert ok["errors"] == [] and ok["summary"]["factsAdded"] == 1_000

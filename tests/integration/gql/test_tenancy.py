@@ -21,6 +21,7 @@ from graphql.pyutils import Undefined
 
 from gql.schema import schema as default_schema
 from graph.admin import delete_agent
+from graph.errors import BadInput
 from graph.executor import Executor
 from graph.providers import HashEmbedder
 from server.app import create_app
@@ -95,11 +96,12 @@ async def test_tenant_a_cannot_touch_tenant_b_through_any_field(
     tenant_keys: dict[str, str],
 ) -> None:
     await load_story(executor, hash_embedder, other_agent)
-    before = await executor.run_text(load_query("agent_counts"), {"agent_id": other_agent}, read=True)
     services = memory_for(executor, hash_embedder)
     app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), memory=services)
     headers = {"Authorization": f"Bearer {tenant_keys['a']}"}
-    async with http_client(app) as client:
+    async with http_client(app) as client:  # the app's start (schema step) is done here
+        before = await executor.run_text(load_query("agent_counts"), {"agent_id": other_agent},
+                                         read=True)
         for name, op in agent_operations(other_agent):
             body = (await client.post("/graphql", json={"query": op}, headers=headers)).json()
             codes = [e["extensions"]["code"] for e in body.get("errors", [])]
@@ -112,3 +114,90 @@ async def test_tenant_a_cannot_touch_tenant_b_through_any_field(
             assert "FORBIDDEN" not in codes, (name, body)
     after = await executor.run_text(load_query("agent_counts"), {"agent_id": other_agent}, read=True)
     assert after == before
+
+
+@pytest.fixture
+async def two_tenants(executor: Executor) -> AsyncIterator[dict[str, Any]]:
+    """Tenant A holds an --all-agents key; tenant B a key naming its own agent."""
+    store = ApiKeyStore(executor)
+    a, b = f"tenant-a-{uuid.uuid4().hex[:8]}", f"tenant-b-{uuid.uuid4().hex[:8]}"
+    agent_b = f"test-{uuid.uuid4().hex[:12]}"
+    _, key_b = await store.create(b, [agent_b])
+    _, key_a = await store.create(a, [], all_agents=True)
+    new_agents: list[str] = []
+    yield {"store": store, "a": a, "b": b, "agent_b": agent_b, "key_a": key_a,
+           "key_b": key_b, "new_agents": new_agents}
+    for agent in [agent_b, *new_agents]:
+        await delete_agent(executor, agent)
+    for tenant in (a, b):
+        await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": tenant})
+
+
+async def test_all_agents_key_reaches_only_agents_of_its_tenant(
+    executor: Executor, hash_embedder: HashEmbedder, two_tenants: dict[str, Any],
+) -> None:
+    t = two_tenants
+    await load_story(executor, hash_embedder, t["agent_b"])
+    before = await executor.run_text(load_query("agent_counts"), {"agent_id": t["agent_b"]},
+                                     read=True)
+    services = memory_for(executor, hash_embedder)
+    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), memory=services)
+    own = f"test-{uuid.uuid4().hex[:12]}"
+    t["new_agents"].append(own)
+    async with http_client(app) as client:
+        headers = {"Authorization": f"Bearer {t['key_a']}"}
+        for name, op in agent_operations(t["agent_b"]):
+            body = (await client.post("/graphql", json={"query": op}, headers=headers)).json()
+            codes = [e["extensions"]["code"] for e in body.get("errors", [])]
+            assert codes == ["FORBIDDEN"], (name, body)
+        # A new agent id is started (and claimed) by tenant A's all-agents key ...
+        for name, op in agent_operations(own):
+            body = (await client.post("/graphql", json={"query": op}, headers=headers)).json()
+            codes = [e["extensions"]["code"] for e in body.get("errors", [])]
+            assert "FORBIDDEN" not in codes, (name, body)
+        # ... and is then out of tenant B's reach, even for a key naming it.
+        with pytest.raises(BadInput, match="another tenant"):
+            await t["store"].create(t["b"], [own])
+        body = (await client.post("/graphql", json={"query": agent_operations(own)[0][1]},
+                                  headers={"X-API-Key": t["key_b"]})).json()
+        assert [e["extensions"]["code"] for e in body["errors"]] == ["FORBIDDEN"]
+    after = await executor.run_text(load_query("agent_counts"), {"agent_id": t["agent_b"]},
+                                    read=True)
+    assert after == before
+
+
+async def test_the_same_agent_id_in_two_tenants_is_refused(
+    executor: Executor, two_tenants: dict[str, Any],
+) -> None:
+    t = two_tenants
+    with pytest.raises(BadInput, match="belongs to another tenant"):
+        await t["store"].create(t["a"], [t["agent_b"]])
+    with pytest.raises(BadInput):  # checked before any claim: the free agent stays free
+        await t["store"].create(t["a"], ["free-" + uuid.uuid4().hex, t["agent_b"]])
+    _, again = await t["store"].create(t["b"], [t["agent_b"]])  # same tenant: fine
+    assert again.startswith("hg_")
+    _, admin = await t["store"].create(t["a"], [t["agent_b"]], admin=True)  # operator keys
+    assert admin.startswith("hg_")
+
+
+async def test_memory_without_a_tenant_is_not_claimed_by_all_agents_keys(
+    executor: Executor, hash_embedder: HashEmbedder, two_tenants: dict[str, Any],
+    other_agent: str,
+) -> None:
+    """Data written by the operator's CLI (or before tenancy existed) has no tenant: an
+    --all-agents key cannot take it; a key naming the agent (an operator action) claims it."""
+    t = two_tenants
+    await load_story(executor, hash_embedder, other_agent)
+    services = memory_for(executor, hash_embedder)
+    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), memory=services)
+    query = {"query": f'{{ entities(agentId: "{other_agent}") {{ totalCount }} }}'}
+    async with http_client(app) as client:
+        body = (await client.post("/graphql", json=query,
+                                  headers={"X-API-Key": t["key_a"]})).json()
+        assert [e["extensions"]["code"] for e in body["errors"]] == ["FORBIDDEN"]
+        _, named = await t["store"].create(t["b"], [other_agent])
+        body = (await client.post("/graphql", json=query, headers={"X-API-Key": named})).json()
+        assert body == {"data": {"entities": {"totalCount": 3}}}
+        body = (await client.post("/graphql", json=query,
+                                  headers={"X-API-Key": t["key_a"]})).json()
+        assert [e["extensions"]["code"] for e in body["errors"]] == ["FORBIDDEN"]

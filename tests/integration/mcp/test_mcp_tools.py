@@ -172,3 +172,22 @@ async def test_resources_profile_and_entities(client_for: Any, agent_id: str) ->
         assert [e["key"] for e in entities["entities"]] == ["city:lisbon", "person:clara"]
         with pytest.raises(MCPError, match="FORBIDDEN"):
             await c.read_resource("hippograph://agents/someone-else/profile")
+
+
+async def test_an_all_agents_key_cannot_reach_another_tenants_agent(
+    client_for: Any, executor: Executor, agent_id: str,
+) -> None:
+    """Issue 12: --all-agents means every agent of the key's tenant, over MCP as over GraphQL."""
+    import uuid
+
+    from graph.tenancy import may_access
+
+    owner, other = f"tenant-b-{uuid.uuid4().hex[:8]}", f"tenant-a-{uuid.uuid4().hex[:8]}"
+    assert await may_access(executor, owner, agent_id, named=True)  # tenant B owns the agent
+    async with client_for(Principal(tenant=other, all_agents=True)) as c:
+        for name, args in [("list_facts", {}), ("retrieve_context", {"query": "x"}),
+                           ("write_message", {"message": "hi", "speaker_name": "A"})]:
+            res = await c.call_tool(name, {"agent_id": agent_id, **args})
+            assert _code(res) == "FORBIDDEN", name
+    async with client_for(Principal(tenant=owner, all_agents=True)) as c:
+        assert "facts" in json.dumps(_ok(await c.call_tool("list_facts", {"agent_id": agent_id})))

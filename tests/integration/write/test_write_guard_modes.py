@@ -157,6 +157,22 @@ async def test_idempotency_key_never_duplicates(executor: Executor, agent_id: st
     assert (await counts(executor, agent_id))["events"] == 2
 
 
+async def test_idempotency_keys_are_hashed_not_truncated(
+        executor: Executor, agent_id: str, hash_embedder: HashEmbedder) -> None:
+    pipe = WritePipeline(executor, hash_embedder, None)
+    prefix = "batch-2026-11-23/" + "x" * 300  # two keys equal on their first 300 characters
+    first = await pipe.write(agent_id, "I live in Curitiba.", SPEAKER,
+                             idempotency_key=prefix + "/message-1")
+    second = await pipe.write(agent_id, "I like jazz.", SPEAKER,
+                              idempotency_key=prefix + "/message-2")
+    assert second.event_id != first.event_id and second.facts_added
+    c = await counts(executor, agent_id)
+    assert (c["events"], c["receipts"]) == (2, 2)
+    again = await pipe.write(agent_id, "I like jazz.", SPEAKER,
+                             idempotency_key=prefix + "/message-2")
+    assert again.event_id == second.event_id  # the same full key is still the same write
+
+
 async def test_dry_run_persists_nothing(executor: Executor, agent_id: str,
                                         hash_embedder: HashEmbedder) -> None:
     res = await WritePipeline(executor, hash_embedder, None).write(

@@ -72,6 +72,6 @@ async def test_offline_entities_aliases_and_people(executor: Executor, agent_id:
     types = {(r["source_key"], r["type"], r["target_key"]) for r in res.relations}
     assert ("person:guilherme_maturana", "lives_in", "place:porto_alegre") in types
     assert ("person:clara_rezende", "works_at", "organization:orion_tech") in types
-    nxt = await pipe.write(agent_id, "Guili said hi.", SPEAKER)
+    nxt = await pipe.write(agent_id, "Guili adopted a cat.", SPEAKER)  # greetings are no facts
     [guili] = [e for e in nxt.entities_resolved if e["name"] == "Guili"]
     assert guili["method"] == "alias" and guili["key"] == "person:guilherme_maturana"

@@ -20,6 +20,16 @@ def test_config_is_loopback_with_explicit_memory(tmp_path: Path) -> None:
     assert conf["server.https.enabled"] == "false"
     assert conf["server.memory.pagecache.size"] == "512m"
     assert "dbms.memory.transaction.total.max" in conf
+    assert conf["db.transaction.timeout"] == "120s"  # the server terminates runaway queries
+
+
+def test_transaction_timeout_follows_settings(tmp_path: Path) -> None:
+    from server.runtime import local_neo4j
+    from server.settings import Settings
+
+    rt = local_neo4j(Settings(home=tmp_path, neo4j_tx_timeout_s=45))
+    rt.write_config()
+    assert "db.transaction.timeout=45s\n" in (tmp_path / "neo4j/conf/neo4j.conf").read_text()
 
 
 def test_launch_command_bounds_heap(tmp_path: Path) -> None:

@@ -35,3 +35,14 @@ def test_stage_model_override(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HIPPOGRAPH_LLM_MODEL_RERANK", "small")
     s = Settings(_env_file=None)
     assert s.model_for("rerank") == "small" and s.model_for("extraction") == "base"
+
+
+def test_admin_key_has_a_minimum_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="at least 32 characters"):
+        Settings(admin_api_key="hunter2")
+    monkeypatch.setenv("HIPPOGRAPH_ADMIN_API_KEY", "short-admin-key")
+    with pytest.raises(ValidationError, match="HIPPOGRAPH_ADMIN_API_KEY must be at least 32"):
+        Settings()
+    assert Settings(admin_api_key="k" * 32).admin_api_key is not None

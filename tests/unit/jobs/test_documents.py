@@ -181,7 +181,7 @@ async def test_a_redirect_to_a_private_address_is_refused() -> None:
     hops: list[str] = []
 
     def handler(request: httpx.Request) -> httpx.Response:
-        hops.append(str(request.url))
+        hops.append(f"{request.url} Host={request.headers['host']}")
         return httpx.Response(302, headers={"location": "http://169.254.169.254/latest"})
 
     public = resolver_for({"public.example": ["93.184.216.34"],
@@ -189,4 +189,4 @@ async def test_a_redirect_to_a_private_address_is_refused() -> None:
     with pytest.raises(UrlRefused, match="private/loopback"):
         await fetch_url("https://public.example/page", max_bytes=1_000, content_types=TYPES,
                         resolver=public, transport=httpx.MockTransport(handler))
-    assert hops == ["https://public.example/page"]
+    assert hops == ["https://93.184.216.34/page Host=public.example"]  # pinned to the check

@@ -1,0 +1,261 @@
+"""Offline extraction, English clauses (pure functions over a spaCy parse).
+
+- splitting: a sentence's root and the predicates coordinated with it ("I live in Curitiba and
+  work at Acme") are separate clauses; a coordinated predicate without its own subject shares
+  the first one's;
+- salience: a clause is a fact only when it states something about someone — not a question,
+  greeting, thanks, backchannel ("hears ya", "totally gets it"), a wish or reaction addressed to
+  the listener ("hope you find…", "so happy for you"), nor a comment on what was just said
+  ("That's cool!", "Sounds great"): those stay as events only;
+- rewriting: first person → the speaker with third-person verb agreement and contractions
+  spelled out ("I'm" → "Ana is", "I'll" → "Ana will", never "Ana'll"); "you"/"your" → the other
+  speaker when known; vocatives, interjections and joining conjunctions dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Clause", "clauses", "rewrite", "third_person"]
+
+FIRST_PERSON = {"i": "{s}", "me": "{s}", "myself": "{s}", "my": "{s}'s", "mine": "{s}'s",
+                "we": "{s}", "us": "{s}", "our": "{s}'s", "ours": "{s}'s", "ourselves": "{s}"}
+SECOND_PERSON = {"you": "{o}", "ya": "{o}", "u": "{o}", "yourself": "{o}", "your": "{o}'s",
+                 "ur": "{o}'s", "yours": "{o}'s", "yourselves": "{o}"}
+_SUBJECT_PRONOUNS = {"i", "we"}
+# Subjects that point back at the conversation ("That's cool", "It sounds great", "What a day").
+_DEICTIC_SUBJECTS = {"it", "that", "this", "there", "what", "which", "who", "everything",
+                     "they", "these", "those", "one", "someone", "everyone",
+                     "nothing", "something", "anything", "thing", "things"}
+# Predicates that react to the listener or the conversation rather than state something.
+_REACTION_LEMMAS = {"thank", "hear", "sound", "seem", "hope", "wish", "bet", "agree",
+                    "appreciate", "congratulate", "apologize", "wait", "welcome", "mean",
+                    "guess", "suppose", "bye", "ttyl", "cheer", "rock", "glad", "sorry",
+                    "understand", "relate"}
+# Nouns too generic to carry a proposition on their own.
+_GENERIC_NOUNS = {"thing", "things", "stuff", "lot", "lots", "bit", "way", "kind", "sort",
+                  "one", "ones", "time", "day", "idea", "news", "chat", "talk", "luck", "fun",
+                  "pic", "pics", "photo", "picture", "question", "problem", "deal", "moment",
+                  "sense", "point", "feeling", "glad", "thanks", "hey", "hi", "wow",
+                  "bye", "yeah", "haha", "lol", "omg", "congrats", "cheers", "ttyl"}
+_CONTRACTIONS = {"'m": "is", "’m": "is", "m": "is", "'re": "is", "’re": "is",
+                 "'ve": "has", "’ve": "has", "'ll": "will", "’ll": "will",
+                 "'d": "would", "’d": "would"}
+_DROP_DEPS = {"intj", "cc", "punct", "preconj", "discourse"}
+_LEAD_WORDS = {"so", "but", "and", "also", "anyway", "well", "oh", "yeah", "yes", "no", "ok",
+               "okay", "plus", "then", "hey", "wow", "honestly", "actually", "btw"}
+
+
+@dataclass
+class Clause:
+    """One proposition: its head, its tokens (in order) and its subject token (None when the
+    speaker is implied, as in "Lost my job yesterday")."""
+
+    head: Any
+    tokens: list[Any]
+    subject: Any | None
+    implied: bool = False
+
+
+def third_person(token: Any) -> str:
+    """The third-person singular present of a first-person verb form (``token.tag_`` VBP)."""
+    low = token.lower_
+    if low in _CONTRACTIONS:
+        return "had" if low.endswith("d") and token.lemma_ == "have" else _CONTRACTIONS[low]
+    if token.lemma_ == "be":
+        return "is" if token.tag_ == "VBP" else token.text
+    if token.tag_ != "VBP":
+        return token.text
+    lemma = token.lemma_.lower() if token.lemma_ != "have" else "ha"
+    if lemma.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return lemma + "es"
+    if lemma.endswith("y") and lemma[-2:-1] not in "aeiou":
+        return lemma[:-1] + "ies"
+    return lemma + "s"
+
+
+def _subject(verb: Any) -> Any | None:
+    for child in verb.children:
+        if child.dep_ in ("nsubj", "nsubjpass", "csubj", "expl"):
+            return child
+    return None
+
+
+def _heads(root: Any) -> list[Any]:
+    """The root and the predicates coordinated with it (recursively)."""
+    out = [root]
+    for child in root.children:
+        if child.dep_ == "conj" and child.pos_ in ("VERB", "AUX"):
+            out += _heads(child)
+    return out
+
+
+def clauses(sent: Any) -> list[Clause]:
+    """Split a sentence into clauses at coordinated predicates; a clause without its own
+    subject shares the previous clause's (or, sentence-initial, the speaker's)."""
+    heads = _heads(sent.root)
+    head_ids = {h.i for h in heads}
+    out: list[Clause] = []
+    for n, head in enumerate(heads):
+        cut: set[int] = set()
+        for other in heads:
+            if other.i != head.i and other.i > head.i and other.head.i == head.i:
+                cut |= {t.i for t in other.subtree}
+        for child in head.children:  # the "and" joining two predicates
+            if child.dep_ == "cc" and any(c.i in head_ids and c.i > child.i
+                                          for c in head.children):
+                cut.add(child.i)
+        tokens = [t for t in head.subtree if t.i not in cut]
+        subject = _subject(head)
+        implied = False
+        if subject is None and n > 0:
+            subject = out[-1].subject
+            implied = out[-1].implied
+        elif subject is None and _implied_speaker(head, tokens):
+            implied = True  # "Lost my job yesterday", "Still working on it", "Gonna move"
+        out.append(Clause(head, tokens, subject, implied))
+    return out
+
+
+_SPOKEN_STARTS = {"gon", "gonna", "wan", "wanna", "gotta"}
+
+
+def _implied_speaker(head: Any, tokens: list[Any]) -> bool:
+    """A subjectless statement that starts with a past/progressive verb ("Lost my job",
+    "Still working on it", "Gonna continue my studies") — the speaker is talking about
+    themself. Imperatives (base form) and questions are not."""
+    words = [t for t in tokens if t.dep_ not in _DROP_DEPS and t.lower_ not in _LEAD_WORDS
+             and not (t.pos_ == "PROPN" and t.i < head.i and t.dep_ != "compound")]
+    while words and words[0].pos_ == "ADV":  # "Still working…", "Just got…"
+        words = words[1:]
+    if not words:
+        return False
+    first = words[0]
+    return first.lower_ in _SPOKEN_STARTS or (first.pos_ in ("VERB", "AUX") and (
+        first.tag_ in ("VBD", "VBN", "VBG") or (first.tag_ == "VB" and first.lower_.endswith("ed"))))
+
+
+def _addressed(head: Any) -> bool:
+    """Does the predicate take the listener as its object ("happy for you", "keep you
+    posted", "hears ya", "miss you")?"""
+    for child in head.children:
+        if child.lower_ in SECOND_PERSON and child.dep_ in ("dobj", "nsubj", "dative", "attr"):
+            return child.dep_ != "nsubj" or child.head is not head
+        if child.dep_ in ("prep", "acomp", "ccomp", "xcomp"):
+            for g in child.subtree:
+                if g.lower_ in ("you", "ya", "u") and g.dep_ in ("pobj", "dobj", "nsubj"):
+                    return True
+    return False
+
+
+def salient(clause: Clause, sent: Any, named: set[int], vocative: set[int] | None = None
+            ) -> bool:
+    """Is the clause a statement worth keeping as a fact (see module docstring)? ``named``
+    are token ids inside entity names; ``vocative`` those naming the listener."""
+    vocative = vocative or set()
+    if sent.text.rstrip().endswith("?") or sent.text.lstrip().startswith("["):
+        return False  # questions; bracketed stage directions ("[shares a photo: …]")
+    head, subj = clause.head, clause.subject
+    if subj is None and not clause.implied:
+        return False  # imperatives, fragments, "Can't wait!"
+    if subj is not None and subj.lower_ in SECOND_PERSON:
+        return False  # about the listener: compliments and questions in disguise
+    if subj is not None and subj.lower_ in _DEICTIC_SUBJECTS and subj.i not in named:
+        return False
+    if head.lemma_.lower() in _REACTION_LEMMAS or head.lower_ in _REACTION_LEMMAS:
+        return False
+    if any(t.lower_ == "let" and t.i < head.i + 2 for t in clause.tokens[:3]):
+        return False  # "Let's go"
+    if _addressed(head):
+        return False
+    subj_ids = {t.i for t in subj.subtree} if subj is not None else set()
+    content = [t for t in clause.tokens if t.i not in subj_ids and (
+        (t.pos_ in ("NOUN", "PROPN", "NUM") and t.lower_ not in _GENERIC_NOUNS
+         and t.lower_ not in SECOND_PERSON) or t.i in named) and t.i not in vocative]
+    return bool(content)
+
+
+def _render(tokens: list[Any], agree: set[int], speaker: str, other: str | None,
+            last_person: str | None) -> str:
+    """Tokens as text with pronouns replaced and the verbs in ``agree`` (token ids whose
+    subject was first person) put in the third person, contractions spelled out."""
+    parts: list[str] = []
+    replaced_prev = False
+    for tok in tokens:
+        low, text = tok.lower_, tok.text
+        replaced = False
+        if tok.pos_ == "PRON" and low in FIRST_PERSON:
+            text, replaced = FIRST_PERSON[low].format(s=speaker), True
+        elif tok.pos_ == "PRON" and low in SECOND_PERSON and other:
+            text, replaced = SECOND_PERSON[low].format(o=other), True
+        elif low in ("he", "she") and tok.dep_.startswith("nsubj") and last_person:
+            text, replaced = last_person, True
+        elif low in _SPOKEN:
+            text = _SPOKEN[low][0 if tok.i in agree else 1]
+        elif tok.i in agree and (tok.tag_ == "VBP" or low in _CONTRACTIONS):
+            text = third_person(tok)
+        if low in _CONTRACTIONS and (replaced_prev or text != tok.text):
+            text = " " + (third_person(tok) if text == tok.text else text)
+        elif low in ("na", "ta") and tok.i > 0 and tok.nbor(-1).lower_ in ("gon", "wan", "got"):
+            text = " to"  # gonna / wanna / gotta split by the tokenizer
+        elif low == "gon":
+            text = "going"
+        elif low == "wan":
+            text = "wants" if tok.i in agree else "want"
+        parts.append(text + tok.whitespace_)
+        replaced_prev = replaced
+    return "".join(parts).strip()
+
+
+_SPOKEN = {"wanna": ("wants to", "want to"), "gonna": ("going to", "going to"),
+           "gotta": ("has to", "have to")}
+
+
+def rewrite(clause: Clause, speaker: str, other: str | None, last_person: str | None) -> str:
+    """The clause as a self-contained sentence (see module docstring)."""
+    tokens = list(clause.tokens)
+    while tokens and (tokens[0].dep_ in _DROP_DEPS or tokens[0].lower_ in _LEAD_WORDS
+                      or (tokens[0].dep_ in ("npadvmod", "appos", "dep")
+                          and tokens[0].pos_ == "PROPN" and tokens[0].i < clause.head.i)
+                      or tokens[0].dep_ == "mark"):
+        tokens = tokens[1:]
+    while tokens and tokens[-1].dep_ in ("punct", "cc"):
+        tokens = tokens[:-1]
+    if not tokens:
+        return ""
+    agree = {t.head.i for t in tokens
+             if t.lower_ in _SUBJECT_PRONOUNS and t.dep_.startswith("nsubj")}
+    subj = clause.subject
+    first_person = clause.implied or (subj is not None and subj.lower_ in _SUBJECT_PRONOUNS)
+    if first_person:
+        agree.add(clause.head.i)
+    agree |= {t.i for t in tokens if t.dep_ in ("aux", "auxpass") and t.head.i in agree}
+    inherited = subj is not None and subj.i not in {t.i for t in tokens}
+    if inherited and first_person and clause.head.tag_ == "VB" and not any(
+            c.dep_ in ("aux", "auxpass") for c in clause.head.children):
+        agree.add(clause.head.i)  # "I live here and work there" → "… works there"
+        tokens = [_AsPresent(t) if t.i == clause.head.i else t for t in tokens]
+    out = _render(tokens, agree, speaker, other, last_person)
+    if inherited and subj is not None:
+        subject_text = _render(sorted(subj.subtree, key=lambda t: t.i), set(), speaker, other,
+                               last_person)
+        out = f"{subject_text} {out}"
+    elif clause.implied and subj is None:
+        verb = next((t for t in tokens if t.pos_ in ("VERB", "AUX")
+                     or t.lower_ in _SPOKEN_STARTS), tokens[0])
+        progressive = verb.tag_ == "VBG" or verb.lower_ in ("gon", "gonna")
+        out = f"{speaker} {'is ' if progressive else ''}{out[0].lower() + out[1:]}"
+    out = out.rstrip(" ,;:-–—")
+    return (out[0].upper() + out[1:] + ".") if out else ""
+
+
+class _AsPresent:
+    """A token seen as a present-tense verb (tag VBP), for agreement of a bare ``conj``."""
+
+    def __init__(self, token: Any) -> None:
+        self._t = token
+        self.tag_ = "VBP"
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._t, name)

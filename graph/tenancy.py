@@ -1,0 +1,62 @@
+"""Tenancy of agents: every agent id belongs to exactly one tenant.
+
+The same agent id in two tenants is refused (not two memories): the first tenant to use an id
+owns it (``(:AgentTenant {agent_id, tenant})``, unique agent id), a key of another tenant
+naming it cannot be created, and such a key's requests are refused. ``--all-agents`` keys reach
+every agent of their own tenant and may start new agent ids (claimed on first use); they never
+reach an agent owned by another tenant nor data without a tenant (agents written before
+tenancy existed, or by the operator's CLI), which only an operator's key naming the agent
+claims.
+Deleting an agent (``graph.admin.delete_agent``) releases its id.
+"""
+
+from __future__ import annotations
+
+from graph.errors import BadInput
+from graph.executor import Executor
+
+__all__ = ["claim_agents", "may_access"]
+
+
+async def _owner(executor: Executor, agent_id: str) -> tuple[bool, str | None]:
+    rows = await executor.run("tenancy/agent_owner", {"agent_id": agent_id}, read=True)
+    return (True, rows[0]["tenant"]) if rows else (False, None)
+
+
+async def _claim(executor: Executor, agent_id: str, tenant: str, named: bool) -> str | None:
+    rows = await executor.run("tenancy/claim_agent",
+                              {"agent_id": agent_id, "tenant": tenant, "named": named})
+    return rows[0]["tenant"] if rows else None
+
+
+async def _has_data(executor: Executor, agent_id: str) -> bool:
+    rows = await executor.run("tenancy/agent_has_data", {"agent_id": agent_id}, read=True)
+    return bool(rows and rows[0]["has_data"])
+
+
+async def may_access(executor: Executor, tenant: str, agent_id: str, *, named: bool) -> bool:
+    """True when ``tenant`` owns ``agent_id`` (claiming a new id, or — when the key ``named``
+    the agent — an unclaimed legacy one). One indexed read once the id is owned."""
+    exists, owner = await _owner(executor, agent_id)
+    if exists and owner is not None:
+        return owner == tenant
+    if not named and (exists or await _has_data(executor, agent_id)):
+        return False  # data without a tenant: only an operator's key naming the agent claims it
+    return await _claim(executor, agent_id, tenant, named) == tenant
+
+
+async def claim_agents(executor: Executor, tenant: str, agent_ids: list[str]) -> None:
+    """Claim agents for a new key of ``tenant``.
+
+    Raises:
+        BadInput: one of the agents belongs to another tenant (checked before any claim).
+    """
+    for agent_id in agent_ids:
+        _, owner = await _owner(executor, agent_id)
+        if owner is not None and owner != tenant:
+            raise BadInput(f"agent {agent_id!r} belongs to another tenant; agent ids are unique "
+                           "across tenants")
+    for agent_id in agent_ids:
+        if await _claim(executor, agent_id, tenant, True) != tenant:
+            raise BadInput(f"agent {agent_id!r} belongs to another tenant; agent ids are unique "
+                           "across tenants")
