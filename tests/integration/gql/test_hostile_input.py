@@ -59,4 +59,4 @@ async def test_hostile_retrieve_does_not_delay_a_concurrent_health_query(
         release.set()
         answer = (await slow).json()
     assert released_by_test == [True]  # released by the test, not by the hold timeout
-    assert answer["data"]["retrieve"]["plan"]["strategy"] == "multi_signal"
+    assert answer["data"]["retrieve"]["plan"]["strategy"] == "MULTI_SIGNAL"
