@@ -27,6 +27,9 @@ class Principal:
     all_agents: bool = False
     admin: bool = False
     key_id: str | None = None
+    #: Scope set by the operator in the process environment (``HIPPOGRAPH_MCP_AGENT``), not by a
+    #: client's key: limited to ``agents`` but exempt from tenant ownership, like the CLI.
+    operator: bool = False
 
     def can_access(self, agent_id: str) -> bool:
         """True when this caller's key covers ``agent_id`` (the tenant check that the agent

@@ -104,7 +104,8 @@ async def _admit(resolve: Resolver, ctx: Context, agent_id: str | None) -> tuple
     agent = agent_for(caller.principal, agent_id)
     principal = caller.principal
     # The key covers the id; the agent must also belong to the key's tenant (as in GraphQL).
-    if not principal.admin and not await may_access(
+    # An operator scope (stdio with HIPPOGRAPH_MCP_AGENT) is the operator's own, like the CLI.
+    if not (principal.admin or principal.operator) and not await may_access(
             caller.memory.executor, principal.tenant, agent, named=agent in principal.agents):
         raise ApiError(ErrorCode.FORBIDDEN, "This API key may not access that agent.")
     return caller.memory, agent

@@ -58,7 +58,7 @@ class StdioCaller:
                                "Unknown or revoked API key (HIPPOGRAPH_MCP_API_KEY).")
             return found
         if s.mcp_agent:
-            return Principal(tenant="local", agents=frozenset({s.mcp_agent}))
+            return Principal(tenant="local", agents=frozenset({s.mcp_agent}), operator=True)
         if s.auth_disabled:
             return LOCAL_ADMIN
         raise ApiError(ErrorCode.FORBIDDEN, stdio_scope(s) or "No MCP scope configured.")

@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -25,7 +24,7 @@ from graph.admin import delete_agent
 from graph.executor import Executor
 from server.auth import ApiKeyStore
 from tests.cypher import load_query
-from tests.e2e.conftest import free_port
+from tests.e2e.conftest import api_subprocess
 
 pytestmark = pytest.mark.e2e
 
@@ -120,26 +119,8 @@ def test_stdio_refuses_to_start_without_a_scope() -> None:
 
 @pytest.fixture(scope="module")
 def api_url() -> Iterator[str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "server.app:create_app", "--factory",
-         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        env=_env(HIPPOGRAPH_AUTH_DISABLED="false"), cwd=ROOT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.3)
-    else:
-        proc.kill()
-        pytest.fail("API did not come up")
-    yield url
-    proc.terminate()
-    proc.wait(timeout=30)
+    with api_subprocess(_env(HIPPOGRAPH_AUTH_DISABLED="false"), cwd=ROOT) as url:
+        yield url
 
 
 def _http(url: str, key: str) -> Client:

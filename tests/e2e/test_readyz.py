@@ -4,47 +4,20 @@ with Neo4j 5.26 + indexes ONLINE + APOC, Prometheus metrics, GraphQL."""
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
 
+from tests.e2e.conftest import api_subprocess
+
 pytestmark = pytest.mark.e2e
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
-    port = _free_port()
-    env = {**os.environ, "HIPPOGRAPH_WORKER_ENABLED": "false"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "server.app:create_app", "--factory",
-         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        env=env,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.3)
-    else:
-        proc.kill()
-        pytest.fail("API did not come up")
-    yield url
-    proc.terminate()
-    proc.wait(timeout=30)
+    with api_subprocess({**os.environ, "HIPPOGRAPH_WORKER_ENABLED": "false"}) as url:
+        yield url
 
 
 def test_healthz(base_url: str) -> None:
