@@ -112,10 +112,11 @@ def _screenshot(browser: WebDriver, config: pytest.Config, tmp_path: Path, name:
 
 
 # Neo4j Community's bundled Browser (not a page of ours) always tries these after connecting:
-# web fonts, Segment analytics and the Canny feedback widget. Offline they fail and Browser works
-# on; anything else off the machine fails the test.
+# web fonts, Segment analytics and the Canny feedback widget; and, when it captures a console
+# error, its built-in Sentry DSN (the org host is in the Browser jar's bundle). Offline they fail
+# and Browser works on; anything else off the machine fails the test.
 NEO4J_BROWSER_THIRD_PARTY = ("https://fonts.googleapis.com/", "https://cdn.segment.com/",
-                             "https://canny.io/")
+                             "https://canny.io/", "https://o110884.ingest.sentry.io/")
 
 
 def _assert_stayed_local(browser: WebDriver, allowed: tuple[str, ...] = ()) -> list[str]:
