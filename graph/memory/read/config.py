@@ -13,7 +13,7 @@ from typing import Any
 
 from graph.errors import ConfigError
 
-__all__ = ["DEFAULT_WEIGHTS", "FUSIONS", "RetrieveConfig"]
+__all__ = ["CEILINGS", "DEFAULT_WEIGHTS", "FUSIONS", "RetrieveConfig", "check_within_bounds"]
 
 FUSIONS = ("blend", "rrf")
 
@@ -125,6 +125,7 @@ class RetrieveConfig:
                 raise ConfigError(f"unknown retrieve option {key!r}")
             current = getattr(self, key)
             changes[key] = _coerce(key, current, value)
+        check_within_bounds(self, changes)
         new = dataclasses.replace(self, **changes)
         new.validate()
         return new
@@ -165,6 +166,26 @@ class RetrieveConfig:
 
     def weight(self, name: str) -> float:
         return float(self.weights.get(name, DEFAULT_WEIGHTS[name]))
+
+
+# Timeouts and work caps a per-call option may lower but never raise above the server's
+# value (issue 12: overrides only narrow the operator's bounds).
+CEILINGS: tuple[str, ...] = (
+    "reranker_timeout_s", "exact_scan_max_facts", "overfetch_cap", "fulltext_cap",
+    "counts_ttl_s",
+)
+
+
+def check_within_bounds(server: RetrieveConfig, changes: dict[str, Any]) -> None:
+    """Refuse coerced per-call options that raise a timeout or work cap above the server's.
+
+    Raises:
+        ConfigError: the first option above the server's value.
+    """
+    for key in CEILINGS:
+        if key in changes and changes[key] > getattr(server, key):
+            raise ConfigError(f"retrieve option {key!r} may not exceed the server's value "
+                              f"{getattr(server, key)!r}, got {changes[key]!r}")
 
 
 def _coerce(key: str, current: Any, value: Any) -> Any:

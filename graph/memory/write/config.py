@@ -9,7 +9,10 @@ from typing import Any
 
 from graph.errors import ConfigError
 
-__all__ = ["MODES", "PII_MODES", "SINGLE_VALUED_RELATIONS", "WriteConfig", "apply_overrides"]
+__all__ = [
+    "MODES", "PII_MODES", "SINGLE_VALUED_RELATIONS", "WriteConfig", "apply_overrides",
+    "check_within_bounds",
+]
 
 MODES = ("shadow", "controlled", "full")
 PII_MODES = ("off", "redact", "reject")
@@ -71,6 +74,42 @@ class WriteConfig:
             raise ConfigError("max_message_chars must be positive")
 
 
+# Per-call overrides may only narrow the operator's behaviour (issue 12).
+OPERATOR_ONLY: tuple[str, ...] = ("pii_mode", "mutations_frozen")
+# Sizes, retries and timeouts: an override may lower them, never raise them above the server's.
+CEILINGS: tuple[str, ...] = (
+    "max_message_chars", "informed_extraction_topk", "informed_extraction_context_budget_tokens",
+    "extraction_timeout_s", "max_facts", "max_entities", "max_fact_chars", "recent_messages_max",
+    "resolution_timeout_s", "reconcile_candidates", "reconcile_timeout_s", "write_retries",
+)
+
+
+def check_within_bounds(server: WriteConfig, overrides: dict[str, Any]) -> None:
+    """Refuse per-call overrides that would widen the operator's bounds.
+
+    ``pii_mode`` and ``mutations_frozen`` are never overridable; ``mode`` may only move to a
+    stricter one (full → controlled → shadow); sizes, retries and timeouts may not exceed the
+    server's value. Pure: no I/O.
+
+    Raises:
+        ConfigError: the first override that is outside the operator's bounds.
+    """
+    for key in OPERATOR_ONLY:
+        if key in overrides:
+            raise ConfigError(f"write option {key!r} is set by the operator and cannot be "
+                              "overridden per call")
+    mode = overrides.get("mode")
+    if isinstance(mode, str) and mode in MODES and MODES.index(mode) > MODES.index(server.mode):
+        raise ConfigError(f"write option 'mode' may only be stricter than the server's "
+                          f"{server.mode!r} (order: shadow < controlled < full), got {mode!r}")
+    for key in CEILINGS:
+        value = overrides.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool) \
+                and value > getattr(server, key):
+            raise ConfigError(f"write option {key!r} may not exceed the server's value "
+                              f"{getattr(server, key)!r}, got {value!r}")
+
+
 def _type_ok(value: Any, expected: Any) -> bool:
     if expected is bool:
         return isinstance(value, bool)
@@ -90,7 +129,8 @@ def apply_overrides(config: WriteConfig, overrides: dict[str, Any] | None) -> Wr
     """A copy of ``config`` with ``overrides`` applied after strict checks.
 
     Raises:
-        ConfigError: unknown key, or a value whose type does not match the field.
+        ConfigError: unknown key, a value whose type does not match the field, or a value
+            outside the operator's bounds (see ``check_within_bounds``).
     """
     if not overrides:
         return config
@@ -108,4 +148,5 @@ def apply_overrides(config: WriteConfig, overrides: dict[str, Any] | None) -> Wr
         changes[key] = tuple(value) if isinstance(value, list) else value
         if hints[key] is float:
             changes[key] = float(value)
+    check_within_bounds(config, changes)
     return dataclasses.replace(config, **changes)
