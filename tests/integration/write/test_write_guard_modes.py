@@ -134,9 +134,10 @@ async def test_controlled_mode_applies_add_and_blocks_update(
 
 async def test_mutations_frozen_keeps_event_only(executor: Executor, agent_id: str,
                                                  hash_embedder: HashEmbedder) -> None:
-    res = await WritePipeline(executor, hash_embedder, None).write(
-        agent_id, "I live in Curitiba.", SPEAKER,
-        config_overrides={"mutations_frozen": True})
+    # The operator freezes mutations (a per-call override may not: issue 12).
+    res = await WritePipeline(executor, hash_embedder, None,
+                              WriteConfig(mutations_frozen=True)).write(
+        agent_id, "I live in Curitiba.", SPEAKER)
     assert res.success and any("not applied" in w for w in res.warnings)
     c = await counts(executor, agent_id)
     assert (c["events"], c["facts"], c["entities"], c["audits"]) == (1, 0, 0, 1)
