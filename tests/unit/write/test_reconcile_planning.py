@@ -188,10 +188,19 @@ def test_hybrid_rank_prefers_lexical_overlap_on_ties() -> None:
 def test_known_context_budget() -> None:
     from graph.memory.write.extraction import known_context as _known_context
 
-    aliases = [{"key": "person:c", "name": "Clara", "profile_text": "Engineer at Orion."},
-               {"key": "org:v", "name": "Vertix", "profile_text": None}]
-    facts = [{"key": "org:v", "text": "Vertix is a SaaS startup in Curitiba"}] * 50
-    lines = _known_context(aliases, facts, budget=40)
-    assert lines[0] == "[Clara profile] Engineer at Orion."
-    assert lines[1] == "[Vertix] Vertix is a SaaS startup in Curitiba"
-    assert 2 <= len(lines) < 10
+    aliases = [{"key": "person:c", "name": "Clara", "type": "person",
+                "profile_text": "Engineer at Orion."},
+               {"key": "org:v", "name": "Vertix", "type": "organization", "profile_text": None},
+               {"key": "org:v", "name": "Vertix", "type": "organization", "profile_text": None}]
+    facts = [{"key": "org:v", "id": f"fact-{i}", "text": "Vertix is a SaaS startup in Curitiba",
+              "similarity": i / 100} for i in range(50)]
+    known = _known_context(aliases, facts, budget=40)
+    assert known.entities == [{"name": "Clara", "type": "person"},
+                              {"name": "Vertix", "type": "organization"}]
+    assert known.profiles == ["[Clara] Engineer at Orion."]
+    # Nearest first, short ids mapped back to the fact ids, within the budget.
+    assert known.facts[0] == {"id": "F1", "about": "Vertix",
+                              "text": "Vertix is a SaaS startup in Curitiba"}
+    assert known.ids["F1"] == "fact-49" and known.ids["F2"] == "fact-48"
+    assert 1 <= len(known.facts) < 10
+    assert set(known.payload()) == {"known_entities", "known_profiles", "known_facts"}
