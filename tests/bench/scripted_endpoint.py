@@ -12,9 +12,12 @@ message being written, so every system gets the same, plausible extraction:
   as one answer; a fact whose text equals a shown known fact is answered ``NONE`` on it, the
   rest ``ADD``.
 - Graphiti's structured requests (``response_format`` = ``json_schema`` of a pydantic model):
-  ``ExtractedEntities`` → the speaker and the extractor's entities; ``ExtractedEdges`` → one
-  edge per extracted relation; any other schema → a minimal instance generated from the JSON
-  schema (required fields only, empty arrays, "" / 0 / null), which is schema-valid.
+  ``ExtractedEntities`` → the speaker, the extractor's entities and the ends of
+  ``fact_edges``; ``ExtractedEdges`` → ``fact_edges`` (Graphiti's facts are edges: one per
+  extracted relation and one per extracted fact with a second entity); any other schema → a minimal instance
+  generated from the JSON schema (required fields only, empty arrays, "" / 0 / null), which is
+  schema-valid. Graphiti's conditional calls (dedupe, timestamps) thus happen as its own code
+  decides from what it finds in its graph.
 
 Per tag it counts calls, prompt and completion characters, and estimated tokens
 (``estimate_tokens``: ~4 characters per token) which it also returns as ``usage``.
@@ -99,21 +102,39 @@ def _hippograph_answer(ex: Extraction, known: list[dict[str, Any]]) -> dict[str,
             "emotion": {"label": "neutral", "intensity": 0.2, "energy": 0.3}}
 
 
-def _graphiti_answer(name: str, schema: dict[str, Any], ex: Extraction,
-                     speaker: str) -> Any:
+def fact_edges(nlp: Any, ex: Extraction) -> list[tuple[str, str, str, str]]:
+    """Graphiti stores a fact as an edge between two entities: (source, RELATION, target, fact)
+    for every extracted relation, and for every other fact its subject → the first known entity
+    it mentions, else its last noun chunk that is not the subject or a pronoun."""
+    edges = [(r.source, r.type.upper(), r.target,
+              next((f.text for f in ex.facts if f.subject == r.source), f"{r.source} {r.type} "
+                   f"{r.target}")) for r in ex.relations]
+    names = [e.name for e in ex.entities]
+    for f in ex.facts:
+        doc = nlp(f.text)
+        target = next((n for n in names if n != f.subject and n in f.text), None)
+        if target is None:
+            chunks = [c.text for c in doc.noun_chunks
+                      if c.root.pos_ != "PRON" and c.text != f.subject and f.subject not in c.text]
+            target = chunks[-1] if chunks else None
+        if target:
+            verb = next((t.lemma_ for t in doc if t.pos_ in ("VERB", "AUX")), "related_to")
+            edges.append((f.subject, verb.upper(), target, f.text))
+    return edges
+
+
+def _graphiti_answer(name: str, schema: dict[str, Any], ex: Extraction, speaker: str,
+                     edges: list[tuple[str, str, str, str]]) -> Any:
     if name == "ExtractedEntities":
-        names = list(dict.fromkeys([speaker, *(e.name for e in ex.entities)]))
+        names = list(dict.fromkeys([speaker, *(e.name for e in ex.entities),
+                                    *(n for s, _, t, _ in edges for n in (s, t))]))
         return {"extracted_entities": [{"name": n, "entity_type_id": 0, "episode_indices": [0]}
                                        for n in names]}
     if name == "ExtractedEdges":
-        fact_of = {}
-        for f in ex.facts:
-            fact_of.setdefault(f.subject, f.text)
-        return {"edges": [{"source_entity_name": r.source, "target_entity_name": r.target,
-                           "relation_type": r.type.upper(),
-                           "fact": fact_of.get(r.source, f"{r.source} {r.type} {r.target}"),
-                           "valid_at": None, "invalid_at": None, "episode_indices": [0]}
-                          for r in ex.relations]}
+        return {"edges": [{"source_entity_name": s, "target_entity_name": t,
+                           "relation_type": rel, "fact": fact, "valid_at": None,
+                           "invalid_at": None, "episode_indices": [0]}
+                          for s, rel, t, fact in edges]}
     return minimal_instance(schema)
 
 
@@ -129,6 +150,7 @@ class ScriptedEndpoint:
         self._nlp: Any = None
         self._current: tuple[str, str, list[str]] = ("", "", [])
         self._cache: dict[tuple[str, str, tuple[str, ...]], Extraction] = {}
+        self._edges: dict[tuple[str, str, tuple[str, ...]], list[tuple[str, str, str, str]]] = {}
         endpoint = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -193,8 +215,12 @@ class ScriptedEndpoint:
             kind = stage
         else:
             message, speaker, recent = self._current
-            data = _graphiti_answer(name, schema, self._extract(message, speaker, recent),
-                                    speaker)
+            ex = self._extract(message, speaker, recent)
+            key = (message, speaker, tuple(recent))
+            with self._lock:
+                if key not in self._edges:
+                    self._edges[key] = fact_edges(self._nlp, ex)
+            data = _graphiti_answer(name, schema, ex, speaker, self._edges[key])
             kind = name
         content = json.dumps(data, ensure_ascii=False)
         p_tok, c_tok = estimate_tokens(prompt), estimate_tokens(content)
