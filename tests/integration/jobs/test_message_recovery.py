@@ -5,14 +5,16 @@ lease, and a job whose lease was lost commits nothing (fencing token)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import httpx
 import pytest
 
-from graph.executor import Executor
+from graph.executor import Executor, Transaction
 from graph.memory.documents.ingest import ingest_document
 from graph.memory.jobs import (
+    Job,
     JobContext,
     JobDeps,
     JobQueue,
@@ -27,11 +29,13 @@ from graph.memory.jobs.handlers import default_handlers
 from graph.memory.jobs.orphans import sweep_orphans
 from graph.memory.write import WritePipeline
 from graph.providers import ChatLLM, HashEmbedder
-from tests.fakes import ScriptedLLM
+from tests.fakes import ScriptedLLM, WrappedExecutor
 from tests.integration.write.helpers import SPEAKER, counts
 from tests.integration.write.test_no_lost_message import DiesAtCommit, age, pending
 
 pytestmark = pytest.mark.neo4j
+
+T = TypeVar("T")
 
 MESSAGE = "Clara Rezende lives in Porto and works at Acme as a software engineer."
 
@@ -118,27 +122,52 @@ async def test_orphaned_events_are_swept_and_extracted_once(
     assert c["events"] == 2 and c["facts"] >= 2 and c["from_event"] == c["facts"]
 
 
+class LeaseStolenAtCommit(WrappedExecutor):
+    """Runs ``steal`` just before the pipeline's commit transaction (its second write: the
+    first is the idempotency claim), i.e. after every lease check the handler made."""
+
+    def __init__(self, inner: Executor, steal: Callable[[], Awaitable[None]]) -> None:
+        super().__init__(inner)
+        self.steal = steal
+        self.writes = 0
+
+    async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        self.writes += 1
+        if self.writes == 2:
+            await self.steal()
+        return await super().write(work)
+
+
+@pytest.mark.parametrize("thief", ["worker-b", "worker-a"])  # worker-a: same owner name
 async def test_job_whose_lease_was_lost_commits_nothing(
-        executor: Executor, agent_id: str, hash_embedder: HashEmbedder) -> None:
-    deps = deps_for(executor, WritePipeline(executor, hash_embedder, None))
-    queue = deps.queue
+        executor: Executor, agent_id: str, hash_embedder: HashEmbedder, thief: str) -> None:
+    queue = JobQueue(executor)
     accepted = await write_async(executor, queue, agent_id, MESSAGE, SPEAKER,
                                  embedder=hash_embedder)
     assert accepted.job_id
     stale = await queue.lease_id(accepted.job_id, "worker-a")
     assert stale is not None
-    await asyncio.sleep(0.05)
-    assert await queue.reap_stale(0.01, agent_id=agent_id) == {"pending": 1}
-    # Re-leased by the SAME owner name (a restarted loop): only the token tells them apart.
-    current = await queue.lease_id(accepted.job_id, "worker-a")
-    assert current is not None and current.lease_token != stale.lease_token
+    stolen: list[Job] = []
+
+    async def steal() -> None:  # the lease expires, the reaper runs, another lease is taken
+        await asyncio.sleep(0.05)
+        assert await queue.reap_stale(0.01, agent_id=agent_id) == {"pending": 1}
+        job = await queue.lease_id(accepted.job_id, thief)
+        assert job is not None
+        stolen.append(job)
+
+    slow = deps_for(executor, WritePipeline(LeaseStolenAtCommit(executor, steal),
+                                            hash_embedder, None))
     with pytest.raises(LeaseLost):
-        await extract_handler(JobContext(job=stale, deps=deps, owner="worker-a"))
+        await extract_handler(JobContext(job=stale, deps=slow, owner="worker-a"))
     assert (await counts(executor, agent_id))["facts"] == 0  # fenced: nothing committed
     assert not await queue.complete(stale, "worker-a", {})
-    result = await extract_handler(JobContext(job=current, deps=deps, owner="worker-a"))
+    [current] = stolen
+    assert current.lease_token != stale.lease_token
+    deps = deps_for(executor, WritePipeline(executor, hash_embedder, None))
+    result = await extract_handler(JobContext(job=current, deps=deps, owner=thief))
     assert result["facts_added"] >= 1
-    assert await queue.complete(current, "worker-a", result)
+    assert await queue.complete(current, thief, result)
     assert (await counts(executor, agent_id))["facts"] == result["facts_added"]
 
 
