@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from graph.errors import WriteInProgress
+from graph.errors import GraphUnavailable, WriteInProgress
 from graph.executor import Executor, Transaction
 from graph.memory.write import WritePipeline
 from graph.providers import Embedder, HashEmbedder
@@ -115,6 +115,37 @@ async def test_dead_writer_claim_expires_and_retry_runs_once(
     again = await pipe.write(agent_id, "I live in Curitiba.", SPEAKER, idempotency_key="k-1")
     assert [f.id for f in again.facts_added] == [f.id for f in res.facts_added]
     assert (await counts(executor, agent_id))["facts"] == 1
+
+
+class Neo4jDropsAtCommit(WrappedExecutor):
+    """Neo4j goes away after the event log: the commit and the claim's release both fail."""
+
+    def __init__(self, inner: Executor) -> None:
+        super().__init__(inner)
+        self.writes = 0
+
+    async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        self.writes += 1
+        if self.writes >= 2:
+            raise GraphUnavailable("Neo4j unavailable: connection refused")
+        return await super().write(work)
+
+
+async def test_neo4j_lost_before_commit_keeps_the_message_and_frees_the_key_later(
+        executor: Executor, agent_id: str, hash_embedder: HashEmbedder) -> None:
+    res = await WritePipeline(Neo4jDropsAtCommit(executor), hash_embedder, None).write(
+        agent_id, "I live in Curitiba.", SPEAKER, idempotency_key="k-drop")
+    assert not res.success and res.error and "message is kept" in res.error
+    assert len(await pending(executor, agent_id)) == 1  # for the orphan sweep
+    pipe = WritePipeline(executor, hash_embedder, None)
+    with pytest.raises(WriteInProgress):  # the release failed too: the claim is pending
+        await pipe.write(agent_id, "I live in Curitiba.", SPEAKER, idempotency_key="k-drop")
+    await age(executor, agent_id, 660)
+    again = await pipe.write(agent_id, "I live in Curitiba.", SPEAKER, idempotency_key="k-drop")
+    assert again.success and again.facts_added and again.event_id == res.event_id
+    c = await counts(executor, agent_id)
+    assert (c["events"], c["facts"], c["receipts"]) == (1, 1, 1)
+    assert await pending(executor, agent_id) == []
 
 
 async def test_llm_outage_does_not_store_the_key_or_claim_success(
