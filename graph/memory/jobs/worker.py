@@ -90,8 +90,9 @@ class Worker:
 
     @property
     def _sweeps(self) -> bool:
-        """Workers that run all agents' extractions also sweep for orphaned events."""
-        return ("extract" in self.handlers and self.agent_id is None
+        """Workers that run extractions also sweep for orphaned events (of their agent only,
+        when they are dedicated to one)."""
+        return ("extract" in self.handlers
                 and self.deps.config.worker.orphan_sweep_interval_s > 0)
 
     @property
@@ -118,7 +119,8 @@ class Worker:
                 if time.monotonic() >= next_sweep and self._sweeps:
                     queued = await sweep_orphans(self.deps.queue, older_than_s=cfg.orphan_after_s,
                                                  limit=cfg.orphan_batch,
-                                                 max_attempts=cfg.max_attempts)
+                                                 max_attempts=cfg.max_attempts,
+                                                 agent_id=self.agent_id)
                     if queued:
                         log.warning("orphan sweep: queued extraction of %d event(s)", queued)
                         self.stats["orphans_queued"] += queued

@@ -122,6 +122,31 @@ async def test_orphaned_events_are_swept_and_extracted_once(
     assert c["events"] == 2 and c["facts"] >= 2 and c["from_event"] == c["facts"]
 
 
+async def test_worker_loop_sweeps_and_extracts_orphans(
+        executor: Executor, agent_id: str, hash_embedder: HashEmbedder) -> None:
+    dying = WritePipeline(DiesAtCommit(executor), hash_embedder, None)
+    with pytest.raises(asyncio.CancelledError):
+        await dying.write(agent_id, "I live in Curitiba.", SPEAKER)
+    await age(executor, agent_id, 660)
+    cfg = JobsConfig(worker=WorkerConfig(poll_interval_s=0.05, reaper_interval_s=5.0,
+                                         orphan_after_s=600.0, orphan_sweep_interval_s=0.1))
+    deps = JobDeps(executor=executor, queue=JobQueue(executor), config=cfg,
+                   writer=WritePipeline(executor, hash_embedder, None))
+    worker = Worker(deps, {"extract": extract_handler}, agent_id=agent_id)
+    task = asyncio.create_task(worker.run())
+    try:
+        for _ in range(300):
+            if worker.stats["done"] >= 1:
+                break
+            await asyncio.sleep(0.1)
+    finally:
+        await worker.stop()
+        await task
+    assert worker.stats["orphans_queued"] == 1 and worker.stats["done"] == 1
+    assert await pending(executor, agent_id) == []
+    assert (await counts(executor, agent_id))["facts"] >= 1
+
+
 class LeaseStolenAtCommit(WrappedExecutor):
     """Runs ``steal`` just before the pipeline's commit transaction (its second write: the
     first is the idempotency claim), i.e. after every lease check the handler made."""
