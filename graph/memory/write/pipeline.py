@@ -368,7 +368,11 @@ class WritePipeline:
                 result.relations = []
                 if key:
                     result.warnings = run.warnings
-                    await self._save_receipt(agent_id, key, result, now)
+                    result.duration_ms = run.ms()
+                    stored = await self._save_receipt(agent_id, key, result, now)
+                    if stored is not result:  # the first call's answer, as for any retry
+                        _copy_into(result, stored)
+                        run.warnings = stored.warnings
                 return
 
     async def _decide_and_commit(self, agent_id: str, items: list[FactItem],
@@ -444,13 +448,23 @@ class WritePipeline:
         result.llm_calls = session.calls
 
     async def _save_receipt(self, agent_id: str, key: str, result: WriteResult,
-                            now: datetime) -> None:
+                            now: datetime) -> WriteResult:
+        """Store ``result`` as the key's answer unless one is already stored (then that one
+        is returned: the first call that completed answers every retry)."""
         payload = json.dumps(result.to_dict(), default=str)
 
-        async def work(tx: Transaction) -> None:
-            await tx.run("write/save_receipt", agent_id=agent_id, key=key, result=payload,
-                         now=now)
-        await self.executor.write(work)
+        async def work(tx: Transaction) -> str:
+            await tx.run("write/lock_receipt", agent_id=agent_id, key=key, now=now, token="")
+            rows = await tx.run("write/save_receipt", agent_id=agent_id, key=key,
+                                result=payload, now=now, overwrite=False)
+            return str(rows[0]["result"])
+        stored = await self.executor.write(work)
+        return result if stored == payload else WriteResult.from_dict(json.loads(stored))
+
+
+def _copy_into(target: WriteResult, source: WriteResult) -> None:
+    for name in WriteResult.__dataclass_fields__:
+        setattr(target, name, getattr(source, name))
 
 
 def _item(agent_id: str, index: int, fact: ExtractedFact, subject_key: str, vec: list[float],

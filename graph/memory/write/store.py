@@ -236,7 +236,7 @@ async def commit(executor: Executor, agent_id: str, plan: CommitPlan,
             await tx.run("write/create_audits", **common, now=p.now, rows=p.audits)
         if p.receipt:
             await tx.run("write/save_receipt", **common, key=p.receipt[0], result=p.receipt[1],
-                         now=p.now)
+                         now=p.now, overwrite=True)
         return out
 
     for attempt in range(retries + 1):

@@ -172,3 +172,22 @@ async def test_write_with_a_key_still_in_progress_is_a_typed_error(
     assert out["outcome"] is None
     assert [e["code"] for e in out["errors"]] == ["IN_PROGRESS"]
     assert "retry" in out["errors"][0]["message"]
+
+
+async def test_write_with_the_llm_down_says_so(
+    executor: Executor, hash_embedder: HashEmbedder, agent_id: str
+) -> None:
+    import httpx
+
+    from tests.fakes import ScriptedLLM
+
+    down = ScriptedLLM(replies=[httpx.ConnectError("refused")] * 5)
+    memory = memory_for(executor, hash_embedder, llm=down.chat())
+    out = (await gql(memory, """mutation($a: ID!) { write(agentId: $a,
+        message: "I live in Curitiba.", speakerName: "Rafael") {
+        outcome { success error eventId warnings } errors { code } } }""",
+                     {"a": agent_id})).data["write"]
+    assert out["errors"] == []
+    outcome = out["outcome"]
+    assert outcome["success"] is False and outcome["eventId"]
+    assert "LLM unavailable" in outcome["error"] and "kept" in outcome["error"]

@@ -148,6 +148,42 @@ async def test_neo4j_lost_before_commit_keeps_the_message_and_frees_the_key_late
     assert await pending(executor, agent_id) == []
 
 
+class PausesAtCommit(WrappedExecutor):
+    """A live but slow writer: its commit transaction waits until ``gate`` is set."""
+
+    def __init__(self, inner: Executor) -> None:
+        super().__init__(inner)
+        self.writes = 0
+        self.arrived = asyncio.Event()
+        self.gate = asyncio.Event()
+
+    async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        self.writes += 1
+        if self.writes == 2:
+            self.arrived.set()
+            await asyncio.wait_for(self.gate.wait(), timeout=60)
+        return await super().write(work)
+
+
+async def test_a_claim_taken_over_from_a_live_writer_only_wastes_work(
+        executor: Executor, agent_id: str, hash_embedder: HashEmbedder) -> None:
+    slow_ex = PausesAtCommit(executor)
+    slow = asyncio.create_task(WritePipeline(slow_ex, hash_embedder, None).write(
+        agent_id, "I live in Curitiba.", SPEAKER, idempotency_key="k-live"))
+    await asyncio.wait_for(slow_ex.arrived.wait(), timeout=60)
+    await age(executor, agent_id, 660)  # the TTL passes while the first writer still runs
+    pipe = WritePipeline(executor, hash_embedder, None)
+    second = await pipe.write(agent_id, "I live in Curitiba.", SPEAKER, idempotency_key="k-live")
+    assert second.success and second.facts_added
+    slow_ex.gate.set()
+    first = await slow
+    # the late first writer commits nothing and answers with the stored result
+    assert first.success and [f.id for f in first.facts_added] == \
+        [f.id for f in second.facts_added]
+    c = await counts(executor, agent_id)
+    assert (c["events"], c["facts"], c["receipts"], c["from_event"]) == (1, 1, 1, 1)
+
+
 async def test_llm_outage_does_not_store_the_key_or_claim_success(
         executor: Executor, agent_id: str, embedder: Embedder) -> None:
     import httpx
