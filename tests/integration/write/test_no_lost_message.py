@@ -274,3 +274,25 @@ async def test_concurrent_updates_of_one_fact_leave_one_successor(
     check = await integrity(executor, agent_id)
     assert check["forked"] == 0 and check["duplicate_hashes"] == 0
     assert check["active_facts"] == 1
+
+
+async def test_facts_call_down_in_the_fallback_is_an_outage(
+        executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    import httpx
+
+    from tests.integration.write.helpers import CLARA_ENTITIES, CLARA_MESSAGE, CLARA_RELATIONS
+
+    llm = ScriptedLLM(by_stage={
+        INFORMED: ["this is not JSON {"],
+        "Stage: extract_entities": [{"entities": [{"name": n, "type": t}
+                                                  for n, t in CLARA_ENTITIES]}],
+        "Stage: extract_facts": [httpx.ReadTimeout("timed out")],
+        "Stage: extract_relations": [extraction(relations=CLARA_RELATIONS)],
+    })
+    res = await WritePipeline(executor, embedder, llm.chat()).write(
+        agent_id, CLARA_MESSAGE, SPEAKER)
+    # not "success with zero facts": the message waits for a later extraction
+    assert not res.success and res.error and "LLM unavailable" in res.error
+    c = await counts(executor, agent_id)
+    assert (c["events"], c["facts"], c["entities"]) == (1, 0, 0)
+    assert len(await pending(executor, agent_id)) == 1
