@@ -24,7 +24,7 @@ from graph.memory.documents.parse import chunk_text, detect_format, parse_docume
 from graph.memory.jobs.config import DocumentConfig
 from graph.memory.jobs.context import JobContext, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
-from graph.memory.text import idempotency_digest
+from graph.memory.text import idempotency_digest, join_parts
 from graph.memory.write.guard import redact_text
 from graph.memory.write.models import PIIRejected
 
@@ -108,8 +108,8 @@ def _redacted(text: str | None, mode: str, what: str) -> str | None:
     return None if text is None else redact_text(text, mode, what).text
 
 
-def _doc_id(agent_id: str, basis: str) -> str:
-    return str(uuid.uuid5(_NS, f"{agent_id}|{basis}"))
+def _doc_id(agent_id: str, *basis: str) -> str:
+    return str(uuid.uuid5(_NS, join_parts(agent_id, *basis)))
 
 
 def chunk_id(document_id: str, ord_: int) -> str:
@@ -158,7 +158,7 @@ async def ingest_document(
         if size > cfg.max_bytes:
             raise BadInput(f"the document has {size} bytes; the limit is {cfg.max_bytes}")
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        doc_id = _doc_id(agent_id, f"text|{digest}")
+        doc_id = _doc_id(agent_id, "text", digest)
         # Up to document_max_bytes of text: the PII scan runs off the event loop.
         raw = (await asyncio.to_thread(redact_text, text, pii_mode, "the document")).text
         props: dict[str, Any] = {

@@ -23,7 +23,7 @@ from graph.errors import BadInput
 from graph.executor import Executor
 from graph.memory.jobs.context import JobContext, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
-from graph.memory.text import content_hash, idempotency_digest, normalize
+from graph.memory.text import content_hash, idempotency_digest, join_parts, normalize
 from graph.memory.write.guard import guard_message, redact_context, scan_pii
 from graph.memory.write.models import WriteResult
 from graph.memory.write.pipeline import WritePipeline
@@ -80,7 +80,7 @@ async def write_async(
     # The job payload is stored in Neo4j and its messages reach the LLM: redact them now.
     recent = await asyncio.to_thread(redact_context, list(recent_messages or []), pii_mode)
     speaker = (speaker_name or "").strip() or "user"
-    event_id = (str(uuid.uuid5(_NS, f"{agent_id}|{idempotency_key}")) if idempotency_key
+    event_id = (str(uuid.uuid5(_NS, join_parts(agent_id, idempotency_key))) if idempotency_key
                 else str(uuid.uuid4()))
     now = datetime.now(UTC)
     vector = (await embedder.embed([text]))[0] if embedder is not None else None
