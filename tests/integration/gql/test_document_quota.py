@@ -1,0 +1,72 @@
+"""Issue 12.6: document bytes are capped per API key and window (``document_quota_bytes`` per
+``document_quota_window_s``), on GraphQL and MCP alike; the charge and the registration are
+one transaction, and registering the same content again is free."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from mcp import Client
+
+from gql.permissions import Principal
+from graph.executor import Executor
+from graph.providers import HashEmbedder
+from server.auth import ApiKeyStore
+from server.mcp.build import Caller, build_mcp
+from server.settings import Settings
+from tests.cypher import load_query
+from tests.integration.gql.support import gql, memory_for
+
+pytestmark = pytest.mark.neo4j
+
+INGEST = """mutation($a: ID!, $t: String!) { ingestDocument(agentId: $a, text: $t) {
+  documentId created errors { code message } } }"""
+
+
+@pytest.fixture
+async def tenant(executor: Executor) -> AsyncIterator[str]:
+    name = f"quota-{uuid.uuid4().hex[:8]}"
+    yield name
+    await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": name})
+
+
+def _doc(n: int) -> str:
+    return f"Document {n}. " + "Eve walks her dog in the park every morning. " * 13  # ~600 B
+
+
+async def test_a_key_cannot_ingest_past_its_window(
+    executor: Executor, hash_embedder: HashEmbedder, agent_id: str, tenant: str
+) -> None:
+    store = ApiKeyStore(executor)
+    key_a, _ = await store.create(tenant, [agent_id])
+    key_b, _ = await store.create(tenant, [agent_id])
+    memory = memory_for(executor, hash_embedder, settings=Settings(document_quota_bytes=1_000))
+    as_a = Principal(tenant=tenant, agents=frozenset({agent_id}), key_id=key_a)
+    as_b = Principal(tenant=tenant, agents=frozenset({agent_id}), key_id=key_b)
+
+    async def ingest(text: str, who: Principal) -> dict[str, Any]:
+        res = await gql(memory, INGEST, {"a": agent_id, "t": text}, principal=who)
+        assert res.errors is None, res.errors
+        return dict(res.data["ingestDocument"])
+
+    first = await ingest(_doc(1), as_a)
+    assert first["errors"] == [] and first["created"]
+    refused = await ingest(_doc(2), as_a)
+    assert refused["errors"][0]["code"] == "BAD_INPUT"
+    assert "quota" in refused["errors"][0]["message"]
+    again = await ingest(_doc(1), as_a)  # the same content: already registered, not charged
+    assert again["errors"] == [] and again["documentId"] == first["documentId"]
+    assert (await ingest(_doc(2), as_b))["errors"] == []  # another key has its own window
+
+    # MCP: the same key, the same window
+    async def resolve(_ctx: Any) -> Caller:
+        return Caller(memory, as_a)
+
+    async with Client(build_mcp(resolve)) as client:
+        res = await client.call_tool("ingest_document", {"agent_id": agent_id, "text": _doc(3)})
+    assert res.is_error
+    assert json.loads(res.content[0].text)["error"]["code"] == "BAD_INPUT"
