@@ -4,6 +4,7 @@ one transaction, and registering the same content again is free."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from collections.abc import AsyncIterator
@@ -14,6 +15,10 @@ from mcp import Client
 
 from gql.permissions import Principal
 from graph.executor import Executor
+from graph.memory.documents import document_progress, ingest_document
+from graph.memory.jobs import DocumentConfig, JobDeps, JobQueue, JobsConfig, Worker, WorkerConfig
+from graph.memory.jobs.handlers import default_handlers
+from graph.memory.write import WritePipeline
 from graph.providers import HashEmbedder
 from server.auth import ApiKeyStore
 from server.mcp.build import Caller, build_mcp
@@ -70,3 +75,46 @@ async def test_a_key_cannot_ingest_past_its_window(
         res = await client.call_tool("ingest_document", {"agent_id": agent_id, "text": _doc(3)})
     assert res.is_error
     assert json.loads(res.content[0].text)["error"]["code"] == "BAD_INPUT"
+
+
+PAGE = ("Eve Martins lives in Porto. Her e-mail is eve.secret@example.com and her card is "
+        "4111 1111 1111 1111. ") * 6  # ~600 bytes
+
+
+async def test_fetched_pages_are_redacted_and_charged_to_the_key(
+    executor: Executor, hash_embedder: HashEmbedder, agent_id: str, tenant: str
+) -> None:
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        body = PAGE.encode()
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: "
+                     + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+        await writer.drain()
+        writer.close()
+
+    srv = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = srv.sockets[0].getsockname()[1]
+    key_id, _ = await ApiKeyStore(executor).create(tenant, [agent_id])
+    cfg = JobsConfig(worker=WorkerConfig(poll_interval_s=0.05, reaper_interval_s=5.0),
+                     documents=DocumentConfig(allow_private_urls=True, quota_bytes=1_000,
+                                              extract_chunks=False))
+    deps = JobDeps(executor=executor, queue=JobQueue(executor), embedder=hash_embedder,
+                   config=cfg, writer=WritePipeline(executor, hash_embedder, None))
+    try:
+        first = await ingest_document(executor, deps.queue, agent_id, key_id=key_id,
+                                      url=f"http://127.0.0.1:{port}/a", config=cfg.documents)
+        second = await ingest_document(executor, deps.queue, agent_id, key_id=key_id,
+                                       url=f"http://127.0.0.1:{port}/b", config=cfg.documents)
+        await Worker(deps, default_handlers(), agent_id=agent_id).run_until_idle()
+    finally:
+        srv.close()
+        await srv.wait_closed()
+    done = await document_progress(executor, agent_id, first.document_id)
+    failed = await document_progress(executor, agent_id, second.document_id)
+    assert done.status == "chunked" and done.chunks >= 1
+    assert failed.status == "failed"
+    rows = await executor.run_text(load_query("agent_text_values"), {"agent_id": agent_id},
+                                   read=True)
+    chunks = [r["value"] for r in rows if r["label"] == "Chunk" and r["key"] == "text"]
+    assert chunks and all("4111" not in c and "eve.secret" not in c for c in chunks)
+    assert "[REDACTED:email]" in chunks[0]
