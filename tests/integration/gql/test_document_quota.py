@@ -101,11 +101,13 @@ async def test_fetched_pages_are_redacted_and_charged_to_the_key(
     deps = JobDeps(executor=executor, queue=JobQueue(executor), embedder=hash_embedder,
                    config=cfg, writer=WritePipeline(executor, hash_embedder, None))
     try:
+        worker = Worker(deps, default_handlers(), agent_id=agent_id)
         first = await ingest_document(executor, deps.queue, agent_id, key_id=key_id,
                                       url=f"http://127.0.0.1:{port}/a", config=cfg.documents)
+        await worker.run_until_idle()
         second = await ingest_document(executor, deps.queue, agent_id, key_id=key_id,
                                        url=f"http://127.0.0.1:{port}/b", config=cfg.documents)
-        await Worker(deps, default_handlers(), agent_id=agent_id).run_until_idle()
+        await worker.run_until_idle()
     finally:
         srv.close()
         await srv.wait_closed()
@@ -115,6 +117,8 @@ async def test_fetched_pages_are_redacted_and_charged_to_the_key(
     assert failed.status == "failed"
     rows = await executor.run_text(load_query("agent_text_values"), {"agent_id": agent_id},
                                    read=True)
+    errors = [r["value"] for r in rows if r["label"] == "Document" and r["key"] == "error"]
+    assert errors and all("quota" in e for e in errors), errors
     chunks = [r["value"] for r in rows if r["label"] == "Chunk" and r["key"] == "text"]
     assert chunks and all("4111" not in c and "eve.secret" not in c for c in chunks)
     assert "[REDACTED:email]" in chunks[0]
