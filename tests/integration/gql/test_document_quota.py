@@ -122,3 +122,17 @@ async def test_fetched_pages_are_redacted_and_charged_to_the_key(
     chunks = [r["value"] for r in rows if r["label"] == "Chunk" and r["key"] == "text"]
     assert chunks and all("4111" not in c and "eve.secret" not in c for c in chunks)
     assert "[REDACTED:email]" in chunks[0]
+
+
+async def test_concurrent_ingests_cannot_overshoot_the_quota(
+    executor: Executor, hash_embedder: HashEmbedder, agent_id: str, tenant: str
+) -> None:
+    key_id, _ = await ApiKeyStore(executor).create(tenant, [agent_id])
+    memory = memory_for(executor, hash_embedder, settings=Settings(document_quota_bytes=1_000))
+    results = await asyncio.gather(
+        *(memory.documents.ingest(agent_id, text=_doc(i), key_id=key_id) for i in range(6)),
+        return_exceptions=True)
+    accepted = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(accepted) == 1, results  # each document is ~600 bytes of a 1,000-byte window
+    assert all("quota" in str(r) for r in refused), refused
