@@ -24,7 +24,7 @@ from graph.executor import Executor
 from graph.memory.jobs.context import JobContext, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
 from graph.memory.text import content_hash, idempotency_digest, join_parts, normalize
-from graph.memory.write.guard import guard_message, redact_context, scan_pii
+from graph.memory.write.guard import guard_message, redact_context, redact_text, scan_pii
 from graph.memory.write.models import WriteResult
 from graph.memory.write.pipeline import WritePipeline
 from graph.providers import Embedder
@@ -79,7 +79,7 @@ async def write_async(
         warnings.append(f"redacted {len(pii.findings)} sensitive span(s)")
     # The job payload is stored in Neo4j and its messages reach the LLM: redact them now.
     recent = await asyncio.to_thread(redact_context, list(recent_messages or []), pii_mode)
-    speaker = (speaker_name or "").strip() or "user"
+    speaker = redact_text((speaker_name or "").strip() or "user", pii_mode, "speaker_name").text
     event_id = (str(uuid.uuid5(_NS, join_parts(agent_id, idempotency_key))) if idempotency_key
                 else str(uuid.uuid4()))
     now = datetime.now(UTC)

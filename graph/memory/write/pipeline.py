@@ -33,7 +33,7 @@ from graph.memory.write.extraction import (
     normalize_extraction,
     semantic_dedup,
 )
-from graph.memory.write.guard import guard_message, redact_context, scan_pii
+from graph.memory.write.guard import guard_message, redact_context, redact_text, scan_pii
 from graph.memory.write.llm_stages import (
     CallFailed,
     LLMSession,
@@ -145,6 +145,8 @@ class WritePipeline:
         text = (await asyncio.to_thread(scan_pii, g.text, cfg.pii_mode)).text
         if text != g.text:
             run.warnings.append("sensitive data redacted before storage")
+        # The speaker becomes an entity and the event's speaker: the same policy applies.
+        speaker = redact_text(speaker, cfg.pii_mode, "speaker_name").text
         # Earlier messages reach the LLM as context: the operator's policy covers them too.
         recent = await asyncio.to_thread(
             redact_context, _last(list(recent_messages or []), cfg.recent_messages_max),

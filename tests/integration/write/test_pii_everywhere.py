@@ -184,3 +184,13 @@ def test_structured_inputs_are_not_mutated() -> None:
     out = redact_import([ent], [], [rel], [], "redact")
     assert ent.name == f"Eve {EMAIL}" and out.entities[0].name == "Eve [REDACTED:email]"
     assert out.relations[0].source == "[REDACTED:email]" and out.redacted == 2
+
+
+async def test_a_speaker_name_holding_pii_is_redacted(executor: Executor, agent_id: str,
+                                                      hash_embedder: HashEmbedder) -> None:
+    llm = ScriptedLLM(replies=[extraction()])
+    pipe = WritePipeline(executor, hash_embedder, llm.chat(), WriteConfig(pii_mode="redact"))
+    res = await pipe.write(agent_id, "I moved to Lisbon last week.", EMAIL)
+    assert res.success, res.error
+    assert prompts_leak(llm) == []
+    assert leaks(await stored_values(executor, agent_id)) == []
