@@ -374,6 +374,9 @@ class WritePipeline:
                 if attempt >= CONFLICT_RETRIES:
                     raise
                 run.step("conflict", attempt=attempt + 1, reason=str(exc))
+                # The informed answer's UPDATE/DELETE/NONE targets were read before the other
+                # write: stale now. Decide like the blind path (thresholds + reconcile call).
+                ex.known_ids = None
                 for item in live:
                     item.candidates, item.decision, item.blocked = [], None, None
             except AlreadyExtracted:
