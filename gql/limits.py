@@ -14,7 +14,9 @@ from functools import partial
 from typing import Any
 
 from graphql import (
+    DocumentNode,
     FieldNode,
+    FragmentDefinitionNode,
     FragmentSpreadNode,
     GraphQLError,
     GraphQLField,
@@ -41,7 +43,15 @@ from strawberry.extensions import (
 
 from gql.errors import ErrorCode, UserSafeErrors
 
-__all__ = ["CostLimitRule", "QueryLimits", "QuerySizeLimiter", "limit_extensions", "query_cost"]
+__all__ = [
+    "CostLimitRule",
+    "MutationRateLimit",
+    "QueryLimits",
+    "QuerySizeLimiter",
+    "limit_extensions",
+    "mutation_fields",
+    "query_cost",
+]
 
 # Multiplier assumed for a list field without a page-size argument (e.g. Entity.relationships).
 UNBOUNDED_LIST = 10
@@ -170,6 +180,57 @@ def cost_rule(max_cost: int) -> type[ValidationRule]:
 CostLimitRule = cost_rule(QueryLimits().max_cost)
 
 
+def mutation_fields(document: DocumentNode, operation_name: str | None) -> int:
+    """Top-level fields of the mutation ``document`` runs (aliases count, fragments expanded);
+    0 for queries or when the operation cannot be picked."""
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    fragments = {d.name.value: d for d in document.definitions
+                 if isinstance(d, FragmentDefinitionNode)}
+    chosen = [o for o in operations
+              if operation_name is None or (o.name is not None and o.name.value == operation_name)]
+    if len(chosen) != 1 or chosen[0].operation != OperationType.MUTATION:
+        return 0
+
+    def count(selection: SelectionSetNode, depth: int = 0) -> int:
+        if depth > 16:  # fragment cycles are refused by validation; stop here regardless
+            return 0
+        total = 0
+        for node in selection.selections:
+            if isinstance(node, FieldNode):
+                total += node.name.value != "__typename"
+            elif isinstance(node, InlineFragmentNode):
+                total += count(node.selection_set, depth + 1)
+            elif isinstance(node, FragmentSpreadNode) and node.name.value in fragments:
+                total += count(fragments[node.name.value].selection_set, depth + 1)
+        return total
+
+    return count(chosen[0].selection_set)
+
+
+class MutationRateLimit(SchemaExtension):
+    """Each top-level mutation field takes one request of the key's rate budget: the HTTP
+    middleware took one for the request, this takes the rest before execution (``mutation { a:
+    write(...) b: write(...) }`` costs two) or refuses the whole operation with RATE_LIMITED."""
+
+    def on_execute(self) -> Iterator[None]:
+        ctx = self.execution_context
+        request = getattr(ctx.context, "request", None)
+        take = getattr(getattr(request, "state", None), "rate_take", None)
+        if take is not None and ctx.graphql_document is not None:
+            extra = mutation_fields(ctx.graphql_document, ctx.operation_name) - 1
+            if extra > 0:
+                wait = float(take(extra))
+                if wait > 0:
+                    retry = max(1, int(wait + 0.999))
+                    raise GraphQLError(
+                        f"Rate limit exceeded: this operation runs {extra + 1} mutations; "
+                        f"retry in {retry} s.",
+                        extensions={"code": ErrorCode.RATE_LIMITED.value,
+                                    "retryAfterSeconds": retry},
+                    )
+        yield
+
+
 def limit_extensions(limits: QueryLimits) -> list[Any]:
     """The schema extensions implementing ``limits`` (error masking included)."""
     rules: list[type[ASTValidationRule]] = [cost_rule(limits.max_cost)]
@@ -183,4 +244,5 @@ def limit_extensions(limits: QueryLimits) -> list[Any]:
         partial(QueryDepthLimiter, max_depth=limits.max_depth),
         partial(MaxAliasesLimiter, max_alias_count=limits.max_aliases),
         partial(AddValidationRules, rules),
+        MutationRateLimit,
     ]
