@@ -61,7 +61,8 @@ class Scheduler:
         tick_s: minimum time between two ticks of this scheduler.
         lease_ttl_s: how long a lease outlives its last renewal (default ``3 * tick_s``, at
             least 30 s): the takeover delay after a holder dies without releasing.
-        lease_name: the lease node's name (tests use their own).
+        lease_name: the lease node's name (default ``periodic``, or ``periodic:<agent>`` for a
+            dedicated scheduler, which must not hold back the cluster's own).
         agent_id: only plan this agent (a dedicated scheduler; tests).
         max_agents: agents planned per tick.
         clock: monotonic clock for the tick pacing (tests pass a fake).
@@ -75,7 +76,7 @@ class Scheduler:
         holder: str,
         tick_s: float = 60.0,
         lease_ttl_s: float | None = None,
-        lease_name: str = DEFAULT_LEASE,
+        lease_name: str | None = None,
         agent_id: str | None = None,
         max_agents: int = 10_000,
         clock: Callable[[], float] = time.monotonic,
@@ -85,7 +86,8 @@ class Scheduler:
         self.holder = holder
         self.tick_s = tick_s
         self.lease_ttl_s = lease_ttl_s if lease_ttl_s is not None else max(30.0, 3 * tick_s)
-        self.lease_name = lease_name
+        self.lease_name = lease_name or (
+            DEFAULT_LEASE if agent_id is None else f"{DEFAULT_LEASE}:{agent_id}")
         self.agent_id = agent_id
         self.max_agents = max_agents
         self.clock = clock
