@@ -9,8 +9,8 @@ Bounded: all four processes start in parallel; the test fails after ``DEADLINE_S
 
 from __future__ import annotations
 
-import asyncio
 import ast
+import asyncio
 import os
 import secrets
 import signal
