@@ -114,6 +114,9 @@ class Neo4jExecutor:
         self.database = database
         self.tx_timeout_s = tx_timeout_s  # sent with every transaction; Neo4j terminates it
         self.round_trips = 0
+        # Sessions share execute_query's bookmarks: in a cluster, a read routed to a secondary
+        # after one of this process's writes (either path) waits until that write is applied.
+        self.bookmarks = getattr(driver, "execute_query_bookmark_manager", None)
 
     async def run(self, name: str, params: dict[str, Any] | None = None, *, read: bool = False) -> list[Row]:
         """Run ``cypher/<name>.cypher`` in its own auto-retried transaction; rows as dicts
@@ -150,7 +153,8 @@ class Neo4jExecutor:
             return await work(Transaction(tx))
 
         try:
-            async with self.driver.session(database=self.database) as session:
+            async with self.driver.session(database=self.database,
+                                           bookmark_manager=self.bookmarks) as session:
                 return await session.execute_write(unit)
         except (ServiceUnavailable, SessionExpired, OSError) as exc:
             raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
@@ -169,7 +173,8 @@ class Neo4jExecutor:
 
         try:
             async with self.driver.session(
-                database=self.database, default_access_mode=neo4j.READ_ACCESS
+                database=self.database, default_access_mode=neo4j.READ_ACCESS,
+                bookmark_manager=self.bookmarks,
             ) as session:
                 return await session.execute_read(unit)
         except (ServiceUnavailable, SessionExpired, OSError) as exc:
