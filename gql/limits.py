@@ -30,7 +30,9 @@ from graphql import (
     SelectionSetNode,
     ValidationContext,
     ValidationRule,
+    VariableNode,
     get_named_type,
+    validate,
 )
 from graphql.validation import ASTValidationRule, NoSchemaIntrospectionCustomRule
 from strawberry.extensions import (
@@ -47,19 +49,24 @@ from gql.errors import ErrorCode, UserSafeErrors
 
 __all__ = [
     "CostLimitRule",
+    "CostLimiter",
     "MutationRateLimit",
     "QueryLimits",
     "QuerySizeLimiter",
     "limit_extensions",
     "mutation_fields",
+    "operation_variables",
     "query_cost",
 ]
 
 # Parsed and validated documents kept per process (by query text): clients send few distinct ones.
 DOCUMENT_CACHE = 512
-# Multiplier assumed for a list field without a page-size argument (e.g. Entity.relationships).
+# Multiplier assumed for a list field without a page-size argument (short fixed lists).
 UNBOUNDED_LIST = 10
 PAGE_ARGUMENTS = ("first", "limit", "maxNodes")
+# A page size given by a variable whose value is not known at validation (not sent, not an
+# int): the largest page any argument allows (Entity.history, relationships, maxNodes: 500).
+UNKNOWN_PAGE = 500
 # Lists already bounded by their parent's page size (Relay connections, subgraphs).
 PAGED = ("edges", "nodes")
 
@@ -95,7 +102,8 @@ class QuerySizeLimiter(SchemaExtension):
         yield
 
 
-def _page_size(field_node: FieldNode, field_def: GraphQLField) -> int | None:
+def _page_size(field_node: FieldNode, field_def: GraphQLField,
+               variables: dict[str, Any]) -> int | None:
     for name in PAGE_ARGUMENTS:
         if name not in field_def.args:
             continue
@@ -103,10 +111,28 @@ def _page_size(field_node: FieldNode, field_def: GraphQLField) -> int | None:
             if arg.name.value == name:
                 if isinstance(arg.value, IntValueNode):
                     return max(1, int(arg.value.value))
-                return 100  # a variable: assume the largest page the API allows
+                if isinstance(arg.value, VariableNode):
+                    # The value actually sent (or the operation's default for it): a huge
+                    # page costs what it asks for; the resolver refuses it past its maximum.
+                    value = variables.get(arg.value.name.value)
+                    if isinstance(value, int) and not isinstance(value, bool):
+                        return max(1, value)
+                return UNKNOWN_PAGE
         default = field_def.args[name].default_value
         return int(default) if isinstance(default, int) else 100
     return None
+
+
+def operation_variables(node: OperationDefinitionNode,
+                        sent: dict[str, Any] | None) -> dict[str, Any]:
+    """The variable values a request runs with: what it sent, else the operation's defaults."""
+    values: dict[str, Any] = {}
+    for definition in node.variable_definitions or ():
+        default = definition.default_value
+        if isinstance(default, IntValueNode):
+            values[definition.variable.name.value] = int(default.value)
+    values.update(sent or {})
+    return values
 
 
 def _is_list(type_: Any) -> bool:
@@ -121,9 +147,12 @@ def query_cost(
     selection: SelectionSetNode,
     multiplier: int = 1,
     depth: int = 0,
+    variables: dict[str, Any] | None = None,
 ) -> int:
     """Estimated number of objects a selection resolves: each field costs its multiplier, and
-    list fields multiply their children by their page size."""
+    list fields multiply their children by their page size (a variable page size counts with
+    the value in ``variables``, see :func:`operation_variables`)."""
+    variables = variables or {}
     if depth > 64:  # the depth limiter refuses these anyway; stop runaway recursion here
         return 0
     total = 0
@@ -135,29 +164,33 @@ def query_cost(
             total += multiplier
             child = get_named_type(field_def.type)
             if node.selection_set is not None and isinstance(child, GraphQLObjectType):
-                size = _page_size(node, field_def)
+                size = _page_size(node, field_def, variables)
                 if size is None and _is_list(field_def.type) and node.name.value not in PAGED:
                     size = UNBOUNDED_LIST
                 total += query_cost(
-                    context, child, node.selection_set, multiplier * (size or 1), depth + 1
+                    context, child, node.selection_set, multiplier * (size or 1), depth + 1,
+                    variables,
                 )
         elif isinstance(node, InlineFragmentNode):
             target = parent
             if node.type_condition is not None:
                 found = context.schema.get_type(node.type_condition.name.value)
                 target = found if isinstance(found, GraphQLObjectType) else parent
-            total += query_cost(context, target, node.selection_set, multiplier, depth + 1)
+            total += query_cost(context, target, node.selection_set, multiplier, depth + 1,
+                                variables)
         elif isinstance(node, FragmentSpreadNode):
             fragment = context.get_fragment(node.name.value)
             if fragment is not None:
                 found = context.schema.get_type(fragment.type_condition.name.value)
                 target = found if isinstance(found, GraphQLObjectType) else parent
-                total += query_cost(context, target, fragment.selection_set, multiplier, depth + 1)
+                total += query_cost(context, target, fragment.selection_set, multiplier,
+                                    depth + 1, variables)
     return total
 
 
-def cost_rule(max_cost: int) -> type[ValidationRule]:
-    """A validation rule refusing operations whose estimated cost exceeds ``max_cost``."""
+def cost_rule(max_cost: int, variables: dict[str, Any] | None = None) -> type[ValidationRule]:
+    """A validation rule refusing operations whose estimated cost exceeds ``max_cost``, with
+    the request's ``variables`` (page sizes given by variables count with their values)."""
 
     class CostLimitRule(ValidationRule):
         def enter_operation_definition(self, node: OperationDefinitionNode, *_: Any) -> None:
@@ -168,7 +201,8 @@ def cost_rule(max_cost: int) -> type[ValidationRule]:
             }.get(node.operation)
             if root is None:
                 return
-            cost = query_cost(self.context, root, node.selection_set)
+            cost = query_cost(self.context, root, node.selection_set,
+                              variables=operation_variables(node, variables))
             if cost > max_cost:
                 self.report_error(
                     GraphQLError(
@@ -182,6 +216,25 @@ def cost_rule(max_cost: int) -> type[ValidationRule]:
 
 
 CostLimitRule = cost_rule(QueryLimits().max_cost)
+
+
+class CostLimiter(SchemaExtension):
+    """Refuses operations whose estimated cost exceeds ``max_cost``, with the variables this
+    request sent (``first: $n`` costs ``$n``). Its own validation pass, after the cached one
+    (list it after ``ValidationCache``): the answer depends on the variables, so it cannot
+    share the cache keyed by document."""
+
+    def __init__(self, max_cost: int) -> None:
+        self.max_cost = max_cost
+
+    def on_validate(self) -> Iterator[None]:
+        ctx = self.execution_context
+        # [] = the document passed the other rules (None: not validated yet, or errors).
+        if ctx.pre_execution_errors == [] and ctx.graphql_document is not None:
+            ctx.pre_execution_errors = validate(
+                ctx.schema._schema, ctx.graphql_document,
+                [cost_rule(self.max_cost, ctx.variables)])
+        yield
 
 
 def mutation_fields(document: DocumentNode, operation_name: str | None) -> int:
@@ -237,15 +290,16 @@ class MutationRateLimit(SchemaExtension):
 
 def limit_extensions(limits: QueryLimits) -> list[Any]:
     """The schema extensions implementing ``limits`` (error masking included)."""
-    # The rule classes are built once (strawberry's QueryDepthLimiter / MaxAliasesLimiter build
-    # new ones per request), so a document's validation result can be cached: same text, same
-    # rules, same answer. Parsing is cached by text too (after the size check; the token limit
-    # is a parse option, and refusals are never cached). Profiling bench_api's retrieve showed
-    # parse + validation at ~13 % of the API process's busy time (docs/scaling.md).
+    # The depth and alias rule classes are built once (strawberry's QueryDepthLimiter /
+    # MaxAliasesLimiter build new ones per request), so a document's validation result can be
+    # cached: same text, same rules, same answer. Parsing is cached by text too (after the
+    # size check; the token limit is a parse option, and refusals are never cached). The cost
+    # rule depends on the variables and runs as its own pass after the cached validation.
+    # Profiling bench_api's retrieve showed parse + validation at ~13 % of the API process's
+    # busy time (docs/scaling.md).
     rules: list[type[ASTValidationRule]] = [
         create_depth_rule(limits.max_depth, None, None),
         create_alias_rule(limits.max_aliases),
-        cost_rule(limits.max_cost),
     ]
     if not limits.introspection:
         rules.append(NoSchemaIntrospectionCustomRule)
@@ -257,5 +311,6 @@ def limit_extensions(limits: QueryLimits) -> list[Any]:
         partial(ParserCache, maxsize=DOCUMENT_CACHE),
         partial(AddValidationRules, rules),
         partial(ValidationCache, maxsize=DOCUMENT_CACHE),
+        partial(CostLimiter, limits.max_cost),
         MutationRateLimit,
     ]
