@@ -14,7 +14,7 @@ before). Stale decisions raise :class:`WriteConflict` and the pipeline decides a
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -160,38 +160,6 @@ class CommitOutcome:
     closed_facts: list[str] = field(default_factory=list)
     cascaded: list[Row] = field(default_factory=list)
     reinforced: dict[str, int] = field(default_factory=dict)
-    # planned new fact id → the identical active fact a concurrent writer committed first
-    twins: dict[str, str] = field(default_factory=dict)
-
-
-async def _redirect_twins(tx: Transaction, agent_id: str, p: CommitPlan,
-                          out: CommitOutcome) -> CommitPlan:
-    """Concurrent writers (two API processes, workers) may both plan the same new fact: the
-    decision reads happen before this transaction. Under the subjects' write locks, a planned
-    fact whose exact twin (same content hash) is already active is not created again: the
-    twin is reinforced and takes over the new fact's provenance and causal links."""
-    keys = sorted({r["props"]["subject_key"] for r in p.new_facts})
-    await tx.run("write/lock_subjects", agent_id=agent_id, keys=keys)
-    planned = {r["id"] for r in p.new_facts}
-    rows = await tx.run("write/facts_by_hash", agent_id=agent_id,
-                        hashes=sorted({r["props"]["content_hash"] for r in p.new_facts}))
-    existing = {r["content_hash"]: r["id"] for r in rows if r["id"] not in planned}
-    twins = {r["id"]: existing[r["props"]["content_hash"]] for r in p.new_facts
-             if r["props"]["content_hash"] in existing}
-    if not twins:
-        return p
-    out.twins = twins
-    return replace(
-        p,
-        new_facts=[r for r in p.new_facts if r["id"] not in twins],
-        about=[r for r in p.about if r["fact_id"] not in twins],
-        provenance=[{**r, "fact_id": twins.get(r["fact_id"], r["fact_id"])}
-                    for r in p.provenance],
-        supersedes=[r for r in p.supersedes if r["new_id"] not in twins],
-        causes=[{**r, "cause_id": twins.get(r["cause_id"], r["cause_id"]),
-                 "effect_id": twins.get(r["effect_id"], r["effect_id"])} for r in p.causes],
-        reinforce=[*p.reinforce, *({"id": t, "count": 1} for t in sorted(set(twins.values())))],
-    )
 
 
 async def commit(executor: Executor, agent_id: str, plan: CommitPlan,
@@ -246,21 +214,18 @@ async def commit(executor: Executor, agent_id: str, plan: CommitPlan,
         if p.close_relation_ids:
             await tx.run("invalidation/close_relationships", **common,
                          ids=p.close_relation_ids, now=p.now)
-        q = p
         if p.new_facts:
-            q = await _redirect_twins(tx, agent_id, p, out)
-        if q.new_facts:
-            await tx.run("write/create_facts", **common, rows=q.new_facts)
-        if q.about:
-            await tx.run("write/link_about", **common, rows=q.about)
-        if q.provenance:
-            await tx.run("write/link_events", **common, rows=q.provenance)
-        if q.supersedes:
-            await tx.run("write/link_supersedes", **common, rows=q.supersedes)
-        if q.causes:
-            await tx.run("write/link_causes", **common, rows=q.causes)
-        if q.reinforce:
-            rows = await tx.run("write/reinforce_facts", **common, now=p.now, rows=q.reinforce)
+            await tx.run("write/create_facts", **common, rows=p.new_facts)
+        if p.about:
+            await tx.run("write/link_about", **common, rows=p.about)
+        if p.provenance:
+            await tx.run("write/link_events", **common, rows=p.provenance)
+        if p.supersedes:
+            await tx.run("write/link_supersedes", **common, rows=p.supersedes)
+        if p.causes:
+            await tx.run("write/link_causes", **common, rows=p.causes)
+        if p.reinforce:
+            rows = await tx.run("write/reinforce_facts", **common, now=p.now, rows=p.reinforce)
             out.reinforced = {r["id"]: r["reinforcement_count"] for r in rows}
         if p.relations:
             out.relations = await tx.run("write/upsert_relations", **common, now=p.now,
