@@ -131,6 +131,11 @@ def base_env(llm_url: str | None, **extra: object) -> dict[str, str]:
         "HIPPOGRAPH_WORKER_POLL_INTERVAL_S": "0.2", "HIPPOGRAPH_JOB_REAPER_INTERVAL_S": "0.5",
         "HIPPOGRAPH_LLM_MAX_RETRIES": "0", "HIPPOGRAPH_LLM_TIMEOUT_S": "5",
         "HIPPOGRAPH_WORKER_SHUTDOWN_GRACE_S": "1",
+        # Recovery windows of the no-lost-message mechanisms, short for drills (the defaults
+        # are minutes): a pending idempotency claim is taken over after 5 s, an event never
+        # extracted is re-extracted after 8 s, swept every second.
+        "HIPPOGRAPH_WRITE_PENDING_RECEIPT_TTL_S": "5", "HIPPOGRAPH_ORPHAN_AFTER_S": "8",
+        "HIPPOGRAPH_ORPHAN_SWEEP_INTERVAL_S": "1",
     })
     if "HIPPOGRAPH_HOME" in os.environ:
         env["HIPPOGRAPH_HOME"] = os.environ["HIPPOGRAPH_HOME"]
@@ -312,8 +317,9 @@ async def drill_api_sigkill(ex: Executor, *, rounds: int = 1,
                 api = Api(env)
                 api.wait_ready()
                 payload, _ = await retry_until_success(api.url, agent, message, key, retry_s)
-                recoveries.append(time.monotonic() - killed)
-                if not succeeded(payload):
+                if succeeded(payload):
+                    recoveries.append(time.monotonic() - killed)
+                else:
                     result.problems.append(f"retry never succeeded: {payload}")
             # Whatever repairs orphaned events runs in the background: let it settle.
             await wait_for(lambda: jobs_settled(ex, agent, ["extract"]), 30)
