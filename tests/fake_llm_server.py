@@ -68,7 +68,7 @@ class FakeLLMServer:
             def log_message(self, *_: Any) -> None:
                 return
 
-            def do_POST(self) -> None:  # noqa: N802 (http.server naming)
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
                 status, payload = fake._handle(body)
@@ -82,7 +82,10 @@ class FakeLLMServer:
                 except OSError:
                     pass  # the caller died while we held its request (that is the drill)
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            request_queue_size = 256  # drills open dozens of connections at once
+
+        self._server = Server(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
