@@ -50,6 +50,9 @@ from typing import Any
 import httpx
 
 from graph.executor import Executor, connect
+from graph.memory.jobs import JobQueue
+from graph.memory.jobs.async_write import write_async
+from graph.providers import HashEmbedder
 from graph.runtime import LocalNeo4j, RuntimeConfig
 from graph.schema import ensure_schema
 from tests.cypher import load_query
@@ -175,11 +178,12 @@ class Proc:
         self.signal(signal.SIGKILL)
         self.proc.wait(timeout=30)
 
-    def stop(self) -> None:
+    def stop(self, grace_s: float = 5.0) -> None:
+        """SIGTERM, then SIGKILL after ``grace_s`` (the drill's checks are done by then)."""
         self.signal(signal.SIGCONT)
         self.signal(signal.SIGTERM)
         try:
-            self.proc.wait(timeout=20)
+            self.proc.wait(timeout=grace_s)
         except subprocess.TimeoutExpired:
             self.kill()
 
@@ -202,6 +206,28 @@ class Api(Proc):
                     return time.monotonic() - started
             time.sleep(0.2)
         raise RuntimeError(f"API not ready after {timeout_s} s:\n{self.stderr_tail()}")
+
+
+@contextlib.contextmanager
+def served_api() -> Iterator[tuple[FakeLLMServer, Api]]:
+    """A fake LLM endpoint and an API process (with its worker) using it; drills that do not
+    kill the API share one to save start-up time."""
+    with FakeLLMServer() as llm:
+        api = Api(base_env(llm.base_url))
+        try:
+            api.wait_ready()
+            yield llm, api
+        finally:
+            api.stop()
+
+
+@contextlib.contextmanager
+def _reuse(served: tuple[FakeLLMServer, Api] | None) -> Iterator[tuple[FakeLLMServer, Api]]:
+    if served is not None:
+        yield served
+    else:
+        with served_api() as fresh:
+            yield fresh
 
 
 def worker_proc(env: dict[str, str]) -> Proc:
@@ -341,51 +367,47 @@ async def drill_api_sigkill(ex: Executor, *, rounds: int = 1, retry_s: float = 6
 
 
 async def drill_neo4j_sigkill(ex: Executor, neo: LocalNeo4j, *, messages: int = 3,
-                              retry_s: float = 60) -> DrillResult:
+                              retry_s: float = 60,
+                              served: tuple[FakeLLMServer, Api] | None = None) -> DrillResult:
     agent = new_agent("neokill")
     texts = [f"Dana stored drill crate {i} on shelf {i + 7}" for i in range(messages)]
     result = DrillResult("Neo4j SIGKILL mid-write, restart", messages)
     victim = messages // 2
-    with FakeLLMServer() as llm:
-        api = Api(base_env(llm.base_url))
-        try:
-            api.wait_ready()
-            answers: dict[int, dict[str, Any]] = {}
-            for i, text in enumerate(texts):
-                key = f"drill-{agent}-{i}"
-                if i != victim:
-                    answers[i] = await asyncio.to_thread(write, api.url, agent, text, key)
-                    continue
-                llm.hold()
-                pending = asyncio.create_task(asyncio.to_thread(write, api.url, agent, text,
-                                                                key, timeout=120))
-                if not await asyncio.to_thread(llm.arrived.wait, 60):
-                    result.problems.append("the write never reached the extraction")
-                await asyncio.to_thread(sigkill_neo4j, neo)
-                killed = time.monotonic()
-                llm.release()
-                answers[i] = await pending
-                await asyncio.to_thread(neo.start, lambda _: None)
-                await asyncio.to_thread(api.wait_ready, 180)
-                result.recovery_s = time.monotonic() - killed
-            # The client retries every write that did not report success, same key.
-            for i, text in enumerate(texts):
+    with _reuse(served) as (llm, api):
+        answers: dict[int, dict[str, Any]] = {}
+        for i, text in enumerate(texts):
+            key = f"drill-{agent}-{i}"
+            if i != victim:
+                answers[i] = await asyncio.to_thread(write, api.url, agent, text, key)
+                continue
+            llm.hold()
+            pending = asyncio.create_task(asyncio.to_thread(write, api.url, agent, text,
+                                                            key, timeout=120))
+            if not await asyncio.to_thread(llm.arrived.wait, 60):
+                result.problems.append("the write never reached the extraction")
+            await asyncio.to_thread(sigkill_neo4j, neo)
+            killed = time.monotonic()
+            llm.release()
+            answers[i] = await pending
+            await asyncio.to_thread(neo.start, lambda _: None)
+            await asyncio.to_thread(api.wait_ready, 180)
+            result.recovery_s = time.monotonic() - killed
+        # The client retries every write that did not report success, same key.
+        for i, text in enumerate(texts):
+            if not succeeded(answers[i]):
+                answers[i], _ = await retry_until_success(
+                    api.url, agent, text, f"drill-{agent}-{i}", retry_s)
                 if not succeeded(answers[i]):
-                    answers[i], _ = await retry_until_success(
-                        api.url, agent, text, f"drill-{agent}-{i}", retry_s)
-                    if not succeeded(answers[i]):
-                        result.problems.append(f"message {i} never succeeded: {answers[i]}")
-            if not await wait_for(lambda: all_extracted(ex, agent), 45):
-                result.notes.append("the failed write's event was not re-extracted (allowed: "
-                                    "the write was reported failed)")
-            await wait_for(lambda: jobs_settled(ex, agent, ["extract"]), 30)
-            state = await agent_state(ex, agent)
-            count_messages(result, state, texts)
-            if not result.ok:
-                result.problems += [f"answer {i}: {answers[i]}" for i in answers]
-                result.problems += [f"event {e}" for e in state["events"]]
-        finally:
-            api.stop()
+                    result.problems.append(f"message {i} never succeeded: {answers[i]}")
+        if not await wait_for(lambda: all_extracted(ex, agent), 45):
+            result.notes.append("the failed write's event was not re-extracted (allowed: "
+                                "the write was reported failed)")
+        await wait_for(lambda: jobs_settled(ex, agent, ["extract"]), 30)
+        state = await agent_state(ex, agent)
+        count_messages(result, state, texts)
+        if not result.ok:
+            result.problems += [f"answer {i}: {answers[i]}" for i in answers]
+            result.problems += [f"event {e}" for e in state["events"]]
     return result
 
 
@@ -448,42 +470,39 @@ async def drill_llm_down(ex: Executor, *, messages: int = 3,
     return result
 
 
-async def drill_concurrent_identical(ex: Executor, *, writers: int = 50) -> DrillResult:
+async def drill_concurrent_identical(
+    ex: Executor, *, writers: int = 50, served: tuple[FakeLLMServer, Api] | None = None,
+) -> DrillResult:
     agent = new_agent("same")
     message = "Dana moved the drill archive to the east wing"
     result = DrillResult(f"{writers} identical writes at once, no key", writers)
-    with FakeLLMServer() as llm:
-        api = Api(base_env(llm.base_url))
-        try:
-            api.wait_ready()
-            started = time.monotonic()
-            async with httpx.AsyncClient(timeout=120) as client:
-                async def one() -> str:
-                    body = {"query": WRITE, "variables": {"a": agent, "m": message,
-                                                          "s": SPEAKER, "k": None,
-                                                          "async": False}}
-                    try:
-                        data = (await client.post(f"{api.url}/graphql", json=body)).json()
-                    except (httpx.HTTPError, ValueError) as exc:
-                        return type(exc).__name__
-                    if data.get("errors"):
-                        return str(data["errors"][0].get("message"))
-                    payload = data["data"]["write"]
-                    if succeeded(payload):
-                        return "ok"
-                    outcome = payload.get("outcome") or {}
-                    return str(payload.get("errors") or (outcome.get("warnings") or ["?"])[-1])[:160]
+    with _reuse(served) as (_, api):
+        started = time.monotonic()
+        async with httpx.AsyncClient(timeout=120) as client:
+            async def one() -> str:
+                body = {"query": WRITE, "variables": {"a": agent, "m": message,
+                                                      "s": SPEAKER, "k": None,
+                                                      "async": False}}
+                try:
+                    data = (await client.post(f"{api.url}/graphql", json=body)).json()
+                except (httpx.HTTPError, ValueError) as exc:
+                    return type(exc).__name__
+                if data.get("errors"):
+                    return str(data["errors"][0].get("message"))
+                payload = data["data"]["write"]
+                if succeeded(payload):
+                    return "ok"
+                outcome = payload.get("outcome") or {}
+                return str(payload.get("errors") or (outcome.get("warnings") or ["?"])[-1])[:160]
 
-                answers = await asyncio.gather(*(one() for _ in range(writers)))
-            result.recovery_s = time.monotonic() - started
-            failed = Counter(a for a in answers if a != "ok")
-            if failed:
-                # Reported to the client (who may retry); not lost while the fact exists.
-                result.notes.append(f"{sum(failed.values())} writes answered failure: "
-                                    f"{dict(failed.most_common(3))}")
-            count_messages(result, await agent_state(ex, agent), [message])
-        finally:
-            api.stop()
+            answers = await asyncio.gather(*(one() for _ in range(writers)))
+        result.recovery_s = time.monotonic() - started
+        failed = Counter(a for a in answers if a != "ok")
+        if failed:
+            # Reported to the client (who may retry); not lost while the fact exists.
+            result.notes.append(f"{sum(failed.values())} writes answered failure: "
+                                f"{dict(failed.most_common(3))}")
+        count_messages(result, await agent_state(ex, agent), [message])
     return result
 
 
@@ -492,45 +511,46 @@ async def drill_lease_outlived(ex: Executor, *, lease_s: float = 3.0) -> DrillRe
     message = "Dana locked the drill safe with the brass key"
     result = DrillResult("job outlives its lease (worker frozen)", 1)
     with FakeLLMServer() as llm:
-        env = base_env(llm.base_url, job_lease_timeout_s=lease_s)
-        api = Api(base_env(llm.base_url, worker_enabled=False))
-        first: Proc | None = None
+        # The frozen worker, once thawed and asked to stop, finishes its attempt first (long
+        # shutdown grace), so the check below sees whatever it managed to commit.
+        first = worker_proc(base_env(llm.base_url, job_lease_timeout_s=lease_s,
+                                     worker_shutdown_grace_s=90))
         second: Proc | None = None
         try:
-            api.wait_ready()
             llm.hold()
-            first = worker_proc(env)
-            payload = await asyncio.to_thread(write, api.url, agent, message, None,
-                                              is_async=True)
-            job_id = (payload.get("queued") or {}).get("jobId")
-            if not await asyncio.to_thread(llm.arrived.wait, 90):
+            accepted = await write_async(ex, JobQueue(ex), agent, message, SPEAKER,
+                                         embedder=HashEmbedder(384))
+            if not await asyncio.to_thread(llm.arrived.wait, 120):
                 result.problems.append("the first worker never reached the extraction")
             first.signal(signal.SIGSTOP)  # frozen mid-extraction: no heartbeat, no commit
             frozen = time.monotonic()
             llm.release()  # its answer waits in the socket buffer
-            await asyncio.sleep(lease_s + 1.0)
-            second = worker_proc(env)
+            second = worker_proc(base_env(llm.base_url, job_lease_timeout_s=lease_s))
 
             async def done() -> bool:
                 jobs = await jobs_of(ex, agent, ["extract"])
                 return bool(jobs) and all(j["status"] == "done" for j in jobs)
 
-            if not await wait_for(done, 90):
+            if not await wait_for(done, 120):
                 result.problems.append(f"the second worker did not finish the job: "
                                        f"{await jobs_of(ex, agent, ['extract'])}")
             result.recovery_s = time.monotonic() - frozen
             first.signal(signal.SIGCONT)  # the stale worker wakes up and tries to commit
-            await asyncio.sleep(lease_s + 2.0)
+            first.signal(signal.SIGTERM)
+            try:
+                await asyncio.to_thread(first.proc.wait, 120)
+            except subprocess.TimeoutExpired:
+                result.problems.append("the thawed worker did not finish its attempt")
             state = await agent_state(ex, agent)
             count_messages(result, state, [message])
             for event in state["events"]:
                 # One commit of a one-fact extraction writes one audit entry.
                 result.duplicated += max(0, int(event["audits"]) - 1)
             jobs = await jobs_of(ex, agent, ["extract"])
-            if [j["id"] for j in jobs] != [job_id] or jobs[0]["status"] != "done":
+            if [j["id"] for j in jobs] != [accepted.job_id] or jobs[0]["status"] != "done":
                 result.problems.append(f"job state: {jobs}")
         finally:
-            for proc in (first, second, api):
+            for proc in (first, second):
                 if proc is not None:
                     proc.stop()
     return result
@@ -540,7 +560,7 @@ async def drill_tenant_flood(ex: Executor, *, flood: int = 300, workers: int = 4
                              bound: int = 8) -> DrillResult:
     """Real queue and workers in this process; each job takes ~5 ms. The bound is in leases:
     the lone tenant's job must start among the first ``bound`` jobs any worker leases."""
-    from graph.memory.jobs import JobContext, JobDeps, JobQueue, JobsConfig, JobSpec, Worker
+    from graph.memory.jobs import JobContext, JobDeps, JobsConfig, JobSpec, Worker
     from graph.memory.jobs.config import WorkerConfig
     from graph.tenancy import claim_agents
 
@@ -596,8 +616,12 @@ async def drill_tenant_flood(ex: Executor, *, flood: int = 300, workers: int = 4
 # --- running and printing -----------------------------------------------------------------
 @contextlib.asynccontextmanager
 async def drill_executor() -> AsyncIterator[Executor]:
+    """A connection to the drill server, cleared of earlier drills' agents and jobs (a
+    leftover job would be leased instead of the drill's own)."""
     ex = connect(f"bolt://127.0.0.1:{BOLT}", "neo4j", PASSWORD)
     await ensure_schema(ex, 384)
+    while (await ex.run_text(load_query("drill_wipe"), {"limit": 5000}))[0]["deleted"]:
+        pass
     try:
         yield ex
     finally:
@@ -618,18 +642,24 @@ def table(results: list[DrillResult]) -> str:
 
 async def run_all(names: list[str], scale: int) -> list[DrillResult]:
     results: list[DrillResult] = []
-    with running_neo4j() as neo:
+    with running_neo4j() as neo, contextlib.ExitStack() as stack:
+        served: tuple[FakeLLMServer, Api] | None = None
         for name in names:
+            if name not in ("neo4j_sigkill", "concurrent_identical"):
+                stack.close()  # its worker would take other drills' jobs
+                served = None
+            elif served is None:
+                served = stack.enter_context(served_api())
             async with drill_executor() as ex:
                 started = time.monotonic()
                 if name == "api_sigkill":
                     r = await drill_api_sigkill(ex, rounds=scale)
                 elif name == "neo4j_sigkill":
-                    r = await drill_neo4j_sigkill(ex, neo, messages=2 + scale)
+                    r = await drill_neo4j_sigkill(ex, neo, messages=2 + scale, served=served)
                 elif name == "llm_down":
                     r = await drill_llm_down(ex, messages=2 * scale)
                 elif name == "concurrent_identical":
-                    r = await drill_concurrent_identical(ex, writers=50 * scale)
+                    r = await drill_concurrent_identical(ex, writers=50 * scale, served=served)
                 elif name == "lease_outlived":
                     r = await drill_lease_outlived(ex)
                 elif name == "tenant_flood":

@@ -13,6 +13,7 @@ import pytest
 from graph.executor import Executor
 from graph.runtime import LocalNeo4j
 from tests.bench import drills
+from tests.fake_llm_server import FakeLLMServer
 
 pytestmark = pytest.mark.e2e
 
@@ -21,6 +22,14 @@ pytestmark = pytest.mark.e2e
 def neo() -> Iterator[LocalNeo4j]:
     with drills.running_neo4j() as server:
         yield server
+
+
+@pytest.fixture(scope="class")
+def served(neo: LocalNeo4j) -> Iterator[tuple[FakeLLMServer, drills.Api]]:
+    """One API process (and fake LLM) shared by the drills that do not kill the API (class
+    scope: its worker must be gone before drills whose jobs it would take)."""
+    with drills.served_api() as pair:
+        yield pair
 
 
 @pytest.fixture
@@ -40,22 +49,24 @@ async def test_api_sigkill_during_a_keyed_write_then_retry_gives_one_set_of_fact
     _check(await drills.drill_api_sigkill(ex, rounds=1))
 
 
-async def test_neo4j_sigkill_mid_write_recovers_without_partial_or_lost_messages(
-    ex: Executor, neo: LocalNeo4j,
-) -> None:
-    _check(await drills.drill_neo4j_sigkill(ex, neo, messages=2))
-
-
 async def test_llm_down_jobs_are_retried_then_visibly_failed_and_events_kept(
     ex: Executor,
 ) -> None:
     _check(await drills.drill_llm_down(ex, messages=1))
 
 
-async def test_fifty_identical_concurrent_writes_leave_one_fact_and_one_entity(
-    ex: Executor,
-) -> None:
-    _check(await drills.drill_concurrent_identical(ex, writers=50))
+class TestWithOneApi:
+    """Drills that share one API process."""
+
+    async def test_neo4j_sigkill_mid_write_recovers_without_partial_or_lost_messages(
+        self, ex: Executor, neo: LocalNeo4j, served: tuple[FakeLLMServer, drills.Api],
+    ) -> None:
+        _check(await drills.drill_neo4j_sigkill(ex, neo, messages=2, served=served))
+
+    async def test_fifty_identical_concurrent_writes_leave_one_fact_and_one_entity(
+        self, ex: Executor, served: tuple[FakeLLMServer, drills.Api],
+    ) -> None:
+        _check(await drills.drill_concurrent_identical(ex, writers=50, served=served))
 
 
 async def test_a_job_that_outlives_its_lease_is_committed_once(ex: Executor) -> None:
