@@ -203,13 +203,15 @@ class JobQueue:
                 return job
         return None
 
-    def _pick_agent(self, rows: list[dict[str, Any]]) -> str:
+    def _pick_agent(self, rows: list[dict[str, Any]]) -> str | None:
         """Round robin: the least recently served tenant, then its least recently served agent
-        (never served first; ties at random so concurrent workers spread out)."""
+        (never served first; ties at random so concurrent workers spread out). None: a job
+        without an agent id won (the candidates query then takes any agent's)."""
         by_tenant: dict[str, list[str]] = {}
         for row in rows:
-            tenant = f"t:{row['tenant']}" if row.get("tenant") else f"a:{row['agent_id']}"
-            by_tenant.setdefault(tenant, []).append(str(row["agent_id"]))
+            agent = "" if row["agent_id"] is None else str(row["agent_id"])
+            tenant = f"t:{row['tenant']}" if row.get("tenant") else f"a:{agent}"
+            by_tenant.setdefault(tenant, []).append(agent)
 
         def least_served(keys: list[str]) -> str:
             low = min(self._served.get(k, -1) for k in keys)
@@ -222,7 +224,7 @@ class JobQueue:
         if len(self._served) > 20_000:  # forget the longest-idle half (bounded memory)
             keep = sorted(self._served.items(), key=lambda kv: kv[1])[10_000:]
             self._served = dict(keep)
-        return agent
+        return agent or None
 
     async def lease_id(self, job_id: str, owner: str) -> Job | None:
         """Lease one named job now (even if not yet due); None when it is not pending."""
