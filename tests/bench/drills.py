@@ -97,7 +97,7 @@ class DrillResult:
 def own_neo4j() -> LocalNeo4j:
     return LocalNeo4j(RuntimeConfig(home=HOME, password=PASSWORD, bolt_port=BOLT, http_port=HTTP,
                                     with_gds=False, heap="512m", pagecache="64m",
-                                    tx_memory="256m"))
+                                    tx_memory="256m", start_timeout_s=300))
 
 
 @contextlib.contextmanager
