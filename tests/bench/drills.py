@@ -263,7 +263,7 @@ async def agent_state(ex: Executor, agent: str) -> dict[str, Any]:
     facts = await ex.run_text(load_query("drill_facts"), {"agent_id": agent}, read=True)
     ents = await ex.run_text(load_query("drill_entities"), {"agent_id": agent}, read=True)
     events = await ex.run_text(load_query("drill_events"), {"agent_id": agent}, read=True)
-    return {"facts": {r["text"]: (int(r["n"]), int(r["events"])) for r in facts},
+    return {"facts": {r["text"]: (int(r["n"]), int(r["unlinked"])) for r in facts},
             "entities": {r["name"]: int(r["n"]) for r in ents},
             "events": events}
 
@@ -277,12 +277,12 @@ def count_messages(result: DrillResult, state: dict[str, Any], messages: list[st
     """lost: a message without an active fact; duplicated: extra active facts of a message and
     extra entities of one name; a problem: an active fact without its event (half-written)."""
     for message in messages:
-        n, links = state["facts"].get(message, (0, 0))
+        n, unlinked = state["facts"].get(message, (0, 0))
         if n == 0:
             result.lost += 1
             result.problems.append(f"no fact for {message!r}")
         result.duplicated += max(0, n - 1)
-        if n and links < n:
+        if unlinked:
             result.problems.append(f"fact without its event: {message!r}")
     result.duplicated += sum(n - 1 for n in state["entities"].values() if n > 1)
 
