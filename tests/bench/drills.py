@@ -456,6 +456,9 @@ async def drill_llm_down(ex: Executor, *, messages: int = 3,
             # Visible failure: dead after its retries, with the reason. Done = silently lost.
             if job["status"] != "dead" or not job["last_error"] or int(job["attempts"]) < 2:
                 result.lost += 1
+                result.problems.append(
+                    f"{job['kind']} job {job['status']} after {job['attempts']} attempt(s): "
+                    f"{(job['last_error'] or job['result'] or '')[:200]}")
         chunks = sum(1 for j in jobs if j["kind"] == "chunk_extract")
         result.sent = messages + chunks
         state = await agent_state(ex, agent)
