@@ -77,7 +77,18 @@ class Settings(BaseSettings):
     max_query_cost: int = 50_000
     max_query_tokens: int = 5_000
     max_body_bytes: int = 2_000_000
-    rate_limit_per_minute: int = 600
+    rate_limit_per_minute: int = Field(
+        default=600, ge=0,
+        description="Requests per API key per minute across all API processes (0: off); each "
+                    "aliased mutation field counts as one request")
+    api_processes: int = Field(
+        default=1, ge=1, le=1024,
+        description="API processes sharing the rate budgets: each enforces 1/N of them. "
+                    "`hippograph serve --workers N` sets it; with replicas on several hosts set "
+                    "the total number of API processes")
+    api_workers: int = Field(
+        default=1, ge=1, le=64,
+        description="`hippograph serve`: uvicorn worker processes (`make run`: min(cores, 4))")
     auth_failures_per_minute: int = Field(
         default=10, ge=0,
         description="Failed authentications allowed per client address per minute (0: off)")
