@@ -10,6 +10,13 @@ Guarantees (each backed by one write transaction):
   transaction (a separate statement, so the re-check reads the committed state after the lock
   was granted). Two workers never lease the same job; a leasing transaction holds at most one
   job lock, so leasing transactions cannot deadlock each other.
+* **fair lease** — the lease first picks WHOSE job runs, then which: among the tenants with due
+  jobs the least recently served one (round robin), within it the least recently served agent
+  (agents without a tenant count as their own tenant), then one of that agent's oldest due
+  jobs. One tenant's 2 MB document (hundreds of chunk jobs) therefore delays another tenant's
+  job by at most one lease per busy tenant and worker. "Served" is remembered per queue object
+  (one per process): each process round-robins on its own, so every tenant with due work gets
+  at least its share of every process's leases.
 * **complete / fail / release / heartbeat** only act while the caller still holds the lease
   (same owner and same fencing token: every lease bumps ``lease_token``). Work that a job
   commits to the graph checks the token inside its own write transaction (``jobs/fence``), so
@@ -112,11 +119,15 @@ class JobQueue:
     """Queue operations over an :class:`Executor`. Stateless: any number may share a database."""
 
     def __init__(self, executor: Executor, *, lease_scan: int = 16,
-                 lease_attempts: int = 6) -> None:
+                 lease_attempts: int = 6, fair_scan: int = 1_000,
+                 rng: random.Random | None = None) -> None:
         self.executor = executor
         self.lease_scan = lease_scan
         self.lease_attempts = lease_attempts
-        self._rng = random.Random()
+        self.fair_scan = fair_scan
+        self._rng = rng or random.Random()
+        self._served: dict[str, int] = {}  # "t:<tenant>" / "a:<agent>" → sequence of last pick
+        self._serial = 0
 
     # --- producing ---------------------------------------------------------------------
     async def enqueue(self, spec: JobSpec) -> Enqueued:
@@ -167,18 +178,25 @@ class JobQueue:
     ) -> Job | None:
         """Lease a due pending job (of ``kinds`` / ``agent_id`` when given), or None.
 
-        Each attempt is one transaction that locks ONE job picked at random among the oldest
-        ``lease_scan`` due ones, so concurrent workers rarely queue on the same lock and a
-        transaction never holds one lock while waiting for another (no deadlocks). A lost race
-        simply tries again.
+        Each attempt is one transaction: it picks the least recently served tenant and agent
+        with due jobs (see the module docstring), then locks ONE job picked at random among
+        that agent's oldest ``lease_scan`` due ones, so concurrent workers rarely queue on the
+        same lock and a transaction never holds one lock while waiting for another (no
+        deadlocks). A lost race simply tries again.
         """
 
         async def work(tx: Transaction) -> tuple[Job | None, bool]:
+            agent = agent_id
+            if agent is None:
+                agents = await tx.run("jobs/lease_agents", kinds=kinds, limit=self.fair_scan)
+                if not agents:
+                    return None, False
+                agent = self._pick_agent(agents)
             candidates = await tx.run(
-                "jobs/lease_candidates", kinds=kinds, agent_id=agent_id, limit=self.lease_scan
+                "jobs/lease_candidates", kinds=kinds, agent_id=agent, limit=self.lease_scan
             )
             if not candidates:
-                return None, False
+                return None, True  # drained meanwhile: the next attempt looks again
             pick = self._rng.choice(candidates)["id"]
             await tx.run("jobs/lock_job", id=pick)
             got = await tx.run("jobs/lease_locked", id=pick, owner=owner, due_only=True)
@@ -189,6 +207,29 @@ class JobQueue:
             if job is not None or not had_candidates:
                 return job
         return None
+
+    def _pick_agent(self, rows: list[dict[str, Any]]) -> str | None:
+        """Round robin: the least recently served tenant, then its least recently served agent
+        (never served first; ties at random so concurrent workers spread out). None: a job
+        without an agent id won (the candidates query then takes any agent's)."""
+        by_tenant: dict[str, list[str]] = {}
+        for row in rows:
+            agent = "" if row["agent_id"] is None else str(row["agent_id"])
+            tenant = f"t:{row['tenant']}" if row.get("tenant") else f"a:{agent}"
+            by_tenant.setdefault(tenant, []).append(agent)
+
+        def least_served(keys: list[str]) -> str:
+            low = min(self._served.get(k, -1) for k in keys)
+            return self._rng.choice(sorted(k for k in keys if self._served.get(k, -1) == low))
+
+        tenant = least_served(list(by_tenant))
+        agent = least_served([f"a:{a}" for a in by_tenant[tenant]])[2:]
+        self._serial += 1
+        self._served[tenant] = self._served[f"a:{agent}"] = self._serial
+        if len(self._served) > 20_000:  # forget the longest-idle half (bounded memory)
+            keep = sorted(self._served.items(), key=lambda kv: kv[1])[10_000:]
+            self._served = dict(keep)
+        return agent or None
 
     async def lease_id(self, job_id: str, owner: str) -> Job | None:
         """Lease one named job now (even if not yet due); None when it is not pending."""
