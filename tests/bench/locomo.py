@@ -283,7 +283,8 @@ def print_table(table: Table, labels: list[str], modes: Sequence[str]) -> None:
 
 
 async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dict[str, Questions],
-                 labels: list[str], variants: dict[str, dict[str, Any]]) -> None:
+                 labels: list[str], variants: dict[str, dict[str, Any]],
+                 concurrency: int = 1) -> None:
     retriever = Retriever(ex, embedder)
     modes = list(per_mode_questions)
     results: dict[str, dict[str, Metrics]] = {}
@@ -291,12 +292,26 @@ async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dic
         results[label] = {}
         for mode, questions in per_mode_questions.items():
             m = results[label][mode] = Metrics()
-            for c, q, evidence in progress_bar(questions, desc=f"ablate {label} ({mode})",
-                                               unit="q"):
-                t = time.perf_counter()
-                ranked = await hippograph(retriever, c.agent_id, q["question"], options, mode)
-                m.add(ranked, c.dia_of, evidence, (time.perf_counter() - t) * 1000,
-                      c.label)
+            gate = asyncio.Semaphore(concurrency)
+
+            async def one(q: dict[str, Any], c: Conversation, mode: str = mode,
+                          options: dict[str, Any] = options) -> tuple[list[str], float]:
+                async with gate:
+                    t = time.perf_counter()
+                    ranked = await hippograph(retriever, c.agent_id, q["question"], options,
+                                              mode)
+                    return ranked, (time.perf_counter() - t) * 1000
+
+            # Questions run ``concurrency`` at a time (wall time only: each ranking is the
+            # same as run alone); metrics are added in question order.
+            with progress_bar(total=len(questions), desc=f"ablate {label} ({mode})",
+                              unit="q") as shown:
+                for start in range(0, len(questions), 50):
+                    chunk = questions[start:start + 50]
+                    outs = await asyncio.gather(*(one(q, c) for c, q, _ in chunk))
+                    for (c, _, evidence), (ranked, ms) in zip(chunk, outs, strict=True):
+                        m.add(ranked, c.dia_of, evidence, ms, c.label)
+                    shown.update(len(chunk))
     base = results[next(iter(variants))]
     print("\nablation (hippograph retrieve; Δ = change of recall@10 vs the first row; "
           "convs +/- = conversations where recall@10 rises / falls by > 0.5 pt)")
@@ -316,7 +331,8 @@ async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dic
 
 async def main(path: str, max_convs: int | None, max_questions: int | None, every: int,
                mode: str, do_ablate: bool, extra: dict[str, dict[str, Any]],
-               ablate_every: int = 1) -> None:
+               ablate_every: int = 1, concurrency: int = 1
+               ) -> None:
     settings = Settings()
     ex = connect(settings.bolt_uri, settings.neo4j_user,
                  settings.neo4j_password.get_secret_value(), settings.neo4j_database)
@@ -356,7 +372,7 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
             sampled = {m: qs[::ablate_every] for m, qs in per_mode.items()}
             print(f"\nablation on every {ablate_every}th question "
                   f"({len(sampled[modes[0]])} per mode)")
-            await ablate(ex, embedder, sampled, labels, variants)
+            await ablate(ex, embedder, sampled, labels, variants, concurrency)
         print(f"total {time.perf_counter() - started:.0f} s")
     finally:
         for c in loaded:
@@ -375,9 +391,12 @@ if __name__ == "__main__":
     parser.add_argument("--ablate", action="store_true", help="print the ablation table")
     parser.add_argument("--ablate-every", type=int, default=1,
                         help="ablation on every Nth question only (it runs retrieve per variant)")
+    parser.add_argument("--concurrency", type=int, default=1,
+                        help="ablation questions in flight at once (wall time only; ms/q then "
+                             "includes queueing)")
     parser.add_argument("--variant", action="append", default=[], metavar="LABEL=JSON",
                         help="extra retrieve options to compare, e.g. 'rrf={\"fusion\": \"rrf\"}'")
     args = parser.parse_args()
     extra = {v.split("=", 1)[0]: json.loads(v.split("=", 1)[1]) for v in args.variant}
     asyncio.run(main(args.path, args.conversations, args.questions, args.every, args.mode,
-                     args.ablate, extra, args.ablate_every))
+                     args.ablate, extra, args.ablate_every, args.concurrency))

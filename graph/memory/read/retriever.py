@@ -1,5 +1,5 @@
-"""``Retriever.retrieve``: plan → three signals (concurrently) → merge & rank → spreading
-activation → rerank → format. Decisions live in pure modules (planner, ranking, formatter);
+"""``Retriever.retrieve``: plan → signals (concurrently; spreading activation chained to the
+semantic one) → merge & rank → rerank → format. Decisions live in pure modules (planner, ranking, formatter);
 this module only sequences the I/O and records the trace."""
 
 from __future__ import annotations
@@ -147,8 +147,8 @@ class Retriever:
 
         window = query_window(query, now)
         trace["plan"]["time_window"] = window.text if window else None
-        (facts, events, observations), plan = await asyncio.gather(
-            self._signals(plan, catalog, scope, cfg, now, trace),
+        (facts, spread, events, observations), plan = await asyncio.gather(
+            self._signals(plan, catalog, scope, cfg, now, trace, window),
             self.expand(agent_id, plan, as_of) if cfg.enable_expansion else _same(plan))
         trace["plan"]["entities"] = [e.key for e in plan.entities]
         trace["plan"]["entities_sources"] = {e.key: e.source for e in plan.entities}
@@ -158,7 +158,7 @@ class Retriever:
         ranking.score_events(events, cfg, now, speakers, window)
         # Activation and the snippets' neighbouring turns are independent: one stage.
         result_facts, context = await asyncio.gather(
-            self._rank(query, facts, scope, cfg, now, trace, window),
+            self._rank(query, facts, spread, cfg, now, trace, window),
             self._context_turns(scope, events, cfg))
         events = ranking.merge_context(events, context, cfg.context_decay)
         trace["context_turns"] = {"rows": len(context)}
@@ -178,8 +178,12 @@ class Retriever:
     async def _signals(
         self, plan: RetrievalPlan, catalog: dict[str, Any], scope: Scope,
         cfg: RetrieveConfig, now: datetime, trace: dict[str, Any],
-    ) -> tuple[list[ScoredFact], list[EventHit], list[ObservationHit]]:
-        """Run every signal concurrently and merge the fact candidates."""
+        window: TimeWindow | None = None,
+    ) -> tuple[list[ScoredFact], list[ScoredFact], list[EventHit], list[ObservationHit]]:
+        """Run every signal concurrently and merge the fact candidates; spreading activation
+        is chained to the semantic signal (its seeds are the best semantic hits) so it runs
+        beside the other signals instead of as one more sequential round trip. Returns the
+        merged candidates, the activated facts (merged by ``_rank``), events, observations."""
         ex = self.executor
         agent_facts, total_facts = int(catalog["agent_facts"]), int(catalog["total_facts"])
         agent_events, total_events = int(catalog["agent_events"]), int(catalog["total_events"])
@@ -191,11 +195,25 @@ class Retriever:
         seeds = [s for s in plan.seed_entities() if s["named"]] if cfg.enable_graph else []
         pattern_types = list(plan.pattern_types) if cfg.enable_aggregation else []
         t = time.perf_counter()
+        activation: dict[str, Any] = {}
+
+        async def semantic_then_spread() -> tuple[list[ScoredFact], list[ScoredFact]]:
+            sem = await semantic_facts(
+                ex, scope, limit=cfg.semantic_limit, min_cosine=cfg.min_similarity,
+                agent_facts=agent_facts, total_facts=total_facts,
+                exact_max=cfg.exact_scan_max_facts, cap=cfg.overfetch_cap,
+                stats=stats["semantic"])
+            started = time.perf_counter()
+            # Seeds: the best semantic hits by the same formula (keyword/graph boosts are not
+            # known yet); activation = seed formula × decay^hop, as before.
+            ranking.score_facts(sem, cfg, now, window)
+            seeds = ranking.order(sem)[: cfg.activation_seeds]
+            spread = await spreading_activation(ex, scope, seeds, [f.id for f in sem], cfg)
+            activation.update(ms=_ms(started), seeds=len(seeds))
+            return sem, spread
+
         fact_signals = asyncio.gather(
-            semantic_facts(ex, scope, limit=cfg.semantic_limit, min_cosine=cfg.min_similarity,
-                           agent_facts=agent_facts, total_facts=total_facts,
-                           exact_max=cfg.exact_scan_max_facts, cap=cfg.overfetch_cap,
-                           stats=stats["semantic"]),
+            semantic_then_spread(),
             keyword_facts(ex, scope, lucene=lucene, limit=cfg.keyword_limit,
                           agent_facts=agent_facts, total_facts=total_facts,
                           cap=cfg.fulltext_cap, stats=stats["keyword"]),
@@ -212,7 +230,7 @@ class Retriever:
                            cap=cfg.fulltext_cap, stats=stats["events_keyword"]),
             self._observations(scope, cfg, int(catalog.get("agent_observations", 1))),
         )
-        (sem, kw, graph, agg), (ev_sem, ev_kw, obs) = await asyncio.gather(
+        ((sem, spread), kw, graph, agg), (ev_sem, ev_kw, obs) = await asyncio.gather(
             fact_signals, event_signals)
         trace["signals"] = {
             "ms": _ms(t),
@@ -222,8 +240,11 @@ class Retriever:
             "observations": {"rows": len(obs)},
         }
         facts = ranking.merge_candidates(sem, kw, graph, agg)
+        known = {f.id for f in facts}
+        trace["activation"] = {**activation, "concurrent": True, "returned": len(spread),
+                               "unique": sum(1 for f in spread if f.id not in known)}
         events = _merge_events(ev_sem, ev_kw)
-        return facts, events, obs
+        return facts, spread, events, obs
 
     async def _context_turns(self, scope: Scope, events: list[EventHit],
                              cfg: RetrieveConfig) -> list[tuple[EventHit, float]]:
@@ -250,21 +271,14 @@ class Retriever:
         return [ObservationHit(id=r["id"], text=r["text"] or "", kind=r.get("kind"),
                                semantic=cosine_from_index(r["score"])) for r in rows]
 
-    async def _rank(self, query: str, facts: list[ScoredFact], scope: Scope,
+    async def _rank(self, query: str, facts: list[ScoredFact], spread: list[ScoredFact],
                     cfg: RetrieveConfig, now: datetime, trace: dict[str, Any],
                     window: TimeWindow | None = None) -> list[ScoredFact]:
-        """Score, spread activation from the top seeds, rerank, cut."""
-        ranking.score_facts(facts, cfg, now, window)
-        seeds = ranking.order(facts)[: cfg.activation_seeds]
-        t = time.perf_counter()
-        spread = await spreading_activation(self.executor, scope, seeds,
-                                            [f.id for f in facts], cfg)
+        """Merge the activated facts no signal found, score, rerank, cut."""
         known = {f.id for f in facts}
-        trace["activation"] = {"ms": _ms(t), "returned": len(spread),
-                               "unique": sum(1 for f in spread if f.id not in known)}
-        if spread:
-            facts = ranking.merge_candidates(facts, spread)
-            ranking.score_facts(facts, cfg, now, window)
+        fresh = [f for f in spread if f.id not in known]
+        facts = ranking.merge_candidates(facts, fresh) if fresh else facts
+        ranking.score_facts(facts, cfg, now, window)
         ordered = ranking.order(facts)
         if self.llm is not None and cfg.enable_reranker and ordered:
             pool = ordered[: cfg.rerank_pool]

@@ -3,9 +3,11 @@ aggregation, bad input — against the real Neo4j."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -21,7 +23,7 @@ from graph.memory.write import (
 )
 from graph.providers import Embedder
 from tests.cypher import load_query
-from tests.fakes import RecordingExecutor
+from tests.fakes import RecordingExecutor, WrappedExecutor
 from tests.integration.read.data import MARCOS_ENTITIES, MARCOS_FACTS, MARCOS_RELATIONS
 
 pytestmark = pytest.mark.neo4j
@@ -191,3 +193,44 @@ async def test_context_turns_bring_the_reply_and_windows_lift_dated_snippets(
               if e.id == f.id}
     assert lifted.pop("Painting the") > 0.05
     assert all(abs(v) < 1e-9 for v in lifted.values())
+
+
+class SlowGraphExecutor(WrappedExecutor):
+    """Holds the graph BFS statement back and records when each statement starts / ends."""
+
+    def __init__(self, inner: Executor, delay_s: float) -> None:
+        super().__init__(inner)
+        self.delay_s = delay_s
+        self.log: list[tuple[str, str]] = []
+
+    async def run(self, name: str, params: dict[str, Any] | None = None, *,
+                  read: bool = False) -> list[dict[str, Any]]:
+        self.log.append(("start", name))
+        if name == "traversal/bfs_hop_decay":
+            await asyncio.sleep(self.delay_s)
+        try:
+            return await super().run(name, params, read=read)
+        finally:
+            self.log.append(("end", name))
+
+
+async def test_activation_runs_beside_the_other_signals(executor: Executor, agent_id: str,
+                                                        embedder: Embedder) -> None:
+    await remember(executor, embedder, agent_id, entities=MARCOS_ENTITIES,
+                   facts=MARCOS_FACTS, relations=MARCOS_RELATIONS)
+    slow = SlowGraphExecutor(executor, delay_s=1.5)
+    # One semantic hit as seed: the related entities' facts come from activation alone.
+    result = await Retriever(slow, embedder).retrieve(
+        agent_id, "Where does Marcos Tavares work?",
+        options={"semantic_limit": 1, "enable_keyword": False, "min_score": 0.0})
+    spread = slow.log.index(("start", "traversal/spreading_activation"))
+    # Seeded by the semantic signal, activation starts while the (held back) BFS still runs:
+    # no extra sequential round trip after every signal.
+    assert spread < slow.log.index(("end", "traversal/bfs_hop_decay"))
+    assert spread > slow.log.index(("end", "read/semantic_facts_exact"))
+    assert result.trace["activation"]["returned"] >= 1
+    alone = await Retriever(executor, embedder).retrieve(
+        agent_id, "Where does Marcos Tavares work?",
+        options={"semantic_limit": 1, "enable_keyword": False, "enable_graph": False,
+                 "min_score": 0.0})
+    assert any("activation" in f.sources and f.hops for f in alone.facts)
