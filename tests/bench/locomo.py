@@ -288,11 +288,11 @@ async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dic
     retriever = Retriever(ex, embedder)
     modes = list(per_mode_questions)
     results: dict[str, dict[str, Metrics]] = {}
+    gate = asyncio.Semaphore(concurrency)
     for label, options in variants.items():
         results[label] = {}
         for mode, questions in per_mode_questions.items():
             m = results[label][mode] = Metrics()
-            gate = asyncio.Semaphore(concurrency)
 
             async def one(q: dict[str, Any], c: Conversation, mode: str = mode,
                           options: dict[str, Any] = options) -> tuple[list[str], float]:
