@@ -97,6 +97,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "+ provenance lift 0.9": {"weights": {"provenance": 0.9}},
     "+ MMR 0.3": {"diversity": 0.3},
     "+ context turns 1": {"context_turns": 1},
+    "+ session lift 0.5": {"session_lift": 0.5},
 }
 
 

@@ -73,6 +73,10 @@ class RetrieveConfig:
     pattern_boost_max: float = 0.10
     pattern_saturation: int = 10
     min_score: float = 0.15
+    # Session adjacency (0 = off): facts from the same turn or session instant as one of the
+    # ``session_seeds`` best facts get a graph score of this share of the seed's formula.
+    session_lift: float = 0.0
+    session_seeds: int = 3
     # MMR on word overlap over the final cut (0 = plain score order); see ranking.diversify.
     diversity: float = 0.0
     topk_facts: int = 20
@@ -154,6 +158,8 @@ class RetrieveConfig:
             (self.fusion in FUSIONS, f"fusion must be one of {', '.join(FUSIONS)}"),
             (1 <= self.rrf_k <= 1000, "rrf_k must be 1..1000"),
             (0.0 <= self.diversity <= 1.0, "diversity must be in [0, 1]"),
+            (0.0 <= self.session_lift <= 1.0, "session_lift must be in [0, 1]"),
+            (0 <= self.session_seeds <= 20, "session_seeds must be 0..20"),
             (0 <= self.context_turns <= 3, "context_turns must be 0..3"),
             (0 <= self.context_seeds <= 20, "context_seeds must be 0..20"),
             (0.0 <= self.context_decay <= 1.0, "context_decay must be in [0, 1]"),

@@ -34,6 +34,7 @@ __all__ = [
     "effective_confidence",
     "fuse_rrf",
     "lift_by_provenance",
+    "lift_by_session",
     "merge_candidates",
     "merge_context",
     "pattern_boost",
@@ -110,6 +111,33 @@ def lift_by_provenance(facts: Iterable[ScoredFact], events: Iterable[EventHit],
             lifted += 1
         fact.scores.semantic = max(fact.scores.semantic, sem)
         fact.scores.keyword = max(fact.scores.keyword, kw)
+    return lifted
+
+
+def lift_by_session(facts: Sequence[ScoredFact], share: float, seeds: int) -> int:
+    """Session adjacency: a fact recorded with one of the ``seeds`` best facts (formula order)
+    — extracted from the same turn (a shared FROM_EVENT event) or valid from the same instant
+    (one session / one message) — gets a graph score of ``share`` × that seed's formula, if
+    higher. Returns how many facts rose. Pure; re-score afterwards."""
+    if share <= 0.0 or seeds <= 0:
+        return 0
+    def keys(fact: ScoredFact) -> list[object]:
+        out: list[object] = [("event", e) for e in fact.event_ids]
+        if fact.valid_from is not None:
+            out.append(("at", fact.valid_from))
+        return out
+
+    by_key: dict[object, list[tuple[float, str]]] = {}
+    for seed in order(facts)[:seeds]:
+        for key in keys(seed):
+            by_key.setdefault(key, []).append((seed.scores.formula, seed.id))
+    lifted = 0
+    for fact in facts:  # a seed is lifted by the other seeds only
+        value = share * max((score for k in keys(fact) for score, sid in by_key.get(k, ())
+                             if sid != fact.id), default=0.0)
+        if value > fact.scores.graph:
+            fact.scores.graph = min(1.0, value)
+            lifted += 1
     return lifted
 
 

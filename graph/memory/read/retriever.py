@@ -279,6 +279,10 @@ class Retriever:
         fresh = [f for f in spread if f.id not in known]
         facts = ranking.merge_candidates(facts, fresh) if fresh else facts
         ranking.score_facts(facts, cfg, now, window)
+        lifted = ranking.lift_by_session(facts, cfg.session_lift, cfg.session_seeds)
+        if lifted:
+            ranking.score_facts(facts, cfg, now, window)
+        trace["session"] = {"lifted": lifted}
         ordered = ranking.order(facts)
         if self.llm is not None and cfg.enable_reranker and ordered:
             pool = ordered[: cfg.rerank_pool]
