@@ -60,6 +60,9 @@ class RetrieveConfig:
     enable_aggregation: bool = True
     # Whether the named entities' words stay in the keyword query (see planner.keyword_terms).
     keyword_names: bool = True
+    # Every signal in one statement (read/signals.cypher, one round trip); False = one
+    # statement per signal, run concurrently (the earlier path, kept for comparison).
+    single_statement: bool = True
     # ranking
     # "blend": the weighted formula below; "rrf": reciprocal-rank fusion of the per-signal
     # rankings (semantic, keyword, graph) with ``rrf_k``, recency/importance/confidence as
