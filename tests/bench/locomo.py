@@ -91,6 +91,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     # levers that are off by default: each switched on alone
     "+ provenance lift 0.9": {"weights": {"provenance": 0.9}},
     "+ session lift 0.5": {"session_lift": 0.5},
+    "+ keyword coverage": {"keyword_model": "coverage"},
     "+ MMR 0.3": {"diversity": 0.3},
     "+ context turns 1": {"context_turns": 1},
     # no information on LoCoMo (one speaker entity, one age per session): expected 0

@@ -13,9 +13,11 @@ from typing import Any
 
 from graph.errors import ConfigError
 
-__all__ = ["CEILINGS", "DEFAULT_WEIGHTS", "FUSIONS", "RetrieveConfig", "check_within_bounds"]
+__all__ = ["CEILINGS", "DEFAULT_WEIGHTS", "FUSIONS", "KEYWORD_MODELS", "RetrieveConfig",
+           "check_within_bounds"]
 
 FUSIONS = ("blend", "rrf")
+KEYWORD_MODELS = ("bm25", "coverage")
 
 DEFAULT_WEIGHTS: dict[str, float] = {
     "semantic": 0.70,
@@ -60,6 +62,10 @@ class RetrieveConfig:
     enable_aggregation: bool = True
     # Whether the named entities' words stay in the keyword query (see planner.keyword_terms).
     keyword_names: bool = True
+    # Keyword score of a candidate: "bm25" = the full-text hit's BM25 / the best hit's;
+    # "coverage" = also the IDF-weighted share of the query terms it contains, computed over
+    # every candidate (ranking.keyword_coverage).
+    keyword_model: str = "bm25"
     # Every signal in one statement (read/signals.cypher, one round trip); False = one
     # statement per signal, run concurrently (the earlier path, kept for comparison).
     single_statement: bool = True
@@ -159,6 +165,8 @@ class RetrieveConfig:
              "decay factors must be in [0, 1]"),
             (all(k in DEFAULT_WEIGHTS for k in self.weights), "unknown score weight"),
             (self.fusion in FUSIONS, f"fusion must be one of {', '.join(FUSIONS)}"),
+            (self.keyword_model in KEYWORD_MODELS,
+             f"keyword_model must be one of {', '.join(KEYWORD_MODELS)}"),
             (1 <= self.rrf_k <= 1000, "rrf_k must be 1..1000"),
             (0.0 <= self.diversity <= 1.0, "diversity must be in [0, 1]"),
             (0.0 <= self.session_lift <= 1.0, "session_lift must be in [0, 1]"),

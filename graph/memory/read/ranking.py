@@ -33,6 +33,7 @@ __all__ = [
     "drop_provenance",
     "effective_confidence",
     "fuse_rrf",
+    "keyword_coverage",
     "lift_by_provenance",
     "lift_by_session",
     "merge_candidates",
@@ -112,6 +113,40 @@ def lift_by_provenance(facts: Iterable[ScoredFact], events: Iterable[EventHit],
         fact.scores.semantic = max(fact.scores.semantic, sem)
         fact.scores.keyword = max(fact.scores.keyword, kw)
     return lifted
+
+
+def _stem(word: str) -> str:
+    """A crude suffix strip so "painting" / "painted" / "paints" meet "paint"."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def keyword_coverage(facts: Sequence[ScoredFact], terms: Sequence[str],
+                     events: Sequence[EventHit] = ()) -> None:
+    """Query-side keyword model: a candidate's keyword score = the share of the query's terms
+    it contains, each term weighted by its IDF over the candidate pool (log(1 + N / df)),
+    facts and conversation snippets alike.
+
+    Global BM25 scores depend on every tenant's text (a name rare elsewhere dominates) and
+    only the keyword signal's own hits get one; this scores every candidate the same way,
+    and a term in most candidates (the person the question is about) weighs little. The
+    higher of this and the normalised BM25 is kept."""
+    stems = list(dict.fromkeys(_stem(fold(t)) for t in terms if len(t) > 2))
+    texts = [f.text for f in facts] + [e.text for e in events]
+    if not texts or not stems:
+        return
+    words = [{_stem(w) for w in fold(text).split()} for text in texts]
+    n = len(texts)
+    df = {t: sum(1 for ws in words if t in ws) for t in stems}
+    weight = {t: math.log1p(n / df[t]) if df[t] else math.log1p(n) for t in stems}
+    total = sum(weight.values())
+    covered = [sum(w for t, w in weight.items() if t in ws) / total for ws in words]
+    for fact, value in zip(facts, covered, strict=False):
+        fact.scores.keyword = max(fact.scores.keyword, value)
+    for event, value in zip(events, covered[len(facts):], strict=True):
+        event.keyword = max(event.keyword, value)
 
 
 def lift_by_session(facts: Sequence[ScoredFact], share: float, seeds: int) -> int:

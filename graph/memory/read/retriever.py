@@ -159,6 +159,9 @@ class Retriever:
         trace["plan"]["entities_sources"] = {e.key: e.source for e in plan.entities}
         trace["provenance"] = {"lifted": ranking.lift_by_provenance(
             facts, events, cfg.weight("provenance"))}
+        terms = planner.keyword_terms(plan, cfg.keyword_names)
+        if cfg.keyword_model == "coverage" and cfg.enable_keyword:
+            ranking.keyword_coverage(facts + spread, terms, events)
         speakers = [fold(n) for e in plan.entities if e.named for n in (e.name, e.matched)]
         ranking.score_events(events, cfg, now, speakers, window)
         # Activation and the snippets' neighbouring turns are independent: one stage.

@@ -125,3 +125,21 @@ def test_session_lift_raises_facts_of_the_seeds_turn_or_instant() -> None:
     assert same_turn.scores.graph == pytest.approx(0.4)
     assert same_time.scores.graph == pytest.approx(0.4)
     assert other.scores.graph == 0.0 and seed.scores.graph == 0.0
+
+
+def test_keyword_coverage_weighs_rare_terms_over_the_pool() -> None:
+    texts = ["Caroline went hiking in the mountains", "Caroline painted a sunset",
+             "Caroline adopted a dog", "Melanie paints landscapes"]
+    facts = [ScoredFact(id=str(i), text=t) for i, t in enumerate(texts)]
+    facts[2].scores.keyword = 0.9  # a BM25 score higher than its coverage is kept
+    ranking.keyword_coverage(facts, ["Caroline", "painting"])
+    cover = [f.scores.keyword for f in facts]
+    # "painting" meets "painted" / "paints" (2 of 4 candidates) and weighs more than
+    # "caroline" (3 of 4): fact 1 has both, fact 3 only the rarer one, fact 0 only the name
+    assert cover[1] == pytest.approx(1.0)
+    assert cover[3] > cover[0] > 0.0 and cover[2] == 0.9
+    ranking.keyword_coverage(facts, [])  # no terms: unchanged
+    assert [f.scores.keyword for f in facts] == cover
+    turn = EventHit(id="e", text="I love painting!", speaker="Caroline", occurred_at=None)
+    ranking.keyword_coverage(facts, ["painting"], [turn])
+    assert turn.keyword == pytest.approx(1.0)
