@@ -102,6 +102,7 @@ CALL {
 }
 CALL {
   // aggregation by entity type (as read/facts_by_entity_type)
+  UNWIND CASE WHEN size($types) > 0 THEN [1] ELSE [] END AS go
   MATCH (e:Entity {agent_id: $agent_id})
   WHERE e.type IN $types AND e.merged_into IS NULL
   MATCH (f:Fact)-[:ABOUT]->(e)
