@@ -279,11 +279,20 @@ async def both_paths(ex: TimingExecutor, embedder: TopicEmbedder, agent: str, la
     change during the run hits both alike."""
     half = max(1, n // 2)
     out: dict[bool, list[dict[str, Any]]] = {True: [], False: []}
+    timings: dict[str, list[float]] = {}
+    slowest: dict[str, tuple[float, dict[str, Any]]] = {}
     for part in range(2):
         for single in (True, False):
             out[single].append(await measure(ex, embedder, agent,
                                              f"{label} {'one' if single else 'per-signal'}",
                                              random.Random(seed + part), half, single))
+            # measure() clears the statement timings after its warm-up: keep every part's
+            for name, values in ex.timings.items():
+                timings.setdefault(name, []).extend(values)
+            for name, (ms, params) in ex.slowest.items():
+                if ms > slowest.get(name, (-1.0, {}))[0]:
+                    slowest[name] = (ms, params)
+    ex.timings, ex.slowest = timings, slowest
     rows = []
     for single, name in ((True, "read/signals, one statement"),
                          (False, "one statement per signal")):
