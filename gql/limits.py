@@ -28,6 +28,7 @@ from graphql import (
     SelectionSetNode,
     ValidationContext,
     ValidationRule,
+    VariableNode,
     get_named_type,
 )
 from graphql.validation import ASTValidationRule, NoSchemaIntrospectionCustomRule
@@ -41,11 +42,22 @@ from strawberry.extensions import (
 
 from gql.errors import ErrorCode, UserSafeErrors
 
-__all__ = ["CostLimitRule", "QueryLimits", "QuerySizeLimiter", "limit_extensions", "query_cost"]
+__all__ = [
+    "CostLimitRule",
+    "CostLimiter",
+    "QueryLimits",
+    "QuerySizeLimiter",
+    "limit_extensions",
+    "operation_variables",
+    "query_cost",
+]
 
-# Multiplier assumed for a list field without a page-size argument (e.g. Entity.relationships).
+# Multiplier assumed for a list field without a page-size argument (short fixed lists).
 UNBOUNDED_LIST = 10
 PAGE_ARGUMENTS = ("first", "limit", "maxNodes")
+# A page size given by a variable whose value is not known at validation (not sent, not an
+# int): the largest page any argument allows (Entity.history, relationships, maxNodes: 500).
+UNKNOWN_PAGE = 500
 # Lists already bounded by their parent's page size (Relay connections, subgraphs).
 PAGED = ("edges", "nodes")
 
@@ -81,7 +93,8 @@ class QuerySizeLimiter(SchemaExtension):
         yield
 
 
-def _page_size(field_node: FieldNode, field_def: GraphQLField) -> int | None:
+def _page_size(field_node: FieldNode, field_def: GraphQLField,
+               variables: dict[str, Any]) -> int | None:
     for name in PAGE_ARGUMENTS:
         if name not in field_def.args:
             continue
@@ -89,10 +102,28 @@ def _page_size(field_node: FieldNode, field_def: GraphQLField) -> int | None:
             if arg.name.value == name:
                 if isinstance(arg.value, IntValueNode):
                     return max(1, int(arg.value.value))
-                return 100  # a variable: assume the largest page the API allows
+                if isinstance(arg.value, VariableNode):
+                    # The value actually sent (or the operation's default for it): a huge
+                    # page costs what it asks for; the resolver refuses it past its maximum.
+                    value = variables.get(arg.value.name.value)
+                    if isinstance(value, int) and not isinstance(value, bool):
+                        return max(1, value)
+                return UNKNOWN_PAGE
         default = field_def.args[name].default_value
         return int(default) if isinstance(default, int) else 100
     return None
+
+
+def operation_variables(node: OperationDefinitionNode,
+                        sent: dict[str, Any] | None) -> dict[str, Any]:
+    """The variable values a request runs with: what it sent, else the operation's defaults."""
+    values: dict[str, Any] = {}
+    for definition in node.variable_definitions or ():
+        default = definition.default_value
+        if isinstance(default, IntValueNode):
+            values[definition.variable.name.value] = int(default.value)
+    values.update(sent or {})
+    return values
 
 
 def _is_list(type_: Any) -> bool:
@@ -107,9 +138,12 @@ def query_cost(
     selection: SelectionSetNode,
     multiplier: int = 1,
     depth: int = 0,
+    variables: dict[str, Any] | None = None,
 ) -> int:
     """Estimated number of objects a selection resolves: each field costs its multiplier, and
-    list fields multiply their children by their page size."""
+    list fields multiply their children by their page size (a variable page size counts with
+    the value in ``variables``, see :func:`operation_variables`)."""
+    variables = variables or {}
     if depth > 64:  # the depth limiter refuses these anyway; stop runaway recursion here
         return 0
     total = 0
@@ -121,29 +155,33 @@ def query_cost(
             total += multiplier
             child = get_named_type(field_def.type)
             if node.selection_set is not None and isinstance(child, GraphQLObjectType):
-                size = _page_size(node, field_def)
+                size = _page_size(node, field_def, variables)
                 if size is None and _is_list(field_def.type) and node.name.value not in PAGED:
                     size = UNBOUNDED_LIST
                 total += query_cost(
-                    context, child, node.selection_set, multiplier * (size or 1), depth + 1
+                    context, child, node.selection_set, multiplier * (size or 1), depth + 1,
+                    variables,
                 )
         elif isinstance(node, InlineFragmentNode):
             target = parent
             if node.type_condition is not None:
                 found = context.schema.get_type(node.type_condition.name.value)
                 target = found if isinstance(found, GraphQLObjectType) else parent
-            total += query_cost(context, target, node.selection_set, multiplier, depth + 1)
+            total += query_cost(context, target, node.selection_set, multiplier, depth + 1,
+                                variables)
         elif isinstance(node, FragmentSpreadNode):
             fragment = context.get_fragment(node.name.value)
             if fragment is not None:
                 found = context.schema.get_type(fragment.type_condition.name.value)
                 target = found if isinstance(found, GraphQLObjectType) else parent
-                total += query_cost(context, target, fragment.selection_set, multiplier, depth + 1)
+                total += query_cost(context, target, fragment.selection_set, multiplier,
+                                    depth + 1, variables)
     return total
 
 
-def cost_rule(max_cost: int) -> type[ValidationRule]:
-    """A validation rule refusing operations whose estimated cost exceeds ``max_cost``."""
+def cost_rule(max_cost: int, variables: dict[str, Any] | None = None) -> type[ValidationRule]:
+    """A validation rule refusing operations whose estimated cost exceeds ``max_cost``, with
+    the request's ``variables`` (page sizes given by variables count with their values)."""
 
     class CostLimitRule(ValidationRule):
         def enter_operation_definition(self, node: OperationDefinitionNode, *_: Any) -> None:
@@ -154,7 +192,8 @@ def cost_rule(max_cost: int) -> type[ValidationRule]:
             }.get(node.operation)
             if root is None:
                 return
-            cost = query_cost(self.context, root, node.selection_set)
+            cost = query_cost(self.context, root, node.selection_set,
+                              variables=operation_variables(node, variables))
             if cost > max_cost:
                 self.report_error(
                     GraphQLError(
@@ -170,9 +209,22 @@ def cost_rule(max_cost: int) -> type[ValidationRule]:
 CostLimitRule = cost_rule(QueryLimits().max_cost)
 
 
+class CostLimiter(SchemaExtension):
+    """Adds the cost rule for this request, bound to the variables it sent (the rule has to
+    know them: ``first: $n`` costs ``$n``)."""
+
+    def __init__(self, max_cost: int) -> None:
+        self.max_cost = max_cost
+
+    def on_operation(self) -> Iterator[None]:
+        ctx = self.execution_context
+        ctx.validation_rules = (*ctx.validation_rules, cost_rule(self.max_cost, ctx.variables))
+        yield
+
+
 def limit_extensions(limits: QueryLimits) -> list[Any]:
     """The schema extensions implementing ``limits`` (error masking included)."""
-    rules: list[type[ASTValidationRule]] = [cost_rule(limits.max_cost)]
+    rules: list[type[ASTValidationRule]] = []
     if not limits.introspection:
         rules.append(NoSchemaIntrospectionCustomRule)
     # Factories, not instances: strawberry builds fresh extensions for every request.
@@ -182,5 +234,6 @@ def limit_extensions(limits: QueryLimits) -> list[Any]:
         partial(MaxTokensLimiter, limits.max_tokens),
         partial(QueryDepthLimiter, max_depth=limits.max_depth),
         partial(MaxAliasesLimiter, max_alias_count=limits.max_aliases),
+        partial(CostLimiter, limits.max_cost),
         partial(AddValidationRules, rules),
     ]

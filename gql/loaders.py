@@ -1,6 +1,6 @@
 """Per-request DataLoaders: nested fields of many entities cost one query per field kind.
 
-A page of 100 entities asking for ``facts``, ``relationships`` and ``aliases`` runs the page
+A page of 100 entities asking for ``facts``, ``relationships``, ``aliases`` and ``history`` runs the page
 query, the count query and one batch query per nested field (see tests/integration/gql).
 Loaders are created for every request so nothing is cached across callers.
 """
@@ -17,7 +17,7 @@ from strawberry.dataloader import DataLoader
 from graph.executor import Executor
 from graph.memory import browse
 
-__all__ = ["AliasKey", "EntityKey", "FactsKey", "Loaders", "RelsKey"]
+__all__ = ["AliasKey", "EntityKey", "FactsKey", "HistoryKey", "Loaders", "RelsKey"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -47,6 +47,13 @@ class RelsKey(NamedTuple):
     key: str
     as_of: datetime | None
     include_invalidated: bool
+    per_entity: int
+
+
+class HistoryKey(NamedTuple):
+    agent_id: str
+    key: str
+    limit: int
 
 
 def _grouped(
@@ -96,10 +103,15 @@ class Loaders:
             )
 
         async def rels(rest: tuple[Any, ...], keys: list[str]) -> dict[str, Any]:
-            agent_id, as_of, include_invalidated = rest
+            agent_id, as_of, include_invalidated, per_entity = rest
             return await browse.relationships_by_entities(
-                ex, agent_id, keys, as_of=as_of, include_invalidated=include_invalidated
+                ex, agent_id, keys, as_of=as_of, include_invalidated=include_invalidated,
+                per_entity=per_entity,
             )
+
+        async def history(rest: tuple[Any, ...], keys: list[str]) -> dict[str, Any]:
+            agent_id, limit = rest
+            return await browse.history_by_entities(ex, agent_id, keys, limit)
 
         async def aliases(rest: tuple[Any, ...], keys: list[str]) -> dict[str, Any]:
             return await browse.aliases_by_entities(ex, rest[0], keys)
@@ -112,3 +124,6 @@ class Loaders:
             _grouped(rels, list)
         )
         self.aliases: DataLoader[AliasKey, list[str]] = DataLoader(_grouped(aliases, list))
+        self.history: DataLoader[HistoryKey, list[browse.HistoryRow]] = DataLoader(
+            _grouped(history, list)
+        )

@@ -13,7 +13,13 @@ from strawberry.scalars import JSON
 from gql.context import Info
 from gql.errors import ApiError, ErrorCode, errors_in_payload
 from gql.permissions import agent_mutation
-from gql.types.enums import DocumentFormat, MaintenanceJob, MergeCandidateStatus, to_pipeline
+from gql.types.enums import (
+    DocumentFormat,
+    MaintenanceJob,
+    MergeCandidateStatus,
+    RememberSection,
+    to_pipeline,
+)
 from gql.types.maintenance import (
     ForgetPayload,
     IngestDocumentPayload,
@@ -28,6 +34,7 @@ from gql.types.write import (
     QueuedWrite,
     RelationInput,
     RememberPayload,
+    RememberRefusal,
     RememberSummary,
     WritePayload,
     write_outcome_from,
@@ -165,6 +172,10 @@ class Mutation:
             relations=result.relations,
             fact_ids=[strawberry.ID(i) for i in result.fact_ids],
             warnings=list(result.warnings),
+            complete=result.complete,
+            error=result.error,
+            refused=[RememberRefusal(section=RememberSection(r.section), index=r.index,
+                                     key=r.ref, reason=r.reason) for r in result.refused],
         )
         return RememberPayload(summary=summary, errors=[])
 
@@ -230,7 +241,8 @@ class Mutation:
         format: Annotated[DocumentFormat | None, _arg("Document format (default: detected).")] = None,
     ) -> IngestDocumentPayload:
         accepted = await info.context.memory.documents.ingest(
-            str(agent_id), text=text, url=url, title=title, fmt=to_pipeline(format)
+            str(agent_id), text=text, url=url, title=title, fmt=to_pipeline(format),
+            key_id=info.context.principal.key_id,
         )
         return IngestDocumentPayload(
             document_id=strawberry.ID(accepted.document_id),

@@ -1,8 +1,11 @@
 """Idempotent, versioned schema creation: ``await ensure_schema(executor, dimensions)``.
 
-Each migration is a ``cypher/schema/vNNN_*.cypher`` script; the applied version is stored on a
-``(:HippographMeta {key: 'schema'})`` node. Re-running is a no-op (every statement uses
-``IF NOT EXISTS``), so it is safe on every start. Vector indexes take the embedder's dimension;
+Each migration is a ``cypher/schema/vNNN_*.cypher`` script. The names of the applied migrations
+(and the highest version) are stored on a ``(:HippographMeta {key: 'schema'})`` node; a migration
+runs when its name is not there yet, so code that knows fewer or other migrations (an older
+release, a branch sharing a dev database) neither lowers the recorded version nor hides a
+migration that shares a number with one applied elsewhere. Re-running is a no-op (every statement
+uses ``IF NOT EXISTS``), so it is safe on every start. Vector indexes take the embedder's dimension;
 a database built for another dimension is refused (a re-embed job is the way to change models).
 """
 
@@ -36,6 +39,12 @@ class SchemaState:
     version: int
     dimensions: int | None
     indexes: dict[str, str]
+    applied: frozenset[str] = frozenset()
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """This code's migrations that the database has not applied."""
+        return tuple(name for _, name in MIGRATIONS if name not in self.applied)
 
     @property
     def all_online(self) -> bool:
@@ -45,11 +54,21 @@ class SchemaState:
 async def schema_state(ex: Executor) -> SchemaState:
     meta = (await ex.run("schema/get_version", read=True))[0]
     rows = await ex.run("schema/index_states", read=True)
+    version = int(meta["version"])
     return SchemaState(
-        version=int(meta["version"]),
+        version=version,
         dimensions=meta["dimensions"],
         indexes={r["name"]: r["state"] for r in rows},
+        applied=applied_migrations(version, meta["applied"]),
     )
+
+
+def applied_migrations(version: int, recorded: list[str] | None) -> frozenset[str]:
+    """The applied migration names; databases from before names were recorded count every
+    migration up to their version as applied."""
+    if recorded is not None:
+        return frozenset(recorded)
+    return frozenset(name for v, name in MIGRATIONS if v <= version)
 
 
 async def ensure_schema(ex: Executor, dimensions: int, *, timeout_s: float = 120.0) -> SchemaState:
@@ -60,14 +79,16 @@ async def ensure_schema(ex: Executor, dimensions: int, *, timeout_s: float = 120
             f"vector indexes use {state.dimensions} dimensions, the embedder gives {dimensions}; "
             "run a re-embed job or use the matching embedder"
         )
-    for version, name in MIGRATIONS:
-        if version <= state.version:
-            continue
+    for name in state.missing:
         for statement in cypher.load_script(name):
             await ex.run_text(statement)
     for label in VECTOR_INDEXES:
         await ex.run(f"schema/vector_{label}", {"dimensions": dimensions})
-    await ex.run("schema/set_version", {"version": SCHEMA_VERSION, "dimensions": dimensions})
+    await ex.run("schema/set_version", {
+        "version": max(state.version, SCHEMA_VERSION),
+        "applied": sorted(state.applied | {name for _, name in MIGRATIONS}),
+        "dimensions": dimensions,
+    })
     deadline = time.monotonic() + timeout_s
     while True:
         state = await schema_state(ex)

@@ -37,6 +37,7 @@ async def readiness(memory: Memory) -> dict[str, Any]:
         report["schema"] = {
             "version": state.version,
             "expected_version": SCHEMA_VERSION,
+            "missing_migrations": list(state.missing),
             "indexes": state.indexes,
             "all_online": state.all_online,
         }
@@ -48,7 +49,7 @@ async def readiness(memory: Memory) -> dict[str, Any]:
             gds = (await ex.run("schema/gds_version", read=True))[0]["version"]
         report["apoc"] = {"available": apoc is not None, "version": apoc}
         report["gds"] = {"available": gds is not None, "version": gds}
-        report["ready"] = state.all_online and state.version == SCHEMA_VERSION
+        report["ready"] = state.all_online and not state.missing
     except (GraphError, OSError) as exc:
         report["neo4j"] = {"reachable": False, "error": type(exc).__name__}
     except Exception as exc:  # a driver error we did not expect must still give a JSON answer

@@ -69,6 +69,8 @@ def jobs_config(settings: Settings) -> JobsConfig:
             chunk_chars=settings.document_chunk_chars,
             chunk_overlap=settings.document_chunk_overlap,
             max_bytes=settings.document_max_bytes,
+            quota_bytes=settings.document_quota_bytes,
+            quota_window_s=settings.document_quota_window_s,
             fetch_timeout_s=settings.url_fetch_timeout_s,
             allow_private_urls=settings.url_fetch_allow_private,
         ),

@@ -115,6 +115,8 @@ class Settings(BaseSettings):
     document_chunk_chars: int = 1_200
     document_chunk_overlap: int = 150
     document_max_bytes: int = 10 * 1024 * 1024
+    document_quota_bytes: int = 100 * 1024 * 1024  # per API key and window; 0 = no quota
+    document_quota_window_s: float = 86_400.0
     url_fetch_allow_private: bool = False
     url_fetch_timeout_s: float = 20.0
 

@@ -1,6 +1,6 @@
 // Entity relationships (RELATES_TO, both directions) of several entities under the as_of rule.
-// params: $agent_id string, $keys list<string>, $as_of datetime|null, $include_invalidated bool
-// returns: key string, rels list<relationship map with source/target keys and names>
+// params: $agent_id string, $keys list<string>, $as_of datetime|null, $include_invalidated bool, $per_entity int
+// returns: key string, rels list<relationship map with source/target keys and names>, newest first, at most $per_entity each
 UNWIND $keys AS key
 MATCH (e:Entity {agent_id: $agent_id, key: key})
 CALL (e) {
@@ -11,7 +11,7 @@ CALL (e) {
          OR ($as_of IS NOT NULL AND (r.invalidated_at IS NULL OR r.invalidated_at > $as_of)
              AND coalesce(r.valid_from, r.created_at) <= $as_of
              AND (r.valid_to IS NULL OR r.valid_to > $as_of)))
-  WITH r, startNode(r) AS s, endNode(r) AS t ORDER BY r.created_at DESC
+  WITH r, startNode(r) AS s, endNode(r) AS t ORDER BY r.created_at DESC, r.id LIMIT $per_entity
   RETURN collect(r {.id, .type, .strength, .mentions, .confidence, .valid_from, .valid_to,
                     .invalidated_at, .evidence_fact_id, .created_at, .last_seen_at,
                     source_key: s.key, source_name: s.name,

@@ -9,7 +9,7 @@ from typing import Annotated
 import strawberry
 
 from gql.context import Info
-from gql.loaders import AliasKey, FactsKey, RelsKey
+from gql.loaders import AliasKey, FactsKey, HistoryKey, RelsKey
 from gql.types.common import PageInfo, page_info
 from gql.types.enums import FactKind, to_pipeline
 from gql.types.fact import Fact
@@ -221,8 +221,15 @@ class Entity:
             bool,
             strawberry.argument(description="Also return ended and invalidated relationships."),
         ] = False,
+        first: Annotated[
+            int,
+            strawberry.argument(
+                description=f"At most this many, newest first (1..{browse.MAX_RELATIONSHIPS})."
+            ),
+        ] = 50,
     ) -> list[Relationship]:
-        key = RelsKey(self.agent_id, self.key, as_of, include_invalidated)
+        browse.check_limit(first, "first", browse.MAX_RELATIONSHIPS)
+        key = RelsKey(self.agent_id, self.key, as_of, include_invalidated, first)
         rows = await info.context.loaders.relationships.load(key)
         return [Relationship.from_row(r, self.key) for r in rows]
 
@@ -236,9 +243,12 @@ class Entity:
     async def history(
         self,
         info: Info,
-        limit: Annotated[int, strawberry.argument(description="At most this many (1..500).")] = 50,
+        limit: Annotated[
+            int, strawberry.argument(description=f"At most this many (1..{browse.MAX_HISTORY}).")
+        ] = 50,
     ) -> list[EntityChange]:
-        rows = await info.context.memory.history.entity(self.agent_id, self.key, limit)
+        browse.check_limit(limit, "limit", browse.MAX_HISTORY)
+        rows = await info.context.loaders.history.load(HistoryKey(self.agent_id, self.key, limit))
         return [EntityChange.from_row(r) for r in rows]
 
 

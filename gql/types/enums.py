@@ -24,6 +24,7 @@ __all__ = [
     "JobStatus",
     "MaintenanceJob",
     "MergeCandidateStatus",
+    "RememberSection",
     "RetrievalSignal",
     "RetrievalStrategy",
     "WriteAction",
@@ -174,3 +175,11 @@ class DocumentFormat(Enum):
     TEXT = strawberry.enum_value("text", description="Plain text.")
     MARKDOWN = strawberry.enum_value("markdown", description="Markdown.")
     HTML = strawberry.enum_value("html", description="HTML (tags stripped).")
+
+
+@strawberry.enum(description="Which input list of `remember` an item came from.")
+class RememberSection(Enum):
+    ENTITIES = strawberry.enum_value("entities", description="`entities`.")
+    EVENTS = strawberry.enum_value("events", description="`events`.")
+    FACTS = strawberry.enum_value("facts", description="`facts`.")
+    RELATIONS = strawberry.enum_value("relations", description="`relations`.")

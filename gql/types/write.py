@@ -7,7 +7,7 @@ from datetime import datetime
 import strawberry
 
 from gql.errors import UserError
-from gql.types.enums import FactKind, WriteAction, WriteMode
+from gql.types.enums import FactKind, RememberSection, WriteAction, WriteMode
 from graph.memory.write.models import FactChange as WriteFactChange
 from graph.memory.write.models import WriteResult
 
@@ -145,14 +145,38 @@ class RelationInput:
     valid_from: datetime | None = strawberry.field(default=None, description="When it began.")
 
 
+@strawberry.type(description="An input item of `remember` that was not stored, and why.")
+class RememberRefusal:
+    section: RememberSection = strawberry.field(description="The input list it came from.")
+    index: int | None = strawberry.field(
+        description="Its position in that list (null: an entity created from a reference)."
+    )
+    key: str | None = strawberry.field(description="The entity key concerned, when known.")
+    reason: str = strawberry.field(description="Why it was not stored.")
+
+
 @strawberry.type(description="What a structured import did.")
 class RememberSummary:
     entities_created: int = strawberry.field(description="New entities.")
     facts_added: int = strawberry.field(description="New facts.")
     facts_unchanged: int = strawberry.field(description="Facts already known (idempotent).")
     relations: int = strawberry.field(description="Relationships created or confirmed.")
-    fact_ids: list[strawberry.ID] = strawberry.field(description="Fact ids in input order.")
+    fact_ids: list[strawberry.ID] = strawberry.field(
+        description="Ids of the stored facts in input order (an already known fact's id)."
+    )
     warnings: list[str] = strawberry.field(description="Inputs that were skipped and why.")
+    complete: bool = strawberry.field(
+        default=True,
+        description="False when a batch failed after earlier batches were stored (each batch "
+        "is one transaction): `refused` lists every item not stored and `error` says why.",
+    )
+    error: str | None = strawberry.field(
+        default=None, description="Why the import stopped early (null when complete)."
+    )
+    refused: list[RememberRefusal] = strawberry.field(
+        default_factory=list,
+        description="Inputs not stored, and why (skipped relations, or a failed batch).",
+    )
 
 
 @strawberry.type(description="Result of `remember`.")

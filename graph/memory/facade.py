@@ -61,8 +61,9 @@ class Memory:
         bind = object.__setattr__  # frozen: set the derived namespaces once, here
         bind(self, "browse", Browse(self.executor))
         bind(self, "history", History(self.executor))
-        bind(self, "admin", Admin(self.executor, self.embedder))
-        bind(self, "documents", Documents(self.executor, self.queue, self.jobs))
+        pii = self.writer.config.pii_mode  # one PII policy for every stored text
+        bind(self, "admin", Admin(self.executor, self.embedder, pii))
+        bind(self, "documents", Documents(self.executor, self.queue, self.jobs, pii))
 
     @property
     def llm_mode(self) -> str:

@@ -130,6 +130,8 @@ class Admin:
 
     executor: Executor
     embedder: Embedder
+    pii_mode: str = "redact"
+    """The operator's PII policy (``WriteConfig.pii_mode``), applied to structured imports."""
 
     async def remember(self, agent_id: str, entities: Sequence[StructuredEntity] = (),
                        facts: Sequence[StructuredFact] = (),
@@ -138,7 +140,8 @@ class Admin:
                        *, batch_size: int = 500, max_items: int | None = None) -> RememberResult:
         """Import entities, facts, relations and events as given (no LLM; idempotent)."""
         return await remember(self.executor, self.embedder, agent_id, entities, facts, relations,
-                              events, progress, batch_size=batch_size, max_items=max_items)
+                              events, progress, batch_size=batch_size, max_items=max_items,
+                              pii_mode=self.pii_mode)
 
     async def forget(self, agent_id: str, fact_id: str,
                      reason: str | None = None) -> ForgetResult:
@@ -162,13 +165,17 @@ class Documents:
     queue: JobQueue
     jobs: JobsConfig
     """The job system's settings; ingest uses ``jobs.documents`` (chunking, size, URL fetch)."""
+    pii_mode: str = "redact"
+    """The operator's PII policy (``WriteConfig.pii_mode``), applied to the stored content."""
 
     async def ingest(self, agent_id: str, *, text: str | None = None, url: str | None = None,
                      title: str | None = None, fmt: str | None = None,
-                     source: str | None = None) -> DocumentAccepted:
+                     source: str | None = None, key_id: str | None = None) -> DocumentAccepted:
+        """``key_id``: the calling API key, charged for the document's bytes."""
         return await ingest_document(self.executor, self.queue, agent_id, text=text, url=url,
                                      title=title, fmt=fmt, source=source,
-                                     config=self.jobs.documents)
+                                     config=self.jobs.documents, pii_mode=self.pii_mode,
+                                     key_id=key_id)
 
     async def progress(self, agent_id: str, document_id: str) -> DocumentProgress:
         return await document_progress(self.executor, agent_id, document_id)

@@ -17,9 +17,11 @@ __all__ = [
     "content_hash",
     "detect_language",
     "entity_key",
+    "escape_part",
     "estimate_tokens",
     "fold",
     "idempotency_digest",
+    "join_parts",
     "normalize",
     "normalize_relation_type",
     "normalize_type",
@@ -80,11 +82,44 @@ def normalize_type(entity_type: str | None) -> str:
     return slugify(entity_type or "") or "thing"
 
 
+_MAX_SLUG = 80
+_HASH_SLUG = re.compile(r"x[0-9a-f]{12}")
+
+
+def _sha12(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:12]
+
+
 def entity_key(name: str, entity_type: str | None = None) -> str:
-    """``type:slug`` key of an entity ("person:clara_rezende"); the slug falls back to a hash
-    for names with no ASCII letters or digits (e.g. purely CJK names)."""
-    slug = slugify(name) or "x" + hashlib.sha256(name.encode("utf-8", "replace")).hexdigest()[:12]
+    """``type:slug`` key of an entity ("person:clara_rezende").
+
+    Two different slugs never give the same key. A name with no ASCII letters or digits
+    (e.g. purely CJK) gets ``x<hash>``; a slug that merely looks like that gets ``__``
+    appended; a slug over 80 characters keeps 66 of them plus ``__<hash of the whole>``
+    (a plain cut made "<long speaker>'s mom" the speaker's own key). A slug never holds
+    ``__`` (runs of other characters collapse to one ``_``), so these forms cannot be typed
+    in; every other key is unchanged from before.
+    """
+    slug = _NON_SLUG.sub("_", fold(name)).strip("_")
+    if not slug:
+        slug = "x" + _sha12(name)
+    elif len(slug) > _MAX_SLUG:
+        slug = f"{slug[:_MAX_SLUG - 14]}__{_sha12(slug)}"
+    elif _HASH_SLUG.fullmatch(slug):
+        slug += "__"
     return f"{normalize_type(entity_type)}:{slug}"
+
+
+def escape_part(part: str) -> str:
+    """One part of a ``|``-joined id with ``\\`` and ``|`` escaped (see :func:`join_parts`)."""
+    return part.replace("\\", "\\\\").replace("|", "\\|")
+
+
+def join_parts(*parts: str) -> str:
+    """``|``-join of parts that no other tuple gives (each part escaped: an unescaped ``|``
+    only ever separates). Parts without ``|`` or ``\\`` join exactly as a plain
+    ``"|".join`` did, so ids and hashes stored before keep their values."""
+    return "|".join(escape_part(p) for p in parts)
 
 
 def normalize_relation_type(raw: str | None) -> str | None:
@@ -98,7 +133,7 @@ def normalize_relation_type(raw: str | None) -> str | None:
 
 def content_hash(agent_id: str, subject_key: str, normalized: str) -> str:
     """sha256 of ``agent_id|subject_key|normalized``, first 32 hex characters."""
-    payload = f"{agent_id}|{subject_key}|{normalized}".encode("utf-8", "replace")
+    payload = join_parts(agent_id, subject_key, normalized).encode("utf-8", "replace")
     return hashlib.sha256(payload).hexdigest()[:32]
 
 

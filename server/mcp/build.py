@@ -95,7 +95,8 @@ def agent_for(principal: Principal, agent_id: str | None) -> str:
     return agent_id
 
 
-async def _admit(resolve: Resolver, ctx: Context, agent_id: str | None) -> tuple[Memory, str]:
+async def _admit(resolve: Resolver, ctx: Context,
+                 agent_id: str | None) -> tuple[Memory, str, Principal]:
     caller = await resolve(ctx)
     if caller.rate_wait_s > 0:
         retry = max(1, int(caller.rate_wait_s + 0.999))
@@ -108,7 +109,7 @@ async def _admit(resolve: Resolver, ctx: Context, agent_id: str | None) -> tuple
     if not (principal.admin or principal.operator) and not await may_access(
             caller.memory.executor, principal.tenant, agent, named=agent in principal.agents):
         raise ApiError(ErrorCode.FORBIDDEN, "This API key may not access that agent.")
-    return caller.memory, agent
+    return caller.memory, agent, principal
 
 
 class HippographMCP(MCPServer[Any]):
@@ -133,7 +134,9 @@ def _handler(tool: Tool, resolve: Resolver) -> Callable[..., Awaitable[Any]]:
     async def handler(ctx: Context, **arguments: Any) -> Any:
         try:
             inp = tool.input.model_validate(arguments)
-            memory, agent_id = await _admit(resolve, ctx, inp.agent_id)
+            memory, agent_id, principal = await _admit(resolve, ctx, inp.agent_id)
+            if tool.charges_key:  # the key pays for what it ingests (document quota)
+                return await tool.run(memory, agent_id, inp, key_id=principal.key_id)
             return await tool.run(memory, agent_id, inp)
         except ValidationError as exc:
             return error_result(ApiError(ErrorCode.BAD_INPUT, _validation_message(exc)))
@@ -173,7 +176,7 @@ def build_mcp(resolve: Resolver) -> MCPServer[Any]:
     async def read(ctx: Context, agent_id: str,
                    fn: Callable[[Memory, str], Awaitable[dict[str, Any]]]) -> str:
         try:
-            memory, agent = await _admit(resolve, ctx, agent_id)
+            memory, agent, _ = await _admit(resolve, ctx, agent_id)
             return json.dumps(await fn(memory, agent))
         except Exception as exc:
             err = _known(exc)

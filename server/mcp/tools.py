@@ -102,7 +102,9 @@ async def remember_facts(m: Memory, agent_id: str, inp: RememberFacts) -> dict[s
         "entities_created": r.entities_created, "facts_added": r.facts_added,
         "facts_unchanged": r.facts_unchanged, "relations": r.relations,
         "fact_ids": list(r.fact_ids), "entity_keys": dict(r.entity_keys),
-        "warnings": list(r.warnings),
+        "warnings": list(r.warnings), "complete": r.complete, "error": r.error,
+        "refused": [{"section": x.section, "index": x.index, "key": x.ref, "reason": x.reason}
+                    for x in r.refused],
     })
 
 
@@ -201,9 +203,10 @@ async def forget_fact(m: Memory, agent_id: str, inp: ForgetFact) -> dict[str, An
 # --- ingest a document ------------------------------------------------------------------------
 
 
-async def ingest_document(m: Memory, agent_id: str, inp: IngestDocument) -> dict[str, Any]:
+async def ingest_document(m: Memory, agent_id: str, inp: IngestDocument, *,
+                          key_id: str | None = None) -> dict[str, Any]:
     accepted = await m.documents.ingest(agent_id, text=inp.text, url=inp.url, title=inp.title,
-                                        fmt=inp.format)
+                                        fmt=inp.format, key_id=key_id)
     return {"document_id": accepted.document_id, "job_id": accepted.job_id,
             "created": accepted.created}
 
@@ -231,6 +234,7 @@ class Tool:
     run: Any  # async (Memory, agent_id, input) -> dict
     read_only: bool = False
     destructive: bool = False
+    charges_key: bool = False  # ``run`` takes ``key_id=`` (the calling key pays a quota)
 
 
 TOOLS: tuple[Tool, ...] = (
@@ -241,7 +245,8 @@ TOOLS: tuple[Tool, ...] = (
     Tool("lookup_entity", "Look up an entity", LookupEntity, lookup_entity, read_only=True),
     Tool("list_facts", "List facts as of a time", ListFacts, list_facts, read_only=True),
     Tool("forget_fact", "Forget a fact", ForgetFact, forget_fact, destructive=True),
-    Tool("ingest_document", "Ingest a document", IngestDocument, ingest_document),
+    Tool("ingest_document", "Ingest a document", IngestDocument, ingest_document,
+         charges_key=True),
 )
 
 

@@ -7,8 +7,10 @@ from graph.memory.browse.cursor import (
     encode_time_cursor,
 )
 from graph.memory.browse.queries import (
+    MAX_HISTORY,
     MAX_HOPS,
     MAX_PAGE,
+    MAX_RELATIONSHIPS,
     Neighborhood,
     aliases_by_entities,
     audit_log,
@@ -22,6 +24,7 @@ from graph.memory.browse.queries import (
     facts_by_ids,
     facts_page,
     get_job,
+    history_by_entities,
     jobs,
     merge_candidates,
     neighborhood,
@@ -43,8 +46,10 @@ from graph.memory.browse.rows import (
 )
 
 __all__ = [
+    "MAX_HISTORY",
     "MAX_HOPS",
     "MAX_PAGE",
+    "MAX_RELATIONSHIPS",
     "AuditRow",
     "EntityRow",
     "EventRow",
@@ -73,6 +78,7 @@ __all__ = [
     "facts_by_ids",
     "facts_page",
     "get_job",
+    "history_by_entities",
     "jobs",
     "merge_candidates",
     "neighborhood",

@@ -36,8 +36,10 @@ from graph.memory.browse.rows import (
 )
 
 __all__ = [
+    "MAX_HISTORY",
     "MAX_HOPS",
     "MAX_PAGE",
+    "MAX_RELATIONSHIPS",
     "Neighborhood",
     "aliases_by_entities",
     "audit_log",
@@ -51,6 +53,7 @@ __all__ = [
     "facts_by_ids",
     "facts_page",
     "get_job",
+    "history_by_entities",
     "jobs",
     "merge_candidates",
     "neighborhood",
@@ -59,6 +62,8 @@ __all__ = [
 ]
 
 MAX_PAGE = 100
+MAX_HISTORY = 500  # changes of one entity's timeline per request
+MAX_RELATIONSHIPS = 500  # relationships of one entity per request
 MAX_HOPS = 3
 
 
@@ -143,8 +148,10 @@ async def relationships_by_entities(
     *,
     as_of: datetime | None = None,
     include_invalidated: bool = False,
+    per_entity: int = 50,
 ) -> dict[str, list[RelationshipRow]]:
-    """RELATES_TO edges touching each entity (both directions), one query."""
+    """RELATES_TO edges touching each entity (both directions, newest first, at most
+    ``per_entity`` each), one query."""
     rows = await ex.run(
         "api/relationships_by_entities",
         {
@@ -152,6 +159,7 @@ async def relationships_by_entities(
             "keys": keys,
             "as_of": as_of,
             "include_invalidated": include_invalidated,
+            "per_entity": per_entity,
         },
         read=True,
     )
@@ -171,11 +179,19 @@ async def entity_history(
     ex: Executor, agent_id: str, key: str, limit: int = 100
 ) -> list[HistoryRow]:
     """Newest-first timeline of facts and relationships added to / ended on one entity."""
-    check_limit(limit, "limit", 500)
+    return (await history_by_entities(ex, agent_id, [key], limit)).get(key, [])
+
+
+async def history_by_entities(
+    ex: Executor, agent_id: str, keys: list[str], limit: int = 100
+) -> dict[str, list[HistoryRow]]:
+    """The timelines of several entities (at most ``limit`` changes each), one query."""
+    check_limit(limit, "limit", MAX_HISTORY)
     rows = await ex.run(
-        "api/entity_history", {"agent_id": agent_id, "key": key, "limit": limit}, read=True
+        "api/history_by_entities", {"agent_id": agent_id, "keys": keys, "limit": limit},
+        read=True,
     )
-    return [from_map(HistoryRow, r) for r in rows]
+    return {r["key"]: [from_map(HistoryRow, c) for c in r["changes"]] for r in rows}
 
 
 async def facts_page(

@@ -13,21 +13,25 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from graph.errors import BadInput, NotFound
-from graph.executor import Executor
+from graph.executor import Executor, Transaction
 from graph.memory.documents.fetch import UrlRefused, check_url, fetch_url
 from graph.memory.documents.parse import chunk_text, detect_format, parse_document
 from graph.memory.jobs.config import DocumentConfig
 from graph.memory.jobs.context import JobContext, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
-from graph.memory.text import idempotency_digest
+from graph.memory.text import idempotency_digest, join_parts
+from graph.memory.write.guard import redact_text
+from graph.memory.write.models import PIIRejected
 
 __all__ = [
     "DocumentAccepted",
     "DocumentProgress",
+    "DocumentQuotaExceeded",
     "chunk_extract_handler",
     "document_ingest_handler",
     "document_progress",
@@ -77,8 +81,35 @@ class DocumentProgress:
         return self.ingest_status == "done" and self.fraction >= 1.0
 
 
-def _doc_id(agent_id: str, basis: str) -> str:
-    return str(uuid.uuid5(_NS, f"{agent_id}|{basis}"))
+class DocumentQuotaExceeded(BadInput):
+    """The API key has ingested its document bytes for the current window."""
+
+
+async def _charge(tx: Transaction, cfg: DocumentConfig, key_id: str | None, document_id: str,
+                  size: int) -> None:
+    """Charge ``size`` bytes to ``key_id``'s window (no key, or no quota configured: free).
+
+    Raises:
+        DocumentQuotaExceeded: the window's bytes would go over ``cfg.quota_bytes``.
+    """
+    if key_id is None or cfg.quota_bytes <= 0:
+        return
+    rows = await tx.run("documents/charge_quota", key_id=key_id, document_id=document_id,
+                        bytes=size, limit=cfg.quota_bytes, window_s=int(cfg.quota_window_s),
+                        now=datetime.now(UTC))
+    if rows and not rows[0]["ok"]:
+        raise DocumentQuotaExceeded(
+            f"document quota exceeded: this key ingested {rows[0]['used']} of "
+            f"{cfg.quota_bytes} bytes in the current {int(cfg.quota_window_s)} s window and "
+            f"the document has {size}; retry later")
+
+
+def _redacted(text: str | None, mode: str, what: str) -> str | None:
+    return None if text is None else redact_text(text, mode, what).text
+
+
+def _doc_id(agent_id: str, *basis: str) -> str:
+    return str(uuid.uuid5(_NS, join_parts(agent_id, *basis)))
 
 
 def chunk_id(document_id: str, ord_: int) -> str:
@@ -96,11 +127,21 @@ async def ingest_document(
     fmt: str | None = None,
     source: str | None = None,
     config: DocumentConfig | None = None,
+    pii_mode: str = "redact",
+    key_id: str | None = None,
 ) -> DocumentAccepted:
     """Register a document (raw ``text`` or a ``url``) and enqueue its ingest job.
 
+    The operator's ``pii_mode`` applies to what is stored: the raw text and the title are
+    redacted (or refused) here, a fetched page's text by the ingest job, before chunking. A
+    text document's bytes are charged to ``key_id``'s quota (``DocumentConfig.quota_bytes``
+    per ``quota_window_s``) in the transaction that registers it; a URL document's when the
+    job has fetched it.
+
     Raises:
         BadInput: neither/both of text and url, empty or oversized text, unknown format.
+        DocumentQuotaExceeded: the key's document bytes for the window are used up.
+        PIIRejected: ``pii_mode="reject"`` and the text or title holds PII.
         UrlRefused: the URL is refused up front (scheme, private address unless allowed).
     """
     cfg = config or DocumentConfig()
@@ -117,19 +158,29 @@ async def ingest_document(
         if size > cfg.max_bytes:
             raise BadInput(f"the document has {size} bytes; the limit is {cfg.max_bytes}")
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        doc_id = _doc_id(agent_id, f"text|{digest}")
+        doc_id = _doc_id(agent_id, "text", digest)
+        # Up to document_max_bytes of text: the PII scan runs off the event loop.
+        raw = (await asyncio.to_thread(redact_text, text, pii_mode, "the document")).text
         props: dict[str, Any] = {
-            "title": title, "source": source or "upload", "format": fmt, "raw_content": text,
+            "title": _redacted(title, pii_mode, "the title"), "source": source or "upload",
+            "format": fmt, "raw_content": raw, "quota_charged": key_id is not None,
         }
     else:
         assert url is not None
         # Refuse obviously bad targets now (cheap, no request sent); the worker checks again.
         await check_url(url, allow_private=cfg.allow_private_urls)
         doc_id = str(uuid.uuid4())
-        props = {"title": title, "source": source or url, "format": fmt, "url": url}
-    rows = await executor.run(
-        "documents/create_document", {"agent_id": agent_id, "id": doc_id, "props": props}
-    )
+        size = 0
+        props = {"title": _redacted(title, pii_mode, "the title"), "source": source or url,
+                 "format": fmt, "url": url, "quota_key": key_id}
+
+    async def register(tx: Transaction) -> list[dict[str, Any]]:
+        if text is not None:
+            await _charge(tx, cfg, key_id, doc_id, size)
+        return await tx.run("documents/create_document", agent_id=agent_id, id=doc_id,
+                            props=props)
+
+    rows = await executor.write(register)
     queued = await queue.enqueue(JobSpec(kind="document_ingest", agent_id=agent_id,
                                          subject=doc_id))
     return DocumentAccepted(doc_id, queued.job_id, bool(rows and rows[0]["created"]))
@@ -160,12 +211,24 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
                 "agent_id": agent_id, "id": doc_id, "status": "failed", "error": str(exc)})
             raise PermanentJobError(str(exc)) from exc
         raw, content_type = fetched.text, fetched.content_type
+        await _charge_fetched(ctx, doc, len(raw.encode("utf-8")))
     if not raw:
         raise PermanentJobError(f"document {doc_id} has no content")
     fmt = doc.get("format") or detect_format(content_type, doc.get("url") or doc.get("source"),
                                             raw)
     # Parsing and chunking up to document_max_bytes of text run off the event loop.
     parsed = await asyncio.to_thread(parse_document, raw, fmt, title=doc.get("title"))
+    # What is stored (chunks, title) and what chunk_extract sends to the LLM is redacted
+    # under the operator's policy; a fetched page is seen here for the first time.
+    pii_mode = deps.writer.config.pii_mode if deps.writer is not None else "redact"
+    try:
+        body = await asyncio.to_thread(redact_text, parsed.text, pii_mode, "the document")
+        title = redact_text(parsed.title, pii_mode, "the title").text
+    except PIIRejected as exc:
+        await deps.executor.run("documents/set_status", {
+            "agent_id": agent_id, "id": doc_id, "status": "failed", "error": str(exc)})
+        raise PermanentJobError(str(exc)) from exc
+    parsed = replace(parsed, text=body.text, title=title)
     chunks = await asyncio.to_thread(chunk_text, parsed.text, cfg.chunk_chars, cfg.chunk_overlap)
     await ctx.progress(0.05, force=True)
     for start in range(0, len(chunks), _WRITE_BATCH):
@@ -186,6 +249,24 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
                   "chars": len(parsed.text),
                   "content_hash": hashlib.sha256(parsed.text.encode()).hexdigest()[:32]}})
     return await _enqueue_extraction(ctx, doc_id, len(chunks))
+
+
+async def _charge_fetched(ctx: JobContext, doc: dict[str, Any], size: int) -> None:
+    """Charge a fetched URL document to the key that registered it (once)."""
+    key_id = doc.get("quota_key")
+    if key_id is None:
+        return
+    deps, agent_id = ctx.deps, ctx.job.agent_id
+
+    async def charge(tx: Transaction) -> None:
+        await _charge(tx, deps.config.documents, key_id, doc["id"], size)
+
+    try:
+        await deps.executor.write(charge)
+    except DocumentQuotaExceeded as exc:
+        await deps.executor.run("documents/set_status", {
+            "agent_id": agent_id, "id": doc["id"], "status": "failed", "error": str(exc)})
+        raise PermanentJobError(str(exc)) from exc
 
 
 async def _enqueue_extraction(ctx: JobContext, doc_id: str, n_chunks: int) -> dict[str, Any]:

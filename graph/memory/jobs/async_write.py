@@ -23,8 +23,8 @@ from graph.errors import BadInput
 from graph.executor import Executor
 from graph.memory.jobs.context import JobContext, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
-from graph.memory.text import content_hash, idempotency_digest, normalize
-from graph.memory.write.guard import guard_message, scan_pii
+from graph.memory.text import content_hash, idempotency_digest, join_parts, normalize
+from graph.memory.write.guard import guard_message, redact_context, redact_text, scan_pii
 from graph.memory.write.models import WriteResult
 from graph.memory.write.pipeline import WritePipeline
 from graph.providers import Embedder
@@ -77,8 +77,10 @@ async def write_async(
     text = pii.text
     if pii.findings:
         warnings.append(f"redacted {len(pii.findings)} sensitive span(s)")
-    speaker = (speaker_name or "").strip() or "user"
-    event_id = (str(uuid.uuid5(_NS, f"{agent_id}|{idempotency_key}")) if idempotency_key
+    # The job payload is stored in Neo4j and its messages reach the LLM: redact them now.
+    recent = await asyncio.to_thread(redact_context, list(recent_messages or []), pii_mode)
+    speaker = redact_text((speaker_name or "").strip() or "user", pii_mode, "speaker_name").text
+    event_id = (str(uuid.uuid5(_NS, join_parts(agent_id, idempotency_key))) if idempotency_key
                 else str(uuid.uuid4()))
     now = datetime.now(UTC)
     vector = (await embedder.embed([text]))[0] if embedder is not None else None
@@ -92,7 +94,7 @@ async def write_async(
     created = bool(rows and rows[0]["created"])
     queued = await queue.enqueue(JobSpec(
         kind="extract", agent_id=agent_id, subject=event_id,
-        payload={"event_id": event_id, "recent_messages": recent_messages or [],
+        payload={"event_id": event_id, "recent_messages": recent,
                  "config_overrides": config_overrides or {}},
     ))
     return AsyncWriteAccepted(event_id, queued.job_id, created, warnings)

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from graph.memory.text import join_parts
+
 __all__ = [
     "FactPoint",
     "cluster_facts",
@@ -89,7 +91,7 @@ def cluster_facts(
 
 def observation_id(agent_id: str, kind: str, fact_ids: Sequence[str]) -> str:
     """Stable id of the observation derived from exactly these facts (re-runs are no-ops)."""
-    digest = hashlib.sha256("|".join([agent_id, kind, *sorted(fact_ids)]).encode()).hexdigest()
+    digest = hashlib.sha256(join_parts(agent_id, kind, *sorted(fact_ids)).encode()).hexdigest()
     return str(uuid.uuid5(_NS, digest))
 
 

@@ -45,6 +45,10 @@ class DocumentConfig:
     chunk_chars: int = 1_200
     chunk_overlap: int = 150
     max_bytes: int = 10 * 1024 * 1024
+    # Bytes of documents one API key may ingest per window (0: no quota). Keys without a
+    # stored key node (the operator's CLI, auth off) are not charged.
+    quota_bytes: int = 100 * 1024 * 1024
+    quota_window_s: float = 86_400.0
     fetch_timeout_s: float = 20.0
     allow_private_urls: bool = False
     content_types: tuple[str, ...] = (

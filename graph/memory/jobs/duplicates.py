@@ -26,6 +26,7 @@ import numpy as np
 from graph.executor import Executor
 from graph.memory.jobs.config import MaintenanceConfig
 from graph.memory.jobs.context import JobContext
+from graph.memory.text import join_parts
 from graph.memory.write import merge_entities
 
 __all__ = [
@@ -102,7 +103,7 @@ def _keep_first(a: EntityPoint, b: EntityPoint) -> bool:
 
 
 def candidate_id(agent_id: str, key_a: str, key_b: str) -> str:
-    digest = hashlib.sha256("|".join([agent_id, *sorted([key_a, key_b])]).encode()).hexdigest()
+    digest = hashlib.sha256(join_parts(agent_id, *sorted([key_a, key_b])).encode()).hexdigest()
     return str(uuid.uuid5(_NS, digest))
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from graph.memory.text import escape_part
+
 __all__ = [
     "BACKOFF_BASE_S",
     "BACKOFF_CAP_S",
@@ -79,5 +81,11 @@ def on_failure(
 
 
 def dedup_key(kind: str, agent_id: str, subject: str | None) -> str:
-    """The default dedup key: one pending/leased job per (kind, agent, subject)."""
-    return f"{kind}|{agent_id}|{subject or '*'}"
+    """The default dedup key: one pending/leased job per (kind, agent, subject).
+
+    Parts are escaped (:func:`graph.memory.text.escape_part`), so agent "a|b" with subject "c"
+    and agent "a" with subject "b|c" are two keys; no (or an empty) subject is ``*``, one that is
+    literally ``*`` is ``\\*``, which no escaped part can be.
+    """
+    sub = "*" if not subject else "\\*" if subject == "*" else escape_part(subject)
+    return f"{escape_part(kind)}|{escape_part(agent_id)}|{sub}"

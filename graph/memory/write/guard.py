@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from graph.memory.text import clean_text
 from graph.memory.write.models import PIIRejected
 
-__all__ = ["GuardResult", "PIIFinding", "PIIResult", "guard_message", "scan_pii"]
+__all__ = ["GuardResult", "PIIFinding", "PIIResult", "guard_message", "redact_context",
+           "redact_text", "scan_pii"]
 
 
 @dataclass(frozen=True)
@@ -79,15 +80,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str], bool], ...] = (
 _SECRET_HINT = re.compile(r"(?i)\b(?:my|the|our)\s+(?:password|passphrase|pin|senha)\b")
 
 
-def scan_pii(text: str, mode: str) -> PIIResult:
-    """Detect secrets/PII. ``redact`` replaces clear spans with ``[REDACTED:<kind>]``;
-    ``reject`` raises on any finding; ``off`` returns the text unchanged.
-
-    Raises:
-        PIIRejected: reject mode with a finding, or a secret announced without a clear span.
-    """
-    if mode == "off":
-        return PIIResult(text, [])
+def _findings(text: str) -> list[PIIFinding]:
+    """Every clear PII span (non-overlapping, earlier patterns win), then a bare secret hint."""
     findings: list[PIIFinding] = []
     taken: list[tuple[int, int]] = []
     for kind, pattern, redactable in _PATTERNS:
@@ -102,12 +96,59 @@ def scan_pii(text: str, mode: str) -> PIIResult:
     hint = _SECRET_HINT.search(text)
     if hint and not any(f.kind == "password" for f in findings):
         findings.append(PIIFinding("secret_hint", hint.start(), hint.end(), False))
+    return findings
+
+
+def _replace(text: str, findings: list[PIIFinding]) -> str:
+    out = text
+    for f in sorted(findings, key=lambda f: f.start, reverse=True):
+        out = out[: f.start] + f"[REDACTED:{f.kind}]" + out[f.end :]
+    return out
+
+
+def scan_pii(text: str, mode: str) -> PIIResult:
+    """Detect secrets/PII. ``redact`` replaces clear spans with ``[REDACTED:<kind>]``;
+    ``reject`` raises on any finding; ``off`` returns the text unchanged.
+
+    Raises:
+        PIIRejected: reject mode with a finding, or a secret announced without a clear span.
+    """
+    if mode == "off":
+        return PIIResult(text, [])
+    findings = _findings(text)
     if not findings:
         return PIIResult(text, [])
     kinds = sorted({f.kind for f in findings})
     if mode == "reject" or any(not f.redactable for f in findings):
         raise PIIRejected(f"message contains sensitive data ({', '.join(kinds)}); not stored")
-    out = text
-    for f in sorted(findings, key=lambda f: f.start, reverse=True):
-        out = out[: f.start] + f"[REDACTED:{f.kind}]" + out[f.end :]
-    return PIIResult(out, findings)
+    return PIIResult(_replace(text, findings), findings)
+
+
+def redact_text(text: str, mode: str, what: str = "text") -> PIIResult:
+    """The PII policy for stored text other than a message: structured ``remember`` fields,
+    document content and titles. ``redact`` replaces the clear spans; ``reject`` refuses a
+    text with a clear span (naming ``what``); ``off`` keeps it. Unlike :func:`scan_pii`, a bare
+    hint ("the password") is not a finding: a document or an imported fact often mentions one
+    without holding a secret, and there is nothing to redact.
+
+    Raises:
+        PIIRejected: reject mode and the text holds a clear PII span.
+    """
+    if mode == "off" or not text:
+        return PIIResult(text, [])
+    findings = [f for f in _findings(text) if f.redactable]
+    if not findings:
+        return PIIResult(text, [])
+    if mode == "reject":
+        kinds = ", ".join(sorted({f.kind for f in findings}))
+        raise PIIRejected(f"{what} contains sensitive data ({kinds}); not stored")
+    return PIIResult(_replace(text, findings), findings)
+
+
+def redact_context(messages: list[str], mode: str) -> list[str]:
+    """Recent messages sent to the LLM as context (and kept in an async job's payload):
+    every clear span is redacted in both ``redact`` and ``reject`` mode (an earlier message is
+    context, not the thing being stored, so it does not fail the write); ``off`` keeps them."""
+    if mode == "off":
+        return list(messages)
+    return [redact_text(m, "redact").text for m in messages]

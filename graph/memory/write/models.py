@@ -10,9 +10,11 @@ from graph.errors import BadInput, ConfigError
 
 __all__ = [
     "FACT_KINDS",
+    "REMEMBER_SECTIONS",
     "ConfigError",
     "FactChange",
     "PIIRejected",
+    "RefusedItem",
     "RememberResult",
     "StructuredEntity",
     "StructuredEvent",
@@ -22,6 +24,8 @@ __all__ = [
     "WriteResult",
 ]
 
+# The input lists of a structured import, in the order they are written.
+REMEMBER_SECTIONS = ("entities", "events", "facts", "relations")
 # What a fact is (extraction and structured import both normalise to these).
 FACT_KINDS = ("fact", "preference", "decision", "procedural", "semantic")
 
@@ -92,6 +96,16 @@ class StructuredEvent:
     source: str | None = None
 
 
+@dataclass(frozen=True)
+class RefusedItem:
+    """An item of a ``remember`` call that was not stored, and why."""
+
+    section: str  # entities, facts, relations, events
+    index: int | None  # position in its input list (None: an entity created from a reference)
+    ref: str | None  # the entity key, or None
+    reason: str
+
+
 @dataclass
 class RememberResult:
     """What a structured import did. ``fact_ids`` follow the input order (an existing fact's id
@@ -107,6 +121,11 @@ class RememberResult:
     entity_keys: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     duration_ms: float = 0.0
+    complete: bool = True
+    """False when a batch failed after earlier batches committed: ``refused`` lists what was
+    not stored (every item of the failed and later batches) and ``error`` says why."""
+    error: str | None = None
+    refused: list[RefusedItem] = field(default_factory=list)
 
 
 @dataclass

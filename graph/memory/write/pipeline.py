@@ -33,7 +33,7 @@ from graph.memory.write.extraction import (
     normalize_extraction,
     semantic_dedup,
 )
-from graph.memory.write.guard import guard_message, scan_pii
+from graph.memory.write.guard import guard_message, redact_context, redact_text, scan_pii
 from graph.memory.write.llm_stages import (
     CallFailed,
     LLMSession,
@@ -82,6 +82,11 @@ class _Run:
 
     def ms(self) -> float:
         return round((time.perf_counter() - self.started) * 1000, 2)
+
+
+def _last(items: list[str], n: int) -> list[str]:
+    """The last ``n`` items (none for ``n <= 0``; ``items[-0:]`` would be all of them)."""
+    return items[-n:] if n > 0 else []
 
 
 class WritePipeline:
@@ -140,6 +145,12 @@ class WritePipeline:
         text = (await asyncio.to_thread(scan_pii, g.text, cfg.pii_mode)).text
         if text != g.text:
             run.warnings.append("sensitive data redacted before storage")
+        # The speaker becomes an entity and the event's speaker: the same policy applies.
+        speaker = redact_text(speaker, cfg.pii_mode, "speaker_name").text
+        # Earlier messages reach the LLM as context: the operator's policy covers them too.
+        recent = await asyncio.to_thread(
+            redact_context, _last(list(recent_messages or []), cfg.recent_messages_max),
+            cfg.pii_mode)
         run.step("guard", chars=len(text))
 
         now = datetime.now(UTC)
@@ -169,7 +180,7 @@ class WritePipeline:
         result = WriteResult(event_id=claim.event_id, mode=cfg.mode, dry_run=dry_run)
         run.step("event", event_id=claim.event_id)
         try:
-            await self._run_stages(agent_id, text, speaker, list(recent_messages or []),
+            await self._run_stages(agent_id, text, speaker, recent,
                                    occurred, now, message_vec, cfg, run, result, persist, key,
                                    dry_run)
         except Exception as exc:  # a stage bug or Neo4j outage after the event: keep the event
@@ -200,7 +211,7 @@ class WritePipeline:
             return await extract_offline(text, speaker, recent)
         caps = {"max_facts": cfg.max_facts, "max_entities": cfg.max_entities,
                 "min_chars": cfg.min_fact_chars, "max_chars": cfg.max_fact_chars}
-        recent = recent[-cfg.recent_messages_max:]
+        recent = _last(recent, cfg.recent_messages_max)
         ex: Extraction | None = None
         try:
             if cfg.enable_informed_extraction:

@@ -29,12 +29,15 @@ from graph.memory.text import (
 )
 from graph.memory.write.models import (
     FACT_KINDS,
+    REMEMBER_SECTIONS,
+    RefusedItem,
     RememberResult,
     StructuredEntity,
     StructuredEvent,
     StructuredFact,
     StructuredRelation,
 )
+from graph.memory.write.redact import redact_import
 from graph.providers import Embedder
 
 __all__ = ["Progress", "remember"]
@@ -149,6 +152,38 @@ def check_sizes(entities: Sequence[StructuredEntity], facts: Sequence[Structured
                 raise BadInput(f"a fact may carry at most {MAX_NESTED} {name}")
 
 
+_SECTIONS = REMEMBER_SECTIONS
+
+
+def _report_partial(result: RememberResult, exc: Exception, cursor: dict[str, Any]) -> None:
+    """A batch failed after earlier batches committed: list every item not stored."""
+    section, start = cursor["section"], cursor["start"]
+    entity_list: list[tuple[str, StructuredEntity]] = cursor["entity_list"]
+    n_events, n_facts = cursor["n_events"], cursor["n_facts"]
+    rel_rows: list[dict[str, Any]] = cursor["rel_rows"]
+    reason = f"not stored: a {section} batch failed ({type(exc).__name__})"
+    result.complete = False
+    result.error = (f"stopped at the {section} batch starting at item {start} "
+                    f"({type(exc).__name__}); earlier batches are stored, see refused")
+    if section == "facts":  # counted while the failed batch was prepared: undo
+        del result.fact_ids[cursor["ids"]:]
+        result.facts_unchanged = cursor["unchanged"]
+    later = _SECTIONS[_SECTIONS.index(section):]
+    first = {name: (start if name == section else 0) for name in later}
+    if "entities" in later:
+        result.refused += [RefusedItem("entities", None, key, reason)
+                           for key, _ in entity_list[first["entities"]:]]
+    if "events" in later:
+        result.refused += [RefusedItem("events", i, None, reason)
+                           for i in range(first["events"], n_events)]
+    if "facts" in later:
+        result.refused += [RefusedItem("facts", i, None, reason)
+                           for i in range(first["facts"], n_facts)]
+    if "relations" in later:
+        result.refused += [RefusedItem("relations", r["index"], r["source_key"], reason)
+                           for r in rel_rows[first["relations"]:]]
+
+
 async def remember(
     executor: Executor,
     embedder: Embedder,
@@ -161,6 +196,7 @@ async def remember(
     *,
     batch_size: int = 500,
     max_items: int | None = None,
+    pii_mode: str = "redact",
 ) -> RememberResult:
     """Import entities, facts, relations and events for one agent without any LLM.
 
@@ -180,20 +216,51 @@ async def remember(
         batch_size: rows per UNWIND batch / write transaction.
         max_items: the most entities, facts, relations or events one call may carry (the API
             passes ``API_MAX_ITEMS``; the operator's CLI import has no cap).
+        pii_mode: the operator's PII policy (``WriteConfig.pii_mode``), applied to every
+            stored free-text field (see :mod:`graph.memory.write.redact`).
 
     Returns:
-        Counts, the fact ids in input order, and the resolved entity keys by reference.
+        Counts, the fact ids in input order, and the resolved entity keys by (redacted)
+        reference. Each batch is one transaction: when a batch fails after earlier ones
+        committed, the result has ``complete=False``, ``error`` and in ``refused`` every item
+        that was not stored (skipped relations are listed there too, with their reason).
 
     Raises:
         BadInput: empty agent id, a fact with empty text, or a list over its cap (checked
             before anything is read or written).
+        PIIRejected: ``pii_mode="reject"`` and a field holds PII (nothing stored).
     """
     started = time.perf_counter()
     if not agent_id or not agent_id.strip():
         raise BadInput("agent_id is required")
     check_sizes(entities, facts, relations, events, max_items)
+    clean = redact_import(entities, facts, relations, events, pii_mode)
+    entities, facts, relations, events = clean.entities, clean.facts, clean.relations, \
+        clean.events
     now = datetime.now(UTC)
     result = RememberResult()
+    if clean.redacted:
+        result.warnings.append(f"redacted {clean.redacted} sensitive span(s) before storage")
+    # One transaction per batch; ``cursor`` names the batch in flight for a partial report.
+    cursor: dict[str, Any] = {"section": "entities", "start": 0, "committed": 0}
+    try:
+        await _import(executor, embedder, agent_id, entities, facts, relations, events,
+                      progress, batch_size, now, result, cursor)
+    except Exception as exc:
+        if not cursor["committed"]:
+            raise  # nothing stored: the caller gets the error itself (e.g. UNAVAILABLE)
+        _report_partial(result, exc, cursor)
+    result.duration_ms = round((time.perf_counter() - started) * 1000, 2)
+    return result
+
+
+async def _import(executor: Executor, embedder: Embedder, agent_id: str,
+                  entities: Sequence[StructuredEntity], facts: Sequence[StructuredFact],
+                  relations: Sequence[StructuredRelation], events: Sequence[StructuredEvent],
+                  progress: Progress | None, batch_size: int, now: datetime,
+                  result: RememberResult, cursor: dict[str, Any]) -> None:
+    """Resolve, deduplicate and write the (redacted) import, one transaction per batch;
+    ``cursor`` tracks the batch in flight and what a partial report needs."""
     registry = _Registry()
     for ent in entities:
         if not clean_text(ent.name).strip():
@@ -222,16 +289,19 @@ async def remember(
         props = _fact_props(agent_id, fact, subject, now, result.warnings)
         fact_rows.append((fact.id or str(uuid.uuid4()), props, mentioned, list(fact.event_ids)))
     rel_rows: list[dict[str, Any]] = []
-    for rel in relations:
+    for i, rel in enumerate(relations):
         rtype = normalize_relation_type(rel.type)
         if rtype is None:
             result.warnings.append(f"relation type {rel.type!r} is not usable; skipped")
+            result.refused.append(RefusedItem("relations", i, None,
+                                              f"relation type {rel.type!r} is not usable"))
             continue
         src, dst = resolve(rel.source), resolve(rel.target)
         if src == dst:
             result.warnings.append(f"self-relation {rel.source!r} {rtype} skipped")
+            result.refused.append(RefusedItem("relations", i, src, "self-relation"))
             continue
-        rel_rows.append({
+        rel_rows.append({"index": i,
             "id": str(uuid.uuid4()), "source_key": src, "target_key": dst, "type": rtype,
             "strength": min(1.0, max(0.0, rel.strength)), "confidence": rel.confidence,
             "valid_from": rel.valid_from, "evidence_fact_id": rel.evidence_fact_id,
@@ -257,9 +327,12 @@ async def remember(
     total = len(entity_list) + len(fact_rows) + len(rel_rows) + len(events)
     done = 0
     token = uuid.uuid4().hex
+    cursor.update(entity_list=entity_list, n_events=len(events), n_facts=len(fact_rows),
+                  rel_rows=rel_rows)
 
     # Entities (+ aliases) and events first, so facts can link to them.
     for start in range(0, len(entity_list), batch_size):
+        cursor.update(section="entities", start=start)
         chunk = entity_list[start : start + batch_size]
         vectors = await embedder.embed([e.name for _, e in chunk])
         rows = [{
@@ -278,12 +351,14 @@ async def remember(
             return sum(1 for r in created if r["created"])
 
         result.entities_created += await executor.write(write_entities)
+        cursor["committed"] += 1
         done += len(chunk)
         if progress:
             progress(done, total)
     result.entities_total = len(entity_list)
 
     for start in range(0, len(events), batch_size):
+        cursor.update(section="events", start=start)
         ev_chunk = events[start : start + batch_size]
         vectors = await embedder.embed([clean_text(e.text) for e in ev_chunk])
         ev_rows = [{"id": e.id or str(uuid.uuid4()), "props": {
@@ -296,6 +371,7 @@ async def remember(
             await tx.run("write/create_events", agent_id=agent_id, rows=rows)
 
         await executor.write(write_events)
+        cursor["committed"] += 1
         result.events += len(ev_rows)
         done += len(ev_chunk)
         if progress:
@@ -303,6 +379,8 @@ async def remember(
 
     seen_hash: dict[str, str] = {}
     for start in range(0, len(fact_rows), batch_size):
+        cursor.update(section="facts", start=start, ids=len(result.fact_ids),
+                      unchanged=result.facts_unchanged)
         chunk_rows = fact_rows[start : start + batch_size]
         new_rows: list[dict[str, Any]] = []
         about: list[dict[str, Any]] = []
@@ -348,12 +426,14 @@ async def remember(
                              rows=reinforce_rows)
 
         await executor.write(write_facts)
+        cursor["committed"] += 1
         result.facts_added += len(new_rows)
         done += len(chunk_rows)
         if progress:
             progress(done, total)
 
     for start in range(0, len(rel_rows), batch_size):
+        cursor.update(section="relations", start=start)
         rchunk = rel_rows[start : start + batch_size]
 
         async def write_relations(tx: Transaction, rows: list[dict[str, Any]] = rchunk) -> None:
@@ -361,10 +441,8 @@ async def remember(
                          rows=rows)
 
         await executor.write(write_relations)
+        cursor["committed"] += 1
         result.relations += len(rchunk)
         done += len(rchunk)
         if progress:
             progress(done, total)
-
-    result.duration_ms = round((time.perf_counter() - started) * 1000, 2)
-    return result

@@ -41,3 +41,53 @@ async def test_page_of_100_entities_costs_five_queries(
         "api/facts_by_entities", "api/relationships_by_entities",
     ]
     assert recording.round_trips == 5
+
+
+async def test_history_of_a_page_of_entities_is_one_query(
+    executor: Executor, hash_embedder: HashEmbedder, agent_id: str
+) -> None:
+    """Issue 12.6: ``Entity.history`` is batched (it cost one query per entity)."""
+    people = [f"Person Number {i:03d}" for i in range(50)]
+    await remember(
+        executor, hash_embedder, agent_id,
+        entities=[StructuredEntity(name=p, type="person") for p in people],
+        facts=[StructuredFact(text=f"{p} likes hiking in the mountains", subject=p)
+               for p in people],
+        relations=[StructuredRelation(source=people[i], target=people[i + 1], type="knows")
+                   for i in range(49)],
+    )
+    recording = RecordingExecutor(executor)
+    services = memory_for(recording, hash_embedder)
+    res = await gql(services, """query($a: ID!) { entities(agentId: $a, first: 50) {
+        edges { node { key history(limit: 5) { change text } } } } }""", {"a": agent_id})
+    assert res.errors is None, res.errors
+    edges = res.data["entities"]["edges"]
+    assert len(edges) == 50
+    # fact added + relationship(s) added, newest first, per entity
+    assert all(1 <= len(e["node"]["history"]) <= 5 for e in edges)
+    assert any(len(e["node"]["history"]) == 3 for e in edges)  # 1 fact + 2 relationships
+    assert sorted(recording.names) == [
+        "api/entities_count", "api/entities_page", "api/history_by_entities"]
+    assert recording.round_trips == 3
+
+
+async def test_relationships_are_capped_per_entity(
+    executor: Executor, hash_embedder: HashEmbedder, agent_id: str
+) -> None:
+    """Issue 12.6: ``Entity.relationships`` takes ``first`` (1..500), newest first."""
+    hub, spokes = "Hub Person", [f"Spoke {i:02d}" for i in range(12)]
+    await remember(
+        executor, hash_embedder, agent_id,
+        entities=[StructuredEntity(name=n, type="person") for n in [hub, *spokes]],
+        relations=[StructuredRelation(source=hub, target=s, type="knows") for s in spokes],
+    )
+    services = memory_for(executor, hash_embedder)
+    query = """query($a: ID!, $n: Int!) { entity(agentId: $a, key: "person:hub_person") {
+        relationships(first: $n) { type } } }"""
+    res = await gql(services, query, {"a": agent_id, "n": 5})
+    assert res.errors is None, res.errors
+    assert len(res.data["entity"]["relationships"]) == 5
+    res = await gql(services, query, {"a": agent_id, "n": 100})
+    assert len(res.data["entity"]["relationships"]) == 12
+    res = await gql(services, query, {"a": agent_id, "n": 501})
+    assert res.errors[0].extensions["code"] == "BAD_INPUT"

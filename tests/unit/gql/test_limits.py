@@ -108,3 +108,35 @@ def test_principal_scopes() -> None:
     assert p.can_access("a") and not p.can_access("b")
     assert Principal(tenant="t", all_agents=True).can_access("b")
     assert LOCAL_ADMIN.can_access("anything")
+
+
+HISTORY_BY_VARIABLE = """query($h: Int!) { entities(agentId: "a", first: 10) {
+    edges { node { history(limit: $h) { at change text } } } } }"""
+
+
+async def _run(query: str, variables: dict[str, Any]) -> Any:
+    return await schema.execute(query, variables,
+                                context_value=Context(no_database(), LOCAL_ADMIN))
+
+
+async def test_variable_page_sizes_cost_the_value_sent() -> None:
+    """Issue 12.6: ``limit: $h`` costs ``$h`` (it was costed at 100 whatever was sent, so a
+    500-item history under each of 10 entities passed a limit its literal twin failed)."""
+    literal = HISTORY_BY_VARIABLE.replace("($h: Int!)", "").replace("$h", "500")
+    res = await run(literal)
+    assert res.errors[0].extensions == {"code": "BAD_INPUT", "reason": "cost"}
+    res = await _run(HISTORY_BY_VARIABLE, {"h": 500})
+    assert res.errors[0].extensions == {"code": "BAD_INPUT", "reason": "cost"}
+    # small values pass validation (then need the absent database)
+    res = await _run(HISTORY_BY_VARIABLE, {"h": 5})
+    assert res.errors is None or res.errors[0].extensions.get("reason") != "cost"
+    # a huge variable page is refused by its cost before any resolver runs
+    res = await _run('query($n: Int!) { entities(agentId: "a", first: $n) '
+                     "{ edges { node { key name type } } } }", {"n": 100_000})
+    assert res.errors[0].extensions == {"code": "BAD_INPUT", "reason": "cost"}
+
+
+async def test_variable_defaults_count_when_not_sent() -> None:
+    query = HISTORY_BY_VARIABLE.replace("$h: Int!", "$h: Int = 500")
+    res = await _run(query, {})
+    assert res.errors[0].extensions == {"code": "BAD_INPUT", "reason": "cost"}

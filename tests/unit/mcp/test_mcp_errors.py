@@ -13,6 +13,7 @@ from gql.errors import ApiError, ErrorCode
 from gql.permissions import LOCAL_ADMIN, Principal
 from graph.errors import BadInput, GraphUnavailable, NotFound
 from graph.memory.facade import Memory
+from graph.memory.write.pipeline import WritePipeline
 from server.mcp.build import Caller, agent_for, build_mcp
 from server.mcp.tools import plain
 
@@ -26,7 +27,8 @@ class RaisingRetriever:
 
 
 def _client(exc: Exception, principal: Principal = LOCAL_ADMIN, wait: float = 0.0) -> Client:
-    memory = Memory(executor=None, embedder=None, llm=None, writer=None,  # type: ignore[arg-type]
+    writer = WritePipeline(None, None, None)  # type: ignore[arg-type]  # holds the PII policy
+    memory = Memory(executor=None, embedder=None, llm=None, writer=writer,  # type: ignore[arg-type]
                     retriever=RaisingRetriever(exc), queue=None, jobs=None)  # type: ignore[arg-type]
 
     async def resolve(_ctx: Any) -> Caller:

@@ -1,0 +1,57 @@
+"""Migrations are tracked by name: code that knows other migrations than the database's never
+lowers the recorded version nor skips one of its own that shares a number with another."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graph.schema import MIGRATIONS, SCHEMA_VERSION, ensure_schema
+
+
+class MetaOnly:
+    """Just enough of an executor for ensure_schema: the meta node and online indexes."""
+
+    def __init__(self, version: int, applied: list[str] | None) -> None:
+        self.meta: dict[str, Any] = {"version": version, "dimensions": 384, "applied": applied}
+        self.scripts: list[str] = []
+
+    async def run(self, name: str, params: dict[str, Any] | None = None, *,
+                  read: bool = False) -> list[dict[str, Any]]:
+        if name == "schema/get_version":
+            return [dict(self.meta)]
+        if name == "schema/index_states":
+            return [{"name": "fact_embedding", "state": "ONLINE"}]
+        if name == "schema/set_version":
+            assert params is not None
+            self.meta.update(version=params["version"], applied=params["applied"])
+        return []
+
+    async def run_text(self, statement: str, params: dict[str, Any] | None = None) -> list[Any]:
+        self.scripts.append(statement)
+        return []
+
+
+async def test_a_new_database_gets_every_migration() -> None:
+    ex = MetaOnly(0, None)
+    state = await ensure_schema(ex, 384)  # type: ignore[arg-type]
+    assert ex.scripts
+    assert state.version == SCHEMA_VERSION and state.missing == ()
+
+
+async def test_a_database_from_before_names_counts_its_version_as_applied() -> None:
+    ex = MetaOnly(SCHEMA_VERSION, None)
+    state = await ensure_schema(ex, 384)  # type: ignore[arg-type]
+    assert ex.scripts == []
+    assert set(ex.meta["applied"]) == {name for _, name in MIGRATIONS}
+    assert state.missing == ()
+
+
+async def test_a_foreign_migration_with_our_number_does_not_hide_ours() -> None:
+    ours = MIGRATIONS[-1][1]
+    others = [name for _, name in MIGRATIONS[:-1]] + ["schema/v999_elsewhere"]
+    ex = MetaOnly(999, others)
+    state = await ensure_schema(ex, 384)  # type: ignore[arg-type]
+    assert ex.scripts, f"{ours} was skipped"
+    assert ex.meta["version"] == 999, "the recorded version was lowered"
+    assert "schema/v999_elsewhere" in ex.meta["applied"] and ours in ex.meta["applied"]
+    assert state.missing == ()
