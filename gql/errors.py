@@ -19,7 +19,7 @@ import strawberry
 from graphql.error import GraphQLError
 from strawberry.extensions import MaskErrors
 
-from graph.errors import BadInput, GraphUnavailable, NotFound
+from graph.errors import BadInput, GraphUnavailable, NotFound, WriteInProgress
 
 __all__ = [
     "RETRY_AFTER_S",
@@ -54,6 +54,11 @@ class ErrorCode(Enum):
     UNAVAILABLE = strawberry.enum_value(
         "UNAVAILABLE", description="Neo4j (or a provider) is unreachable; retry after a delay."
     )
+    IN_PROGRESS = strawberry.enum_value(
+        "IN_PROGRESS",
+        description="A write with this idempotency key is still running; retry after "
+        "`retryAfterSeconds` (the same result comes back once it is done).",
+    )
     INTERNAL = strawberry.enum_value(
         "INTERNAL", description="An unexpected server error (details are logged, not returned)."
     )
@@ -82,6 +87,9 @@ def api_error_from(exc: BaseException) -> ApiError | None:
             f"The memory store is unavailable; retry in {RETRY_AFTER_S} seconds.",
             retryAfterSeconds=RETRY_AFTER_S,
         )
+    if isinstance(exc, WriteInProgress):
+        return ApiError(ErrorCode.IN_PROGRESS, str(exc),
+                        retryAfterSeconds=max(1, round(exc.retry_after_s)))
     if isinstance(exc, NotFound):
         return ApiError(ErrorCode.NOT_FOUND, str(exc) or "not found")
     if isinstance(exc, BadInput):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-__all__ = ["BadInput", "ConfigError", "GraphError", "GraphTimeout", "GraphUnavailable", "NotFound"]
+__all__ = [
+    "BadInput", "ConfigError", "FencedOut", "GraphError", "GraphTimeout", "GraphUnavailable",
+    "NotFound", "WriteInProgress",
+]
 
 
 class GraphError(Exception):
@@ -28,3 +31,18 @@ class BadInput(GraphError):
 class ConfigError(BadInput):
     """A per-call override (``config_overrides`` of write, ``options`` of retrieve) named an
     unknown option or gave a wrongly typed / out-of-range value (GraphQL: ``BAD_INPUT``)."""
+
+
+class WriteInProgress(GraphError):
+    """Another call holds this idempotency key and has not finished yet (GraphQL:
+    ``IN_PROGRESS``). Retry after ``retry_after_s``: a claim whose writer died expires after
+    the operator's ``pending_receipt_ttl_s`` and is then taken over by the retry."""
+
+    def __init__(self, message: str, retry_after_s: float) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
+class FencedOut(GraphError):
+    """A job's work reached its commit after its lease was lost (reaped, then leased by another
+    worker): the fencing token no longer matches, so the transaction committed nothing."""

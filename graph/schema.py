@@ -25,6 +25,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, "schema/v001_constraints"),
     (2, "schema/v002_jobs"),
     (3, "schema/v003_tenancy"),
+    (4, "schema/v004_scheduler"),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 VECTOR_INDEXES = ("fact", "event", "entity", "chunk", "observation")

@@ -223,6 +223,8 @@ class AuthMiddleware:
         bucket = principal.key_id or f"ip:{(scope.get('client') or ('?',))[0]}"
         wait = self.limiter.take(bucket)
         state = scope.setdefault("state", {})
+        # Requests that are worth more than one (aliased mutations) take the rest later.
+        state["rate_take"] = lambda cost, _limiter=self.limiter: _limiter.take(bucket, cost)
         if scope["path"] in self.deferred_limit_paths:
             state["rate_wait_s"] = wait
         elif wait > 0:

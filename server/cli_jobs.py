@@ -46,7 +46,10 @@ def register(app: typer.Typer) -> None:
         concurrency: int = typer.Option(0, help="Worker loops (default from settings)"),
         kinds: str = typer.Option("", help="Comma-separated job kinds (default: all)"),
         scheduler: bool = typer.Option(True, "--scheduler/--no-scheduler",
-                                       help="Also enqueue periodic maintenance jobs"),
+                                       help="Also enqueue periodic maintenance jobs (once per "
+                                            "cluster: a lease in Neo4j picks one scheduler)"),
+        agent: str = typer.Option(None, "--agent",
+                                  help="Only this agent's jobs (a dedicated worker)"),
     ) -> None:
         """Run the background worker standalone until SIGINT/SIGTERM (graceful stop)."""
         from server.worker import start_worker
@@ -57,6 +60,7 @@ def register(app: typer.Typer) -> None:
             handle = await start_worker(
                 memory, concurrency=concurrency or None, scheduler=scheduler,
                 kinds=[k.strip() for k in kinds.split(",") if k.strip()] or None,
+                agent_id=agent,
             )
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()

@@ -1,21 +1,55 @@
-"""``hippograph serve`` and ``hippograph up`` (start Neo4j, seed demo data, serve)."""
+"""``hippograph serve`` and ``hippograph up`` (start Neo4j, seed demo data, serve).
+
+``--workers N`` (N > 1) runs N uvicorn worker processes on one socket, under uvicorn's own
+supervisor (a dead worker is replaced). Each process builds its own app from the environment,
+so the effective settings travel as ``HIPPOGRAPH_*`` variables; ``api_processes`` tells every
+process its share of the rate budgets (see server/limits.py and docs/scaling.md).
+"""
 
 from __future__ import annotations
+
+import os
+from typing import Any
 
 import typer
 
 from server.settings import Settings, get_settings
 
+__all__ = ["default_workers", "register"]
 
-def _serve(settings: Settings) -> None:
+
+def default_workers(cores: int | None = None) -> int:
+    """The rule ``make run`` uses: one API process per core, at most 4 (one Neo4j and the
+    embedder share the cores; past 4 the database, not Python, is the limit on one box)."""
+    return max(1, min(cores if cores is not None else (os.cpu_count() or 1), 4))
+
+
+def _serve(settings: Settings, workers: int = 1) -> None:
     import uvicorn
 
     from server.app import create_app
 
-    # The app gets the effective settings (host included), so its start-up checks — auth may be
-    # off only on loopback — see the address it will really bind.
-    uvicorn.run(create_app(settings), host=settings.api_host, port=settings.api_port,
-                log_level="info")
+    if workers <= 1:
+        # The app gets the effective settings (host included), so its start-up checks — auth
+        # may be off only on loopback — see the address it will really bind.
+        uvicorn.run(create_app(settings), host=settings.api_host, port=settings.api_port,
+                    log_level="info")
+        return
+    processes = settings.api_processes if settings.api_processes > 1 else workers
+    create_app(settings.model_copy(update={"api_processes": processes}))  # fail fast here
+    os.environ.update({
+        "HIPPOGRAPH_API_HOST": settings.api_host,
+        "HIPPOGRAPH_API_PORT": str(settings.api_port),
+        "HIPPOGRAPH_AUTH_DISABLED": "true" if settings.auth_disabled else "false",
+        "HIPPOGRAPH_API_PROCESSES": str(processes),
+    })
+    uvicorn.run("server.app:create_app", factory=True, host=settings.api_host,
+                port=settings.api_port, workers=workers, log_level="info")
+
+
+def _workers_option(default_help: str) -> Any:
+    return typer.Option(None, "--workers", min=1, max=64,
+                        help=f"API processes (uvicorn workers). Default: {default_help}")
 
 
 def register(app: typer.Typer) -> None:
@@ -23,10 +57,12 @@ def register(app: typer.Typer) -> None:
     def serve(
         host: str | None = typer.Option(None, help="Bind address (default from settings: 127.0.0.1)"),
         port: int | None = typer.Option(None, help="Port (default 8000)"),
+        workers: int | None = _workers_option("settings api_workers (1)"),
     ) -> None:
         """Serve the GraphQL API (expects Neo4j to be reachable)."""
         s = get_settings()
-        _serve(s.model_copy(update={"api_host": host or s.api_host, "api_port": port or s.api_port}))
+        _serve(s.model_copy(update={"api_host": host or s.api_host, "api_port": port or s.api_port}),
+               workers or s.api_workers)
 
     @app.command()
     def up(
@@ -35,6 +71,7 @@ def register(app: typer.Typer) -> None:
             False, "--auth/--no-auth",
             help="Require API keys. Default for this demo command: off, allowed on loopback only.",
         ),
+        workers: int | None = _workers_option("settings api_workers (1); make run: min(cores, 4)"),
     ) -> None:
         """Start the local Neo4j (unless NEO4J_URI is set), load demo data, then serve."""
         from server.runtime import api_url, browser_url, local_neo4j
@@ -55,4 +92,5 @@ def register(app: typer.Typer) -> None:
                        f"after connecting)")
         if not auth:
             typer.echo("Auth is OFF (demo, loopback only).")
-        _serve(s.model_copy(update={"auth_disabled": s.auth_disabled or not auth}))
+        _serve(s.model_copy(update={"auth_disabled": s.auth_disabled or not auth}),
+               workers or s.api_workers)

@@ -1,5 +1,10 @@
 """HTTP-level limits: request body size (413) and a per-key token-bucket rate limiter.
 
+Several API processes (``hippograph serve --workers N``, or replicas behind a load balancer)
+each enforce ``1/N`` of every budget (``settings.api_processes`` = N): the sum over the cluster
+never exceeds the configured figure, without a Neo4j round trip per request. A client whose
+requests all land on one process is refused at its share (see docs/scaling.md).
+
 Both answer with a GraphQL-shaped JSON body (``{"errors": [{"message", "extensions": {"code"}}]}``)
 so clients handle them like any other typed error.
 """
@@ -15,7 +20,8 @@ from typing import Any
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["AuthFailureLimiter", "BodySizeLimit", "RateLimiter", "TokenBucket", "json_error"]
+__all__ = ["AuthFailureLimiter", "BodySizeLimit", "RateLimiter", "TokenBucket", "json_error",
+           "process_bucket"]
 
 
 def json_error(
@@ -35,45 +41,59 @@ class TokenBucket:
     tokens: float = -1.0
     stamp: float = 0.0
 
-    def take(self, now: float) -> float:
-        """Take one token at time ``now``; returns 0 when granted, else seconds to wait."""
+    def take(self, now: float, cost: float = 1.0) -> float:
+        """Take ``cost`` tokens (at most a full bucket) at time ``now``; returns 0 when
+        granted, else the seconds to wait (nothing is taken then)."""
         if self.tokens < 0:
             self.tokens, self.stamp = self.capacity, now
         self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        cost = min(cost, self.capacity)
+        if self.tokens >= cost:
+            self.tokens -= cost
             return 0.0
-        return (1.0 - self.tokens) / self.rate if self.rate > 0 else float("inf")
+        return (cost - self.tokens) / self.rate if self.rate > 0 else float("inf")
+
+
+def process_bucket(per_minute: int, processes: int) -> TokenBucket:
+    """This process's share of a per-minute budget shared by ``processes`` processes: capacity
+    and refill divided by N (capacity at least one request)."""
+    share = per_minute / max(1, processes)
+    return TokenBucket(max(1.0, share), share / 60.0)
 
 
 @dataclass
 class RateLimiter:
-    """One bucket per API key, in process memory (each API process limits on its own)."""
+    """One bucket per API key in process memory, holding this process's share (``1/processes``)
+    of the key's per-minute budget."""
 
     per_minute: int
+    processes: int = 1
     clock: Callable[[], float] = time.monotonic
     buckets: dict[str, TokenBucket] = field(default_factory=dict)
 
-    def take(self, key: str) -> float:
-        """0 when the request may go ahead, else the seconds until a token is available."""
+    def take(self, key: str, cost: int = 1) -> float:
+        """Take ``cost`` requests' worth of ``key``'s budget: 0 when granted, else the seconds
+        until it would be (nothing taken)."""
         if self.per_minute <= 0:
             return 0.0  # disabled
         bucket = self.buckets.get(key)
         if bucket is None:
             if len(self.buckets) > 100_000:  # bound memory under key churn
                 self.buckets.clear()
-            bucket = self.buckets[key] = TokenBucket(self.per_minute, self.per_minute / 60.0)
-        return bucket.take(self.clock())
+            bucket = self.buckets[key] = process_bucket(self.per_minute, self.processes)
+        return bucket.take(self.clock(), cost)
 
 
 @dataclass
 class AuthFailureLimiter:
-    """Failed authentications per client address: ``per_minute`` failures, then the address is
-    refused (429) until its bucket refills. Memory is bounded: at most ``max_addresses``
-    buckets, the least recently failing address is forgotten first."""
+    """Failed authentications per client address: ``per_minute`` failures (this process's share:
+    ``1/processes`` of them), then the address is refused (429) until its bucket refills. Memory
+    is bounded: at most ``max_addresses`` buckets, the least recently failing address is
+    forgotten first."""
 
     per_minute: int
+    processes: int = 1
     max_addresses: int = 10_000
     clock: Callable[[], float] = time.monotonic
     buckets: OrderedDict[str, TokenBucket] = field(default_factory=OrderedDict)
@@ -93,7 +113,7 @@ class AuthFailureLimiter:
             return
         bucket = self.buckets.pop(address, None)
         if bucket is None:
-            bucket = TokenBucket(self.per_minute, self.per_minute / 60.0)
+            bucket = process_bucket(self.per_minute, self.processes)
             while len(self.buckets) >= self.max_addresses:
                 self.buckets.popitem(last=False)
         bucket.take(self.clock())

@@ -41,7 +41,8 @@ __all__ = ["Memory", "build_embedder", "build_llm", "build_memory", "connect_exe
 def write_config(settings: Settings) -> WriteConfig:
     """Deployment settings → ``WriteConfig`` (the pipeline itself never reads settings)."""
     return WriteConfig(mode=settings.write_mode, mutations_frozen=settings.mutations_frozen,
-                       pii_mode=settings.pii_mode, max_message_chars=settings.max_message_chars)
+                       pii_mode=settings.pii_mode, max_message_chars=settings.max_message_chars,
+                       pending_receipt_ttl_s=settings.write_pending_receipt_ttl_s)
 
 
 def retrieve_config(settings: Settings) -> RetrieveConfig:
@@ -60,6 +61,9 @@ def jobs_config(settings: Settings) -> JobsConfig:
             reaper_interval_s=settings.job_reaper_interval_s,
             shutdown_grace_s=settings.worker_shutdown_grace_s,
             max_attempts=settings.job_max_attempts,
+            orphan_after_s=settings.orphan_after_s,
+            orphan_sweep_interval_s=settings.orphan_sweep_interval_s,
+            orphan_batch=settings.orphan_batch,
         ),
         maintenance=MaintenanceConfig(
             merge_candidate_threshold=settings.merge_candidate_threshold,

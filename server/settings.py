@@ -77,7 +77,18 @@ class Settings(BaseSettings):
     max_query_cost: int = 50_000
     max_query_tokens: int = 5_000
     max_body_bytes: int = 2_000_000
-    rate_limit_per_minute: int = 600
+    rate_limit_per_minute: int = Field(
+        default=600, ge=0,
+        description="Requests per API key per minute across all API processes (0: off); each "
+                    "aliased mutation field counts as one request")
+    api_processes: int = Field(
+        default=1, ge=1, le=1024,
+        description="API processes sharing the rate budgets: each enforces 1/N of them. "
+                    "`hippograph serve --workers N` sets it; with replicas on several hosts set "
+                    "the total number of API processes")
+    api_workers: int = Field(
+        default=1, ge=1, le=64,
+        description="`hippograph serve`: uvicorn worker processes (`make run`: min(cores, 4))")
     auth_failures_per_minute: int = Field(
         default=10, ge=0,
         description="Failed authentications allowed per client address per minute (0: off)")
@@ -93,6 +104,9 @@ class Settings(BaseSettings):
     mutations_frozen: bool = False
     pii_mode: Literal["off", "redact", "reject"] = "redact"
     max_message_chars: int = 12_000
+    write_pending_receipt_ttl_s: float = Field(
+        default=600.0, gt=0,
+        description="A pending idempotency claim older than this is taken over by a retry")
     worker_enabled: bool = True
 
     # --- background jobs (graph/memory/jobs) ----------------------------------------------
@@ -103,6 +117,13 @@ class Settings(BaseSettings):
     job_lease_timeout_s: float = 300.0
     job_reaper_interval_s: float = 60.0
     job_max_attempts: int = 3
+    orphan_after_s: float = Field(
+        default=600.0, ge=0,
+        description="Events logged this long ago and never extracted are re-extracted")
+    orphan_sweep_interval_s: float = Field(
+        default=60.0, ge=0, description="Seconds between orphan sweeps (0 disables)")
+    orphan_batch: int = Field(default=100, ge=1, le=10_000,
+                              description="Orphaned events queued per sweep")
     scheduler_enabled: bool = True
     scheduler_tick_s: float = 60.0
     schedule_profile_s: float = 3_600.0  # 0 disables a periodic job kind

@@ -2,7 +2,8 @@
 
 ``start_worker(memory)`` starts ``memory.jobs.concurrency`` worker loops as asyncio tasks over
 ``memory.job_deps()`` (the first one also runs the periodic-job scheduler when
-``memory.jobs.scheduler_enabled``) and returns a handle; ``await handle.stop()`` (or
+``memory.jobs.scheduler_enabled``; its lease in Neo4j makes it run once per cluster however many
+processes start one) and returns a handle; ``await handle.stop()`` (or
 ``stop_worker(handle)``) stops leasing, lets running jobs finish within the grace period and
 releases the rest. Extraction jobs run ``memory.writer``: the same write pipeline, with the same
 settings-derived ``WriteConfig``, as the API's ``write`` mutation.
@@ -40,6 +41,12 @@ class WorkerHandle:
         """Stop every loop: running jobs finish within the grace period or are released."""
         await asyncio.gather(*(w.stop(grace_s) for w in self.workers))
         await asyncio.gather(*self.tasks, return_exceptions=True)
+        for w in self.workers:  # hand the scheduler lease over now, not at its expiry
+            if w.scheduler is not None:
+                try:
+                    await w.scheduler.release()
+                except Exception as exc:  # Neo4j down at shutdown: the lease simply expires
+                    log.warning("scheduler lease not released: %s", exc)
 
     def stats(self) -> dict[str, int]:
         total: dict[str, int] = {}
@@ -74,7 +81,8 @@ async def start_worker(
     base = worker_id()
     workers = []
     for i in range(concurrency or deps.config.concurrency):
-        sched = (Scheduler(deps.queue, deps.config.schedule, tick_s=deps.config.scheduler_tick_s)
+        sched = (Scheduler(deps.queue, deps.config.schedule, holder=f"{base}/scheduler",
+                           tick_s=deps.config.scheduler_tick_s, agent_id=agent_id)
                  if use_scheduler and i == 0 else None)
         workers.append(Worker(deps, handlers, owner=f"{base}/{i}", scheduler=sched,
                               agent_id=agent_id))

@@ -4,5 +4,6 @@
 MATCH (j:Job {id: $id})
 WHERE j.status = 'pending' AND (NOT $due_only OR j.run_after <= datetime())
 SET j.status = 'leased', j.leased_at = datetime(), j.lease_owner = $owner,
-    j.attempts = coalesce(j.attempts, 0) + 1
+    j.attempts = coalesce(j.attempts, 0) + 1,
+    j.lease_token = coalesce(j.lease_token, 0) + 1  // fencing token: one per lease
 RETURN properties(j) AS job

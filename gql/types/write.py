@@ -39,6 +39,11 @@ class FactChange:
 @strawberry.type(description="What one `write` did.")
 class WriteOutcome:
     success: bool = strawberry.field(description="False when nothing usable could be stored.")
+    error: str | None = strawberry.field(
+        default=None,
+        description="Why `success` is false, e.g. the LLM was unavailable: the message is kept "
+        "and extracted again later (null on success).",
+    )
     event_id: strawberry.ID | None = strawberry.field(description="The stored message.")
     facts_added: list[FactChange] = strawberry.field(description="New facts.")
     facts_updated: list[FactChange] = strawberry.field(description="Facts superseded by new ones.")
@@ -70,6 +75,7 @@ def write_outcome_from(r: WriteResult) -> WriteOutcome:
     keys = [str(e.get("key")) for e in r.entities_resolved if isinstance(e, dict) and e.get("key")]
     return WriteOutcome(
         success=r.success,
+        error=r.error,
         event_id=strawberry.ID(r.event_id) if r.event_id else None,
         facts_added=[_change(c) for c in r.facts_added],
         facts_updated=[_change(c) for c in r.facts_updated],

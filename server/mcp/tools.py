@@ -72,7 +72,7 @@ async def write_message(m: Memory, agent_id: str, inp: WriteMessage) -> dict[str
         idempotency_key=inp.idempotency_key,
     )
     return plain({
-        "success": r.success, "event_id": r.event_id, "dry_run": r.dry_run,
+        "success": r.success, "error": r.error, "event_id": r.event_id, "dry_run": r.dry_run,
         "facts_added": [_change(c) for c in r.facts_added],
         "facts_updated": [_change(c) for c in r.facts_updated],
         "facts_unchanged": [_change(c) for c in r.facts_unchanged],

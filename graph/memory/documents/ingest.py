@@ -17,12 +17,12 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from graph.errors import BadInput, NotFound
+from graph.errors import BadInput, FencedOut, NotFound
 from graph.executor import Executor, Transaction
 from graph.memory.documents.fetch import UrlRefused, check_url, fetch_url
 from graph.memory.documents.parse import chunk_text, detect_format, parse_document
 from graph.memory.jobs.config import DocumentConfig
-from graph.memory.jobs.context import JobContext, PermanentJobError
+from graph.memory.jobs.context import JobContext, LeaseLost, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
 from graph.memory.text import idempotency_digest, join_parts
 from graph.memory.write.guard import redact_text
@@ -329,10 +329,14 @@ async def chunk_extract_handler(ctx: JobContext) -> dict[str, Any]:
         await ctx.deps.executor.run("jobs/release_pending_receipt",
                                     {"agent_id": ctx.job.agent_id,
                                      "key": idempotency_digest(key)})
-    result = await pipeline.write(ctx.job.agent_id, chunk["text"], speaker,
-                                  idempotency_key=key,
-                                  thread_id=f"document:{chunk['document_id']}")
-    if not result.success and result.error:
+    try:
+        result = await pipeline.write(ctx.job.agent_id, chunk["text"], speaker,
+                                      idempotency_key=key,
+                                      thread_id=f"document:{chunk['document_id']}",
+                                      fence=ctx.fence)
+    except FencedOut as exc:
+        raise LeaseLost(ctx.job.id) from exc
+    if not result.success:  # LLM down / unusable answer: retried, then dead with last_error
         raise RuntimeError(f"extraction failed: {result.error}")
     return {"chunk_id": chunk["id"], "ord": chunk["ord"],
             "facts_added": len(result.facts_added)}

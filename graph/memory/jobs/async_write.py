@@ -19,14 +19,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from graph.errors import BadInput
+from graph.errors import BadInput, FencedOut
 from graph.executor import Executor
-from graph.memory.jobs.context import JobContext, PermanentJobError
+from graph.memory.jobs.context import JobContext, LeaseLost, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
 from graph.memory.text import content_hash, idempotency_digest, join_parts, normalize
 from graph.memory.write.guard import guard_message, redact_context, redact_text, scan_pii
 from graph.memory.write.models import WriteResult
 from graph.memory.write.pipeline import WritePipeline
+from graph.memory.write.store import Fence
 from graph.providers import Embedder
 
 __all__ = ["AsyncWriteAccepted", "extract_handler", "run_pipeline",
@@ -102,13 +103,14 @@ async def write_async(
 
 async def run_pipeline(writer: WritePipeline, agent_id: str, event: dict[str, Any], *,
                        idempotency_key: str, recent_messages: list[str] | None = None,
-                       config_overrides: dict[str, Any] | None = None) -> WriteResult:
+                       config_overrides: dict[str, Any] | None = None,
+                       fence: Fence | None = None) -> WriteResult:
     """Run the write pipeline's extraction for an already-logged event (no second event)."""
     return await writer.write(
         agent_id, event["text"], event["speaker"] or "user",
         recent_messages=recent_messages or None, occurred_at=event.get("occurred_at"),
         thread_id=event.get("thread_id"), config_overrides=config_overrides or None,
-        idempotency_key=idempotency_key, event_id=event["id"],
+        idempotency_key=idempotency_key, event_id=event["id"], fence=fence,
     )
 
 
@@ -124,7 +126,12 @@ def _summary(result: WriteResult) -> dict[str, Any]:
 
 
 async def extract_handler(ctx: JobContext) -> dict[str, Any]:
-    """Job kind ``extract`` (subject: the event id)."""
+    """Job kind ``extract`` (subject: the event id; also queued by the orphan sweep).
+
+    An extraction that did not succeed (LLM down, unusable answer, Neo4j lost mid-way) raises,
+    so the job is retried with backoff and ends ``dead`` with ``last_error`` after its last
+    attempt; the event is kept. The commit checks this job's lease (fencing token) in its
+    transaction: a lease lost to another worker commits nothing (``LeaseLost``)."""
     pipeline = ctx.deps.writer
     if pipeline is None:
         raise RuntimeError("no write pipeline configured for extraction jobs")
@@ -144,11 +151,14 @@ async def extract_handler(ctx: JobContext) -> dict[str, Any]:
                                     {"agent_id": ctx.job.agent_id,
                                      "key": idempotency_digest(key)})
     await ctx.progress(0.1, force=True)
-    result = await run_pipeline(
-        pipeline, ctx.job.agent_id, rows[0], idempotency_key=key,
-        recent_messages=ctx.payload.get("recent_messages"),
-        config_overrides=ctx.payload.get("config_overrides"),
-    )
-    if not result.success and result.error:
+    try:
+        result = await run_pipeline(
+            pipeline, ctx.job.agent_id, rows[0], idempotency_key=key,
+            recent_messages=ctx.payload.get("recent_messages"),
+            config_overrides=ctx.payload.get("config_overrides"), fence=ctx.fence,
+        )
+    except FencedOut as exc:
+        raise LeaseLost(ctx.job.id) from exc
+    if not result.success:
         raise RuntimeError(f"extraction failed: {result.error}")
     return _summary(result)

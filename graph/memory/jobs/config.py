@@ -16,6 +16,16 @@ class WorkerConfig:
     reaper_interval_s: float = 60.0
     shutdown_grace_s: float = 10.0  # time the current job gets to finish on stop
     max_attempts: int = 3
+    # A running job renews its lease every lease_timeout_s / 3 (heartbeat), so only a dead or
+    # stalled worker's lease expires.
+    heartbeat_fraction: float = 1 / 3
+    # Orphan sweep: events logged this long ago and never extracted get an `extract` job.
+    # 600 s: longer than the slowest legitimate synchronous write (see
+    # WriteConfig.pending_receipt_ttl_s), so the sweep does not race a live write (if it
+    # did, the event lock in the commit lets only one extraction commit).
+    orphan_after_s: float = 600.0
+    orphan_sweep_interval_s: float = 60.0  # 0 disables the sweep
+    orphan_batch: int = 100  # events queued per sweep (bounded work per run)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from graph.executor import Executor
 from graph.memory.jobs.config import JobsConfig
 from graph.memory.jobs.queue import Job, JobQueue
 from graph.memory.write.pipeline import WritePipeline
+from graph.memory.write.store import Fence
 from graph.providers import ChatLLM, Embedder
 
 __all__ = ["Handler", "JobContext", "JobDeps", "LeaseLost", "PermanentJobError"]
@@ -54,6 +55,11 @@ class JobContext:
     @property
     def payload(self) -> dict[str, Any]:
         return self.job.payload
+
+    @property
+    def fence(self) -> Fence:
+        """This lease, for writes that must commit only while it is still held."""
+        return Fence(self.job.id, self.owner, self.job.lease_token)
 
     async def progress(self, fraction: float, *, force: bool = False) -> None:
         """Report progress in [0, 1]; written at most every ``min_interval_s`` (or forced).

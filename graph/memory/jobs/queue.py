@@ -10,7 +10,10 @@ Guarantees (each backed by one write transaction):
   transaction (a separate statement, so the re-check reads the committed state after the lock
   was granted). Two workers never lease the same job; a leasing transaction holds at most one
   job lock, so leasing transactions cannot deadlock each other.
-* **complete / fail / release / heartbeat** only act while the caller still holds the lease.
+* **complete / fail / release / heartbeat** only act while the caller still holds the lease
+  (same owner and same fencing token: every lease bumps ``lease_token``). Work that a job
+  commits to the graph checks the token inside its own write transaction (``jobs/fence``), so
+  a worker whose lease was reaped and re-leased commits nothing.
 * **reaper** returns leases older than the timeout to ``pending`` (``dead`` once attempts are
   spent), so a crashed worker loses nothing.
 """
@@ -55,6 +58,7 @@ class Job:
     result: dict[str, Any] | None = None
     created_at: datetime | None = None
     finished_at: datetime | None = None
+    lease_token: int | None = None  # fencing token: bumped by every lease
 
     @classmethod
     def from_row(cls, props: dict[str, Any]) -> Job:
@@ -77,6 +81,7 @@ class Job:
             result=json.loads(p["result"]) if p.get("result") else None,
             created_at=p.get("created_at"),
             finished_at=p.get("finished_at"),
+            lease_token=p.get("lease_token"),
         )
 
 
@@ -200,7 +205,8 @@ class JobQueue:
         """Mark done. False when the lease was lost (reaped): the work was still idempotent."""
         rows = await self.executor.run(
             "jobs/complete",
-            {"id": job.id, "owner": owner, "result": json.dumps(result or {}, default=str)},
+            {"id": job.id, "owner": owner, "token": job.lease_token,
+             "result": json.dumps(result or {}, default=str)},
         )
         return bool(rows)
 
@@ -219,7 +225,8 @@ class JobQueue:
         rows = await self.executor.run(
             "jobs/fail",
             {
-                "id": job.id, "owner": owner, "status": outcome.status,
+                "id": job.id, "owner": owner, "token": job.lease_token,
+                "status": outcome.status,
                 "delay_ms": int(outcome.delay_s * 1000), "error": error[:_MAX_ERROR_CHARS],
             },
         )
@@ -229,11 +236,13 @@ class JobQueue:
         """Give a leased job back without counting the attempt (shutdown)."""
         return bool(await self.executor.run("jobs/release", {"id": job.id, "owner": owner}))
 
-    async def heartbeat(self, job: Job, owner: str, progress: float) -> bool:
-        """Store progress (0..1) and renew the lease; False when the lease was lost."""
-        value = min(1.0, max(0.0, float(progress)))
+    async def heartbeat(self, job: Job, owner: str, progress: float | None) -> bool:
+        """Store progress (0..1; None keeps it) and renew the lease; False when the lease
+        was lost."""
+        value = None if progress is None else min(1.0, max(0.0, float(progress)))
         rows = await self.executor.run(
-            "jobs/heartbeat", {"id": job.id, "owner": owner, "progress": value}
+            "jobs/heartbeat",
+            {"id": job.id, "owner": owner, "token": job.lease_token, "progress": value},
         )
         return bool(rows)
 

@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING
 
 from neo4j.exceptions import DriverError, Neo4jError
 
-from graph.errors import GraphError
+from graph.errors import FencedOut, GraphError
 from graph.memory.jobs.context import Handler, JobContext, JobDeps, LeaseLost, PermanentJobError
+from graph.memory.jobs.orphans import sweep_orphans
 from graph.memory.jobs.policy import backoff_delay
 from graph.memory.jobs.queue import Job
 
@@ -88,6 +89,13 @@ class Worker:
         return sorted(self.handlers)
 
     @property
+    def _sweeps(self) -> bool:
+        """Workers that run extractions also sweep for orphaned events (of their agent only,
+        when they are dedicated to one)."""
+        return ("extract" in self.handlers
+                and self.deps.config.worker.orphan_sweep_interval_s > 0)
+
+    @property
     def stopping(self) -> bool:
         return self._stop.is_set()
 
@@ -96,6 +104,7 @@ class Worker:
         """Lease and run jobs until :meth:`stop`; infrastructure errors back off, never crash."""
         cfg = self.deps.config.worker
         next_reap = 0.0
+        next_sweep = 0.0
         failures = 0
         while not self._stop.is_set():
             try:
@@ -107,6 +116,15 @@ class Worker:
                         log.warning("reaped stale leases: %s", reaped)
                         self.stats.update({f"reaped_{k}": v for k, v in reaped.items()})
                     next_reap = time.monotonic() + cfg.reaper_interval_s
+                if time.monotonic() >= next_sweep and self._sweeps:
+                    queued = await sweep_orphans(self.deps.queue, older_than_s=cfg.orphan_after_s,
+                                                 limit=cfg.orphan_batch,
+                                                 max_attempts=cfg.max_attempts,
+                                                 agent_id=self.agent_id)
+                    if queued:
+                        log.warning("orphan sweep: queued extraction of %d event(s)", queued)
+                        self.stats["orphans_queued"] += queued
+                    next_sweep = time.monotonic() + cfg.orphan_sweep_interval_s
                 if self.scheduler is not None:
                     await self.scheduler.maybe_tick()
                 ran = await self.run_once()
@@ -163,13 +181,14 @@ class Worker:
                 self.on_progress(job, fraction)
 
         ctx = JobContext(job=job, deps=self.deps, owner=self.owner, on_progress=report)
+        keeper = asyncio.create_task(self._keep_lease(job), name=f"lease-{job.id}")
         try:
             result = await handler(ctx)
         except asyncio.CancelledError:
             await asyncio.shield(queue.release(job, self.owner))
             self.stats["released"] += 1
             raise
-        except LeaseLost:
+        except (LeaseLost, FencedOut):
             log.warning("job %s (%s): lease lost; another worker takes over", job.id, job.kind)
             self.stats["lease_lost"] += 1
             return
@@ -183,10 +202,28 @@ class Worker:
             status = await queue.fail(job, self.owner, _describe(exc), rng=self._rng)
             self.stats[status or "lease_lost"] += 1
             return
+        finally:
+            keeper.cancel()
         if await queue.complete(job, self.owner, result):
             self.stats["done"] += 1
         else:
             self.stats["lease_lost"] += 1
+
+    async def _keep_lease(self, job: Job) -> None:
+        """Heartbeat: renew the lease of a running job every ``lease_timeout_s`` × fraction,
+        so a long extraction is not reaped while its worker is alive. Stops when the lease
+        was lost (the job's commit is then refused by its fencing token)."""
+        cfg = self.deps.config.worker
+        every = max(0.05, cfg.lease_timeout_s * cfg.heartbeat_fraction)
+        while True:
+            await asyncio.sleep(every)
+            try:
+                if not await self.deps.queue.heartbeat(job, self.owner, None):
+                    log.warning("job %s (%s): lease lost; its commit will be refused",
+                                job.id, job.kind)
+                    return
+            except _INFRA_ERRORS as exc:  # Neo4j blip: try again at the next beat
+                log.warning("job %s: heartbeat failed: %s", job.id, _describe(exc))
 
     # --- stopping ------------------------------------------------------------------------
     async def stop(self, grace_s: float | None = None) -> None:

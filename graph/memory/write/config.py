@@ -62,6 +62,10 @@ class WriteConfig:
     single_valued_relations: tuple[str, ...] = SINGLE_VALUED_RELATIONS
     # persistence
     write_retries: int = 2
+    # A pending idempotency claim older than this is taken over by a retry (its writer died or
+    # lost Neo4j). Longer than the slowest legitimate write: 3 sequential extraction calls
+    # (90 s) + resolution (15 s) + reconcile (20 s) + a transaction timeout (120 s) ≈ 245 s.
+    pending_receipt_ttl_s: float = 600.0
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -75,7 +79,7 @@ class WriteConfig:
 
 
 # Per-call overrides may only narrow the operator's behaviour (issue 12).
-OPERATOR_ONLY: tuple[str, ...] = ("pii_mode", "mutations_frozen")
+OPERATOR_ONLY: tuple[str, ...] = ("pii_mode", "mutations_frozen", "pending_receipt_ttl_s")
 # Sizes, retries and timeouts: an override may lower them, never raise them above the server's.
 CEILINGS: tuple[str, ...] = (
     "max_message_chars", "informed_extraction_topk", "informed_extraction_context_budget_tokens",

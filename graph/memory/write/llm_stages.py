@@ -135,7 +135,8 @@ async def blind_extraction(session: LLMSession, message: str, speaker: str,
     0 relations came back for ≥ 2 entities. Returns (extraction or None, retry_triggered).
 
     Raises:
-        CallFailed: the entity scan's endpoint failed.
+        CallFailed: the entity scan's or the facts call's endpoint failed (a failed relations
+            call only degrades).
     """
     base = _base_payload(message, speaker, occurred_at, recent)
     data = await session.ask("extract_entities", base, _ENTITY_SCHEMA, timeout_s)
@@ -145,14 +146,19 @@ async def blind_extraction(session: LLMSession, message: str, speaker: str,
     names = [{"name": e.name, "type": e.type, "aliases": e.aliases} for e in scan.entities]
     payload = {**base, "entities": names}
 
+    failed: set[str] = set()
+
     async def safe(stage: str, schema: dict[str, Any]) -> Any:
         try:
             return await session.ask(stage, payload, schema, timeout_s)
         except CallFailed:
+            failed.add(stage)
             return None
 
     facts_data, rel_data = await asyncio.gather(
         safe("extract_facts", _FACT_SCHEMA), safe("extract_relations", _RELATION_SCHEMA))
+    if "extract_facts" in failed:  # the facts are the product: an outage, not "no facts"
+        raise CallFailed("extract_facts")
     retried = False
     rels = harden({"relations": (rel_data or {}).get("relations", [])},
                   warnings=session.warnings, **caps)

@@ -13,13 +13,14 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from graph.errors import BadInput
+from graph.errors import BadInput, FencedOut, WriteInProgress
 from graph.executor import Executor, Transaction
 from graph.memory.text import (
     clean_text,
     content_hash,
     fold,
     idempotency_digest,
+    join_parts,
     normalize,
     word_ngrams,
 )
@@ -57,12 +58,26 @@ from graph.memory.write.reconcile import (
     FactDecision,
     hybrid_rank,
 )
-from graph.memory.write.store import commit, load_context, load_fact_candidates, log_event
+from graph.memory.write.store import (
+    AlreadyExtracted,
+    Fence,
+    WriteConflict,
+    commit,
+    load_context,
+    load_fact_candidates,
+    log_event,
+)
 from graph.providers import ChatLLM, Embedder
 
 __all__ = ["WritePipeline"]
 
 log = logging.getLogger(__name__)
+
+# Keyed writes store their event under an id derived from the key, so a retry (after a crash
+# or an expired claim) finds the event it logged before instead of logging a second one.
+_EVENT_NS = uuid.UUID("8b1d6a52-3c7e-4f0a-9d2b-6e5f4a3c2b10")
+# Decide-again rounds when the commit's re-check finds a concurrent write (WriteConflict).
+CONFLICT_RETRIES = 3
 
 
 class _Run:
@@ -115,17 +130,26 @@ class WritePipeline:
         config_overrides: dict[str, Any] | None = None,
         idempotency_key: str | None = None,
         event_id: str | None = None,
+        fence: Fence | None = None,
     ) -> WriteResult:
         """Remember one message. See DESIGN.md §4 for the stages.
 
         ``event_id`` names an event that is already stored (async mode: the API logged the
         message and a worker runs the extraction); no second event is created then.
+        ``fence`` (job-run writes) is the lease the commit checks in its own transaction.
+
+        An LLM outage during extraction is not a success: the result has ``success=False``
+        and an error saying the message is kept; the event stays ``:PendingExtraction`` (the
+        orphan sweep re-extracts it) and an idempotency claim is released, not stored.
 
         Raises:
             ConfigError: ``config_overrides`` has an unknown key or a wrongly typed value.
             PIIRejected: the message holds a secret that must not be stored.
             BadInput: empty agent id or speaker.
             GraphUnavailable: Neo4j is down before the event could be stored.
+            WriteInProgress: another call holds this idempotency key and is not done (and
+                its claim has not expired).
+            FencedOut: ``fence`` was given and that lease was lost before the commit.
         """
         cfg = apply_overrides(self.config, config_overrides)
         run = _Run(verbose)
@@ -160,29 +184,41 @@ class WritePipeline:
         persist = not dry_run and cfg.mode != "shadow"
         message_vec = (await self.embedder.embed([text]))[0]
         logged = event_id is not None
-        event_id = event_id or str(uuid.uuid4())
-        event = {"id": event_id, "props": {
+        key = idempotency_digest(idempotency_key) if idempotency_key and not dry_run else None
+        if event_id is None:
+            event_id = str(uuid.uuid5(_EVENT_NS, join_parts(agent_id, key))) if key \
+                else str(uuid.uuid4())
+        event = {"id": event_id, "pending": True, "props": {
             "text": text, "speaker": speaker, "occurred_at": occurred, "ingested_at": now,
             "thread_id": thread_id, "source": "write", "embedding": message_vec,
             "content_hash": content_hash(agent_id, "event", normalize(text))}}
-        key = idempotency_digest(idempotency_key) if idempotency_key and not dry_run else None
         token = uuid.uuid4().hex
         claim = await log_event(self.executor, agent_id,
                                 event if persist and not logged else None,
-                                (key, token) if key else None, now)
+                                (key, token) if key else None, now,
+                                pending_ttl_s=cfg.pending_receipt_ttl_s)
         if logged and persist and claim.stored_result is None and not claim.in_progress:
             claim.event_id = event_id
         if claim.stored_result is not None:
             return WriteResult.from_dict(json.loads(claim.stored_result))
         if claim.in_progress:
-            return WriteResult(success=False, error="a write with this idempotency_key is in "
-                               "progress; retry later", mode=cfg.mode, duration_ms=run.ms())
+            raise WriteInProgress(
+                "a write with this idempotency_key is in progress; retry later (a claim whose "
+                f"writer died expires after {cfg.pending_receipt_ttl_s:g} s)",
+                retry_after_s=min(cfg.pending_receipt_ttl_s, 30.0))
+        if claim.taken_over:
+            run.warnings.append("an earlier call with this idempotency_key did not finish; "
+                                "this call ran it again")
         result = WriteResult(event_id=claim.event_id, mode=cfg.mode, dry_run=dry_run)
         run.step("event", event_id=claim.event_id)
         try:
             await self._run_stages(agent_id, text, speaker, recent,
                                    occurred, now, message_vec, cfg, run, result, persist, key,
-                                   dry_run)
+                                   dry_run, fence, token)
+        except FencedOut:
+            if key:
+                await self._release(agent_id, key, token)
+            raise
         except Exception as exc:  # a stage bug or Neo4j outage after the event: keep the event
             # Details go to the log only: a Cypher or driver message is not for clients.
             log.exception("write pipeline failed for agent %s event %s", agent_id,
@@ -222,8 +258,12 @@ class WritePipeline:
                                                      caps, cfg.extraction_timeout_s)
                 run.step("fallback_extraction", relation_retry_triggered=retried)
         except CallFailed:
-            # The endpoint is down: no point piling up more calls. The event is kept.
+            # The endpoint is down: no point piling up more calls. The event is kept (and
+            # stays :PendingExtraction, so the orphan sweep extracts it later).
             run.warnings.append("LLM unavailable: message kept as an event, nothing extracted")
+            result.success = False
+            result.error = ("LLM unavailable: nothing was extracted; the message is kept and "
+                            "will be extracted again later")
             return None
         if ex is None:
             result.success = False
@@ -234,7 +274,8 @@ class WritePipeline:
     async def _run_stages(self, agent_id: str, text: str, speaker: str, recent: list[str],
                           occurred: datetime, now: datetime, message_vec: list[float],
                           cfg: WriteConfig, run: _Run, result: WriteResult, persist: bool,
-                          key: str | None, dry_run: bool) -> None:
+                          key: str | None, dry_run: bool, fence: Fence | None = None,
+                          token: str = "") -> None:
         session = LLMSession(self.llm) if self.llm is not None else None
         alias_rows, ctx_facts = await load_context(
             self.executor, agent_id, [*word_ngrams(text)[:500], fold(speaker)], message_vec,
@@ -249,9 +290,11 @@ class WritePipeline:
             run.warnings += session.warnings
             session.warnings = []
         if ex is None:
+            # Nothing extracted (LLM down or unusable answer): not a stored answer for the key
+            # — a retry runs again — and the event stays pending for the orphan sweep.
             self._account(session, result)
             if key and not dry_run:
-                await self._save_receipt(agent_id, key, result, now)
+                await self._release(agent_id, key, token)
             return
         ex = normalize_extraction(ex, speaker)
         run.step("extraction", entities=len(ex.entities), facts=len(ex.facts),
@@ -315,6 +358,47 @@ class WritePipeline:
             item.decision = FactDecision("ADD", reason="below min_fact_confidence_for_write")
             item.blocked = "low_confidence"
         live = [i for i in items if i.blocked is None]
+        for attempt in range(CONFLICT_RETRIES + 1):
+            try:
+                await self._decide_and_commit(agent_id, items, live, relations, resolved, ex,
+                                              cfg, session, run, result, persist, key,
+                                              dry_run, now, occurred, speaker, fence)
+                return
+            except WriteConflict as exc:
+                # A concurrent write committed first: decide again on fresh reads.
+                if attempt >= CONFLICT_RETRIES:
+                    raise
+                run.step("conflict", attempt=attempt + 1, reason=str(exc))
+                for item in live:
+                    item.candidates, item.decision, item.blocked = [], None, None
+            except AlreadyExtracted:
+                # Another run (retry, job or orphan sweep) committed this message's facts.
+                run.warnings.append("this message was already extracted by another run; "
+                                    "nothing new was written")
+                result.facts_added, result.facts_updated = [], []
+                result.facts_unchanged, result.facts_deleted = [], []
+                result.relations = []
+                if key:
+                    result.warnings = run.warnings
+                    result.duration_ms = run.ms()
+                    stored = await self._save_receipt(agent_id, key, result, now)
+                    if stored is not result:  # the first call's answer, as for any retry
+                        _copy_into(result, stored)
+                        run.warnings = stored.warnings
+                return
+
+    async def _decide_and_commit(self, agent_id: str, items: list[FactItem],
+                                 live: list[FactItem], relations: list[RelationItem],
+                                 resolved: Any, ex: Extraction, cfg: WriteConfig,
+                                 session: LLMSession | None, run: _Run, result: WriteResult,
+                                 persist: bool, key: str | None, dry_run: bool,
+                                 now: datetime, occurred: datetime, speaker: str,
+                                 fence: Fence | None) -> None:
+        """Stages 11–13: candidates, decisions, plan and the one write transaction.
+
+        Raises:
+            WriteConflict: the commit's re-check found a concurrent write (decide again).
+        """
         single = tuple(cfg.single_valued_relations)
         cand_rows, active_rows = await load_fact_candidates(
             self.executor, agent_id,
@@ -356,6 +440,7 @@ class WritePipeline:
         if not persist:  # shadow mode: the decisions are audited, nothing else is written
             shadow = out.plan.__class__(now=now, audits=out.plan.audits)
             out.plan = shadow
+        out.plan.fence = fence
         if key:
             result.warnings = run.warnings
             result.duration_ms = run.ms()
@@ -375,13 +460,23 @@ class WritePipeline:
         result.llm_calls = session.calls
 
     async def _save_receipt(self, agent_id: str, key: str, result: WriteResult,
-                            now: datetime) -> None:
+                            now: datetime) -> WriteResult:
+        """Store ``result`` as the key's answer unless one is already stored (then that one
+        is returned: the first call that completed answers every retry)."""
         payload = json.dumps(result.to_dict(), default=str)
 
-        async def work(tx: Transaction) -> None:
-            await tx.run("write/save_receipt", agent_id=agent_id, key=key, result=payload,
-                         now=now)
-        await self.executor.write(work)
+        async def work(tx: Transaction) -> str:
+            await tx.run("write/lock_receipt", agent_id=agent_id, key=key, now=now, token="")
+            rows = await tx.run("write/save_receipt", agent_id=agent_id, key=key,
+                                result=payload, now=now, overwrite=False)
+            return str(rows[0]["result"])
+        stored = await self.executor.write(work)
+        return result if stored == payload else WriteResult.from_dict(json.loads(stored))
+
+
+def _copy_into(target: WriteResult, source: WriteResult) -> None:
+    for name in WriteResult.__dataclass_fields__:
+        setattr(target, name, getattr(source, name))
 
 
 def _item(agent_id: str, index: int, fact: ExtractedFact, subject_key: str, vec: list[float],

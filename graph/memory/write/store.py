@@ -3,6 +3,12 @@
 Round trips per message (full mode): 1 event log (+ idempotency claim in the same transaction),
 1 context read (aliases + pre-retrieval), 1 entity-candidate read, 1 fact-candidate read,
 1 write transaction → 5. Every statement takes UNWIND batches.
+
+Concurrency (issue 12.3): the write transaction first locks what its decisions were made on —
+the job (fencing token, for job-run writes), the event (one extraction per message), the
+subject entities (sorted) and the facts it closes or reinforces (sorted) — then re-checks
+them in a separate statement (which reads the state committed by whoever held the locks
+before). Stale decisions raise :class:`WriteConflict` and the pipeline decides again.
 """
 
 from __future__ import annotations
@@ -14,11 +20,31 @@ from typing import Any
 
 from neo4j.exceptions import TransientError
 
+from graph.errors import FencedOut, GraphError
 from graph.executor import Executor, Transaction
 
-__all__ = ["CommitOutcome", "CommitPlan", "EventClaim", "commit", "log_event"]
+__all__ = ["AlreadyExtracted", "CommitOutcome", "CommitPlan", "EventClaim", "Fence",
+           "WriteConflict", "commit", "log_event"]
 
 Row = dict[str, Any]
+
+
+class WriteConflict(GraphError):
+    """The commit's re-check under locks found that a concurrent write changed what the
+    decisions were based on (an identical fact is now active, or a target fact was closed)."""
+
+
+class AlreadyExtracted(GraphError):
+    """The event's extraction was already committed by another run; nothing was written."""
+
+
+@dataclass(frozen=True)
+class Fence:
+    """The lease a job-run write must still hold when it commits (checked in its transaction)."""
+
+    job_id: str
+    owner: str
+    token: int | None
 
 
 @dataclass
@@ -28,27 +54,36 @@ class EventClaim:
     event_id: str | None
     stored_result: str | None = None
     in_progress: bool = False
+    taken_over: bool = False  # the key's earlier claim had expired (its writer died)
 
 
 async def log_event(executor: Executor, agent_id: str, event: Row | None,
-                    receipt: tuple[str, str] | None, now: datetime) -> EventClaim:
+                    receipt: tuple[str, str] | None, now: datetime,
+                    pending_ttl_s: float = 600.0) -> EventClaim:
     """Claim the idempotency key (when given) and store the raw event, one transaction.
 
     Args:
-        event: ``{"id", "props"}`` for ``write/create_events``, or None (shadow/dry-run).
+        event: ``{"id", "props", "pending"}`` for ``write/create_events``, or None
+            (shadow/dry-run).
         receipt: ``(key, token)`` when the call carries an idempotency key.
+        pending_ttl_s: a pending claim older than this is taken over (its writer died).
     """
     async def work(tx: Transaction) -> EventClaim:
+        taken_over = False
         if receipt is not None:
+            await tx.run("write/lock_receipt", agent_id=agent_id, key=receipt[0], now=now,
+                         token=receipt[1])
             rows = await tx.run("write/claim_receipt", agent_id=agent_id, key=receipt[0],
-                                now=now, token=receipt[1])
+                                now=now, token=receipt[1],
+                                ttl_ms=max(1, int(pending_ttl_s * 1000)))
+            taken_over = bool(rows[0]["taken_over"])
             if not rows[0]["claimed"]:
                 stored = rows[0]["result"]
                 return EventClaim(None, stored, in_progress=stored is None)
         if event is None:
             return EventClaim(None)
         await tx.run("write/create_events", agent_id=agent_id, rows=[event])
-        return EventClaim(event["id"])
+        return EventClaim(event["id"], taken_over=taken_over)
 
     if event is None and receipt is None:
         return EventClaim(None)
@@ -116,6 +151,7 @@ class CommitPlan:
     audits: list[Row] = field(default_factory=list)
     emotion: Row | None = None
     receipt: tuple[str, str] | None = None  # (key, result JSON)
+    fence: Fence | None = None  # job-run writes: the lease that must still be held
 
 
 @dataclass
@@ -130,14 +166,43 @@ async def commit(executor: Executor, agent_id: str, plan: CommitPlan,
                  retries: int = 2) -> CommitOutcome:
     """Stage 13: the ONE write transaction of a message. The managed transaction is retried
     by the driver on transient errors (deadlocks included); everything is MERGE-on-id, so a
-    rerun cannot duplicate. A transient error that escapes the driver is retried here."""
+    rerun cannot duplicate. A transient error that escapes the driver is retried here.
+
+    Raises:
+        FencedOut: ``plan.fence`` is set and that lease is no longer the job's current one.
+        AlreadyExtracted: the event's extraction was committed by another run.
+        WriteConflict: a concurrent write changed the facts the decisions were made on.
+    """
     p = plan
     common = {"agent_id": agent_id}
+    targets = sorted(set(p.close_fact_ids) | {r["id"] for r in p.reinforce})
+    hashes = sorted({r["props"]["content_hash"] for r in p.new_facts})
+    closing = set(p.close_fact_ids)
 
     async def work(tx: Transaction) -> CommitOutcome:
         out = CommitOutcome()
-        if p.entities:
+        if p.fence is not None:
+            await tx.run("jobs/lock_job", id=p.fence.job_id)
+            if not await tx.run("jobs/fence", id=p.fence.job_id, owner=p.fence.owner,
+                                token=p.fence.token):
+                raise FencedOut(f"job {p.fence.job_id}: lease lost before the commit")
+        if p.event_id:
+            await tx.run("write/lock_event", **common, event_id=p.event_id)
+            claimed = await tx.run("write/claim_extraction", **common, event_id=p.event_id,
+                                   now=p.now)
+            if claimed and claimed[0]["already"]:
+                raise AlreadyExtracted(p.event_id)
+        if p.entities:  # sorted keys: also the subject locks, taken in one order
             await tx.run("write/upsert_entities", **common, now=p.now, rows=p.entities)
+        if targets:
+            await tx.run("write/lock_facts", **common, ids=targets)
+        if hashes or targets:
+            check = (await tx.run("write/recheck_facts", **common, hashes=hashes,
+                                  ids=targets))[0]
+            dup = [r for r in check["active_by_hash"] if r["id"] not in closing]
+            if dup or check["inactive"]:
+                raise WriteConflict(f"{len(dup)} fact(s) already active, "
+                                    f"{len(check['inactive'])} target(s) no longer active")
         if p.aliases:
             await tx.run("write/upsert_aliases", **common, now=p.now, rows=p.aliases)
         if p.close_fact_ids:
@@ -171,7 +236,7 @@ async def commit(executor: Executor, agent_id: str, plan: CommitPlan,
             await tx.run("write/create_audits", **common, now=p.now, rows=p.audits)
         if p.receipt:
             await tx.run("write/save_receipt", **common, key=p.receipt[0], result=p.receipt[1],
-                         now=p.now)
+                         now=p.now, overwrite=True)
         return out
 
     for attempt in range(retries + 1):

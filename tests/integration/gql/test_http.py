@@ -105,6 +105,53 @@ async def test_rate_limit_is_per_key(
         assert int(limited.headers["retry-after"]) >= 1
 
 
+def _forgets(agent_id: str, n: int) -> dict[str, Any]:
+    """One mutation operation with ``n`` aliased ``forget`` fields (unknown facts: cheap)."""
+    fields = " ".join(
+        f'f{i}: forget(agentId: "{agent_id}", factId: "nope-{i}") {{ factId }}'
+        for i in range(n))
+    return {"query": f"mutation {{ {fields} }}"}
+
+
+async def test_aliased_mutations_each_take_a_rate_token(
+    executor: Executor, hash_embedder: HashEmbedder, keys: dict[str, Any], agent_id: str
+) -> None:
+    app = _app(executor, hash_embedder, rate_limit_per_minute=4)
+    headers = {"X-API-Key": keys["key"]}
+    async with http_client(app) as client:
+        three = await client.post("/graphql", json=_forgets(agent_id, 3), headers=headers)
+        assert three.status_code == 200 and "f2" in (three.json()["data"] or {})
+        assert (await client.post("/graphql", json=HEALTH, headers=headers)).status_code == 200
+        # 3 + 1 of 4 spent: the next request is refused.
+        assert (await client.post("/graphql", json=HEALTH, headers=headers)).status_code == 429
+    async with http_client(_app(executor, hash_embedder, rate_limit_per_minute=4)) as client:
+        # More aliased mutations than the budget left: the whole operation is refused, typed.
+        over = await client.post("/graphql", json=_forgets(agent_id, 6), headers=headers)
+        body = over.json()
+        assert body["data"] is None
+        assert body["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
+        assert body["errors"][0]["extensions"]["retryAfterSeconds"] >= 1
+        # Queries with aliases are one request, as before.
+        many = {"query": " ".join(["{", *(f"h{i}: health {{ ready }}" for i in range(3)), "}"])}
+        assert (await client.post("/graphql", json=many, headers=headers)).status_code == 200
+
+
+async def test_rate_budgets_are_divided_between_api_processes(
+    executor: Executor, hash_embedder: HashEmbedder, keys: dict[str, Any]
+) -> None:
+    # 6 per minute over 2 processes: each process grants 3, so the cluster grants at most 6.
+    app = _app(executor, hash_embedder, rate_limit_per_minute=6, api_processes=2,
+               auth_failures_per_minute=4)
+    headers = {"X-API-Key": keys["key"]}
+    async with http_client(app) as client:
+        codes = [(await client.post("/graphql", json=HEALTH, headers=headers)).status_code
+                 for _ in range(4)]
+        assert codes == [200, 200, 200, 429]
+        guesses = [(await client.post("/graphql", json=HEALTH, headers={"X-API-Key": "hg_g"}))
+                   .status_code for _ in range(3)]
+        assert guesses == [401, 401, 429]
+
+
 async def test_failed_authentications_are_limited_per_client_address(
     executor: Executor, hash_embedder: HashEmbedder, keys: dict[str, Any]
 ) -> None:

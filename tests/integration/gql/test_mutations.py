@@ -153,3 +153,41 @@ async def test_remember_lists_are_capped_before_any_work(
                                     read=True))[0]["facts"] == 0
     ok = (await gql(pipelines, many, {"a": agent_id, "f": facts[:1_000]})).data["remember"]
     assert ok["errors"] == [] and ok["summary"]["factsAdded"] == 1_000
+
+
+async def test_write_with_a_key_still_in_progress_is_a_typed_error(
+    pipelines: Memory, executor: Executor, hash_embedder: HashEmbedder, agent_id: str
+) -> None:
+    import asyncio
+
+    from graph.memory.write import WritePipeline
+    from tests.integration.write.test_no_lost_message import DiesAtCommit
+
+    with pytest.raises(asyncio.CancelledError):  # a writer that died after its claim
+        await WritePipeline(DiesAtCommit(executor), hash_embedder, None).write(
+            agent_id, "I live in Curitiba.", "Rafael", idempotency_key="gk-1")
+    out = (await gql(pipelines, """mutation($a: ID!) { write(agentId: $a,
+        message: "I live in Curitiba.", speakerName: "Rafael", idempotencyKey: "gk-1") {
+        outcome { success } errors { code message } } }""", {"a": agent_id})).data["write"]
+    assert out["outcome"] is None
+    assert [e["code"] for e in out["errors"]] == ["IN_PROGRESS"]
+    assert "retry" in out["errors"][0]["message"]
+
+
+async def test_write_with_the_llm_down_says_so(
+    executor: Executor, hash_embedder: HashEmbedder, agent_id: str
+) -> None:
+    import httpx
+
+    from tests.fakes import ScriptedLLM
+
+    down = ScriptedLLM(replies=[httpx.ConnectError("refused")] * 5)
+    memory = memory_for(executor, hash_embedder, llm=down.chat())
+    out = (await gql(memory, """mutation($a: ID!) { write(agentId: $a,
+        message: "I live in Curitiba.", speakerName: "Rafael") {
+        outcome { success error eventId warnings } errors { code } } }""",
+                     {"a": agent_id})).data["write"]
+    assert out["errors"] == []
+    outcome = out["outcome"]
+    assert outcome["success"] is False and outcome["eventId"]
+    assert "LLM unavailable" in outcome["error"] and "kept" in outcome["error"]

@@ -233,11 +233,17 @@ async def test_llm_timeout_keeps_event(executor: Executor, agent_id: str,
     llm = ScriptedLLM(replies=[httpx.ReadTimeout("t")])
     res = await WritePipeline(executor, embedder, llm.chat()).write(
         agent_id, "I live in Curitiba", SPEAKER)
-    assert res.success and res.event_id
+    # An LLM outage is not a success (issue 12.3): the result says so, the event is kept
+    # and stays pending for the orphan sweep.
+    assert not res.success and res.event_id
+    assert res.error and "LLM unavailable" in res.error
     assert any("LLM" in w for w in res.warnings)
     assert llm.calls == 1
     c = await counts(executor, agent_id)
     assert c["events"] == 1 and c["facts"] == 0 and c["entities"] == 0
+    rows = await executor.run_text(load_query("pending_events"), {"agent_id": agent_id},
+                                   read=True)
+    assert [r["id"] for r in rows] == [res.event_id]
 
 
 async def test_invalid_json_twice(executor: Executor, agent_id: str,

@@ -29,7 +29,8 @@ class FlakyDriver:
 async def test_fails_fast_during_cooldown_and_recovers() -> None:
     driver = FlakyDriver()
     now = [100.0]
-    ex = BreakerExecutor(Neo4jExecutor(driver, "neo4j"), cooldown_s=3.0,  # type: ignore[arg-type]
+    ex = BreakerExecutor(Neo4jExecutor(driver, "neo4j", autocommit_reads=False),  # type: ignore[arg-type]
+                         cooldown_s=3.0,
                          clock=lambda: now[0])
     with pytest.raises(GraphUnavailable):
         await ex.run("schema/ping", read=True)

@@ -110,6 +110,40 @@ def test_principal_scopes() -> None:
     assert LOCAL_ADMIN.can_access("anything")
 
 
+def test_mutation_fields_counts_aliases_and_fragments_of_the_chosen_mutation() -> None:
+    from graphql import parse
+
+    from gql.limits import mutation_fields
+
+    doc = parse("""
+        mutation Two { a: forget(agentId: "x", factId: "1") { factId }
+                       b: forget(agentId: "x", factId: "2") { factId } __typename }
+        mutation Frag { ...F ... on Mutation { c: forget(agentId: "x", factId: "3") { factId } } }
+        fragment F on Mutation { d: forget(agentId: "x", factId: "4") { factId } }
+        query Q { a: health { ready } b: health { ready } }
+    """)
+    assert mutation_fields(doc, "Two") == 2
+    assert mutation_fields(doc, "Frag") == 2
+    assert mutation_fields(doc, "Q") == 0  # queries cost one request, aliases or not
+    assert mutation_fields(doc, None) == 0  # ambiguous: execution refuses it anyway
+
+
+def test_process_share_of_a_budget() -> None:
+    from server.limits import process_bucket
+
+    assert (process_bucket(600, 4).capacity, process_bucket(600, 4).rate) == (150.0, 2.5)
+    assert process_bucket(3, 10).capacity == 1.0  # at least one request per process
+    limiter = RateLimiter(per_minute=6, processes=3, clock=lambda: 0.0)
+    assert [limiter.take("k") for _ in range(3)][:2] == [0, 0]
+    assert limiter.take("k", cost=5) > 0  # more than is left: refused, nothing taken
+
+
+def test_default_workers_rule() -> None:
+    from server.cli_serve import default_workers
+
+    assert [default_workers(c) for c in (1, 2, 3, 4, 8, 64)] == [1, 2, 3, 4, 4, 4]
+
+
 HISTORY_BY_VARIABLE = """query($h: Int!) { entities(agentId: "a", first: 10) {
     edges { node { history(limit: $h) { at change text } } } } }"""
 

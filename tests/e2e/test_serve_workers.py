@@ -1,0 +1,73 @@
+"""``hippograph serve --workers 2``: two API processes on one port, each told it holds half of
+the per-key rate budget, so the cluster grants at most the configured figure."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.e2e.conftest import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def test_serve_workers_runs_n_processes_sharing_the_rate_budget() -> None:
+    port = free_port()
+    admin = "hg_workers_" + secrets.token_urlsafe(32)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HIPPOGRAPH_LLM")}
+    env.update({"HIPPOGRAPH_ADMIN_API_KEY": admin, "HIPPOGRAPH_RATE_LIMIT_PER_MINUTE": "4",
+                "HIPPOGRAPH_WORKER_ENABLED": "false", "PYTHONPATH": str(ROOT)})
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from server.cli import main; main()", "serve", "--port",
+         str(port), "--workers", "2"],
+        env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert proc.poll() is None, f"serve exited with {proc.returncode}"
+            try:
+                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "serve --workers 2 did not come up"
+            time.sleep(0.3)
+        workers = [p for p in _children(proc.pid)
+                   if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()]
+        assert len(workers) == 2, workers
+        codes = []
+        for _ in range(12):  # a new connection each time: the kernel picks the process
+            with httpx.Client(headers={"Authorization": f"Bearer {admin}"}) as client:
+                codes.append(client.post(f"{url}/graphql",
+                                         json={"query": "{ __typename }"}).status_code)
+        granted = codes.count(200)
+        # 4 per minute over 2 processes: each grants 2, so 2 to 4 in all, never more.
+        assert 2 <= granted <= 4 and set(codes) == {200, 429}, codes
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            pytest.fail("serve did not stop on SIGTERM")
