@@ -85,7 +85,7 @@ async def bench_llm_path(ex: Executor, embedder: Embedder, n: int) -> dict[str, 
     rec = RecordingExecutor(ex)
     msgs = [_message(i) for i in range(n)]
     scripted = ScriptedLLM(by_stage={"Stage: extract_informed": [a for _, a in msgs],
-                                     "Stage: reconcile": [_reconcile] * n,
+                                     "Stage: reconcile": [_reconcile] * n,  # not asked now
                                      "Stage: resolve_entities": [{"matches": []}] * n})
     llm = TimedLLM(scripted.chat())
     pipe = WritePipeline(rec, embedder, llm)

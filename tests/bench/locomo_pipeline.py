@@ -3,6 +3,7 @@ evidence recall beside the gold-observation mode.
 
     .venv/bin/python -m tests.bench.locomo_pipeline /work/shared/bench/locomo/locomo-dev.json \
         [--conversations N] [--turns N] [--threshold T] [--examples FILE] [--extract-only]
+        [--scripted-llm [--graphiti] [--graphiti-ports BOLT,HTTP]]
 
 Offline extractor by default; the OpenAI-compatible endpoint of the settings when
 ``HIPPOGRAPH_LLM_BASE_URL`` is set. For every conversation (bounded by ``--conversations`` and
@@ -17,6 +18,13 @@ Offline extractor by default; the OpenAI-compatible endpoint of the settings whe
   its provenance (FROM_EVENT → event → turn dia_id), beside the gold mode (observations imported
   with ``remember`` as ``tests.bench.locomo`` does), and pipeline R@10 ÷ gold R@10;
 - time per message, LLM calls, prompt/completion tokens and Neo4j round trips per message.
+
+``--scripted-llm`` runs the LLM path against a scripted OpenAI-compatible endpoint on loopback
+(``tests.bench.scripted_endpoint``: the offline extractor's output served as the model's answer)
+and prints LLM calls, prompt characters and tokens per message; ``--graphiti`` also sends the
+same turns through Graphiti's ``add_episode`` (own venv, own throw-away Neo4j on
+``--graphiti-ports``, default 28687,28474) pointed at the same endpoint, and prints the ratio
+(``tests.bench.llm_cost``).
 
 ``--extract-only`` skips Neo4j: it runs the offline extractor on every turn and reports the
 quality part only (fast iteration; the pipeline's reconciliation and dedup are not applied).
@@ -51,6 +59,7 @@ from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
 from server.memory import build_llm
 from server.settings import Settings
+from tests.bench.llm_cost import graphiti_episodes, print_cost_table
 from tests.bench.locomo import (
     KS,
     CachedEmbedder,
@@ -61,6 +70,7 @@ from tests.bench.locomo import (
     parse_session_date,
 )
 from tests.bench.locomo_quality import GoldObservation, StoredFact, shifted_turns, sweep
+from tests.bench.scripted_endpoint import ScriptedEndpoint
 from tests.cypher import load_query
 from tests.fakes import RecordingExecutor
 
@@ -266,7 +276,20 @@ async def evaluate(retriever: Retriever, items: list[tuple[str, dict[str, set[st
 
 
 async def main(args: argparse.Namespace) -> None:
+    if args.graphiti and not args.scripted_llm:
+        raise SystemExit("--graphiti needs --scripted-llm (both talk to the scripted endpoint)")
+    if not args.scripted_llm:
+        await _main(args, None)
+        return
+    with ScriptedEndpoint() as endpoint:
+        await _main(args, endpoint)
+
+
+async def _main(args: argparse.Namespace, endpoint: ScriptedEndpoint | None) -> None:
     settings = Settings()
+    if endpoint is not None:
+        settings = settings.model_copy(update={"llm_base_url": endpoint.base_url("hippograph"),
+                                               "llm_max_retries": 0})
     with open(args.path, encoding="utf-8") as fh:
         samples = json.load(fh)[: args.conversations]
     convs = [(s, turns_of(s, args.turns)) for s in samples]
@@ -320,6 +343,13 @@ async def main(args: argparse.Namespace) -> None:
                                entities=[StructuredEntity(s, "person") for s in gc.speakers])
                 gold_items.append((gc.agent_id, gc.dia_of, questions))
         write_s = time.perf_counter() - started
+        graphiti_ms: list[float] = []
+        if endpoint is not None and args.graphiti:
+            ports = tuple(int(p) for p in args.graphiti_ports.split(","))
+            with _bar(total=len(all_turns), desc="graphiti add_episode", unit="turn") as bar:
+                graphiti_ms = await graphiti_episodes(
+                    endpoint, settings.home, [(s["sample_id"], ts) for s, ts in convs], RECENT,
+                    (ports[0], ports[1]), bar)
         await _embed(embedder, facts, gold)
         report_quality(facts, gold, all_turns, args.threshold, args.examples, args.dump)
         n = max(1, len(stats.ms))
@@ -328,6 +358,9 @@ async def main(args: argparse.Namespace) -> None:
               f"mean {sum(stats.ms) / n:.0f} ms; Neo4j round trips {stats.round_trips / n:.2f}; "
               f"LLM calls {stats.llm_calls / n:.2f}; prompt tokens {stats.prompt_tokens / n:.0f}; "
               f"completion tokens {stats.completion_tokens / n:.0f}; write phase {write_s:.0f} s")
+        if endpoint is not None:
+            print_cost_table(endpoint, len(stats.ms), {"hippograph": stats.ms,
+                                                       "graphiti": graphiti_ms})
         retriever = Retriever(ex, embedder)
         n_q = sum(len(q) for _, _, q in pipe_items)
         print(f"\nEvidence recall of retrieve (offline, no rerank), {n_q} questions of "
@@ -364,4 +397,10 @@ if __name__ == "__main__":
     parser.add_argument("--examples", default="/tmp/locomo_pipeline_examples.txt")
     parser.add_argument("--extract-only", action="store_true")
     parser.add_argument("--dump", default=None, help="write the stored facts (JSON) here")
+    parser.add_argument("--scripted-llm", action="store_true",
+                        help="LLM path against the scripted loopback endpoint; print LLM cost")
+    parser.add_argument("--graphiti", action="store_true",
+                        help="with --scripted-llm: Graphiti add_episode cost on the same turns")
+    parser.add_argument("--graphiti-ports", default="28687,28474",
+                        help="bolt,http ports of Graphiti's throw-away Neo4j")
     asyncio.run(main(parser.parse_args()))

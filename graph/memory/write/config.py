@@ -56,6 +56,10 @@ class WriteConfig:
     reconcile_add_below: float = 0.50
     reconcile_noop_at: float = 0.98
     reconcile_timeout_s: float = 20.0
+    # The informed extraction reconciles against the facts and entities it was shown, in the
+    # same call. A fact candidate (ambiguous band) or entity candidate it was NOT shown is
+    # decided by the rules (False: one LLM call per message) or by a second call (True).
+    llm_calls_for_unseen: bool = False
     # relations
     relation_strength: float = 0.8
     mirror_fact_confidence: float = 0.60

@@ -13,15 +13,46 @@ from graph.memory.write.reconcile import (
     validate_llm_decision,
 )
 
-__all__ = ["decide"]
+__all__ = ["decide", "informed_decision"]
+
+
+def informed_decision(item: FactItem, known_ids: dict[str, str],
+                      warnings: list[str]) -> FactDecision | None:
+    """The informed extraction's own action for a fact (prompt v2): UPDATE / DELETE / NONE on
+    a known fact it was shown, validated like a reconcile answer (target among the shown facts,
+    non-empty reason). None for ADD, or when the action was dropped: the thresholds decide."""
+    action = item.fact.action
+    if action not in ("UPDATE", "DELETE", "NONE"):
+        return None
+    target = known_ids.get(item.fact.target_id or "", item.fact.target_id)
+    decision = validate_llm_decision(
+        {"action": "NOOP" if action == "NONE" else action, "target_id": target,
+         "reason": item.fact.reason}, known_ids.values(), warnings)
+    if decision is None:
+        return None
+    sim = next((c.similarity for c in item.candidates if c.id == decision.target_id), None)
+    return FactDecision(decision.action, decision.target_id, decision.reason, sim, by="llm")
 
 
 async def decide(live: list[FactItem], session: LLMSession | None, cfg: WriteConfig,
-                 warnings: list[str]) -> None:
-    """Stage 11 for every live fact: thresholds first; in the ambiguous band one batched LLM
-    call (validated; failures ADD), or the offline rules without an LLM."""
+                 warnings: list[str], known_ids: dict[str, str] | None = None) -> None:
+    """Stage 11 for every live fact.
+
+    With an informed answer (``known_ids`` not None, prompt v2) the model's own action on a
+    shown fact wins; otherwise the thresholds apply, and in the ambiguous band the model's ADD
+    stands when every candidate in the band was among the facts it saw. A band candidate it
+    did not see goes to the offline rules (or, with ``cfg.llm_calls_for_unseen``, to the
+    reconcile call). Without an informed answer (blind fallback extraction) the ambiguous band
+    gets one batched reconcile call (validated; failures ADD); without an LLM, the rules.
+    """
     ambiguous: list[FactItem] = []
+    shown = set((known_ids or {}).values())
     for item in live:
+        if known_ids is not None and session is not None:
+            own = informed_decision(item, known_ids, session.warnings)
+            if own is not None:
+                item.decision = own
+                continue
         fast = fast_decision(item.candidates, add_below=cfg.reconcile_add_below,
                              noop_at=cfg.reconcile_noop_at)
         retracting = item.fact.retraction or is_retraction(item.text)
@@ -32,14 +63,28 @@ async def decide(live: list[FactItem], session: LLMSession | None, cfg: WriteCon
         elif fast is not None and not (
                 # The extractor said this changes known facts: let the LLM judge even a
                 # low-similarity candidate ("moved to Rio" vs "lives in São Paulo").
-                session is not None and item.fact.action == "UPDATE"
+                session is not None and known_ids is None and item.fact.action == "UPDATE"
                 and fast.action == "ADD" and item.candidates):
             item.decision = fast
         elif session is None:
             item.decision = offline_decision(item.text, item.candidates,
                                              noop_at=cfg.reconcile_noop_at)
+        elif known_ids is not None:
+            band = [c for c in item.candidates if c.similarity >= cfg.reconcile_add_below]
+            if all(c.id in shown for c in band):
+                item.decision = FactDecision(
+                    "ADD", reason="informed extraction: new information beside the shown facts",
+                    similarity=band[0].similarity if band else None, by="llm")
+            elif cfg.llm_calls_for_unseen:
+                ambiguous.append(item)
+            else:
+                item.decision = offline_decision(item.text, item.candidates,
+                                                 noop_at=cfg.reconcile_noop_at)
         else:
             ambiguous.append(item)
+    if session is not None:
+        warnings += session.warnings
+        session.warnings = []
     if not ambiguous or session is None:
         return
     payload = [{"index": i.index, "new_fact": i.text, "existing": [

@@ -71,8 +71,15 @@ async def resolve_mentions(executor: Executor, agent_id: str, mentions: list[Men
                            speaker: str, vectors: dict[str, list[float]], cfg: WriteConfig,
                            session: LLMSession | None, message: str,
                            embeddings_available: bool = True,
-                           profiles: dict[str, str] | None = None) -> Resolved:
-    """Resolve every mention to an entity key (see :mod:`resolve` for the rules)."""
+                           profiles: dict[str, str] | None = None,
+                           shown: set[str] | None = None) -> Resolved:
+    """Resolve every mention to an entity key (see :mod:`resolve` for the rules).
+
+    ``shown``: keys of the known entities the informed extraction saw (None: no informed
+    answer). An ambiguous name then resolves without a second LLM call: the model was asked to
+    use a known name exactly, so a name it chose differently is a new entity — unless
+    ``cfg.llm_calls_for_unseen`` is set and a candidate was NOT shown to it (then the
+    ``resolve_entities`` call decides those names)."""
     norms = sorted({fold(t) for m in mentions for t in (m.surface, *m.aliases) if fold(t)})
     keys = sorted({entity_key(m.surface, m.type) for m in mentions})
     rows = [{"index": i, "norm": fold(m.surface), "embedding": vectors[m.surface]}
@@ -112,6 +119,14 @@ async def resolve_mentions(executor: Executor, agent_id: str, mentions: list[Men
 
     ambiguous = [(i, r) for i, r in enumerate(resolutions) if r.method == "ambiguous"]
     choices: dict[int, str | None] = {}
+    if shown is not None:
+        ask = {i for i, r in ambiguous if cfg.llm_calls_for_unseen
+               and any(c.key not in shown for c in r.ambiguous)}
+        for i, r in ambiguous:
+            if i not in ask:
+                resolutions[i] = Resolution(r.name, r.key, r.type, "new", is_new=True,
+                                            similarity=r.similarity)
+        ambiguous = [(i, r) for i, r in ambiguous if i in ask]
     if ambiguous and session is not None and cfg.enable_llm_resolution:
         items = [{"index": i, "name": r.name, "type": r.type, "candidates": [
             {"key": c.key, "name": c.name, "type": c.type} for c in r.ambiguous]}

@@ -29,6 +29,7 @@ __all__ = [
     "ExtractedFact",
     "ExtractedRelation",
     "Extraction",
+    "KnownContext",
     "harden",
     "known_context",
     "normalize_extraction",
@@ -45,6 +46,9 @@ IMPORTANCE_BY_CATEGORY: dict[str, float] = {
     "conversational": 0.2,
 }
 CONFIDENCE_LEVELS = (0.95, 0.80, 0.60, 0.40)
+# Fact actions of the informed extraction (v1 said NEW/UPDATE; NOOP is the reconcile word).
+_ACTIONS = {"NEW": "ADD", "ADD": "ADD", "UPDATE": "UPDATE", "DELETE": "DELETE", "NONE": "NONE",
+            "NOOP": "NONE"}
 _IDENTITY_TYPES = {"same_as", "alias_of", "is", "also_known_as", "aka", "identical_to"}
 
 
@@ -61,7 +65,9 @@ class ExtractedFact:
     subject: str
     confidence: float = 0.95
     kind: str = "fact"
-    action: str = "NEW"
+    action: str = "ADD"  # ADD | UPDATE | DELETE | NONE (informed extraction, prompt v2)
+    target_id: str | None = None  # a known fact's short id ("F3") for UPDATE / DELETE / NONE
+    reason: str = ""
     importance_category: str | None = None
     importance: float = 0.5
     temporal_class: str = "persistent"
@@ -87,6 +93,10 @@ class Extraction:
     profiles: dict[str, str] = field(default_factory=dict)
     causal: list[tuple[int, int, float]] = field(default_factory=list)
     emotion: dict[str, Any] | None = None
+    # Set by the informed extraction only: short id → fact id of the known facts it was shown
+    # (its answer's reconciliation targets), and the keys of the known entities shown.
+    known_ids: dict[str, str] | None = None
+    known_entities: set[str] = field(default_factory=set)
 
 
 def _str(value: Any) -> str:
@@ -166,14 +176,20 @@ def harden(data: Any, *, max_facts: int = 20, max_entities: int = 50, min_chars:
         importance = IMPORTANCE_BY_CATEGORY.get(category or "", _float(item.get("importance"), 0.5))
         temporal = "temporal" if _str(item.get("temporal_class")).lower() == "temporal" else \
             "persistent"
-        action = "UPDATE" if _str(item.get("action")).upper() == "UPDATE" else "NEW"
+        action = _ACTIONS.get(_str(item.get("action")).upper(), "ADD")
+        target = item.get("target_id")
+        target_id = _str(target) if isinstance(target, str) else None
+        if isinstance(target, int) and not isinstance(target, bool):  # "3" for "F3"
+            target_id = f"F{target}"
         until = parse_datetime(item.get("valid_until"))
         if item.get("valid_until") and until is None:
             warn.append(f"unparseable valid_until {str(item.get('valid_until'))[:40]!r} ignored")
         out.facts.append(ExtractedFact(
             text=text, subject=_str(item.get("subject")) or "",
             confidence=_snap_confidence(_float(item.get("confidence"), 0.95)), kind=kind,
-            action=action, importance_category=category, importance=importance,
+            action=action, target_id=target_id or None,
+            reason=_str(item.get("reason"))[:500], importance_category=category,
+            importance=importance,
             temporal_class=temporal, valid_until=until,
             categories=[normalize_type(_str(c)) for c in _list(item.get("categories"))
                         if _str(c)][:10],
@@ -249,7 +265,8 @@ def normalize_extraction(ex: Extraction, speaker: str) -> Extraction:
         seen_rel.add(rkey)
         relations.append(replace(rel, source=src, target=dst))
     profiles = {canon(k): v for k, v in ex.profiles.items()}
-    return Extraction(entities, facts, relations, profiles, list(ex.causal), ex.emotion)
+    return Extraction(entities, facts, relations, profiles, list(ex.causal), ex.emotion,
+                      ex.known_ids, set(ex.known_entities))
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
@@ -270,24 +287,57 @@ def semantic_dedup(vectors: Sequence[Sequence[float]], threshold: float) -> list
     return kept
 
 
+@dataclass
+class KnownContext:
+    """Stage 6 output, the informed extraction's view of memory: the known entities the
+    message names, their profiles, and the nearest active facts with short ids ("F1"…) that the
+    model may target with UPDATE / DELETE / NONE (``ids`` maps them back to fact ids)."""
+
+    entities: list[dict[str, str]] = field(default_factory=list)
+    profiles: list[str] = field(default_factory=list)
+    facts: list[dict[str, str]] = field(default_factory=list)
+    ids: dict[str, str] = field(default_factory=dict)
+    keys: set[str] = field(default_factory=set)  # entity keys behind ``entities``
+
+    def payload(self) -> dict[str, Any]:
+        return {"known_entities": self.entities, "known_profiles": self.profiles,
+                "known_facts": self.facts}
+
+
 def known_context(alias_rows: list[dict[str, Any]], facts: list[dict[str, Any]],
-                   budget: int) -> list[str]:
-    """Stage 6: profiles first, then per-entity facts, within a token budget."""
-    lines: list[str] = []
-    seen: set[str] = set()
-    names = {r["key"]: r["name"] for r in alias_rows}
+                  budget: int) -> KnownContext:
+    """Stage 6: the matched entities, then their profiles, then their facts nearest to the
+    message (best first, across entities), within a token budget for profiles + facts."""
+    out = KnownContext()
+    names: dict[str, str] = {}
+    profiles: dict[str, str] = {}
     for row in alias_rows:
-        if row["profile_text"] and row["key"] not in seen:
-            seen.add(row["key"])
-            lines.append(f"[{row['name']} profile] {row['profile_text']}")
-    for row in facts:
-        lines.append(f"[{names.get(row['key'], row['key'])}] {row['text']}")
-    out: list[str] = []
+        if row["key"] not in names:
+            names[row["key"]] = row["name"]
+            out.keys.add(row["key"])
+            out.entities.append({"name": row["name"], "type": row.get("type") or "thing"})
+            if row["profile_text"]:
+                profiles[row["key"]] = f"[{row['name']}] {row['profile_text']}"
     used = 0
-    for line in lines:
+    for line in profiles.values():
         cost = estimate_tokens(line)
         if used + cost > budget:
+            return out
+        out.profiles.append(line)
+        used += cost
+    seen: set[str] = set()
+    ranked = sorted(facts, key=lambda r: -float(r.get("similarity") or 0.0))
+    for row in ranked:
+        fid = row.get("id") or f"?{len(out.facts)}"
+        if fid in seen:
+            continue
+        seen.add(fid)
+        about = names.get(row["key"], row["key"])
+        cost = estimate_tokens(f"{about} {row['text']}") + 3
+        if used + cost > budget:
             break
-        out.append(line)
+        short = f"F{len(out.facts) + 1}"
+        out.facts.append({"id": short, "about": about, "text": row["text"]})
+        out.ids[short] = fid
         used += cost
     return out

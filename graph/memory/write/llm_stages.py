@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from graph.memory import prompts
-from graph.memory.write.extraction import Extraction, harden
+from graph.memory.write.extraction import Extraction, KnownContext, harden
 from graph.providers import ChatLLM, TokenUsage
 
 __all__ = ["CallFailed", "LLMSession", "blind_extraction", "informed_extraction"]
@@ -46,10 +46,16 @@ _RELATION_SCHEMA: dict[str, Any] = {
         "required": ["source", "target", "type"]}}},
     "required": ["relations"],
 }
+_INFORMED_FACT: dict[str, Any] = {
+    "type": "object", "properties": {
+        **_FACT_SCHEMA["properties"]["facts"]["items"]["properties"],
+        "action": {"type": "string", "enum": ["ADD", "UPDATE", "DELETE", "NONE"]},
+        "target_id": {"type": ["string", "null"]}, "reason": {"type": "string"}},
+    "required": ["subject", "text", "action"]}
 INFORMED_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        **_ENTITY_SCHEMA["properties"], **_FACT_SCHEMA["properties"],
+        **_ENTITY_SCHEMA["properties"], "facts": {"type": "array", "items": _INFORMED_FACT},
         **_RELATION_SCHEMA["properties"],
         "profiles": {"type": "object", "additionalProperties": {"type": "string"}},
         "causal_links": {"type": "array", "items": {"type": "object"}},
@@ -115,17 +121,22 @@ def _base_payload(message: str, speaker: str, occurred_at: datetime,
 
 
 async def informed_extraction(session: LLMSession, message: str, speaker: str,
-                              occurred_at: datetime, recent: list[str], known: list[str],
+                              occurred_at: datetime, recent: list[str], known: KnownContext,
                               caps: dict[str, int], timeout_s: float) -> Extraction | None:
-    """Stage 7: one call with the known context. None when the answer is unusable.
+    """Stages 7 + 11 in one call: extraction informed by the known entities, profiles and
+    nearest facts, each fact with its reconciliation action against those facts' short ids.
+    The answer's ``known_ids`` maps the short ids back. None when the answer is unusable.
 
     Raises:
         CallFailed: the endpoint failed (the caller does not fall back to more calls then).
     """
-    payload = _base_payload(message, speaker, occurred_at, recent)
-    payload["known_context"] = known
+    payload = {**_base_payload(message, speaker, occurred_at, recent), **known.payload()}
     data = await session.ask("extract_informed", payload, INFORMED_SCHEMA, timeout_s)
-    return harden(data, warnings=session.warnings, **caps) if data is not None else None
+    ex = harden(data, warnings=session.warnings, **caps) if data is not None else None
+    if ex is not None:
+        ex.known_ids = dict(known.ids)
+        ex.known_entities = set(known.keys)
+    return ex
 
 
 async def blind_extraction(session: LLMSession, message: str, speaker: str,

@@ -66,6 +66,19 @@ _REL_NOUNS = {"wife": "spouse_of", "husband": "spouse_of", "partner": "partner_o
               "son": "parent_of", "daughter": "parent_of", "colleague": "colleague_of",
               "manager": "reports_to", "cousin": "cousin_of"}
 _NEG_ADV = {"longer", "anymore", "never"}
+# Chat text joins independent clauses with a spaced dash or a semicolon ("Last weekend I joined
+# a mentorship program - it's really rewarding"). The small parser then hangs the first clause
+# under the second ("it's …", a reaction), and the salience filter drops the whole sentence.
+# They are made sentence boundaries before parsing.
+_CLAUSE_JOIN = re.compile(r"(?<=\w)(?: [-\u2013\u2014] |[\u2013\u2014]|; )(\w)")
+
+
+def split_clause_joins(message: str) -> str:
+    """Spaced dashes, em/en dashes and semicolons between clauses become sentence ends (the
+    next word capitalised so the parser starts a sentence there); hyphenated words and number
+    ranges ("2-3") are kept."""
+    return _CLAUSE_JOIN.sub(lambda m: ". " + m.group(1).upper(), message)
+
 
 def load_nlp() -> Any:
     """The spaCy pipeline, loaded once per process (thread-safe, lazy)."""
@@ -247,7 +260,7 @@ def extract_with(nlp: Any, message: str, speaker: str,
                  recent: list[str] | None = None) -> Extraction:
     """Deterministic extraction with a loaded spaCy pipeline (see module docstring)."""
     ex = Extraction()
-    doc = nlp(message)
+    doc = nlp(split_clause_joins(message))
     state = _Doc(doc, speaker, other_speaker(recent, speaker))
     for m in re.finditer(r"([^()\n]{2,60}?)\s{0,3}\(([^()\n]{2,60})\)", message):
         inner, outer = m.group(2).strip(), m.group(1).split()[-1].strip()

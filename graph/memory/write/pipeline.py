@@ -30,6 +30,7 @@ from graph.memory.write.entities import collect_mentions, resolve_mentions
 from graph.memory.write.extraction import (
     ExtractedFact,
     Extraction,
+    KnownContext,
     known_context,
     normalize_extraction,
     semantic_dedup,
@@ -241,7 +242,7 @@ class WritePipeline:
             await self.executor.write(work)
 
     async def _extract(self, text: str, speaker: str, recent: list[str], occurred: datetime,
-                       known: list[str], cfg: WriteConfig, session: LLMSession | None,
+                       known: KnownContext, cfg: WriteConfig, session: LLMSession | None,
                        run: _Run, result: WriteResult) -> Extraction | None:
         if session is None:
             return await extract_offline(text, speaker, recent)
@@ -277,12 +278,14 @@ class WritePipeline:
                           key: str | None, dry_run: bool, fence: Fence | None = None,
                           token: str = "") -> None:
         session = LLMSession(self.llm) if self.llm is not None else None
+        informed = session is not None and cfg.enable_informed_extraction
         alias_rows, ctx_facts = await load_context(
             self.executor, agent_id, [*word_ngrams(text)[:500], fold(speaker)], message_vec,
-            cfg.informed_extraction_topk)
+            cfg.informed_extraction_topk if informed else 0)
         known = known_context(alias_rows, ctx_facts,
-                               cfg.informed_extraction_context_budget_tokens)
-        run.step("context", aliases=len(alias_rows), context_lines=len(known))
+                              cfg.informed_extraction_context_budget_tokens)
+        run.step("context", aliases=len(alias_rows), profiles=len(known.profiles),
+                 known_facts=len(known.facts))
 
         ex = await self._extract(text, speaker, recent, occurred, known, cfg, session, run,
                                  result)
@@ -313,7 +316,9 @@ class WritePipeline:
         fact_vecs = [fact_vecs[i] for i in keep]
 
         resolved = await resolve_mentions(self.executor, agent_id, ments, speaker, name_vecs,
-                                          cfg, session, text, profiles=ex.profiles)
+                                          cfg, session, text, profiles=ex.profiles,
+                                          shown=ex.known_entities
+                                          if ex.known_ids is not None else None)
         result.entities_resolved = resolved.report
         ents = list(resolved.entities.values())
         run.step("resolution", entities=len(ents))
@@ -369,6 +374,9 @@ class WritePipeline:
                 if attempt >= CONFLICT_RETRIES:
                     raise
                 run.step("conflict", attempt=attempt + 1, reason=str(exc))
+                # The informed answer's UPDATE/DELETE/NONE targets were read before the other
+                # write: stale now. Decide like the blind path (thresholds + reconcile call).
+                ex.known_ids = None
                 for item in live:
                     item.candidates, item.decision, item.blocked = [], None, None
             except AlreadyExtracted:
@@ -411,7 +419,7 @@ class WritePipeline:
                 row["id"], row["text"], float(row["similarity"]), float(row["confidence"] or 0)))
         for item in live:
             item.candidates = hybrid_rank(item.text, item.candidates, cfg.reconcile_candidates)
-        await decide(live, session, cfg, run.warnings)
+        await decide(live, session, cfg, run.warnings, ex.known_ids)
         active = [ExistingRelation(r["id"], r["source_key"], r["target_key"], r["type"],
                                    r["evidence_fact_id"]) for r in active_rows]
         close_rels = apply_single_valued(items, relations, active, single)

@@ -92,13 +92,14 @@ async def log_event(executor: Executor, agent_id: str, event: Row | None,
 
 async def load_context(executor: Executor, agent_id: str, norms: list[str],
                        embedding: list[float], k: int) -> tuple[list[Row], list[Row]]:
-    """Stages 5–6: alias matches for the message's n-grams, then top-K facts for the matched
-    entities without a profile — one read transaction."""
+    """Stages 5–6: alias matches for the message's n-grams, then, for every matched entity,
+    its top-K active facts nearest to the message (the informed extraction's context and
+    reconciliation candidates) — one read transaction."""
     async def work(tx: Transaction) -> tuple[list[Row], list[Row]]:
         aliases = await tx.run("write/match_aliases", agent_id=agent_id, norms=norms)
-        keys = sorted({r["key"] for r in aliases if not r["profile_text"]})
+        keys = sorted({r["key"] for r in aliases})
         facts = await tx.run("write/context_facts", agent_id=agent_id, keys=keys,
-                             embedding=embedding, k=k) if keys else []
+                             embedding=embedding, k=k) if keys and k > 0 else []
         return aliases, facts
 
     return await executor.read(work)

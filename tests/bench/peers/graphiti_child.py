@@ -10,6 +10,11 @@ one request per stdin line, one answer per stdout line (``{"ok": true, ...}`` or
   "vec" | "same_as"}]}``: each fact becomes an EntityEdge speaker → fact node (``valid_at`` = the
   session date, ``fact_embedding`` = the vector handed over, or the vector of fact ``same_as``),
   saved with Graphiti's own bulk writer. No LLM: the clients below raise if anything calls them.
+- ``{"op": "init", ..., "llm_base_url"}``: as above, but Graphiti's own OpenAI-compatible
+  client (``OpenAIGenericClient``, json_schema structured output) talks to that endpoint (the
+  LLM cost benchmark's scripted endpoint) and embeddings come from a local hash embedder.
+- ``{"op": "episode", "group", "name", "body", "when"}``: ``Graphiti.add_episode`` of one
+  message (``EpisodeType.message``); answers the ms spent.
 - ``{"op": "search", "group", "query", "vec", "limit"}``: ``Graphiti.search()`` (its default
   BM25 + cosine + RRF edge search); answers the edge uuids (= our fact ids) and the ms spent.
 - ``{"op": "quit"}``.
@@ -70,6 +75,27 @@ class LookupEmbedder(EmbedderClient):  # type: ignore[misc]
         return [await self.create(t) for t in input_data_list]
 
 
+class HashEmbedder(EmbedderClient):  # type: ignore[misc]
+    """Deterministic local vectors (the LLM cost benchmark measures LLM calls, not recall)."""
+
+    DIM = 64
+
+    async def create(self, input_data: str | Iterable[Any]) -> list[float]:
+        import hashlib
+        import math
+
+        text = input_data if isinstance(input_data, str) else str(next(iter(input_data)))
+        vec = [0.0] * self.DIM
+        for word in text.lower().split():
+            h = hashlib.sha256(word.encode()).digest()
+            vec[h[0] % self.DIM] += 1.0 if h[1] % 2 else -1.0
+        norm = math.sqrt(sum(v * v for v in vec)) or 1.0
+        return [v / norm for v in vec]
+
+    async def create_batch(self, input_data_list: list[str]) -> list[list[float]]:
+        return [await self.create(t) for t in input_data_list]
+
+
 class Child:
     def __init__(self) -> None:
         self.graphiti: Any = None
@@ -78,8 +104,20 @@ class Child:
         self.speaker_uuid: dict[tuple[str, str], str] = {}
 
     async def init(self, req: dict[str, Any]) -> dict[str, Any]:
-        self.graphiti = Graphiti(req["uri"], req["user"], req["password"], llm_client=NoLLM(None),
-                                 embedder=self.embedder, cross_encoder=NoCrossEncoder())
+        llm: Any = NoLLM(None)
+        embedder: Any = self.embedder
+        if req.get("llm_base_url"):
+            from graphiti_core.llm_client.config import LLMConfig  # type: ignore
+            from graphiti_core.llm_client.openai_generic_client import (  # type: ignore
+                OpenAIGenericClient,
+            )
+
+            llm = OpenAIGenericClient(LLMConfig(api_key="scripted", model="scripted",
+                                                small_model="scripted",
+                                                base_url=req["llm_base_url"]))
+            embedder = HashEmbedder()
+        self.graphiti = Graphiti(req["uri"], req["user"], req["password"], llm_client=llm,
+                                 embedder=embedder, cross_encoder=NoCrossEncoder())
         await self.graphiti.build_indices_and_constraints()
         import graphiti_core  # type: ignore[import-not-found]
 
@@ -116,6 +154,16 @@ class Child:
             await add_nodes_and_edges_bulk(self.graphiti.driver, [], [], nodes[start:start + CHUNK],
                                            edges[start:start + CHUNK], self.embedder)
         return {"n": len(edges)}
+
+    async def episode(self, req: dict[str, Any]) -> dict[str, Any]:
+        from graphiti_core.nodes import EpisodeType  # type: ignore
+
+        started = time.perf_counter()
+        await self.graphiti.add_episode(
+            name=req["name"], episode_body=req["body"], source=EpisodeType.message,
+            source_description="conversation message",
+            reference_time=datetime.fromisoformat(req["when"]), group_id=req["group"])
+        return {"ms": (time.perf_counter() - started) * 1000}
 
     async def search(self, req: dict[str, Any]) -> dict[str, Any]:
         self.embedder.vectors[req["query"].replace("\n", " ")] = req["vec"]

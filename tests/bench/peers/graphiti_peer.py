@@ -127,9 +127,12 @@ class PeerNeo4j:
 class GraphitiPeer:
     """Graphiti in its venv, against the second Neo4j, driven over JSON lines."""
 
-    def __init__(self, project_home: Path, log: Callable[[str], object] = print) -> None:
-        self.neo4j = PeerNeo4j(project_home)
+    def __init__(self, project_home: Path, log: Callable[[str], object] = print, *,
+                 bolt_port: int = 28687, http_port: int = 28474,
+                 llm_base_url: str | None = None) -> None:
+        self.neo4j = PeerNeo4j(project_home, bolt_port=bolt_port, http_port=http_port)
         self.log = log
+        self.llm_base_url = llm_base_url
         self.proc: asyncio.subprocess.Process | None = None
         self.version = "?"
 
@@ -141,7 +144,7 @@ class GraphitiPeer:
             str(python), str(CHILD), stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE, stderr=stderr, limit=1 << 24)
         answer = await self.call({"op": "init", "uri": self.neo4j.uri, "user": "neo4j",
-                                  "password": PASSWORD})
+                                  "password": PASSWORD, "llm_base_url": self.llm_base_url})
         self.version = str(answer.get("version"))
 
     async def call(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -163,6 +166,12 @@ class GraphitiPeer:
         for start in range(0, len(facts), 5000):
             await self.call({"op": "load", "group": group, "speakers": speakers,
                              "facts": facts[start:start + 5000]})
+
+    async def episode(self, group: str, name: str, body: str, when: str) -> float:
+        """``add_episode`` of one message; the ms it took."""
+        answer = await self.call({"op": "episode", "group": group, "name": name, "body": body,
+                                  "when": when})
+        return float(answer["ms"])
 
     async def search(self, group: str, query: str, vec: list[float],
                      limit: int = 20) -> tuple[list[str], float]:

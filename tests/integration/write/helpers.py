@@ -41,12 +41,27 @@ def extraction(entities: list[tuple[str, str]] | None = None,
     return {
         "entities": [{"name": n, "type": t, "aliases": aliases.get(n, [])}
                      for n, t in entities or []],
-        "facts": [{"subject": s, "text": t, "confidence": 0.95, "action": "NEW",
+        "facts": [{"subject": s, "text": t, "confidence": 0.95, "action": "ADD",
                    "importance_category": "specific_event", "kind": "fact"}
                   for s, t in facts or []],
         "relations": [{"source": s, "type": r, "target": t} for s, r, t in relations or []],
         **extra,
     }
+
+
+def informed(answer: dict[str, Any], decisions: dict[str, tuple[str, str]]) -> Any:
+    """A scripted informed-extraction reply (prompt v2) whose facts carry reconciliation
+    actions: ``decisions`` maps a new fact's text to (action, known fact text); the reply
+    targets that known fact by the short id the pipeline showed in ``known_facts``."""
+    def reply(body: dict[str, Any]) -> dict[str, Any]:
+        known = {f["text"]: f["id"] for f in user_payload(body)["known_facts"]}
+        out = json.loads(json.dumps(answer))
+        for fact in out["facts"]:
+            if fact["text"] in decisions:
+                action, old = decisions[fact["text"]]
+                fact.update(action=action, target_id=known[old], reason=f"scripted {action}")
+        return out
+    return reply
 
 
 CLARA_MESSAGE = ("Clara Rezende saiu da Vertix e foi pra Orion Tech como head de engenharia. "

@@ -46,7 +46,8 @@ async def test_pipeline_benchmark_prints_every_table(tmp_path: Path,
     examples, dump = tmp_path / "examples.txt", tmp_path / "facts.json"
     await main(argparse.Namespace(path=str(data), conversations=None, turns=None,
                                   threshold=0.6, examples=str(examples), dump=str(dump),
-                                  extract_only=False))
+                                  extract_only=False, scripted_llm=False, graphiti=False,
+                                  graphiti_ports="28687,28474"))
     out = capsys.readouterr().out
     assert "Threshold sweep" in out and "<- used" in out
     assert "precision 1.000, recall 1.000" in out  # small talk gave no fact
@@ -58,3 +59,26 @@ async def test_pipeline_benchmark_prints_every_table(tmp_path: Path,
         "Ana lives in Curitiba.", "Ana works at Acme as a designer.",
         "Bruno adopted a puppy named Rex last week."]
     assert "# 20 gold observations" in examples.read_text(encoding="utf-8")
+
+
+async def test_scripted_llm_mode_prints_the_cost_table(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """The LLM path against the scripted loopback endpoint: one call per message, the per-
+    message cost table, and the same stored facts as the offline extractor serves them."""
+    data = tmp_path / "tiny.json"
+    _dataset(data)
+    dump = tmp_path / "facts.json"
+    await main(argparse.Namespace(path=str(data), conversations=None, turns=None,
+                                  threshold=0.6, examples=str(tmp_path / "ex.txt"),
+                                  dump=str(dump), extract_only=False, scripted_llm=True,
+                                  graphiti=False, graphiti_ports="28687,28474"))
+    out = capsys.readouterr().out
+    assert "LLM calls 1.00" in out and "Neo4j round trips 5.00" in out
+    assert "LLM cost per message (scripted endpoint, 5 messages" in out
+    row = next(line for line in out.splitlines() if line.startswith("hippograph "))
+    assert row.split()[1] == "1.00"  # calls per message
+    assert "hippograph calls per message by request: extract_informed 1.00" in out
+    facts = json.loads(dump.read_text(encoding="utf-8"))
+    assert sorted(f["text"] for f in facts) == [
+        "Ana lives in Curitiba.", "Ana works at Acme as a designer.",
+        "Bruno adopted a puppy named Rex last week."]

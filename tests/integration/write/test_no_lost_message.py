@@ -6,6 +6,7 @@ fact with two active successors."""
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -258,7 +259,9 @@ async def test_concurrent_updates_of_one_fact_leave_one_successor(
         message = next(m["content"] for m in body["messages"] if m["role"] == "user")
         city = next(c for c in moves if c in message)
         answer = extraction([(city, "place")], [(SPEAKER, f"Rafael lives in {city}")])
-        answer["facts"][0]["action"] = "UPDATE"
+        known = {f["text"]: f["id"] for f in json.loads(message)["known_facts"]}
+        answer["facts"][0].update(action="UPDATE", target_id=known["Rafael lives in Curitiba"],
+                                  reason="moved")
         return answer
 
     llm = ScriptedLLM(by_stage={INFORMED: [informed] * 2},

@@ -12,7 +12,7 @@ from graph.memory.write import ConfigError, PIIRejected, WriteConfig, WritePipel
 from graph.providers import Embedder, HashEmbedder
 from tests.cypher import load_query
 from tests.fakes import RecordingExecutor, ScriptedLLM
-from tests.integration.write.helpers import SPEAKER, counts, extraction, reconcile_with
+from tests.integration.write.helpers import SPEAKER, counts, extraction, informed
 from tests.integration.write.history import get_fact
 
 pytestmark = pytest.mark.neo4j
@@ -110,11 +110,12 @@ async def test_controlled_mode_applies_add_and_blocks_update(
     llm = ScriptedLLM(by_stage={INFORMED: [
         extraction([("Curitiba", "place")], [(SPEAKER, "Rafael lives in Curitiba")],
                    [(SPEAKER, "lives_in", "Curitiba")]),
-        extraction([("São Paulo", "place")],
-                   [(SPEAKER, "Rafael lives in São Paulo now"),
-                    (SPEAKER, "Rafael adopted a cat named Mingau")],
-                   [(SPEAKER, "lives_in", "São Paulo")]),
-    ], "Stage: reconcile": [reconcile_with("UPDATE", "moved")]})
+        informed(extraction([("São Paulo", "place")],
+                            [(SPEAKER, "Rafael lives in São Paulo now"),
+                             (SPEAKER, "Rafael adopted a cat named Mingau")],
+                            [(SPEAKER, "lives_in", "São Paulo")]),
+                 {"Rafael lives in São Paulo now": ("UPDATE", "Rafael lives in Curitiba")}),
+    ]})
     pipe = WritePipeline(executor, embedder, llm.chat())
     first = await pipe.write(agent_id, "I live in Curitiba", SPEAKER)
     res = await pipe.write(agent_id, "I moved to São Paulo and adopted a cat, Mingau", SPEAKER,
@@ -218,8 +219,7 @@ async def test_round_trips_per_message_are_bounded(executor: Executor, agent_id:
                    [(SPEAKER, "Rafael lives in Curitiba"), (SPEAKER, "Rafael works at Acme"),
                     (SPEAKER, "Rafael is married to Ana")],
                    [(SPEAKER, "lives_in", "Curitiba"), (SPEAKER, "works_at", "Acme"),
-                    (SPEAKER, "married_to", "Ana"), ("Ana", "works_at", "Acme")])] * 2},
-        replies=[reconcile_with("NOOP")] * 2)
+                    (SPEAKER, "married_to", "Ana"), ("Ana", "works_at", "Acme")])] * 2})
     pipe = WritePipeline(rec, embedder, llm.chat())
     await pipe.write(agent_id, "I live in Curitiba, work at Acme and married Ana", SPEAKER)
     # event + context read + entity candidates + fact candidates + ONE write transaction
@@ -228,6 +228,7 @@ async def test_round_trips_per_message_are_bounded(executor: Executor, agent_id:
     await pipe.write(agent_id, "I live in Curitiba, work at Acme and married Ana", SPEAKER,
                      idempotency_key="rt")
     assert rec.round_trips == 5  # the idempotency claim shares the event's transaction
+    assert llm.calls == 2  # one LLM call per message
 
 
 async def test_already_logged_event_is_not_duplicated(executor: Executor, agent_id: str,

@@ -20,7 +20,9 @@ from tests.integration.write.helpers import (
     SPEAKER,
     counts,
     extraction,
+    informed,
     reconcile_with,
+    user_payload,
 )
 from tests.integration.write.history import facts_as_of, get_fact, relationships_as_of
 
@@ -107,15 +109,23 @@ async def test_move_supersedes_and_cascades(executor: Executor, agent_id: str,
         by_stage={INFORMED: [
             extraction([("Curitiba", "place")], [(SPEAKER, "Rafael lives in Curitiba")],
                        [(SPEAKER, "lives_in", "Curitiba")]),
-            extraction([("São Paulo", "place")], [(SPEAKER, "Rafael lives in São Paulo now")],
-                       [(SPEAKER, "lives_in", "São Paulo")]),
-        ], RECONCILE: [reconcile_with("UPDATE", "moved")]})
+            informed(extraction([("São Paulo", "place")],
+                                [(SPEAKER, "Rafael lives in São Paulo now")],
+                                [(SPEAKER, "lives_in", "São Paulo")]),
+                     {"Rafael lives in São Paulo now": ("UPDATE", "Rafael lives in Curitiba")}),
+        ]})
     pipe = WritePipeline(executor, embedder, llm.chat())
     first = await pipe.write(agent_id, "I live in Curitiba", SPEAKER)
     between = datetime.now(UTC)
     await asyncio.sleep(0.05)
     second = await pipe.write(agent_id, "I moved to São Paulo", SPEAKER)
     assert first.success and second.success
+    # Extraction and reconciliation in ONE call per message: the second call saw the known
+    # fact under a short id and answered UPDATE on it.
+    assert llm.calls == 2 and second.llm_calls == 1
+    shown = user_payload(llm.requests[1])["known_facts"]
+    assert [(f["id"], f["about"], f["text"]) for f in shown] == [
+        ("F1", SPEAKER, "Rafael lives in Curitiba")]
     old_id = first.facts_added[0].id
     assert [u.target_id for u in second.facts_updated] == [old_id]
     old = await get_fact(executor, agent_id, old_id)
@@ -154,8 +164,7 @@ async def test_twenty_concurrent_writes_one_entity(executor: Executor, agent_id:
     answer = extraction([("Beatriz Souza", "person")],
                         [("Beatriz Souza", "Beatriz Souza is a product designer")],
                         aliases={"Beatriz Souza": ["Bia"]})
-    llm = ScriptedLLM(by_stage={INFORMED: [answer] * 20},
-                      replies=[reconcile_with("NOOP")] * 20)
+    llm = ScriptedLLM(by_stage={INFORMED: [answer] * 20})
     pipe = WritePipeline(executor, embedder, llm.chat())
     results = await asyncio.gather(*[
         pipe.write(agent_id, f"Bia (Beatriz Souza) is a product designer #{i}", SPEAKER)
@@ -189,41 +198,65 @@ async def test_no_longer_works_is_delete(executor: Executor, agent_id: str,
         INFORMED: [
             extraction([("Acme", "organization")], [(SPEAKER, "Rafael works at Acme")],
                        [(SPEAKER, "works_at", "Acme")]),
-            extraction([("Acme", "organization")], [(SPEAKER, "Rafael no longer works at Acme")]),
-        ], RECONCILE: [reconcile_with("DELETE", "retracted")]})
+            informed(extraction([("Acme", "organization")],
+                                [(SPEAKER, "Rafael no longer works at Acme")]),
+                     {"Rafael no longer works at Acme": ("DELETE", "Rafael works at Acme")}),
+        ]})
     pipe = WritePipeline(executor, embedder, llm.chat())
     first = await pipe.write(agent_id, "I work at Acme", SPEAKER)
     second = await pipe.write(agent_id, "I no longer work at Acme", SPEAKER)
     assert [d.id for d in second.facts_deleted] == [first.facts_added[0].id]
-    assert not second.facts_added
+    assert not second.facts_added and llm.calls == 2
     c = await counts(executor, agent_id)
     assert c["active_facts"] == 0 and c["active_relations"] == 0
 
 
 async def test_hallucinated_targets_and_empty_reasons_dropped(
         executor: Executor, agent_id: str, embedder: Embedder) -> None:
-    def bad(body: dict) -> dict:
-        return {"decisions": [
-            {"index": 0, "action": "UPDATE", "target_id": "made-up-id", "reason": "moved"},
-            {"index": 1, "action": "DELETE", "target_id": None, "reason": ""}]}
-
+    second = extraction([("Acme", "organization")],
+                        [(SPEAKER, "Rafael works at Acme Corp as a developer"),
+                         (SPEAKER, "Rafael enjoys hiking in the mountains")])
+    second["facts"][0].update(action="UPDATE", target_id="F99", reason="moved")
+    second["facts"][1].update(action="DELETE", target_id="F1", reason="")
     llm = ScriptedLLM(by_stage={INFORMED: [
         extraction([("Acme", "organization")],
                    [(SPEAKER, "Rafael works at Acme"), (SPEAKER, "Rafael enjoys hiking")]),
-        extraction([("Acme", "organization")],
-                   [(SPEAKER, "Rafael works at Acme Corp as a developer"),
-                    (SPEAKER, "Rafael enjoys hiking in the mountains")]),
-    ], RECONCILE: [bad]})
+        second]})
     pipe = WritePipeline(executor, embedder, llm.chat())
     await pipe.write(agent_id, "I work at Acme and enjoy hiking", SPEAKER)
     res = await pipe.write(agent_id, "I work at Acme Corp as a developer, I hike", SPEAKER)
     assert res.success
     assert not res.facts_updated and not res.facts_deleted
     assert len(res.facts_added) == 2  # dropped decisions fall back to ADD
-    assert any("not a candidate" in w for w in res.warnings) or any(
-        "without a reason" in w for w in res.warnings)
+    assert any("not a candidate" in w for w in res.warnings)
+    assert any("without a reason" in w for w in res.warnings)
+    assert llm.calls == 2  # no reconcile call: the shown candidates were judged already
     c = await counts(executor, agent_id)
     assert c["active_facts"] == 4
+
+
+async def test_unseen_candidate_uses_rules_or_second_call(
+        executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    """A fact candidate in the ambiguous band that the informed call was not shown: the rules
+    decide (one call per message) unless ``llm_calls_for_unseen`` asks for the reconcile call."""
+    llm = ScriptedLLM(by_stage={
+        INFORMED: [extraction([], [(SPEAKER, "Rafael works at Acme")]),
+                   extraction([], [(SPEAKER, "Rafael works at Acme Corp as a developer")]),
+                   extraction([], [(SPEAKER, "Rafael works at Acme Corp as an engineer")])],
+        RECONCILE: [reconcile_with("UPDATE", "promoted")]})
+    pipe = WritePipeline(executor, embedder, llm.chat())
+    first = await pipe.write(agent_id, "I work at Acme", SPEAKER)
+    hide = {"informed_extraction_topk": 0}  # nothing shown to the informed call
+    second = await pipe.write(agent_id, "I work at Acme Corp as a developer", SPEAKER,
+                              config_overrides=hide)
+    assert llm.calls == 2 and second.llm_calls == 1
+    assert [f.text for f in second.facts_added] == ["Rafael works at Acme Corp as a developer"]
+    assert second.facts_added[0].reason == "distinct enough"  # the offline rules decided
+    third = await pipe.write(agent_id, "I work at Acme Corp as an engineer", SPEAKER,
+                             config_overrides={**hide, "llm_calls_for_unseen": True})
+    assert llm.calls == 4 and third.llm_calls == 2
+    [update] = third.facts_updated
+    assert update.target_id in {first.facts_added[0].id, second.facts_added[0].id}
 
 
 async def test_llm_timeout_keeps_event(executor: Executor, agent_id: str,
@@ -290,7 +323,8 @@ async def test_ambiguous_entity_goes_to_llm(executor: Executor, agent_id: str,
         "Stage: resolve_entities": [pick, {"matches": [{"index": 0, "key": None,
                                                         "reason": "different"}]}]})
     pipe = WritePipeline(executor, embedder, llm.chat())
-    band = {"fuzzy_threshold": 0.999, "fuzzy_low_threshold": -1.0}
+    band = {"fuzzy_threshold": 0.999, "fuzzy_low_threshold": -1.0,
+            "llm_calls_for_unseen": True}
     await pipe.write(agent_id, "Guilherme Maturana is a designer", SPEAKER)
     res = await pipe.write(agent_id, "G. Maturana likes jazz", SPEAKER, config_overrides=band)
     [g] = res.entities_resolved

@@ -79,3 +79,22 @@ def test_portuguese_clauses_and_sentence_initial_verbs(nlp) -> None:  # type: ig
     ex = extract_with(nlp, "Sou casado com a Ana.", "Rafael")
     assert _rels(ex) == [("Rafael", "married_to", "Ana")]
     assert ex.facts[0].text == "Rafael é casado com a Ana."
+
+
+def test_dash_and_semicolon_joined_clauses_keep_the_informative_one(nlp) -> None:  # type: ignore[no-untyped-def]
+    """Chat joins clauses with " - " / "—" / ";": the reaction after it ("it's rewarding")
+    must not take the informative clause before it down with it."""
+    recent = ["Melanie: How have you been?"]
+    ex = extract_with(nlp, "Hey Melanie! Last weekend I joined a mentorship program for LGBTQ "
+                      "youth - it's really rewarding to help the community.", "Caroline", recent)
+    assert [f.text for f in ex.facts] == [
+        "Last weekend Caroline joined a mentorship program for LGBTQ youth."]
+    ex = extract_with(nlp, "Yesterday I took the kids to the museum — it was so cool!",
+                      "Melanie", recent)
+    assert [f.text for f in ex.facts] == ["Yesterday Melanie took the kids to the museum."]
+    ex = extract_with(nlp, "I'm lucky to have my husband and kids; they keep me motivated.",
+                      "Melanie", recent)
+    assert [f.text for f in ex.facts][:1] == ["Melanie is lucky to have Melanie's husband and kids."]
+    # Hyphenated words and ranges are not clause joins.
+    ex = extract_with(nlp, "I run a well-known 2-3 person bakery.", "Ana")
+    assert [f.text for f in ex.facts] == ["Ana runs a well-known 2-3 person bakery."]

@@ -188,10 +188,51 @@ def test_hybrid_rank_prefers_lexical_overlap_on_ties() -> None:
 def test_known_context_budget() -> None:
     from graph.memory.write.extraction import known_context as _known_context
 
-    aliases = [{"key": "person:c", "name": "Clara", "profile_text": "Engineer at Orion."},
-               {"key": "org:v", "name": "Vertix", "profile_text": None}]
-    facts = [{"key": "org:v", "text": "Vertix is a SaaS startup in Curitiba"}] * 50
-    lines = _known_context(aliases, facts, budget=40)
-    assert lines[0] == "[Clara profile] Engineer at Orion."
-    assert lines[1] == "[Vertix] Vertix is a SaaS startup in Curitiba"
-    assert 2 <= len(lines) < 10
+    aliases = [{"key": "person:c", "name": "Clara", "type": "person",
+                "profile_text": "Engineer at Orion."},
+               {"key": "org:v", "name": "Vertix", "type": "organization", "profile_text": None},
+               {"key": "org:v", "name": "Vertix", "type": "organization", "profile_text": None}]
+    facts = [{"key": "org:v", "id": f"fact-{i}", "text": "Vertix is a SaaS startup in Curitiba",
+              "similarity": i / 100} for i in range(50)]
+    known = _known_context(aliases, facts, budget=40)
+    assert known.entities == [{"name": "Clara", "type": "person"},
+                              {"name": "Vertix", "type": "organization"}]
+    assert known.profiles == ["[Clara] Engineer at Orion."]
+    # Nearest first, short ids mapped back to the fact ids, within the budget.
+    assert known.facts[0] == {"id": "F1", "about": "Vertix",
+                              "text": "Vertix is a SaaS startup in Curitiba"}
+    assert known.ids["F1"] == "fact-49" and known.ids["F2"] == "fact-48"
+    assert 1 <= len(known.facts) < 10
+    assert set(known.payload()) == {"known_entities", "known_profiles", "known_facts"}
+
+
+def test_informed_answer_actions_are_parsed_and_validated() -> None:
+    from graph.memory.write.decide import informed_decision
+    from graph.memory.write.extraction import harden
+    from graph.memory.write.planning import FactItem
+
+    ex = harden({"facts": [
+        {"subject": "Ana", "text": "Ana lives in São Paulo", "action": "update",
+         "target_id": "F1", "reason": "moved"},
+        {"subject": "Ana", "text": "Ana works at Acme", "action": "NOOP", "target_id": 2,
+         "reason": "known"},
+        {"subject": "Ana", "text": "Ana adopted a cat", "action": "NEW"},
+        {"subject": "Ana", "text": "Ana quit the choir", "action": "DELETE",
+         "target_id": "F7", "reason": "retracted"},
+        {"subject": "Ana", "text": "Ana likes jazz a lot", "action": "DELETE",
+         "target_id": "F1", "reason": ""}]})
+    assert ex is not None
+    assert [(f.action, f.target_id) for f in ex.facts] == [
+        ("UPDATE", "F1"), ("NONE", "F2"), ("ADD", None), ("DELETE", "F7"), ("DELETE", "F1")]
+    known = {"F1": "fact-curitiba", "F2": "fact-acme"}
+    warnings: list[str] = []
+    got = []
+    for i, fact in enumerate(ex.facts):
+        item = FactItem(index=i, fact=fact, subject_key="person:ana", text=fact.text,
+                        normalized=fact.text.lower(), content_hash=str(i), mentioned=[])
+        d = informed_decision(item, known, warnings)
+        got.append(None if d is None else (d.action, d.target_id, d.by))
+    assert got == [("UPDATE", "fact-curitiba", "llm"), ("NOOP", "fact-acme", "llm"), None,
+                   None, None]  # F7 was never shown; an empty reason is dropped
+    assert any("not a candidate" in w for w in warnings)
+    assert any("without a reason" in w for w in warnings)

@@ -102,6 +102,10 @@ def test_prompts_are_versioned_files() -> None:
     informed = prompts.load("extract_informed", 1)
     assert "ALL factual information" in informed and "subject-centric" in informed
     assert "language of the message" in informed and "English" in informed
+    # v2: extraction and reconciliation in one answer, against the shown known facts' ids.
+    assert prompts.version_of("extract_informed") == 2
+    assert "known_facts" in prompts.load("extract_informed") and "target_id" in prompts.load(
+        "extract_informed")
     with pytest.raises(prompts.PromptNotFound):
         prompts.load("extract_informed", 99)
 
