@@ -81,22 +81,25 @@ BASE_OPTIONS: dict[str, dict[str, Any]] = {
 # Ablation: each signal off in turn, and the fusion variants (options of RetrieveConfig).
 ABLATIONS: dict[str, dict[str, Any]] = {
     "full (default)": {},
-    "- semantic weight": {"weights": {"semantic": 0.0}},
     "- keyword": {"enable_keyword": False},
     "- graph BFS": {"enable_graph": False},
-    "- planner expansion": {"enable_expansion": False},
-    "- activation": {"activation_hops": 0},
-    "- recency": {"weights": {"recency": 0.0}},
     "- importance": {"weights": {"importance": 0.0}},
-    "- pattern": {"pattern_boost_max": 0.0, "enable_aggregation": False},
-    "- confidence": {"confidence_weight": 0.0},
+    "+ keyword w/o names": {"keyword_names": False},
     "- temporal window": {"weights": {"temporal": 0.0}},
     "fusion = rrf": {"fusion": "rrf"},
+    "- semantic weight": {"weights": {"semantic": 0.0}},
     # levers that are off by default: each switched on alone
-    "+ keyword w/o names": {"keyword_names": False},
     "+ provenance lift 0.9": {"weights": {"provenance": 0.9}},
+    "+ session lift 0.5": {"session_lift": 0.5},
+    "+ keyword coverage": {"keyword_model": "coverage"},
     "+ MMR 0.3": {"diversity": 0.3},
     "+ context turns 1": {"context_turns": 1},
+    # no information on LoCoMo (one speaker entity, one age per session): expected 0
+    "- recency": {"weights": {"recency": 0.0}},
+    "- confidence": {"confidence_weight": 0.0},
+    "- pattern": {"pattern_boost_max": 0.0, "enable_aggregation": False},
+    "- planner expansion": {"enable_expansion": False},
+    "- activation": {"activation_hops": 0},
 }
 
 
@@ -283,40 +286,58 @@ def print_table(table: Table, labels: list[str], modes: Sequence[str]) -> None:
 
 
 async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dict[str, Questions],
-                 labels: list[str], variants: dict[str, dict[str, Any]]) -> None:
+                 labels: list[str], variants: dict[str, dict[str, Any]],
+                 concurrency: int = 1) -> None:
+    """Each variant's row is printed as soon as it is measured (a long run that is stopped
+    keeps what it printed)."""
     retriever = Retriever(ex, embedder)
     modes = list(per_mode_questions)
-    results: dict[str, dict[str, Metrics]] = {}
-    for label, options in variants.items():
-        results[label] = {}
-        for mode, questions in per_mode_questions.items():
-            m = results[label][mode] = Metrics()
-            for c, q, evidence in progress_bar(questions, desc=f"ablate {label} ({mode})",
-                                               unit="q"):
-                t = time.perf_counter()
-                ranked = await hippograph(retriever, c.agent_id, q["question"], options, mode)
-                m.add(ranked, c.dia_of, evidence, (time.perf_counter() - t) * 1000,
-                      c.label)
-    base = results[next(iter(variants))]
+    base: dict[str, Metrics] | None = None
+    gate = asyncio.Semaphore(concurrency)
     print("\nablation (hippograph retrieve; Δ = change of recall@10 vs the first row; "
           "convs +/- = conversations where recall@10 rises / falls by > 0.5 pt)")
-    head = " ".join(f"{'R@10 ' + m:>17} {'Δ pts':>6} {'convs +/-':>9}" for m in modes)
-    print(f"{'variant':<24} {head} {'ms/q':>7}")
-    for label, per_mode in results.items():
+    head = " ".join(f"{'R@10 ' + m:>17} {'Δ pts':>6} {'MRR':>6} {'convs +/-':>9}"
+                    for m in modes)
+    print(f"{'variant':<24} {head} {'ms/q':>7}", flush=True)
+    for label, options in variants.items():
+        per_mode: dict[str, Metrics] = {}
+        for mode, questions in per_mode_questions.items():
+            m = per_mode[mode] = Metrics()
+
+            async def one(q: dict[str, Any], c: Conversation, mode: str = mode,
+                          options: dict[str, Any] = options) -> tuple[list[str], float]:
+                async with gate:
+                    t = time.perf_counter()
+                    ranked = await hippograph(retriever, c.agent_id, q["question"], options,
+                                              mode)
+                    return ranked, (time.perf_counter() - t) * 1000
+
+            # Questions run ``concurrency`` at a time (wall time only: each ranking is the
+            # same as run alone); metrics are added in question order.
+            with progress_bar(total=len(questions), desc=f"ablate {label} ({mode})",
+                              unit="q") as shown:
+                for start in range(0, len(questions), 50):
+                    chunk = questions[start:start + 50]
+                    outs = await asyncio.gather(*(one(q, c) for c, q, _ in chunk))
+                    for (c, _, evidence), (ranked, ms) in zip(chunk, outs, strict=True):
+                        m.add(ranked, c.dia_of, evidence, ms, c.label)
+                    shown.update(len(chunk))
+        base = base or per_mode
         cells = []
         for mode in modes:
             m, b = per_mode[mode], base[mode]
             up = sum(m.conv_r10(i) > b.conv_r10(i) + 0.005 for i in labels)
             down = sum(m.conv_r10(i) < b.conv_r10(i) - 0.005 for i in labels)
             cells.append(f"{m.r(10):17.3f} {100 * (m.r(10) - b.r(10)):+6.1f} "
-                         f"{f'{up}/{down}':>9}")
+                         f"{m.rr / max(1, m.n):6.3f} {f'{up}/{down}':>9}")
         first = per_mode[modes[0]]
-        print(f"{label:<24} {' '.join(cells)} {first.ms / max(1, first.n):7.1f}")
+        print(f"{label:<24} {' '.join(cells)} {first.ms / max(1, first.n):7.1f}", flush=True)
 
 
 async def main(path: str, max_convs: int | None, max_questions: int | None, every: int,
                mode: str, do_ablate: bool, extra: dict[str, dict[str, Any]],
-               ablate_every: int = 1) -> None:
+               ablate_every: int = 1, concurrency: int = 1, compare_rankers: bool = True
+               ) -> None:
     settings = Settings()
     ex = connect(settings.bolt_uri, settings.neo4j_user,
                  settings.neo4j_password.get_secret_value(), settings.neo4j_database)
@@ -340,7 +361,8 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
             qs = [(c, q, evidence_ids(q["evidence"])) for c in agents[m] for q in c.questions]
             per_mode[m] = [x for x in qs if x[2]]
         await embedder.embed([q["question"] for _, q, _ in per_mode[modes[0]]])
-        table = {m: await compare(ex, embedder, per_mode[m], m) for m in modes}
+        table = {m: await compare(ex, embedder, per_mode[m], m) for m in modes} \
+            if compare_rankers else {}
         n_facts = sum(len(c.facts) for c in convs)
         n_events = sum(len(c.events) for c in convs)
         load_avg = " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -350,13 +372,14 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
         print("mode facts: an agent holding the facts only; mode turns+facts: an agent holding "
               "facts and turns (events), both ranked together")
         labels = [c.label for c in convs]
-        print_table(table, labels, modes)
+        if table:
+            print_table(table, labels, modes)
         if do_ablate or extra:
             variants = {**(ABLATIONS if do_ablate else {"full (default)": {}}), **extra}
             sampled = {m: qs[::ablate_every] for m, qs in per_mode.items()}
             print(f"\nablation on every {ablate_every}th question "
                   f"({len(sampled[modes[0]])} per mode)")
-            await ablate(ex, embedder, sampled, labels, variants)
+            await ablate(ex, embedder, sampled, labels, variants, concurrency)
         print(f"total {time.perf_counter() - started:.0f} s")
     finally:
         for c in loaded:
@@ -375,9 +398,15 @@ if __name__ == "__main__":
     parser.add_argument("--ablate", action="store_true", help="print the ablation table")
     parser.add_argument("--ablate-every", type=int, default=1,
                         help="ablation on every Nth question only (it runs retrieve per variant)")
+    parser.add_argument("--no-compare", action="store_true",
+                        help="skip the rankers' table (ablation only)")
+    parser.add_argument("--concurrency", type=int, default=1,
+                        help="ablation questions in flight at once (wall time only; ms/q then "
+                             "includes queueing)")
     parser.add_argument("--variant", action="append", default=[], metavar="LABEL=JSON",
                         help="extra retrieve options to compare, e.g. 'rrf={\"fusion\": \"rrf\"}'")
     args = parser.parse_args()
     extra = {v.split("=", 1)[0]: json.loads(v.split("=", 1)[1]) for v in args.variant}
     asyncio.run(main(args.path, args.conversations, args.questions, args.every, args.mode,
-                     args.ablate, extra, args.ablate_every))
+                     args.ablate, extra, args.ablate_every, args.concurrency,
+                     not args.no_compare))

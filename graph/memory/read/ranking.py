@@ -33,7 +33,9 @@ __all__ = [
     "drop_provenance",
     "effective_confidence",
     "fuse_rrf",
+    "keyword_coverage",
     "lift_by_provenance",
+    "lift_by_session",
     "merge_candidates",
     "merge_context",
     "pattern_boost",
@@ -110,6 +112,67 @@ def lift_by_provenance(facts: Iterable[ScoredFact], events: Iterable[EventHit],
             lifted += 1
         fact.scores.semantic = max(fact.scores.semantic, sem)
         fact.scores.keyword = max(fact.scores.keyword, kw)
+    return lifted
+
+
+def _stem(word: str) -> str:
+    """A crude suffix strip so "painting" / "painted" / "paints" meet "paint"."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def keyword_coverage(facts: Sequence[ScoredFact], terms: Sequence[str],
+                     events: Sequence[EventHit] = ()) -> None:
+    """Query-side keyword model: a candidate's keyword score = the share of the query's terms
+    it contains, each term weighted by its IDF over the candidate pool (log(1 + N / df)),
+    facts and conversation snippets alike.
+
+    Global BM25 scores depend on every tenant's text (a name rare elsewhere dominates) and
+    only the keyword signal's own hits get one; this scores every candidate the same way,
+    and a term in most candidates (the person the question is about) weighs little. The
+    higher of this and the normalised BM25 is kept."""
+    stems = list(dict.fromkeys(_stem(fold(t)) for t in terms if len(t) > 2))
+    texts = [f.text for f in facts] + [e.text for e in events]
+    if not texts or not stems:
+        return
+    words = [{_stem(w) for w in fold(text).split()} for text in texts]
+    n = len(texts)
+    df = {t: sum(1 for ws in words if t in ws) for t in stems}
+    weight = {t: math.log1p(n / df[t]) if df[t] else math.log1p(n) for t in stems}
+    total = sum(weight.values())
+    covered = [sum(w for t, w in weight.items() if t in ws) / total for ws in words]
+    for fact, value in zip(facts, covered, strict=False):
+        fact.scores.keyword = max(fact.scores.keyword, value)
+    for event, value in zip(events, covered[len(facts):], strict=True):
+        event.keyword = max(event.keyword, value)
+
+
+def lift_by_session(facts: Sequence[ScoredFact], share: float, seeds: int) -> int:
+    """Session adjacency: a fact recorded with one of the ``seeds`` best facts (formula order)
+    — extracted from the same turn (a shared FROM_EVENT event) or valid from the same instant
+    (one session / one message) — gets a graph score of ``share`` × that seed's formula, if
+    higher. Returns how many facts rose. Pure; re-score afterwards."""
+    if share <= 0.0 or seeds <= 0:
+        return 0
+    def keys(fact: ScoredFact) -> list[object]:
+        out: list[object] = [("event", e) for e in fact.event_ids]
+        if fact.valid_from is not None:
+            out.append(("at", fact.valid_from))
+        return out
+
+    by_key: dict[object, list[tuple[float, str]]] = {}
+    for seed in order(facts)[:seeds]:
+        for key in keys(seed):
+            by_key.setdefault(key, []).append((seed.scores.formula, seed.id))
+    lifted = 0
+    for fact in facts:  # a seed is lifted by the other seeds only
+        value = share * max((score for k in keys(fact) for score, sid in by_key.get(k, ())
+                             if sid != fact.id), default=0.0)
+        if value > fact.scores.graph:
+            fact.scores.graph = min(1.0, value)
+            lifted += 1
     return lifted
 
 

@@ -141,3 +141,21 @@ async def test_retrieve_is_not_starved(executor: Executor, crowd: Crowd) -> None
                                                          "keyword": 0.0, "graph": 0.0}))
     result = await retriever.retrieve(crowd.target, QUERY)
     assert [f.id for f in result.facts] == _brute_force(crowd, 10, 0.0)
+
+
+async def test_one_statement_reruns_a_starved_part(executor: Executor, crowd: Crowd) -> None:
+    """Through the index path, read/signals' first round holds none of the target's facts
+    (the crowd is closer): the semantic and keyword parts are re-run with the adaptive
+    over-fetch and the ranking is still the brute-force one."""
+    retriever = Retriever(executor, FixedEmbedder(crowd.query_vec),
+                          config=RetrieveConfig(min_similarity=0.0, topk_facts=10, min_score=0.0,
+                                                semantic_limit=10, keyword_limit=10,
+                                                exact_scan_max_facts=10,
+                                                weights={"recency": 0.0, "importance": 0.0,
+                                                         "keyword": 0.0, "graph": 0.0}))
+    result = await retriever.retrieve(crowd.target, QUERY)
+    assert result.trace["signals"]["statement"] == "read/signals"
+    assert {"semantic", "keyword"} <= set(result.trace["signals"]["rerun"])
+    assert result.trace["signals"]["semantic"]["strategy"] == "index"
+    assert len(result.trace["signals"]["semantic"]["rounds"]) >= 2
+    assert [f.id for f in result.facts] == _brute_force(crowd, 10, 0.0)

@@ -3,9 +3,11 @@ aggregation, bad input — against the real Neo4j."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -21,7 +23,7 @@ from graph.memory.write import (
 )
 from graph.providers import Embedder
 from tests.cypher import load_query
-from tests.fakes import RecordingExecutor
+from tests.fakes import RecordingExecutor, WrappedExecutor
 from tests.integration.read.data import MARCOS_ENTITIES, MARCOS_FACTS, MARCOS_RELATIONS
 
 pytestmark = pytest.mark.neo4j
@@ -191,3 +193,103 @@ async def test_context_turns_bring_the_reply_and_windows_lift_dated_snippets(
               if e.id == f.id}
     assert lifted.pop("Painting the") > 0.05
     assert all(abs(v) < 1e-9 for v in lifted.values())
+
+
+class SlowGraphExecutor(WrappedExecutor):
+    """Holds the graph BFS statement back and records when each statement starts / ends."""
+
+    def __init__(self, inner: Executor, delay_s: float) -> None:
+        super().__init__(inner)
+        self.delay_s = delay_s
+        self.log: list[tuple[str, str]] = []
+
+    async def run(self, name: str, params: dict[str, Any] | None = None, *,
+                  read: bool = False) -> list[dict[str, Any]]:
+        self.log.append(("start", name))
+        if name == "traversal/bfs_hop_decay":
+            await asyncio.sleep(self.delay_s)
+        try:
+            return await super().run(name, params, read=read)
+        finally:
+            self.log.append(("end", name))
+
+
+async def test_activation_runs_beside_the_other_signals(executor: Executor, agent_id: str,
+                                                        embedder: Embedder) -> None:
+    await remember(executor, embedder, agent_id, entities=MARCOS_ENTITIES,
+                   facts=MARCOS_FACTS, relations=MARCOS_RELATIONS)
+    slow = SlowGraphExecutor(executor, delay_s=1.5)
+    # One semantic hit as seed: the related entities' facts come from activation alone.
+    result = await Retriever(slow, embedder).retrieve(
+        agent_id, "Where does Marcos Tavares work?",
+        options={"semantic_limit": 1, "enable_keyword": False, "min_score": 0.0,
+                 "single_statement": False})
+    spread = slow.log.index(("start", "traversal/spreading_activation"))
+    # Seeded by the semantic signal, activation starts while the (held back) BFS still runs:
+    # no extra sequential round trip after every signal.
+    assert spread < slow.log.index(("end", "traversal/bfs_hop_decay"))
+    assert spread > slow.log.index(("end", "read/semantic_facts_exact"))
+    assert result.trace["activation"]["returned"] >= 1
+    alone = await Retriever(executor, embedder).retrieve(
+        agent_id, "Where does Marcos Tavares work?",
+        options={"semantic_limit": 1, "enable_keyword": False, "enable_graph": False,
+                 "min_score": 0.0, "single_statement": False})
+    assert any("activation" in f.sources and f.hops for f in alone.facts)
+    # In the one-statement path (default) activation is a subquery of read/signals.
+    one = await Retriever(executor, embedder).retrieve(
+        agent_id, "Where does Marcos Tavares work?",
+        options={"semantic_limit": 1, "enable_keyword": False, "enable_graph": False,
+                 "min_score": 0.0})
+    assert one.trace["activation"]["in_statement"] is True
+    assert {f.id for f in one.facts if "activation" in f.sources} == {
+        f.id for f in alone.facts if "activation" in f.sources}
+
+
+def _ranked(result: Any) -> list[tuple[str, float]]:
+    return [(f.id, f.scores.final) for f in result.facts] + [
+        (e.id, e.score) for e in result.events]
+
+
+def _same_ranking(a: Any, b: Any) -> bool:
+    """Same ids in the same order, scores equal up to the recency drift between two calls."""
+    x, y = _ranked(a), _ranked(b)
+    return bool(x) and [i for i, _ in x] == [i for i, _ in y] and all(
+        abs(s - t) < 1e-6 for (_, s), (_, t) in zip(x, y, strict=True))
+
+
+@pytest.mark.parametrize("as_of", [None, T0 + timedelta(days=1)])
+async def test_one_statement_equals_the_signal_statements(
+        executor: Executor, agent_id: str, embedder: Embedder, as_of: datetime | None) -> None:
+    """read/signals gives the same candidates and scores as one statement per signal (with
+    activation, whose seeds differ by design, off), in one round trip after the plan."""
+    await remember(executor, embedder, agent_id, entities=MARCOS_ENTITIES,
+                   facts=[StructuredFact(f.text, f.subject, entities=f.entities, created_at=T0,
+                                         valid_from=T0) for f in MARCOS_FACTS],
+                   relations=MARCOS_RELATIONS,
+                   events=[StructuredEvent("Marcos said Vertix is hiring product people",
+                                           "Marcos Tavares", occurred_at=T0),
+                           StructuredEvent("Carolina finished the museum project", "Carolina",
+                                           occurred_at=T0 + timedelta(hours=1))])
+    vec = (await embedder.embed(["Marcos often talks about work"]))[0]
+    await executor.run_text(load_query("read_create_observations"), {"agent_id": agent_id, "rows": [
+        {"id": str(uuid.uuid4()), "text": "Marcos often talks about work", "kind": "pattern",
+         "embedding": vec}]})
+    recording = RecordingExecutor(executor)
+    retriever = Retriever(recording, embedder)
+    base = {"activation_hops": 0, "min_score": 0.0}
+    for query in ("Tell me everything about Marcos Tavares", "Who works at Vertix?",
+                  "who are my friends?"):
+        for attempt in range(10):  # the full-text indexes see new nodes after a refresh
+            recording.reset()
+            one = await retriever.retrieve(agent_id, query, as_of=as_of, options=base)
+            assert recording.names.count("read/signals") == 1
+            assert set(recording.names) <= {"read/plan_catalog", "read/agent_counts",
+                                            "read/signals"}
+            many = await retriever.retrieve(agent_id, query, as_of=as_of,
+                                            options={**base, "single_statement": False})
+            if _same_ranking(one, many) or attempt == 9:
+                break
+            await asyncio.sleep(0.5)
+        assert _same_ranking(one, many), (query, _ranked(one), _ranked(many))
+        assert [o.id for o in one.observations] == [o.id for o in many.observations]
+        assert one.plan == many.plan

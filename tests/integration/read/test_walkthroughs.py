@@ -47,7 +47,13 @@ async def test_marcos_tavares_walkthrough(executor: Executor, agent_id: str,
     result = await retriever.retrieve(agent_id, query)
     top = result.facts[0]
     assert top.text == "Marcos Tavares lives in Porto Alegre"
-    assert {"semantic", "keyword", "graph"} <= top.sources
+    # The only words the query shares with the fact are the name, which the keyword query
+    # leaves to the graph signal by default (keyword_names=False); with the names kept, all
+    # three signals find it.
+    assert {"semantic", "graph"} <= top.sources
+    named_kw = await retriever.retrieve(agent_id, query, options={"keyword_names": True})
+    assert named_kw.facts[0].id == top.id
+    assert {"semantic", "keyword", "graph"} <= named_kw.facts[0].sources
     s = top.scores
     for component in (s.semantic, s.keyword, s.graph, s.recency, s.importance, s.confidence,
                       s.formula, s.final):

@@ -108,3 +108,38 @@ def test_keyword_terms_with_and_without_entity_names() -> None:
                                          "caroline"),)
     assert planner.keyword_terms(plan) == ["caroline", "research"]
     assert planner.keyword_terms(plan, names=False) == ["research"]
+
+
+def test_session_lift_raises_facts_of_the_seeds_turn_or_instant() -> None:
+    t0, t1 = datetime(2023, 5, 8, tzinfo=UTC), datetime(2023, 6, 1, tzinfo=UTC)
+    seed = ScoredFact(id="s", text="a", event_ids=["e1"], valid_from=t0)
+    same_turn = ScoredFact(id="t", text="b", event_ids=["e1"], valid_from=t1)
+    same_time = ScoredFact(id="i", text="c", valid_from=t0)
+    other = ScoredFact(id="o", text="d", event_ids=["e2"], valid_from=t1)
+    seed.scores.formula, same_turn.scores.formula = 0.8, 0.2
+    same_time.scores.formula, other.scores.formula = 0.1, 0.3
+    facts = [seed, same_turn, same_time, other]
+    assert ranking.lift_by_session(facts, 0.0, 3) == 0
+    # seeds = the best 1: "s"; its turn e1 and its instant t0 are lifted, "o" is not
+    assert ranking.lift_by_session(facts, 0.5, 1) == 2
+    assert same_turn.scores.graph == pytest.approx(0.4)
+    assert same_time.scores.graph == pytest.approx(0.4)
+    assert other.scores.graph == 0.0 and seed.scores.graph == 0.0
+
+
+def test_keyword_coverage_weighs_rare_terms_over_the_pool() -> None:
+    texts = ["Caroline went hiking in the mountains", "Caroline painted a sunset",
+             "Caroline adopted a dog", "Melanie paints landscapes"]
+    facts = [ScoredFact(id=str(i), text=t) for i, t in enumerate(texts)]
+    facts[2].scores.keyword = 0.9  # a BM25 score higher than its coverage is kept
+    ranking.keyword_coverage(facts, ["Caroline", "painting"])
+    cover = [f.scores.keyword for f in facts]
+    # "painting" meets "painted" / "paints" (2 of 4 candidates) and weighs more than
+    # "caroline" (3 of 4): fact 1 has both, fact 3 only the rarer one, fact 0 only the name
+    assert cover[1] == pytest.approx(1.0)
+    assert cover[3] > cover[0] > 0.0 and cover[2] == 0.9
+    ranking.keyword_coverage(facts, [])  # no terms: unchanged
+    assert [f.scores.keyword for f in facts] == cover
+    turn = EventHit(id="e", text="I love painting!", speaker="Caroline", occurred_at=None)
+    ranking.keyword_coverage(facts, ["painting"], [turn])
+    assert turn.keyword == pytest.approx(1.0)

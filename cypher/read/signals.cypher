@@ -1,0 +1,260 @@
+// Every retrieval signal in ONE statement (one round trip instead of eight): semantic facts (first index over-fetch round, or the exact scan), keyword facts (first full-text round), graph BFS from the planner's entities, aggregation by entity type, spreading activation seeded by the best semantic hits, semantic and keyword events, observations, and the planner's 1-hop expansion. Each part is a CALL {} subquery switched off by its parameters (an empty UNWIND); the caller re-runs a part alone (read/semantic_*, read/keyword_*) when its first round was not enough. Hop bounds are fixed in the file and cut by $max_hops / $act_hops.
+// params: $agent_id string, $as_of datetime|null, $vector list<float>, $min_confidence float, $now datetime, $half_life_days float, $sem_index bool, $sem_k int, $sem_min_score float (index scale), $sem_limit int, $q string (escaped Lucene, "" = off), $kw_k int, $kw_limit int, $seeds list<{key string, named bool}>, $max_entities int, $max_hops int, $hop_decay float, $query_bonus float, $graph_pool int, $graph_limit int, $types list<string>, $agg_pool int, $agg_limit int, $act_seeds int, $act_hops int, $act_decay float, $act_related int, $act_per_entity int, $act_pool int, $events bool, $ev_q string (escaped Lucene, "" = off), $ev_index bool, $ev_k int, $ev_min_score float, $ev_limit int, $ev_kw_k int, $ev_kw_limit int, $obs bool, $obs_min_score float, $obs_limit int, $named list<string>, $expand_limit int
+// returns: facts list<fact map> (each distinct fact once; times as integer microseconds since the epoch), hits list<{signal string, id string, score float, semantic float (index scale), hops int|null}>, sem_fetched int, sem_floor float|null, kw_fetched int, events list<event map>, event_hits list<{signal, id, score, semantic}>, ev_fetched int, ev_floor float|null, ev_kw_fetched int, observations list<{id, text, kind, score}>, neighbours list<{key, name, type, strength}>
+CALL {
+  UNWIND CASE WHEN $sem_index THEN [1] ELSE [] END AS go
+  CALL db.index.vector.queryNodes('fact_embedding', $sem_k, $vector) YIELD node, score
+  WITH count(node) AS fetched, min(score) AS floor,
+       collect(CASE WHEN node.agent_id = $agent_id AND score >= $sem_min_score THEN {f: node, score: score} END) AS hits
+  CALL {
+    WITH hits
+    UNWIND hits AS h
+    WITH h.f AS f, h.score AS score
+    WHERE coalesce(f.confidence, 0.0) >= $min_confidence
+      AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
+      OR ($as_of IS NOT NULL AND f.created_at <= $as_of
+          AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
+          AND coalesce(f.valid_from, f.created_at) <= $as_of
+          AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+    WITH f, score ORDER BY score DESC, f.id LIMIT $sem_limit
+    RETURN collect({f: f, score: score}) AS rows
+  }
+  RETURN fetched AS sem_fetched, floor AS sem_floor, rows AS sem_index_rows
+}
+CALL {
+  UNWIND CASE WHEN $sem_index THEN [] ELSE [1] END AS go
+  MATCH (f:Fact {agent_id: $agent_id})
+  WHERE f.embedding IS NOT NULL AND coalesce(f.confidence, 0.0) >= $min_confidence
+    AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
+    OR ($as_of IS NOT NULL AND f.created_at <= $as_of
+        AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
+        AND coalesce(f.valid_from, f.created_at) <= $as_of
+        AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+  WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
+  WHERE score >= $sem_min_score
+  WITH f, score ORDER BY score DESC, f.id LIMIT $sem_limit
+  RETURN collect({f: f, score: score}) AS sem_exact_rows
+}
+WITH sem_fetched, sem_floor,
+     CASE WHEN $sem_index THEN sem_index_rows ELSE sem_exact_rows END AS sem_rows
+CALL {
+  UNWIND CASE WHEN $q <> '' THEN [1] ELSE [] END AS go
+  CALL db.index.fulltext.queryNodes('fact_text', $q, {limit: $kw_k}) YIELD node, score
+  WITH count(node) AS fetched,
+       collect(CASE WHEN node.agent_id = $agent_id THEN {f: node, score: score} END) AS hits
+  CALL {
+    WITH hits
+    UNWIND hits AS h
+    WITH h.f AS f, h.score AS score
+    WHERE coalesce(f.confidence, 0.0) >= $min_confidence
+      AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
+      OR ($as_of IS NOT NULL AND f.created_at <= $as_of
+          AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
+          AND coalesce(f.valid_from, f.created_at) <= $as_of
+          AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+    WITH f, score ORDER BY score DESC, f.id LIMIT $kw_limit
+    RETURN collect({f: f, score: score, semantic: coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5)}) AS rows
+  }
+  RETURN fetched AS kw_fetched, rows AS kw_rows
+}
+CALL {
+  // graph BFS (as traversal/bfs_hop_decay)
+  UNWIND $seeds AS seed
+  MATCH (s:Entity {agent_id: $agent_id, key: seed.key})
+  MATCH p = (s)-[:RELATES_TO*0..2]-(e:Entity)
+  WHERE length(p) <= $max_hops
+    AND all(r IN relationships(p) WHERE (($as_of IS NULL AND r.valid_to IS NULL AND r.invalidated_at IS NULL)
+           OR ($as_of IS NOT NULL AND coalesce(r.created_at, r.valid_from) <= $as_of
+               AND (r.invalidated_at IS NULL OR r.invalidated_at > $as_of)
+               AND coalesce(r.valid_from, r.created_at) <= $as_of
+               AND (r.valid_to IS NULL OR r.valid_to > $as_of))))
+  WITH seed, e, length(p) AS hops,
+       reduce(x = 1.0, r IN relationships(p) | x * coalesce(r.strength, 0.8)) AS strength,
+       reduce(x = 1.0, r IN relationships(p) |
+         CASE WHEN 0.5 + 0.5 * 0.5 ^ (($now.epochSeconds - coalesce(r.last_seen_at, r.created_at, $now).epochSeconds) / 86400.0 / $half_life_days) < x
+              THEN 0.5 + 0.5 * 0.5 ^ (($now.epochSeconds - coalesce(r.last_seen_at, r.created_at, $now).epochSeconds) / 86400.0 / $half_life_days)
+              ELSE x END) AS edge_recency
+  WITH e, min(hops) AS hops,
+       max(strength * edge_recency
+           * CASE WHEN seed.named AND hops = 0 THEN $query_bonus ELSE 1.0 END
+           * CASE WHEN hops >= 2 THEN $hop_decay ELSE 1.0 END) AS proximity
+  ORDER BY proximity DESC, e.key
+  LIMIT $max_entities
+  CALL {
+    WITH e
+    MATCH (f:Fact)-[:ABOUT]->(e)
+    WHERE f.agent_id = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
+      AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
+        OR ($as_of IS NOT NULL AND f.created_at <= $as_of
+            AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
+            AND coalesce(f.valid_from, f.created_at) <= $as_of
+            AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+    WITH f ORDER BY f.created_at DESC, f.id LIMIT $graph_pool
+    RETURN f
+  }
+  WITH f, min(hops) AS hops, max(proximity) AS proximity
+  ORDER BY proximity DESC, f.created_at DESC, f.id
+  LIMIT $graph_pool
+  WITH f, hops, proximity, coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS semantic
+  ORDER BY proximity DESC, semantic DESC, f.id
+  LIMIT $graph_limit
+  RETURN collect({f: f, score: proximity, semantic: semantic, hops: hops}) AS graph_rows
+}
+CALL {
+  // aggregation by entity type (as read/facts_by_entity_type)
+  UNWIND CASE WHEN size($types) > 0 THEN [1] ELSE [] END AS go
+  MATCH (e:Entity {agent_id: $agent_id})
+  WHERE e.type IN $types AND e.merged_into IS NULL
+  MATCH (f:Fact)-[:ABOUT]->(e)
+  WHERE f.agent_id = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
+    AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
+      OR ($as_of IS NOT NULL AND f.created_at <= $as_of
+          AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
+          AND coalesce(f.valid_from, f.created_at) <= $as_of
+          AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+  WITH f, count(DISTINCT e) AS entities
+  ORDER BY entities DESC, coalesce(f.importance, 0.5) DESC, f.created_at DESC, f.id
+  LIMIT $agg_pool
+  WITH f, coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS semantic
+  ORDER BY semantic DESC, f.id
+  LIMIT $agg_limit
+  RETURN collect({f: f, score: 1.0, semantic: semantic}) AS agg_rows
+}
+CALL {
+  // spreading activation from the best semantic hits (as traversal/spreading_activation;
+  // seed score = the seed's raw cosine)
+  WITH sem_rows
+  UNWIND sem_rows[0..$act_seeds] AS seed
+  WITH seed.f AS sf, 2.0 * seed.score - 1.0 AS seed_score, [r IN sem_rows | r.f] AS exclude
+  MATCH (sf)-[:ABOUT]->(e0:Entity)
+  MATCH p = (e0)-[:RELATES_TO*1..2]-(e:Entity)
+  WHERE length(p) <= $act_hops AND e <> e0
+    AND all(r IN relationships(p) WHERE (($as_of IS NULL AND r.valid_to IS NULL AND r.invalidated_at IS NULL)
+           OR ($as_of IS NOT NULL AND coalesce(r.created_at, r.valid_from) <= $as_of
+               AND (r.invalidated_at IS NULL OR r.invalidated_at > $as_of)
+               AND coalesce(r.valid_from, r.created_at) <= $as_of
+               AND (r.valid_to IS NULL OR r.valid_to > $as_of))))
+  WITH e, exclude, min(length(p)) AS hop, max(seed_score * $act_decay ^ length(p)) AS activation
+  ORDER BY activation DESC, e.key
+  LIMIT $act_related
+  CALL {
+    WITH e, exclude
+    MATCH (f:Fact)-[:ABOUT]->(e)
+    WHERE f.agent_id = $agent_id AND NOT f IN exclude
+      AND coalesce(f.confidence, 0.0) >= $min_confidence
+      AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
+      OR ($as_of IS NOT NULL AND f.created_at <= $as_of
+          AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
+          AND coalesce(f.valid_from, f.created_at) <= $as_of
+          AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+    WITH f
+    ORDER BY coalesce(f.importance, 0.5) DESC, f.created_at DESC, f.id
+    LIMIT $act_pool
+    WITH f, coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS semantic
+    ORDER BY semantic DESC, f.id
+    LIMIT $act_per_entity
+    RETURN f, semantic
+  }
+  WITH f, max(activation) AS activation, min(hop) AS hops, max(semantic) AS semantic
+  ORDER BY activation DESC, semantic DESC, f.id
+  RETURN collect({f: f, score: activation, semantic: semantic, hops: hops}) AS act_rows
+}
+CALL {
+  // each distinct fact projected once; the signals refer to it by id
+  WITH sem_rows, kw_rows, graph_rows, agg_rows, act_rows
+  WITH [r IN sem_rows | r {.f, .score, signal: 'semantic', semantic: r.score}]
+       + [r IN kw_rows | r {.f, .score, .semantic, signal: 'keyword'}]
+       + [r IN graph_rows | r {.f, .score, .semantic, .hops, signal: 'graph'}]
+       + [r IN agg_rows | r {.f, .score, .semantic, signal: 'pattern'}]
+       + [r IN act_rows | r {.f, .score, .semantic, .hops, signal: 'activation'}] AS all
+  CALL {
+    WITH all
+    UNWIND all AS r
+    WITH DISTINCT r.f AS f
+    RETURN collect(f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count,
+           created_at: f.created_at.epochSeconds * 1000000 + f.created_at.microsecond,
+           valid_from: f.valid_from.epochSeconds * 1000000 + f.valid_from.microsecond,
+           valid_to: f.valid_to.epochSeconds * 1000000 + f.valid_to.microsecond,
+           invalidated_at: f.invalidated_at.epochSeconds * 1000000 + f.invalidated_at.microsecond,
+           .temporal_class, valid_until: f.valid_until.epochSeconds * 1000000 + f.valid_until.microsecond,
+           event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]}) AS facts
+  }
+  RETURN facts, [r IN all | {signal: r.signal, id: r.f.id, score: r.score, semantic: r.semantic, hops: r.hops}] AS hits
+}
+CALL {
+  UNWIND CASE WHEN $events AND $ev_index THEN [1] ELSE [] END AS go
+  CALL db.index.vector.queryNodes('event_embedding', $ev_k, $vector) YIELD node, score
+  WITH count(node) AS fetched, min(score) AS floor,
+       collect(CASE WHEN node.agent_id = $agent_id AND score >= $ev_min_score THEN {v: node, score: score} END) AS hits
+  CALL {
+    WITH hits
+    UNWIND hits AS h
+    WITH h.v AS v, h.score AS score
+    WHERE $as_of IS NULL OR coalesce(v.occurred_at, v.ingested_at) <= $as_of
+    WITH v, score ORDER BY score DESC, v.id LIMIT $ev_limit
+    RETURN collect({v: v, score: score}) AS rows
+  }
+  RETURN fetched AS ev_fetched, floor AS ev_floor, rows AS ev_index_rows
+}
+CALL {
+  UNWIND CASE WHEN $events AND NOT $ev_index THEN [1] ELSE [] END AS go
+  MATCH (v:Event {agent_id: $agent_id})
+  WHERE v.embedding IS NOT NULL AND ($as_of IS NULL OR coalesce(v.occurred_at, v.ingested_at) <= $as_of)
+  WITH v, vector.similarity.cosine(v.embedding, $vector) AS score
+  WHERE score >= $ev_min_score
+  WITH v, score ORDER BY score DESC, v.id LIMIT $ev_limit
+  RETURN collect({v: v, score: score}) AS ev_exact_rows
+}
+CALL {
+  UNWIND CASE WHEN $events AND $ev_q <> '' THEN [1] ELSE [] END AS go
+  CALL db.index.fulltext.queryNodes('event_text', $ev_q, {limit: $ev_kw_k}) YIELD node, score
+  WITH count(node) AS fetched,
+       collect(CASE WHEN node.agent_id = $agent_id THEN {v: node, score: score} END) AS hits
+  CALL {
+    WITH hits
+    UNWIND hits AS h
+    WITH h.v AS v, h.score AS score
+    WHERE $as_of IS NULL OR coalesce(v.occurred_at, v.ingested_at) <= $as_of
+    WITH v, score ORDER BY score DESC, v.id LIMIT $ev_kw_limit
+    RETURN collect({v: v, score: score, semantic: coalesce(vector.similarity.cosine(v.embedding, $vector), 0.5)}) AS rows
+  }
+  RETURN fetched AS ev_kw_fetched, rows AS ev_kw_rows
+}
+CALL {
+  WITH ev_index_rows, ev_exact_rows, ev_kw_rows
+  WITH [r IN CASE WHEN $ev_index THEN ev_index_rows ELSE ev_exact_rows END | r {.v, .score, semantic: r.score, signal: 'semantic'}]
+       + [r IN ev_kw_rows | r {.v, .score, .semantic, signal: 'keyword'}] AS all
+  CALL {
+    WITH all
+    UNWIND all AS r
+    WITH DISTINCT r.v AS v
+    RETURN collect(v {.id, .text, .speaker, occurred_at: v.occurred_at.epochSeconds * 1000000 + v.occurred_at.microsecond}) AS events
+  }
+  RETURN events, [r IN all | {signal: r.signal, id: r.v.id, score: r.score, semantic: r.semantic}] AS event_hits
+}
+CALL {
+  UNWIND CASE WHEN $obs THEN [1] ELSE [] END AS go
+  MATCH (o:Observation {agent_id: $agent_id})
+  WHERE o.embedding IS NOT NULL AND ($as_of IS NULL OR o.created_at <= $as_of)
+  WITH o, vector.similarity.cosine(o.embedding, $vector) AS score
+  WHERE score >= $obs_min_score
+  WITH o, score ORDER BY score DESC, o.id LIMIT $obs_limit
+  RETURN collect({id: o.id, text: o.text, kind: o.kind, score: score}) AS observations
+}
+CALL {
+  // the planner's 1-hop expansion (as read/entity_neighbours)
+  UNWIND $named AS k
+  MATCH (s:Entity {agent_id: $agent_id, key: k})-[r:RELATES_TO]-(n:Entity)
+  WHERE n.agent_id = $agent_id AND n.merged_into IS NULL
+    AND (($as_of IS NULL AND r.valid_to IS NULL AND r.invalidated_at IS NULL)
+      OR ($as_of IS NOT NULL AND coalesce(r.created_at, r.valid_from) <= $as_of
+          AND (r.invalidated_at IS NULL OR r.invalidated_at > $as_of)
+          AND coalesce(r.valid_from, r.created_at) <= $as_of
+          AND (r.valid_to IS NULL OR r.valid_to > $as_of)))
+  WITH n.key AS key, n.name AS name, n.type AS type, max(coalesce(r.strength, 0.8)) AS strength
+  ORDER BY strength DESC, key
+  LIMIT $expand_limit
+  RETURN collect({key: key, name: name, type: type, strength: strength}) AS neighbours
+}
+RETURN facts, hits, sem_fetched, sem_floor, kw_fetched, events, event_hits, ev_fetched, ev_floor,
+       ev_kw_fetched, observations, neighbours

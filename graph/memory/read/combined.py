@@ -1,0 +1,165 @@
+"""Every retrieval signal in one round trip (``cypher/read/signals.cypher``).
+
+On a shared 2-core box each statement costs ~10 ms of driver and transaction overhead before it
+does any work, and concurrent statements of one request do not overlap it (measured: 1 trivial
+statement 11 ms, 7 concurrent 77 ms at load 14). So the semantic (first index over-fetch round
+or exact scan), keyword (first full-text round), graph BFS, aggregation, spreading activation
+(seeded by the best semantic hits), event signals, observations and the planner's expansion run
+as ``CALL {}`` subqueries of ONE statement. A part whose first round was not enough (too few of
+this agent's rows among the global top-k) is re-run alone by the caller with the adaptive
+over-fetch of ``search.py``, so multi-tenant results stay exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from graph.executor import Executor
+from graph.memory.read.config import RetrieveConfig
+from graph.memory.read.models import EventHit, ObservationHit, ScoredFact
+from graph.memory.read.ranking import recency
+from graph.memory.read.search import (
+    Scope,
+    SearchStats,
+    cosine_from_index,
+    event_from_row,
+    fact_from_row,
+    index_min_score,
+    initial_k,
+)
+
+__all__ = ["Combined", "SignalSizes", "all_signals"]
+
+
+@dataclass(frozen=True)
+class SignalSizes:
+    """Corpus sizes that pick each part's strategy (from the cached agent counts)."""
+
+    agent_facts: int
+    total_facts: int
+    agent_events: int
+    total_events: int
+    agent_observations: int
+
+
+@dataclass
+class Combined:
+    """What the one statement returned, per signal; ``*_complete`` False = re-run that part."""
+
+    semantic: list[ScoredFact] = field(default_factory=list)
+    keyword: list[ScoredFact] = field(default_factory=list)
+    graph: list[ScoredFact] = field(default_factory=list)
+    pattern: list[ScoredFact] = field(default_factory=list)
+    activation: list[ScoredFact] = field(default_factory=list)
+    events_semantic: list[EventHit] = field(default_factory=list)
+    events_keyword: list[EventHit] = field(default_factory=list)
+    observations: list[ObservationHit] = field(default_factory=list)
+    neighbours: list[dict[str, Any]] = field(default_factory=list)
+    semantic_complete: bool = True
+    keyword_complete: bool = True
+    events_semantic_complete: bool = True
+    events_keyword_complete: bool = True
+
+
+def _complete(rows: int, limit: int, fetched: int, k: int, cap: int,
+              floor: float | None = None, min_score: float | None = None) -> bool:
+    """The rule of ``search.overfetch`` after its first round."""
+    below = min_score is not None and floor is not None and floor < min_score
+    return rows >= limit or fetched < k or below or k >= cap
+
+
+async def all_signals(ex: Executor, scope: Scope, cfg: RetrieveConfig, now: datetime,
+                      sizes: SignalSizes, *, lucene: str, seeds: list[dict[str, Any]],
+                      graph_limit: int, pattern_types: list[str], named: list[str],
+                      stats: dict[str, SearchStats]) -> Combined:
+    """Run ``read/signals`` once and split its answer into the per-signal candidate lists."""
+    sem_min = index_min_score(cfg.min_similarity)
+    sem_k = initial_k(cfg.semantic_limit, sizes.agent_facts, sizes.total_facts,
+                      cfg.overfetch_cap)
+    sem_index = sizes.agent_facts > cfg.exact_scan_max_facts and sem_k < cfg.overfetch_cap
+    kw_k = initial_k(cfg.keyword_limit, sizes.agent_facts, sizes.total_facts, cfg.fulltext_cap)
+    q = lucene if sizes.agent_facts > 0 else ""
+    ev_q = lucene if sizes.agent_events > 0 else ""
+    ev_limit = cfg.topk_events * 3
+    ev_min = index_min_score(cfg.min_event_similarity)
+    ev_k = initial_k(ev_limit, sizes.agent_events, sizes.total_events, cfg.overfetch_cap)
+    ev_index = sizes.agent_events > cfg.exact_scan_max_facts and ev_k < cfg.overfetch_cap
+    ev_kw_k = initial_k(ev_limit, sizes.agent_events, sizes.total_events, cfg.fulltext_cap)
+    events = sizes.agent_events > 0
+    obs = sizes.agent_observations > 0 and cfg.max_observations > 0
+    act_on = cfg.activation_hops > 0 and cfg.activation_seeds > 0
+    row = (await ex.run("read/signals", scope.params(
+        now=now, half_life_days=cfg.recency_half_life_days,
+        sem_index=sem_index, sem_k=sem_k, sem_min_score=sem_min, sem_limit=cfg.semantic_limit,
+        q=q, kw_k=kw_k, kw_limit=cfg.keyword_limit,
+        seeds=seeds, max_entities=cfg.graph_max_entities, max_hops=cfg.max_hops,
+        hop_decay=cfg.hop_decay, query_bonus=cfg.query_bonus,
+        graph_pool=graph_limit * cfg.graph_pool_factor, graph_limit=graph_limit,
+        types=pattern_types, agg_pool=graph_limit * cfg.graph_pool_factor,
+        agg_limit=graph_limit,
+        act_seeds=cfg.activation_seeds if act_on else 0, act_hops=cfg.activation_hops,
+        act_decay=cfg.activation_decay, act_related=cfg.activation_max_related,
+        act_per_entity=cfg.activation_facts_per_entity,
+        act_pool=cfg.activation_facts_per_entity * cfg.graph_pool_factor * 4,
+        events=events, ev_q=ev_q, ev_index=ev_index, ev_k=ev_k, ev_min_score=ev_min, ev_limit=ev_limit,
+        ev_kw_k=ev_kw_k, ev_kw_limit=ev_limit,
+        obs=obs, obs_min_score=index_min_score(cfg.min_similarity),
+        obs_limit=cfg.max_observations, named=named, expand_limit=20), read=True))[0]
+    out = Combined()
+    facts = {f["id"]: f for f in row["facts"]}
+    kw_top = max((float(h["score"]) for h in row["hits"] if h["signal"] == "keyword"),
+                 default=0.0)
+    for hit in row["hits"]:
+        signal = hit["signal"]
+        fact = fact_from_row(facts[hit["id"]], signal)
+        fact.scores.semantic = cosine_from_index(hit["semantic"])
+        score = float(hit["score"])
+        if signal == "keyword":
+            fact.scores.keyword = score / kw_top if kw_top > 0 else 0.0
+        elif signal == "graph":
+            # proximity × the fact's recency (floored at 0.5), as traversal.bfs_facts
+            fresh = 0.5 + 0.5 * recency(fact.created_at, now, cfg.recency_half_life_days)
+            fact.scores.graph = min(1.0, score * fresh / cfg.query_bonus)
+            fact.hops = int(hit["hops"])
+        elif signal == "pattern":
+            fact.scores.graph = 1.0 / cfg.query_bonus
+        elif signal == "activation":
+            fact.scores.graph = min(1.0, max(0.0, score))
+            fact.hops = int(hit["hops"])
+        getattr(out, signal).append(fact)
+    out.semantic_complete = not sem_index or _complete(
+        len(out.semantic), cfg.semantic_limit, int(row["sem_fetched"]), sem_k,
+        cfg.overfetch_cap, row["sem_floor"], sem_min)
+    out.keyword_complete = not q or _complete(
+        len(out.keyword), cfg.keyword_limit, int(row["kw_fetched"]), kw_k, cfg.fulltext_cap)
+    stats["semantic"] = SearchStats("index" if sem_index else "exact",
+                                    [sem_k] if sem_index else [], False, len(out.semantic))
+    stats["keyword"] = SearchStats("fulltext", [kw_k] if q else [], False, len(out.keyword))
+    events_by_id = {e["id"]: e for e in row["events"]}
+    ev_kw_top = max((float(h["score"]) for h in row["event_hits"] if h["signal"] == "keyword"),
+                    default=0.0)
+    for hit in row["event_hits"]:
+        ev = event_from_row(events_by_id[hit["id"]])
+        ev.semantic = cosine_from_index(hit["semantic"])
+        if hit["signal"] == "keyword":
+            ev.keyword = float(hit["score"]) / ev_kw_top if ev_kw_top > 0 else 0.0
+            out.events_keyword.append(ev)
+        else:
+            out.events_semantic.append(ev)
+    out.events_semantic_complete = not (events and ev_index) or _complete(
+        len(out.events_semantic), ev_limit, int(row["ev_fetched"]), ev_k, cfg.overfetch_cap,
+        row["ev_floor"], ev_min)
+    out.events_keyword_complete = not ev_q or _complete(
+        len(out.events_keyword), ev_limit, int(row["ev_kw_fetched"]), ev_kw_k, cfg.fulltext_cap)
+    stats["events_semantic"] = SearchStats(
+        "none" if not events else "index" if ev_index else "exact",
+        [ev_k] if events and ev_index else [], False, len(out.events_semantic))
+    stats["events_keyword"] = SearchStats("fulltext", [ev_kw_k] if ev_q else [], False,
+                                          len(out.events_keyword))
+    out.observations = [ObservationHit(id=o["id"], text=o["text"] or "", kind=o.get("kind"),
+                                       semantic=cosine_from_index(o["score"]))
+                        for o in row["observations"]]
+    out.neighbours = list(row["neighbours"])
+    return out
