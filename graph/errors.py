@@ -16,6 +16,11 @@ class GraphUnavailable(GraphError):
     """Neo4j cannot be reached (down, restarting, network); the call may be retried later."""
 
 
+class GraphBusy(GraphUnavailable):
+    """Every connection of the driver's pool stayed in use past its acquisition timeout: the
+    server is overloaded, not down (the circuit breaker does not open on it)."""
+
+
 class GraphTimeout(GraphUnavailable):
     """A transaction ran past the transaction timeout and was terminated by Neo4j."""
 

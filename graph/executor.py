@@ -20,6 +20,7 @@ import neo4j
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
 from neo4j.exceptions import (
     ClientError,
+    ConnectionAcquisitionTimeoutError,
     DriverError,
     Neo4jError,
     ServiceUnavailable,
@@ -28,7 +29,7 @@ from neo4j.exceptions import (
 )
 
 import cypher
-from graph.errors import GraphTimeout, GraphUnavailable
+from graph.errors import GraphBusy, GraphTimeout, GraphUnavailable
 
 __all__ = ["DEFAULT_TX_TIMEOUT_S", "Executor", "Neo4jExecutor", "Transaction", "connect",
            "to_python"]
@@ -143,6 +144,8 @@ class Neo4jExecutor:
                     routing_=RoutingControl.READ if read else RoutingControl.WRITE,
                     database_=self.database,
                 )
+        except ConnectionAcquisitionTimeoutError as exc:
+            raise GraphBusy(f"no free Neo4j connection: {exc}") from exc
         except (ServiceUnavailable, SessionExpired, OSError) as exc:
             raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
         except (ClientError, TransientError) as exc:
@@ -186,6 +189,8 @@ class Neo4jExecutor:
             async with self.driver.session(database=self.database,
                                            bookmark_manager=self.bookmarks) as session:
                 return await session.execute_write(unit)
+        except ConnectionAcquisitionTimeoutError as exc:
+            raise GraphBusy(f"no free Neo4j connection: {exc}") from exc
         except (ServiceUnavailable, SessionExpired, OSError) as exc:
             raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
         except ClientError as exc:
@@ -207,6 +212,8 @@ class Neo4jExecutor:
                 bookmark_manager=self.bookmarks,
             ) as session:
                 return await session.execute_read(unit)
+        except ConnectionAcquisitionTimeoutError as exc:
+            raise GraphBusy(f"no free Neo4j connection: {exc}") from exc
         except (ServiceUnavailable, SessionExpired, OSError) as exc:
             raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
         except ClientError as exc:

@@ -9,7 +9,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, LiteralString, TypeVar
 
-from graph.errors import GraphUnavailable
+from graph.errors import GraphBusy, GraphUnavailable
 from graph.executor import Executor, Transaction
 
 __all__ = ["BreakerExecutor"]
@@ -37,6 +37,8 @@ class BreakerExecutor:
             raise GraphUnavailable("Neo4j was unreachable moments ago; not retrying yet")
         try:
             return await call()
+        except GraphBusy:
+            raise  # overload is answered per request; it says nothing about Neo4j being down
         except GraphUnavailable:
             self.open_until = self.clock() + self.cooldown_s
             raise
