@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -30,6 +31,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def wait_healthy(url: str, proc: subprocess.Popen[Any], *, timeout_s: float) -> None:
+    """Poll ``url``/healthz until it answers 200; fail the test if ``proc`` exits first or the
+    time runs out."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        if proc.poll() is not None:
+            pytest.fail(f"{url}: the process exited with {proc.returncode}")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail(f"{url} did not come up in {timeout_s:g} s")
+        time.sleep(0.3)
+
+
 @contextmanager
 def api_subprocess(env: Mapping[str, str], cwd: Path | None = None) -> Iterator[str]:
     """``uvicorn server.app:create_app`` as a subprocess on a free loopback port; yields its base
@@ -42,15 +60,7 @@ def api_subprocess(env: Mapping[str, str], cwd: Path | None = None) -> Iterator[
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.3)
-        else:
-            pytest.fail("API did not come up")
+        wait_healthy(url, proc, timeout_s=90)
         yield url
     finally:
         proc.terminate()

@@ -30,7 +30,7 @@ from graph.admin import delete_agent
 from graph.executor import connected
 from server.settings import Settings
 from tests.cypher import load_query
-from tests.e2e.conftest import free_port
+from tests.e2e.conftest import free_port, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 DEADLINE_S = 110.0
@@ -94,16 +94,7 @@ def cluster(demo_agent: str) -> Iterator[dict[str, Any]]:
     try:
         deadline = time.monotonic() + 75
         for url, proc in zip(urls, apis, strict=True):
-            while True:
-                assert proc.poll() is None, f"API {url} exited with {proc.returncode}"
-                try:
-                    if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline:
-                    pytest.fail("the APIs did not come up in 75 s")
-                time.sleep(0.3)
+            wait_healthy(url, proc, timeout_s=max(1.0, deadline - time.monotonic()))
         yield {"agent": agent, "urls": urls, "headers": {"Authorization": f"Bearer {admin}"},
                "workers": workers}
     finally:

@@ -7,13 +7,12 @@ import os
 import secrets
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.e2e.conftest import free_port
+from tests.e2e.conftest import free_port, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,16 +42,7 @@ def test_serve_workers_runs_n_processes_sharing_the_rate_budget() -> None:
         env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            assert proc.poll() is None, f"serve exited with {proc.returncode}"
-            try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "serve --workers 2 did not come up"
-            time.sleep(0.3)
+        wait_healthy(url, proc, timeout_s=90)
         workers = [p for p in _children(proc.pid)
                    if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()]
         assert len(workers) == 2, workers
