@@ -20,6 +20,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from selenium.common.exceptions import ElementClickInterceptedException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
@@ -169,6 +170,20 @@ def test_every_page_we_serve_stays_local(stack: Stack, browser: WebDriver) -> No
     _assert_stayed_local(browser)
 
 
+def _click(browser: WebDriver, css: str, timeout_s: float = 15) -> None:
+    """Click what ``css`` names once no transient overlay (a Browser animation or toast)
+    covers it; a real click when possible, so a button that never becomes reachable fails."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            browser.find_element(By.CSS_SELECTOR, css).click()
+            return
+        except ElementClickInterceptedException:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.3)
+
+
 def test_neo4j_browser_opens_the_guide_and_draws_a_query(
     stack: Stack, browser: WebDriver, pytestconfig: pytest.Config, tmp_path: Path
 ) -> None:
@@ -176,17 +191,17 @@ def test_neo4j_browser_opens_the_guide_and_draws_a_query(
     WebDriverWait(browser, 60).until(
         lambda b: b.find_elements(By.CSS_SELECTOR, "[data-testid=password]"))
     browser.find_element(By.CSS_SELECTOR, "[data-testid=password]").send_keys(PASSWORD)
-    browser.find_element(By.CSS_SELECTOR, "[data-testid=connect]").click()
+    _click(browser, "[data-testid=connect]")
     # The post-connect command opened the guide by itself.
     WebDriverWait(browser, 60).until(
         lambda b: "Hippograph memory in Neo4j Browser" in b.find_element(By.TAG_NAME, "body").text)
     # Slide 2 is the entity graph (the carousel renders only the current slide).
-    browser.find_element(By.CSS_SELECTOR, "[data-testid=nextSlide]").click()
+    _click(browser, "[data-testid=nextSlide]")
     WebDriverWait(browser, 10).until(lambda b: _entity_graph_block(b) is not None)
     browser.execute_script("arguments[0].click()", _entity_graph_block(browser))
     WebDriverWait(browser, 10).until(
         lambda b: "RELATES_TO" in _text(b, "[data-testid=activeEditor]"))
-    browser.find_element(By.CSS_SELECTOR, "[data-testid=editor-Run]").click()
+    _click(browser, "[data-testid=editor-Run]")
     WebDriverWait(browser, 60).until(
         lambda b: len(b.find_elements(By.CSS_SELECTOR, "svg g.node")) > 0)
     nodes = " ".join(_text(browser, "svg g.node").split())
