@@ -19,6 +19,7 @@ __all__ = [
     "entity_key",
     "escape_part",
     "estimate_tokens",
+    "event_embedding_text",
     "fold",
     "idempotency_digest",
     "join_parts",
@@ -52,6 +53,20 @@ def clean_text(text: str) -> str:
     if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
         text = "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in text)
     return unicodedata.normalize("NFC", _CONTROL.sub("", text))
+
+
+def event_embedding_text(text: str, speaker: str | None) -> str:
+    """The text an event (one conversation turn) is embedded as: ``"Speaker says: text"``.
+
+    A turn is written in the first person ("I ran a charity race") while a question about it
+    names the person ("When did Melanie run a charity race?"); without the speaker the vector
+    cannot tell whose turn it is. Every event writer (write, async write, ``remember``) uses
+    this one rule so imported and written turns are searched alike. The stored ``text`` stays
+    verbatim. (LoCoMo dev, 759 questions, the evidence turn among all turns ranked by cosine
+    alone, R@10: text only 0.306, "Speaker: text" 0.502, "Speaker says: text" 0.530.)
+    """
+    name = (speaker or "").strip()
+    return f"{name} says: {text}" if name else text
 
 
 def idempotency_digest(key: str) -> str:

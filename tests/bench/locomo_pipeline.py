@@ -204,6 +204,14 @@ def report_quality(facts: list[StoredFact], gold: list[GoldObservation], turns: 
           f"mirrors, {sum(not f.active for f in facts)} no longer active) from {len(turns)} "
           f"turns = {len(facts) / max(1, len(turns)):.2f} facts/turn; turns with no fact "
           f"{empty / max(1, len(turns)):.3f}; {len(gold)} gold observations")
+    print(f"{'conversation':<14} {'precision':>9} {'recall':>7} {'facts/turn':>10}")
+    for conv in sorted({t.dia_id.split("/", 1)[0] for t in turns}):
+        mine = [f for f in facts if any(d.startswith(conv + "/") for d in f.dia_ids)]
+        theirs = [g for g in gold if any(d.startswith(conv + "/") for d in g.dia_ids)]
+        n_turns = sum(t.dia_id.startswith(conv + "/") for t in turns)
+        qc = sweep(mine, theirs, control, (threshold,))[0]
+        print(f"{conv:<14} {qc.precision:9.3f} {qc.recall:7.3f} "
+              f"{len(mine) / max(1, n_turns):10.2f}")
     write_examples(facts, gold, turns, examples)
     if dump:
         with open(dump, "w", encoding="utf-8") as fh:
@@ -271,8 +279,15 @@ async def evaluate(retriever: Retriever, items: list[tuple[str, dict[str, set[st
                 t = time.perf_counter()
                 ranked = await _retrying(
                     lambda q=q, agent=agent: hippograph(retriever, agent, q["question"]))
-                m.add(ranked, dia_of, evidence, (time.perf_counter() - t) * 1000)
+                m.add(ranked, dia_of, evidence, (time.perf_counter() - t) * 1000,
+                      conv=_conv_of(agent))
     return m
+
+
+def _conv_of(agent: str) -> str:
+    """The LoCoMo sample id in a benchmark agent id ("bench-locomo-pipe-conv-26-ab12cd")."""
+    m = re.search(r"(conv-\d+)", agent)
+    return m.group(1) if m else agent
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -375,6 +390,22 @@ async def _main(args: argparse.Namespace, endpoint: ScriptedEndpoint | None) -> 
                   + f" {m.rr / n:7.3f} {m.ms / n:7.1f}")
         p10, g10 = results["pipeline"].recall[10], results["gold"].recall[10]
         print(f"pipeline R@10 / gold R@10 = {p10 / g10 if g10 else float('nan'):.3f}")
+        pm, gm = results["pipeline"], results["gold"]
+        print(f"\n{'conversation':<14} {'questions':>9} {'pipe R@10':>9} {'gold R@10':>9} "
+              f"{'ratio':>6}")
+        for conv in sorted(pm.per_conv):
+            p, g = pm.conv_r10(conv), gm.conv_r10(conv)
+            print(f"{conv:<14} {int(pm.per_conv[conv][1]):>9} {p:9.3f} {g:9.3f} "
+                  f"{p / g if g else float('nan'):6.3f}")
+        if args.keep:
+            with open(args.keep, "w", encoding="utf-8") as fh:
+                json.dump({name: [(a, {k: sorted(v) for k, v in d.items()}, q)
+                                  for a, d, q in items]
+                           for name, items in (("pipeline", pipe_items), ("gold", gold_items))},
+                          fh)
+            print(f"agents kept, described in {args.keep} (delete them with `hippograph` "
+                  f"admin or a later run without --keep)")
+            agents = []
     finally:
         for agent in agents:
             await delete_agent(ex, agent)
@@ -397,6 +428,8 @@ if __name__ == "__main__":
     parser.add_argument("--examples", default="/tmp/locomo_pipeline_examples.txt")
     parser.add_argument("--extract-only", action="store_true")
     parser.add_argument("--dump", default=None, help="write the stored facts (JSON) here")
+    parser.add_argument("--keep", default=None, metavar="FILE",
+                        help="keep the written agents and describe them (ids, questions) here")
     parser.add_argument("--scripted-llm", action="store_true",
                         help="LLM path against the scripted loopback endpoint; print LLM cost")
     parser.add_argument("--graphiti", action="store_true",

@@ -23,7 +23,13 @@ from graph.errors import BadInput, FencedOut
 from graph.executor import Executor
 from graph.memory.jobs.context import JobContext, LeaseLost, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
-from graph.memory.text import content_hash, idempotency_digest, join_parts, normalize
+from graph.memory.text import (
+    content_hash,
+    event_embedding_text,
+    idempotency_digest,
+    join_parts,
+    normalize,
+)
 from graph.memory.write.guard import guard_message, redact_context, redact_text, scan_pii
 from graph.memory.write.models import WriteResult
 from graph.memory.write.pipeline import WritePipeline
@@ -84,7 +90,8 @@ async def write_async(
     event_id = (str(uuid.uuid5(_NS, join_parts(agent_id, idempotency_key))) if idempotency_key
                 else str(uuid.uuid4()))
     now = datetime.now(UTC)
-    vector = (await embedder.embed([text]))[0] if embedder is not None else None
+    vector = ((await embedder.embed([event_embedding_text(text, speaker)]))[0]
+              if embedder is not None else None)
     props = {
         "text": text, "speaker": speaker, "occurred_at": occurred_at or now,
         "ingested_at": now, "thread_id": thread_id, "source": "async",

@@ -18,6 +18,7 @@ from graph.executor import Executor, Transaction
 from graph.memory.text import (
     clean_text,
     content_hash,
+    event_embedding_text,
     fold,
     idempotency_digest,
     join_parts,
@@ -183,7 +184,7 @@ class WritePipeline:
         if occurred.tzinfo is None:
             occurred = occurred.replace(tzinfo=UTC)
         persist = not dry_run and cfg.mode != "shadow"
-        message_vec = (await self.embedder.embed([text]))[0]
+        message_vec = (await self.embedder.embed([event_embedding_text(text, speaker)]))[0]
         logged = event_id is not None
         key = idempotency_digest(idempotency_key) if idempotency_key and not dry_run else None
         if event_id is None:

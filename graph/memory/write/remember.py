@@ -22,6 +22,7 @@ from graph.memory.text import (
     content_hash,
     detect_language,
     entity_key,
+    event_embedding_text,
     fold,
     normalize,
     normalize_relation_type,
@@ -360,7 +361,8 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
     for start in range(0, len(events), batch_size):
         cursor.update(section="events", start=start)
         ev_chunk = events[start : start + batch_size]
-        vectors = await embedder.embed([clean_text(e.text) for e in ev_chunk])
+        vectors = await embedder.embed([event_embedding_text(clean_text(e.text), e.speaker)
+                                        for e in ev_chunk])
         ev_rows = [{"id": e.id or str(uuid.uuid4()), "props": {
             "text": clean_text(e.text), "speaker": e.speaker, "occurred_at": e.occurred_at or now,
             "ingested_at": now, "thread_id": e.thread_id, "source": e.source or "structured",
