@@ -20,12 +20,14 @@ import re
 import threading
 from typing import Any
 
+from graph.memory.text import detect_language
 from graph.memory.write.extraction import (
     ExtractedEntity,
     ExtractedFact,
     ExtractedRelation,
     Extraction,
 )
+from graph.memory.write.offline_answers import answer_fact
 from graph.memory.write.offline_clauses import (
     FIRST_PERSON,
     SECOND_PERSON,
@@ -309,6 +311,12 @@ def extract_with(nlp: Any, message: str, speaker: str,
             ex.facts.append(ExtractedFact(text, subject, 0.8, retraction=retraction))
             if subject != speaker and state.types.get(subject) in ("person", "thing"):
                 last_person = subject
+    if not ex.facts and state.other and detect_language(message) == "en":
+        listener = {i for i, n in state.by_token.items() if n == state.other}
+        qa = answer_fact(doc, recent, speaker, listener, nlp)
+        if qa:
+            ex.facts.append(ExtractedFact(qa, speaker, 0.7))
+            used.update(state.by_token[t.i] for t in doc if t.i in state.by_token)
     seen = {e.name for e in ex.entities}
     for name in state.order:
         if name not in seen and name != speaker and name in used:

@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Clause", "clauses", "rewrite", "third_person"]
+__all__ = ["Clause", "clauses", "generic_noun", "is_deictic", "is_reaction", "rewrite",
+           "subject_of", "third_person"]
 
 FIRST_PERSON = {"i": "{s}", "me": "{s}", "myself": "{s}", "my": "{s}'s", "mine": "{s}'s",
                 "we": "{s}", "us": "{s}", "our": "{s}'s", "ours": "{s}'s", "ourselves": "{s}"}
@@ -29,7 +30,7 @@ _DEICTIC_SUBJECTS = {"it", "that", "this", "there", "what", "which", "who", "eve
                      "they", "these", "those", "one", "someone", "everyone",
                      "nothing", "something", "anything", "thing", "things"}
 # Predicates that react to the listener or the conversation rather than state something.
-_REACTION_LEMMAS = {"thank", "hear", "sound", "seem", "hope", "wish", "bet", "agree",
+_REACTION_LEMMAS = {"thank", "sound", "seem", "hope", "wish", "bet", "agree",
                     "appreciate", "congratulate", "apologize", "wait", "welcome", "mean",
                     "guess", "suppose", "bye", "ttyl", "cheer", "rock", "glad", "sorry",
                     "understand", "relate"}
@@ -82,12 +83,39 @@ def _subject(verb: Any) -> Any | None:
     return None
 
 
+def subject_of(verb: Any) -> Any | None:
+    """The verb's own subject token, if any."""
+    return _subject(verb)
+
+
+def is_deictic(token: Any) -> bool:
+    """A subject pointing back at the conversation ("it", "that", "this", "something")."""
+    return bool(token.lower_ in _DEICTIC_SUBJECTS)
+
+
+def is_reaction(head: Any) -> bool:
+    """A predicate reacting to the listener or the conversation ("thanks", "sounds great")."""
+    return bool(head.lemma_.lower() in _REACTION_LEMMAS or head.lower_ in _REACTION_LEMMAS)
+
+
+def generic_noun(token: Any) -> bool:
+    """A noun too generic to carry a proposition ("thing", "time", "pic", "thanks")."""
+    return bool(token.lower_ in _GENERIC_NOUNS)
+
+
 def _heads(root: Any) -> list[Any]:
-    """The root and the predicates coordinated with it (recursively)."""
+    """The root and the predicates coordinated with it (recursively), plus a clause with its own
+    subject spliced on before the root with a comma ("I was in Chicago, it was awesome!": the
+    parser hangs the statement under the reaction)."""
     out = [root]
     for child in root.children:
         if child.dep_ == "conj" and child.pos_ in ("VERB", "AUX"):
             out += _heads(child)
+        elif (child.dep_ in ("ccomp", "parataxis") and child.i < root.i
+              and child.pos_ in ("VERB", "AUX") and _subject(child) is not None
+              and any(t.dep_ == "punct" and t.text == "," and child.i < t.i < root.i
+                      for t in root.children)):
+            out.insert(0, child)
     return out
 
 
@@ -100,7 +128,7 @@ def clauses(sent: Any) -> list[Clause]:
     for n, head in enumerate(heads):
         cut: set[int] = set()
         for other in heads:
-            if other.i != head.i and other.i > head.i and other.head.i == head.i:
+            if other.i != head.i and other.head.i == head.i:
                 cut |= {t.i for t in other.subtree}
         for child in head.children:  # the "and" joining two predicates
             if child.dep_ == "cc" and any(c.i in head_ids and c.i > child.i

@@ -92,3 +92,41 @@ def test_quality_metric_matches_within_the_turn_only() -> None:
     assert (q.precision, q.recall) == (pytest.approx(1 / 3), 0.5)
     # control: D1:1 → D1:2's gold (f2 "matches" by chance, f1 no longer), D1:3 → D1:1's (f3)
     assert q.control_precision == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize(("text", "question", "fact"), [
+    ("The Minnesota Wolves! I can't wait to play with them!",
+     "Woohoo! Congrats on the new team. Which team did you sign with?",
+     "Which team did John sign with? The Minnesota Wolves."),
+    ("A sunset over the lake.", "Nice! What did you paint last week?",
+     "What did John paint last week? A sunset over the lake."),
+    ("Thanks, Tim! I was really excited.", "How did you feel when you found out?",
+     "How did John feel when John found out? John was really excited."),
+])
+def test_a_short_answer_is_kept_with_the_question_it_answers(  # type: ignore[no-untyped-def]
+        nlp, text: str, question: str, fact: str) -> None:
+    """A turn that states nothing on its own but answers the other speaker's question becomes
+    one question-and-answer fact, in the third person."""
+    assert _facts(nlp, text, "John", [f"Tim: {question}"]) == [fact]
+
+
+@pytest.mark.parametrize(("text", "recent"), [
+    ("I'm good, thanks!", "Audrey: Hey! How are you doing?"),  # asks nothing
+    ("Yeah, me too!", "Audrey: I love contemporary dance. What's your fave?"),  # no content
+    ("That's great!", "Audrey: Want to see my new painting?"),  # a reaction
+    ("The Minnesota Wolves!", "Audrey: I signed with the Minnesota Wolves!"),  # no question
+    ("The Minnesota Wolves!", "Andrew: Which team did you sign with?"),  # own question
+])
+def test_no_answer_fact_without_a_question_and_an_answer(  # type: ignore[no-untyped-def]
+        nlp, text: str, recent: str) -> None:
+    assert _facts(nlp, text, "Andrew", [recent]) == []
+
+
+def test_a_statement_spliced_before_a_reaction_is_kept(nlp) -> None:  # type: ignore[no-untyped-def]
+    """"I was in Chicago, it was awesome!": the parser hangs the statement under the reaction;
+    the reaction stays out, the statement is a fact. "heard" with a real object is news, not
+    backchannel ("I hear ya" stays out)."""
+    assert _facts(nlp, "I was in Chicago, it was awesome!", "John") == ["John was in Chicago."]
+    assert _facts(nlp, "I heard some cool stories from an elderly veteran named Samuel.",
+                  "John") == ["John heard some cool stories from an elderly veteran named Samuel."]
+    assert _facts(nlp, "I hear ya.", "John", ["Tim: It was a long day."]) == []
