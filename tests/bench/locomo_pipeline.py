@@ -285,8 +285,9 @@ async def evaluate(retriever: Retriever, items: list[tuple[str, dict[str, set[st
 
 
 def _conv_of(agent: str) -> str:
-    """The LoCoMo sample id in a benchmark agent id ("bench-locomo-pipe-conv-26-ab12cd")."""
-    m = re.search(r"(conv-\d+)", agent)
+    """The LoCoMo sample id in a benchmark agent id ("bench-locomo-pipe-conv-26-ab12cd",
+    "bench-locomo-conv-26-gold-ab12cd")."""
+    m = re.fullmatch(r"bench-locomo-(?:pipe-)?(.+?)(?:-gold)?-[0-9a-f]{6}", agent)
     return m.group(1) if m else agent
 
 
@@ -397,7 +398,7 @@ async def _main(args: argparse.Namespace, endpoint: ScriptedEndpoint | None) -> 
             p, g = pm.conv_r10(conv), gm.conv_r10(conv)
             print(f"{conv:<14} {int(pm.per_conv[conv][1]):>9} {p:9.3f} {g:9.3f} "
                   f"{p / g if g else float('nan'):6.3f}")
-        if args.keep:
+        if getattr(args, "keep", None):
             with open(args.keep, "w", encoding="utf-8") as fh:
                 json.dump({name: [(a, {k: sorted(v) for k, v in d.items()}, q)
                                   for a, d, q in items]
