@@ -30,6 +30,12 @@ __all__ = ["answer_fact", "last_question"]
 _QUESTION = re.compile(r"[^.!?\n]*\?")
 _ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|ya|u)\b", re.IGNORECASE)
 _BRACKET = re.compile(r"\[[^\]]*\]")
+# A real question opens with a question word or an inverted auxiliary; a tag ("…, you know?",
+# "…, right?") or a statement with a question mark does not ask anything.
+_ASKING = re.compile(
+    r"(?:(?:so|and|but|oh|well|also|btw|\w+,)\s+)?(?:what|which|who|whom|whose|when|where|why|how|any|anything|ever|"
+    r"do|does|did|are|is|was|were|have|has|had|can|could|would|will|should)\b",
+    re.IGNORECASE)
 # Question words in the second person → the answerer; first person → the asker. Verb
 # agreement for the common inversions ("are you" → "is John", "do you" → "does John").
 _INVERSIONS = (("are you", "is {s}"), ("were you", "was {s}"), ("do you", "does {s}"),
@@ -53,7 +59,7 @@ def last_question(recent: list[str] | None, speaker: str) -> tuple[str, str] | N
     if not sep or not name or name == speaker or len(name) > 60:
         return None
     asked = [q.strip() for q in _QUESTION.findall(_BRACKET.sub(" ", text))]
-    asked = [q for q in asked if _ADDRESSED.search(q)]
+    asked = [q for q in asked if _ADDRESSED.search(q) and _ASKING.match(q)]
     return (name, asked[-1]) if asked else None
 
 
@@ -77,7 +83,7 @@ def _informative(sent: Any, listener: set[int]) -> bool:
     if not text or text.endswith("?") or text.startswith("["):
         return False
     root = sent.root
-    if is_reaction(root):
+    if is_reaction(root) or sent[0].lower_ == "let":  # "Let's make sure…" proposes
         return False
     subj = subject_of(root)
     nouns = [t for t in sent if t.i not in listener and t.pos_ in ("NOUN", "PROPN", "NUM")
@@ -88,7 +94,8 @@ def _informative(sent: Any, listener: set[int]) -> bool:
     return bool(adjectives) and subj is not None and not is_deictic(subj)
 
 
-_SMALL_TALK_VERBS = {"be", "do", "have", "go", "get", "happen", "say", "think", "mean", "up"}
+_SMALL_TALK_VERBS = {"be", "do", "have", "go", "get", "happen", "say", "think", "mean", "up",
+                     "believe", "know", "guess", "imagine"}
 
 
 def _asks_something(question: Any) -> bool:
