@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,8 +19,6 @@ from graph.executor import Executor, Transaction
 from graph.memory.text import (
     clean_text,
     content_hash,
-    detect_language,
-    entity_key,
     event_embedding_text,
     fold,
     normalize,
@@ -29,8 +26,6 @@ from graph.memory.text import (
     normalize_type,
 )
 from graph.memory.write.models import (
-    FACT_KINDS,
-    REMEMBER_SECTIONS,
     RefusedItem,
     RememberResult,
     StructuredEntity,
@@ -39,150 +34,18 @@ from graph.memory.write.models import (
     StructuredRelation,
 )
 from graph.memory.write.redact import redact_import
+from graph.memory.write.remember_names import Registry, load_known
+from graph.memory.write.remember_rows import (
+    API_MAX_ITEMS,
+    check_sizes,
+    fact_props,
+    report_partial,
+)
 from graph.providers import Embedder
 
-__all__ = ["Progress", "remember"]
+__all__ = ["API_MAX_ITEMS", "Progress", "check_sizes", "remember"]
 
 Progress = Callable[[int, int], None]
-
-
-@dataclass
-class _Registry:
-    """Name → key resolution for one import (declared entities first, then the database)."""
-
-    by_norm: dict[str, str] = field(default_factory=dict)
-    keys: dict[str, StructuredEntity] = field(default_factory=dict)
-    existing_keys: set[str] = field(default_factory=set)
-
-    def declare(self, entity: StructuredEntity) -> str:
-        key = entity.key or entity_key(entity.name, entity.type)
-        self.keys.setdefault(key, entity)
-        for text in (entity.name, *entity.aliases):
-            if fold(text):
-                self.by_norm.setdefault(fold(text), key)
-        return key
-
-    def lookup(self, ref: str) -> str | None:
-        if ref in self.keys or ref in self.existing_keys:
-            return ref
-        return self.by_norm.get(fold(ref))
-
-
-def _is_key(ref: str) -> bool:
-    head, sep, tail = ref.partition(":")
-    return bool(sep and head and tail and " " not in head)
-
-
-async def _load_known(executor: Executor, agent_id: str, refs: Sequence[str],
-                      registry: _Registry) -> None:
-    norms = sorted({fold(r) for r in refs if fold(r) and fold(r) not in registry.by_norm})
-    keys = sorted({r for r in refs if _is_key(r) and r not in registry.keys})
-    if not norms and not keys:
-        return
-
-    async def work(tx: Transaction) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        a = await tx.run("write/match_aliases", agent_id=agent_id, norms=norms)
-        k = await tx.run("write/match_keys", agent_id=agent_id, keys=keys)
-        return a, k
-
-    alias_rows, key_rows = await executor.read(work)
-    for row in alias_rows:
-        registry.by_norm.setdefault(row["norm"], row["key"])
-        registry.existing_keys.add(row["key"])
-    for row in key_rows:
-        registry.existing_keys.add(row["merged_into"] or row["key"])
-
-
-def _fact_props(agent_id: str, fact: StructuredFact, subject_key: str, now: datetime,
-                warnings: list[str]) -> dict[str, Any]:
-    text = clean_text(fact.text).strip()
-    kind = fact.kind if fact.kind in FACT_KINDS else "fact"
-    if kind != fact.kind:
-        warnings.append(f"unknown fact kind {fact.kind!r} coerced to 'fact'")
-    created = fact.created_at or now
-    norm = normalize(text)
-    return {
-        "text": text,
-        "normalized": norm,
-        "content_hash": content_hash(agent_id, subject_key, norm),
-        "subject_key": subject_key,
-        "kind": kind,
-        "confidence": float(fact.confidence),
-        "importance": float(fact.importance),
-        "temporal_class": fact.temporal_class if fact.temporal_class == "temporal" else "persistent",
-        "valid_until": fact.valid_until,
-        "categories": [normalize_type(c) for c in fact.categories],
-        "speaker": fact.speaker,
-        "language": detect_language(text),
-        "source_context": fact.source_context or "structured_import",
-        "valid_from": fact.valid_from or created,
-        "valid_to": fact.valid_to,
-        "invalidated_at": None,
-        "created_at": created,
-        "last_confirmed_at": created,
-        "reinforcement_count": max(1, int(fact.reinforcement_count)),
-        "review_needed": False,
-    }
-
-
-API_MAX_ITEMS = 1_000  # per list and call through the API (remember mutation)
-MAX_NESTED = 100  # aliases of an entity, entities / categories / event ids of a fact
-
-
-def check_sizes(entities: Sequence[StructuredEntity], facts: Sequence[StructuredFact],
-                relations: Sequence[StructuredRelation], events: Sequence[StructuredEvent],
-                max_items: int | None) -> None:
-    """Refuse oversized imports before any work (pure).
-
-    Raises:
-        BadInput: a list longer than ``max_items`` or a nested list longer than MAX_NESTED.
-    """
-    if max_items is not None:
-        for name, items in (("entities", entities), ("facts", facts),
-                            ("relations", relations), ("events", events)):
-            if len(items) > max_items:
-                raise BadInput(f"remember takes at most {max_items} {name} per call "
-                               f"(got {len(items)}); split the import into several calls")
-    for ent in entities:
-        if len(ent.aliases) > MAX_NESTED:
-            raise BadInput(f"an entity may carry at most {MAX_NESTED} aliases")
-    for fact in facts:
-        for name, nested in (("entities", fact.entities), ("categories", fact.categories),
-                             ("event ids", fact.event_ids)):
-            if len(nested) > MAX_NESTED:
-                raise BadInput(f"a fact may carry at most {MAX_NESTED} {name}")
-
-
-_SECTIONS = REMEMBER_SECTIONS
-
-
-def _report_partial(result: RememberResult, exc: Exception, cursor: dict[str, Any]) -> None:
-    """A batch failed after earlier batches committed: list every item not stored."""
-    section, start = cursor["section"], cursor["start"]
-    entity_list: list[tuple[str, StructuredEntity]] = cursor["entity_list"]
-    n_events, n_facts = cursor["n_events"], cursor["n_facts"]
-    rel_rows: list[dict[str, Any]] = cursor["rel_rows"]
-    reason = f"not stored: a {section} batch failed ({type(exc).__name__})"
-    result.complete = False
-    result.error = (f"stopped at the {section} batch starting at item {start} "
-                    f"({type(exc).__name__}); earlier batches are stored, see refused")
-    if section == "facts":  # counted while the failed batch was prepared: undo
-        del result.fact_ids[cursor["ids"]:]
-        result.facts_unchanged = cursor["unchanged"]
-    later = _SECTIONS[_SECTIONS.index(section):]
-    first = {name: (start if name == section else 0) for name in later}
-    if "entities" in later:
-        result.refused += [RefusedItem("entities", None, key, reason)
-                           for key, _ in entity_list[first["entities"]:]]
-    if "events" in later:
-        result.refused += [RefusedItem("events", i, None, reason)
-                           for i in range(first["events"], n_events)]
-    if "facts" in later:
-        result.refused += [RefusedItem("facts", i, None, reason)
-                           for i in range(first["facts"], n_facts)]
-    if "relations" in later:
-        result.refused += [RefusedItem("relations", r["index"], r["source_key"], reason)
-                           for r in rel_rows[first["relations"]:]]
 
 
 async def remember(
@@ -250,7 +113,7 @@ async def remember(
     except Exception as exc:
         if not cursor["committed"]:
             raise  # nothing stored: the caller gets the error itself (e.g. UNAVAILABLE)
-        _report_partial(result, exc, cursor)
+        report_partial(result, exc, cursor)
     result.duration_ms = round((time.perf_counter() - started) * 1000, 2)
     return result
 
@@ -262,14 +125,14 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
                   result: RememberResult, cursor: dict[str, Any]) -> None:
     """Resolve, deduplicate and write the (redacted) import, one transaction per batch;
     ``cursor`` tracks the batch in flight and what a partial report needs."""
-    registry = _Registry()
+    registry = Registry()
     for ent in entities:
         if not clean_text(ent.name).strip():
             raise BadInput("entity name must not be empty")
         registry.declare(ent)
     refs = [f.subject for f in facts] + [e for f in facts for e in f.entities]
     refs += [r.source for r in relations] + [r.target for r in relations]
-    await _load_known(executor, agent_id, refs, registry)
+    await load_known(executor, agent_id, refs, registry)
 
     def resolve(ref: str) -> str:
         found = registry.lookup(ref)
@@ -287,7 +150,7 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
             raise BadInput("fact text must not be empty")
         subject = resolve(fact.subject)
         mentioned = [k for k in dict.fromkeys(resolve(e) for e in fact.entities) if k != subject]
-        props = _fact_props(agent_id, fact, subject, now, result.warnings)
+        props = fact_props(agent_id, fact, subject, now, result.warnings)
         fact_rows.append((fact.id or str(uuid.uuid4()), props, mentioned, list(fact.event_ids)))
     rel_rows: list[dict[str, Any]] = []
     for i, rel in enumerate(relations):

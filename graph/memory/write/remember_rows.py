@@ -1,0 +1,116 @@
+"""Structured remember, checks and rows: size limits refused before any work, the stored
+properties of an imported fact, and the list of items not stored when a batch fails after
+earlier batches committed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from graph.errors import BadInput
+from graph.memory.text import clean_text, content_hash, detect_language, normalize, normalize_type
+from graph.memory.write.models import (
+    FACT_KINDS,
+    REMEMBER_SECTIONS,
+    RefusedItem,
+    RememberResult,
+    StructuredEntity,
+    StructuredEvent,
+    StructuredFact,
+    StructuredRelation,
+)
+
+__all__ = ["API_MAX_ITEMS", "MAX_NESTED", "check_sizes", "fact_props", "report_partial"]
+
+
+def fact_props(agent_id: str, fact: StructuredFact, subject_key: str, now: datetime,
+               warnings: list[str]) -> dict[str, Any]:
+    text = clean_text(fact.text).strip()
+    kind = fact.kind if fact.kind in FACT_KINDS else "fact"
+    if kind != fact.kind:
+        warnings.append(f"unknown fact kind {fact.kind!r} coerced to 'fact'")
+    created = fact.created_at or now
+    norm = normalize(text)
+    return {
+        "text": text,
+        "normalized": norm,
+        "content_hash": content_hash(agent_id, subject_key, norm),
+        "subject_key": subject_key,
+        "kind": kind,
+        "confidence": float(fact.confidence),
+        "importance": float(fact.importance),
+        "temporal_class": fact.temporal_class if fact.temporal_class == "temporal" else "persistent",
+        "valid_until": fact.valid_until,
+        "categories": [normalize_type(c) for c in fact.categories],
+        "speaker": fact.speaker,
+        "language": detect_language(text),
+        "source_context": fact.source_context or "structured_import",
+        "valid_from": fact.valid_from or created,
+        "valid_to": fact.valid_to,
+        "invalidated_at": None,
+        "created_at": created,
+        "last_confirmed_at": created,
+        "reinforcement_count": max(1, int(fact.reinforcement_count)),
+        "review_needed": False,
+    }
+
+
+API_MAX_ITEMS = 1_000  # per list and call through the API (remember mutation)
+MAX_NESTED = 100  # aliases of an entity, entities / categories / event ids of a fact
+
+
+def check_sizes(entities: Sequence[StructuredEntity], facts: Sequence[StructuredFact],
+                relations: Sequence[StructuredRelation], events: Sequence[StructuredEvent],
+                max_items: int | None) -> None:
+    """Refuse oversized imports before any work (pure).
+
+    Raises:
+        BadInput: a list longer than ``max_items`` or a nested list longer than MAX_NESTED.
+    """
+    if max_items is not None:
+        for name, items in (("entities", entities), ("facts", facts),
+                            ("relations", relations), ("events", events)):
+            if len(items) > max_items:
+                raise BadInput(f"remember takes at most {max_items} {name} per call "
+                               f"(got {len(items)}); split the import into several calls")
+    for ent in entities:
+        if len(ent.aliases) > MAX_NESTED:
+            raise BadInput(f"an entity may carry at most {MAX_NESTED} aliases")
+    for fact in facts:
+        for name, nested in (("entities", fact.entities), ("categories", fact.categories),
+                             ("event ids", fact.event_ids)):
+            if len(nested) > MAX_NESTED:
+                raise BadInput(f"a fact may carry at most {MAX_NESTED} {name}")
+
+
+_SECTIONS = REMEMBER_SECTIONS
+
+
+def report_partial(result: RememberResult, exc: Exception, cursor: dict[str, Any]) -> None:
+    """A batch failed after earlier batches committed: list every item not stored."""
+    section, start = cursor["section"], cursor["start"]
+    entity_list: list[tuple[str, StructuredEntity]] = cursor["entity_list"]
+    n_events, n_facts = cursor["n_events"], cursor["n_facts"]
+    rel_rows: list[dict[str, Any]] = cursor["rel_rows"]
+    reason = f"not stored: a {section} batch failed ({type(exc).__name__})"
+    result.complete = False
+    result.error = (f"stopped at the {section} batch starting at item {start} "
+                    f"({type(exc).__name__}); earlier batches are stored, see refused")
+    if section == "facts":  # counted while the failed batch was prepared: undo
+        del result.fact_ids[cursor["ids"]:]
+        result.facts_unchanged = cursor["unchanged"]
+    later = _SECTIONS[_SECTIONS.index(section):]
+    first = {name: (start if name == section else 0) for name in later}
+    if "entities" in later:
+        result.refused += [RefusedItem("entities", None, key, reason)
+                           for key, _ in entity_list[first["entities"]:]]
+    if "events" in later:
+        result.refused += [RefusedItem("events", i, None, reason)
+                           for i in range(first["events"], n_events)]
+    if "facts" in later:
+        result.refused += [RefusedItem("facts", i, None, reason)
+                           for i in range(first["facts"], n_facts)]
+    if "relations" in later:
+        result.refused += [RefusedItem("relations", r["index"], r["source_key"], reason)
+                           for r in rel_rows[first["relations"]:]]
