@@ -11,11 +11,15 @@ Where each DESIGN.md §4 stage lives (pure decisions in *italics* modules are un
 guard + PII → ``guard``; event log, reads and the one write transaction → ``store``;
 alias lookup / pre-retrieval context → ``store.load_context`` + ``extraction.known_context``;
 informed / fallback extraction, disambiguation, reconcile calls → ``llm_stages`` (prompts in
-``graph/memory/prompts``); offline extraction → ``offline``; hardening + normalisation +
+``graph/memory/prompts``); offline extraction → ``offline`` (clauses: ``offline_clauses``,
+answers to the other speaker's question: ``offline_answers``, Portuguese: ``offline_pt``);
+hardening + normalisation +
 semantic dedup → ``extraction``; entity resolution → ``resolve`` (rules) + ``entities``
 (orchestration); reconciliation → ``reconcile`` (rules) + ``decide`` (orchestration); mirror
-facts, evidence, single-valued supersession, modes, commit rows → ``planning``; wiring →
-``pipeline``. Round trips per message: 5 (event, context read, entity candidates, fact
+facts, evidence, single-valued supersession, modes, commit rows → ``planning``; candidates,
+decisions, plan and the write transaction, receipts → ``commit_stage``; per-call trace →
+``trace``; wiring → ``pipeline``. ``remember`` (structured import) → ``remember`` with
+``remember_names`` (reference → entity key) and ``remember_rows`` (size checks, fact rows). Round trips per message: 5 (event, context read, entity candidates, fact
 candidates, one write transaction); the idempotency claim shares the event's transaction.
 """
 

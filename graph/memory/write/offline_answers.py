@@ -27,15 +27,13 @@ from graph.memory.write.offline_clauses import (
 
 __all__ = ["answer_fact", "last_question"]
 
-_QUESTION = re.compile(r"[^.!?\n]*\?")
 _ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|ya|u)\b", re.IGNORECASE)
-_BRACKET = re.compile(r"\[[^\]]*\]")
 # A real question opens with a question word or an inverted auxiliary; a tag ("…, you know?",
 # "…, right?") or a statement with a question mark does not ask anything.
-_ASKING = re.compile(
-    r"(?:(?:so|and|but|oh|well|also|btw|\w+,)\s+)?(?:what|which|who|whom|whose|when|where|why|how|any|anything|ever|"
-    r"do|does|did|are|is|was|were|have|has|had|can|could|would|will|should)\b",
-    re.IGNORECASE)
+_ASKING = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "any",
+           "anything", "ever", "do", "does", "did", "are", "is", "was", "were", "have", "has",
+           "had", "can", "could", "would", "will", "should"}
+_LEADS = {"so", "and", "but", "oh", "well", "also", "btw"}
 # Question words in the second person → the answerer; first person → the asker. Verb
 # agreement for the common inversions ("are you" → "is John", "do you" → "does John").
 _INVERSIONS = (("are you", "is {s}"), ("were you", "was {s}"), ("do you", "does {s}"),
@@ -49,6 +47,37 @@ _WORD = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in sorted(
     [*(a for a, _ in _INVERSIONS), *_WORDS], key=len, reverse=True)) + r")\b", re.IGNORECASE)
 
 
+def _unbracketed(text: str) -> str:
+    """The text without bracketed stage directions ("[shares a photo: …]")."""
+    out, depth = [], 0
+    for ch in text:
+        depth += ch == "["
+        if not depth:
+            out.append(ch)
+        depth -= ch == "]" and depth > 0
+    return "".join(out)
+
+
+def _questions(text: str) -> list[str]:
+    """The sentences of ``text`` that end with a question mark."""
+    out, start = [], 0
+    for i, ch in enumerate(text):
+        if ch in ".!?\n":
+            if ch == "?" and text[start:i].strip():
+                out.append(text[start:i + 1].strip())
+            start = i + 1
+    return out
+
+
+def _asking(question: str) -> bool:
+    """Does the question open (after "So,", "Nate,") with a question word or an inverted
+    auxiliary?"""
+    words = question.lower().split()
+    while len(words) > 1 and (words[0] in _LEADS or words[0].endswith(",")):
+        words = words[1:]
+    return bool(words) and words[0].strip(",") in _ASKING
+
+
 def last_question(recent: list[str] | None, speaker: str) -> tuple[str, str] | None:
     """(asker, question) when the last recent message ('Name: text') is another speaker's and
     its last question is put to the listener ("you")."""
@@ -58,8 +87,7 @@ def last_question(recent: list[str] | None, speaker: str) -> tuple[str, str] | N
     name = name.strip()
     if not sep or not name or name == speaker or len(name) > 60:
         return None
-    asked = [q.strip() for q in _QUESTION.findall(_BRACKET.sub(" ", text))]
-    asked = [q for q in asked if _ADDRESSED.search(q) and _ASKING.match(q)]
+    asked = [q for q in _questions(_unbracketed(text)) if _ADDRESSED.search(q) and _asking(q)]
     return (name, asked[-1]) if asked else None
 
 

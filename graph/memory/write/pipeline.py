@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -25,8 +24,8 @@ from graph.memory.text import (
     normalize,
     word_ngrams,
 )
+from graph.memory.write.commit_stage import account, copy_into, decide_and_commit, save_receipt
 from graph.memory.write.config import WriteConfig, apply_overrides
-from graph.memory.write.decide import decide
 from graph.memory.write.entities import collect_mentions, resolve_mentions
 from graph.memory.write.extraction import (
     ExtractedFact,
@@ -43,32 +42,25 @@ from graph.memory.write.llm_stages import (
     blind_extraction,
     informed_extraction,
 )
-from graph.memory.write.models import TokenCounts, WriteResult
+from graph.memory.write.models import WriteResult
 from graph.memory.write.offline import extract_offline
 from graph.memory.write.planning import (
     FactItem,
     RelationItem,
-    apply_single_valued,
-    build_plan,
     find_evidence,
-    flag_contradictions,
     mentions,
 )
 from graph.memory.write.reconcile import (
-    ExistingFact,
-    ExistingRelation,
     FactDecision,
-    hybrid_rank,
 )
 from graph.memory.write.store import (
     AlreadyExtracted,
     Fence,
     WriteConflict,
-    commit,
     load_context,
-    load_fact_candidates,
     log_event,
 )
+from graph.memory.write.trace import WriteRun, last_items
 from graph.providers import ChatLLM, Embedder
 
 __all__ = ["WritePipeline"]
@@ -80,30 +72,6 @@ log = logging.getLogger(__name__)
 _EVENT_NS = uuid.UUID("8b1d6a52-3c7e-4f0a-9d2b-6e5f4a3c2b10")
 # Decide-again rounds when the commit's re-check finds a concurrent write (WriteConflict).
 CONFLICT_RETRIES = 3
-
-
-class _Run:
-    """Per-call state: warnings, trace, timings."""
-
-    def __init__(self, verbose: bool) -> None:
-        self.started = time.perf_counter()
-        self.mark = self.started
-        self.warnings: list[str] = []
-        self.trace: list[dict[str, Any]] | None = [] if verbose else None
-
-    def step(self, stage: str, **data: Any) -> None:
-        now = time.perf_counter()
-        if self.trace is not None:
-            self.trace.append({"stage": stage, "ms": round((now - self.mark) * 1000, 2), **data})
-        self.mark = now
-
-    def ms(self) -> float:
-        return round((time.perf_counter() - self.started) * 1000, 2)
-
-
-def _last(items: list[str], n: int) -> list[str]:
-    """The last ``n`` items (none for ``n <= 0``; ``items[-0:]`` would be all of them)."""
-    return items[-n:] if n > 0 else []
 
 
 class WritePipeline:
@@ -154,7 +122,7 @@ class WritePipeline:
             FencedOut: ``fence`` was given and that lease was lost before the commit.
         """
         cfg = apply_overrides(self.config, config_overrides)
-        run = _Run(verbose)
+        run = WriteRun(verbose)
         if not agent_id or not agent_id.strip():
             raise BadInput("agent_id is required")
         speaker = clean_text(speaker_name or "").strip()[:200]
@@ -175,7 +143,7 @@ class WritePipeline:
         speaker = redact_text(speaker, cfg.pii_mode, "speaker_name").text
         # Earlier messages reach the LLM as context: the operator's policy covers them too.
         recent = await asyncio.to_thread(
-            redact_context, _last(list(recent_messages or []), cfg.recent_messages_max),
+            redact_context, last_items(list(recent_messages or []), cfg.recent_messages_max),
             cfg.pii_mode)
         run.step("guard", chars=len(text))
 
@@ -244,12 +212,12 @@ class WritePipeline:
 
     async def _extract(self, text: str, speaker: str, recent: list[str], occurred: datetime,
                        known: KnownContext, cfg: WriteConfig, session: LLMSession | None,
-                       run: _Run, result: WriteResult) -> Extraction | None:
+                       run: WriteRun, result: WriteResult) -> Extraction | None:
         if session is None:
             return await extract_offline(text, speaker, recent)
         caps = {"max_facts": cfg.max_facts, "max_entities": cfg.max_entities,
                 "min_chars": cfg.min_fact_chars, "max_chars": cfg.max_fact_chars}
-        recent = _last(recent, cfg.recent_messages_max)
+        recent = last_items(recent, cfg.recent_messages_max)
         ex: Extraction | None = None
         try:
             if cfg.enable_informed_extraction:
@@ -275,7 +243,7 @@ class WritePipeline:
 
     async def _run_stages(self, agent_id: str, text: str, speaker: str, recent: list[str],
                           occurred: datetime, now: datetime, message_vec: list[float],
-                          cfg: WriteConfig, run: _Run, result: WriteResult, persist: bool,
+                          cfg: WriteConfig, run: WriteRun, result: WriteResult, persist: bool,
                           key: str | None, dry_run: bool, fence: Fence | None = None,
                           token: str = "") -> None:
         session = LLMSession(self.llm) if self.llm is not None else None
@@ -296,7 +264,7 @@ class WritePipeline:
         if ex is None:
             # Nothing extracted (LLM down or unusable answer): not a stored answer for the key
             # — a retry runs again — and the event stays pending for the orphan sweep.
-            self._account(session, result)
+            account(session, result)
             if key and not dry_run:
                 await self._release(agent_id, key, token)
             return
@@ -366,7 +334,7 @@ class WritePipeline:
         live = [i for i in items if i.blocked is None]
         for attempt in range(CONFLICT_RETRIES + 1):
             try:
-                await self._decide_and_commit(agent_id, items, live, relations, resolved, ex,
+                await decide_and_commit(self.executor, agent_id, items, live, relations, resolved, ex,
                                               cfg, session, run, result, persist, key,
                                               dry_run, now, occurred, speaker, fence)
                 return
@@ -390,103 +358,11 @@ class WritePipeline:
                 if key:
                     result.warnings = run.warnings
                     result.duration_ms = run.ms()
-                    stored = await self._save_receipt(agent_id, key, result, now)
+                    stored = await save_receipt(self.executor, agent_id, key, result, now)
                     if stored is not result:  # the first call's answer, as for any retry
-                        _copy_into(result, stored)
+                        copy_into(result, stored)
                         run.warnings = stored.warnings
                 return
-
-    async def _decide_and_commit(self, agent_id: str, items: list[FactItem],
-                                 live: list[FactItem], relations: list[RelationItem],
-                                 resolved: Any, ex: Extraction, cfg: WriteConfig,
-                                 session: LLMSession | None, run: _Run, result: WriteResult,
-                                 persist: bool, key: str | None, dry_run: bool,
-                                 now: datetime, occurred: datetime, speaker: str,
-                                 fence: Fence | None) -> None:
-        """Stages 11–13: candidates, decisions, plan and the one write transaction.
-
-        Raises:
-            WriteConflict: the commit's re-check found a concurrent write (decide again).
-        """
-        single = tuple(cfg.single_valued_relations)
-        cand_rows, active_rows = await load_fact_candidates(
-            self.executor, agent_id,
-            [{"index": i.index, "subject_key": i.subject_key, "content_hash": i.content_hash,
-              "embedding": i.embedding} for i in live],
-            cfg.reconcile_candidates * 2,  # over-fetch by vector, keep the top by hybrid score
-            sorted({r.source_key for r in relations if r.type in single}), list(single))
-        for row in cand_rows:
-            items[row["index"]].candidates.append(ExistingFact(
-                row["id"], row["text"], float(row["similarity"]), float(row["confidence"] or 0)))
-        for item in live:
-            item.candidates = hybrid_rank(item.text, item.candidates, cfg.reconcile_candidates)
-        await decide(live, session, cfg, run.warnings, ex.known_ids)
-        active = [ExistingRelation(r["id"], r["source_key"], r["target_key"], r["type"],
-                                   r["evidence_fact_id"]) for r in active_rows]
-        close_rels = apply_single_valued(items, relations, active, single)
-        for item in live:
-            flag_contradictions(item)
-        run.step("reconcile", decisions={i.index: i.decision.action for i in live
-                                         if i.decision})
-
-        out = build_plan(items=items, relations=relations, entities=resolved.entities,
-                         close_relations=close_rels, mode=cfg.mode,
-                         frozen=cfg.mutations_frozen, event_id=result.event_id,
-                         speaker=speaker, now=now, occurred=occurred, causal=ex.causal,
-                         relation_strength=cfg.relation_strength)
-        if ex.emotion and persist:
-            out.plan.emotion = ex.emotion
-        result.facts_added, result.facts_updated = out.added, out.updated
-        result.facts_unchanged, result.facts_deleted = out.unchanged, out.deleted
-        result.relations = out.relations
-        if out.blocked:
-            run.warnings.append(f"{out.blocked} decision(s) not applied (mode={cfg.mode}, "
-                                f"frozen={cfg.mutations_frozen}, or low confidence)")
-        self._account(session, result)
-        if dry_run:
-            run.step("dry_run", would_write=len(out.plan.new_facts))
-            return
-        if not persist:  # shadow mode: the decisions are audited, nothing else is written
-            shadow = out.plan.__class__(now=now, audits=out.plan.audits)
-            out.plan = shadow
-        out.plan.fence = fence
-        if key:
-            result.warnings = run.warnings
-            result.duration_ms = run.ms()
-            out.plan.receipt = (key, json.dumps(result.to_dict(), default=str))
-        res = await commit(self.executor, agent_id, out.plan, cfg.write_retries)
-        for change in result.facts_unchanged:
-            change.reason = f"{change.reason} (reinforcement_count={res.reinforced.get(change.id)})"
-        run.step("upsert", facts=len(out.plan.new_facts), closed=len(res.closed_facts),
-                 cascaded=len(res.cascaded), relations=len(res.relations))
-
-    @staticmethod
-    def _account(session: LLMSession | None, result: WriteResult) -> None:
-        if session is None:
-            return
-        u = session.usage
-        result.tokens_used = TokenCounts(u.input, u.output, u.total)
-        result.llm_calls = session.calls
-
-    async def _save_receipt(self, agent_id: str, key: str, result: WriteResult,
-                            now: datetime) -> WriteResult:
-        """Store ``result`` as the key's answer unless one is already stored (then that one
-        is returned: the first call that completed answers every retry)."""
-        payload = json.dumps(result.to_dict(), default=str)
-
-        async def work(tx: Transaction) -> str:
-            await tx.run("write/lock_receipt", agent_id=agent_id, key=key, now=now, token="")
-            rows = await tx.run("write/save_receipt", agent_id=agent_id, key=key,
-                                result=payload, now=now, overwrite=False)
-            return str(rows[0]["result"])
-        stored = await self.executor.write(work)
-        return result if stored == payload else WriteResult.from_dict(json.loads(stored))
-
-
-def _copy_into(target: WriteResult, source: WriteResult) -> None:
-    for name in WriteResult.__dataclass_fields__:
-        setattr(target, name, getattr(source, name))
-
 
 def _item(agent_id: str, index: int, fact: ExtractedFact, subject_key: str, vec: list[float],
           ents: list[Any]) -> FactItem:

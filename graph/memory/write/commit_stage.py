@@ -1,0 +1,119 @@
+"""Write pipeline, stages 11–13 (DESIGN.md §4): fact candidates, the decisions, the plan and
+the one write transaction; the LLM usage account and the idempotency receipt of a write."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from graph.executor import Executor, Transaction
+from graph.memory.write.config import WriteConfig
+from graph.memory.write.decide import decide
+from graph.memory.write.extraction import Extraction
+from graph.memory.write.llm_stages import LLMSession
+from graph.memory.write.models import TokenCounts, WriteResult
+from graph.memory.write.planning import (
+    FactItem,
+    RelationItem,
+    apply_single_valued,
+    build_plan,
+    flag_contradictions,
+)
+from graph.memory.write.reconcile import ExistingFact, ExistingRelation, hybrid_rank
+from graph.memory.write.store import Fence, commit, load_fact_candidates
+from graph.memory.write.trace import WriteRun
+
+__all__ = ["account", "copy_into", "decide_and_commit", "save_receipt"]
+
+
+async def decide_and_commit(executor: Executor, agent_id: str, items: list[FactItem],
+                            live: list[FactItem], relations: list[RelationItem],
+                            resolved: Any, ex: Extraction, cfg: WriteConfig,
+                            session: LLMSession | None, run: WriteRun, result: WriteResult,
+                            persist: bool, key: str | None, dry_run: bool,
+                            now: datetime, occurred: datetime, speaker: str,
+                            fence: Fence | None) -> None:
+    """Stages 11–13: candidates, decisions, plan and the one write transaction.
+
+    Raises:
+        WriteConflict: the commit's re-check found a concurrent write (decide again).
+    """
+    single = tuple(cfg.single_valued_relations)
+    cand_rows, active_rows = await load_fact_candidates(
+        executor, agent_id,
+        [{"index": i.index, "subject_key": i.subject_key, "content_hash": i.content_hash,
+          "embedding": i.embedding} for i in live],
+        cfg.reconcile_candidates * 2,  # over-fetch by vector, keep the top by hybrid score
+        sorted({r.source_key for r in relations if r.type in single}), list(single))
+    for row in cand_rows:
+        items[row["index"]].candidates.append(ExistingFact(
+            row["id"], row["text"], float(row["similarity"]), float(row["confidence"] or 0)))
+    for item in live:
+        item.candidates = hybrid_rank(item.text, item.candidates, cfg.reconcile_candidates)
+    await decide(live, session, cfg, run.warnings, ex.known_ids)
+    active = [ExistingRelation(r["id"], r["source_key"], r["target_key"], r["type"],
+                               r["evidence_fact_id"]) for r in active_rows]
+    close_rels = apply_single_valued(items, relations, active, single)
+    for item in live:
+        flag_contradictions(item)
+    run.step("reconcile", decisions={i.index: i.decision.action for i in live
+                                     if i.decision})
+
+    out = build_plan(items=items, relations=relations, entities=resolved.entities,
+                     close_relations=close_rels, mode=cfg.mode,
+                     frozen=cfg.mutations_frozen, event_id=result.event_id,
+                     speaker=speaker, now=now, occurred=occurred, causal=ex.causal,
+                     relation_strength=cfg.relation_strength)
+    if ex.emotion and persist:
+        out.plan.emotion = ex.emotion
+    result.facts_added, result.facts_updated = out.added, out.updated
+    result.facts_unchanged, result.facts_deleted = out.unchanged, out.deleted
+    result.relations = out.relations
+    if out.blocked:
+        run.warnings.append(f"{out.blocked} decision(s) not applied (mode={cfg.mode}, "
+                            f"frozen={cfg.mutations_frozen}, or low confidence)")
+    account(session, result)
+    if dry_run:
+        run.step("dry_run", would_write=len(out.plan.new_facts))
+        return
+    if not persist:  # shadow mode: the decisions are audited, nothing else is written
+        shadow = out.plan.__class__(now=now, audits=out.plan.audits)
+        out.plan = shadow
+    out.plan.fence = fence
+    if key:
+        result.warnings = run.warnings
+        result.duration_ms = run.ms()
+        out.plan.receipt = (key, json.dumps(result.to_dict(), default=str))
+    res = await commit(executor, agent_id, out.plan, cfg.write_retries)
+    for change in result.facts_unchanged:
+        change.reason = f"{change.reason} (reinforcement_count={res.reinforced.get(change.id)})"
+    run.step("upsert", facts=len(out.plan.new_facts), closed=len(res.closed_facts),
+             cascaded=len(res.cascaded), relations=len(res.relations))
+
+def account(session: LLMSession | None, result: WriteResult) -> None:
+    if session is None:
+        return
+    u = session.usage
+    result.tokens_used = TokenCounts(u.input, u.output, u.total)
+    result.llm_calls = session.calls
+
+async def save_receipt(executor: Executor, agent_id: str, key: str, result: WriteResult,
+                       now: datetime) -> WriteResult:
+    """Store ``result`` as the key's answer unless one is already stored (then that one
+    is returned: the first call that completed answers every retry)."""
+    payload = json.dumps(result.to_dict(), default=str)
+
+    async def work(tx: Transaction) -> str:
+        await tx.run("write/lock_receipt", agent_id=agent_id, key=key, now=now, token="")
+        rows = await tx.run("write/save_receipt", agent_id=agent_id, key=key,
+                            result=payload, now=now, overwrite=False)
+        return str(rows[0]["result"])
+    stored = await executor.write(work)
+    return result if stored == payload else WriteResult.from_dict(json.loads(stored))
+
+
+def copy_into(target: WriteResult, source: WriteResult) -> None:
+    """Make ``target`` the same answer as ``source`` (every field)."""
+    for name in WriteResult.__dataclass_fields__:
+        setattr(target, name, getattr(source, name))
