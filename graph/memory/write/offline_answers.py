@@ -75,7 +75,10 @@ def _asking(question: str) -> bool:
     words = question.lower().split()
     while len(words) > 1 and (words[0] in _LEADS or words[0].endswith(",")):
         words = words[1:]
-    return bool(words) and words[0].strip(",") in _ASKING
+    first = words[0].strip(",").replace("\u2019", "'") if words else ""
+    for clitic in ("'s", "'re", "'ve", "'d", "'ll"):  # "What's…", "How've…" (not "Can't…")
+        first = first.removesuffix(clitic)
+    return first in _ASKING
 
 
 def last_question(recent: list[str] | None, speaker: str) -> tuple[str, str] | None:

@@ -130,3 +130,18 @@ def test_a_statement_spliced_before_a_reaction_is_kept(nlp) -> None:  # type: ig
     assert _facts(nlp, "I heard some cool stories from an elderly veteran named Samuel.",
                   "John") == ["John heard some cool stories from an elderly veteran named Samuel."]
     assert _facts(nlp, "I hear ya.", "John", ["Tim: It was a long day."]) == []
+
+
+def test_which_questions_are_real_questions() -> None:
+    from graph.memory.write.offline_answers import last_question
+
+    def asked(text: str) -> str | None:
+        got = last_question([f"Tim: {text}"], "John")
+        return got[1] if got else None
+
+    assert asked("Cool! What's your fave? [shares a photo: a dog]") == "What's your fave?"
+    assert asked("So, how've you been using it?") == "So, how've you been using it?"
+    assert asked("It was a blast, you know?") is None  # a tag
+    assert asked("Can't wait to see your art - got any previews?") is None
+    assert asked("I'm fine. Which team did you sign with? Tell me!") == (
+        "Which team did you sign with?")
