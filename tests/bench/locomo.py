@@ -260,11 +260,16 @@ Table = dict[str, dict[str, Metrics]]  # mode → ranker → metrics
 NAMES = ("hippograph", "vector top-k", "bm25", "vector+bm25 rrf")
 
 
+UNLINKED = "hippograph unlinked"
+
+
 async def compare(ex: Executor, embedder: CachedEmbedder, questions: Questions,
-                  mode: str) -> dict[str, Metrics]:
-    """Every ranker on every question of one mode (its conversations are that mode's agents)."""
+                  mode: str, twins: dict[str, Conversation] | None = None) -> dict[str, Metrics]:
+    """Every ranker on every question of one mode (its conversations are that mode's agents).
+    ``twins``: agent id → the same conversation imported without entity links (an extra row,
+    ``--unlinked-row``: before / after the entity-linked import in one run)."""
     retriever = Retriever(ex, embedder)
-    table = {n: Metrics() for n in NAMES}
+    table = {n: Metrics() for n in (*NAMES[:1], *([UNLINKED] if twins else []), *NAMES[1:])}
     counts = {c.agent_id: (await ex.run("read/agent_counts", {"agent_id": c.agent_id}))[0]
               for c, _, _ in questions}
     for c, q, evidence in progress_bar(questions, desc=f"questions ({mode})", unit="q"):
@@ -284,6 +289,12 @@ async def compare(ex: Executor, embedder: CachedEmbedder, questions: Questions,
                  "vector+bm25 rrf": rrf(vector[mode], bm25[mode])}
         for name in NAMES:
             table[name].add(lists[name], c.dia_of, evidence, ms[name], c.label, q["category"])
+        if twins:
+            twin = twins[c.agent_id]
+            t = time.perf_counter()
+            plain = await hippograph(retriever, twin.agent_id, q["question"], {}, mode)
+            table[UNLINKED].add(plain, twin.dia_of, evidence, (time.perf_counter() - t) * 1000,
+                                c.label, q["category"])
     return table
 
 
@@ -368,7 +379,7 @@ async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dic
 async def main(path: str, max_convs: int | None, max_questions: int | None, every: int,
                mode: str, do_ablate: bool, extra: dict[str, dict[str, Any]],
                ablate_every: int = 1, concurrency: int = 1, compare_rankers: bool = True,
-               link: bool = True) -> None:
+               link: bool = True, unlinked_row: bool = False) -> None:
     settings = Settings()
     ex = connect(settings.bolt_uri, settings.neo4j_user,
                  settings.neo4j_password.get_secret_value(), settings.neo4j_database)
@@ -384,6 +395,15 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
     modes = MODES if mode == "both" else (mode,)
     agents = {"facts": [facts_only(c) for c in convs], "turns+facts": convs}
     loaded = [c for m in modes for c in agents[m]]
+    twins: dict[str, dict[str, Conversation]] = {m: {} for m in modes}
+    if link and unlinked_row:
+        plain = [load_conversation(s, run + "u") for s in samples]
+        for p, c in zip(plain, convs, strict=True):
+            p.questions = c.questions
+        plain_agents = {"facts": [facts_only(p) for p in plain], "turns+facts": plain}
+        for m in modes:
+            twins[m] = {c.agent_id: p for c, p in zip(agents[m], plain_agents[m], strict=True)}
+            loaded += plain_agents[m]
     started = time.perf_counter()
     try:
         await load_all(ex, embedder, loaded)
@@ -393,7 +413,7 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
             qs = [(c, q, evidence_ids(q["evidence"])) for c in agents[m] for q in c.questions]
             per_mode[m] = [x for x in qs if x[2]]
         await embedder.embed([q["question"] for _, q, _ in per_mode[modes[0]]])
-        table = {m: await compare(ex, embedder, per_mode[m], m) for m in modes} \
+        table = {m: await compare(ex, embedder, per_mode[m], m, twins[m]) for m in modes} \
             if compare_rankers else {}
         n_facts = sum(len(c.facts) for c in convs)
         n_events = sum(len(c.events) for c in convs)
@@ -443,10 +463,13 @@ if __name__ == "__main__":
                         help="import each fact linked to its speaker only (the earlier import; "
                              "default: linked to the entities it mentions, as the write path "
                              "links the facts it extracts)")
+    parser.add_argument("--unlinked-row", action="store_true",
+                        help="also import every conversation without entity links and add its "
+                             "default retrieve as a row of the rankers' table")
     parser.add_argument("--variant", action="append", default=[], metavar="LABEL=JSON",
                         help="extra retrieve options to compare, e.g. 'rrf={\"fusion\": \"rrf\"}'")
     args = parser.parse_args()
     extra = {v.split("=", 1)[0]: json.loads(v.split("=", 1)[1]) for v in args.variant}
     asyncio.run(main(args.path, args.conversations, args.questions, args.every, args.mode,
                      args.ablate, extra, args.ablate_every, args.concurrency,
-                     not args.no_compare, not args.no_link_entities))
+                     not args.no_compare, not args.no_link_entities, args.unlinked_row))
