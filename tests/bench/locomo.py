@@ -314,6 +314,7 @@ def print_table(table: Table, labels: list[str], modes: Sequence[str]) -> None:
             print(f"hippograph candidate pool: recall {ours.pool / max(1, ours.n):.3f} over "
                   f"{ours.pool_size / max(1, ours.n):.0f} items/question (the ceiling of any "
                   "re-ordering of what the signals found)")
+            print(f"  candidate pool recall by category: {ours.pool_by_category()}")
         h = rows["hippograph"].r(10)
         print("recall@10 hippograph minus: " + ", ".join(
             f"{name} {100 * (h - m.r(10)):+.1f} pts" for name, m in rows.items()
@@ -374,6 +375,10 @@ async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dic
         print(f"{label:<24} {' '.join(cells)} {first.ms / max(1, first.n):7.1f}", flush=True)
         for mode in modes:
             print(f"  {mode} R@10/MRR by category: {per_mode[mode].by_category()}", flush=True)
+        if "facts" in per_mode:
+            m = per_mode["facts"]
+            print(f"  facts candidate pool recall {m.pool / max(1, m.n):.3f} "
+                  f"({m.pool_size / max(1, m.n):.0f} items/q): {m.pool_by_category()}", flush=True)
 
 
 async def main(path: str, max_convs: int | None, max_questions: int | None, every: int,

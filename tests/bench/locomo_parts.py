@@ -40,6 +40,7 @@ class Metrics:
     ms: float = 0.0
     per_conv: dict[str, list[float]] = field(default_factory=dict)  # conv → [sum R@10, n]
     per_cat: dict[int, list[float]] = field(default_factory=dict)  # category → [R@10, MRR, n]
+    pool_cat: dict[int, float] = field(default_factory=dict)  # category → Σ pool recall
 
     def add(self, ranked: list[str], dia_of: dict[str, set[str]], evidence: set[str],
             ms: float, conv: str = "", category: int = 0) -> None:
@@ -61,6 +62,7 @@ class Metrics:
         for item in ranked:
             found |= dia_of.get(item, set()) & evidence
         self.pool += len(found) / len(evidence)
+        self.pool_cat[category] = self.pool_cat.get(category, 0.0) + len(found) / len(evidence)
         self.pool_size += len(ranked)
         for rank, item in enumerate(ranked, 1):
             if dia_of.get(item, set()) & evidence:
@@ -80,6 +82,11 @@ class Metrics:
         3 open-domain, 4 single-hop)."""
         return "  ".join(f"{CATEGORIES.get(c, str(c))} ({int(n)}) {r / n:.3f}/{rr / n:.3f}"
                          for c, (r, rr, n) in sorted(self.per_cat.items()) if n)
+
+    def pool_by_category(self) -> str:
+        """Recall of the whole ranked list (the candidate pool) per category."""
+        return "  ".join(f"{CATEGORIES.get(c, str(c))} {self.pool_cat.get(c, 0.0) / n:.3f}"
+                         for c, (_, _, n) in sorted(self.per_cat.items()) if n)
 
     def row(self, name: str) -> str:
         n = max(1, self.n)
