@@ -313,10 +313,11 @@ def print_table(table: Table, labels: list[str], modes: Sequence[str]) -> None:
 
 async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dict[str, Questions],
                  labels: list[str], variants: dict[str, dict[str, Any]],
-                 concurrency: int = 1) -> None:
+                 concurrency: int = 1, rescorer: Any = None) -> None:
     """Each variant's row is printed as soon as it is measured (a long run that is stopped
-    keeps what it printed)."""
-    retriever = Retriever(ex, embedder)
+    keeps what it printed). With ``rescorer`` every variant re-scores (``--variant`` can
+    switch it off or tune it: ``enable_rescore``, ``rescore_pool``, ``rescore_weight``)."""
+    retriever = Retriever(ex, embedder, rescorer=rescorer)
     modes = list(per_mode_questions)
     base: dict[str, Metrics] | None = None
     gate = asyncio.Semaphore(concurrency)
@@ -419,7 +420,7 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
             sampled = {m: qs[::ablate_every] for m, qs in per_mode.items()}
             print(f"\nablation on every {ablate_every}th question "
                   f"({len(sampled[modes[0]])} per mode)")
-            await ablate(ex, embedder, sampled, labels, variants, concurrency)
+            await ablate(ex, embedder, sampled, labels, variants, concurrency, rescorer)
         print(f"total {time.perf_counter() - started:.0f} s")
     finally:
         for c in loaded:
