@@ -29,7 +29,7 @@ import numpy as np
 
 import cypher
 from graph.admin import delete_agent
-from graph.executor import Executor, connect
+from graph.executor import Executor, Neo4jExecutor, connect
 from graph.memory.read import RetrieveConfig, Retriever
 from graph.memory.read.search import Scope, SearchStats, semantic_facts
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
@@ -67,10 +67,13 @@ class TopicEmbedder:
 
 
 class TimingExecutor(WrappedExecutor):
-    """Records the duration of every named statement (to find the slowest one)."""
+    """Records the duration of every named statement (to find the slowest one); ``raw`` is
+    the driver-backed executor underneath (PROFILE and the decoding probe talk to its
+    driver)."""
 
-    def __init__(self, inner: Executor) -> None:
+    def __init__(self, inner: Neo4jExecutor) -> None:
         super().__init__(inner)
+        self.raw = inner
         self.timings: dict[str, list[float]] = {}
         self.slowest: dict[str, tuple[float, dict[str, Any]]] = {}
 
@@ -215,8 +218,8 @@ async def decoding(ex: TimingExecutor) -> None:
           f"{'driver+decode':>13} {'rows':>5}")
     for name in sorted(ex.timings, key=lambda n: -pct(ex.timings[n], 0.95)):
         query = cast(LiteralString, cypher.load(name))
-        async with ex.driver.session(database=ex.database,
-                                     default_access_mode="READ") as session:
+        async with ex.raw.driver.session(database=ex.raw.database,
+                                         default_access_mode="READ") as session:
             t = time.perf_counter()
             result = await session.run(query, ex.slowest[name][1])
             rows = [r async for r in result]
@@ -264,7 +267,7 @@ async def profile_slowest(ex: TimingExecutor) -> None:
     # PROFILE (a bench-only prefix on a statement loaded from its file) of the three hottest.
     for hot in sorted(ex.timings, key=lambda n: -pct(ex.timings[n], 0.95))[:3]:
         query = cast(LiteralString, "PROFILE " + cypher.load(hot))
-        async with ex.driver.session(database=ex.database) as session:
+        async with ex.raw.driver.session(database=ex.raw.database) as session:
             result = await session.run(query, ex.slowest[hot][1])  # the slowest call's params
             summary = await result.consume()
         if summary.profile:
