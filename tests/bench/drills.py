@@ -66,7 +66,7 @@ SPEAKER = "Dana"
 
 WRITE = """mutation($a: ID!, $m: String!, $s: String!, $k: String, $async: Boolean!) {
   write(agentId: $a, message: $m, speakerName: $s, idempotencyKey: $k, async: $async) {
-    outcome { success eventId factsAdded { id } warnings }
+    outcome { success error eventId factsAdded { id } warnings }
     queued { eventId jobId }
     errors { code message }
   }
@@ -496,7 +496,9 @@ async def drill_concurrent_identical(
                 if succeeded(payload):
                     return "ok"
                 outcome = payload.get("outcome") or {}
-                return str(payload.get("errors") or (outcome.get("warnings") or ["?"])[-1])[:160]
+                reason = (payload.get("errors") or outcome.get("error")
+                          or (outcome.get("warnings") or ["no reason given"])[-1])
+                return str(reason)[:160]
 
             answers = await asyncio.gather(*(one() for _ in range(writers)))
         result.recovery_s = time.monotonic() - started

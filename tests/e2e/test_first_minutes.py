@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 from selenium.common.exceptions import (
     ElementClickInterceptedException,
@@ -33,7 +32,7 @@ from graph.runtime import LocalNeo4j, RuntimeConfig
 from server.browser_guide import post_connect_cmd
 from server.runtime import local_neo4j
 from tests.e2e.chromium import off_host, requested_urls, start_chromium
-from tests.e2e.conftest import free_port
+from tests.e2e.conftest import free_port, wait_healthy
 
 pytestmark = pytest.mark.e2e
 
@@ -46,20 +45,6 @@ class Stack:
     api: str
     browser: str
     bolt: str
-
-
-def _wait_http(url: str, proc: subprocess.Popen[bytes], seconds: float = 120) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"process for {url} exited with {proc.returncode}")
-        try:
-            if httpx.get(url, timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.3)
-    pytest.fail(f"{url} did not come up")
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +74,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             [sys.executable, "-m", "uvicorn", "server.app:create_app", "--factory",
              "--host", "127.0.0.1", "--port", str(api_port), "--log-level", "warning"],
             env=env, cwd=ROOT)
-        _wait_http(f"{api}/healthz", proc)
+        wait_healthy(api, proc, timeout_s=120)
         yield Stack(api=api, browser=f"http://127.0.0.1:{http_port}", bolt=bolt)
     finally:
         if proc is not None:
