@@ -5,8 +5,11 @@
 
 For every conversation (one agent each) the per-session ``observation`` facts are imported with
 structured ``remember`` (subject = the speaker, valid_from/created_at = the session date,
-evidence dia_id kept aside) and every turn becomes an Event. For each question of categories
-1-4 three rankers produce one list of facts + events:
+evidence dia_id kept aside) and every turn becomes an Event. Each fact is also linked to the
+entities it mentions, found by the offline write path's extractor and entity resolution
+(``locomo_parts.link_entities``; ``--no-link-entities``: the speaker only, as before), so the
+graph signals have entities to walk. For each question of categories 1-4 three rankers produce
+one list of facts + events:
 
 (a) Hippograph ``retrieve`` (planner, semantic + keyword + graph signals, activation, formula;
     facts and events merged by their scores),
@@ -47,7 +50,13 @@ from neo4j.exceptions import TransientError
 from graph.admin import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.read import Retriever
-from graph.memory.write import StructuredEntity, StructuredEvent, StructuredFact, remember
+from graph.memory.write import (
+    StructuredEntity,
+    StructuredEvent,
+    StructuredFact,
+    StructuredRelation,
+    remember,
+)
 from graph.progress import progress_bar
 from graph.providers import Embedder, MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
@@ -59,6 +68,7 @@ from tests.bench.locomo_parts import (  # re-exported for tests.bench.peers
     bm25_baseline,
     bm25_hits,
     by_mode,
+    link_entities,
     rrf,
     top,
     vector_baseline,
@@ -139,6 +149,9 @@ class Conversation:
     speakers: list[str] = field(default_factory=list)
     dia_of: dict[str, set[str]] = field(default_factory=dict)  # item id → dia ids
     questions: list[dict[str, Any]] = field(default_factory=list)
+    # entities the facts mention besides the speakers, and their relationships (link_all)
+    entities: list[StructuredEntity] = field(default_factory=list)
+    relations: list[StructuredRelation] = field(default_factory=list)
 
 
 def load_conversation(sample: dict[str, Any], run: str) -> Conversation:
@@ -186,7 +199,19 @@ def facts_only(c: Conversation) -> Conversation:
     facts = [dataclasses.replace(f, id=str(uuid.uuid4()), event_ids=[]) for f in c.facts]
     dia_of = {new.id: c.dia_of[old.id] for old, new in zip(c.facts, facts, strict=True)}
     return Conversation(agent_id=c.agent_id + "-facts", label=c.label, facts=facts,
-                        speakers=c.speakers, dia_of=dia_of, questions=c.questions)
+                        speakers=c.speakers, dia_of=dia_of, questions=c.questions,
+                        entities=c.entities, relations=c.relations)
+
+
+def link_all(convs: list[Conversation]) -> int:
+    """Entity-link every conversation's facts (``locomo_parts.link_entities``: the offline
+    extractor and entity resolution of the write path); returns the facts linked."""
+    linked = 0
+    for c in progress_bar(convs, desc="link entities (offline extractor)", unit="conv"):
+        links = link_entities(c.facts, c.speakers)
+        c.entities, c.relations = links.entities, links.relations
+        linked += links.linked_facts
+    return linked
 
 
 async def patient(make: Callable[[], Awaitable[T]], tries: int = 4) -> T:
@@ -225,8 +250,9 @@ async def load_all(ex: Executor, embedder: CachedEmbedder, convs: list[Conversat
                 done[0] = n
 
             await remember(ex, embedder, c.agent_id, facts=c.facts, events=c.events,
-                           entities=[StructuredEntity(s, "person") for s in c.speakers],
-                           progress=progress)
+                           entities=[*(StructuredEntity(s, "person") for s in c.speakers),
+                                     *c.entities],
+                           relations=c.relations, progress=progress)
 
 
 Questions = list[tuple[Conversation, dict[str, Any], set[str]]]
@@ -234,11 +260,16 @@ Table = dict[str, dict[str, Metrics]]  # mode → ranker → metrics
 NAMES = ("hippograph", "vector top-k", "bm25", "vector+bm25 rrf")
 
 
+UNLINKED = "hippograph unlinked"
+
+
 async def compare(ex: Executor, embedder: CachedEmbedder, questions: Questions,
-                  mode: str) -> dict[str, Metrics]:
-    """Every ranker on every question of one mode (its conversations are that mode's agents)."""
+                  mode: str, twins: dict[str, Conversation] | None = None) -> dict[str, Metrics]:
+    """Every ranker on every question of one mode (its conversations are that mode's agents).
+    ``twins``: agent id → the same conversation imported without entity links (an extra row,
+    ``--unlinked-row``: before / after the entity-linked import in one run)."""
     retriever = Retriever(ex, embedder)
-    table = {n: Metrics() for n in NAMES}
+    table = {n: Metrics() for n in (*NAMES[:1], *([UNLINKED] if twins else []), *NAMES[1:])}
     counts = {c.agent_id: (await ex.run("read/agent_counts", {"agent_id": c.agent_id}))[0]
               for c, _, _ in questions}
     for c, q, evidence in progress_bar(questions, desc=f"questions ({mode})", unit="q"):
@@ -257,7 +288,13 @@ async def compare(ex: Executor, embedder: CachedEmbedder, questions: Questions,
         lists = {"hippograph": ours, "vector top-k": vector[mode], "bm25": bm25[mode],
                  "vector+bm25 rrf": rrf(vector[mode], bm25[mode])}
         for name in NAMES:
-            table[name].add(lists[name], c.dia_of, evidence, ms[name], c.label)
+            table[name].add(lists[name], c.dia_of, evidence, ms[name], c.label, q["category"])
+        if twins:
+            twin = twins[c.agent_id]
+            t = time.perf_counter()
+            plain = await hippograph(retriever, twin.agent_id, q["question"], {}, mode)
+            table[UNLINKED].add(plain, twin.dia_of, evidence, (time.perf_counter() - t) * 1000,
+                                c.label, q["category"])
     return table
 
 
@@ -269,11 +306,15 @@ def print_table(table: Table, labels: list[str], modes: Sequence[str]) -> None:
               f"{'ms/query':>9}")
         for name, m in rows.items():
             print(m.row(name))
+        print("recall@10/MRR by category:")
+        for name, m in rows.items():
+            print(f"  {name:<22} {m.by_category()}")
         ours = rows["hippograph"]
         if mode == "facts":
             print(f"hippograph candidate pool: recall {ours.pool / max(1, ours.n):.3f} over "
                   f"{ours.pool_size / max(1, ours.n):.0f} items/question (the ceiling of any "
                   "re-ordering of what the signals found)")
+            print(f"  candidate pool recall by category: {ours.pool_by_category()}")
         h = rows["hippograph"].r(10)
         print("recall@10 hippograph minus: " + ", ".join(
             f"{name} {100 * (h - m.r(10)):+.1f} pts" for name, m in rows.items()
@@ -319,8 +360,8 @@ async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dic
                 for start in range(0, len(questions), 50):
                     chunk = questions[start:start + 50]
                     outs = await asyncio.gather(*(one(q, c) for c, q, _ in chunk))
-                    for (c, _, evidence), (ranked, ms) in zip(chunk, outs, strict=True):
-                        m.add(ranked, c.dia_of, evidence, ms, c.label)
+                    for (c, q, evidence), (ranked, ms) in zip(chunk, outs, strict=True):
+                        m.add(ranked, c.dia_of, evidence, ms, c.label, q["category"])
                     shown.update(len(chunk))
         base = base or per_mode
         cells = []
@@ -332,12 +373,18 @@ async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dic
                          f"{m.rr / max(1, m.n):6.3f} {f'{up}/{down}':>9}")
         first = per_mode[modes[0]]
         print(f"{label:<24} {' '.join(cells)} {first.ms / max(1, first.n):7.1f}", flush=True)
+        for mode in modes:
+            print(f"  {mode} R@10/MRR by category: {per_mode[mode].by_category()}", flush=True)
+        if "facts" in per_mode:
+            m = per_mode["facts"]
+            print(f"  facts candidate pool recall {m.pool / max(1, m.n):.3f} "
+                  f"({m.pool_size / max(1, m.n):.0f} items/q): {m.pool_by_category()}", flush=True)
 
 
 async def main(path: str, max_convs: int | None, max_questions: int | None, every: int,
                mode: str, do_ablate: bool, extra: dict[str, dict[str, Any]],
-               ablate_every: int = 1, concurrency: int = 1, compare_rankers: bool = True
-               ) -> None:
+               ablate_every: int = 1, concurrency: int = 1, compare_rankers: bool = True,
+               link: bool = True, unlinked_row: bool = False) -> None:
     settings = Settings()
     ex = connect(settings.bolt_uri, settings.neo4j_user,
                  settings.neo4j_password.get_secret_value(), settings.neo4j_database)
@@ -349,9 +396,19 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
     convs = [load_conversation(s, run) for s in samples]
     for c in convs:
         c.questions = c.questions[:max_questions][::every]
+    linked = link_all(convs) if link else 0
     modes = MODES if mode == "both" else (mode,)
     agents = {"facts": [facts_only(c) for c in convs], "turns+facts": convs}
     loaded = [c for m in modes for c in agents[m]]
+    twins: dict[str, dict[str, Conversation]] = {m: {} for m in modes}
+    if link and unlinked_row:
+        plain = [load_conversation(s, run + "u") for s in samples]
+        for p, c in zip(plain, convs, strict=True):
+            p.questions = c.questions
+        plain_agents = {"facts": [facts_only(p) for p in plain], "turns+facts": plain}
+        for m in modes:
+            twins[m] = {c.agent_id: p for c, p in zip(agents[m], plain_agents[m], strict=True)}
+            loaded += plain_agents[m]
     started = time.perf_counter()
     try:
         await load_all(ex, embedder, loaded)
@@ -361,7 +418,7 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
             qs = [(c, q, evidence_ids(q["evidence"])) for c in agents[m] for q in c.questions]
             per_mode[m] = [x for x in qs if x[2]]
         await embedder.embed([q["question"] for _, q, _ in per_mode[modes[0]]])
-        table = {m: await compare(ex, embedder, per_mode[m], m) for m in modes} \
+        table = {m: await compare(ex, embedder, per_mode[m], m, twins[m]) for m in modes} \
             if compare_rankers else {}
         n_facts = sum(len(c.facts) for c in convs)
         n_events = sum(len(c.events) for c in convs)
@@ -369,6 +426,10 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
         print(f"\nLoCoMo evidence recall — {len(convs)} conversations, {n_facts} observation "
               f"facts, {n_events} turns, {len(per_mode[modes[0]])} questions (categories 1-4); "
               f"import {import_s:.0f} s; load average {load_avg}")
+        print(f"entity links: {'on' if link else 'off (--no-link-entities)'}; {linked} facts "
+              f"mention an entity besides their subject, "
+              f"{sum(len(c.entities) for c in convs)} entities, "
+              f"{sum(len(c.relations) for c in convs)} relationships")
         print("mode facts: an agent holding the facts only; mode turns+facts: an agent holding "
               "facts and turns (events), both ranked together")
         labels = [c.label for c in convs]
@@ -403,10 +464,17 @@ if __name__ == "__main__":
     parser.add_argument("--concurrency", type=int, default=1,
                         help="ablation questions in flight at once (wall time only; ms/q then "
                              "includes queueing)")
+    parser.add_argument("--no-link-entities", action="store_true",
+                        help="import each fact linked to its speaker only (the earlier import; "
+                             "default: linked to the entities it mentions, as the write path "
+                             "links the facts it extracts)")
+    parser.add_argument("--unlinked-row", action="store_true",
+                        help="also import every conversation without entity links and add its "
+                             "default retrieve as a row of the rankers' table")
     parser.add_argument("--variant", action="append", default=[], metavar="LABEL=JSON",
                         help="extra retrieve options to compare, e.g. 'rrf={\"fusion\": \"rrf\"}'")
     args = parser.parse_args()
     extra = {v.split("=", 1)[0]: json.loads(v.split("=", 1)[1]) for v in args.variant}
     asyncio.run(main(args.path, args.conversations, args.questions, args.every, args.mode,
                      args.ablate, extra, args.ablate_every, args.concurrency,
-                     not args.no_compare))
+                     not args.no_compare, not args.no_link_entities, args.unlinked_row))

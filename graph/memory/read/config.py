@@ -13,10 +13,11 @@ from typing import Any
 
 from graph.errors import ConfigError
 
-__all__ = ["CEILINGS", "DEFAULT_WEIGHTS", "FUSIONS", "KEYWORD_MODELS", "RetrieveConfig",
+__all__ = ["CEILINGS", "DEFAULT_WEIGHTS", "ENTITY_EXPANSIONS", "FUSIONS", "KEYWORD_MODELS", "RetrieveConfig",
            "check_within_bounds"]
 
 FUSIONS = ("blend", "rrf")
+ENTITY_EXPANSIONS = ("off", "named", "feedback")
 KEYWORD_MODELS = ("bm25", "coverage")
 
 DEFAULT_WEIGHTS: dict[str, float] = {
@@ -98,6 +99,20 @@ class RetrieveConfig:
     diversity: float = 0.0
     topk_facts: int = 20
     topk_events: int = 8
+    # Entity-centric expansion (graph/memory/read/entity_expansion.py): "named" = the facts
+    # of the entities the query names and of their 1-hop neighbours (co-mentioned or related)
+    # join the candidates, scored by the entities' specificity; "feedback" = also seeded by the
+    # entities of the ``activation_seeds`` most similar facts; "off" = neither.
+    entity_expansion: str = "off"
+    entity_feedback_weight: float = 0.5  # seed weight of a feedback entity (named: 1.0)
+    entity_decay: float = 0.5  # weight × decay per hop
+    entity_max: int = 20  # entities whose facts are read
+    entity_per_seed: int = 20  # facts per seed entity (the most query-similar)
+    entity_per_neighbour: int = 5  # facts per neighbour entity
+    # An entity mentioned by more than max(entity_hub_min, share × the agent's facts) facts is
+    # a hub (a speaker, the user): its facts are read, its neighbours are not.
+    entity_hub_share: float = 0.1
+    entity_hub_min: int = 20
     # spreading activation
     activation_hops: int = 2
     activation_decay: float = 0.5
@@ -179,6 +194,15 @@ class RetrieveConfig:
              f"keyword_model must be one of {', '.join(KEYWORD_MODELS)}"),
             (1 <= self.rrf_k <= 1000, "rrf_k must be 1..1000"),
             (0.0 <= self.diversity <= 1.0, "diversity must be in [0, 1]"),
+            (self.entity_expansion in ENTITY_EXPANSIONS,
+             f"entity_expansion must be one of {', '.join(ENTITY_EXPANSIONS)}"),
+            (0.0 <= self.entity_feedback_weight <= 1.0 and 0.0 <= self.entity_decay <= 1.0
+             and 0.0 < self.entity_hub_share <= 1.0,
+             "entity_feedback_weight, entity_decay and entity_hub_share must be in [0, 1]"),
+            (1 <= self.entity_max <= 200 and 1 <= self.entity_per_seed <= 200
+             and 0 <= self.entity_per_neighbour <= 200 and self.entity_hub_min >= 1,
+             "entity_max and entity_per_seed must be 1..200, entity_per_neighbour 0..200, "
+             "entity_hub_min >= 1"),
             (0.0 <= self.session_lift <= 1.0, "session_lift must be in [0, 1]"),
             (0 <= self.session_seeds <= 20, "session_seeds must be 0..20"),
             (0 <= self.context_turns <= 3, "context_turns must be 0..3"),

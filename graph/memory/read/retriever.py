@@ -14,6 +14,7 @@ from graph.executor import Executor
 from graph.memory.read import planner, ranking
 from graph.memory.read.combined import SignalSizes, all_signals
 from graph.memory.read.config import RetrieveConfig
+from graph.memory.read.entity_expansion import entity_facts
 from graph.memory.read.formatter import format_context
 from graph.memory.read.models import (
     EventHit,
@@ -155,6 +156,7 @@ class Retriever:
             (facts, spread, events, observations), plan = await asyncio.gather(
                 self._signals(plan, catalog, scope, cfg, now, trace, window),
                 self.expand(agent_id, plan, as_of) if cfg.enable_expansion else _same(plan))
+        facts = await self._entity_expansion(plan, catalog, scope, cfg, facts, trace)
         trace["plan"]["entities"] = [e.key for e in plan.entities]
         trace["plan"]["entities_sources"] = {e.key: e.source for e in plan.entities}
         trace["provenance"] = {"lifted": ranking.lift_by_provenance(
@@ -343,6 +345,21 @@ class Retriever:
                                "unique": sum(1 for f in spread if f.id not in known)}
         plan = planner.expand_plan(plan, got.neighbours) if named else plan
         return facts, spread, _merge_events(ev_sem, ev_kw), got.observations, plan
+
+    async def _entity_expansion(self, plan: RetrievalPlan, catalog: dict[str, Any],
+                                scope: Scope, cfg: RetrieveConfig, facts: list[ScoredFact],
+                                trace: dict[str, Any]) -> list[ScoredFact]:
+        """The candidates plus the entity-centric expansion's facts (option, one more read)."""
+        if cfg.entity_expansion == "off":
+            return facts
+        t = time.perf_counter()
+        best = sorted(facts, key=lambda f: (-f.scores.semantic, f.id))[: cfg.activation_seeds]
+        extra = await entity_facts(self.executor, scope, plan, cfg,
+                                   int(catalog.get("agent_facts", 1)), best)
+        known = {f.id for f in facts}
+        trace["entity_expansion"] = {"ms": _ms(t), "rows": len(extra),
+                                     "unique": sum(1 for f in extra if f.id not in known)}
+        return ranking.merge_candidates(facts, extra)
 
     async def _context_turns(self, scope: Scope, events: list[EventHit],
                              cfg: RetrieveConfig) -> list[tuple[EventHit, float]]:
