@@ -29,6 +29,7 @@ from graph.memory.read.search import (
     index_min_score,
     initial_k,
 )
+from graph.memory.read.traversal import activation_pool
 
 __all__ = ["Combined", "SignalSizes", "all_signals"]
 
@@ -96,13 +97,16 @@ async def all_signals(ex: Executor, scope: Scope, cfg: RetrieveConfig, now: date
         q=q, kw_k=kw_k, kw_limit=cfg.keyword_limit,
         seeds=seeds, max_entities=cfg.graph_max_entities, max_hops=cfg.max_hops,
         hop_decay=cfg.hop_decay, query_bonus=cfg.query_bonus,
-        graph_pool=graph_limit * cfg.graph_pool_factor, graph_limit=graph_limit,
+        graph_pool=graph_limit * cfg.graph_pool_factor,
+        graph_budget=graph_limit * cfg.graph_pool_factor * cfg.graph_read_budget,
+        graph_scan=graph_limit * cfg.graph_pool_factor * cfg.hub_scan_factor,
+        graph_limit=graph_limit,
         types=pattern_types, agg_pool=graph_limit * cfg.graph_pool_factor,
         agg_limit=graph_limit,
         act_seeds=cfg.activation_seeds if act_on else 0, act_hops=cfg.activation_hops,
         act_decay=cfg.activation_decay, act_related=cfg.activation_max_related,
         act_per_entity=cfg.activation_facts_per_entity,
-        act_pool=cfg.activation_facts_per_entity * cfg.graph_pool_factor * 4,
+        act_pool=activation_pool(cfg), act_scan=activation_pool(cfg) * cfg.hub_scan_factor,
         events=events, ev_q=ev_q, ev_index=ev_index, ev_k=ev_k, ev_min_score=ev_min, ev_limit=ev_limit,
         ev_kw_k=ev_kw_k, ev_kw_limit=ev_limit,
         obs=obs, obs_min_score=index_min_score(cfg.min_similarity),

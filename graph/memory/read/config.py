@@ -53,6 +53,11 @@ class RetrieveConfig:
     graph_pool_factor: int = 4
     # BFS fan-out bound: the closest entities whose facts are read (each at most the pool).
     graph_max_entities: int = 40
+    # ... read closest first while the ABOUT degree of the closer ones stays under pool × this
+    # (their facts fill the pool before a farther entity's can enter it).
+    graph_read_budget: int = 2
+    # A hub's bound (BFS and activation): at most pool × this visible facts read per entity.
+    hub_scan_factor: int = 4
     max_hops: int = 2
     hop_decay: float = 0.5
     query_bonus: float = 1.5
@@ -183,6 +188,8 @@ class RetrieveConfig:
             (0.0 <= self.rescore_weight <= 1.0, "rescore_weight must be in [0, 1]"),
             (1 <= self.graph_pool_factor <= 50, "graph_pool_factor must be 1..50"),
             (1 <= self.graph_max_entities <= 1000, "graph_max_entities must be 1..1000"),
+            (1 <= self.graph_read_budget <= 100, "graph_read_budget must be 1..100"),
+            (1 <= self.hub_scan_factor <= 100, "hub_scan_factor must be 1..100"),
             (self.context_max_tokens >= 50, "context_max_tokens must be >= 50"),
             (self.reranker_timeout_s > 0, "reranker_timeout_s must be > 0"),
             (0.0 <= self.confidence_weight <= 1.0, "confidence_weight must be in [0, 1]"),
