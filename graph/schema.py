@@ -26,6 +26,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (2, "schema/v002_jobs"),
     (3, "schema/v003_tenancy"),
     (4, "schema/v004_scheduler"),
+    (5, "schema/v005_read_indexes"),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 VECTOR_INDEXES = ("fact", "event", "entity", "chunk", "observation")

@@ -9,6 +9,7 @@ idempotent schema step; requests reach them through ``app.state.memory`` (a
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -26,6 +27,7 @@ from gql.graphiql import ASSETS_PATH, graphiql_html
 from gql.permissions import ANONYMOUS
 from gql.schema import QueryLimits, build_schema
 from graph.errors import GraphError
+from graph.memory.read.warmup import warm_up
 from graph.schema import ensure_schema
 from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
 from server.breaker import BreakerExecutor
@@ -40,6 +42,16 @@ from server.worker import start_worker, stop_worker
 log = logging.getLogger("hippograph")
 
 __all__ = ["HippographGraphQL", "create_app", "query_limits"]
+
+
+async def _warm_up(mem: Memory) -> None:
+    """Plan ``read/signals`` in the background while the API starts serving (a failure is
+    only logged: the first real request then plans it)."""
+    try:
+        took = await warm_up(mem.retriever)
+        log.info("read statements planned in %.1f s", took)
+    except Exception as exc:  # a warm-up must never stop the API
+        log.warning("warm-up retrieve failed (the first request plans instead): %s", exc)
 
 
 class HippographGraphQL(GraphQL[Context, None]):
@@ -102,10 +114,14 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
         worker = None
         if memory is None and settings.worker_enabled:
             worker = await start_worker(mem)
+        # Injected services (tests) skip the warm-up: it plans statements the test never runs.
+        warming = asyncio.create_task(_warm_up(mem)) if memory is None else None
         try:
             async with mcp.running():
                 yield
         finally:
+            if warming is not None:
+                warming.cancel()
             await stop_worker(worker)
             if memory is None:
                 await mem.close()

@@ -20,21 +20,24 @@ from graph.executor import Executor, connect
 from graph.memory.facade import Memory
 from graph.memory.jobs import DocumentConfig, JobQueue, JobsConfig, MaintenanceConfig, WorkerConfig
 from graph.memory.read.config import RetrieveConfig
+from graph.memory.read.rerank import EmbeddingRescorer
 from graph.memory.read.retriever import Retriever
 from graph.memory.write.config import WriteConfig
 from graph.memory.write.pipeline import WritePipeline
 from graph.providers import (
     ChatLLM,
+    E5Embedder,
     Embedder,
     HashEmbedder,
     MiniLMEmbedder,
     OpenAIChat,
     OpenAIEmbedder,
 )
-from graph.providers.embedders import find_tokenizer
+from graph.providers.embedders import E5_VARIANTS, find_tokenizer
 from server.settings import Settings
 
-__all__ = ["Memory", "build_embedder", "build_llm", "build_memory", "connect_executor",
+__all__ = ["Memory", "build_embedder", "build_llm", "build_memory", "build_rescorer",
+           "connect_executor",
            "jobs_config", "retrieve_config", "write_config"]
 
 
@@ -99,6 +102,8 @@ def _openai_client(settings: Settings) -> openai.AsyncOpenAI:
 
 
 def build_embedder(settings: Settings) -> Embedder:
+    if settings.embedder in ("e5", "e5-enpt"):
+        return E5Embedder("enpt" if settings.embedder == "e5-enpt" else "original")
     if settings.embedder == "hash":
         return HashEmbedder(settings.embedding_dimensions)
     if settings.embedder == "openai":
@@ -106,6 +111,18 @@ def build_embedder(settings: Settings) -> Embedder:
             _openai_client(settings), settings.embedding_model, settings.embedding_dimensions
         )
     return MiniLMEmbedder(find_tokenizer(settings.home))
+
+
+def build_rescorer(settings: Settings, embedder: Embedder | None = None
+                   ) -> EmbeddingRescorer | None:
+    """The second-stage re-scorer of the settings (None: off); reuses ``embedder`` when it is
+    the same model."""
+    if settings.rescorer == "off":
+        return None
+    variant = "enpt" if settings.rescorer == "e5-enpt" else "original"
+    if embedder is not None and embedder.name == E5_VARIANTS[variant]:
+        return EmbeddingRescorer(embedder)
+    return EmbeddingRescorer(E5Embedder(variant))
 
 
 def build_llm(settings: Settings) -> ChatLLM | None:
@@ -144,7 +161,8 @@ def build_memory(settings: Settings, *, embedder: Embedder | None = None,
         embedder=emb,
         llm=chat,
         writer=WritePipeline(ex, emb, chat, write_config(settings)),
-        retriever=Retriever(ex, emb, chat, retrieve_config(settings)),
+        retriever=Retriever(ex, emb, chat, retrieve_config(settings),
+                            build_rescorer(settings, emb)),
         queue=JobQueue(ex),
         jobs=jobs_config(settings),
     )

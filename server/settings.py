@@ -53,7 +53,16 @@ class Settings(BaseSettings):
     neo4j_start_timeout_s: float = 120.0
 
     # --- providers -----------------------------------------------------------------------
-    embedder: Literal["minilm", "openai", "hash"] = "minilm"
+    embedder: Literal["minilm", "e5", "e5-enpt", "openai", "hash"] = Field(
+        default="minilm",
+        description="minilm: all-MiniLM-L6-v2 int8 (in-process); e5 / e5-enpt: "
+                    "multilingual-e5-small 4-bit / its English+Portuguese variant (in-process, "
+                    "optional extra `hippograph[e5]`); openai: an OpenAI-compatible endpoint; "
+                    "hash: feature hashing (tests). Changing it on a database means re-embedding")
+    rescorer: Literal["off", "e5", "e5-enpt"] = Field(
+        default="off",
+        description="Second-stage re-scoring of the top facts with another embedder's cosine "
+                    "(retrieve options rescore_pool / rescore_weight; needs `hippograph[e5]`)")
     embedding_model: str = "text-embedding-3-small"
     embedding_dimensions: int = 384
     llm_base_url: str | None = None

@@ -1,5 +1,5 @@
 // Every retrieval signal in ONE statement (one round trip instead of eight): semantic facts (first index over-fetch round, or the exact scan), keyword facts (first full-text round), graph BFS from the planner's entities, aggregation by entity type, spreading activation seeded by the best semantic hits, semantic and keyword events, observations, and the planner's 1-hop expansion. Each part is a CALL {} subquery switched off by its parameters (an empty UNWIND); the caller re-runs a part alone (read/semantic_*, read/keyword_*) when its first round was not enough. Hop bounds are fixed in the file and cut by $max_hops / $act_hops.
-// params: $agent_id string, $as_of datetime|null, $vector list<float>, $min_confidence float, $now datetime, $half_life_days float, $sem_index bool, $sem_k int, $sem_min_score float (index scale), $sem_limit int, $q string (escaped Lucene, "" = off), $kw_k int, $kw_limit int, $seeds list<{key string, named bool}>, $max_entities int, $max_hops int, $hop_decay float, $query_bonus float, $graph_pool int, $graph_limit int, $types list<string>, $agg_pool int, $agg_limit int, $act_seeds int, $act_hops int, $act_decay float, $act_related int, $act_per_entity int, $act_pool int, $events bool, $ev_q string (escaped Lucene, "" = off), $ev_index bool, $ev_k int, $ev_min_score float, $ev_limit int, $ev_kw_k int, $ev_kw_limit int, $obs bool, $obs_min_score float, $obs_limit int, $named list<string>, $expand_limit int
+// params: $agent_id string, $as_of datetime|null, $vector list<float>, $min_confidence float, $now datetime, $half_life_days float, $sem_index bool, $sem_k int, $sem_min_score float (index scale), $sem_limit int, $q string (escaped Lucene, "" = off), $kw_k int, $kw_limit int, $seeds list<{key string, named bool}> (a key '' matches nothing), $max_entities int, $max_hops int, $hop_decay float, $query_bonus float, $graph_pool int, $graph_budget int, $graph_scan int, $graph_limit int, $types list<string> ([''] = off), $agg_pool int, $agg_limit int, $act_seeds int, $act_hops int, $act_decay float, $act_related int, $act_per_entity int, $act_pool int, $act_scan int, $events bool, $ev_q string (escaped Lucene, "" = off), $ev_index bool, $ev_k int, $ev_min_score float, $ev_limit int, $ev_kw_k int, $ev_kw_limit int, $obs bool, $obs_min_score float, $obs_limit int, $named list<string> ('' matches nothing), $expand_limit int
 // returns: facts list<fact map> (each distinct fact once; times as integer microseconds since the epoch), hits list<{signal string, id string, score float, semantic float (index scale), hops int|null}>, sem_fetched int, sem_floor float|null, kw_fetched int, events list<event map>, event_hits list<{signal, id, score, semantic}>, ev_fetched int, ev_floor float|null, ev_kw_fetched int, observations list<{id, text, kind, score}>, neighbours list<{key, name, type, strength}>
 CALL {
   UNWIND CASE WHEN $sem_index THEN [1] ELSE [] END AS go
@@ -78,8 +78,15 @@ CALL {
        max(strength * edge_recency
            * CASE WHEN seed.named AND hops = 0 THEN $query_bonus ELSE 1.0 END
            * CASE WHEN hops >= 2 THEN $hop_decay ELSE 1.0 END) AS proximity
+  // closest first while the ABOUT degree of the closer entities stays under $graph_budget,
+  // at most $graph_scan visible facts of each (a hub's bound), the newest $graph_pool of those
   ORDER BY proximity DESC, e.key
   LIMIT $max_entities
+  WITH collect({e: e, hops: hops, proximity: proximity, degree: COUNT { (e)<-[:ABOUT]-() }}) AS ranked
+  UNWIND range(0, size(ranked) - 1) AS i
+  WITH ranked[i] AS x, reduce(n = 0, y IN ranked[0..i] | n + y.degree) AS closer
+  WHERE closer < $graph_budget
+  WITH x.e AS e, x.hops AS hops, x.proximity AS proximity
   CALL {
     WITH e
     MATCH (f:Fact)-[:ABOUT]->(e)
@@ -89,6 +96,7 @@ CALL {
             AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
             AND coalesce(f.valid_from, f.created_at) <= $as_of
             AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+    WITH f LIMIT $graph_scan
     WITH f ORDER BY f.created_at DESC, f.id LIMIT $graph_pool
     RETURN f
   }
@@ -102,7 +110,7 @@ CALL {
 }
 CALL {
   // aggregation by entity type (as read/facts_by_entity_type)
-  UNWIND CASE WHEN size($types) > 0 THEN [1] ELSE [] END AS go
+  UNWIND CASE WHEN any(t IN $types WHERE t <> '') THEN [1] ELSE [] END AS go
   MATCH (e:Entity {agent_id: $agent_id})
   WHERE e.type IN $types AND e.merged_into IS NULL
   MATCH (f:Fact)-[:ABOUT]->(e)
@@ -147,6 +155,7 @@ CALL {
           AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
           AND coalesce(f.valid_from, f.created_at) <= $as_of
           AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+    WITH f LIMIT $act_scan
     WITH f
     ORDER BY coalesce(f.importance, 0.5) DESC, f.created_at DESC, f.id
     LIMIT $act_pool

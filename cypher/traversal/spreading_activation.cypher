@@ -1,5 +1,5 @@
 // Spreading activation: from the top seed facts through their ABOUT entities along visible RELATES_TO edges (fixed bound *1..2, cut by $max_hops); activation = seed score x decay^hop; at most $max_related related entities and $per_entity facts each (most query-similar).
-// params: $agent_id string, $seeds list<{id string, score float}>, $max_hops int, $decay float, $max_related int, $per_entity int, $per_entity_pool int, $exclude list<string>, $as_of datetime|null, $min_confidence float, $vector list<float>
+// params: $agent_id string, $seeds list<{id string, score float}>, $max_hops int, $decay float, $max_related int, $per_entity int, $per_entity_pool int, $scan int (visible facts read per related entity: a hub's bound), $exclude list<string>, $as_of datetime|null, $min_confidence float, $vector list<float>
 // returns: fact map, activation float, hops int, semantic float (index scale) (times as integer microseconds since the epoch: cheap to decode)
 UNWIND $seeds AS seed
 MATCH (sf:Fact {id: seed.id})-[:ABOUT]->(e0:Entity)
@@ -24,7 +24,9 @@ CALL {
         AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
         AND coalesce(f.valid_from, f.created_at) <= $as_of
         AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
-  // Bound the cosine work on hub entities: most important / recent first.
+  // Bound the work on hub entities: at most $scan visible facts read, then the cosine on the
+  // most important / recent of those.
+  WITH f LIMIT $scan
   WITH f
   ORDER BY coalesce(f.importance, 0.5) DESC, f.created_at DESC, f.id
   LIMIT $per_entity_pool

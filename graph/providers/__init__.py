@@ -4,12 +4,20 @@ Concrete providers are constructed only at the composition root (``server/``, CL
 and injected; library code never builds an OpenAI client by itself.
 """
 
-from graph.providers.base import ChatLLM, Embedder, LLMError, LLMResponse, TokenUsage
-from graph.providers.embedders import HashEmbedder, MiniLMEmbedder, OpenAIEmbedder
+from graph.providers.base import (
+    ChatLLM,
+    Embedder,
+    LLMError,
+    LLMResponse,
+    TokenUsage,
+    embed_queries,
+)
+from graph.providers.embedders import E5Embedder, HashEmbedder, MiniLMEmbedder, OpenAIEmbedder
 from graph.providers.openai_chat import OpenAIChat
 
 __all__ = [
     "ChatLLM",
+    "E5Embedder",
     "Embedder",
     "HashEmbedder",
     "LLMError",
@@ -18,4 +26,5 @@ __all__ = [
     "OpenAIChat",
     "OpenAIEmbedder",
     "TokenUsage",
+    "embed_queries",
 ]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["ChatLLM", "Embedder", "LLMError", "LLMResponse", "TokenUsage"]
+__all__ = ["ChatLLM", "Embedder", "LLMError", "LLMResponse", "TokenUsage", "embed_queries"]
 
 
 class LLMError(Exception):
@@ -49,6 +49,16 @@ class Embedder(Protocol):
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """One vector per text, same order."""
         ...
+
+
+async def embed_queries(embedder: Embedder, texts: Sequence[str]) -> list[list[float]]:
+    """Vectors for search queries: the embedder's ``embed_query`` when it has one (models
+    trained with query/passage prefixes, e.g. e5), else ``embed``."""
+    embed_query = getattr(embedder, "embed_query", None)
+    if embed_query is not None:
+        vectors: list[list[float]] = await embed_query(texts)
+        return vectors
+    return await embedder.embed(texts)
 
 
 @runtime_checkable

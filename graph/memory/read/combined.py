@@ -29,8 +29,11 @@ from graph.memory.read.search import (
     index_min_score,
     initial_k,
 )
+from graph.memory.read.traversal import activation_pool
 
-__all__ = ["Combined", "SignalSizes", "all_signals"]
+__all__ = ["NO_MATCH", "Combined", "SignalSizes", "all_signals"]
+
+NO_MATCH = ""  # list pad in read/signals: no entity key or entity type is empty
 
 
 @dataclass(frozen=True)
@@ -80,8 +83,9 @@ async def all_signals(ex: Executor, scope: Scope, cfg: RetrieveConfig, now: date
                       cfg.overfetch_cap)
     sem_index = sizes.agent_facts > cfg.exact_scan_max_facts and sem_k < cfg.overfetch_cap
     kw_k = initial_k(cfg.keyword_limit, sizes.agent_facts, sizes.total_facts, cfg.fulltext_cap)
-    q = lucene if sizes.agent_facts > 0 else ""
-    ev_q = lucene if sizes.agent_events > 0 else ""
+    # Sent even when the agent holds no facts/events (the part then finds nothing): Neo4j
+    # buckets string parameters by size in its plan cache key, so "" would need its own plan.
+    q = ev_q = lucene
     ev_limit = cfg.topk_events * 3
     ev_min = index_min_score(cfg.min_event_similarity)
     ev_k = initial_k(ev_limit, sizes.agent_events, sizes.total_events, cfg.overfetch_cap)
@@ -90,19 +94,29 @@ async def all_signals(ex: Executor, scope: Scope, cfg: RetrieveConfig, now: date
     events = sizes.agent_events > 0
     obs = sizes.agent_observations > 0 and cfg.max_observations > 0
     act_on = cfg.activation_hops > 0 and cfg.activation_seeds > 0
+    # Neo4j caches a plan per statement text AND parameter types, and an empty list is typed
+    # apart from a list of maps or strings: without padding, a question naming no entity
+    # needs a plan of its own (1-5 s to make on 2 cores). The pads match nothing (entity keys
+    # and types are never empty); ``warmup.warm_up`` then plans the one variant at start-up.
+    seeds = seeds or [{"key": NO_MATCH, "named": False}]
+    named = named or [NO_MATCH]
+    pattern_types = pattern_types or [NO_MATCH]
     row = (await ex.run("read/signals", scope.params(
         now=now, half_life_days=cfg.recency_half_life_days,
         sem_index=sem_index, sem_k=sem_k, sem_min_score=sem_min, sem_limit=cfg.semantic_limit,
         q=q, kw_k=kw_k, kw_limit=cfg.keyword_limit,
         seeds=seeds, max_entities=cfg.graph_max_entities, max_hops=cfg.max_hops,
         hop_decay=cfg.hop_decay, query_bonus=cfg.query_bonus,
-        graph_pool=graph_limit * cfg.graph_pool_factor, graph_limit=graph_limit,
+        graph_pool=graph_limit * cfg.graph_pool_factor,
+        graph_budget=graph_limit * cfg.graph_pool_factor * cfg.graph_read_budget,
+        graph_scan=graph_limit * cfg.graph_pool_factor * cfg.hub_scan_factor,
+        graph_limit=graph_limit,
         types=pattern_types, agg_pool=graph_limit * cfg.graph_pool_factor,
         agg_limit=graph_limit,
         act_seeds=cfg.activation_seeds if act_on else 0, act_hops=cfg.activation_hops,
         act_decay=cfg.activation_decay, act_related=cfg.activation_max_related,
         act_per_entity=cfg.activation_facts_per_entity,
-        act_pool=cfg.activation_facts_per_entity * cfg.graph_pool_factor * 4,
+        act_pool=activation_pool(cfg), act_scan=activation_pool(cfg) * cfg.hub_scan_factor,
         events=events, ev_q=ev_q, ev_index=ev_index, ev_k=ev_k, ev_min_score=ev_min, ev_limit=ev_limit,
         ev_kw_k=ev_kw_k, ev_kw_limit=ev_limit,
         obs=obs, obs_min_score=index_min_score(cfg.min_similarity),
@@ -132,11 +146,12 @@ async def all_signals(ex: Executor, scope: Scope, cfg: RetrieveConfig, now: date
     out.semantic_complete = not sem_index or _complete(
         len(out.semantic), cfg.semantic_limit, int(row["sem_fetched"]), sem_k,
         cfg.overfetch_cap, row["sem_floor"], sem_min)
-    out.keyword_complete = not q or _complete(
+    out.keyword_complete = not q or sizes.agent_facts == 0 or _complete(
         len(out.keyword), cfg.keyword_limit, int(row["kw_fetched"]), kw_k, cfg.fulltext_cap)
     stats["semantic"] = SearchStats("index" if sem_index else "exact",
                                     [sem_k] if sem_index else [], False, len(out.semantic))
-    stats["keyword"] = SearchStats("fulltext", [kw_k] if q else [], False, len(out.keyword))
+    stats["keyword"] = SearchStats("fulltext", [kw_k] if q and sizes.agent_facts else [], False,
+                                   len(out.keyword))
     events_by_id = {e["id"]: e for e in row["events"]}
     ev_kw_top = max((float(h["score"]) for h in row["event_hits"] if h["signal"] == "keyword"),
                     default=0.0)
@@ -151,12 +166,12 @@ async def all_signals(ex: Executor, scope: Scope, cfg: RetrieveConfig, now: date
     out.events_semantic_complete = not (events and ev_index) or _complete(
         len(out.events_semantic), ev_limit, int(row["ev_fetched"]), ev_k, cfg.overfetch_cap,
         row["ev_floor"], ev_min)
-    out.events_keyword_complete = not ev_q or _complete(
+    out.events_keyword_complete = not (events and ev_q) or _complete(
         len(out.events_keyword), ev_limit, int(row["ev_kw_fetched"]), ev_kw_k, cfg.fulltext_cap)
     stats["events_semantic"] = SearchStats(
         "none" if not events else "index" if ev_index else "exact",
         [ev_k] if events and ev_index else [], False, len(out.events_semantic))
-    stats["events_keyword"] = SearchStats("fulltext", [ev_kw_k] if ev_q else [], False,
+    stats["events_keyword"] = SearchStats("fulltext", [ev_kw_k] if events and ev_q else [], False,
                                           len(out.events_keyword))
     out.observations = [ObservationHit(id=o["id"], text=o["text"] or "", kind=o.get("kind"),
                                        semantic=cosine_from_index(o["score"]))

@@ -53,6 +53,11 @@ class RetrieveConfig:
     graph_pool_factor: int = 4
     # BFS fan-out bound: the closest entities whose facts are read (each at most the pool).
     graph_max_entities: int = 40
+    # ... read closest first while the ABOUT degree of the closer ones stays under pool × this
+    # (their facts fill the pool before a farther entity's can enter it).
+    graph_read_budget: int = 2
+    # A hub's bound (BFS and activation): at most pool × this visible facts read per entity.
+    hub_scan_factor: int = 4
     max_hops: int = 2
     hop_decay: float = 0.5
     query_bonus: float = 1.5
@@ -125,6 +130,11 @@ class RetrieveConfig:
     reranker_weight: float = 0.70
     min_reranker_score: float = 0.10
     reranker_timeout_s: float = 5.0
+    # second-embedder re-scoring (only with a rescorer: setting ``rescorer``, e.g. e5): the
+    # top ``rescore_pool`` facts get ``rescore_weight`` of their semantic score from it
+    enable_rescore: bool = True
+    rescore_pool: int = 40
+    rescore_weight: float = 0.5
     # formatting
     context_max_tokens: int = 2000
     hot_tier_ratio: float = 0.50
@@ -174,8 +184,12 @@ class RetrieveConfig:
             (1 <= self.topk_facts <= 500, "topk_facts must be 1..500"),
             (0 <= self.topk_events <= 200, "topk_events must be 0..200"),
             (1 <= self.rerank_pool <= 200, "rerank_pool must be 1..200"),
+            (1 <= self.rescore_pool <= 200, "rescore_pool must be 1..200"),
+            (0.0 <= self.rescore_weight <= 1.0, "rescore_weight must be in [0, 1]"),
             (1 <= self.graph_pool_factor <= 50, "graph_pool_factor must be 1..50"),
             (1 <= self.graph_max_entities <= 1000, "graph_max_entities must be 1..1000"),
+            (1 <= self.graph_read_budget <= 100, "graph_read_budget must be 1..100"),
+            (1 <= self.hub_scan_factor <= 100, "hub_scan_factor must be 1..100"),
             (self.context_max_tokens >= 50, "context_max_tokens must be >= 50"),
             (self.reranker_timeout_s > 0, "reranker_timeout_s must be > 0"),
             (0.0 <= self.confidence_weight <= 1.0, "confidence_weight must be in [0, 1]"),

@@ -1,23 +1,33 @@
-"""LLM rerank of the top of the formula ranking through the injected ``ChatLLM``.
+"""Second stages over the top of the formula ranking.
 
-One JSON call (prompt ``graph/memory/prompts/rerank.v1.md``) scores each fact of the pool in
-0..1. Any failure — timeout (``reranker_timeout_s``, enforced with ``asyncio.wait_for``),
-transport error, unparseable answer — returns None and the caller keeps the formula order.
+``rerank``: LLM rerank through the injected ``ChatLLM``. One JSON call (prompt
+``graph/memory/prompts/rerank.v1.md``) scores each fact of the pool in 0..1. Any failure —
+timeout (``reranker_timeout_s``, enforced with ``asyncio.wait_for``), transport error,
+unparseable answer — returns None and the caller keeps the formula order.
+
+``EmbeddingRescorer``: offline re-scoring with a second, better embedder (e5, optional extra):
+the query and the pool's facts are embedded with it (query/passage prefixes) and its cosine is
+blended into each fact's semantic score (``blend_semantic``); the formula then runs again. Fact
+vectors are cached in process by text (a fact's text does not change), bounded.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+import time
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from graph.memory import prompts
 from graph.memory.read.models import ScoredFact
-from graph.providers.base import ChatLLM, LLMError, TokenUsage
+from graph.providers.base import ChatLLM, Embedder, LLMError, TokenUsage, embed_queries
 
-__all__ = ["RerankOutcome", "parse_scores", "rerank"]
+__all__ = ["EmbeddingRescorer", "RerankOutcome", "RescoreOutcome", "blend_semantic",
+           "parse_scores", "rerank"]
 
 _SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -107,3 +117,70 @@ async def rerank(llm: ChatLLM, query: str, pool: Sequence[ScoredFact],
                              detail=(response.text or "")[:200])
     return RerankOutcome(scores={pool[i].id: s for i, s in parsed.items()}, status="ok",
                          usage=response.usage)
+
+
+@dataclass
+class RescoreOutcome:
+    """Second-embedder cosines by fact id, how many fact texts had to be embedded (cache
+    misses) and the time it took."""
+
+    scores: dict[str, float]
+    embedded: int
+    ms: float
+
+
+class EmbeddingRescorer:
+    """Cosine of the query and each pool fact under a second embedder (``embed_queries`` for
+    the query, ``embed`` for the facts). Fact vectors are kept in process by text, at most
+    ``cache_size`` (oldest dropped first); ``warm`` fills the cache ahead of queries."""
+
+    def __init__(self, embedder: Embedder, *, cache_size: int = 200_000) -> None:
+        self.embedder = embedder
+        self.name = embedder.name
+        self.cache_size = cache_size
+        self._cache: dict[str, np.ndarray] = {}
+
+    async def _vectors(self, texts: Iterable[str]) -> int:
+        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        if missing:
+            for text, vec in zip(missing, await self.embedder.embed(missing), strict=True):
+                self._cache[text] = np.asarray(vec, dtype=np.float32)
+            while len(self._cache) > self.cache_size:
+                del self._cache[next(iter(self._cache))]
+        return len(missing)
+
+    async def warm(self, texts: Iterable[str]) -> int:
+        """Embed the texts not cached yet; returns how many were embedded."""
+        return await self._vectors(texts)
+
+    async def similarities(self, query: str, pool: Sequence[ScoredFact]) -> RescoreOutcome:
+        started = time.perf_counter()
+        if not pool:
+            return RescoreOutcome(scores={}, embedded=0, ms=0.0)
+        (qvec,), embedded = await asyncio.gather(
+            embed_queries(self.embedder, [query]), self._vectors(f.text for f in pool))
+        q = np.asarray(qvec, dtype=np.float32)
+        scores = {f.id: float(self._cache[f.text] @ q) for f in pool if f.text in self._cache}
+        return RescoreOutcome(scores=scores, embedded=embedded,
+                              ms=round((time.perf_counter() - started) * 1000.0, 2))
+
+
+def blend_semantic(pool: Sequence[ScoredFact], scores: Mapping[str, float],
+                   weight: float) -> int:
+    """Blend second-embedder cosines into the pool's semantic scores:
+    ``(1 − weight) × semantic + weight × matched``, where ``matched`` is the second cosine
+    mapped onto the pool's semantic scale (same mean and spread within the pool: two models'
+    cosines live on different scales, e5's are all high). Facts without a score keep theirs.
+    Returns how many facts were blended. Pure; re-score afterwards."""
+    have = [f for f in pool if f.id in scores]
+    if weight <= 0.0 or len(have) < 2:
+        return 0
+    base = np.array([f.scores.semantic for f in have], dtype=np.float64)
+    new = np.array([scores[f.id] for f in have], dtype=np.float64)
+    spread = float(new.std())
+    scale = float(base.std()) / spread if spread > 1e-9 else 0.0
+    matched = base.mean() + (new - new.mean()) * scale
+    for fact, value in zip(have, matched, strict=True):
+        blended = (1.0 - weight) * fact.scores.semantic + weight * float(value)
+        fact.scores.semantic = max(0.0, min(1.0, blended))
+    return len(have)

@@ -23,7 +23,7 @@ from graph.memory.read.models import (
     RetrieveResult,
     ScoredFact,
 )
-from graph.memory.read.rerank import rerank
+from graph.memory.read.rerank import EmbeddingRescorer, blend_semantic, rerank
 from graph.memory.read.search import (
     Scope,
     SearchStats,
@@ -38,7 +38,7 @@ from graph.memory.read.search import (
 from graph.memory.read.temporal import TimeWindow, query_window
 from graph.memory.read.traversal import aggregation_facts, bfs_facts, spreading_activation
 from graph.memory.text import fold
-from graph.providers.base import ChatLLM, Embedder
+from graph.providers.base import ChatLLM, Embedder, embed_queries
 
 __all__ = ["Retriever"]
 
@@ -59,13 +59,16 @@ def _check_inputs(agent_id: Any, query: Any, as_of: Any) -> tuple[str, datetime 
 
 
 class Retriever:
-    """The read pipeline. Providers are injected; ``llm=None`` means offline (no rerank)."""
+    """The read pipeline. Providers are injected; ``llm=None`` means offline (no rerank);
+    ``rescorer`` (optional) re-scores the top facts with a second embedder."""
 
     def __init__(self, executor: Executor, embedder: Embedder, llm: ChatLLM | None = None,
-                 config: RetrieveConfig | None = None) -> None:
+                 config: RetrieveConfig | None = None,
+                 rescorer: EmbeddingRescorer | None = None) -> None:
         self.executor = executor
         self.embedder = embedder
         self.llm = llm
+        self.rescorer = rescorer
         self.config = config or RetrieveConfig()
         self.config.validate()
         self._count_cache: dict[str, tuple[float, dict[str, int]]] = {}
@@ -142,7 +145,8 @@ class Retriever:
         # Expansion does not steer any signal (BFS walks from the named entities itself), so
         # it runs beside the signals instead of adding a round trip before them.
         (plan, catalog), vectors = await asyncio.gather(
-            self.plan(agent_id, query, as_of, expand=False), self.embedder.embed([query]))
+            self.plan(agent_id, query, as_of, expand=False),
+            embed_queries(self.embedder, [query]))
         trace["plan"] = {"ms": _ms(t), "reason": plan.reason}
         now = as_of or datetime.now(UTC)
         scope = Scope(agent_id, as_of, list(vectors[0]), cfg.min_confidence)
@@ -399,6 +403,17 @@ class Retriever:
             ranking.score_facts(facts, cfg, now, window)
         trace["session"] = {"lifted": lifted}
         ordered = ranking.order(facts)
+        if self.rescorer is not None and cfg.enable_rescore and ordered:
+            pool = ordered[: cfg.rescore_pool]
+            got = await self.rescorer.similarities(query, pool)
+            blended = blend_semantic(pool, got.scores, cfg.rescore_weight)
+            if blended:
+                ranking.score_facts(facts, cfg, now, window)
+                ordered = ranking.order(facts)
+            trace["rescore"] = {"ms": got.ms, "model": self.rescorer.name, "pool": len(pool),
+                                "blended": blended, "embedded": got.embedded}
+        else:
+            trace["rescore"] = {"status": "off"}
         if self.llm is not None and cfg.enable_reranker and ordered:
             pool = ordered[: cfg.rerank_pool]
             t = time.perf_counter()

@@ -13,7 +13,12 @@ from graph.memory.read.models import ScoredFact
 from graph.memory.read.ranking import recency
 from graph.memory.read.search import Scope, cosine_from_index, fact_from_row
 
-__all__ = ["aggregation_facts", "bfs_facts", "spreading_activation"]
+__all__ = ["activation_pool", "aggregation_facts", "bfs_facts", "spreading_activation"]
+
+
+def activation_pool(config: RetrieveConfig) -> int:
+    """Facts per related entity whose cosine spreading activation computes."""
+    return config.activation_facts_per_entity * config.graph_pool_factor * 4
 
 
 async def bfs_facts(ex: Executor, scope: Scope, seeds: list[dict[str, Any]],
@@ -31,7 +36,10 @@ async def bfs_facts(ex: Executor, scope: Scope, seeds: list[dict[str, Any]],
                      max_hops=config.max_hops, hop_decay=config.hop_decay,
                      query_bonus=config.query_bonus,
                      half_life_days=config.recency_half_life_days, now=now,
-                     pool=limit * config.graph_pool_factor, limit=limit),
+                     pool=limit * config.graph_pool_factor,
+                     budget=limit * config.graph_pool_factor * config.graph_read_budget,
+                     scan=limit * config.graph_pool_factor * config.hub_scan_factor,
+                     limit=limit),
         read=True,
     )
     facts = []
@@ -76,7 +84,8 @@ async def spreading_activation(ex: Executor, scope: Scope, seeds: list[ScoredFac
             max_hops=config.activation_hops, decay=config.activation_decay,
             max_related=config.activation_max_related,
             per_entity=config.activation_facts_per_entity,
-            per_entity_pool=config.activation_facts_per_entity * config.graph_pool_factor * 4,
+            per_entity_pool=activation_pool(config),
+            scan=activation_pool(config) * config.hub_scan_factor,
             exclude=exclude,
         ),
         read=True,

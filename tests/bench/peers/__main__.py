@@ -47,6 +47,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--latency-questions", type=int, default=40,
                         help="questions timed per size in the latency table")
     parser.add_argument("--skip-graphiti", action="store_true", help="no Graphiti peer")
+    parser.add_argument("--graphiti-bolt-port", type=int, default=28687,
+                        help="Bolt port of Graphiti's own Neo4j (pick a free one)")
+    parser.add_argument("--graphiti-http-port", type=int, default=28474,
+                        help="HTTP port of Graphiti's own Neo4j")
     parser.add_argument("--out", type=Path, default=None, help="write the figures as JSON here")
     args = parser.parse_args(argv)
     args.sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
@@ -69,7 +73,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         samples = json.load(fh)[:args.conversations]
     run = uuid.uuid4().hex[:6]
     corpora = build_corpora(samples, run, args.questions)
-    peer = None if args.skip_graphiti else GraphitiPeer(settings.home, log)
+    peer = None if args.skip_graphiti else GraphitiPeer(
+        settings.home, log, bolt_port=args.graphiti_bolt_port, http_port=args.graphiti_http_port)
     peer_start = asyncio.create_task(peer.start()) if peer else None
     result: dict[str, Any] = {"dataset": str(args.path), "graphiti": {"status": "skipped"}}
     try:

@@ -1,0 +1,83 @@
+"""Graph BFS reads a bounded number of facts (PROFILE rows, not timings): the closest entity
+fills the pool, so a farther one is not read once the closer ones' ABOUT degree passes the
+budget, and a hub is read at most ``pool × hub_scan_factor`` visible facts deep. Both the
+per-signal statement (traversal/bfs_hop_decay) and the one statement (read/signals)."""
+
+from __future__ import annotations
+
+from typing import Any, LiteralString, cast
+
+import pytest
+
+import cypher
+from graph.executor import Executor
+from graph.memory.read import Retriever
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.providers import Embedder
+from tests.fakes import WrappedExecutor
+
+pytestmark = pytest.mark.neo4j
+
+HUB, NEAR = "Helena Duarte", "Rui Campos"
+HUB_FACTS, NEAR_FACTS = 60, 10
+# pool = graph_limit × graph_pool_factor = 10; budget = 2 × pool; hub scan = 4 × pool
+OPTIONS = {"graph_limit": 5, "graph_pool_factor": 2, "graph_read_budget": 2,
+           "hub_scan_factor": 4, "activation_hops": 0, "min_score": 0.0}
+
+
+class Capture(WrappedExecutor):
+    def __init__(self, inner: Executor) -> None:
+        super().__init__(inner)
+        self.params: dict[str, dict[str, Any]] = {}
+
+    async def run(self, name: str, params: dict[str, Any] | None = None, *,
+                  read: bool = False) -> list[dict[str, Any]]:
+        self.params[name] = dict(params or {})
+        return await super().run(name, params, read=read)
+
+
+def _entity_fact_rows(plan: Any) -> int:
+    """Rows of the operators expanding an entity to its facts ((e)<-[:ABOUT]-(f))."""
+    details = str(plan.get("args", {}).get("Details", ""))
+    own = int(plan.get("rows", 0)) if (plan["operatorType"].startswith("Expand")
+                                       and details.startswith("(e)<-[")
+                                       and ":ABOUT]-(f)" in details) else 0
+    return own + sum(_entity_fact_rows(c) for c in plan.get("children", []))
+
+
+async def _profile(executor: Executor, name: str, params: dict[str, Any]) -> int:
+    raw = executor.driver  # type: ignore[attr-defined]
+    async with raw.session(database=executor.database) as session:  # type: ignore[attr-defined]
+        result = await session.run(cast(LiteralString, "PROFILE " + cypher.load(name)), params)
+        summary = await result.consume()
+    assert summary.profile is not None
+    return _entity_fact_rows(summary.profile)
+
+
+async def test_bfs_reads_the_closest_entity_and_bounds_a_hub(
+        executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    await remember(
+        executor, embedder, agent_id,
+        entities=[StructuredEntity(HUB, "person"), StructuredEntity(NEAR, "person")],
+        facts=[StructuredFact(f"{HUB} wrote chapter {i} of her travel diary", HUB)
+               for i in range(HUB_FACTS)]
+        + [StructuredFact(f"{NEAR} repaired bicycle number {i}", NEAR)
+           for i in range(NEAR_FACTS)],
+        relations=[StructuredRelation(HUB, NEAR, "knows")])
+    capture = Capture(executor)
+    retriever = Retriever(capture, embedder)
+    query = f"What did {HUB} write in her diary?"
+    one = await retriever.retrieve(agent_id, query, options=OPTIONS)
+    many = await retriever.retrieve(agent_id, query,
+                                    options={**OPTIONS, "single_statement": False})
+    for result in (one, many):
+        graph = [f for f in result.facts if "graph" in f.sources]
+        assert graph and all(HUB in f.text for f in graph)
+    # Before the bounds every fact of both entities was read (70 rows); now the hub alone
+    # (its degree passes the budget before the neighbour's turn), at most `scan` deep.
+    for name, scan in (("traversal/bfs_hop_decay", "scan"), ("read/signals", "graph_scan")):
+        params = capture.params[name]
+        assert params[scan] == 40 < HUB_FACTS, params[scan]
+        rows = await _profile(executor, name, params)
+        assert rows == params[scan], (name, rows)
+
