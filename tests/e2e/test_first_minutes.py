@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from selenium.common.exceptions import (
     ElementClickInterceptedException,
+    ElementNotInteractableException,
     StaleElementReferenceException,
 )
 from selenium.webdriver.common.by import By
@@ -185,8 +186,9 @@ def _connect(browser: WebDriver, timeout_s: float = 120) -> None:
             fields[0].clear()
             fields[0].send_keys(PASSWORD)
             _click(browser, "[data-testid=connect]")
-        except (ElementClickInterceptedException, StaleElementReferenceException):
-            pass
+        except (ElementClickInterceptedException, ElementNotInteractableException,
+                StaleElementReferenceException):
+            pass  # the form is still being (re)drawn: try again while it shows
         time.sleep(3)
     pytest.fail("Neo4j Browser kept showing its connect form")
 
