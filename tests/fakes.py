@@ -139,3 +139,24 @@ class RecordingExecutor(WrappedExecutor):
     def reset(self) -> None:
         self.names.clear()
         self.round_trips = 0
+
+
+class AccessRecorder(WrappedExecutor):
+    """Records (statement, access mode) of every call."""
+
+    def __init__(self, inner: Executor) -> None:
+        super().__init__(inner)
+        self.calls: list[tuple[str, str]] = []
+
+    async def run(self, name: str, params: dict[str, Any] | None = None, *,
+                  read: bool = False) -> list[dict[str, Any]]:
+        self.calls.append((name, "read" if read else "write"))
+        return await super().run(name, params, read=read)
+
+    async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        self.calls.append(("<unit of work>", "write"))
+        return await super().write(work)
+
+    async def read(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        self.calls.append(("<unit of work>", "read"))
+        return await super().read(work)

@@ -5,41 +5,15 @@ goes through ``Executor.run(..., read=True)``, which the driver executor turns i
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
-
 import pytest
 
-from graph.executor import Executor, Transaction
+from graph.executor import Executor
 from graph.memory.read import Retriever
 from graph.memory.write import WritePipeline
 from graph.providers import Embedder
-from tests.fakes import WrappedExecutor
+from tests.fakes import AccessRecorder
 
 pytestmark = pytest.mark.neo4j
-
-T = TypeVar("T")
-
-
-class AccessRecorder(WrappedExecutor):
-    """Records (statement, access mode) of every call."""
-
-    def __init__(self, inner: Executor) -> None:
-        super().__init__(inner)
-        self.calls: list[tuple[str, str]] = []
-
-    async def run(self, name: str, params: dict[str, Any] | None = None, *,
-                  read: bool = False) -> list[dict[str, Any]]:
-        self.calls.append((name, "read" if read else "write"))
-        return await super().run(name, params, read=read)
-
-    async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
-        self.calls.append(("<unit of work>", "write"))
-        return await super().write(work)
-
-    async def read(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
-        self.calls.append(("<unit of work>", "read"))
-        return await super().read(work)
 
 
 async def test_retrieve_runs_only_read_transactions(executor: Executor, agent_id: str,
