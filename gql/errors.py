@@ -19,7 +19,13 @@ import strawberry
 from graphql.error import GraphQLError
 from strawberry.extensions import MaskErrors
 
-from graph.errors import BadInput, GraphUnavailable, NotFound, WriteInProgress
+from graph.errors import (
+    BadInput,
+    EmbedderMismatch,
+    GraphUnavailable,
+    NotFound,
+    WriteInProgress,
+)
 
 __all__ = [
     "RETRY_AFTER_S",
@@ -59,6 +65,12 @@ class ErrorCode(Enum):
         description="A write with this idempotency key is still running; retry after "
         "`retryAfterSeconds` (the same result comes back once it is done).",
     )
+    EMBEDDER_MISMATCH = strawberry.enum_value(
+        "EMBEDDER_MISMATCH",
+        description="The agent's stored vectors come from another embedding model than the "
+        "server's, so nothing was read or written; an operator runs `hippograph reembed "
+        "--agent ID` or configures the agent's model.",
+    )
     INTERNAL = strawberry.enum_value(
         "INTERNAL", description="An unexpected server error (details are logged, not returned)."
     )
@@ -90,6 +102,9 @@ def api_error_from(exc: BaseException) -> ApiError | None:
     if isinstance(exc, WriteInProgress):
         return ApiError(ErrorCode.IN_PROGRESS, str(exc),
                         retryAfterSeconds=max(1, round(exc.retry_after_s)))
+    if isinstance(exc, EmbedderMismatch):
+        return ApiError(ErrorCode.EMBEDDER_MISMATCH, str(exc), agentEmbedder=exc.recorded,
+                        serverEmbedder=exc.current)
     if isinstance(exc, NotFound):
         return ApiError(ErrorCode.NOT_FOUND, str(exc) or "not found")
     if isinstance(exc, BadInput):

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 __all__ = [
-    "BadInput", "ConfigError", "FencedOut", "GraphError", "GraphTimeout", "GraphUnavailable",
-    "NotFound", "WriteInProgress",
+    "BadInput", "ConfigError", "EmbedderMismatch", "FencedOut", "GraphError", "GraphTimeout",
+    "GraphUnavailable", "NotFound", "WriteInProgress",
 ]
 
 
@@ -51,3 +51,19 @@ class WriteInProgress(GraphError):
 class FencedOut(GraphError):
     """A job's work reached its commit after its lease was lost (reaped, then leased by another
     worker): the fencing token no longer matches, so the transaction committed nothing."""
+
+
+class EmbedderMismatch(GraphError):
+    """The agent's stored vectors come from another embedding model than this process's:
+    comparing them with this model's vectors would rank by noise, so nothing is written or
+    read (GraphQL: ``EMBEDDER_MISMATCH``). ``hippograph reembed --agent ID`` re-embeds the
+    agent with the configured model; or run the process with the agent's model."""
+
+    def __init__(self, agent_id: str, recorded: str, current: str) -> None:
+        super().__init__(
+            f"agent {agent_id!r} was embedded with {recorded!r}, this server embeds with "
+            f"{current!r}; run `hippograph reembed --agent {agent_id}` or set "
+            "HIPPOGRAPH_EMBEDDER to the agent's model")
+        self.agent_id = agent_id
+        self.recorded = recorded
+        self.current = current

@@ -27,6 +27,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (3, "schema/v003_tenancy"),
     (4, "schema/v004_scheduler"),
     (5, "schema/v005_read_indexes"),
+    (6, "schema/v006_embedding_spaces"),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 VECTOR_INDEXES = ("fact", "event", "entity", "chunk", "observation")
@@ -79,7 +80,9 @@ async def ensure_schema(ex: Executor, dimensions: int, *, timeout_s: float = 120
     if state.dimensions is not None and state.dimensions != dimensions:
         raise DimensionMismatch(
             f"vector indexes use {state.dimensions} dimensions, the embedder gives {dimensions}; "
-            "run a re-embed job or use the matching embedder"
+            "use the matching embedder, or start a new database for the new model (vector "
+            "indexes have one dimension per database; `hippograph reembed` switches models of "
+            "the same dimension)"
         )
     for name in state.missing:
         for statement in cypher.load_script(name):

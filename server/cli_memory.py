@@ -94,14 +94,14 @@ def register(app: typer.Typer) -> None:
         idempotency_key: str | None = typer.Option(None, "--idempotency-key"),
     ) -> None:
         """Run the write pipeline on one message and print the WriteResult as JSON."""
-        from graph.errors import BadInput
+        from graph.errors import BadInput, EmbedderMismatch
 
         try:
             out = asyncio.run(write_once(get_settings(), agent, message, speaker, thread=thread,
                                          dry_run=dry_run, verbose=verbose,
                                          idempotency_key=idempotency_key))
             typer.echo(json.dumps(out, ensure_ascii=False, indent=2, default=str))
-        except BadInput as exc:
+        except (BadInput, EmbedderMismatch) as exc:
             typer.echo(json.dumps({"success": False, "error": str(exc),
                                    "code": type(exc).__name__}), err=True)
             raise typer.Exit(2) from exc
@@ -144,3 +144,43 @@ def register(app: typer.Typer) -> None:
                 await memory.close()
 
         typer.echo(json.dumps(asyncio.run(main()), ensure_ascii=False, indent=2, default=str))
+
+    @app.command("reembed")
+    def reembed_cmd(
+        agents: list[str] = typer.Option(..., "--agent", help="Agent id (repeat for several)"),
+        batch_size: int = typer.Option(256, "--batch-size", min=1, max=10_000),
+    ) -> None:
+        """Re-embed agents with the configured embedder (HIPPOGRAPH_EMBEDDER) and record it.
+
+        For a switch between models of the same dimension (MiniLM <-> e5); run it while
+        nothing writes to those agents. Prints what was re-embedded per agent as JSON."""
+        from graph.memory.reembed import reembed_agent
+        from graph.progress import progress_bar
+        from graph.schema import ensure_schema
+        from server.memory import build_memory
+
+        async def main() -> list[dict[str, Any]]:
+            memory = build_memory(get_settings())
+            out = []
+            try:
+                await ensure_schema(memory.executor, memory.embedder.dimensions)
+                for agent in agents:
+                    bar = progress_bar(total=0, unit="vec", desc=f"reembed {agent}")
+
+                    def progress(done: int, total: int, bar: Any = bar) -> None:
+                        bar.total = total
+                        bar.update(done - bar.n)
+
+                    try:
+                        r = await reembed_agent(memory.executor, memory.embedder, agent,
+                                                batch_size=batch_size, progress=progress)
+                    finally:
+                        bar.close()
+                    out.append({"agent_id": r.agent_id, "previous": r.previous,
+                                "embedder": r.embedder, "vectors": r.total,
+                                "by_label": r.by_label})
+                return out
+            finally:
+                await memory.close()
+
+        typer.echo(json.dumps(asyncio.run(main()), ensure_ascii=False, indent=2))

@@ -5,7 +5,8 @@ Each call first resolves its :class:`Caller` (who is calling, with which ``Memor
 transport's resolver: the HTTP request's principal (``server.auth``) or the stdio session's
 configured key or agent. Failures come back as tool errors (``isError: true``) whose text and
 structured content are ``{"error": {"code": ..., "message": ...}}`` with the GraphQL codes
-(BAD_INPUT, NOT_FOUND, FORBIDDEN, RATE_LIMITED, UNAVAILABLE; INTERNAL, logged, for the rest).
+(BAD_INPUT, NOT_FOUND, FORBIDDEN, RATE_LIMITED, UNAVAILABLE, EMBEDDER_MISMATCH; INTERNAL,
+logged, for the rest).
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ import pytest
 from selenium.common.exceptions import (
     ElementClickInterceptedException,
     ElementNotInteractableException,
+    NoSuchElementException,
     StaleElementReferenceException,
 )
 from selenium.webdriver.common.by import By
@@ -187,7 +188,7 @@ def _connect(browser: WebDriver, timeout_s: float = 120) -> None:
             fields[0].send_keys(PASSWORD)
             _click(browser, "[data-testid=connect]")
         except (ElementClickInterceptedException, ElementNotInteractableException,
-                StaleElementReferenceException):
+                NoSuchElementException, StaleElementReferenceException):
             pass  # the form is still being (re)drawn: try again while it shows
         time.sleep(3)
     pytest.fail("Neo4j Browser kept showing its connect form")

@@ -24,6 +24,7 @@ from graph.memory.documents.parse import chunk_text, detect_format, parse_docume
 from graph.memory.jobs.config import DocumentConfig
 from graph.memory.jobs.context import JobContext, LeaseLost, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
+from graph.memory.spaces import claim_space, embedder_name
 from graph.memory.text import idempotency_digest, join_parts
 from graph.memory.write.guard import redact_text
 from graph.memory.write.models import PIIRejected
@@ -192,6 +193,7 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
     cfg = deps.config.documents
     if deps.embedder is None:
         raise RuntimeError("document ingest needs an embedder")
+    embedder = deps.embedder
     rows = await deps.executor.run("documents/get_document",
                                    {"agent_id": agent_id, "id": doc_id}, read=True)
     if not rows:
@@ -231,11 +233,16 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
     parsed = replace(parsed, text=body.text, title=title)
     chunks = await asyncio.to_thread(chunk_text, parsed.text, cfg.chunk_chars, cfg.chunk_overlap)
     await ctx.progress(0.05, force=True)
+
+    async def claim(tx: Transaction) -> None:  # chunk vectors: the agent's model or none
+        await claim_space(tx, agent_id, embedder_name(embedder))
+
+    await deps.executor.write(claim)
     for start in range(0, len(chunks), _WRITE_BATCH):
         batch = chunks[start : start + _WRITE_BATCH]
         vectors: list[list[float]] = []
         for e in range(0, len(batch), _EMBED_BATCH):
-            vectors += await deps.embedder.embed([c.text for c in batch[e : e + _EMBED_BATCH]])
+            vectors += await embedder.embed([c.text for c in batch[e : e + _EMBED_BATCH]])
             done = min(len(chunks), start + e + _EMBED_BATCH)
             await ctx.progress(0.05 + 0.9 * done / len(chunks))
         await deps.executor.run("documents/write_chunks", {

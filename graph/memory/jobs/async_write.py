@@ -20,9 +20,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graph.errors import BadInput, FencedOut
-from graph.executor import Executor
+from graph.executor import Executor, Transaction
 from graph.memory.jobs.context import JobContext, LeaseLost, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
+from graph.memory.spaces import claim_space, embedder_name
 from graph.memory.text import (
     content_hash,
     event_embedding_text,
@@ -73,6 +74,7 @@ async def write_async(
     Raises:
         BadInput: empty agent id or speaker.
         PIIRejected: the message holds a secret and ``pii_mode`` rejects it.
+        EmbedderMismatch: the agent's vectors come from another model than ``embedder``.
     """
     if not agent_id or not agent_id.strip():
         raise BadInput("agent_id is required")
@@ -97,8 +99,12 @@ async def write_async(
         "ingested_at": now, "thread_id": thread_id, "source": "async",
         "embedding": vector, "content_hash": content_hash(agent_id, "event", normalize(text)),
     }
-    rows = await executor.run("jobs/log_event", {"agent_id": agent_id, "id": event_id,
-                                                 "props": props})
+    async def store(tx: Transaction) -> list[dict[str, Any]]:
+        if embedder is not None:  # the event's vector: the agent's model or nothing stored
+            await claim_space(tx, agent_id, embedder_name(embedder))
+        return await tx.run("jobs/log_event", agent_id=agent_id, id=event_id, props=props)
+
+    rows = await executor.write(store)
     created = bool(rows and rows[0]["created"])
     queued = await queue.enqueue(JobSpec(
         kind="extract", agent_id=agent_id, subject=event_id,

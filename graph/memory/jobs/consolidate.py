@@ -26,6 +26,7 @@ from graph.memory.jobs.clusters import (
 )
 from graph.memory.jobs.config import MaintenanceConfig
 from graph.memory.jobs.context import JobContext
+from graph.memory.spaces import claim_space, embedder_name
 from graph.providers import ChatLLM, Embedder, LLMError
 
 __all__ = ["ConsolidationResult", "consolidate_agent", "consolidate_handler", "list_observations"]
@@ -146,6 +147,7 @@ async def consolidate_agent(
 
     async def work(tx: Transaction) -> None:
         if upserts:
+            await claim_space(tx, agent_id, embedder_name(embedder))
             await tx.run("consolidation/upsert_observations", agent_id=agent_id, rows=upserts)
         if stale:
             await tx.run("consolidation/delete_observations", agent_id=agent_id, ids=stale)

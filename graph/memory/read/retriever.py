@@ -37,6 +37,7 @@ from graph.memory.read.search import (
 )
 from graph.memory.read.temporal import TimeWindow, query_window
 from graph.memory.read.traversal import aggregation_facts, bfs_facts, spreading_activation
+from graph.memory.spaces import check_space, embedder_name
 from graph.memory.text import fold
 from graph.providers.base import ChatLLM, Embedder, embed_queries
 
@@ -101,7 +102,9 @@ class Retriever:
         if hit is not None and now - hit[0] < self.config.counts_ttl_s:
             return {k: max(1, v) for k, v in hit[1].items()}
         rows = await self.executor.run("read/agent_counts", {"agent_id": agent_id}, read=True)
-        counts = {k: int(v) for k, v in rows[0].items()}
+        # The agent's vectors must come from this process's model (graph/memory/spaces.py).
+        check_space(agent_id, rows[0]["embedder"], embedder_name(self.embedder))
+        counts = {k: int(v) for k, v in rows[0].items() if k != "embedder"}
         if len(self._count_cache) >= 10_000:
             self._count_cache.clear()
         self._count_cache[agent_id] = (now, counts)

@@ -33,7 +33,7 @@ async def decide_and_commit(executor: Executor, agent_id: str, items: list[FactI
                             session: LLMSession | None, run: WriteRun, result: WriteResult,
                             persist: bool, key: str | None, dry_run: bool,
                             now: datetime, occurred: datetime, speaker: str,
-                            fence: Fence | None) -> None:
+                            fence: Fence | None, embedder: str | None = None) -> None:
     """Stages 11–13: candidates, decisions, plan and the one write transaction.
 
     Raises:
@@ -81,6 +81,7 @@ async def decide_and_commit(executor: Executor, agent_id: str, items: list[FactI
         shadow = out.plan.__class__(now=now, audits=out.plan.audits)
         out.plan = shadow
     out.plan.fence = fence
+    out.plan.embedder = embedder
     if key:
         result.warnings = run.warnings
         result.duration_ms = run.ms()

@@ -14,6 +14,7 @@ from typing import Any
 
 from graph.errors import BadInput, FencedOut, WriteInProgress
 from graph.executor import Executor, Transaction
+from graph.memory.spaces import embedder_name
 from graph.memory.text import (
     clean_text,
     content_hash,
@@ -166,7 +167,8 @@ class WritePipeline:
         claim = await log_event(self.executor, agent_id,
                                 event if persist and not logged else None,
                                 (key, token) if key else None, now,
-                                pending_ttl_s=cfg.pending_receipt_ttl_s)
+                                pending_ttl_s=cfg.pending_receipt_ttl_s,
+                                embedder=embedder_name(self.embedder))
         if logged and persist and claim.stored_result is None and not claim.in_progress:
             claim.event_id = event_id
         if claim.stored_result is not None:
@@ -336,7 +338,8 @@ class WritePipeline:
             try:
                 await decide_and_commit(self.executor, agent_id, items, live, relations, resolved, ex,
                                               cfg, session, run, result, persist, key,
-                                              dry_run, now, occurred, speaker, fence)
+                                              dry_run, now, occurred, speaker, fence,
+                                              embedder_name(self.embedder))
                 return
             except WriteConflict as exc:
                 # A concurrent write committed first: decide again on fresh reads.

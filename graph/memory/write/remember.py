@@ -16,6 +16,7 @@ from typing import Any
 
 from graph.errors import BadInput
 from graph.executor import Executor, Transaction
+from graph.memory.spaces import claim_space, embedder_name
 from graph.memory.text import (
     clean_text,
     content_hash,
@@ -188,6 +189,7 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
     known_hash = {r["content_hash"]: r["id"] for r in by_hash_rows}
 
     entity_list = list(registry.keys.items())
+    space = embedder_name(embedder)  # every batch storing vectors checks the agent's model
     total = len(entity_list) + len(fact_rows) + len(rel_rows) + len(events)
     done = 0
     token = uuid.uuid4().hex
@@ -210,6 +212,7 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
 
         async def write_entities(tx: Transaction, rows: list[dict[str, Any]] = rows,
                                  aliases: list[dict[str, Any]] = aliases) -> int:
+            await claim_space(tx, agent_id, space)
             created = await tx.run("write/upsert_entities", agent_id=agent_id, now=now, rows=rows)
             await tx.run("write/upsert_aliases", agent_id=agent_id, now=now, rows=aliases)
             return sum(1 for r in created if r["created"])
@@ -233,6 +236,7 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
         }} for e, vec in zip(ev_chunk, vectors, strict=True)]
 
         async def write_events(tx: Transaction, rows: list[dict[str, Any]] = ev_rows) -> None:
+            await claim_space(tx, agent_id, space)
             await tx.run("write/create_events", agent_id=agent_id, rows=rows)
 
         await executor.write(write_events)
@@ -282,6 +286,7 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
                               provenance: list[dict[str, Any]] = provenance,
                               reinforce_rows: list[dict[str, Any]] = reinforce_rows) -> None:
             if new_rows:
+                await claim_space(tx, agent_id, space)
                 await tx.run("write/create_facts", agent_id=agent_id, rows=new_rows)
                 await tx.run("write/link_about", agent_id=agent_id, rows=about)
             if provenance:

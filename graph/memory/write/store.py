@@ -22,6 +22,7 @@ from neo4j.exceptions import TransientError
 
 from graph.errors import FencedOut, GraphError
 from graph.executor import Executor, Transaction
+from graph.memory.spaces import claim_space
 
 __all__ = ["AlreadyExtracted", "CommitOutcome", "CommitPlan", "EventClaim", "Fence",
            "WriteConflict", "commit", "log_event"]
@@ -59,7 +60,7 @@ class EventClaim:
 
 async def log_event(executor: Executor, agent_id: str, event: Row | None,
                     receipt: tuple[str, str] | None, now: datetime,
-                    pending_ttl_s: float = 600.0) -> EventClaim:
+                    pending_ttl_s: float = 600.0, embedder: str | None = None) -> EventClaim:
     """Claim the idempotency key (when given) and store the raw event, one transaction.
 
     Args:
@@ -67,6 +68,8 @@ async def log_event(executor: Executor, agent_id: str, event: Row | None,
             (shadow/dry-run).
         receipt: ``(key, token)`` when the call carries an idempotency key.
         pending_ttl_s: a pending claim older than this is taken over (its writer died).
+        embedder: the model of the event's vector; an agent recorded with another model is
+            refused (:class:`graph.errors.EmbedderMismatch`) before anything is stored.
     """
     async def work(tx: Transaction) -> EventClaim:
         taken_over = False
@@ -82,6 +85,8 @@ async def log_event(executor: Executor, agent_id: str, event: Row | None,
                 return EventClaim(None, stored, in_progress=stored is None)
         if event is None:
             return EventClaim(None)
+        if embedder is not None:
+            await claim_space(tx, agent_id, embedder)
         await tx.run("write/create_events", agent_id=agent_id, rows=[event])
         return EventClaim(event["id"], taken_over=taken_over)
 
@@ -153,6 +158,7 @@ class CommitPlan:
     emotion: Row | None = None
     receipt: tuple[str, str] | None = None  # (key, result JSON)
     fence: Fence | None = None  # job-run writes: the lease that must still be held
+    embedder: str | None = None  # the model of the plan's vectors (checked: graph/memory/spaces)
 
 
 @dataclass
@@ -187,6 +193,8 @@ async def commit(executor: Executor, agent_id: str, plan: CommitPlan,
             if not await tx.run("jobs/fence", id=p.fence.job_id, owner=p.fence.owner,
                                 token=p.fence.token):
                 raise FencedOut(f"job {p.fence.job_id}: lease lost before the commit")
+        if p.embedder is not None and (p.new_facts or p.entities):
+            await claim_space(tx, agent_id, p.embedder)
         if p.event_id:
             await tx.run("write/lock_event", **common, event_id=p.event_id)
             claimed = await tx.run("write/claim_extraction", **common, event_id=p.event_id,

@@ -1,0 +1,7 @@
+// Replace the vectors of a batch of an agent's nodes (re-embedding); nodes of other agents are left alone.
+// params: $agent_id string, $rows list<{eid string, embedding list<float>}>
+// returns: updated int
+UNWIND $rows AS row
+MATCH (n) WHERE elementId(n) = row.eid AND n.agent_id = $agent_id
+SET n.embedding = row.embedding
+RETURN count(n) AS updated
