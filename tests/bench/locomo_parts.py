@@ -9,13 +9,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graph.executor import Executor
+from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.planner import keywords, lucene_query
 from graph.memory.read.search import (
     Scope,
     SearchStats,
-    index_min_score,
     keyword_events,
     keyword_facts,
+    semantic_events,
+    semantic_facts,
 )
 from graph.memory.text import fold
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
@@ -98,15 +100,24 @@ def top(items: list[tuple[float, str]], n: int = 20) -> list[str]:
     return [i for _, i in sorted(items, key=lambda x: -x[0])][:n]
 
 
-async def vector_hits(ex: Executor, agent: str, vec: list[float]
-                          ) -> dict[str, list[tuple[float, str]]]:
-    common = {"agent_id": agent, "vector": vec, "as_of": None, "limit": 20,
-              "min_score": index_min_score(-1.0)}
+async def vector_hits(ex: Executor, agent: str, vec: list[float],
+                      counts: dict[str, int] | None = None) -> dict[str, list[tuple[float, str]]]:
+    """Vector top-20 of the agent's facts and turns, by retrieve's own strategy: an exact
+    cosine scan while the agent holds at most ``exact_scan_max_facts`` items (every dev-set
+    conversation), the HNSW index over-fetched until the agent has 20 hits above that (an
+    exact scan of 100k facts takes seconds a vector service would never spend)."""
+    if counts is None:
+        counts = (await ex.run("read/agent_counts", {"agent_id": agent}, read=True))[0]
+    cfg, scope = RetrieveConfig(), Scope(agent, None, vec, 0.0)
+    common = {"limit": 20, "min_cosine": -1.0, "exact_max": cfg.exact_scan_max_facts,
+              "cap": cfg.overfetch_cap}
     facts, events = await asyncio.gather(
-        ex.run("read/semantic_facts_exact", {**common, "min_confidence": 0.0}, read=True),
-        ex.run("read/semantic_events_exact", common, read=True))
-    return {"facts": [(r["score"], r["fact"]["id"]) for r in facts],
-            "events": [(r["score"], r["event"]["id"]) for r in events]}
+        semantic_facts(ex, scope, agent_facts=counts["agent_facts"],
+                       total_facts=counts["total_facts"], stats=SearchStats(), **common),
+        semantic_events(ex, scope, agent_events=counts["agent_events"],
+                        total_events=counts["total_events"], stats=SearchStats(), **common))
+    return {"facts": [(f.scores.semantic, f.id) for f in facts],
+            "events": [(e.semantic, e.id) for e in events]}
 
 
 async def bm25_hits(ex: Executor, agent: str, question: str, vec: list[float],
@@ -142,7 +153,7 @@ def rrf(*lists: list[str], k: int = 60) -> list[str]:
 
 
 async def vector_baseline(ex: Executor, agent: str, vec: list[float]) -> list[str]:
-    """Exact vector top-20 of facts and turns merged by cosine (the peers benchmark's ranker)."""
+    """Vector top-20 of facts and turns merged by cosine (the peers benchmark's ranker)."""
     return by_mode(await vector_hits(ex, agent, vec))["turns+facts"]
 
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Iterable, Sequence
+
+import numpy as np
 
 RRF_K = 60
 
@@ -35,6 +38,26 @@ def percentile(values: Sequence[float], q: float) -> float:
 def copy_text(text: str, n: int) -> str:
     """The text of the n-th latency-only copy of a fact (n ≥ 1)."""
     return f"{text} (copy {n})"
+
+
+# How far a copy's vector moves from its original's: cos(copy, original) = 1 / sqrt(1 + s²)
+# ≈ 0.96. Not zero on purpose: thousands of IDENTICAL vectors (55 per fact at 10k) split
+# Lucene's HNSW graph into islands the search cannot leave, so the index returned 31 of
+# 6,575 matching rows and every signal over-fetched three extra rounds: a benchmark
+# artifact no real memory has. Near-copies keep the latency run realistic and identical
+# for every ranker (Graphiti is handed the same vectors).
+COPY_SPREAD = 0.3
+
+
+def copy_vector(vector: Sequence[float], text: str, spread: float = COPY_SPREAD) -> list[float]:
+    """The vector of a latency-only copy: its original's plus a unit noise direction seeded by
+    the copy's text (deterministic), scaled by ``spread``, renormalised."""
+    base = np.asarray(vector, dtype=np.float64)
+    rng = np.random.default_rng(zlib.crc32(text.encode("utf-8")))
+    noise = rng.standard_normal(base.shape[0])
+    noise *= spread * (float(np.linalg.norm(base)) or 1.0) / (float(np.linalg.norm(noise)) or 1.0)
+    out = base + noise
+    return [round(float(x), 6) for x in out / (float(np.linalg.norm(out)) or 1.0)]
 
 
 def scaled_copies(items: Sequence[tuple[str, str]], target: int) -> list[tuple[str, str, str]]:

@@ -7,8 +7,8 @@ one request per stdin line, one answer per stdout line (``{"ok": true, ...}`` or
 
 - ``{"op": "init", "uri", "user", "password"}``: connect, build Graphiti's indices.
 - ``{"op": "load", "group", "speakers": [{"name", "vec"}], "facts": [{"id", "text", "speaker", "valid_at",
-  "vec" | "same_as"}]}``: each fact becomes an EntityEdge speaker → fact node (``valid_at`` = the
-  session date, ``fact_embedding`` = the vector handed over, or the vector of fact ``same_as``),
+  "vec"}]}``: each fact becomes an EntityEdge speaker → fact node (``valid_at`` = the
+  session date, ``fact_embedding`` = the vector handed over),
   saved with Graphiti's own bulk writer. No LLM: the clients below raise if anything calls them.
 - ``{"op": "init", ..., "llm_base_url"}``: as above, but Graphiti's own OpenAI-compatible
   client (``OpenAIGenericClient``, json_schema structured output) talks to that endpoint (the
@@ -100,7 +100,6 @@ class Child:
     def __init__(self) -> None:
         self.graphiti: Any = None
         self.embedder = LookupEmbedder()
-        self.fact_vec: dict[str, list[float]] = {}
         self.speaker_uuid: dict[tuple[str, str], str] = {}
 
     async def init(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -140,8 +139,7 @@ class Child:
                 nodes.append(node)
         edges: list[Any] = []
         for f in req["facts"]:
-            vec = f.get("vec") or self.fact_vec[f["same_as"]]
-            self.fact_vec.setdefault(f["id"], vec)
+            vec = f["vec"]
             when = datetime.fromisoformat(f["valid_at"]) if f.get("valid_at") else None
             target = EntityNode(name=f["text"][:200], group_id=group, labels=["Entity"],
                                 created_at=when or now, name_embedding=vec)

@@ -11,13 +11,14 @@ from graph.executor import Executor
 from graph.memory.read import Retriever
 from graph.providers import Embedder
 from tests.bench.locomo import bm25_baseline, hippograph, vector_baseline
-from tests.bench.peers.fusion import rrf
+from tests.bench.peers.fusion import copy_vector, rrf
 
 Ranker = Callable[[str, str, list[float]], Awaitable[list[str]]]  # (agent, question, vec)
 
 
 class VectorTable:
-    """Embeds each text once; latency-only copies (``alias``) reuse their original's vector."""
+    """Embeds each text once; a latency-only copy (``alias``) gets a near-copy of its
+    original's vector (``fusion.copy_vector``), computed when asked, never stored."""
 
     def __init__(self, inner: Embedder) -> None:
         self.inner, self.name, self.dimensions = inner, inner.name, inner.dimensions
@@ -34,7 +35,14 @@ class VectorTable:
             batch = missing[start:start + 256]
             for text, vec in zip(batch, await self.inner.embed(batch), strict=True):
                 self.vectors[text] = vec
-        return [self.vectors[k] for k in keys]
+        return [self.vector(t) for t in texts]
+
+    def vector(self, text: str) -> list[float]:
+        """The vector of an embedded text, or of a copy of one (``alias``)."""
+        original = self.aliases.get(text)
+        if original is None:
+            return self.vectors[text]
+        return copy_vector(self.vectors[original], text)
 
 
 def local_rankers(ex: Executor, retriever: Retriever) -> dict[str, Ranker]:

@@ -111,7 +111,8 @@ async def scale_latency(ex: Executor, table: VectorTable, corpus: Corpus, size: 
                         rankers: dict[str, Ranker], peer: GraphitiPeer | None,
                         n_questions: int) -> dict[str, RankerStats]:
     """Latency with ``size`` facts in one agent/group: the conversation's facts padded with
-    suffixed copies (each copy reuses its original's vector)."""
+    suffixed copies (each copy's vector a near-copy of its original's, the same for every
+    ranker: ``fusion.copy_vector``)."""
     by_id = {f.id: f for f in corpus.facts.facts}
     copies = scaled_copies([(str(f.id), f.text) for f in corpus.facts.facts], size)
     facts = []
@@ -127,11 +128,11 @@ async def scale_latency(ex: Executor, table: VectorTable, corpus: Corpus, size: 
         if peer:
             with progress_bar(total=len(facts), desc=f"import graphiti ({size:,} facts)") as bar:
                 speakers = [{"name": s, "vec": table.vectors[s]} for s in corpus.facts.speakers]
-                payload = [{**g, "same_as": base_id}
-                           for g, (_n, _t, base_id) in zip(_light(facts), copies, strict=True)]
-                for start in range(0, len(payload), 5000):
-                    await peer.load(group, speakers, payload[start:start + 5000])
-                    bar.update(len(payload[start:start + 5000]))
+                for start in range(0, len(facts), 5000):
+                    chunk = facts[start:start + 5000]
+                    payload = [{**g, "vec": table.vector(g["text"])} for g in _light(chunk)]
+                    await peer.load(group, speakers, payload)
+                    bar.update(len(chunk))
         questions = corpus.all_questions[:n_questions + WARMUP]
         stats = {n: RankerStats() for n in (*rankers, *([GRAPHITI] if peer else []))}
         with progress_bar(total=len(questions), desc=f"latency at {size:,} facts") as bar:

@@ -85,7 +85,7 @@ async def test_bfs_reads_the_closest_entity_and_bounds_a_hub(
         graph = [f for f in result.facts if "graph" in f.sources]
         assert graph and all(HUB in f.text for f in graph)
     # Before the bounds every fact of both entities was read (70 rows); now the hub alone
-    # (its degree passes the budget before the neighbour's turn), at most `scan` deep.
+    # (its degree passes the budget before the neighbour's turn), at most `scan` (40) deep.
     for name, scan in (("traversal/bfs_hop_decay", "scan"), ("read/signals", "graph_scan")):
         params = capture.params[name]
         assert params[scan] == 40 < HUB_FACTS, params[scan]
@@ -96,5 +96,7 @@ async def test_bfs_reads_the_closest_entity_and_bounds_a_hub(
             warnings.warn(f"{name}: no entity-fact join operator in the plan; bound not "
                           f"checked: {_operators(plan)}", stacklevel=1)
             continue
-        assert rows == params[scan], (name, rows, _operators(plan))
+        # An upper bound, not an equality: the planner may also stop the join early (a clean-
+        # clone CI run counted 10 rows, the pool, once the hub's facts were read newest first).
+        assert rows <= params[scan], (name, rows, _operators(plan))
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from tests.bench.peers.__main__ import parse_args
-from tests.bench.peers.fusion import copy_text, percentile, rrf, scaled_copies
+from tests.bench.peers.fusion import copy_text, copy_vector, percentile, rrf, scaled_copies
 from tests.bench.peers.rankers import VectorTable
 from tests.bench.peers.report import RankerStats, latency_table, quality_table
 from tests.bench.peers.run import build_corpora
@@ -101,13 +101,30 @@ class CountingEmbedder:
         return [[float(len(t)), 1.0] for t in texts]
 
 
-async def test_vector_table_embeds_once_and_copies_reuse_the_original() -> None:
+async def test_vector_table_embeds_once_and_copies_get_near_distinct_vectors() -> None:
     inner = CountingEmbedder()
     table = VectorTable(inner)
     await table.embed(["tea", "tea", "coffee"])
-    table.alias(copy_text("tea", 1), "tea")
-    assert await table.embed([copy_text("tea", 1), "coffee"]) == [[3.0, 1.0], [6.0, 1.0]]
-    assert inner.seen == ["tea", "coffee"]
+    one, two = copy_text("tea", 1), copy_text("tea", 2)
+    table.alias(one, "tea")
+    table.alias(two, "tea")
+    got = await table.embed([one, "coffee", two])
+    assert inner.seen == ["tea", "coffee"]  # copies are never embedded
+    assert got[1] == [6.0, 1.0]
+    original = [3.0 / math.hypot(3.0, 1.0), 1.0 / math.hypot(3.0, 1.0)]
+    assert got[0] != got[2]  # identical vectors would split the HNSW graph into islands
+    for vec in (got[0], got[2]):
+        assert math.isclose(math.hypot(*vec), 1.0, rel_tol=1e-5)
+        cos = sum(a * b for a, b in zip(vec, original, strict=True))
+        assert 0.8 < cos < 0.999
+    assert await table.embed([one]) == [got[0]]  # deterministic
+
+
+def test_copy_vector_stays_close_in_many_dimensions() -> None:
+    base = [1.0] + [0.0] * 383
+    cos = [copy_vector(base, copy_text("x", n))[0] for n in range(1, 20)]
+    assert all(0.94 < c < 0.97 for c in cos), cos  # 1 / sqrt(1 + 0.3²) ≈ 0.958
+    assert len(set(cos)) == len(cos)
 
 
 SAMPLE = {
