@@ -106,8 +106,8 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "- temporal window": {"weights": {"temporal": 0.0}},
     "fusion = rrf": {"fusion": "rrf"},
     "- semantic weight": {"weights": {"semantic": 0.0}},
+    "- lift to source turn": {"weights": {"provenance": 0.0}},
     # levers that are off by default: each switched on alone
-    "+ provenance lift 0.9": {"weights": {"provenance": 0.9}},
     "+ session lift 0.5": {"session_lift": 0.5},
     "+ keyword coverage": {"keyword_model": "coverage"},
     "+ MMR 0.3": {"diversity": 0.3},

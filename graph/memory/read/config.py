@@ -31,11 +31,10 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "graph": 0.15,
     # Boost of facts / snippets dated inside a time window the query names ("in May 2023").
     "temporal": 0.15,
-    # A fact is lifted to this share of the similarity of the conversation turn it was
+    # A fact scores at least this share of the final score of the conversation turn it was
     # extracted from (FROM_EVENT), when that turn is a snippet candidate: the turn often says
-    # more than the one-line fact. (Full LoCoMo dev ablation: +1.6 pts R@10 with turns, on
-    # 5 of 5 conversations; no effect without turns.)
-    "provenance": 0.9,
+    # more than the one-line fact (ranking.lift_to_turns; no effect without turns).
+    "provenance": 1.0,
 }
 
 

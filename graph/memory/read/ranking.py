@@ -34,8 +34,8 @@ __all__ = [
     "effective_confidence",
     "fuse_rrf",
     "keyword_coverage",
-    "lift_by_provenance",
     "lift_by_session",
+    "lift_to_turns",
     "merge_candidates",
     "merge_context",
     "pattern_boost",
@@ -94,24 +94,22 @@ def merge_candidates(*signals: Iterable[ScoredFact]) -> list[ScoredFact]:
     return list(merged.values())
 
 
-def lift_by_provenance(facts: Iterable[ScoredFact], events: Iterable[EventHit],
-                       weight: float) -> int:
-    """Raise a fact's semantic and keyword scores to ``weight`` × those of its source turn
-    (``event_ids``) when that turn is among the event hits; returns how many facts rose."""
+def lift_to_turns(facts: Iterable[ScoredFact], events: Iterable[EventHit], weight: float) -> int:
+    """A fact scores at least ``weight`` × the final score of the conversation turn it was
+    extracted from (``event_ids``, FROM_EVENT) when that turn is a snippet candidate: the turn
+    often says more than the one-line fact (names, the question it answers), and the fact
+    should not rank below its own source. Sets ``formula`` and ``final``; call it after
+    ``score_facts`` and ``score_events``. Returns how many facts rose."""
     if weight <= 0.0:
         return 0
-    hits = {e.id: e for e in events}
+    scores = {e.id: e.score for e in events}
     lifted = 0
     for fact in facts:
-        sources = [hits[i] for i in fact.event_ids if i in hits]
-        if not sources:
-            continue
-        sem = weight * max(e.semantic for e in sources)
-        kw = weight * max(e.keyword for e in sources)
-        if sem > fact.scores.semantic or kw > fact.scores.keyword:
+        turn = max((scores[i] for i in fact.event_ids if i in scores), default=0.0)
+        value = min(1.0, weight * turn)
+        if value > fact.scores.final:
+            fact.scores.final = fact.scores.formula = value
             lifted += 1
-        fact.scores.semantic = max(fact.scores.semantic, sem)
-        fact.scores.keyword = max(fact.scores.keyword, kw)
     return lifted
 
 

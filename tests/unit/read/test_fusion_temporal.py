@@ -76,17 +76,27 @@ def test_rrf_fusion_orders_by_agreement() -> None:
         RetrieveConfig().with_options({"fusion": 3})
 
 
-def test_provenance_lift_uses_the_source_turn() -> None:
-    fact = ScoredFact(id="f", text="f", event_ids=["e1", "e2"])
-    fact.scores.semantic = 0.3
-    other = ScoredFact(id="g", text="g", event_ids=["e9"])
-    other.scores.semantic = 0.3
+def test_a_fact_scores_at_least_its_source_turn() -> None:
+    config = RetrieveConfig()
+    fact = ScoredFact(id="f", text="f", event_ids=["e1", "e2"], confidence=0.9)
+    fact.scores.semantic = 0.1
+    other = ScoredFact(id="g", text="g", event_ids=["e9"], confidence=0.9)
+    other.scores.semantic = 0.1
+    strong = ScoredFact(id="h", text="h", event_ids=["e2"], confidence=0.9)
+    strong.scores.semantic, strong.scores.keyword = 1.0, 1.0
+    facts = [fact, other, strong]
     turns = [EventHit(id="e2", text="t", speaker=None, occurred_at=None, semantic=0.8,
                       keyword=0.5)]
-    assert ranking.lift_by_provenance([fact, other], turns, 0.0) == 0
-    assert ranking.lift_by_provenance([fact, other], turns, 0.5) == 1
-    assert fact.scores.semantic == pytest.approx(0.4) and fact.scores.keyword == 0.25
-    assert other.scores.semantic == 0.3
+    ranking.score_events(turns, config, NOW)
+    ranking.score_facts(facts, config, NOW)
+    before = {f.id: f.scores.final for f in facts}
+    assert before["f"] < turns[0].score < before["h"]
+    assert ranking.lift_to_turns(facts, turns, 0.0) == 0
+    assert ranking.lift_to_turns(facts, turns, 1.0) == 1  # only f: its turn scored higher
+    assert fact.scores.final == fact.scores.formula == pytest.approx(turns[0].score)
+    assert other.scores.final == before["g"]  # its turn is not a candidate
+    assert strong.scores.final == before["h"]  # never lowered
+    assert [f.id for f in ranking.order(facts)] == ["h", "f", "g"]
 
 
 def test_diversify_moves_near_copies_down() -> None:

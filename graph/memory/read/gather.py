@@ -1,0 +1,239 @@
+"""Gathering the candidates of ``retrieve`` (thin I/O): every signal in one statement
+(``one_statement``, the default: ``combined.all_signals`` plus a re-run of a part whose first
+over-fetch round was not enough) or one statement per signal run concurrently
+(``per_signal``), the observations, and the turns around the best snippets. Scoring and
+ordering are ``ranking``'s; the sequence is ``retriever``'s."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import datetime
+from typing import Any
+
+from graph.executor import Executor
+from graph.memory.read import planner, ranking
+from graph.memory.read.combined import SignalSizes, all_signals
+from graph.memory.read.config import RetrieveConfig
+from graph.memory.read.models import EventHit, ObservationHit, RetrievalPlan, ScoredFact
+from graph.memory.read.search import (
+    Scope,
+    SearchStats,
+    cosine_from_index,
+    event_from_row,
+    index_min_score,
+    keyword_events,
+    keyword_facts,
+    semantic_events,
+    semantic_facts,
+)
+from graph.memory.read.temporal import TimeWindow
+from graph.memory.read.traversal import aggregation_facts, bfs_facts, spreading_activation
+
+__all__ = ["context_turns", "merge_events", "observations", "one_statement", "per_signal"]
+
+
+async def per_signal(
+    ex: Executor, plan: RetrievalPlan, catalog: dict[str, Any], scope: Scope,
+    cfg: RetrieveConfig, now: datetime, trace: dict[str, Any],
+    window: TimeWindow | None = None,
+) -> tuple[list[ScoredFact], list[ScoredFact], list[EventHit], list[ObservationHit]]:
+    """Run every signal concurrently and merge the fact candidates; spreading activation
+    is chained to the semantic signal (its seeds are the best semantic hits) so it runs
+    beside the other signals instead of as one more sequential round trip. Returns the
+    merged candidates, the activated facts (merged when ranking), events, observations."""
+    agent_facts, total_facts = int(catalog["agent_facts"]), int(catalog["total_facts"])
+    agent_events, total_events = int(catalog["agent_events"]), int(catalog["total_events"])
+    words = planner.keyword_terms(plan, cfg.keyword_names)
+    lucene = planner.lucene_query(words) if cfg.enable_keyword else ""
+    stats = {n: SearchStats() for n in ("semantic", "keyword", "events_semantic",
+                                        "events_keyword")}
+    graph_limit = cfg.graph_limit * (2 if plan.broad_query else 1)
+    seeds = [s for s in plan.seed_entities() if s["named"]] if cfg.enable_graph else []
+    pattern_types = list(plan.pattern_types) if cfg.enable_aggregation else []
+    t = time.perf_counter()
+    activation: dict[str, Any] = {}
+
+    async def semantic_then_spread() -> tuple[list[ScoredFact], list[ScoredFact]]:
+        sem = await semantic_facts(
+            ex, scope, limit=cfg.semantic_limit, min_cosine=cfg.min_similarity,
+            agent_facts=agent_facts, total_facts=total_facts,
+            exact_max=cfg.exact_scan_max_facts, cap=cfg.overfetch_cap,
+            stats=stats["semantic"])
+        started = time.perf_counter()
+        # Seeds: the best semantic hits by the same formula (keyword/graph boosts are not
+        # known yet); activation = seed formula × decay^hop, as before.
+        ranking.score_facts(sem, cfg, now, window)
+        seeds = ranking.order(sem)[: cfg.activation_seeds]
+        spread = await spreading_activation(ex, scope, seeds, [f.id for f in sem], cfg)
+        activation.update(ms=_ms(started), seeds=len(seeds))
+        return sem, spread
+
+    fact_signals = asyncio.gather(
+        semantic_then_spread(),
+        keyword_facts(ex, scope, lucene=lucene, limit=cfg.keyword_limit,
+                      agent_facts=agent_facts, total_facts=total_facts,
+                      cap=cfg.fulltext_cap, stats=stats["keyword"]),
+        bfs_facts(ex, scope, seeds, cfg, now, limit=graph_limit),
+        aggregation_facts(ex, scope, pattern_types, cfg, limit=graph_limit),
+    )
+    event_signals = asyncio.gather(
+        semantic_events(ex, scope, limit=cfg.topk_events * 3,
+                        min_cosine=cfg.min_event_similarity, agent_events=agent_events,
+                        total_events=total_events, exact_max=cfg.exact_scan_max_facts,
+                        cap=cfg.overfetch_cap, stats=stats["events_semantic"]),
+        keyword_events(ex, scope, lucene=lucene, limit=cfg.topk_events * 3,
+                       agent_events=agent_events, total_events=total_events,
+                       cap=cfg.fulltext_cap, stats=stats["events_keyword"]),
+        observations(ex, scope, cfg, int(catalog.get("agent_observations", 1))),
+    )
+    ((sem, spread), kw, graph, agg), (ev_sem, ev_kw, obs) = await asyncio.gather(
+        fact_signals, event_signals)
+    trace["signals"] = {
+        "ms": _ms(t),
+        **{name: s.as_dict() for name, s in stats.items()},
+        "graph": {"rows": len(graph), "seeds": [s["key"] for s in seeds]},
+        "aggregation": {"rows": len(agg), "types": pattern_types},
+        "observations": {"rows": len(obs)},
+    }
+    facts = ranking.merge_candidates(sem, kw, graph, agg)
+    known = {f.id for f in facts}
+    trace["activation"] = {**activation, "concurrent": True, "returned": len(spread),
+                           "unique": sum(1 for f in spread if f.id not in known)}
+    events = merge_events(ev_sem, ev_kw)
+    return facts, spread, events, obs
+
+async def one_statement(
+    ex: Executor, plan: RetrievalPlan, catalog: dict[str, Any], scope: Scope,
+    cfg: RetrieveConfig, now: datetime, trace: dict[str, Any],
+    window: TimeWindow | None = None,
+) -> tuple[list[ScoredFact], list[ScoredFact], list[EventHit], list[ObservationHit],
+           RetrievalPlan]:
+    """Every signal in one statement (``combined.all_signals``); a part whose first
+    over-fetch round was not enough is re-run alone (concurrently) with the adaptive
+    over-fetch, and activation then re-seeded from the full semantic hits."""
+    sizes = SignalSizes(
+        agent_facts=int(catalog["agent_facts"]), total_facts=int(catalog["total_facts"]),
+        agent_events=int(catalog["agent_events"]), total_events=int(catalog["total_events"]),
+        agent_observations=int(catalog.get("agent_observations", 1)))
+    words = planner.keyword_terms(plan, cfg.keyword_names)
+    lucene = planner.lucene_query(words) if cfg.enable_keyword else ""
+    graph_limit = cfg.graph_limit * (2 if plan.broad_query else 1)
+    seeds = [s for s in plan.seed_entities() if s["named"]] if cfg.enable_graph else []
+    pattern_types = list(plan.pattern_types) if cfg.enable_aggregation else []
+    named = [e.key for e in plan.entities] if cfg.enable_expansion else []
+    stats: dict[str, SearchStats] = {}
+    t = time.perf_counter()
+    got = await all_signals(ex, scope, cfg, now, sizes, lucene=lucene, seeds=seeds,
+                            graph_limit=graph_limit, pattern_types=pattern_types,
+                            named=named, stats=stats)
+    statement_ms = _ms(t)
+    reruns: list[str] = []
+    sem, spread, kw = got.semantic, got.activation, got.keyword
+    ev_sem, ev_kw = got.events_semantic, got.events_keyword
+
+    async def semantic_again() -> None:
+        nonlocal sem, spread
+        stats["semantic"] = SearchStats()
+        sem = await semantic_facts(
+            ex, scope, limit=cfg.semantic_limit, min_cosine=cfg.min_similarity,
+            agent_facts=sizes.agent_facts, total_facts=sizes.total_facts,
+            exact_max=cfg.exact_scan_max_facts, cap=cfg.overfetch_cap,
+            stats=stats["semantic"])
+        ranking.score_facts(sem, cfg, now, window)
+        spread = await spreading_activation(
+            ex, scope, ranking.order(sem)[: cfg.activation_seeds], [f.id for f in sem], cfg)
+
+    async def keyword_again() -> None:
+        nonlocal kw
+        stats["keyword"] = SearchStats()
+        kw = await keyword_facts(ex, scope, lucene=lucene, limit=cfg.keyword_limit,
+                                 agent_facts=sizes.agent_facts,
+                                 total_facts=sizes.total_facts, cap=cfg.fulltext_cap,
+                                 stats=stats["keyword"])
+
+    async def events_semantic_again() -> None:
+        nonlocal ev_sem
+        stats["events_semantic"] = SearchStats()
+        ev_sem = await semantic_events(
+            ex, scope, limit=cfg.topk_events * 3, min_cosine=cfg.min_event_similarity,
+            agent_events=sizes.agent_events, total_events=sizes.total_events,
+            exact_max=cfg.exact_scan_max_facts, cap=cfg.overfetch_cap,
+            stats=stats["events_semantic"])
+
+    async def events_keyword_again() -> None:
+        nonlocal ev_kw
+        stats["events_keyword"] = SearchStats()
+        ev_kw = await keyword_events(ex, scope, lucene=lucene, limit=cfg.topk_events * 3,
+                                     agent_events=sizes.agent_events,
+                                     total_events=sizes.total_events, cap=cfg.fulltext_cap,
+                                     stats=stats["events_keyword"])
+
+    again = [(got.semantic_complete, "semantic", semantic_again),
+             (got.keyword_complete, "keyword", keyword_again),
+             (got.events_semantic_complete, "events_semantic", events_semantic_again),
+             (got.events_keyword_complete, "events_keyword", events_keyword_again)]
+    reruns = [name for done, name, _ in again if not done]
+    if reruns:
+        await asyncio.gather(*(run() for done, _, run in again if not done))
+    trace["signals"] = {
+        "ms": _ms(t), "statement_ms": statement_ms, "statement": "read/signals",
+        "rerun": reruns,
+        **{name: s.as_dict() for name, s in stats.items()},
+        "graph": {"rows": len(got.graph), "seeds": [s["key"] for s in seeds]},
+        "aggregation": {"rows": len(got.pattern), "types": pattern_types},
+        "observations": {"rows": len(got.observations)},
+    }
+    facts = ranking.merge_candidates(sem, kw, got.graph, got.pattern)
+    known = {f.id for f in facts}
+    trace["activation"] = {"in_statement": "semantic" not in reruns,
+                           "returned": len(spread),
+                           "unique": sum(1 for f in spread if f.id not in known)}
+    plan = planner.expand_plan(plan, got.neighbours) if named else plan
+    return facts, spread, merge_events(ev_sem, ev_kw), got.observations, plan
+
+
+async def context_turns(ex: Executor, scope: Scope, events: list[EventHit],
+                        cfg: RetrieveConfig) -> list[tuple[EventHit, float]]:
+    """The turns around the best snippets, with the score of the snippet they neighbour."""
+    if cfg.context_turns <= 0 or cfg.context_seeds <= 0 or not events:
+        return []
+    seeds = sorted(events, key=lambda e: (-e.score, e.id))[: cfg.context_seeds]
+    rows = await ex.run(
+        "read/adjacent_events",
+        {"agent_id": scope.agent_id, "as_of": scope.as_of, "per_side": cfg.context_turns,
+         "window_s": cfg.context_window_s,
+         "seeds": [{"id": e.id, "score": e.score} for e in seeds]}, read=True)
+    return [(event_from_row(r["event"]), float(r["score"])) for r in rows]
+
+
+async def observations(ex: Executor, scope: Scope, cfg: RetrieveConfig,
+                       count: int) -> list[ObservationHit]:
+    """The agent's observations nearest to the query (none when it has none)."""
+    if count == 0 or cfg.max_observations == 0:
+        return []
+    rows = await ex.run(
+        "read/observations",
+        {"agent_id": scope.agent_id, "as_of": scope.as_of, "vector": scope.vector,
+         "min_score": index_min_score(cfg.min_similarity), "limit": cfg.max_observations},
+        read=True)
+    return [ObservationHit(id=r["id"], text=r["text"] or "", kind=r.get("kind"),
+                           semantic=cosine_from_index(r["score"])) for r in rows]
+
+
+def merge_events(*lists: list[EventHit]) -> list[EventHit]:
+    """Event hits of several signals, each event once with its best score of each kind."""
+    merged: dict[str, EventHit] = {}
+    for hits in lists:
+        for hit in hits:
+            have = merged.get(hit.id)
+            if have is None:
+                merged[hit.id] = hit
+            else:
+                have.semantic = max(have.semantic, hit.semantic)
+                have.keyword = max(have.keyword, hit.keyword)
+    return list(merged.values())
+
+
+def _ms(since: float) -> float:
+    return round((time.perf_counter() - since) * 1000.0, 2)
