@@ -30,7 +30,7 @@ from graph.memory.read.search import (
 from graph.memory.read.temporal import TimeWindow
 from graph.memory.read.traversal import aggregation_facts, bfs_facts, spreading_activation
 
-__all__ = ["context_turns", "merge_events", "observations", "one_statement", "per_signal"]
+__all__ = ["context_turns", "observations", "one_statement", "per_signal"]
 
 
 async def per_signal(
@@ -100,7 +100,7 @@ async def per_signal(
     known = {f.id for f in facts}
     trace["activation"] = {**activation, "concurrent": True, "returned": len(spread),
                            "unique": sum(1 for f in spread if f.id not in known)}
-    events = merge_events(ev_sem, ev_kw)
+    events = ranking.merge_events(ev_sem, ev_kw)
     return facts, spread, events, obs
 
 async def one_statement(
@@ -190,7 +190,7 @@ async def one_statement(
                            "returned": len(spread),
                            "unique": sum(1 for f in spread if f.id not in known)}
     plan = planner.expand_plan(plan, got.neighbours) if named else plan
-    return facts, spread, merge_events(ev_sem, ev_kw), got.observations, plan
+    return facts, spread, ranking.merge_events(ev_sem, ev_kw), got.observations, plan
 
 
 async def context_turns(ex: Executor, scope: Scope, events: list[EventHit],
@@ -219,20 +219,6 @@ async def observations(ex: Executor, scope: Scope, cfg: RetrieveConfig,
         read=True)
     return [ObservationHit(id=r["id"], text=r["text"] or "", kind=r.get("kind"),
                            semantic=cosine_from_index(r["score"])) for r in rows]
-
-
-def merge_events(*lists: list[EventHit]) -> list[EventHit]:
-    """Event hits of several signals, each event once with its best score of each kind."""
-    merged: dict[str, EventHit] = {}
-    for hits in lists:
-        for hit in hits:
-            have = merged.get(hit.id)
-            if have is None:
-                merged[hit.id] = hit
-            else:
-                have.semantic = max(have.semantic, hit.semantic)
-                have.keyword = max(have.keyword, hit.keyword)
-    return list(merged.values())
 
 
 def _ms(since: float) -> float:

@@ -38,6 +38,7 @@ __all__ = [
     "lift_to_turns",
     "merge_candidates",
     "merge_context",
+    "merge_events",
     "pattern_boost",
     "rank",
     "recency",
@@ -65,6 +66,20 @@ def effective_confidence(fact: ScoredFact, now: datetime, half_life_days: float)
     if fact.temporal_class == "temporal" and expired:
         value *= 0.5
     return max(0.0, min(1.0, value))
+
+
+def merge_events(*lists: list[EventHit]) -> list[EventHit]:
+    """Event hits of several signals, each event once with its best score of each kind."""
+    merged: dict[str, EventHit] = {}
+    for hits in lists:
+        for hit in hits:
+            have = merged.get(hit.id)
+            if have is None:
+                merged[hit.id] = hit
+            else:
+                have.semantic = max(have.semantic, hit.semantic)
+                have.keyword = max(have.keyword, hit.keyword)
+    return list(merged.values())
 
 
 def pattern_boost(reinforcement_count: int, max_boost: float, saturation: int) -> float:
