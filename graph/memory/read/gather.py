@@ -33,6 +33,19 @@ from graph.memory.read.traversal import aggregation_facts, bfs_facts, spreading_
 __all__ = ["context_turns", "observations", "one_statement", "per_signal"]
 
 
+def _plan_inputs(plan: RetrievalPlan, cfg: RetrieveConfig
+                 ) -> tuple[str, int, list[dict[str, Any]], list[str]]:
+    """What both gathering paths take from the plan: the Lucene keyword query ("" = off), the
+    graph limit (doubled for a broad question), the named seed entities of the BFS and the
+    entity types to aggregate."""
+    words = planner.keyword_terms(plan, cfg.keyword_names)
+    lucene = planner.lucene_query(words) if cfg.enable_keyword else ""
+    graph_limit = cfg.graph_limit * (2 if plan.broad_query else 1)
+    seeds = [s for s in plan.seed_entities() if s["named"]] if cfg.enable_graph else []
+    pattern_types = list(plan.pattern_types) if cfg.enable_aggregation else []
+    return lucene, graph_limit, seeds, pattern_types
+
+
 async def per_signal(
     ex: Executor, plan: RetrievalPlan, catalog: dict[str, Any], scope: Scope,
     cfg: RetrieveConfig, now: datetime, trace: dict[str, Any],
@@ -44,13 +57,9 @@ async def per_signal(
     merged candidates, the activated facts (merged when ranking), events, observations."""
     agent_facts, total_facts = int(catalog["agent_facts"]), int(catalog["total_facts"])
     agent_events, total_events = int(catalog["agent_events"]), int(catalog["total_events"])
-    words = planner.keyword_terms(plan, cfg.keyword_names)
-    lucene = planner.lucene_query(words) if cfg.enable_keyword else ""
+    lucene, graph_limit, seeds, pattern_types = _plan_inputs(plan, cfg)
     stats = {n: SearchStats() for n in ("semantic", "keyword", "events_semantic",
                                         "events_keyword")}
-    graph_limit = cfg.graph_limit * (2 if plan.broad_query else 1)
-    seeds = [s for s in plan.seed_entities() if s["named"]] if cfg.enable_graph else []
-    pattern_types = list(plan.pattern_types) if cfg.enable_aggregation else []
     t = time.perf_counter()
     activation: dict[str, Any] = {}
 
@@ -103,6 +112,7 @@ async def per_signal(
     events = ranking.merge_events(ev_sem, ev_kw)
     return facts, spread, events, obs
 
+
 async def one_statement(
     ex: Executor, plan: RetrievalPlan, catalog: dict[str, Any], scope: Scope,
     cfg: RetrieveConfig, now: datetime, trace: dict[str, Any],
@@ -116,11 +126,7 @@ async def one_statement(
         agent_facts=int(catalog["agent_facts"]), total_facts=int(catalog["total_facts"]),
         agent_events=int(catalog["agent_events"]), total_events=int(catalog["total_events"]),
         agent_observations=int(catalog.get("agent_observations", 1)))
-    words = planner.keyword_terms(plan, cfg.keyword_names)
-    lucene = planner.lucene_query(words) if cfg.enable_keyword else ""
-    graph_limit = cfg.graph_limit * (2 if plan.broad_query else 1)
-    seeds = [s for s in plan.seed_entities() if s["named"]] if cfg.enable_graph else []
-    pattern_types = list(plan.pattern_types) if cfg.enable_aggregation else []
+    lucene, graph_limit, seeds, pattern_types = _plan_inputs(plan, cfg)
     named = [e.key for e in plan.entities] if cfg.enable_expansion else []
     stats: dict[str, SearchStats] = {}
     t = time.perf_counter()
@@ -128,7 +134,6 @@ async def one_statement(
                             graph_limit=graph_limit, pattern_types=pattern_types,
                             named=named, stats=stats)
     statement_ms = _ms(t)
-    reruns: list[str] = []
     sem, spread, kw = got.semantic, got.activation, got.keyword
     ev_sem, ev_kw = got.events_semantic, got.events_keyword
 
