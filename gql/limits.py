@@ -46,6 +46,7 @@ from strawberry.extensions.max_aliases import create_validator as create_alias_r
 from strawberry.extensions.query_depth_limiter import create_validator as create_depth_rule
 
 from gql.errors import ErrorCode, UserSafeErrors
+from gql.fragments import FragmentExpansionLimiter
 
 __all__ = [
     "CostLimitRule",
@@ -80,6 +81,9 @@ class QueryLimits:
     max_tokens: int = 5_000
     max_aliases: int = 30
     max_cost: int = 50_000
+    # Field selections a document may expand to once fragment spreads are replaced by their
+    # fragments (bounds every rule that walks spreads; see gql/fragments.py).
+    max_selections: int = 10_000
     introspection: bool = True
 
 
@@ -309,6 +313,9 @@ def limit_extensions(limits: QueryLimits) -> list[Any]:
         partial(QuerySizeLimiter, limits.max_chars),
         partial(MaxTokensLimiter, limits.max_tokens),
         partial(ParserCache, maxsize=DOCUMENT_CACHE),
+        # Before any rule that expands fragments: those walks are exponential in a chain of
+        # fragments each spreading the next twice; this bound keeps them small.
+        partial(FragmentExpansionLimiter, limits.max_selections, limits.max_depth),
         partial(AddValidationRules, rules),
         partial(ValidationCache, maxsize=DOCUMENT_CACHE),
         partial(CostLimiter, limits.max_cost),

@@ -4,7 +4,8 @@ The lifespan owns the Neo4j driver and the providers (one of each per process) a
 idempotent schema step; requests reach them through ``app.state.memory`` (a
 :class:`graph.memory.facade.Memory` from ``server.memory.build_memory``). With
 ``worker_enabled`` the lifespan also runs the background job worker in-process. Middleware order
-(outermost first): request body size limit → authentication + per-key rate limit → routes.
+(outermost first): Host/Origin guard (server/origin.py) → request body size limit →
+authentication + per-key rate limit → routes.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from server.health import healthz, metrics, readiness, readyz
 from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter
 from server.mcp.http import McpHttp
 from server.memory import Memory, build_memory, connect_executor
+from server.origin import HostGuard, host_guard_enabled
 from server.settings import Settings, get_settings
 from server.worker import start_worker, stop_worker
 
@@ -79,6 +81,7 @@ def query_limits(settings: Settings) -> QueryLimits:
         max_aliases=settings.max_aliases,
         max_cost=settings.max_query_cost,
         max_tokens=settings.max_query_tokens,
+        max_selections=settings.max_query_selections,
         introspection=settings.introspection,
     )
 
@@ -144,7 +147,11 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
         *mcp.routes,
     ]
     admin_key = settings.admin_api_key.get_secret_value() if settings.admin_api_key else None
+    listed = settings.allowed_host_names
+    guard = host_guard_enabled(settings.auth_disabled, settings.api_host, listed)
     middleware = [
+        # Outermost: a rebinding page's request is refused before anything else looks at it.
+        *([Middleware(HostGuard, listed=listed)] if guard else []),
         Middleware(BodySizeLimit, max_bytes=settings.max_body_bytes),
         Middleware(
             AuthMiddleware,

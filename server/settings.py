@@ -78,6 +78,11 @@ class Settings(BaseSettings):
     api_host: str = "127.0.0.1"
     api_port: int = 8000
     auth_disabled: bool = False
+    allowed_hosts: str = Field(
+        default="",
+        description="Comma-separated host names the API answers for besides loopback names "
+                    "(Host header and browser Origin); any other is refused with 403. Checked "
+                    "always with auth off or a loopback bind, and on a public bind once set")
     admin_api_key: SecretStr | None = None
     introspection: bool = True
     max_query_depth: int = 12
@@ -85,6 +90,10 @@ class Settings(BaseSettings):
     max_aliases: int = 30
     max_query_cost: int = 50_000
     max_query_tokens: int = 5_000
+    max_query_selections: int = Field(
+        default=10_000, ge=1,
+        description="Field selections a GraphQL document may expand to with its fragment "
+                    "spreads replaced by their fragments (fragment chains are refused past it)")
     max_body_bytes: int = 2_000_000
     rate_limit_per_minute: int = Field(
         default=600, ge=0,
@@ -164,6 +173,11 @@ class Settings(BaseSettings):
     def llm_enabled(self) -> bool:
         """True when an OpenAI-compatible endpoint is configured; otherwise offline mode."""
         return bool(self.llm_base_url or self.llm_api_key)
+
+    @property
+    def allowed_host_names(self) -> frozenset[str]:
+        """``allowed_hosts`` as a set of lowercase host names."""
+        return frozenset(h.strip().lower() for h in self.allowed_hosts.split(",") if h.strip())
 
     @property
     def local_neo4j(self) -> bool:

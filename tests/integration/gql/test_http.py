@@ -167,7 +167,7 @@ async def test_failed_authentications_are_limited_per_client_address(
         assert int(locked.headers["retry-after"]) >= 1
         # Missing keys are not guesses: they do not count.
         transport = httpx.ASGITransport(app=app, client=("10.9.8.7", 4444))
-        async with httpx.AsyncClient(transport=transport, base_url="http://t") as other:
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as other:
             for _ in range(5):
                 assert (await other.post("/graphql", json=HEALTH)).status_code == 401
             ok = await other.post("/graphql", json=HEALTH, headers={"X-API-Key": keys["key"]})

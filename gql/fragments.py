@@ -1,0 +1,147 @@
+"""A linear pre-pass over a parsed document that bounds what every later rule walks.
+
+The validation rules that follow (depth, aliases, cost, the mutation count) expand fragment
+spreads as they walk, so a chain of fragments that each spread the next one twice makes them
+visit 2^N paths from a document of a few hundred bytes. :func:`expansion` computes, once per
+fragment and in time linear in the document, how many selections and how many levels the
+document expands to; :class:`FragmentExpansionLimiter` refuses a document whose expansion, or a
+fragment cycle, exceeds the bounds with ``BAD_INPUT`` before any other rule runs. Whatever passes
+is at most ``max_selections`` nodes when fully expanded, so the later walks are bounded too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from graphql import (
+    DocumentNode,
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    GraphQLError,
+    InlineFragmentNode,
+    OperationDefinitionNode,
+    SelectionSetNode,
+)
+from strawberry.extensions import SchemaExtension
+
+from gql.errors import ErrorCode
+
+__all__ = ["Expansion", "FragmentExpansionLimiter", "expansion"]
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """What a document expands to once every fragment spread is replaced by its fragment."""
+
+    selections: int  # field selections of the largest operation, fragments expanded
+    depth: int  # the deepest field nesting of any operation
+    cycle: str | None = None  # the name of a fragment that spreads itself (directly or not)
+    visits: int = 0  # selection nodes this computation looked at (linear in the document)
+
+
+class _Walk:
+    """Memoized sizes per fragment; each fragment's own selections are visited once."""
+
+    def __init__(self, fragments: dict[str, FragmentDefinitionNode], cap: int) -> None:
+        self.fragments = fragments
+        self.cap = cap  # sizes saturate here: a refused document need not be counted exactly
+        self.done: dict[str, tuple[int, int]] = {}
+        self.active: set[str] = set()
+        self.cycle: str | None = None
+        self.visits = 0
+
+    def selection_set(self, selection: SelectionSetNode) -> tuple[int, int]:
+        """(expanded field count, field depth) of one selection set."""
+        size, depth = 0, 0
+        for node in selection.selections:
+            self.visits += 1
+            if isinstance(node, FieldNode):
+                inner_size, inner_depth = (
+                    self.selection_set(node.selection_set) if node.selection_set else (0, 0)
+                )
+                size += 1 + inner_size
+                depth = max(depth, 1 + inner_depth)
+            elif isinstance(node, InlineFragmentNode):
+                inner_size, inner_depth = self.selection_set(node.selection_set)
+                size += inner_size
+                depth = max(depth, inner_depth)
+            elif isinstance(node, FragmentSpreadNode):
+                inner_size, inner_depth = self.fragment(node.name.value)
+                size += inner_size
+                depth = max(depth, inner_depth)
+            size = min(size, self.cap)
+            if self.cycle is not None:
+                break
+        return size, depth
+
+    def fragment(self, name: str) -> tuple[int, int]:
+        if name in self.done:
+            return self.done[name]
+        definition = self.fragments.get(name)
+        if definition is None:
+            return 0, 0  # unknown fragment: the KnownFragmentNames rule reports it
+        if name in self.active:
+            self.cycle = self.cycle or name
+            return 0, 0
+        self.active.add(name)
+        result = self.selection_set(definition.selection_set)
+        self.active.discard(name)
+        self.done[name] = result
+        return result
+
+
+def expansion(document: DocumentNode, cap: int = 1_000_000) -> Expansion:
+    """The expanded size and depth of ``document``, computed in time linear in its length.
+
+    Args:
+        document: A parsed GraphQL document.
+        cap: Sizes stop growing here (the caller refuses anything above a smaller bound).
+    """
+    fragments = {d.name.value: d for d in document.definitions
+                 if isinstance(d, FragmentDefinitionNode)}
+    walk = _Walk(fragments, cap)
+    selections, depth = 0, 0
+    for definition in document.definitions:
+        if isinstance(definition, OperationDefinitionNode):
+            size, deep = walk.selection_set(definition.selection_set)
+            selections, depth = max(selections, size), max(depth, deep)
+    for name in fragments:  # fragments no operation uses are still walked by the rules
+        size, deep = walk.fragment(name)
+        selections, depth = max(selections, size), max(depth, deep)
+    return Expansion(selections, depth, walk.cycle, walk.visits)
+
+
+def _refused(reason: str, message: str) -> GraphQLError:
+    return GraphQLError(message, extensions={"code": ErrorCode.BAD_INPUT.value, "reason": reason})
+
+
+class FragmentExpansionLimiter(SchemaExtension):
+    """Refuses, right after parsing, a document whose fragments expand past ``max_selections``
+    field selections or ``max_depth`` levels, or spread themselves in a cycle. List it after
+    the parser (cache) and before validation."""
+
+    def __init__(self, max_selections: int, max_depth: int) -> None:
+        self.max_selections = max_selections
+        self.max_depth = max_depth
+
+    def on_parse(self) -> Iterator[None]:
+        yield
+        document = self.execution_context.graphql_document
+        if document is None:
+            return
+        found = expansion(document, cap=self.max_selections + 1)
+        if found.cycle is not None:
+            raise _refused("fragments", f"Fragment {found.cycle!r} spreads itself.")
+        if found.selections > self.max_selections:
+            raise _refused(
+                "fragments",
+                f"Query expands to more than {self.max_selections} field selections once its "
+                "fragments are spread; spread each fragment fewer times.",
+            )
+        # Counted like the depth rule that follows: a root field is level 0.
+        if found.depth - 1 > self.max_depth:
+            raise _refused(
+                "depth", f"Query is {found.depth - 1} levels deep; the limit is {self.max_depth}."
+            )

@@ -1,0 +1,86 @@
+"""DNS-rebinding and cross-site protection for every route: a request whose ``Host`` is not a
+loopback name, or whose ``Origin`` (sent by browsers) is not a loopback origin, is refused with
+403 unless the operator lists that host (``HIPPOGRAPH_ALLOWED_HOSTS``).
+
+Why: a keyless local server (``make run``) trusts whoever reaches 127.0.0.1. A web page can point
+its own domain at 127.0.0.1 (DNS rebinding) and then call the API as a same-origin page: its
+requests carry ``Host: evil.example``. A page on another site that posts straight to
+``http://127.0.0.1:8000`` carries its own ``Origin``. Checking both closes these doors.
+
+When the guard applies (:func:`host_guard_enabled`): always when authentication is off or the
+API binds to a loopback address; for an API bound to a public address with API keys, only when
+the operator lists hosts (then only those are served), since a key already stops a foreign page.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from server.auth import is_loopback
+from server.limits import json_error
+
+__all__ = ["HostGuard", "host_allowed", "host_guard_enabled", "origin_allowed", "split_host"]
+
+
+def split_host(value: str) -> str:
+    """The host name of a ``Host`` header value (port and IPv6 brackets removed, lowercase)."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def host_allowed(host_header: str | None, listed: frozenset[str]) -> bool:
+    """True when the ``Host`` names a loopback address or a listed host."""
+    if not host_header:
+        return False
+    host = split_host(host_header)
+    return is_loopback(host) or host in listed
+
+
+def origin_allowed(origin: str | None, listed: frozenset[str]) -> bool:
+    """True when no ``Origin`` was sent (not a browser's cross-site request) or it is an http(s)
+    origin on a loopback or listed host."""
+    if origin is None:
+        return True
+    parts = urlsplit(origin.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False  # "null" (sandboxed frames, file://) and anything odd
+    host = parts.hostname.lower()
+    return is_loopback(host) or host in listed
+
+
+def host_guard_enabled(auth_disabled: bool, api_host: str, listed: frozenset[str]) -> bool:
+    """Whether every request's Host/Origin is checked (see the module docstring)."""
+    return auth_disabled or is_loopback(api_host) or bool(listed)
+
+
+class HostGuard:
+    """ASGI middleware refusing foreign ``Host``/``Origin`` headers with a 403 JSON error."""
+
+    def __init__(self, app: ASGIApp, listed: frozenset[str]) -> None:
+        self.app = app
+        self.listed = listed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        host, origin = headers.get("host"), headers.get("origin")
+        if not host_allowed(host, self.listed):
+            reason = "host"
+        elif not origin_allowed(origin, self.listed):
+            reason = "origin"
+        else:
+            await self.app(scope, receive, send)
+            return
+        response = json_error(
+            403, "FORBIDDEN",
+            f"This server does not answer for this {reason}; list it in "
+            "HIPPOGRAPH_ALLOWED_HOSTS if it is yours.",
+            reason=reason,
+        )
+        await response(scope, receive, send)
