@@ -70,6 +70,7 @@ async def decide_and_commit(executor: Executor, agent_id: str, items: list[FactI
     result.facts_added, result.facts_updated = out.added, out.updated
     result.facts_unchanged, result.facts_deleted = out.unchanged, out.deleted
     result.relations = out.relations
+    run.warnings += out.warnings
     if out.blocked:
         run.warnings.append(f"{out.blocked} decision(s) not applied (mode={cfg.mode}, "
                             f"frozen={cfg.mutations_frozen}, or low confidence)")

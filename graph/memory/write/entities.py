@@ -167,6 +167,10 @@ async def resolve_mentions(executor: Executor, agent_id: str, mentions: list[Men
         report.append({"name": m.surface, "key": r.key, "type": info.type, "method": r.method,
                        "is_new": is_new, "similarity": r.similarity})
     name_map.setdefault(fold(speaker), skey)
+    # Names that resolve to nothing fall back to the speaker (the pipeline's ``key_of``), so
+    # the speaker is always an entity of the plan, mentioned in the text or not.
+    entities.setdefault(skey, EntityInfo(skey, speaker, "person", False, [speaker],
+                                         vectors.get(speaker)))
     # Seed profiles (English, from informed extraction); the upsert never overwrites one.
     for name, profile in (profiles or {}).items():
         key = name_map.get(fold(name))

@@ -3,6 +3,7 @@ linkage, mirror facts, single-valued supersession, modes, and the rows of the co
 
 from __future__ import annotations
 
+import logging
 import re
 import uuid
 from dataclasses import dataclass, field
@@ -22,6 +23,8 @@ from graph.memory.write.reconcile import (
 )
 from graph.memory.write.store import CommitPlan
 
+log = logging.getLogger(__name__)
+
 __all__ = [
     "EntityInfo",
     "FactItem",
@@ -29,6 +32,7 @@ __all__ = [
     "apply_single_valued",
     "block_reason",
     "build_plan",
+    "drop_unresolved",
     "find_evidence",
     "flag_contradictions",
     "mentions",
@@ -171,6 +175,38 @@ class PlanOutput:
     deleted: list[FactChange] = field(default_factory=list)
     relations: list[dict[str, Any]] = field(default_factory=list)
     blocked: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+def drop_unresolved(items: list[FactItem], relations: list[RelationItem],
+                    entities: dict[str, EntityInfo]) -> tuple[list[FactItem],
+                                                              list[RelationItem], list[str]]:
+    """The planner's contract: every entity key it reads is in ``entities``. A fact whose
+    subject is not is dropped, a mention that is not is forgotten, and a relation with an end
+    that is not is dropped — each with a warning, never an exception for one odd sentence.
+
+    Returns:
+        The facts and relations to plan, and one warning per dropped item.
+    """
+    warnings: list[str] = []
+    kept: list[FactItem] = []
+    for item in items:
+        if item.subject_key not in entities:
+            warnings.append(f"fact {item.index} dropped: its subject {item.subject_key!r} "
+                            "was not resolved")
+            continue
+        item.mentioned = [k for k in item.mentioned if k in entities]
+        kept.append(item)
+    kept_relations = []
+    for rel in relations:
+        missing = [k for k in (rel.source_key, rel.target_key) if k not in entities]
+        if missing:
+            warnings.append(f"relation {rel.type!r} dropped: {missing[0]!r} was not resolved")
+            continue
+        kept_relations.append(rel)
+    for warning in warnings:
+        log.warning("write plan: %s", warning)
+    return kept, kept_relations, warnings
 
 
 def build_plan(*, items: list[FactItem], relations: list[RelationItem],
@@ -180,7 +216,8 @@ def build_plan(*, items: list[FactItem], relations: list[RelationItem],
                relation_strength: float) -> PlanOutput:
     """Turn decisions into the rows of the one write transaction plus the result lists."""
     plan = CommitPlan(now=now, event_id=event_id)
-    out = PlanOutput(plan)
+    items, relations, dropped = drop_unresolved(items, relations, entities)
+    out = PlanOutput(plan, warnings=dropped)
     used_keys: set[str] = set()
     for item in items:
         d = item.decision

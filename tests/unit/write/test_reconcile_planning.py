@@ -236,3 +236,24 @@ def test_informed_answer_actions_are_parsed_and_validated() -> None:
                    None, None]  # F7 was never shown; an empty reason is dropped
     assert any("not a candidate" in w for w in warnings)
     assert any("without a reason" in w for w in warnings)
+
+
+def test_build_plan_drops_items_whose_keys_it_was_not_given() -> None:
+    """A fact or relation naming an entity the plan was not given is dropped with a warning;
+    the rest of the message is planned (an odd sentence never fails the whole write)."""
+    ents = {"place:sp": EntityInfo("place:sp", "SP", "place", False)}
+    items = [_item(0, "Narrator saw SP", "person:narrator", ["place:sp"],
+                   decision=FactDecision("ADD", None, "n")),
+             _item(1, "SP is big", "place:sp", ["person:ghost"],
+                   decision=FactDecision("ADD", None, "n"))]
+    rels = [RelationItem("person:narrator", "place:sp", "visited", 0.8, 0),
+            RelationItem("place:sp", "place:nowhere", "near", 0.8, 1)]
+    out = build_plan(items=items, relations=rels, entities=ents, close_relations=[],
+                     mode="full", frozen=False, event_id="ev", speaker="Narrator", now=NOW,
+                     occurred=NOW, causal=[(0, 1, 0.5)], relation_strength=0.8)
+    assert [r["props"]["text"] for r in out.plan.new_facts] == ["SP is big"]
+    assert {a["key"] for a in out.plan.about} == {"place:sp"}
+    assert out.plan.relations == [] and out.plan.causes == []
+    assert {e["key"] for e in out.plan.entities} == {"place:sp"}
+    assert len(out.warnings) == 3
+    assert any("person:narrator" in w for w in out.warnings)

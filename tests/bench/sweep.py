@@ -1,0 +1,94 @@
+"""Corpus sweep: real passages and conversation turns through ``write`` (offline extractor),
+counting failed writes by error, with the first failing input of each.
+
+    .venv/bin/python -m tests.bench.sweep                      # every item of the three corpora
+    .venv/bin/python -m tests.bench.sweep --every 10 --corpora musique,hotpotqa
+
+Each corpus is written into its own throw-away agent (deleted at the end) of the local Neo4j.
+A write that answers ``success: false`` or raises counts as a failure. Target: 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+
+from tqdm import tqdm
+
+from graph.admin import delete_agent
+from graph.executor import Executor, connect
+from graph.memory.write import WritePipeline
+from graph.providers import MiniLMEmbedder
+from graph.providers.embedders import find_tokenizer
+from graph.schema import ensure_schema
+from server.settings import Settings
+from tests.bench.corpus_texts import CORPORA, Item, sample
+
+
+@dataclass
+class Sweep:
+    """Failures by error kind, with the first input of each."""
+
+    written: int = 0
+    failures: Counter[str] = field(default_factory=Counter)
+    first: dict[str, Item] = field(default_factory=dict)
+
+    def fail(self, kind: str, item: Item) -> None:
+        self.failures[kind] += 1
+        self.first.setdefault(kind, item)
+
+
+async def sweep(executor: Executor, pipe: WritePipeline, items: list[Item],
+                progress: bool = True) -> Sweep:
+    """Write every item (one agent per corpus) and collect the failures."""
+    out = Sweep()
+    agents: dict[str, str] = {}
+    try:
+        for item in tqdm(items, desc="write", disable=not progress):
+            corpus = item.source.split("#")[0].split(" ")[0]
+            agent = agents.setdefault(corpus, f"sweep-{corpus}-{uuid.uuid4().hex[:8]}")
+            try:
+                result = await pipe.write(agent, item.text, item.speaker)
+            except Exception as exc:  # counted, not raised: the sweep finds every kind
+                out.fail(type(exc).__name__, item)
+                continue
+            out.written += 1
+            if not result.success:
+                out.fail(result.error or "success: false", item)
+    finally:
+        for agent in agents.values():
+            await delete_agent(executor, agent)
+    return out
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--every", type=int, default=1, help="write every N-th item")
+    parser.add_argument("--limit", type=int, default=None, help="at most N items per corpus")
+    parser.add_argument("--corpora", default=",".join(CORPORA))
+    args = parser.parse_args()
+    settings = Settings()
+    executor = connect(settings.bolt_uri, settings.neo4j_user,
+                       settings.neo4j_password.get_secret_value(), settings.neo4j_database)
+    embedder = MiniLMEmbedder(find_tokenizer(settings.home))
+    await ensure_schema(executor, embedder.dimensions)
+    items = sample(args.every, corpora=tuple(args.corpora.split(",")), limit=args.limit)
+    start = time.perf_counter()
+    try:
+        result = await sweep(executor, WritePipeline(executor, embedder, None), items)
+    finally:
+        await executor.close()
+    took = time.perf_counter() - start
+    print(f"\n{len(items)} items ({args.corpora}, every {args.every}) in {took:.0f} s "
+          f"({len(items) / took:.1f}/s); failed: {sum(result.failures.values())}")
+    for kind, count in result.failures.most_common():
+        first = result.first[kind]
+        print(f"  {count:5d}  {kind}\n         first: {first.source}: {first.text[:160]!r}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

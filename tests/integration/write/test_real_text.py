@@ -1,0 +1,41 @@
+"""Real text never fails a write: a passage that used to crash the planner, and a fixed sample
+of the multi-hop corpora and LoCoMo turns (every N-th item) through the offline pipeline."""
+
+from __future__ import annotations
+
+import pytest
+
+from graph.executor import Executor
+from graph.memory.write import WritePipeline
+from graph.providers import Embedder
+from tests.bench.corpus_texts import BENCH, sample
+from tests.bench.sweep import sweep
+
+pytestmark = pytest.mark.neo4j
+
+# A corpus passage ("TNT equivalent") whose facts have subjects the extractor does not resolve;
+# they fall back to the speaker, who is not mentioned in the text.
+TNT = ("6998150000000000000 ♠ 1.5 × 10 -- 6998200000000000000 ♠ 2 × 10 17.4 -- 23.2 GWh The "
+       "Little Boy atomic bomb dropped on Hiroshima on August 6, 1945, exploded with an energy of "
+       "about 15 kilotons of TNT (63 TJ), and the Fat Man atomic bomb dropped on Nagasaki on "
+       "August 9, 1945, exploded with an energy of about 20 kilotons of TNT (84 TJ). The modern "
+       "nuclear weapons in the United States arsenal range in yield from 0.3 kt (1.3 TJ) to "
+       "1.2 Mt (5.0 PJ) equivalent, for the B83 strategic bomb.")
+
+
+async def test_a_passage_whose_subjects_fall_back_to_an_unmentioned_speaker(
+        executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    result = await WritePipeline(executor, embedder, None).write(agent_id, TNT, "narrator")
+    assert result.success, result.error
+    assert result.facts_added
+
+
+@pytest.mark.skipif(not BENCH.is_dir(), reason=f"no benchmark data beside the repository ({BENCH})")
+async def test_a_fixed_sample_of_real_text_writes_without_failure(
+        executor: Executor, embedder: Embedder) -> None:
+    items = sample(every=25)  # 76 MuSiQue and 40 HotpotQA passages, 111 LoCoMo turns
+    assert len(items) > 200
+    result = await sweep(executor, WritePipeline(executor, embedder, None), items,
+                         progress=False)
+    assert result.written == len(items)
+    assert not result.failures, {k: (n, result.first[k]) for k, n in result.failures.items()}
