@@ -25,6 +25,7 @@ from gql.types.maintenance import (
     IngestDocumentPayload,
     MergeEntitiesPayload,
     ResolveMergeCandidatePayload,
+    RetryFailedPayload,
     RunJobPayload,
     merge_summary_from,
 )
@@ -40,7 +41,9 @@ from gql.types.write import (
     write_outcome_from,
 )
 from graph.memory.jobs import JobSpec
+from graph.memory.jobs.orphans import retry_failed
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
+from graph.memory.write.failed import MAX_LISTED
 from graph.memory.write.remember import API_MAX_ITEMS
 
 __all__ = ["Mutation"]
@@ -250,6 +253,24 @@ class Mutation:
             created=accepted.created,
             errors=[],
         )
+
+    @agent_mutation(description="Re-run the extraction of messages that failed (all of the "
+                                "agent's, or those listed) as background extract jobs.")
+    @errors_in_payload(RetryFailedPayload)
+    async def retry_failed_messages(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        event_ids: Annotated[
+            list[strawberry.ID] | None,
+            _arg("Only these stored messages (see `failedMessages`); null for all of them."),
+        ] = None,
+    ) -> RetryFailedPayload:
+        if event_ids is not None and len(event_ids) > MAX_LISTED:
+            raise ApiError(ErrorCode.BAD_INPUT, f"at most {MAX_LISTED} eventIds")
+        jobs = await retry_failed(info.context.memory.queue, str(agent_id),
+                                  [str(e) for e in event_ids] if event_ids is not None else None)
+        return RetryFailedPayload(job_ids=[strawberry.ID(j) for j in jobs], errors=[])
 
     @agent_mutation(description="Start a maintenance job now (the worker runs it).")
     @errors_in_payload(RunJobPayload)

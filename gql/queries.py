@@ -20,9 +20,11 @@ from gql.types.event import EventConnection, event_connection
 from gql.types.fact import Fact, FactConnection, fact_connection
 from gql.types.graph import Subgraph, subgraph_from
 from gql.types.health import Health
+from gql.types.maintenance import FailedMessage
 from gql.types.retrieve import RetrieveOptions, RetrieveResult, retrieve_result_from
-from graph.errors import NotFound
+from graph.errors import BadInput, NotFound
 from graph.memory import browse
+from graph.memory.write.failed import MAX_LISTED, failed_messages
 
 __all__ = ["Query"]
 
@@ -277,6 +279,23 @@ class Query:
     ) -> list[Job]:
         rows = await info.context.memory.browse.jobs(str(agent_id), to_pipeline(status), limit)
         return [Job.from_row(r) for r in rows]
+
+    @agent_field(description="Stored messages whose extraction failed (no facts yet), newest "
+                             "first; re-run them with `retryFailedMessages` once fixed.")
+    async def failed_messages(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        limit: Annotated[
+            int, strawberry.argument(description=f"At most this many (1..{MAX_LISTED}).")
+        ] = 50,
+    ) -> list[FailedMessage]:
+        if not 1 <= limit <= MAX_LISTED:
+            raise BadInput(f"limit must be 1..{MAX_LISTED}")
+        rows = await failed_messages(info.context.memory.executor, str(agent_id), limit)
+        return [FailedMessage(event_id=strawberry.ID(m.event_id), speaker=m.speaker,
+                              text=m.text, occurred_at=m.occurred_at, error=m.error,
+                              failed_at=m.failed_at) for m in rows]
 
     @agent_field(description="One job by id (poll it for progress), or null.")
     async def job(

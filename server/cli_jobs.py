@@ -1,4 +1,5 @@
-"""``hippograph worker`` (standalone worker) and ``hippograph jobs …`` (list, show, run, ingest)."""
+"""``hippograph worker`` (standalone worker) and ``hippograph jobs …`` (list, show, run, ingest,
+failed)."""
 
 from __future__ import annotations
 
@@ -113,6 +114,36 @@ def register(app: typer.Typer) -> None:
                 typer.echo(_fmt_job(job))
                 typer.echo(f"payload: {json.dumps(job.payload, default=str)}")
                 typer.echo(f"result:  {json.dumps(job.result, default=str)}")
+            finally:
+                await memory.close()
+
+        asyncio.run(main())
+
+    @jobs_app.command("failed")
+    def failed(
+        agent: str = typer.Option(..., "--agent", help="The agent whose messages to list"),
+        retry: bool = typer.Option(False, "--retry",
+                                   help="Queue an extract job for each listed message"),
+        limit: int = typer.Option(50, help="Newest N failed messages (1..500)"),
+    ) -> None:
+        """List stored messages whose extraction failed (with its error); --retry re-runs them
+        as extract jobs (a running worker, or `hippograph worker`, picks them up)."""
+        from graph.memory.jobs.orphans import retry_failed
+        from graph.memory.write.failed import failed_messages
+
+        async def main() -> None:
+            memory, _ = _memory()
+            try:
+                rows = await failed_messages(memory.executor, agent, limit)
+                for m in rows:
+                    when = m.failed_at.isoformat(timespec="seconds") if m.failed_at else "-"
+                    typer.echo(f"{m.event_id}  failed={when}  error={m.error}  "
+                               f"{m.speaker}: {m.text[:80]!r}")
+                typer.echo(f"-- {len(rows)} failed message(s)")
+                if retry and rows:
+                    jobs = await retry_failed(memory.queue, agent,
+                                              [m.event_id for m in rows])
+                    typer.echo(f"-- queued {len(jobs)} extract job(s): {' '.join(jobs)}")
             finally:
                 await memory.close()
 

@@ -7,5 +7,5 @@ MATCH (ev:Event {id: $event_id, agent_id: $agent_id})
 WITH ev, ev.extracted_at IS NOT NULL AS already
 FOREACH (_ IN CASE WHEN already THEN [] ELSE [1] END |
   SET ev.extracted_at = $now
-  REMOVE ev:PendingExtraction)
+  REMOVE ev:PendingExtraction, ev.extraction_error, ev.extraction_failed_at)
 RETURN ev.id AS id, already

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import strawberry
 
 from gql.errors import UserError
@@ -103,6 +105,29 @@ class RunJobPayload:
         default=False,
         description="False when an equivalent job was already pending (its id is returned).",
     )
+    errors: list[UserError] = strawberry.field(
+        default_factory=list, description="Why it failed (empty on success)."
+    )
+
+
+@strawberry.type(description="A stored message whose extraction failed: kept, but without facts "
+                             "until `retryFailedMessages` re-runs it successfully.")
+class FailedMessage:
+    event_id: strawberry.ID = strawberry.field(description="The stored message (Event) id.")
+    speaker: str = strawberry.field(description="Who said it.")
+    text: str = strawberry.field(description="The message as stored (after the PII policy).")
+    occurred_at: datetime | None = strawberry.field(description="When it was said.")
+    error: str = strawberry.field(
+        description="The kind of failure (an error class, never a provider or driver message).")
+    failed_at: datetime | None = strawberry.field(description="When the last attempt failed.")
+
+
+@strawberry.type(description="Result of `retryFailedMessages`: one extract job per message.")
+class RetryFailedPayload:
+    job_ids: list[strawberry.ID] = strawberry.field(
+        default_factory=list,
+        description="The extract jobs (poll `job(agentId, id)`); a job already pending for a "
+                    "message is returned instead of a second one.")
     errors: list[UserError] = strawberry.field(
         default_factory=list, description="Why it failed (empty on success)."
     )

@@ -13,8 +13,9 @@ under a lock, so a late original writer and the sweep's job cannot both commit f
 from __future__ import annotations
 
 from graph.memory.jobs.queue import JobQueue, JobSpec
+from graph.memory.write.failed import MAX_LISTED, failed_messages
 
-__all__ = ["sweep_orphans"]
+__all__ = ["retry_failed", "sweep_orphans"]
 
 
 async def sweep_orphans(queue: JobQueue, *, older_than_s: float, limit: int,
@@ -33,3 +34,15 @@ async def sweep_orphans(queue: JobQueue, *, older_than_s: float, limit: int,
     created = sum(e.created for e in await queue.enqueue_many(specs))
     await queue.executor.run("jobs/mark_swept", {"ids": [r["id"] for r in rows]})
     return created
+
+
+async def retry_failed(queue: JobQueue, agent_id: str, event_ids: list[str] | None = None,
+                       limit: int = MAX_LISTED) -> list[str]:
+    """Queue an ``extract`` job for each of the agent's messages whose extraction failed (all,
+    or those of ``event_ids``), e.g. once the cause is fixed; a job already pending for a
+    message is not doubled. Returns the job ids."""
+    failed = await failed_messages(queue.executor, agent_id, limit, event_ids)
+    queued = await queue.enqueue_many([
+        JobSpec(kind="extract", agent_id=agent_id, subject=m.event_id,
+                payload={"event_id": m.event_id}) for m in failed])
+    return [q.job_id for q in queued]

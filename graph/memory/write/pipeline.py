@@ -36,6 +36,7 @@ from graph.memory.write.extraction import (
     normalize_extraction,
     semantic_dedup,
 )
+from graph.memory.write.failed import mark_failed
 from graph.memory.write.guard import guard_message, redact_context, redact_text, scan_pii
 from graph.memory.write.llm_stages import (
     CallFailed,
@@ -198,6 +199,11 @@ class WritePipeline:
             result.success = False
             result.error = ("write pipeline failed after the event was stored "
                             f"({type(exc).__name__}); the message is kept")
+            if result.event_id and persist and not dry_run:
+                # Listed by failedMessages, re-run by retryFailedMessages (write/failed.py).
+                with contextlib.suppress(Exception):
+                    await mark_failed(self.executor, agent_id, result.event_id,
+                                      type(exc).__name__, now)
             if key:
                 await self._release(agent_id, key, token)
         result.warnings = run.warnings

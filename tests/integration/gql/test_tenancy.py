@@ -88,7 +88,8 @@ def test_every_agent_field_is_covered() -> None:
     names = {n for n, _ in agent_operations("x")}
     assert {"retrieve", "entity", "entities", "facts", "factHistory", "events", "neighborhood",
             "observations", "mergeCandidates", "auditLog", "jobs", "job", "write", "remember",
-            "forget", "mergeEntities", "resolveMergeCandidate"} <= names
+            "forget", "mergeEntities", "resolveMergeCandidate", "failedMessages",
+            "retryFailedMessages"} <= names
 
 
 async def test_tenant_a_cannot_touch_tenant_b_through_any_field(
