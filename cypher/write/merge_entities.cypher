@@ -3,7 +3,7 @@
 // returns: aliases int, about int, facts int
 MATCH (keep:Entity {agent_id: $agent_id, key: $keep_key})
 MATCH (gone:Entity {agent_id: $agent_id, key: $drop_key})
-WHERE keep <> gone
+WHERE keep <> gone AND keep.merged_into IS NULL AND gone.merged_into IS NULL
 CALL (keep, gone) {
   OPTIONAL MATCH (a:Alias)-[old:ALIAS_OF]->(gone)
   FOREACH (_ IN CASE WHEN a IS NULL THEN [] ELSE [1] END |

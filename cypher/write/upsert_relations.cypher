@@ -16,7 +16,9 @@ CALL (s, t, row, old) {
   CREATE (s)-[r:RELATES_TO {id: row.id, agent_id: $agent_id, type: row.type,
                             strength: row.strength, mentions: 1, confidence: row.confidence,
                             valid_from: coalesce(row.valid_from, $now), created_at: $now,
-                            last_seen_at: $now, evidence_fact_id: row.evidence_fact_id}]->(t)
+                            last_seen_at: $now, evidence_fact_id: row.evidence_fact_id,
+                            evidence_fact_ids: [x IN [row.evidence_fact_id] WHERE x IS NOT NULL]
+                           }]->(t)
   RETURN r, true AS created
   UNION
   WITH s, t, row, old WHERE old IS NOT NULL
@@ -26,7 +28,13 @@ CALL (s, t, row, old) {
       old.last_seen_at = $now,
       old.confidence = CASE WHEN row.confidence > old.confidence THEN row.confidence
                             ELSE old.confidence END,
-      old.evidence_fact_id = coalesce(row.evidence_fact_id, old.evidence_fact_id)
+      old.evidence_fact_id = coalesce(row.evidence_fact_id, old.evidence_fact_id),
+      // Every supporting fact, oldest first: forgetting one keeps the relation while another
+      // is active (invalidation/cascade_relationships).
+      old.evidence_fact_ids = [x IN coalesce(old.evidence_fact_ids, [old.evidence_fact_id])
+                               WHERE x IS NOT NULL AND (row.evidence_fact_id IS NULL
+                                                        OR x <> row.evidence_fact_id)]
+                              + [x IN [row.evidence_fact_id] WHERE x IS NOT NULL]
   RETURN old AS r, false AS created
 }
 RETURN r.id AS id, r.type AS type, s.key AS source_key, t.key AS target_key, created,

@@ -17,11 +17,10 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 
-from tqdm import tqdm
-
 from graph.admin import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.write import WritePipeline
+from graph.progress import progress_bar
 from graph.providers import MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
@@ -48,7 +47,7 @@ async def sweep(executor: Executor, pipe: WritePipeline, items: list[Item],
     out = Sweep()
     agents: dict[str, str] = {}
     try:
-        for item in tqdm(items, desc="write", disable=not progress):
+        for item in (progress_bar(items, desc="write") if progress else items):
             corpus = item.source.split("#")[0].split(" ")[0]
             agent = agents.setdefault(corpus, f"sweep-{corpus}-{uuid.uuid4().hex[:8]}")
             try:

@@ -72,7 +72,7 @@ async def merge_entities(executor: Executor, agent_id: str, keep_key: str, drop_
     (history is kept); a MERGE audit record is written.
 
     Raises:
-        BadInput: both keys are the same.
+        BadInput: both keys are the same, or either entity was already merged.
         NotFound: either entity does not exist for this agent.
     """
     if keep_key == drop_key:
@@ -85,6 +85,11 @@ async def merge_entities(executor: Executor, agent_id: str, keep_key: str, drop_
               for f in facts]
 
     async def work(tx: Transaction) -> MergeResult:
+        state = {r["key"]: r["merged_into"] for r in await tx.run(
+            "write/merge_state", agent_id=agent_id, keys=[keep_key, drop_key])}
+        for key in (keep_key, drop_key):
+            if state.get(key):  # merging a merged entity again would move nothing twice
+                raise BadInput(f"entity {key!r} was already merged into {state[key]!r}")
         rows = await tx.run("write/merge_entities", agent_id=agent_id, keep_key=keep_key,
                             drop_key=drop_key, now=now, hashes=hashes)
         if not rows:

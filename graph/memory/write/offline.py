@@ -20,7 +20,7 @@ import re
 import threading
 from typing import Any
 
-from graph.memory.text import detect_language
+from graph.memory.text import detect_language, fold
 from graph.memory.write.extraction import (
     ExtractedEntity,
     ExtractedFact,
@@ -317,6 +317,8 @@ def extract_with(nlp: Any, message: str, speaker: str,
         if qa:
             ex.facts.append(ExtractedFact(qa, speaker, 0.7))
             used.update(state.by_token[t.i] for t in doc if t.i in state.by_token)
+    for rel in ex.relations:  # a relation's ends are entities of the answer too
+        used.update((rel.source, rel.target))
     seen = {e.name for e in ex.entities}
     for name in state.order:
         if name not in seen and name != speaker and name in used:
@@ -324,4 +326,8 @@ def extract_with(nlp: Any, message: str, speaker: str,
                                                state.aliases.get(name, [])))
     if state.other and state.other in used and state.other not in seen:
         ex.entities.append(ExtractedEntity(state.other, "person"))
+    # The planner's contract: every name the answer uses resolves (the speaker or an entity).
+    known = {fold(speaker)} | {fold(n) for e in ex.entities for n in (e.name, *e.aliases)}
+    ex.relations = [r for r in ex.relations
+                    if fold(r.source) in known and fold(r.target) in known]
     return ex

@@ -76,6 +76,12 @@ async def test_merge_entities_repoints_everything(executor: Executor, agent_id: 
         await merge_entities(executor, agent_id, "person:bob", "person:bob")
     with pytest.raises(NotFound):
         await merge_entities(executor, agent_id, "person:bob", "person:nobody")
+    # A merged entity cannot be merged again, either way round: nothing moves twice.
+    with pytest.raises(BadInput, match="already merged"):
+        await merge_entities(executor, agent_id, "person:bob", "person:ana_s")
+    with pytest.raises(BadInput, match="already merged"):
+        await merge_entities(executor, agent_id, "person:ana_s", "person:bob")
+    assert (await counts(executor, agent_id)) == c
 
 
 async def test_fact_history_both_ways(executor: Executor, agent_id: str,

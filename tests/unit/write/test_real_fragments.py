@@ -42,7 +42,7 @@ def nlp() -> Any:
     return load_nlp()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=texts, speaker=speakers)
 def test_offline_extraction_names_only_resolvable_entities(nlp: Any, text: str,
                                                            speaker: str) -> None:
