@@ -42,14 +42,17 @@ class Sweep:
 
 
 async def sweep(executor: Executor, pipe: WritePipeline, items: list[Item],
-                progress: bool = True) -> Sweep:
-    """Write every item (one agent per corpus) and collect the failures."""
+                progress: bool = True, per_agent: int = 250) -> Sweep:
+    """Write every item and collect the failures: one agent per corpus and ``per_agent``
+    consecutive items (a new agent after that keeps writes quick: the sweep looks for failures,
+    growth is measured by bench_write)."""
     out = Sweep()
     agents: dict[str, str] = {}
     try:
-        for item in (progress_bar(items, desc="write") if progress else items):
+        for n, item in enumerate(progress_bar(items, desc="write") if progress else items):
             corpus = item.source.split("#")[0].split(" ")[0]
-            agent = agents.setdefault(corpus, f"sweep-{corpus}-{uuid.uuid4().hex[:8]}")
+            agent = agents.setdefault(f"{corpus}/{n // per_agent}",
+                                      f"sweep-{corpus}-{uuid.uuid4().hex[:8]}")
             try:
                 result = await pipe.write(agent, item.text, item.speaker)
             except Exception as exc:  # counted, not raised: the sweep finds every kind
@@ -69,6 +72,8 @@ async def main() -> None:
     parser.add_argument("--every", type=int, default=1, help="write every N-th item")
     parser.add_argument("--limit", type=int, default=None, help="at most N items per corpus")
     parser.add_argument("--corpora", default=",".join(CORPORA))
+    parser.add_argument("--per-agent", type=int, default=250,
+                        help="consecutive items written into one agent")
     args = parser.parse_args()
     settings = Settings()
     executor = connect(settings.bolt_uri, settings.neo4j_user,
@@ -78,7 +83,8 @@ async def main() -> None:
     items = sample(args.every, corpora=tuple(args.corpora.split(",")), limit=args.limit)
     start = time.perf_counter()
     try:
-        result = await sweep(executor, WritePipeline(executor, embedder, None), items)
+        result = await sweep(executor, WritePipeline(executor, embedder, None), items,
+                             per_agent=args.per_agent)
     finally:
         await executor.close()
     took = time.perf_counter() - start
