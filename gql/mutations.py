@@ -40,7 +40,7 @@ from gql.types.write import (
     WritePayload,
     write_outcome_from,
 )
-from graph.memory.jobs import JobSpec
+from graph.memory.jobs.handlers import maintenance_spec
 from graph.memory.jobs.orphans import retry_failed
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.memory.write.failed import MAX_LISTED
@@ -282,6 +282,6 @@ class Mutation:
         subject: Annotated[str | None, _arg("What it works on (e.g. an entity key).")] = None,
     ) -> RunJobPayload:
         queued = await info.context.memory.queue.enqueue(
-            JobSpec(kind=str(kind.value), agent_id=str(agent_id), subject=subject)
+            maintenance_spec(str(kind.value), str(agent_id), subject)
         )
         return RunJobPayload(job_id=strawberry.ID(queued.job_id), created=queued.created, errors=[])

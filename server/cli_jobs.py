@@ -173,7 +173,11 @@ def register(app: typer.Typer) -> None:
 
 async def _run_now(kind: str, agent: str, subject: str | None) -> None:
     from graph.memory.jobs import JobQueue, JobSpec, Worker
-    from graph.memory.jobs.handlers import default_handlers
+    from graph.memory.jobs.handlers import (
+        MAINTENANCE_KINDS,
+        default_handlers,
+        maintenance_spec,
+    )
     from graph.progress import progress_bar
 
     memory, prepare = _memory()
@@ -186,7 +190,9 @@ async def _run_now(kind: str, agent: str, subject: str | None) -> None:
                        err=True)
             raise typer.Exit(2)
         queue: JobQueue = deps.queue
-        queued = await queue.enqueue(JobSpec(kind=kind, agent_id=agent, subject=subject))
+        queued = await queue.enqueue(maintenance_spec(kind, agent, subject)
+                                     if kind in MAINTENANCE_KINDS
+                                     else JobSpec(kind=kind, agent_id=agent, subject=subject))
         bar = progress_bar(total=100, desc=f"{kind} {agent}", unit="%")
 
         def show(_job: Any, fraction: float) -> None:

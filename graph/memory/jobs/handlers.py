@@ -9,11 +9,23 @@ from graph.memory.jobs.context import Handler
 from graph.memory.jobs.duplicates import dedup_handler
 from graph.memory.jobs.importance import decay_handler, importance_handler
 from graph.memory.jobs.profiles import profile_handler
+from graph.memory.jobs.queue import JobSpec
 
-__all__ = ["KINDS", "MAINTENANCE_KINDS", "default_handlers"]
+__all__ = ["KINDS", "MAINTENANCE_KINDS", "SUBJECT_KINDS", "default_handlers",
+           "maintenance_spec"]
 
 MAINTENANCE_KINDS = ("profile", "consolidate", "importance", "decay", "dedup_entities")
 KINDS = ("extract", "document_ingest", "chunk_extract", *MAINTENANCE_KINDS)
+# Maintenance kinds that work on one subject (an entity key); the others work on the whole agent.
+SUBJECT_KINDS = ("profile",)
+
+
+def maintenance_spec(kind: str, agent_id: str, subject: str | None) -> JobSpec:
+    """The job a maintenance request queues. A whole-agent kind ignores the subject, so it is
+    dropped: the dedup key is then ``kind|agent`` and any number of requests with different
+    subjects queue one job, not one LLM-calling whole-agent run each."""
+    return JobSpec(kind=kind, agent_id=agent_id,
+                   subject=subject if kind in SUBJECT_KINDS else None)
 
 
 def default_handlers(*, with_extraction: bool = True) -> dict[str, Handler]:

@@ -124,6 +124,11 @@ async def test_ingest_document_and_run_job_are_pollable(
     run = await gql(pipelines, """mutation($a: ID!) { runJob(agentId: $a, kind: CONSOLIDATE) {
         jobId created errors { code } } }""", {"a": agent_id})
     assert run.data["runJob"]["created"] is True
+    # A whole-agent job ignores its subject: other subjects find the same pending job.
+    for subject in ("a", "b", "c"):
+        again = await gql(pipelines, """mutation($a: ID!, $s: String) { runJob(agentId: $a,
+            kind: CONSOLIDATE, subject: $s) { jobId created } }""", {"a": agent_id, "s": subject})
+        assert again.data["runJob"] == {"jobId": run.data["runJob"]["jobId"], "created": False}
     jobs = await gql(pipelines, 'query($a: ID!) { jobs(agentId: $a, status: PENDING) { kind } }',
                      {"a": agent_id})
     assert {j["kind"] for j in jobs.data["jobs"]} == {"DOCUMENT_INGEST", "CONSOLIDATE"}
