@@ -112,7 +112,9 @@ class Job:
     attempts: int | None = strawberry.field(description="Attempts so far.")
     max_attempts: int | None = strawberry.field(description="Attempts before it is dead.")
     progress: float | None = strawberry.field(description="0..1 while running, when reported.")
-    last_error: str | None = strawberry.field(description="Last failure message.")
+    last_error: str | None = strawberry.field(
+        description="Last failure: the handler's own description, or only the error class "
+                    "(provider and driver messages stay in the worker log).")
     run_after: datetime | None = strawberry.field(description="Not before this time (backoff).")
     created_at: datetime | None = strawberry.field(description="When it was enqueued.")
     finished_at: datetime | None = strawberry.field(description="When it finished.")

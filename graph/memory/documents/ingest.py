@@ -22,7 +22,7 @@ from graph.executor import Executor, Transaction
 from graph.memory.documents.fetch import UrlRefused, check_url, fetch_url
 from graph.memory.documents.parse import chunk_text, detect_format, parse_document
 from graph.memory.jobs.config import DocumentConfig
-from graph.memory.jobs.context import JobContext, LeaseLost, PermanentJobError
+from graph.memory.jobs.context import JobContext, JobFailed, LeaseLost, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
 from graph.memory.spaces import claim_space, embedder_name
 from graph.memory.text import idempotency_digest, join_parts
@@ -192,7 +192,7 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
     deps, agent_id, doc_id = ctx.deps, ctx.job.agent_id, ctx.job.subject or ""
     cfg = deps.config.documents
     if deps.embedder is None:
-        raise RuntimeError("document ingest needs an embedder")
+        raise JobFailed("document ingest needs an embedder")
     embedder = deps.embedder
     rows = await deps.executor.run("documents/get_document",
                                    {"agent_id": agent_id, "id": doc_id}, read=True)
@@ -323,7 +323,7 @@ async def chunk_extract_handler(ctx: JobContext) -> dict[str, Any]:
     """
     pipeline = ctx.deps.writer
     if pipeline is None:
-        raise RuntimeError("no write pipeline configured for extraction jobs")
+        raise JobFailed("no write pipeline configured for extraction jobs")
     rows = await ctx.deps.executor.run("documents/chunk", {"agent_id": ctx.job.agent_id,
                                                            "id": ctx.job.subject or ""},
                                        read=True)
@@ -344,6 +344,6 @@ async def chunk_extract_handler(ctx: JobContext) -> dict[str, Any]:
     except FencedOut as exc:
         raise LeaseLost(ctx.job.id) from exc
     if not result.success:  # LLM down / unusable answer: retried, then dead with last_error
-        raise RuntimeError(f"extraction failed: {result.error}")
+        raise JobFailed(f"extraction failed: {result.error}")
     return {"chunk_id": chunk["id"], "ord": chunk["ord"],
             "facts_added": len(result.facts_added)}

@@ -21,7 +21,7 @@ from typing import Any
 
 from graph.errors import BadInput, FencedOut
 from graph.executor import Executor, Transaction
-from graph.memory.jobs.context import JobContext, LeaseLost, PermanentJobError
+from graph.memory.jobs.context import JobContext, JobFailed, LeaseLost, PermanentJobError
 from graph.memory.jobs.queue import JobQueue, JobSpec
 from graph.memory.spaces import claim_space, embedder_name
 from graph.memory.text import (
@@ -147,7 +147,7 @@ async def extract_handler(ctx: JobContext) -> dict[str, Any]:
     transaction: a lease lost to another worker commits nothing (``LeaseLost``)."""
     pipeline = ctx.deps.writer
     if pipeline is None:
-        raise RuntimeError("no write pipeline configured for extraction jobs")
+        raise JobFailed("no write pipeline configured for extraction jobs")
     event_id = ctx.payload.get("event_id") or ctx.job.subject
     if not event_id:
         raise PermanentJobError("extract job without an event id")
@@ -173,5 +173,5 @@ async def extract_handler(ctx: JobContext) -> dict[str, Any]:
     except FencedOut as exc:
         raise LeaseLost(ctx.job.id) from exc
     if not result.success:
-        raise RuntimeError(f"extraction failed: {result.error}")
+        raise JobFailed(f"extraction failed: {result.error}")
     return _summary(result)

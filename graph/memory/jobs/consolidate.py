@@ -25,7 +25,7 @@ from graph.memory.jobs.clusters import (
     used_to_now,
 )
 from graph.memory.jobs.config import MaintenanceConfig
-from graph.memory.jobs.context import JobContext
+from graph.memory.jobs.context import JobContext, JobFailed
 from graph.memory.spaces import claim_space, embedder_name
 from graph.providers import ChatLLM, Embedder, LLMError
 
@@ -163,7 +163,7 @@ async def consolidate_handler(ctx: JobContext) -> dict[str, Any]:
     """Job kind ``consolidate`` (subject: none — the whole agent)."""
     deps = ctx.deps
     if deps.embedder is None:
-        raise RuntimeError("consolidation needs an embedder")
+        raise JobFailed("consolidation needs an embedder")
     await ctx.progress(0.1, force=True)
     result = await consolidate_agent(
         deps.executor, deps.embedder, deps.llm, ctx.job.agent_id, deps.config.maintenance

@@ -14,12 +14,31 @@ from graph.memory.write.pipeline import WritePipeline
 from graph.memory.write.store import Fence
 from graph.providers import ChatLLM, Embedder
 
-__all__ = ["Handler", "JobContext", "JobDeps", "LeaseLost", "PermanentJobError"]
+__all__ = ["SAFE_ERRORS", "Handler", "JobContext", "JobDeps", "JobFailed", "LeaseLost",
+           "PermanentJobError", "job_error"]
 
 
 class PermanentJobError(Exception):
     """Raised by a handler when retrying cannot help (bad payload, missing subject): the job
     goes straight to ``dead`` with this message."""
+
+
+class JobFailed(RuntimeError):
+    """Raised by a handler for a failure it describes itself (e.g. "extraction failed: LLM
+    unavailable"): retried like any error, and its message is the job's ``last_error``."""
+
+
+# Messages written by our handlers; any other exception (a provider's or driver's, with its
+# request details) is stored as its class name only and logged in full by the worker.
+SAFE_ERRORS: tuple[type[BaseException], ...] = (PermanentJobError, JobFailed)
+
+
+def job_error(exc: BaseException) -> str:
+    """The ``last_error`` a job keeps (and ``jobs{lastError}`` shows) for ``exc``."""
+    text = str(exc).strip()
+    if isinstance(exc, SAFE_ERRORS) and text:
+        return f"{type(exc).__name__}: {text}"[:500]
+    return f"{type(exc).__name__} (details in the worker log)"
 
 
 class LeaseLost(Exception):

@@ -26,7 +26,14 @@ from typing import TYPE_CHECKING
 from neo4j.exceptions import DriverError, Neo4jError
 
 from graph.errors import FencedOut, GraphError
-from graph.memory.jobs.context import Handler, JobContext, JobDeps, LeaseLost, PermanentJobError
+from graph.memory.jobs.context import (
+    Handler,
+    JobContext,
+    JobDeps,
+    LeaseLost,
+    PermanentJobError,
+    job_error,
+)
 from graph.memory.jobs.orphans import sweep_orphans
 from graph.memory.jobs.policy import backoff_delay
 from graph.memory.jobs.queue import Job
@@ -44,11 +51,6 @@ _INFRA_ERRORS = (GraphError, Neo4jError, DriverError, OSError)
 def worker_id() -> str:
     """A lease owner name that tells operators where a job runs: host:pid:random."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
-
-
-def _describe(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 class Worker:
@@ -132,7 +134,7 @@ class Worker:
             except _INFRA_ERRORS as exc:
                 failures += 1
                 delay = backoff_delay(failures, rng=self._rng)
-                log.warning("worker %s: %s; retrying in %.1fs", self.owner, _describe(exc), delay)
+                log.warning("worker %s: %s; retrying in %.1fs", self.owner, exc, delay)
                 await self._sleep(delay)
                 continue
             if not ran:
@@ -193,13 +195,13 @@ class Worker:
             self.stats["lease_lost"] += 1
             return
         except PermanentJobError as exc:
-            await queue.fail(job, self.owner, _describe(exc), permanent=True)
+            await queue.fail(job, self.owner, job_error(exc), permanent=True)
             self.stats["dead"] += 1
             return
         except Exception as exc:  # a handler bug must not kill the worker
             log.warning("job %s (%s) attempt %d failed: %s", job.id, job.kind, job.attempts,
-                        _describe(exc), exc_info=not isinstance(exc, _INFRA_ERRORS))
-            status = await queue.fail(job, self.owner, _describe(exc), rng=self._rng)
+                        exc, exc_info=not isinstance(exc, _INFRA_ERRORS))
+            status = await queue.fail(job, self.owner, job_error(exc), rng=self._rng)
             self.stats[status or "lease_lost"] += 1
             return
         finally:
@@ -223,7 +225,7 @@ class Worker:
                                 job.id, job.kind)
                     return
             except _INFRA_ERRORS as exc:  # Neo4j blip: try again at the next beat
-                log.warning("job %s: heartbeat failed: %s", job.id, _describe(exc))
+                log.warning("job %s: heartbeat failed: %s", job.id, exc)
 
     # --- stopping ------------------------------------------------------------------------
     async def stop(self, grace_s: float | None = None) -> None:
