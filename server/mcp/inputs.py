@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graph.memory import browse
+from graph.memory.write.remember_rows import API_MAX_ITEMS
 
 __all__ = [
     "EntityIn",
@@ -101,12 +102,16 @@ class RelationIn(BaseModel):
 class RememberFacts(Input):
     """Store entities, facts and relationships exactly as given (no extraction, no LLM)."""
 
-    entities: list[EntityIn] = Field(default_factory=list, description="Entities to upsert.")
+    # The same cap as the GraphQL remember mutation: a bigger call is refused before any work.
+    entities: list[EntityIn] = Field(default_factory=list, max_length=API_MAX_ITEMS,
+                                     description="Entities to upsert.")
     facts: list[FactIn] = Field(
-        default_factory=list, description="Facts to store; known facts are not duplicated."
+        default_factory=list, max_length=API_MAX_ITEMS,
+        description="Facts to store; known facts are not duplicated."
     )
     relations: list[RelationIn] = Field(
-        default_factory=list, description="Relationships to create or confirm."
+        default_factory=list, max_length=API_MAX_ITEMS,
+        description="Relationships to create or confirm."
     )
 
 

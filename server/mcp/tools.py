@@ -20,6 +20,7 @@ from graph.memory import browse
 from graph.memory.browse.overview import agent_overview
 from graph.memory.facade import Memory
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
+from graph.memory.write.remember_rows import API_MAX_ITEMS
 from server.mcp.inputs import (
     ForgetFact,
     IngestDocument,
@@ -97,6 +98,7 @@ async def remember_facts(m: Memory, agent_id: str, inp: RememberFacts) -> dict[s
         relations=[StructuredRelation(source=r.source, target=r.target, type=r.type,
                                       strength=r.strength, valid_from=r.valid_from)
                    for r in inp.relations],
+        max_items=API_MAX_ITEMS,
     )
     return plain({
         "entities_created": r.entities_created, "facts_added": r.facts_added,

@@ -8,6 +8,7 @@ in UNWIND batches, one transaction per batch.
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -99,7 +100,9 @@ async def remember(
     if not agent_id or not agent_id.strip():
         raise BadInput("agent_id is required")
     check_sizes(entities, facts, relations, events, max_items)
-    clean = redact_import(entities, facts, relations, events, pii_mode)
+    # Scanning every text for PII is CPU work: off the event loop, so one big import does not
+    # stall the other requests of the process.
+    clean = await asyncio.to_thread(redact_import, entities, facts, relations, events, pii_mode)
     entities, facts, relations, events = clean.entities, clean.facts, clean.relations, \
         clean.events
     now = datetime.now(UTC)

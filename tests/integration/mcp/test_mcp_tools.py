@@ -191,3 +191,19 @@ async def test_an_all_agents_key_cannot_reach_another_tenants_agent(
             assert _code(res) == "FORBIDDEN", name
     async with client_for(Principal(tenant=owner, all_agents=True)) as c:
         assert "facts" in json.dumps(_ok(await c.call_tool("list_facts", {"agent_id": agent_id})))
+
+
+async def test_a_huge_remember_facts_call_is_refused_whole(client_for: Any, executor: Executor,
+                                                           agent_id: str) -> None:
+    """40,000 facts over MCP: refused as BAD_INPUT like the GraphQL mutation (1,000 per list),
+    nothing stored; 1,000 are accepted."""
+    huge = [{"text": f"Fact number {i} about Ana", "subject": "Ana"} for i in range(40_000)]
+    async with client_for(LOCAL_ADMIN) as c:
+        refused = await c.call_tool("remember_facts", {"agent_id": agent_id, "facts": huge})
+        assert _code(refused) == "BAD_INPUT"
+        rows = await executor.run("write/subject_facts",
+                                  {"agent_id": agent_id, "subject_key": "thing:ana"}, read=True)
+        assert rows == []
+        ok = _ok(await c.call_tool("remember_facts", {"agent_id": agent_id,
+                                                      "facts": huge[:1_000]}))
+        assert ok["facts_added"] == 1_000
