@@ -45,6 +45,9 @@ class WriteConfig:
     max_fact_chars: int = 2_000
     semantic_dedup_threshold: float = 0.85
     recent_messages_max: int = 5
+    # Each earlier message given as context is cut to this many characters before it reaches
+    # a prompt (context, not content: a long one is shortened, not refused).
+    recent_message_chars: int = 2_000
     # entity resolution
     fuzzy_threshold: float = 0.85
     fuzzy_low_threshold: float = 0.50

@@ -145,7 +145,8 @@ class WritePipeline:
         speaker = redact_text(speaker, cfg.pii_mode, "speaker_name").text
         # Earlier messages reach the LLM as context: the operator's policy covers them too.
         recent = await asyncio.to_thread(
-            redact_context, last_items(list(recent_messages or []), cfg.recent_messages_max),
+            redact_context, [m[: cfg.recent_message_chars] for m in last_items(
+                list(recent_messages or []), cfg.recent_messages_max)],
             cfg.pii_mode)
         run.step("guard", chars=len(text))
 

@@ -58,6 +58,10 @@ def fact_props(agent_id: str, fact: StructuredFact, subject_key: str, now: datet
 
 API_MAX_ITEMS = 1_000  # per list and call through the API (remember mutation)
 MAX_NESTED = 100  # aliases of an entity, entities / categories / event ids of a fact
+# Longest text of one remembered fact or event (a message's cap): they reach embedding and,
+# later, consolidation and profile prompts verbatim.
+MAX_TEXT_CHARS = 12_000
+MAX_NAME_CHARS = 500  # an entity name, alias or reference
 
 
 def check_sizes(entities: Sequence[StructuredEntity], facts: Sequence[StructuredFact],
@@ -66,7 +70,8 @@ def check_sizes(entities: Sequence[StructuredEntity], facts: Sequence[Structured
     """Refuse oversized imports before any work (pure).
 
     Raises:
-        BadInput: a list longer than ``max_items`` or a nested list longer than MAX_NESTED.
+        BadInput: a list longer than ``max_items``, a nested list longer than MAX_NESTED, or
+            a text or name longer than MAX_TEXT_CHARS / MAX_NAME_CHARS.
     """
     if max_items is not None:
         for name, items in (("entities", entities), ("facts", facts),
@@ -77,7 +82,18 @@ def check_sizes(entities: Sequence[StructuredEntity], facts: Sequence[Structured
     for ent in entities:
         if len(ent.aliases) > MAX_NESTED:
             raise BadInput(f"an entity may carry at most {MAX_NESTED} aliases")
+        if any(len(n) > MAX_NAME_CHARS for n in (ent.name, *ent.aliases)):
+            raise BadInput(f"entity names and aliases are at most {MAX_NAME_CHARS} characters")
+    for section, texts in (("fact", [f.text for f in facts]), ("event", [e.text for e in events])):
+        if any(len(t) > MAX_TEXT_CHARS for t in texts):
+            raise BadInput(f"a {section} text is at most {MAX_TEXT_CHARS} characters; "
+                           "write long text as a message or a document")
+    for rel in relations:
+        if max(len(rel.source), len(rel.target), len(rel.type)) > MAX_NAME_CHARS:
+            raise BadInput(f"relation ends and types are at most {MAX_NAME_CHARS} characters")
     for fact in facts:
+        if any(len(r) > MAX_NAME_CHARS for r in (fact.subject, *fact.entities)):
+            raise BadInput(f"fact subjects and entities are at most {MAX_NAME_CHARS} characters")
         for name, nested in (("entities", fact.entities), ("categories", fact.categories),
                              ("event ids", fact.event_ids)):
             if len(nested) > MAX_NESTED:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import UTC, datetime
 
 import pytest
@@ -351,3 +352,18 @@ async def test_relation_without_fact_gets_mirror_fact(executor: Executor, agent_
     assert res.relations[0]["source_key"] == "person:rafael_s_mom"
     fact = await get_fact(executor, agent_id, mirror[0].id)
     assert fact["source_context"] == "inferred_from_relation"
+
+
+async def test_huge_recent_messages_are_bounded_before_any_prompt(
+        executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    """recentMessages are context: at most ``recent_messages_max`` of them, each cut to
+    ``recent_message_chars``, reach the extraction prompt, however many and long they are."""
+    llm = ScriptedLLM(by_stage={INFORMED: [extraction(
+        CLARA_ENTITIES, CLARA_FACTS, CLARA_RELATIONS)]})
+    recent = [f"earlier message {i}: " + "blah " * 40_000 for i in range(200)]
+    res = await WritePipeline(executor, embedder, llm.chat()).write(
+        agent_id, CLARA_MESSAGE, SPEAKER, recent_messages=recent)
+    assert res.success, res.error
+    prompt = json.dumps(llm.requests[0]["messages"])
+    assert "earlier message 199" in prompt and "earlier message 100" not in prompt
+    assert len(prompt) < 5 * 2_000 + 20_000  # five cut messages, the message, the instructions
