@@ -54,6 +54,7 @@ __all__ = [
     "MutationRateLimit",
     "QueryLimits",
     "QuerySizeLimiter",
+    "charged_fields",
     "limit_extensions",
     "mutation_fields",
     "operation_variables",
@@ -241,16 +242,24 @@ class CostLimiter(SchemaExtension):
         yield
 
 
-def mutation_fields(document: DocumentNode, operation_name: str | None) -> int:
-    """Top-level fields of the mutation ``document`` runs (aliases count, fragments expanded);
-    0 for queries or when the operation cannot be picked."""
+# Query fields that run a whole retrieval or graph walk: each one (aliases count) takes a
+# request of the key's rate budget, like a mutation field.
+EXPENSIVE_QUERIES = frozenset({"retrieve", "neighborhood"})
+
+
+def charged_fields(document: DocumentNode, operation_name: str | None) -> int:
+    """Top-level fields of the operation ``document`` runs that take a request of the rate
+    budget each (aliases count, fragments expanded): every field of a mutation, the
+    ``EXPENSIVE_QUERIES`` fields of a query; 0 when the operation cannot be picked."""
     operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
     fragments = {d.name.value: d for d in document.definitions
                  if isinstance(d, FragmentDefinitionNode)}
     chosen = [o for o in operations
               if operation_name is None or (o.name is not None and o.name.value == operation_name)]
-    if len(chosen) != 1 or chosen[0].operation != OperationType.MUTATION:
+    if len(chosen) != 1 or chosen[0].operation not in (OperationType.MUTATION,
+                                                       OperationType.QUERY):
         return 0
+    mutation = chosen[0].operation == OperationType.MUTATION
 
     def count(selection: SelectionSetNode, depth: int = 0) -> int:
         if depth > 16:  # fragment cycles are refused by validation; stop here regardless
@@ -258,7 +267,8 @@ def mutation_fields(document: DocumentNode, operation_name: str | None) -> int:
         total = 0
         for node in selection.selections:
             if isinstance(node, FieldNode):
-                total += node.name.value != "__typename"
+                name = node.name.value
+                total += name != "__typename" and (mutation or name in EXPENSIVE_QUERIES)
             elif isinstance(node, InlineFragmentNode):
                 total += count(node.selection_set, depth + 1)
             elif isinstance(node, FragmentSpreadNode) and node.name.value in fragments:
@@ -268,23 +278,36 @@ def mutation_fields(document: DocumentNode, operation_name: str | None) -> int:
     return count(chosen[0].selection_set)
 
 
+def mutation_fields(document: DocumentNode, operation_name: str | None) -> int:
+    """Top-level fields of the mutation ``document`` runs (aliases count, fragments expanded);
+    0 for queries or when the operation cannot be picked."""
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    chosen = [o for o in operations
+              if operation_name is None or (o.name is not None and o.name.value == operation_name)]
+    if len(chosen) != 1 or chosen[0].operation != OperationType.MUTATION:
+        return 0
+    return charged_fields(document, operation_name)
+
+
 class MutationRateLimit(SchemaExtension):
-    """Each top-level mutation field takes one request of the key's rate budget: the HTTP
-    middleware took one for the request, this takes the rest before execution (``mutation { a:
-    write(...) b: write(...) }`` costs two) or refuses the whole operation with RATE_LIMITED."""
+    """Each top-level mutation field, and each expensive query field (``retrieve``,
+    ``neighborhood``), takes one request of the key's rate budget: the HTTP middleware took one
+    for the request, this takes the rest before execution (``{ a: retrieve(...) b:
+    retrieve(...) }`` costs two) or refuses the whole operation with RATE_LIMITED."""
 
     def on_execute(self) -> Iterator[None]:
         ctx = self.execution_context
         request = getattr(ctx.context, "request", None)
         take = getattr(getattr(request, "state", None), "rate_take", None)
         if take is not None and ctx.graphql_document is not None:
-            extra = mutation_fields(ctx.graphql_document, ctx.operation_name) - 1
+            extra = charged_fields(ctx.graphql_document, ctx.operation_name) - 1
             if extra > 0:
                 wait = float(take(extra))
                 if wait > 0:
                     retry = max(1, int(wait + 0.999))
                     raise GraphQLError(
-                        f"Rate limit exceeded: this operation runs {extra + 1} mutations; "
+                        f"Rate limit exceeded: this operation runs {extra + 1} charged fields "
+                        "(mutations, retrieve, neighborhood); "
                         f"retry in {retry} s.",
                         extensions={"code": ErrorCode.RATE_LIMITED.value,
                                     "retryAfterSeconds": retry},

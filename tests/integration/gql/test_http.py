@@ -136,6 +136,26 @@ async def test_aliased_mutations_each_take_a_rate_token(
         assert (await client.post("/graphql", json=many, headers=headers)).status_code == 200
 
 
+async def test_an_alias_battery_of_retrieves_costs_one_request_each(
+    executor: Executor, hash_embedder: HashEmbedder, keys: dict[str, Any], agent_id: str
+) -> None:
+    """30 aliased retrieves (each a whole retrieval, and an LLM rerank when configured) take 30
+    requests of the budget: over it, the operation is refused whole before any retrieval."""
+    battery = " ".join(f'r{i}: retrieve(agentId: "{agent_id}", query: "q{i}") {{ context }}'
+                       for i in range(30))
+    headers = {"X-API-Key": keys["key"]}
+    async with http_client(_app(executor, hash_embedder, rate_limit_per_minute=10)) as client:
+        body = (await client.post("/graphql", json={"query": f"{{ {battery} }}"},
+                                  headers=headers)).json()
+        assert body["data"] is None
+        assert body["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
+        two = " ".join(f'r{i}: retrieve(agentId: "{agent_id}", query: "q") {{ context }}'
+                       for i in range(2))
+        ok = (await client.post("/graphql", json={"query": f"{{ {two} }}"},
+                                headers=headers)).json()
+        assert "errors" not in ok and set(ok["data"]) == {"r0", "r1"}
+
+
 async def test_rate_budgets_are_divided_between_api_processes(
     executor: Executor, hash_embedder: HashEmbedder, keys: dict[str, Any]
 ) -> None:

@@ -174,3 +174,20 @@ async def test_variable_defaults_count_when_not_sent() -> None:
     query = HISTORY_BY_VARIABLE.replace("$h: Int!", "$h: Int = 500")
     res = await _run(query, {})
     assert res.errors[0].extensions == {"code": "BAD_INPUT", "reason": "cost"}
+
+
+def test_expensive_query_fields_are_charged_one_request_each() -> None:
+    from graphql import parse
+
+    from gql.limits import charged_fields
+
+    aliases = " ".join(f'r{i}: retrieve(agentId: "x", query: "q") {{ context }}'
+                       for i in range(30))
+    doc = parse(f"""
+        query Battery {{ {aliases} health {{ ready }} }}
+        query Walk {{ a: neighborhood(agentId: "x", key: "k") {{ __typename }} health {{ ready }} }}
+        query Cheap {{ a: health {{ ready }} b: health {{ ready }} }}
+    """)
+    assert charged_fields(doc, "Battery") == 30
+    assert charged_fields(doc, "Walk") == 1
+    assert charged_fields(doc, "Cheap") == 0
