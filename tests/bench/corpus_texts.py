@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 BENCH = Path(__file__).resolve().parents[2].parent / "shared" / "bench"
 NARRATOR = "narrator"
@@ -45,6 +46,30 @@ def locomo(bench: Path = BENCH) -> Iterator[Item]:
 
 
 CORPORA = {"musique": musique, "hotpotqa": hotpotqa, "locomo": locomo}
+
+
+def recorded_extractions(bench: Path = BENCH) -> dict[str, dict[str, Any]]:
+    """A real LLM's recorded extraction of the MuSiQue passages (HippoRAG's OpenIE: entity
+    names and [subject, predicate, object] triples), mapped onto our informed-extraction
+    answer and keyed by passage text: each triple becomes a fact about its subject and a
+    relation of snake_case type; entities are typed "thing" (the recording has no types)."""
+    docs = json.loads((bench / "multihop/musique-openie-gpt35.json").read_text())["docs"]
+    out: dict[str, dict[str, Any]] = {}
+    for doc in docs:
+        triples = [t for t in doc["extracted_triples"]
+                   if isinstance(t, list) and len(t) == 3 and all(isinstance(x, str) for x in t)]
+        names = list(dict.fromkeys([*doc["extracted_entities"],
+                                    *(x for t in triples for x in (t[0], t[2]))]))
+        out[doc["text"]] = {
+            "entities": [{"name": n, "type": "thing", "aliases": []} for n in names
+                         if isinstance(n, str) and n.strip()],
+            "facts": [{"subject": s, "text": f"{s} {p} {o}.", "confidence": 0.9,
+                       "action": "ADD", "importance_category": "specific_event", "kind": "fact"}
+                      for s, p, o in triples],
+            "relations": [{"source": s, "type": "_".join(p.lower().split()), "target": o}
+                          for s, p, o in triples],
+        }
+    return out
 
 
 def sample(every: int, bench: Path = BENCH, corpora: tuple[str, ...] = tuple(CORPORA),
