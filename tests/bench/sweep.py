@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import time
 import uuid
 from collections import Counter
@@ -35,6 +36,8 @@ from server.settings import Settings
 from tests.bench.corpus_texts import CORPORA, Item, recorded_extractions, sample
 from tests.fakes import ScriptedLLM
 
+log = logging.getLogger("sweep")
+
 
 @dataclass
 class Sweep:
@@ -46,6 +49,8 @@ class Sweep:
     first: dict[str, Item] = field(default_factory=dict)
 
     def fail(self, kind: str, item: Item) -> None:
+        if kind not in self.first:  # said at once: a long sweep cut short still reports it
+            log.warning("new failure %s at %s: %r", kind, item.source, item.text[:160])
         self.failures[kind] += 1
         self.first.setdefault(kind, item)
 
