@@ -36,7 +36,7 @@ class Expansion:
     """What a document expands to once every fragment spread is replaced by its fragment."""
 
     selections: int  # field selections of the largest operation, fragments expanded
-    depth: int  # the deepest field nesting of any operation
+    depth: int  # the deepest field nesting of any operation (introspection fields aside)
     cycle: str | None = None  # the name of a fragment that spreads itself (directly or not)
     visits: int = 0  # selection nodes this computation looked at (linear in the document)
 
@@ -62,7 +62,10 @@ class _Walk:
                     self.selection_set(node.selection_set) if node.selection_set else (0, 0)
                 )
                 size += 1 + inner_size
-                depth = max(depth, 1 + inner_depth)
+                # Introspection fields (__schema, __type) follow the schema's own shape, which
+                # is bounded; the depth rule after this ignores them as well.
+                if not node.name.value.startswith("__"):
+                    depth = max(depth, 1 + inner_depth)
             elif isinstance(node, InlineFragmentNode):
                 inner_size, inner_depth = self.selection_set(node.selection_set)
                 size += inner_size
@@ -107,9 +110,8 @@ def expansion(document: DocumentNode, cap: int = 1_000_000) -> Expansion:
         if isinstance(definition, OperationDefinitionNode):
             size, deep = walk.selection_set(definition.selection_set)
             selections, depth = max(selections, size), max(depth, deep)
-    for name in fragments:  # fragments no operation uses are still walked by the rules
-        size, deep = walk.fragment(name)
-        selections, depth = max(selections, size), max(depth, deep)
+    for name in fragments:  # fragments no operation uses are still walked by some rules
+        selections = max(selections, walk.fragment(name)[0])
     return Expansion(selections, depth, walk.cycle, walk.visits)
 
 

@@ -72,3 +72,11 @@ async def test_ordinary_fragment_reuse_still_runs() -> None:
     result = await run(schema, query)
     assert result.errors is None, result.errors
     assert result.data["a"] == result.data["b"]
+
+
+async def test_the_standard_introspection_query_passes() -> None:
+    from graphql import get_introspection_query
+
+    result = await run(build_schema(QueryLimits()), get_introspection_query())
+    assert result.errors is None, result.errors
+    assert result.data["__schema"]["queryType"]["name"] == "Query"
