@@ -265,7 +265,7 @@ def extract_with(nlp: Any, message: str, speaker: str,
     doc = nlp(split_clause_joins(message))
     state = _Doc(doc, speaker, other_speaker(recent, speaker))
     for m in re.finditer(r"([^()\n]{2,60}?)\s{0,3}\(([^()\n]{2,60})\)", message):
-        inner, outer = m.group(2).strip(), m.group(1).split()[-1].strip()
+        inner = m.group(2).strip()
         names = [n for n in state.order if n == inner or m.group(1).rstrip().endswith(n)]
         if inner in state.types and len(names) >= 2:  # "Guili (Guilherme Maturana)"
             alias = next(n for n in names if n != inner)
@@ -276,7 +276,6 @@ def extract_with(nlp: Any, message: str, speaker: str,
             for i, name in list(state.by_token.items()):
                 if name == alias:
                     state.by_token[i] = inner
-        del outer
     last_person: str | None = None
     used: set[str] = set()
     for sent in doc.sents:

@@ -56,6 +56,12 @@ def test_offline_extraction_names_only_resolvable_entities(nlp: Any, text: str,
         assert 0 <= cause < len(ex.facts) and 0 <= effect < len(ex.facts)
 
 
+def test_a_parenthesis_after_only_spaces(nlp: Any) -> None:
+    """Found by the property test: "   (63 TJ)" raised IndexError in the alias pass."""
+    extract_with(nlp, "   (63 TJ)", "narrator")
+    extract_with(nlp, "Ana Lima said   (63 TJ) and left.", "narrator")
+
+
 KEYS = ["person:a", "person:b", "place:c", "org:d", "thing:e"]
 NOW = datetime(2025, 1, 1, tzinfo=UTC)
 
