@@ -1,5 +1,6 @@
 """Real text to write: the passages of the multi-hop corpora and the LoCoMo dev turns under
-``../shared/bench`` (beside the repository), as (source, speaker, text) items. Shared by the
+``shared/bench`` beside the repository (or beside a folder holding it, as for a worktree), as
+(source, speaker, text) items. Shared by the
 corpus sweep (``python -m tests.bench.sweep``) and its fixed-sample test."""
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-BENCH = Path(__file__).resolve().parents[2].parent / "shared" / "bench"
+_REPO = Path(__file__).resolve().parents[2]
+BENCH = next((d / "shared" / "bench" for d in _REPO.parents if (d / "shared" / "bench").is_dir()),
+             _REPO.parent / "shared" / "bench")
 NARRATOR = "narrator"
 
 
@@ -73,10 +76,11 @@ def recorded_extractions(bench: Path = BENCH) -> dict[str, dict[str, Any]]:
 
 
 def sample(every: int, bench: Path = BENCH, corpora: tuple[str, ...] = tuple(CORPORA),
-           limit: int | None = None) -> list[Item]:
-    """Every ``every``-th item of each corpus (deterministic), at most ``limit`` per corpus."""
+           limit: int | None = None, offset: int = 0) -> list[Item]:
+    """Every ``every``-th item of each corpus from the ``offset``-th on (deterministic: offsets
+    0 to every-1 together cover each corpus once), at most ``limit`` per corpus."""
     out: list[Item] = []
     for name in corpora:
-        picked = [item for i, item in enumerate(CORPORA[name](bench)) if i % every == 0]
+        picked = [item for i, item in enumerate(CORPORA[name](bench)) if i % every == offset]
         out += picked[:limit] if limit else picked
     return out

@@ -3,6 +3,7 @@ counting failed writes by error, with the first failing input of each.
 
     .venv/bin/python -m tests.bench.sweep                      # every item of the three corpora
     .venv/bin/python -m tests.bench.sweep --every 10 --corpora musique,hotpotqa
+    .venv/bin/python -m tests.bench.sweep --every 3 --offset 1   # the items --every 3 skips
     .venv/bin/python -m tests.bench.sweep --llm --corpora musique   # recorded LLM extraction
 
 Each corpus is written into its own throw-away agent (deleted at the end) of the local Neo4j.
@@ -97,6 +98,8 @@ async def sweep(executor: Executor, pipe: WritePipeline | Callable[[Item], Write
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=1, help="write every N-th item")
+    parser.add_argument("--offset", type=int, default=0,
+                        help="with --every N: start at the offset-th item (0 to N-1)")
     parser.add_argument("--limit", type=int, default=None, help="at most N items per corpus")
     parser.add_argument("--corpora", default=",".join(CORPORA))
     parser.add_argument("--llm", action="store_true",
@@ -109,7 +112,10 @@ async def main() -> None:
                        settings.neo4j_password.get_secret_value(), settings.neo4j_database)
     embedder = MiniLMEmbedder(find_tokenizer(settings.home))
     await ensure_schema(executor, embedder.dimensions)
-    items = sample(args.every, corpora=tuple(args.corpora.split(",")), limit=args.limit)
+    if not 0 <= args.offset < args.every:
+        parser.error("--offset must be between 0 and --every - 1")
+    items = sample(args.every, corpora=tuple(args.corpora.split(",")), limit=args.limit,
+                   offset=args.offset)
     start = time.perf_counter()
     try:
         pipe: WritePipeline | Callable[[Item], WritePipeline] = (
@@ -119,7 +125,8 @@ async def main() -> None:
     finally:
         await executor.close()
     took = time.perf_counter() - start
-    print(f"\n{len(items)} items ({args.corpora}, every {args.every}) in {took:.0f} s "
+    print(f"\n{len(items)} items ({args.corpora}, every {args.every} from {args.offset}) "
+          f"in {took:.0f} s "
           f"({len(items) / took:.1f}/s), {result.facts} facts added; "
           f"failed: {sum(result.failures.values())}")
     for kind, count in result.failures.most_common():

@@ -6,6 +6,7 @@ entities it was given."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+import re
 from typing import Any
 
 import pytest
@@ -46,6 +47,11 @@ def nlp() -> Any:
 @given(text=texts, speaker=speakers)
 def test_offline_extraction_names_only_resolvable_entities(nlp: Any, text: str,
                                                            speaker: str) -> None:
+    check_extraction(nlp, text, speaker)
+
+
+def check_extraction(nlp: Any, text: str, speaker: str) -> None:
+    """No exception; every relation end, fact and causal index resolvable."""
     ex = extract_with(nlp, text, speaker)
     names = {fold(speaker)} | {fold(n) for e in ex.entities for n in (e.name, *e.aliases)}
     for rel in ex.relations:
@@ -54,6 +60,39 @@ def test_offline_extraction_names_only_resolvable_entities(nlp: Any, text: str,
         assert fact.text.strip()
     for cause, effect, _ in ex.causal:
         assert 0 <= cause < len(ex.facts) and 0 <= effect < len(ex.facts)
+
+
+def _corpus_pieces() -> list[str]:
+    """Sentences of the benchmark corpora (every 7th passage or turn), when they are present."""
+    from tests.bench.corpus_texts import BENCH, sample
+
+    if not BENCH.is_dir():
+        return []
+    return [piece for item in sample(every=7) for piece in re.split(r"(?<=[.!?])\s+", item.text)
+            if piece.strip()]
+
+
+PIECES = _corpus_pieces()
+
+
+@st.composite
+def corpus_texts(draw: Any) -> str:
+    """Sentences of the real corpora, some cut at any character (half a table row, a number
+    without its unit, an unclosed quote), joined with a space or a newline."""
+    out = []
+    for piece in draw(st.lists(st.sampled_from(PIECES), min_size=1, max_size=4)):
+        start = draw(st.integers(0, len(piece)))
+        end = draw(st.integers(start, len(piece)))
+        out.append(draw(st.sampled_from([piece, piece[start:], piece[:end], piece[start:end]])))
+    return draw(st.sampled_from([" ", "\n"])).join(out)
+
+
+@pytest.mark.skipif(not PIECES, reason="no benchmark data beside the repository")
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(text=corpus_texts() if PIECES else st.just(""), speaker=speakers)
+def test_offline_extraction_of_cut_corpus_sentences(nlp: Any, text: str, speaker: str) -> None:
+    check_extraction(nlp, text, speaker)
 
 
 def test_a_parenthesis_after_only_spaces(nlp: Any) -> None:
