@@ -28,6 +28,9 @@ async def test_a_passage_whose_subjects_fall_back_to_an_unmentioned_speaker(
     result = await WritePipeline(executor, embedder, None).write(agent_id, TNT, "narrator")
     assert result.success, result.error
     assert result.facts_added
+    # The facts about the speaker are kept, not dropped: the speaker is an entity of the plan.
+    assert not [w for w in result.warnings if "dropped" in w], result.warnings
+    assert any(f.subject_key == "person:narrator" for f in result.facts_added)
 
 
 @pytest.mark.skipif(not BENCH.is_dir(), reason=f"no benchmark data beside the repository ({BENCH})")
