@@ -5,8 +5,8 @@ entities it was given."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -18,6 +18,7 @@ from graph.memory.write.extraction import ExtractedFact
 from graph.memory.write.offline import extract_with, load_nlp
 from graph.memory.write.planning import EntityInfo, FactItem, RelationItem, build_plan
 from graph.memory.write.reconcile import FactDecision
+from tests.bench.corpus_texts import BENCH, sample
 
 FRAGMENTS = [
     "6998150000000000000 ♠ 1.5 × 10 --", "17.4 -- 23.2 GWh", "(63 TJ)", "≈ 4.184 MJ/kg",
@@ -64,8 +65,6 @@ def check_extraction(nlp: Any, text: str, speaker: str) -> None:
 
 def _corpus_pieces() -> list[str]:
     """Sentences of the benchmark corpora (every 7th passage or turn), when they are present."""
-    from tests.bench.corpus_texts import BENCH, sample
-
     if not BENCH.is_dir():
         return []
     return [piece for item in sample(every=7) for piece in re.split(r"(?<=[.!?])\s+", item.text)
