@@ -8,6 +8,7 @@ import dataclasses
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from graph.executor import Executor
 from graph.memory.jobs import Worker
@@ -15,6 +16,7 @@ from graph.memory.jobs.async_write import extract_handler
 from graph.memory.write import WritePipeline
 from graph.providers import Embedder
 from server.app import create_app
+from server.cli import app as cli
 from server.settings import Settings
 from tests.integration.gql.support import http_client, memory_for
 from tests.integration.jobs.test_async_write import MESSAGE, deps_for, facts_of
@@ -70,3 +72,21 @@ async def test_a_failed_message_is_listed_and_rerun_once_fixed(
         assert (await gql(RETRY))["retryFailedMessages"]["jobIds"] == []
     # Re-running a fixed message never doubles its facts.
     assert await facts_of(executor, agent_id) == facts
+
+
+@pytest.fixture
+async def broken_event(executor: Executor, embedder: Embedder, agent_id: str) -> str:
+    broken = await BrokenStage(executor, embedder, None).write(agent_id, MESSAGE, "Rafael")
+    assert not broken.success and broken.event_id
+    return broken.event_id
+
+
+def test_the_cli_lists_a_failed_message_with_its_error_and_queues_its_rerun(
+        broken_event: str, agent_id: str) -> None:
+    listed = CliRunner().invoke(cli, ["jobs", "failed", "--agent", agent_id])
+    assert listed.exit_code == 0, listed.output
+    assert broken_event in listed.output and "error=ZeroDivisionError" in listed.output
+    assert "must not reach" not in listed.output and "-- 1 failed message(s)" in listed.output
+    retried = CliRunner().invoke(cli, ["jobs", "failed", "--agent", agent_id, "--retry"])
+    assert retried.exit_code == 0, retried.output
+    assert "-- queued 1 extract job(s)" in retried.output
