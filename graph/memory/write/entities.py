@@ -35,9 +35,22 @@ class Mention:
 
 @dataclass
 class Resolved:
+    """The entities of a message by key, and the key of each name the extraction used."""
+
     entities: dict[str, EntityInfo]
     name_map: dict[str, str]
     report: list[dict[str, Any]]
+
+    def key_of(self, name: str, speaker: str) -> str:
+        """The key of a name of the extraction, as it was resolved. A name may carry the
+        hint its mention was resolved without ("Carol (Rafael's girlfriend)" → Carol); a name
+        that resolved to nothing (say, only punctuation) falls back to the speaker, who is
+        always an entity of the plan."""
+        for candidate in (name, strip_hint(name)[0]):
+            key = self.name_map.get(fold(candidate))
+            if key is not None:
+                return key
+        return self.name_map[fold(speaker)]
 
 
 def collect_mentions(ex: Extraction) -> list[Mention]:

@@ -302,7 +302,7 @@ class WritePipeline:
         run.step("resolution", entities=len(ents))
 
         def key_of(name: str) -> str:
-            return resolved.name_map.get(fold(name)) or resolved.name_map[fold(speaker)]
+            return resolved.key_of(name, speaker)
 
         items: list[FactItem] = []
         for fact, vec in zip(facts, fact_vecs, strict=True):

@@ -10,6 +10,7 @@ from graph.memory.write import WritePipeline
 from graph.providers import Embedder
 from tests.bench.corpus_texts import BENCH, recorded_extractions, sample
 from tests.bench.sweep import replaying, sweep
+from tests.fakes import ScriptedLLM
 
 pytestmark = pytest.mark.neo4j
 
@@ -31,6 +32,26 @@ async def test_a_passage_whose_subjects_fall_back_to_an_unmentioned_speaker(
     # The facts about the speaker are kept, not dropped: the speaker is an entity of the plan.
     assert not [w for w in result.warnings if "dropped" in w], result.warnings
     assert any(f.subject_key == "person:narrator" for f in result.facts_added)
+
+
+async def test_a_subject_named_with_a_hint_is_not_taken_for_the_speaker(
+        executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    """A model lists "Carol" but names the subject "Carol (Rafael's girlfriend)": the fact and
+    the relation are Carol's, not Rafael's (the fallback for a name resolved to nothing)."""
+    answer = {"entities": [{"name": "Carol", "type": "person", "aliases": []},
+                           {"name": "Jazz", "type": "thing", "aliases": []}],
+              "facts": [{"subject": "Carol (Rafael's girlfriend)", "text": "Carol loves jazz.",
+                         "confidence": 0.9, "action": "ADD", "kind": "fact",
+                         "importance_category": "preference"}],
+              "relations": [{"source": "Carol (Rafael's girlfriend)", "type": "likes",
+                             "target": "Jazz"}]}
+    llm = ScriptedLLM(by_stage={"Stage: extract_informed": [answer]}, replies=["not json"] * 20)
+    result = await WritePipeline(executor, embedder, llm.chat()).write(
+        agent_id, "My girlfriend Carol loves jazz.", "Rafael")
+    assert result.success, result.error
+    assert [f.subject_key for f in result.facts_added] == ["person:carol"]
+    assert [(r["source_key"], r["target_key"]) for r in result.relations] == [
+        ("person:carol", "thing:jazz")]
 
 
 @pytest.mark.skipif(not BENCH.is_dir(), reason=f"no benchmark data beside the repository ({BENCH})")

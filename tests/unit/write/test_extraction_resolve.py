@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graph.memory.write.entities import Resolved, collect_mentions
 from graph.memory.write.extraction import (
     ExtractedEntity,
     ExtractedFact,
@@ -112,3 +113,18 @@ def test_resolution_without_embeddings_uses_difflib() -> None:
                        [Candidate("organization:acme_corporation", "Acme Corporation",
                                   "organization", 0.0)], embeddings_available=False)
     assert r.method in ("fuzzy", "ambiguous")
+
+
+def test_a_name_with_a_hint_keys_to_the_entity_its_mention_resolved_to() -> None:
+    """The model may name a subject or relation end with a hint ("Carol (Rafael's girlfriend)")
+    while listing the entity without it: the mention is resolved hint-free, and the fact is
+    about Carol, not about the speaker it would fall back to."""
+    ex = Extraction(entities=[ExtractedEntity("Carol", "person")],
+                    facts=[ExtractedFact("Carol likes jazz.", "Carol (Rafael's girlfriend)", 0.9)],
+                    relations=[ExtractedRelation("Carol (Rafael's girlfriend)", "Jazz", "likes")])
+    assert [m.surface for m in collect_mentions(ex)] == ["Carol", "Jazz"]
+    resolved = Resolved({}, {"carol": "person:carol", "jazz": "thing:jazz",
+                             "rafael": "person:rafael"}, [])
+    assert resolved.key_of("Carol (Rafael's girlfriend)", "Rafael") == "person:carol"
+    assert resolved.key_of("carol", "Rafael") == "person:carol"
+    assert resolved.key_of("???", "Rafael") == "person:rafael"  # resolved to nothing
