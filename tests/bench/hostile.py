@@ -82,7 +82,7 @@ async def run(rounds: int) -> None:
                              "--log-level", "warning"], cwd=ROOT, env=env)
     agent = f"hostile-{uuid.uuid4().hex[:8]}"
     executor = connect(settings.bolt_uri, settings.neo4j_user,
-                       settings.neo4j_password.get_secret_value(), settings.neo4j_database)
+                       settings.neo4j_secret(), settings.neo4j_database)
     base = f"http://127.0.0.1:{port}"
     rows: list[str] = []
     try:
