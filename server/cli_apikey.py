@@ -27,7 +27,7 @@ def _run(work: Callable[[ApiKeyStore], Awaitable[T]]) -> T:
 
     async def main() -> T:
         async with connected(
-            s.bolt_uri, s.neo4j_user, s.neo4j_password.get_secret_value(), s.neo4j_database
+            s.bolt_uri, s.neo4j_user, s.neo4j_secret(), s.neo4j_database
         ) as ex:
             return await work(ApiKeyStore(ex))
 

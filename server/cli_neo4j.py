@@ -1,4 +1,4 @@
-"""``hippograph neo4j install|start|stop|status|logs`` — the local server's lifecycle."""
+"""``hippograph neo4j install|start|stop|status|logs|password`` — the local server's lifecycle."""
 
 from __future__ import annotations
 
@@ -78,3 +78,11 @@ def status(as_json: bool = typer.Option(False, "--json", help="Machine-readable 
 def logs(lines: int = typer.Option(50, "--lines", "-n", help="How many lines")) -> None:
     """Print the tail of the server's logs."""
     typer.echo(local_neo4j().log_tail(lines))
+
+
+@app.command()
+def password() -> None:
+    """Print the local server's password (generated at its first start; NEO4J_PASSWORD wins)."""
+    if _guard_remote():
+        return
+    typer.echo(get_settings().neo4j_secret())

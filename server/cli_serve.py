@@ -88,8 +88,8 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"GraphiQL: {api_url(s)}/graphql")
         if s.local_neo4j:
             typer.echo(f"Neo4j Browser: {browser_url(s)}  (user {s.neo4j_user}, password "
-                       f"{s.neo4j_password.get_secret_value()}; the Hippograph guide opens "
-                       f"after connecting)")
+                       f"{s.neo4j_secret()}, generated for this install and kept in "
+                       f"{s.neo4j_password_file}; the Hippograph guide opens after connecting)")
         if not auth:
             typer.echo("Auth is OFF (demo, loopback only).")
         _serve(s.model_copy(update={"auth_disabled": s.auth_disabled or not auth}),

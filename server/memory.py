@@ -141,7 +141,7 @@ def connect_executor(settings: Settings) -> Executor:
     """A pooled executor for the configured Neo4j (no I/O until the first query); every
     transaction carries the configured transaction timeout."""
     return connect(settings.bolt_uri, settings.neo4j_user,
-                   settings.neo4j_password.get_secret_value(), settings.neo4j_database,
+                   settings.neo4j_secret(), settings.neo4j_database,
                    tx_timeout_s=settings.neo4j_tx_timeout_s)
 
 

@@ -14,7 +14,7 @@ def local_neo4j(settings: Settings | None = None) -> LocalNeo4j:
     return LocalNeo4j(
         RuntimeConfig(
             home=s.home,
-            password=s.neo4j_password.get_secret_value(),
+            password=s.neo4j_password.get_secret_value() if s.neo4j_password else None,
             bolt_port=s.neo4j_bolt_port,
             http_port=s.neo4j_http_port,
             heap=s.neo4j_heap,

@@ -13,6 +13,8 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from graph.runtime.password import candidates, password_path
+
 __all__ = ["MIN_ADMIN_KEY_CHARS", "Settings", "get_settings"]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,10 +37,11 @@ class Settings(BaseSettings):
     neo4j_user: str = Field(
         default="neo4j", validation_alias=AliasChoices("NEO4J_USER", "HIPPOGRAPH_NEO4J_USER")
     )
-    neo4j_password: SecretStr = Field(
-        default=SecretStr("hippograph-dev"),
+    neo4j_password: SecretStr | None = Field(
+        default=None,
         validation_alias=AliasChoices("NEO4J_PASSWORD", "HIPPOGRAPH_NEO4J_PASSWORD"),
-    )
+        description="Unset: the random password generated for the local server at its first "
+                    "start, kept in <home>/neo4j-password (mode 0600); use neo4j_secret()")
     neo4j_database: str = "neo4j"
     home: Path = Field(default=ROOT / ".hippograph", description="Local runtime directory")
     neo4j_bolt_port: int = 7687
@@ -183,6 +186,20 @@ class Settings(BaseSettings):
     def local_neo4j(self) -> bool:
         """True when Hippograph installs and runs its own Neo4j (no NEO4J_URI given)."""
         return self.neo4j_uri is None
+
+    def neo4j_secret(self) -> str:
+        """The Neo4j password to log in with: ``NEO4J_PASSWORD`` when set, else the local
+        server's generated one (read from its file at each call: the first start writes it).
+        A home without that file predates it; its server still has the old fixed password,
+        which its next ``hippograph neo4j start`` replaces."""
+        if self.neo4j_password is not None:
+            return self.neo4j_password.get_secret_value()
+        return candidates(self.home)[0]
+
+    @property
+    def neo4j_password_file(self) -> Path:
+        """Where the local server's generated password is kept."""
+        return password_path(self.home)
 
     @property
     def bolt_uri(self) -> str:

@@ -48,7 +48,7 @@ def embedder(minilm: MiniLMEmbedder) -> Embedder:
 @pytest.fixture(scope="session")
 async def executor(settings: Settings) -> AsyncIterator[Executor]:
     ex = connect(settings.bolt_uri, settings.neo4j_user,
-                 settings.neo4j_password.get_secret_value(), settings.neo4j_database)
+                 settings.neo4j_secret(), settings.neo4j_database)
     if not await ex.ping():
         pytest.fail(f"Neo4j is not reachable at {settings.bolt_uri}: run `make test`, which starts it")
     await ensure_schema(ex, 384)

@@ -19,11 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import cypher
+from graph.runtime import password as secret
 
 __all__ = ["LocalNeo4j", "RuntimeConfig", "RuntimeError_", "Status"]
 
 POM_DIR = Path(__file__).resolve().parent
 MAIN_CLASS = "org.neo4j.server.CommunityEntryPoint"
+# The APOC procedures and functions the code calls (cypher/, tests/cypher/); no other is loaded.
+APOC_USED = ("apoc.version", "apoc.util.sleep")
 JVM_OPENS = (
     "--add-opens=java.base/java.nio=ALL-UNNAMED",
     "--add-opens=java.base/java.io=ALL-UNNAMED",
@@ -41,7 +44,8 @@ class RuntimeConfig:
     """Where and how the local server runs."""
 
     home: Path
-    password: str
+    # None: the home's generated password (graph/runtime/password.py); a value: that password.
+    password: str | None = None
     bolt_port: int = 7687
     http_port: int = 7474
     heap: str = "1g"
@@ -82,6 +86,7 @@ class LocalNeo4j:
         self.data, self.logs, self.run_dir = h / "data", h / "logs", h / "run"
         self.marker = h / ".installed"
         self.pid_file = self.run_dir / "hippograph-neo4j.pid"
+        self._live_password: str | None = None  # the password the last successful login used
 
     # ---------------------------------------------------------------- install
     def _fingerprint(self) -> str:
@@ -177,8 +182,11 @@ class LocalNeo4j:
             "server.memory.pagecache.size": c.pagecache,
             "dbms.memory.transaction.total.max": c.tx_memory,
             "db.transaction.timeout": f"{max(1, round(c.tx_timeout_s))}s",
-            "dbms.security.procedures.unrestricted": "apoc.*,gds.*",
-            "dbms.security.procedures.allowlist": "apoc.*,gds.*",
+            # Only the APOC routines the code calls are loaded; GDS needs full access.
+            "dbms.security.procedures.unrestricted": "gds.*",
+            "dbms.security.procedures.allowlist": ",".join((*APOC_USED, "gds.*")),
+            # CORS: only pages of this server's own origin (Browser) may read HTTP answers.
+            "dbms.security.http_access_control_allow_origin": self.http_origin,
             "dbms.usage_report.enabled": "false",
             "db.logs.query.enabled": "OFF",
             "client.allow_telemetry": "false",  # Browser: no product analytics
@@ -192,14 +200,32 @@ class LocalNeo4j:
         (self.conf / "neo4j.conf").write_text(text)
         (self.conf / "apoc.conf").write_text("apoc.export.file.enabled=false\n")
 
+    @property
+    def http_origin(self) -> str:
+        return f"http://127.0.0.1:{self.config.http_port}"
+
+    @property
+    def password_file(self) -> Path:
+        """The generated password of this home (unused when the config names a password)."""
+        return secret.password_path(self.config.home)
+
+    def passwords(self) -> list[str]:
+        """Passwords to log in with, most likely first."""
+        if self.config.password is not None:
+            return [self.config.password]
+        return secret.candidates(self.config.home)
+
     def _set_initial_password(self) -> None:
         if (self.data / "dbms").exists():
             return  # only takes effect before the first start
+        if self.config.password is None and not self.password_file.exists():
+            # The file first: a crash after it leaves a password that is known, not lost.
+            secret.write_secret(self.password_file, secret.new_password())
         env = {**os.environ, "NEO4J_HOME": str(self.config.neo4j_home), "NEO4J_CONF": str(self.conf)}
         cmd = [
             self.config.java, "-cp", f"{self.lib}/*",
             "org.neo4j.server.startup.Neo4jAdminCommand",
-            "dbms", "set-initial-password", self.config.password,
+            "dbms", "set-initial-password", self.passwords()[0],
         ]  # fmt: skip
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
@@ -236,6 +262,7 @@ class LocalNeo4j:
         """Start the server and wait until Bolt answers. Returns False if it was running."""
         if self._pid() is not None:
             self.wait_ready()
+            self._settle_password(log)
             return False
         if not self.is_installed():
             self.install(log)
@@ -256,31 +283,59 @@ class LocalNeo4j:
         except RuntimeError_:
             self.stop()
             raise
+        self._settle_password(log)
         return True
 
+    def _settle_password(self, log: Callable[[str], object]) -> None:
+        """A home without a password file (data from before it existed) gets a random one."""
+        if self.config.password is None and self._live_password is not None:
+            new = secret.settle(self.config.home, self.bolt_uri, self._live_password)
+            if new is not None:
+                self._live_password = new
+                log(f"The local Neo4j password is now a random one, kept in {self.password_file}")
+
+    @property
+    def bolt_uri(self) -> str:
+        return f"bolt://127.0.0.1:{self.config.bolt_port}"
+
     def wait_ready(self, proc: subprocess.Popen[bytes] | None = None) -> str:
-        """Poll ``RETURN 1`` over Bolt until it answers; return the server version."""
+        """Poll ``RETURN 1`` over Bolt until it answers; return the server version.
+
+        Each poll tries :meth:`passwords` in order. A server that refuses all of them is up,
+        so waiting longer would not help: that is an error at once (and few failed logins
+        keep Neo4j's lock-out after repeated failures away).
+        """
         from neo4j import GraphDatabase
-        from neo4j.exceptions import Neo4jError, ServiceUnavailable
+        from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
 
         deadline = time.monotonic() + self.config.start_timeout_s
-        uri = f"bolt://127.0.0.1:{self.config.bolt_port}"
+        uri = self.bolt_uri
         last: Exception | None = None
         while time.monotonic() < deadline:
             if proc is not None and proc.poll() is not None:
                 raise RuntimeError_(f"Neo4j exited with {proc.returncode}:\n{self.log_tail(30)}")
-            try:
-                # A plain auto-commit query: the driver's managed-transaction retries would
-                # turn each poll into a multi-second back-off.
-                with (
-                    GraphDatabase.driver(uri, auth=("neo4j", self.config.password)) as drv,
-                    drv.session() as session,
-                ):
-                    record = session.run(cypher.load("schema/components")).single()
+            for password in self.passwords():
+                try:
+                    # A plain auto-commit query: the driver's managed-transaction retries would
+                    # turn each poll into a multi-second back-off.
+                    with (
+                        GraphDatabase.driver(uri, auth=("neo4j", password)) as drv,
+                        drv.session() as session,
+                    ):
+                        record = session.run(cypher.load("schema/components")).single()
+                    self._live_password = password
                     return str(record["version"]) if record else "unknown"
-            except (ServiceUnavailable, OSError, Neo4jError) as exc:
-                last = exc
-                time.sleep(0.25)
+                except AuthError:
+                    continue
+                except (ServiceUnavailable, OSError, Neo4jError) as exc:
+                    last = exc
+                    break
+            else:
+                where = ("the configured password" if self.config.password is not None
+                         else f"the password in {self.password_file}")
+                raise RuntimeError_(f"Neo4j on {uri} refuses {where}; set NEO4J_PASSWORD to "
+                                    "the server's password")
+            time.sleep(0.25)
         raise RuntimeError_(f"Neo4j did not answer on {uri} in time: {last}\n{self.log_tail(30)}")
 
     def stop(self, timeout_s: float = 60.0) -> bool:
@@ -314,7 +369,7 @@ class LocalNeo4j:
             installed=self.is_installed(),
             running=pid is not None,
             pid=pid,
-            bolt_uri=f"bolt://127.0.0.1:{self.config.bolt_port}",
+            bolt_uri=self.bolt_uri,
             browser_url=f"http://127.0.0.1:{self.config.http_port}/browser/",
             version=version,
         )

@@ -31,7 +31,7 @@ from tests.integration.jobs.markdown_gen import make_markdown
 
 async def run(size: int, n_workers: int, keep: bool) -> int:
     s = get_settings()
-    ex = connect(s.bolt_uri, s.neo4j_user, s.neo4j_password.get_secret_value(), s.neo4j_database)
+    ex = connect(s.bolt_uri, s.neo4j_user, s.neo4j_secret(), s.neo4j_database)
     embedder = MiniLMEmbedder(find_tokenizer(s.home))
     await ensure_schema(ex, embedder.dimensions)
     agent = f"bench-doc-{uuid.uuid4().hex[:8]}"

@@ -52,7 +52,7 @@ async def run_workers(deps: JobDeps, kind: str, agent: str, n_jobs: int, n_worke
 
 async def main(n_jobs: int) -> None:
     s = Settings()
-    ex = connect(s.bolt_uri, s.neo4j_user, s.neo4j_password.get_secret_value(), s.neo4j_database)
+    ex = connect(s.bolt_uri, s.neo4j_user, s.neo4j_secret(), s.neo4j_database)
     await ensure_schema(ex, 384)
     agent, kind = f"bench-{uuid.uuid4().hex[:10]}", f"bench_{uuid.uuid4().hex[:8]}"
     deps = JobDeps(executor=ex, queue=JobQueue(ex),

@@ -355,7 +355,7 @@ async def main(large: bool, n_queries: int, sizes_arg: list[int] | None = None,
                crowd_max: int = 10_000) -> None:
     settings = Settings()
     base = connect(settings.bolt_uri, settings.neo4j_user,
-                   settings.neo4j_password.get_secret_value(), settings.neo4j_database)
+                   settings.neo4j_secret(), settings.neo4j_database)
     ex = TimingExecutor(base)
     embedder = TopicEmbedder()
     await ensure_schema(ex, DIM)
@@ -447,7 +447,7 @@ async def main(large: bool, n_queries: int, sizes_arg: list[int] | None = None,
 async def cleanup_leftovers() -> None:
     settings = Settings()
     ex = connect(settings.bolt_uri, settings.neo4j_user,
-                 settings.neo4j_password.get_secret_value(), settings.neo4j_database)
+                 settings.neo4j_secret(), settings.neo4j_database)
     rows = await ex.run_text(load_query("read_agents_with_prefix"), {"prefix": "bench-retrieve-"})
     print(f"{len(rows)} leftover bench agents, {sum(r['facts'] for r in rows)} facts")
     await cleanup(ex, [r["agent_id"] for r in rows])

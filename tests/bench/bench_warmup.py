@@ -33,7 +33,7 @@ QUESTION = "Where does Ana work now?"
 async def main(rounds: int) -> None:
     settings = Settings()
     ex = connect(settings.bolt_uri, settings.neo4j_user,
-                 settings.neo4j_password.get_secret_value(), settings.neo4j_database)
+                 settings.neo4j_secret(), settings.neo4j_database)
     embedder = MiniLMEmbedder(find_tokenizer(settings.home))
     await ensure_schema(ex, embedder.dimensions)
     agent = f"bench-warmup-{uuid.uuid4().hex[:6]}"

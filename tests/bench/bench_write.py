@@ -152,7 +152,7 @@ async def main() -> None:
     ap.add_argument("--full", action="store_true", help="MiniLM import at --import-facts too")
     args = ap.parse_args()
     s = Settings()
-    ex = connect(s.bolt_uri, s.neo4j_user, s.neo4j_password.get_secret_value(),
+    ex = connect(s.bolt_uri, s.neo4j_user, s.neo4j_secret(),
                  s.neo4j_database)
     minilm = MiniLMEmbedder(find_tokenizer(s.home))
     hasher = HashEmbedder(384)

@@ -418,7 +418,7 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
                embedder_name: str = "minilm", rescorer_name: str | None = None) -> None:
     settings = Settings()
     ex = connect(settings.bolt_uri, settings.neo4j_user,
-                 settings.neo4j_password.get_secret_value(), settings.neo4j_database)
+                 settings.neo4j_secret(), settings.neo4j_database)
     embedder = CachedEmbedder(make_embedder(embedder_name, settings))
     rescorer = make_rescorer(rescorer_name, embedder)
     await ensure_schema(ex, embedder.dimensions)

@@ -321,7 +321,7 @@ async def _main(args: argparse.Namespace, endpoint: ScriptedEndpoint | None) -> 
         return
     llm = build_llm(settings)
     ex = connect(settings.bolt_uri, settings.neo4j_user,
-                 settings.neo4j_password.get_secret_value(), settings.neo4j_database)
+                 settings.neo4j_secret(), settings.neo4j_database)
     await ensure_schema(ex, embedder.dimensions)
     rec = RecordingExecutor(ex)
     pipe = WritePipeline(rec, embedder, llm)

@@ -109,7 +109,7 @@ async def main() -> None:
     args = parser.parse_args()
     settings = Settings()
     executor = connect(settings.bolt_uri, settings.neo4j_user,
-                       settings.neo4j_password.get_secret_value(), settings.neo4j_database)
+                       settings.neo4j_secret(), settings.neo4j_database)
     embedder = MiniLMEmbedder(find_tokenizer(settings.home))
     await ensure_schema(executor, embedder.dimensions)
     if not 0 <= args.offset < args.every:

@@ -31,7 +31,7 @@ def _run_all() -> dict[str, list[dict[str, Any]]]:
     async def main() -> dict[str, list[dict[str, Any]]]:
         out = {}
         async with connected(settings.bolt_uri, settings.neo4j_user,
-                             settings.neo4j_password.get_secret_value()) as ex:
+                             settings.neo4j_secret()) as ex:
             for name in cypher.names("browser"):
                 out[name] = await ex.run(name, PARAMS, read=True)
         return out

@@ -111,13 +111,13 @@ def cluster(demo_agent: str) -> Iterator[dict[str, Any]]:
 
 async def _delete(agent: str) -> None:
     s = Settings()
-    async with connected(s.bolt_uri, s.neo4j_user, s.neo4j_password.get_secret_value()) as ex:
+    async with connected(s.bolt_uri, s.neo4j_user, s.neo4j_secret()) as ex:
         await delete_agent(ex, agent)
 
 
 async def _state(agent: str) -> dict[str, Any]:
     s = Settings()
-    async with connected(s.bolt_uri, s.neo4j_user, s.neo4j_password.get_secret_value()) as ex:
+    async with connected(s.bolt_uri, s.neo4j_user, s.neo4j_secret()) as ex:
         return (await ex.run_text(load_query("scale_check"), {"agent_id": agent}, read=True))[0]
 
 

@@ -32,7 +32,7 @@ def _forget_agents(agents: set[str]) -> None:
     s = Settings()
 
     async def main() -> None:
-        async with connected(s.bolt_uri, s.neo4j_user, s.neo4j_password.get_secret_value()) as ex:
+        async with connected(s.bolt_uri, s.neo4j_user, s.neo4j_secret()) as ex:
             for agent in agents - {"demo"}:
                 await delete_agent(ex, agent)
 

@@ -36,7 +36,7 @@ async def test_gds_client_runs_pagerank(executor: Executor, settings: Settings, 
 
     def run() -> None:
         gds = connect_gds(settings.bolt_uri, settings.neo4j_user,
-                          settings.neo4j_password.get_secret_value())
+                          settings.neo4j_secret())
         assert gds is not None
         try:
             projected = gds.graph.project.native(

@@ -1,16 +1,32 @@
 """Lifecycle of a second, throwaway local server (own ports and home): start is idempotent,
-stop leaves no Java process, a half-finished install is detected and repaired."""
+stop leaves no Java process, a half-finished install is detected and repaired. The same server
+shows what a fresh home gets: a random password in an owner-only file (an old install's fixed
+password is rotated), CORS limited to the server's own origin, only the APOC routines we call."""
 
 from __future__ import annotations
 
 import shutil
+import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, LiteralString
 
+import httpx
 import pytest
+from neo4j import GraphDatabase
+from neo4j.exceptions import AuthError, ClientError
 
+from cypher import load
 from graph.runtime import LocalNeo4j, RuntimeConfig
+from graph.runtime.password import (
+    LEGACY_PASSWORD,
+    change_password,
+    pending_path,
+    read_secret,
+    write_secret,
+)
 from server.runtime import local_neo4j
+from tests.cypher import load_query
 
 pytestmark = pytest.mark.neo4j
 
@@ -35,7 +51,8 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalNeo4j]:
     if not any(main.lib.glob("neo4j-5.*.jar")):
         pytest.fail("the main local Neo4j is not installed (scripts/bootstrap.sh does that)")
     home = tmp_path_factory.mktemp("runtime")
-    rt = LocalNeo4j(RuntimeConfig(home=home, password="lifecycle-pw", bolt_port=37687,
+    # No password configured: the home's generated one, as for `make run`.
+    rt = LocalNeo4j(RuntimeConfig(home=home, bolt_port=37687,
                                   http_port=37474, heap="512m", pagecache="64m", tx_memory="128m",
                                   with_gds=False))
     # Reuse the jars already resolved from Maven Central instead of resolving them again.
@@ -46,8 +63,72 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalNeo4j]:
     rt.stop()
 
 
-def test_start_twice_runs_one_server_and_stop_leaves_none(runtime: LocalNeo4j) -> None:
+@pytest.fixture(scope="module")
+def started(runtime: LocalNeo4j) -> LocalNeo4j:
     assert runtime.start() is True
+    return runtime
+
+
+def _login(rt: LocalNeo4j, password: str, text: LiteralString = load("schema/components"),
+           **params: object) -> list[dict[str, Any]]:
+    """Log in with ``password`` and run one statement."""
+    with (
+        GraphDatabase.driver(rt.bolt_uri, auth=("neo4j", password)) as driver,
+        driver.session() as session,
+    ):
+        return session.run(text, params).data()
+
+
+def test_a_fresh_home_gets_a_random_owner_only_password(started: LocalNeo4j) -> None:
+    path = started.password_file
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    password = read_secret(path)
+    assert password and len(password) >= 32 and password != LEGACY_PASSWORD
+    other = read_secret(local_neo4j().password_file)  # the test server's home, if generated
+    assert password != other
+    assert _login(started, password)
+    with pytest.raises(AuthError):
+        _login(started, LEGACY_PASSWORD)
+
+
+def test_neo4j_http_answers_cors_only_for_its_own_origin(started: LocalNeo4j) -> None:
+    base = f"http://127.0.0.1:{started.config.http_port}"
+    for method in ("GET", "OPTIONS"):
+        answer = httpx.request(method, f"{base}/", headers={
+            "Origin": "http://evil.example", "Access-Control-Request-Method": "POST"})
+        allowed = answer.headers.get("access-control-allow-origin")
+        assert allowed == base, (method, allowed)  # never "*" nor the foreign origin
+
+
+def test_apoc_routines_outside_the_allowlist_are_refused(started: LocalNeo4j) -> None:
+    password = started.passwords()[0]
+    assert str(_login(started, password, load("schema/apoc_version"))[0]["version"]).startswith("5.")
+    assert _login(started, password, load_query("sleep"), ms=1) == [{"slept": True}]
+    with pytest.raises(ClientError, match=r"apoc\.meta\.schema"):
+        _login(started, password, load_query("apoc_meta_schema"))
+
+
+def test_an_old_install_gets_a_random_password_at_its_next_start(started: LocalNeo4j) -> None:
+    # Data from before the password file: the server has the old fixed password, no file.
+    current = started.passwords()[0]
+    change_password(started.bolt_uri, "neo4j", current, LEGACY_PASSWORD)
+    started.password_file.unlink()
+    assert started.start(log=lambda _m: None) is False  # running: rotated in place
+    rotated = read_secret(started.password_file)
+    assert rotated and rotated not in (current, LEGACY_PASSWORD)
+    assert stat.S_IMODE(started.password_file.stat().st_mode) == 0o600
+    assert _login(started, rotated)
+    # A rotation interrupted after the server took the new password but before the rename.
+    write_secret(pending_path(started.config.home), "pending-password-0123456789abcdef")
+    change_password(started.bolt_uri, "neo4j", rotated, "pending-password-0123456789abcdef")
+    started.password_file.unlink()
+    assert started.start(log=lambda _m: None) is False
+    assert read_secret(started.password_file) == "pending-password-0123456789abcdef"
+    assert not pending_path(started.config.home).exists()
+
+
+def test_start_twice_runs_one_server_and_stop_leaves_none(started: LocalNeo4j) -> None:
+    runtime = started
     assert runtime.start() is False
     home = runtime.config.neo4j_home
     assert len(_java_processes(home)) == 1

@@ -18,8 +18,9 @@ async def test_server_is_neo4j_5_26(executor: Executor) -> None:
 
 
 async def test_apoc_is_loaded(executor: Executor) -> None:
+    # Only the routines the code calls are loaded (graph/runtime/local_neo4j.py APOC_USED).
     plugins = (await executor.run("schema/procedures_like", read=True))[0]
-    assert plugins["apoc"] > 50
+    assert plugins["apoc"] >= 1
     version = (await executor.run("schema/apoc_version", read=True))[0]["version"]
     assert version.startswith("5.26.")
 

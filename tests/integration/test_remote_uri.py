@@ -15,7 +15,7 @@ pytestmark = pytest.mark.neo4j
 
 async def test_neo4j_routing_scheme_works(settings: Settings) -> None:
     uri = settings.bolt_uri.replace("bolt://", "neo4j://")
-    async with connected(uri, settings.neo4j_user, settings.neo4j_password.get_secret_value()) as ex:
+    async with connected(uri, settings.neo4j_user, settings.neo4j_secret()) as ex:
         assert await ex.ping()
         rows = await ex.run("schema/components", read=True)  # read routing through the router
         assert rows[0]["version"].startswith("5.")

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.neo4j
 
 async def test_runaway_transactions_are_terminated_with_a_typed_error(settings: Settings) -> None:
     ex = connect(settings.bolt_uri, settings.neo4j_user,
-                 settings.neo4j_password.get_secret_value(), settings.neo4j_database,
+                 settings.neo4j_secret(), settings.neo4j_database,
                  tx_timeout_s=0.5)
     try:
         with pytest.raises(GraphTimeout):

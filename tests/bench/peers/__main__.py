@@ -66,7 +66,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     started = time.perf_counter()
     settings = Settings()
     ex = connect(settings.bolt_uri, settings.neo4j_user,
-                 settings.neo4j_password.get_secret_value(), settings.neo4j_database)
+                 settings.neo4j_secret(), settings.neo4j_database)
     table = VectorTable(MiniLMEmbedder(find_tokenizer(settings.home)))
     await ensure_schema(ex, table.dimensions)
     with open(args.path, encoding="utf-8") as fh:

@@ -35,7 +35,7 @@ def _resolve(key: str) -> Principal | None:
     s = Settings()
 
     async def main() -> Principal | None:
-        async with connected(s.bolt_uri, s.neo4j_user, s.neo4j_password.get_secret_value()) as ex:
+        async with connected(s.bolt_uri, s.neo4j_user, s.neo4j_secret()) as ex:
             stored = await ex.run("auth/list_keys", {"tenant": None}, read=True)
             assert key not in str(stored)  # only the hash is stored
             return await ApiKeyStore(ex).resolve(key)

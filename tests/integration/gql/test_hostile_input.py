@@ -21,6 +21,7 @@ from graph.providers import HashEmbedder
 from server.app import create_app
 from server.settings import Settings
 from tests.integration.gql.support import http_client, load_story, memory_for
+from tests.unit.gql.test_fragment_chains import chain
 
 pytestmark = pytest.mark.neo4j
 
@@ -60,3 +61,19 @@ async def test_hostile_retrieve_does_not_delay_a_concurrent_health_query(
         answer = (await slow).json()
     assert released_by_test == [True]  # released by the test, not by the hold timeout
     assert answer["data"]["retrieve"]["plan"]["strategy"] == "MULTI_SIGNAL"
+
+
+async def test_a_fragment_chain_is_refused_over_http_and_the_app_keeps_answering(
+    executor: Executor, hash_embedder: HashEmbedder,
+) -> None:
+    # 30 fragments, each spreading the next twice: 2^30 paths for a walk that expands spreads.
+    # Refused as BAD_INPUT by the linear pre-pass (an exponential walk would not return here).
+    app = create_app(Settings(auth_disabled=True), memory=memory_for(executor, hash_embedder))
+    async with http_client(app) as client:
+        refused = await client.post("/graphql", json={"query": chain(30)})
+        health = await client.post("/graphql", json={"query": "{ health { embedder } }"})
+    errors = refused.json()["errors"]
+    assert [e["extensions"]["code"] for e in errors] == ["BAD_INPUT"]
+    assert errors[0]["extensions"]["reason"] == "fragments"
+    assert "data" not in refused.json() or refused.json()["data"] is None
+    assert health.json()["data"]["health"]["embedder"] == hash_embedder.name

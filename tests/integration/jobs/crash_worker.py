@@ -60,7 +60,7 @@ class FreezingPipeline:
 
 async def main(agent_id: str, marker: Path, point: str) -> None:
     s = Settings()
-    ex = connect(s.bolt_uri, s.neo4j_user, s.neo4j_password.get_secret_value(), s.neo4j_database)
+    ex = connect(s.bolt_uri, s.neo4j_user, s.neo4j_secret(), s.neo4j_database)
     embedder = MiniLMEmbedder(find_tokenizer(s.home))
     pipeline: Any
     if point == "before_commit":

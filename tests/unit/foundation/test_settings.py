@@ -23,11 +23,12 @@ def test_neo4j_uri_env_means_remote(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_secrets_are_masked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HIPPOGRAPH_LLM_API_KEY", "sk-very-secret")
+    monkeypatch.setenv("NEO4J_PASSWORD", "pw-very-secret")
     s = Settings(_env_file=None)
     assert s.llm_enabled
     masked = s.masked()
     assert masked["llm_api_key"] == "***" and masked["neo4j_password"] == "***"
-    assert "sk-very-secret" not in repr(s)
+    assert "sk-very-secret" not in repr(s) and "pw-very-secret" not in repr(s)
 
 
 def test_stage_model_override(monkeypatch: pytest.MonkeyPatch) -> None:
