@@ -96,8 +96,8 @@ def agent_for(principal: Principal, agent_id: str | None) -> str:
     return agent_id
 
 
-async def _admit(resolve: Resolver, ctx: Context,
-                 agent_id: str | None) -> tuple[Memory, str, Principal]:
+async def _admit(resolve: Resolver, ctx: Context, agent_id: str | None, *,
+                 claim: bool) -> tuple[Memory, str, Principal]:
     caller = await resolve(ctx)
     if caller.rate_wait_s > 0:
         retry = max(1, int(caller.rate_wait_s + 0.999))
@@ -107,8 +107,11 @@ async def _admit(resolve: Resolver, ctx: Context,
     principal = caller.principal
     # The key covers the id; the agent must also belong to the key's tenant (as in GraphQL).
     # An operator scope (stdio with HIPPOGRAPH_MCP_AGENT) is the operator's own, like the CLI.
+    # Only a tool that writes may claim a new id (``claim``); reads of an unowned id are
+    # refused like reads of another tenant's agent.
     if not (principal.admin or principal.operator) and not await may_access(
-            caller.memory.executor, principal.tenant, agent, named=agent in principal.agents):
+            caller.memory.executor, principal.tenant, agent, named=agent in principal.agents,
+            claim=claim):
         raise ApiError(ErrorCode.FORBIDDEN, "This API key may not access that agent.")
     return caller.memory, agent, principal
 
@@ -135,7 +138,8 @@ def _handler(tool: Tool, resolve: Resolver) -> Callable[..., Awaitable[Any]]:
     async def handler(ctx: Context, **arguments: Any) -> Any:
         try:
             inp = tool.input.model_validate(arguments)
-            memory, agent_id, principal = await _admit(resolve, ctx, inp.agent_id)
+            memory, agent_id, principal = await _admit(resolve, ctx, inp.agent_id,
+                                                       claim=not tool.read_only)
             if tool.charges_key:  # the key pays for what it ingests (document quota)
                 return await tool.run(memory, agent_id, inp, key_id=principal.key_id)
             return await tool.run(memory, agent_id, inp)
@@ -177,7 +181,7 @@ def build_mcp(resolve: Resolver) -> MCPServer[Any]:
     async def read(ctx: Context, agent_id: str,
                    fn: Callable[[Memory, str], Awaitable[dict[str, Any]]]) -> str:
         try:
-            memory, agent, _ = await _admit(resolve, ctx, agent_id)
+            memory, agent, _ = await _admit(resolve, ctx, agent_id, claim=False)
             return json.dumps(await fn(memory, agent))
         except Exception as exc:
             err = _known(exc)
