@@ -33,7 +33,8 @@ def _memory() -> tuple[Memory, Callable[[], Awaitable[None]]]:
 
 def _fmt_job(job: Any) -> str:
     when = job.created_at.isoformat(timespec="seconds") if job.created_at else "-"
-    err = f"  last_error={job.last_error[:80]!r}" if job.last_error else ""
+    err = (f"  last_error={job.last_error_code or '?'}: {job.last_error[:80]!r}"
+           if job.last_error else "")
     return (f"{job.id}  {job.kind:<15} {job.status:<8} attempts={job.attempts}/"
             f"{job.max_attempts} progress={job.progress:.0%} agent={job.agent_id} "
             f"subject={job.subject or '-'} created={when}{err}")

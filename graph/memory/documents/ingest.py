@@ -22,7 +22,13 @@ from graph.executor import Executor, Transaction
 from graph.memory.documents.fetch import UrlRefused, check_url, fetch_url
 from graph.memory.documents.parse import chunk_text, detect_format, parse_document
 from graph.memory.jobs.config import DocumentConfig
-from graph.memory.jobs.context import JobContext, JobFailed, LeaseLost, PermanentJobError
+from graph.memory.jobs.context import (
+    JobContext,
+    JobFailed,
+    LeaseLost,
+    PermanentJobError,
+    extraction_failed,
+)
 from graph.memory.jobs.queue import JobQueue, JobSpec
 from graph.memory.spaces import claim_space, embedder_name
 from graph.memory.text import idempotency_digest, join_parts
@@ -344,6 +350,6 @@ async def chunk_extract_handler(ctx: JobContext) -> dict[str, Any]:
     except FencedOut as exc:
         raise LeaseLost(ctx.job.id) from exc
     if not result.success:  # LLM down / unusable answer: retried, then dead with last_error
-        raise JobFailed(f"extraction failed: {result.error}")
+        raise extraction_failed(result.error)
     return {"chunk_id": chunk["id"], "ord": chunk["ord"],
             "facts_added": len(result.facts_added)}

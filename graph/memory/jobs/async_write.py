@@ -21,7 +21,13 @@ from typing import Any
 
 from graph.errors import BadInput, FencedOut
 from graph.executor import Executor, Transaction
-from graph.memory.jobs.context import JobContext, JobFailed, LeaseLost, PermanentJobError
+from graph.memory.jobs.context import (
+    JobContext,
+    JobFailed,
+    LeaseLost,
+    PermanentJobError,
+    extraction_failed,
+)
 from graph.memory.jobs.queue import JobQueue, JobSpec
 from graph.memory.spaces import claim_space, embedder_name
 from graph.memory.text import (
@@ -173,5 +179,5 @@ async def extract_handler(ctx: JobContext) -> dict[str, Any]:
     except FencedOut as exc:
         raise LeaseLost(ctx.job.id) from exc
     if not result.success:
-        raise JobFailed(f"extraction failed: {result.error}")
+        raise extraction_failed(result.error)
     return _summary(result)
