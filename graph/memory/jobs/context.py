@@ -101,7 +101,7 @@ def job_error(exc: BaseException) -> JobError:
     """The ``last_error`` / ``last_error_code`` a job keeps (and ``jobs{lastError}`` shows) for
     ``exc`` (pure): our handlers' descriptions keep their text (cut to 500 characters); any
     other exception keeps only its class and a fixed message, never its text."""
-    if isinstance(exc, SAFE_ERRORS):
+    if isinstance(exc, (PermanentJobError, JobFailed)):
         code = exc.code or (
             _code_of(exc.__cause__) if exc.__cause__ is not None else "INTERNAL")
         if code == "INTERNAL":
