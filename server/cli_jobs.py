@@ -191,7 +191,8 @@ async def _run_now(kind: str, agent: str, subject: str | None) -> None:
                        err=True)
             raise typer.Exit(2)
         queue: JobQueue = deps.queue
-        queued = await queue.enqueue(maintenance_spec(kind, agent, subject)
+        queued = await queue.enqueue(maintenance_spec(kind, agent, subject,
+                                                      memory.write_config.pii_mode)
                                      if kind in MAINTENANCE_KINDS
                                      else JobSpec(kind=kind, agent_id=agent, subject=subject))
         bar = progress_bar(total=100, desc=f"{kind} {agent}", unit="%")

@@ -16,6 +16,7 @@ import uuid
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from graph.errors import BadInput, FencedOut, NotFound
 from graph.executor import Executor, Transaction
@@ -115,6 +116,26 @@ def _redacted(text: str | None, mode: str, what: str) -> str | None:
     return None if text is None else redact_text(text, mode, what).text
 
 
+def check_url_privacy(url: str, mode: str) -> None:
+    """A URL is fetched as given, so it cannot be redacted: under a PII policy other than
+    ``off``, one carrying credentials (``user:password@``) or a clear PII span (an e-mail, a
+    key, a token...) is refused rather than stored with the document and its job (pure).
+
+    Raises:
+        BadInput: the URL carries credentials or personal data.
+    """
+    if mode == "off":
+        return
+    try:
+        parts = urlsplit(url)
+        credentials = bool(parts.username or parts.password)
+    except ValueError:
+        credentials = False  # check_url refuses a malformed URL with its own message
+    if credentials or redact_text(url, "redact").findings:
+        raise BadInput("the document URL carries credentials or personal data, which would be "
+                       "stored with the document; fetch the page yourself and send its text")
+
+
 def _doc_id(agent_id: str, *basis: str) -> str:
     return str(uuid.uuid5(_NS, join_parts(agent_id, *basis)))
 
@@ -150,6 +171,7 @@ async def ingest_document(
         DocumentQuotaExceeded: the key's document bytes for the window are used up.
         PIIRejected: ``pii_mode="reject"`` and the text or title holds PII.
         UrlRefused: the URL is refused up front (scheme, private address unless allowed).
+        BadInput: the URL carries credentials or personal data (see check_url_privacy).
     """
     cfg = config or DocumentConfig()
     if not agent_id or not agent_id.strip():
@@ -174,6 +196,7 @@ async def ingest_document(
         }
     else:
         assert url is not None
+        check_url_privacy(url, pii_mode)
         # Refuse obviously bad targets now (cheap, no request sent); the worker checks again.
         await check_url(url, allow_private=cfg.allow_private_urls)
         doc_id = str(uuid.uuid4())
