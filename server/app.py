@@ -83,6 +83,7 @@ def query_limits(settings: Settings) -> QueryLimits:
         max_tokens=settings.max_query_tokens,
         max_selections=settings.max_query_selections,
         introspection=settings.introspection,
+        rerank_cost=settings.rerank_rate_cost,
     )
 
 

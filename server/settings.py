@@ -100,6 +100,10 @@ class Settings(BaseSettings):
         default=600, ge=0,
         description="Requests per API key per minute across all API processes (0: off); each "
                     "aliased mutation field counts as one request")
+    rerank_rate_cost: int = Field(
+        default=5, ge=1,
+        description="Requests of the rate budget one retrieve takes when it reranks with the "
+                    "LLM (an LLM is configured and the call keeps the reranker on)")
     api_processes: int = Field(
         default=1, ge=1, le=1024,
         description="API processes sharing the rate budgets: each enforces 1/N of them. "

@@ -156,6 +156,31 @@ async def test_an_alias_battery_of_retrieves_costs_one_request_each(
         assert "errors" not in ok and set(ok["data"]) == {"r0", "r1"}
 
 
+async def test_a_reranked_retrieve_costs_the_rerank_price(
+    executor: Executor, hash_embedder: HashEmbedder, keys: dict[str, Any], agent_id: str
+) -> None:
+    """With an LLM configured, each retrieve that reranks takes ``rerank_rate_cost`` (5)
+    requests of the budget; one that turns the reranker off takes one."""
+    from tests.fakes import ScriptedLLM
+
+    memory = memory_for(executor, hash_embedder, llm=ScriptedLLM().chat())
+    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=8,
+                              rerank_rate_cost=5), memory=memory)
+    two = " ".join(f'r{i}: retrieve(agentId: "{agent_id}", query: "q{i}") {{ context }}'
+                   for i in range(2))
+    off = " ".join(f'r{i}: retrieve(agentId: "{agent_id}", query: "q{i}", '
+                   f'options: {{enableReranker: false}}) {{ context }}' for i in range(2))
+    headers = {"X-API-Key": keys["key"]}
+    async with http_client(app) as client:
+        body = (await client.post("/graphql", json={"query": f"{{ {two} }}"},
+                                  headers=headers)).json()
+        assert body["data"] is None
+        assert body["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
+        ok = (await client.post("/graphql", json={"query": f"{{ {off} }}"},
+                                headers=headers)).json()
+        assert "errors" not in ok and set(ok["data"]) == {"r0", "r1"}
+
+
 async def test_rate_budgets_are_divided_between_api_processes(
     executor: Executor, hash_embedder: HashEmbedder, keys: dict[str, Any]
 ) -> None:

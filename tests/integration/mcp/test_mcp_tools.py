@@ -241,3 +241,26 @@ async def test_read_tools_never_claim_an_agent_id(client_for: Any, executor: Exe
                                                                {"agent_id": fresh})))
     finally:
         await delete_agent(executor, fresh)
+
+
+async def test_a_reranked_retrieve_context_costs_the_rerank_price(
+    executor: Executor, hash_embedder: HashEmbedder, agent_id: str,
+) -> None:
+    """As over GraphQL: with an LLM configured, retrieve_context takes ``rerank_rate_cost``
+    requests of the key's budget (the HTTP middleware takes the first)."""
+    from server.limits import RateLimiter
+    from tests.fakes import ScriptedLLM
+
+    memory = memory_for(executor, hash_embedder, llm=ScriptedLLM().chat())
+    limiter = RateLimiter(per_minute=8)
+
+    async def resolve(_ctx: Any) -> Caller:
+        wait = limiter.take("key")  # what AuthMiddleware does for every request
+        return Caller(memory, LOCAL_ADMIN, rate_wait_s=wait,
+                      rate_take=lambda cost: limiter.take("key", cost), rerank_cost=5)
+
+    async with Client(build_mcp(resolve)) as c:
+        args = {"agent_id": agent_id, "query": "where does Ana live?"}
+        _ok(await c.call_tool("retrieve_context", args))  # 5 of 8
+        assert _code(await c.call_tool("retrieve_context", args)) == "RATE_LIMITED"
+        _ok(await c.call_tool("list_facts", {"agent_id": agent_id}))  # 1 more is left
