@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any
 
 from graphql import (
+    BooleanValueNode,
     DocumentNode,
     FieldNode,
     FragmentDefinitionNode,
@@ -25,6 +26,7 @@ from graphql import (
     GraphQLObjectType,
     InlineFragmentNode,
     IntValueNode,
+    ObjectValueNode,
     OperationDefinitionNode,
     OperationType,
     SelectionSetNode,
@@ -86,6 +88,9 @@ class QueryLimits:
     # fragments (bounds every rule that walks spreads; see gql/fragments.py).
     max_selections: int = 10_000
     introspection: bool = True
+    # Requests of the rate budget a retrieve takes when it reranks with the LLM (an LLM is
+    # configured and the call does not turn the reranker off); 1 otherwise.
+    rerank_cost: int = 5
 
 
 def _refused(reason: str, message: str) -> GraphQLError:
@@ -247,10 +252,34 @@ class CostLimiter(SchemaExtension):
 EXPENSIVE_QUERIES = frozenset({"retrieve", "neighborhood"})
 
 
-def charged_fields(document: DocumentNode, operation_name: str | None) -> int:
-    """Top-level fields of the operation ``document`` runs that take a request of the rate
-    budget each (aliases count, fragments expanded): every field of a mutation, the
-    ``EXPENSIVE_QUERIES`` fields of a query; 0 when the operation cannot be picked."""
+def _reranks(node: FieldNode, variables: dict[str, Any]) -> bool:
+    """Whether a ``retrieve`` field leaves the LLM reranker on (its ``options`` do not set
+    ``enableReranker: false``, literally or through a variable)."""
+    for arg in node.arguments or ():
+        if arg.name.value != "options":
+            continue
+        value = arg.value
+        if isinstance(value, VariableNode):
+            sent = variables.get(value.name.value)
+            return not (isinstance(sent, dict) and sent.get("enableReranker") is False)
+        if isinstance(value, ObjectValueNode):
+            for f in value.fields:
+                if f.name.value != "enableReranker":
+                    continue
+                if isinstance(f.value, BooleanValueNode):
+                    return bool(f.value.value)
+                if isinstance(f.value, VariableNode):
+                    return variables.get(f.value.name.value) is not False
+    return True
+
+
+def charged_fields(document: DocumentNode, operation_name: str | None, *,
+                   rerank_cost: int = 1, variables: dict[str, Any] | None = None) -> int:
+    """Requests of the rate budget the operation ``document`` runs takes (aliases count,
+    fragments expanded): one per mutation field and per ``EXPENSIVE_QUERIES`` field of a
+    query, ``rerank_cost`` for a ``retrieve`` that reranks with the LLM (pass 1 when no LLM
+    is configured); 0 when the operation cannot be picked."""
+    variables = variables or {}
     operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
     fragments = {d.name.value: d for d in document.definitions
                  if isinstance(d, FragmentDefinitionNode)}
@@ -261,14 +290,22 @@ def charged_fields(document: DocumentNode, operation_name: str | None) -> int:
         return 0
     mutation = chosen[0].operation == OperationType.MUTATION
 
+    def field_cost(node: FieldNode) -> int:
+        name = node.name.value
+        if name == "__typename" or not (mutation or name in EXPENSIVE_QUERIES):
+            return 0
+        if name == "retrieve" and not mutation and rerank_cost > 1 \
+                and _reranks(node, variables):
+            return rerank_cost
+        return 1
+
     def count(selection: SelectionSetNode, depth: int = 0) -> int:
         if depth > 16:  # fragment cycles are refused by validation; stop here regardless
             return 0
         total = 0
         for node in selection.selections:
             if isinstance(node, FieldNode):
-                name = node.name.value
-                total += name != "__typename" and (mutation or name in EXPENSIVE_QUERIES)
+                total += field_cost(node)
             elif isinstance(node, InlineFragmentNode):
                 total += count(node.selection_set, depth + 1)
             elif isinstance(node, FragmentSpreadNode) and node.name.value in fragments:
@@ -291,23 +328,33 @@ def mutation_fields(document: DocumentNode, operation_name: str | None) -> int:
 
 class MutationRateLimit(SchemaExtension):
     """Each top-level mutation field, and each expensive query field (``retrieve``,
-    ``neighborhood``), takes one request of the key's rate budget: the HTTP middleware took one
-    for the request, this takes the rest before execution (``{ a: retrieve(...) b:
-    retrieve(...) }`` costs two) or refuses the whole operation with RATE_LIMITED."""
+    ``neighborhood``), takes one request of the key's rate budget, a ``retrieve`` that reranks
+    with the process's LLM ``rerank_cost``: the HTTP middleware took one for the request, this
+    takes the rest before execution (``{ a: retrieve(...) b: retrieve(...) }`` costs two, ten
+    with an LLM reranking) or refuses the whole operation with RATE_LIMITED."""
+
+    def __init__(self, rerank_cost: int = QueryLimits.rerank_cost) -> None:
+        self.rerank_cost = rerank_cost
 
     def on_execute(self) -> Iterator[None]:
         ctx = self.execution_context
         request = getattr(ctx.context, "request", None)
         take = getattr(getattr(request, "state", None), "rate_take", None)
         if take is not None and ctx.graphql_document is not None:
-            extra = charged_fields(ctx.graphql_document, ctx.operation_name) - 1
+            memory = getattr(ctx.context, "memory", None)
+            reranking = (memory is not None and memory.llm is not None
+                         and memory.retrieve_config.enable_reranker)
+            extra = charged_fields(ctx.graphql_document, ctx.operation_name,
+                                   rerank_cost=self.rerank_cost if reranking else 1,
+                                   variables=ctx.variables) - 1
             if extra > 0:
                 wait = float(take(extra))
                 if wait > 0:
                     retry = max(1, int(wait + 0.999))
                     raise GraphQLError(
-                        f"Rate limit exceeded: this operation runs {extra + 1} charged fields "
-                        "(mutations, retrieve, neighborhood); "
+                        f"Rate limit exceeded: this operation costs {extra + 1} requests "
+                        "(mutations, retrieve — more when it reranks with the LLM — and "
+                        "neighborhood); "
                         f"retry in {retry} s.",
                         extensions={"code": ErrorCode.RATE_LIMITED.value,
                                     "retryAfterSeconds": retry},
@@ -342,5 +389,5 @@ def limit_extensions(limits: QueryLimits) -> list[Any]:
         partial(AddValidationRules, rules),
         partial(ValidationCache, maxsize=DOCUMENT_CACHE),
         partial(CostLimiter, limits.max_cost),
-        MutationRateLimit,
+        partial(MutationRateLimit, limits.rerank_cost),
     ]

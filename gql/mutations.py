@@ -282,6 +282,7 @@ class Mutation:
         subject: Annotated[str | None, _arg("What it works on (e.g. an entity key).")] = None,
     ) -> RunJobPayload:
         queued = await info.context.memory.queue.enqueue(
-            maintenance_spec(str(kind.value), str(agent_id), subject)
+            maintenance_spec(str(kind.value), str(agent_id), subject,
+                             info.context.memory.write_config.pii_mode)
         )
         return RunJobPayload(job_id=strawberry.ID(queued.job_id), created=queued.created, errors=[])

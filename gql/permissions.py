@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import strawberry
+from graphql import OperationType
 from strawberry.permission import BasePermission, PermissionExtension
 from strawberry.types import Info
 
@@ -44,7 +45,8 @@ LOCAL_ADMIN = Principal(tenant="local", all_agents=True, admin=True)
 class AgentAccess(BasePermission):
     """Grants the field when the caller's key covers the ``agentId`` argument.
 
-    Fields without an ``agentId`` argument are not guarded by this class (``health``).
+    Fields without an ``agentId`` argument are not guarded by this class (``health``). Queries
+    never claim an agent id (see :mod:`graph.tenancy`); mutations may.
     """
 
     message = "This API key may not access that agent."
@@ -59,9 +61,11 @@ class AgentAccess(BasePermission):
             return False
         if principal.admin:
             return True
-        # The key covers the id; the agent must also belong to the key's tenant.
+        # The key covers the id; the agent must also belong to the key's tenant. Only a
+        # mutation may claim a new id: a query of an unowned id is refused like a foreign one.
         return await may_access(info.context.executor, principal.tenant, agent_id,
-                                named=agent_id in principal.agents)
+                                named=agent_id in principal.agents,
+                                claim=info.operation.operation == OperationType.MUTATION)
 
 
 def _guard() -> list[Any]:

@@ -3,10 +3,13 @@
 The same agent id in two tenants is refused (not two memories): the first tenant to use an id
 owns it (``(:AgentTenant {agent_id, tenant})``, unique agent id), a key of another tenant
 naming it cannot be created, and such a key's requests are refused. ``--all-agents`` keys reach
-every agent of their own tenant and may start new agent ids (claimed on first use); they never
-reach an agent owned by another tenant nor data without a tenant (agents written before
-tenancy existed, or by the operator's CLI), which only an operator's key naming the agent
-claims.
+every agent of their own tenant and may start new agent ids (claimed by their first write);
+they never reach an agent owned by another tenant nor data without a tenant (agents written
+before tenancy existed, or by the operator's CLI), which only an operator's key naming the
+agent claims.
+
+Reads never claim: a read of an id nobody owns is refused exactly like a read of another
+tenant's agent, so reading cannot reveal which ids exist (and cannot squat on them).
 Deleting an agent (``graph.admin.delete_agent``) releases its id.
 """
 
@@ -34,12 +37,19 @@ async def _has_data(executor: Executor, agent_id: str) -> bool:
     return bool(rows and rows[0]["has_data"])
 
 
-async def may_access(executor: Executor, tenant: str, agent_id: str, *, named: bool) -> bool:
+async def may_access(executor: Executor, tenant: str, agent_id: str, *, named: bool,
+                     claim: bool = True) -> bool:
     """True when ``tenant`` owns ``agent_id`` (claiming a new id, or — when the key ``named``
-    the agent — an unclaimed legacy one). One indexed read once the id is owned."""
+    the agent — an unclaimed legacy one). One indexed read once the id is owned.
+
+    ``claim=False`` (reads): nothing is claimed; an id nobody owns is reachable only by a key
+    naming it (an operator's grant), so for an ``--all-agents`` key an unknown id and another
+    tenant's id answer the same (False)."""
     exists, owner = await _owner(executor, agent_id)
     if exists and owner is not None:
         return owner == tenant
+    if not claim:
+        return named
     if not named and (exists or await _has_data(executor, agent_id)):
         return False  # data without a tenant: only an operator's key naming the agent claims it
     return await _claim(executor, agent_id, tenant, named) == tenant

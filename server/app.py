@@ -34,7 +34,7 @@ from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
 from server.breaker import BreakerExecutor
 from server.browser_guide import browser_guide_routes
 from server.health import healthz, metrics, readiness, readyz
-from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter
+from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter, parse_networks
 from server.mcp.http import McpHttp
 from server.memory import Memory, build_memory, connect_executor
 from server.origin import HostGuard, host_guard_enabled
@@ -83,6 +83,7 @@ def query_limits(settings: Settings) -> QueryLimits:
         max_tokens=settings.max_query_tokens,
         max_selections=settings.max_query_selections,
         introspection=settings.introspection,
+        rerank_cost=settings.rerank_rate_cost,
     )
 
 
@@ -160,6 +161,9 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
             limiter=RateLimiter(settings.rate_limit_per_minute, settings.api_processes),
             failures=AuthFailureLimiter(settings.auth_failures_per_minute,
                                         settings.api_processes),
+            address_failures=AuthFailureLimiter(settings.auth_failures_per_address_per_minute,
+                                                settings.api_processes),
+            trusted_proxies=parse_networks(settings.trusted_proxies),
             paths=("/graphql", "/mcp"),
             deferred_limit_paths=("/mcp",),
         ),

@@ -16,6 +16,7 @@ import ipaddress
 import secrets
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -27,7 +28,13 @@ from gql.permissions import LOCAL_ADMIN, Principal
 from graph.errors import BadInput, GraphUnavailable, NotFound
 from graph.executor import Executor
 from graph.tenancy import claim_agents
-from server.limits import AuthFailureLimiter, RateLimiter, json_error
+from server.limits import (
+    AuthFailureLimiter,
+    Network,
+    RateLimiter,
+    client_address,
+    json_error,
+)
 
 __all__ = [
     "ApiKeyInfo",
@@ -180,6 +187,8 @@ class AuthMiddleware:
         admin_key: str | None,
         limiter: RateLimiter,
         failures: AuthFailureLimiter | None = None,
+        address_failures: AuthFailureLimiter | None = None,
+        trusted_proxies: Sequence[Network] = (),
         paths: tuple[str, ...] = ("/graphql",),
         deferred_limit_paths: tuple[str, ...] = (),
     ) -> None:
@@ -188,7 +197,12 @@ class AuthMiddleware:
         self.auth_disabled = auth_disabled
         self.admin_key = admin_key
         self.limiter = limiter
+        # Failed authentications: per (client address, presented key) — a client retrying a
+        # wrong key is locked out alone, not every client behind its proxy — and, with a
+        # larger budget, per address (a spray of different keys).
         self.failures = failures or AuthFailureLimiter(10)
+        self.address_failures = address_failures or AuthFailureLimiter(100)
+        self.trusted_proxies = tuple(trusted_proxies)
         self.paths = paths
         # Over-budget requests on these paths pass with ``state["rate_wait_s"]`` set, for the
         # route to refuse in its own protocol (MCP tool calls answer a RATE_LIMITED tool error).
@@ -203,24 +217,32 @@ class AuthMiddleware:
             await self.app(scope, receive, send)  # the GraphiQL page itself
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        address = str((scope.get("client") or ("?",))[0])
-        locked = self.failures.wait(address)
+        forwarded = ",".join(v.decode("latin-1") for k, v in scope["headers"]
+                             if k.lower() == b"x-forwarded-for")
+        address = client_address(str((scope.get("client") or ("?",))[0]), forwarded,
+                                 self.trusted_proxies)
+        presented = key_from_headers(headers)
+        # The presented key's identity: a hash prefix (the key itself is never kept).
+        identity = f"{address}|{hash_key(presented)[:16]}" if presented is not None else None
+        locked = max(self.address_failures.wait(address),
+                     self.failures.wait(identity) if identity is not None else 0.0)
         if locked > 0:
             retry = max(1, int(locked + 0.999))
             await json_error(
                 429, "RATE_LIMITED",
-                f"Too many failed authentications from this address; retry in {retry} s.",
+                f"Too many failed authentications; retry in {retry} s.",
                 {"retry-after": str(retry)}, retryAfterSeconds=retry,
             )(scope, receive, send)
             return
         principal, refusal = await self._authenticate(scope, headers)
         if refusal is not None:
-            if refusal.status_code == 401 and key_from_headers(headers) is not None:
-                self.failures.failed(address)  # a wrong key, not a missing one
+            if refusal.status_code == 401 and identity is not None:
+                self.failures.failed(identity)  # a wrong key, not a missing one
+                self.address_failures.failed(address)
             await refusal(scope, receive, send)
             return
         assert principal is not None
-        bucket = principal.key_id or f"ip:{(scope.get('client') or ('?',))[0]}"
+        bucket = principal.key_id or f"ip:{address}"
         wait = self.limiter.take(bucket)
         state = scope.setdefault("state", {})
         # Requests that are worth more than one (aliased mutations) take the rest later.

@@ -33,7 +33,8 @@ def _memory() -> tuple[Memory, Callable[[], Awaitable[None]]]:
 
 def _fmt_job(job: Any) -> str:
     when = job.created_at.isoformat(timespec="seconds") if job.created_at else "-"
-    err = f"  last_error={job.last_error[:80]!r}" if job.last_error else ""
+    err = (f"  last_error={job.last_error_code or '?'}: {job.last_error[:80]!r}"
+           if job.last_error else "")
     return (f"{job.id}  {job.kind:<15} {job.status:<8} attempts={job.attempts}/"
             f"{job.max_attempts} progress={job.progress:.0%} agent={job.agent_id} "
             f"subject={job.subject or '-'} created={when}{err}")
@@ -190,7 +191,8 @@ async def _run_now(kind: str, agent: str, subject: str | None) -> None:
                        err=True)
             raise typer.Exit(2)
         queue: JobQueue = deps.queue
-        queued = await queue.enqueue(maintenance_spec(kind, agent, subject)
+        queued = await queue.enqueue(maintenance_spec(kind, agent, subject,
+                                                      memory.write_config.pii_mode)
                                      if kind in MAINTENANCE_KINDS
                                      else JobSpec(kind=kind, agent_id=agent, subject=subject))
         bar = progress_bar(total=100, desc=f"{kind} {agent}", unit="%")

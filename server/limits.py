@@ -11,17 +11,20 @@ so clients handle them like any other typed error.
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["AuthFailureLimiter", "BodySizeLimit", "RateLimiter", "TokenBucket", "json_error",
-           "process_bucket"]
+__all__ = ["AuthFailureLimiter", "BodySizeLimit", "RateLimiter", "TokenBucket", "client_address",
+           "json_error", "parse_networks", "process_bucket"]
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 def json_error(
@@ -85,12 +88,60 @@ class RateLimiter:
         return bucket.take(self.clock(), cost)
 
 
+def parse_networks(text: str) -> tuple[Network, ...]:
+    """``"10.0.0.0/8, 192.168.1.7"`` as networks (a bare address is a /32 or /128).
+
+    Raises:
+        ValueError: an entry is not an address or network (naming it).
+    """
+    networks = []
+    for entry in (e.strip() for e in text.split(",")):
+        if not entry:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            raise ValueError(f"trusted proxy {entry!r} is not an IP address or network") from None
+    return tuple(networks)
+
+
+def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text.strip().strip("[]"))
+    except ValueError:
+        return None
+
+
+def client_address(peer: str, forwarded_for: str | None,
+                   trusted: Sequence[Network]) -> str:
+    """The address a request comes from (pure): the socket ``peer``, unless it is a trusted
+    proxy; then the right-most ``X-Forwarded-For`` entry not added by a trusted proxy (a
+    client can prepend anything, only what the trusted chain appended counts). An entry that
+    is not an address stops the walk at the last good one."""
+
+    def is_trusted(ip: ipaddress.IPv4Address | ipaddress.IPv6Address | None) -> bool:
+        return ip is not None and any(ip in net for net in trusted)
+
+    if not trusted or not forwarded_for or not is_trusted(_ip(peer)):
+        return peer
+    address = peer
+    for entry in reversed(forwarded_for.split(",")):
+        ip = _ip(entry)
+        if ip is None:
+            break
+        address = str(ip)
+        if not is_trusted(ip):
+            break
+    return address
+
+
 @dataclass
 class AuthFailureLimiter:
-    """Failed authentications per client address: ``per_minute`` failures (this process's share:
-    ``1/processes`` of them), then the address is refused (429) until its bucket refills. Memory
-    is bounded: at most ``max_addresses`` buckets, the least recently failing address is
-    forgotten first."""
+    """Failed authentications per identity (the auth middleware keys one limiter by client
+    address + presented key, another by address alone): ``per_minute`` failures (this process's
+    share: ``1/processes`` of them), then the identity is refused (429) until its bucket
+    refills. Memory is bounded: at most ``max_addresses`` buckets, the least recently failing
+    identity is forgotten first."""
 
     per_minute: int
     processes: int = 1

@@ -162,7 +162,7 @@ def build_memory(settings: Settings, *, embedder: Embedder | None = None,
         llm=chat,
         writer=WritePipeline(ex, emb, chat, write_config(settings)),
         retriever=Retriever(ex, emb, chat, retrieve_config(settings),
-                            build_rescorer(settings, emb)),
+                            build_rescorer(settings, emb), pii_mode=settings.pii_mode),
         queue=JobQueue(ex),
         jobs=jobs_config(settings),
     )

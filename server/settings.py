@@ -6,6 +6,7 @@ also honours the conventional ``NEO4J_URI`` / ``NEO4J_USER`` / ``NEO4J_PASSWORD`
 
 from __future__ import annotations
 
+import ipaddress
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -102,6 +103,10 @@ class Settings(BaseSettings):
         default=600, ge=0,
         description="Requests per API key per minute across all API processes (0: off); each "
                     "aliased mutation field counts as one request")
+    rerank_rate_cost: int = Field(
+        default=5, ge=1,
+        description="Requests of the rate budget one retrieve takes when it reranks with the "
+                    "LLM (an LLM is configured and the call keeps the reranker on)")
     api_processes: int = Field(
         default=1, ge=1, le=1024,
         description="API processes sharing the rate budgets: each enforces 1/N of them. "
@@ -112,7 +117,30 @@ class Settings(BaseSettings):
         description="`hippograph serve`: uvicorn worker processes (`make run`: min(cores, 4))")
     auth_failures_per_minute: int = Field(
         default=10, ge=0,
-        description="Failed authentications allowed per client address per minute (0: off)")
+        description="Failed authentications allowed per client address and presented key per "
+                    "minute (0: off); then that key is refused from that address (429)")
+    auth_failures_per_address_per_minute: int = Field(
+        default=100, ge=0,
+        description="Failed authentications allowed per client address per minute, whatever "
+                    "keys it presents (0: off); then the address is refused (429)")
+    trusted_proxies: str = Field(
+        default="",
+        description="Comma-separated addresses or networks of reverse proxies whose "
+                    "X-Forwarded-For names the client (for the failed-authentication budgets); "
+                    "empty: the socket peer is the client")
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_parse(cls, value: str) -> str:
+        for entry in (e.strip() for e in value.split(",")):
+            if entry:
+                try:
+                    ipaddress.ip_network(entry, strict=False)
+                except ValueError:
+                    raise ValueError(f"HIPPOGRAPH_TRUSTED_PROXIES: {entry!r} is not an IP "
+                                     "address or network") from None
+        return value
+
     mcp_api_key: SecretStr | None = Field(
         default=None, description="`hippograph mcp` (stdio): the API key whose agents it may use."
     )

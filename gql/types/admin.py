@@ -7,6 +7,7 @@ from datetime import datetime
 import strawberry
 
 from gql.types.enums import (
+    JobErrorCode,
     JobKind,
     JobStatus,
     MergeCandidateStatus,
@@ -113,8 +114,10 @@ class Job:
     max_attempts: int | None = strawberry.field(description="Attempts before it is dead.")
     progress: float | None = strawberry.field(description="0..1 while running, when reported.")
     last_error: str | None = strawberry.field(
-        description="Last failure: the handler's own description, or only the error class "
-                    "(provider and driver messages stay in the worker log).")
+        description="Last failure: the handler's own description, or a fixed message with the "
+                    "error class (provider and driver messages stay in the worker log).")
+    last_error_code: JobErrorCode | None = strawberry.field(
+        description="Last failure, typed (see `lastError` for the message).")
     run_after: datetime | None = strawberry.field(description="Not before this time (backoff).")
     created_at: datetime | None = strawberry.field(description="When it was enqueued.")
     finished_at: datetime | None = strawberry.field(description="When it finished.")
@@ -130,6 +133,7 @@ class Job:
             max_attempts=j.max_attempts,
             progress=j.progress,
             last_error=j.last_error,
+            last_error_code=to_api(JobErrorCode, j.last_error_code),
             run_after=j.run_after,
             created_at=j.created_at,
             finished_at=j.finished_at,

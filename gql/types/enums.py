@@ -20,6 +20,7 @@ __all__ = [
     "ContextTier",
     "DocumentFormat",
     "FactKind",
+    "JobErrorCode",
     "JobKind",
     "JobStatus",
     "MaintenanceJob",
@@ -134,6 +135,29 @@ class JobStatus(Enum):
     LEASED = strawberry.enum_value("leased", description="A worker is running it.")
     DONE = strawberry.enum_value("done", description="Finished successfully.")
     DEAD = strawberry.enum_value("dead", description="Failed on every attempt; see `lastError`.")
+
+
+@strawberry.enum(description="Why a job's last attempt failed (`lastErrorCode`).")
+class JobErrorCode(Enum):
+    LLM_UNAVAILABLE = strawberry.enum_value(
+        "LLM_UNAVAILABLE", description="The language model endpoint failed; retried.")
+    STORE_UNAVAILABLE = strawberry.enum_value(
+        "STORE_UNAVAILABLE", description="Neo4j was unavailable; retried.")
+    TIMEOUT = strawberry.enum_value("TIMEOUT", description="The attempt timed out.")
+    FETCH_REFUSED = strawberry.enum_value(
+        "FETCH_REFUSED", description="The document URL was refused or could not be fetched.")
+    PII_REJECTED = strawberry.enum_value(
+        "PII_REJECTED", description="The content holds data the PII policy rejects.")
+    QUOTA_EXCEEDED = strawberry.enum_value(
+        "QUOTA_EXCEEDED", description="The API key's document quota is exhausted.")
+    BAD_PAYLOAD = strawberry.enum_value(
+        "BAD_PAYLOAD", description="The job cannot run as queued (its subject is gone...).")
+    EXTRACTION_FAILED = strawberry.enum_value(
+        "EXTRACTION_FAILED", description="The model's answer was not usable; retried.")
+    LEASE_EXPIRED = strawberry.enum_value(
+        "LEASE_EXPIRED", description="The worker running it died or stalled; retried.")
+    INTERNAL = strawberry.enum_value(
+        "INTERNAL", description="Another error; details are in the worker log only.")
 
 
 @strawberry.enum(description="State of a proposed duplicate entity pair.")

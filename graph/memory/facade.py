@@ -113,6 +113,7 @@ class Memory:
             occurred_at=occurred_at, thread_id=thread_id, recent_messages=recent_messages,
             config_overrides=config_overrides, idempotency_key=idempotency_key,
             pii_mode=cfg.pii_mode, max_chars=cfg.max_message_chars,
+            recent_max=cfg.recent_messages_max, recent_chars=cfg.recent_message_chars,
         )
 
     async def close(self) -> None:

@@ -131,7 +131,8 @@ class Admin:
     executor: Executor
     embedder: Embedder
     pii_mode: str = "redact"
-    """The operator's PII policy (``WriteConfig.pii_mode``), applied to structured imports."""
+    """The operator's PII policy (``WriteConfig.pii_mode``), applied to structured imports and
+    to forget and merge reasons."""
 
     async def remember(self, agent_id: str, entities: Sequence[StructuredEntity] = (),
                        facts: Sequence[StructuredFact] = (),
@@ -145,11 +146,12 @@ class Admin:
 
     async def forget(self, agent_id: str, fact_id: str,
                      reason: str | None = None) -> ForgetResult:
-        return await forget(self.executor, agent_id, fact_id, reason)
+        return await forget(self.executor, agent_id, fact_id, reason, pii_mode=self.pii_mode)
 
     async def merge_entities(self, agent_id: str, keep_key: str, drop_key: str,
                              reason: str | None = None) -> MergeResult:
-        return await merge_entities(self.executor, agent_id, keep_key, drop_key, reason)
+        return await merge_entities(self.executor, agent_id, keep_key, drop_key, reason,
+                                    pii_mode=self.pii_mode)
 
     async def resolve_merge_candidate(self, agent_id: str, candidate_id: str, *,
                                       accept: bool) -> MergeDecision:

@@ -50,6 +50,10 @@ class Caller:
     memory: Memory
     principal: Principal
     rate_wait_s: float = 0.0  # > 0: the key is over its per-minute budget
+    # Takes ``cost`` more requests of the key's budget (0: granted, else seconds to wait);
+    # None when the transport has no rate limit (stdio).
+    rate_take: Callable[[int], float] | None = None
+    rerank_cost: int = 1  # requests a retrieve that reranks with the LLM takes in all
 
 
 Resolver = Callable[[Context], Awaitable[Caller]]
@@ -96,19 +100,33 @@ def agent_for(principal: Principal, agent_id: str | None) -> str:
     return agent_id
 
 
-async def _admit(resolve: Resolver, ctx: Context,
-                 agent_id: str | None) -> tuple[Memory, str, Principal]:
+def _rate_limited(wait_s: float) -> ApiError:
+    retry = max(1, int(wait_s + 0.999))
+    return ApiError(ErrorCode.RATE_LIMITED, f"Rate limit exceeded; retry in {retry} s.",
+                    retryAfterSeconds=retry)
+
+
+async def _admit(resolve: Resolver, ctx: Context, agent_id: str | None, *,
+                 claim: bool, reranks: bool = False) -> tuple[Memory, str, Principal]:
     caller = await resolve(ctx)
     if caller.rate_wait_s > 0:
-        retry = max(1, int(caller.rate_wait_s + 0.999))
-        raise ApiError(ErrorCode.RATE_LIMITED, f"Rate limit exceeded; retry in {retry} s.",
-                       retryAfterSeconds=retry)
+        raise _rate_limited(caller.rate_wait_s)
+    memory = caller.memory
+    if (reranks and caller.rate_take is not None and caller.rerank_cost > 1
+            and memory.llm is not None and memory.retrieve_config.enable_reranker):
+        # A retrieve that reranks with the LLM costs more than one request (as in GraphQL).
+        wait = caller.rate_take(caller.rerank_cost - 1)
+        if wait > 0:
+            raise _rate_limited(wait)
     agent = agent_for(caller.principal, agent_id)
     principal = caller.principal
     # The key covers the id; the agent must also belong to the key's tenant (as in GraphQL).
     # An operator scope (stdio with HIPPOGRAPH_MCP_AGENT) is the operator's own, like the CLI.
+    # Only a tool that writes may claim a new id (``claim``); reads of an unowned id are
+    # refused like reads of another tenant's agent.
     if not (principal.admin or principal.operator) and not await may_access(
-            caller.memory.executor, principal.tenant, agent, named=agent in principal.agents):
+            caller.memory.executor, principal.tenant, agent, named=agent in principal.agents,
+            claim=claim):
         raise ApiError(ErrorCode.FORBIDDEN, "This API key may not access that agent.")
     return caller.memory, agent, principal
 
@@ -135,7 +153,9 @@ def _handler(tool: Tool, resolve: Resolver) -> Callable[..., Awaitable[Any]]:
     async def handler(ctx: Context, **arguments: Any) -> Any:
         try:
             inp = tool.input.model_validate(arguments)
-            memory, agent_id, principal = await _admit(resolve, ctx, inp.agent_id)
+            memory, agent_id, principal = await _admit(resolve, ctx, inp.agent_id,
+                                                       claim=not tool.read_only,
+                                                       reranks=tool.reranks)
             if tool.charges_key:  # the key pays for what it ingests (document quota)
                 return await tool.run(memory, agent_id, inp, key_id=principal.key_id)
             return await tool.run(memory, agent_id, inp)
@@ -177,7 +197,7 @@ def build_mcp(resolve: Resolver) -> MCPServer[Any]:
     async def read(ctx: Context, agent_id: str,
                    fn: Callable[[Memory, str], Awaitable[dict[str, Any]]]) -> str:
         try:
-            memory, agent, _ = await _admit(resolve, ctx, agent_id)
+            memory, agent, _ = await _admit(resolve, ctx, agent_id, claim=False)
             return json.dumps(await fn(memory, agent))
         except Exception as exc:
             err = _known(exc)

@@ -10,6 +10,7 @@ behind any load balancer can answer any request; the tools need no server-to-cli
 from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
+from functools import partial
 from typing import Any
 
 from mcp.server.mcpserver import Context
@@ -26,9 +27,9 @@ __all__ = ["McpHttp", "caller_from_request"]
 PATH = "/mcp"
 
 
-async def caller_from_request(ctx: Context) -> Caller:
+async def caller_from_request(ctx: Context, rerank_cost: int = 1) -> Caller:
     """The caller of an HTTP call: the principal and rate-limit state set by ``AuthMiddleware``,
-    the ``Memory`` owned by the app lifespan."""
+    the ``Memory`` owned by the app lifespan (``rerank_cost``: ``rerank_rate_cost``)."""
     request: Any = ctx.request_context.request
     if request is None:
         raise ApiError(ErrorCode.INTERNAL, "No HTTP request for this call.")
@@ -37,6 +38,8 @@ async def caller_from_request(ctx: Context) -> Caller:
         memory=request.app.state.memory,
         principal=state.get("principal", ANONYMOUS),
         rate_wait_s=float(state.get("rate_wait_s", 0.0)),
+        rate_take=state.get("rate_take"),
+        rerank_cost=rerank_cost,
     )
 
 
@@ -44,7 +47,8 @@ class McpHttp:
     """The ``/mcp`` route and the session manager its app lifespan must run."""
 
     def __init__(self, settings: Settings) -> None:
-        self.server = build_mcp(caller_from_request)
+        self.server = build_mcp(partial(caller_from_request,
+                                        rerank_cost=settings.rerank_rate_cost))
         app = self.server.streamable_http_app(
             streamable_http_path=PATH,
             stateless_http=True,

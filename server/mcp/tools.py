@@ -237,13 +237,14 @@ class Tool:
     read_only: bool = False
     destructive: bool = False
     charges_key: bool = False  # ``run`` takes ``key_id=`` (the calling key pays a quota)
+    reranks: bool = False  # may rerank with the LLM: costs ``rerank_rate_cost`` requests
 
 
 TOOLS: tuple[Tool, ...] = (
     Tool("write_message", "Write a message", WriteMessage, write_message),
     Tool("remember_facts", "Remember structured facts", RememberFacts, remember_facts),
     Tool("retrieve_context", "Retrieve memory context", RetrieveContext, retrieve_context,
-         read_only=True),
+         read_only=True, reranks=True),
     Tool("lookup_entity", "Look up an entity", LookupEntity, lookup_entity, read_only=True),
     Tool("list_facts", "List facts as of a time", ListFacts, list_facts, read_only=True),
     Tool("forget_fact", "Forget a fact", ForgetFact, forget_fact, destructive=True),

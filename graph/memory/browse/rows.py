@@ -192,6 +192,7 @@ class JobRow:
     run_after: datetime | None = None
     leased_at: datetime | None = None
     last_error: str | None = None
+    last_error_code: str | None = None
     progress: float | None = None
     created_at: datetime | None = None
     finished_at: datetime | None = None

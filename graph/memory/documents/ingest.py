@@ -16,13 +16,20 @@ import uuid
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from graph.errors import BadInput, FencedOut, NotFound
 from graph.executor import Executor, Transaction
 from graph.memory.documents.fetch import UrlRefused, check_url, fetch_url
 from graph.memory.documents.parse import chunk_text, detect_format, parse_document
 from graph.memory.jobs.config import DocumentConfig
-from graph.memory.jobs.context import JobContext, JobFailed, LeaseLost, PermanentJobError
+from graph.memory.jobs.context import (
+    JobContext,
+    JobFailed,
+    LeaseLost,
+    PermanentJobError,
+    extraction_failed,
+)
 from graph.memory.jobs.queue import JobQueue, JobSpec
 from graph.memory.spaces import claim_space, embedder_name
 from graph.memory.text import idempotency_digest, join_parts
@@ -109,6 +116,26 @@ def _redacted(text: str | None, mode: str, what: str) -> str | None:
     return None if text is None else redact_text(text, mode, what).text
 
 
+def check_url_privacy(url: str, mode: str) -> None:
+    """A URL is fetched as given, so it cannot be redacted: under a PII policy other than
+    ``off``, one carrying credentials (``user:password@``) or a clear PII span (an e-mail, a
+    key, a token...) is refused rather than stored with the document and its job (pure).
+
+    Raises:
+        BadInput: the URL carries credentials or personal data.
+    """
+    if mode == "off":
+        return
+    try:
+        parts = urlsplit(url)
+        credentials = bool(parts.username or parts.password)
+    except ValueError:
+        credentials = False  # check_url refuses a malformed URL with its own message
+    if credentials or redact_text(url, "redact").findings:
+        raise BadInput("the document URL carries credentials or personal data, which would be "
+                       "stored with the document; fetch the page yourself and send its text")
+
+
 def _doc_id(agent_id: str, *basis: str) -> str:
     return str(uuid.uuid5(_NS, join_parts(agent_id, *basis)))
 
@@ -144,6 +171,7 @@ async def ingest_document(
         DocumentQuotaExceeded: the key's document bytes for the window are used up.
         PIIRejected: ``pii_mode="reject"`` and the text or title holds PII.
         UrlRefused: the URL is refused up front (scheme, private address unless allowed).
+        BadInput: the URL carries credentials or personal data (see check_url_privacy).
     """
     cfg = config or DocumentConfig()
     if not agent_id or not agent_id.strip():
@@ -168,6 +196,7 @@ async def ingest_document(
         }
     else:
         assert url is not None
+        check_url_privacy(url, pii_mode)
         # Refuse obviously bad targets now (cheap, no request sent); the worker checks again.
         await check_url(url, allow_private=cfg.allow_private_urls)
         doc_id = str(uuid.uuid4())
@@ -344,6 +373,6 @@ async def chunk_extract_handler(ctx: JobContext) -> dict[str, Any]:
     except FencedOut as exc:
         raise LeaseLost(ctx.job.id) from exc
     if not result.success:  # LLM down / unusable answer: retried, then dead with last_error
-        raise JobFailed(f"extraction failed: {result.error}")
+        raise extraction_failed(result.error)
     return {"chunk_id": chunk["id"], "ord": chunk["ord"],
             "facts_added": len(result.facts_added)}

@@ -21,7 +21,13 @@ from typing import Any
 
 from graph.errors import BadInput, FencedOut
 from graph.executor import Executor, Transaction
-from graph.memory.jobs.context import JobContext, JobFailed, LeaseLost, PermanentJobError
+from graph.memory.jobs.context import (
+    JobContext,
+    JobFailed,
+    LeaseLost,
+    PermanentJobError,
+    extraction_failed,
+)
 from graph.memory.jobs.queue import JobQueue, JobSpec
 from graph.memory.spaces import claim_space, embedder_name
 from graph.memory.text import (
@@ -31,10 +37,18 @@ from graph.memory.text import (
     join_parts,
     normalize,
 )
-from graph.memory.write.guard import guard_message, redact_context, redact_text, scan_pii
+from graph.memory.write.guard import (
+    MAX_THREAD_ID_CHARS,
+    guard_message,
+    redact_context,
+    redact_text,
+    scan_pii,
+    stored_label,
+)
 from graph.memory.write.models import WriteResult
 from graph.memory.write.pipeline import WritePipeline
 from graph.memory.write.store import Fence
+from graph.memory.write.trace import last_items
 from graph.providers import Embedder
 
 __all__ = ["AsyncWriteAccepted", "extract_handler", "run_pipeline",
@@ -68,8 +82,12 @@ async def write_async(
     idempotency_key: str | None = None,
     pii_mode: str = "redact",
     max_chars: int = 12_000,
+    recent_max: int = 5,
+    recent_chars: int = 2_000,
 ) -> AsyncWriteAccepted:
-    """Log the message as an Event and enqueue its extraction.
+    """Log the message as an Event and enqueue its extraction. The job keeps what the prompt
+    will get of ``recent_messages``: the last ``recent_max``, each cut to ``recent_chars``
+    (``WriteConfig.recent_messages_max`` / ``recent_message_chars``), redacted.
 
     Raises:
         BadInput: empty agent id or speaker.
@@ -87,8 +105,11 @@ async def write_async(
     if pii.findings:
         warnings.append(f"redacted {len(pii.findings)} sensitive span(s)")
     # The job payload is stored in Neo4j and its messages reach the LLM: redact them now.
-    recent = await asyncio.to_thread(redact_context, list(recent_messages or []), pii_mode)
+    recent = await asyncio.to_thread(
+        redact_context, [m[:recent_chars] for m in last_items(list(recent_messages or []),
+                                                              recent_max)], pii_mode)
     speaker = redact_text((speaker_name or "").strip() or "user", pii_mode, "speaker_name").text
+    thread_id = stored_label(thread_id, pii_mode, "thread_id", MAX_THREAD_ID_CHARS)
     event_id = (str(uuid.uuid5(_NS, join_parts(agent_id, idempotency_key))) if idempotency_key
                 else str(uuid.uuid4()))
     now = datetime.now(UTC)
@@ -173,5 +194,5 @@ async def extract_handler(ctx: JobContext) -> dict[str, Any]:
     except FencedOut as exc:
         raise LeaseLost(ctx.job.id) from exc
     if not result.success:
-        raise JobFailed(f"extraction failed: {result.error}")
+        raise extraction_failed(result.error)
     return _summary(result)

@@ -63,7 +63,7 @@ async def _word_cluster(
     """(text, kind) pairs for a cluster: the LLM's wording, or the offline summary."""
     if llm is not None:
         user = json.dumps(
-            {"facts": [{"subject": f.subject_name, "text": f.text} for f in cluster]},
+            {"facts": [{"subject": f.subject_name, "text": prompts.clip(f.text)} for f in cluster]},
             ensure_ascii=False,
         )
         try:

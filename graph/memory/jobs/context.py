@@ -14,31 +14,108 @@ from graph.memory.write.pipeline import WritePipeline
 from graph.memory.write.store import Fence
 from graph.providers import ChatLLM, Embedder
 
-__all__ = ["SAFE_ERRORS", "Handler", "JobContext", "JobDeps", "JobFailed", "LeaseLost",
-           "PermanentJobError", "job_error"]
+__all__ = ["JOB_ERROR_CODES", "SAFE_ERRORS", "Handler", "JobContext", "JobDeps", "JobError",
+           "JobFailed", "LeaseLost", "PermanentJobError", "extraction_failed",
+           "job_error"]
 
 
 class PermanentJobError(Exception):
     """Raised by a handler when retrying cannot help (bad payload, missing subject): the job
-    goes straight to ``dead`` with this message."""
+    goes straight to ``dead`` with this message. ``code`` (default: from the exception it was
+    raised from, else ``BAD_PAYLOAD``) is the job's ``last_error_code``."""
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class JobFailed(RuntimeError):
     """Raised by a handler for a failure it describes itself (e.g. "extraction failed: LLM
-    unavailable"): retried like any error, and its message is the job's ``last_error``."""
+    unavailable"): retried like any error, and its message is the job's ``last_error``
+    (``code``, default ``EXTRACTION_FAILED``, its ``last_error_code``)."""
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 # Messages written by our handlers; any other exception (a provider's or driver's, with its
-# request details) is stored as its class name only and logged in full by the worker.
+# request details) is stored as a code and a fixed message, and logged in full by the worker.
 SAFE_ERRORS: tuple[type[BaseException], ...] = (PermanentJobError, JobFailed)
+MAX_ERROR_CHARS = 500
+
+# The codes a failed job can carry (``jobs { lastErrorCode }``), with the message kept for an
+# exception whose own text is not ours.
+JOB_ERROR_CODES: dict[str, str] = {
+    "LLM_UNAVAILABLE": "the language model endpoint failed",
+    "STORE_UNAVAILABLE": "the memory store was unavailable",
+    "TIMEOUT": "the job timed out",
+    "FETCH_REFUSED": "the URL was refused",
+    "PII_REJECTED": "the content holds sensitive data the policy rejects",
+    "QUOTA_EXCEEDED": "the key's document quota is exhausted",
+    "BAD_PAYLOAD": "the job cannot run as queued",
+    "EXTRACTION_FAILED": "extraction failed",
+    "LEASE_EXPIRED": "lease expired (worker died or stalled)",
+    "INTERNAL": "internal error",
+}
 
 
-def job_error(exc: BaseException) -> str:
-    """The ``last_error`` a job keeps (and ``jobs{lastError}`` shows) for ``exc``."""
-    text = str(exc).strip()
-    if isinstance(exc, SAFE_ERRORS) and text:
-        return f"{type(exc).__name__}: {text}"[:500]
-    return f"{type(exc).__name__} (details in the worker log)"
+@dataclass(frozen=True)
+class JobError:
+    """What a failed job keeps for clients: a code of :data:`JOB_ERROR_CODES` and a short
+    message (the handler's own description, or a fixed text)."""
+
+    code: str
+    message: str
+
+
+def extraction_failed(error: str | None) -> JobFailed:
+    """The error an extraction job raises for a write that did not succeed (``error`` is the
+    write result's own text): ``LLM_UNAVAILABLE`` for an outage, else ``EXTRACTION_FAILED``."""
+    text = error or "no result"
+    return JobFailed(f"extraction failed: {text}",
+                     code="LLM_UNAVAILABLE" if text.startswith("LLM unavailable")
+                     else "EXTRACTION_FAILED")
+
+
+def _code_of(exc: BaseException) -> str:
+    # Imported here: the providers and document modules import this package's neighbours.
+    from neo4j.exceptions import DriverError, Neo4jError
+
+    from graph.errors import GraphUnavailable
+    from graph.memory.documents.fetch import UrlRefused
+    from graph.memory.documents.ingest import DocumentQuotaExceeded
+    from graph.memory.write.models import PIIRejected
+    from graph.providers.base import LLMError
+
+    for kind, code in ((LLMError, "LLM_UNAVAILABLE"), (GraphUnavailable, "STORE_UNAVAILABLE"),
+                       (DriverError, "STORE_UNAVAILABLE"), (Neo4jError, "STORE_UNAVAILABLE"),
+                       (TimeoutError, "TIMEOUT"), (UrlRefused, "FETCH_REFUSED"),
+                       (PIIRejected, "PII_REJECTED"), (DocumentQuotaExceeded, "QUOTA_EXCEEDED")):
+        if isinstance(exc, kind):
+            return code
+    return "INTERNAL"
+
+
+def job_error(exc: BaseException) -> JobError:
+    """The ``last_error`` / ``last_error_code`` a job keeps (and ``jobs{lastError}`` shows) for
+    ``exc`` (pure): our handlers' descriptions keep their text (cut to 500 characters); any
+    other exception keeps only its class and a fixed message, never its text."""
+    if isinstance(exc, (PermanentJobError, JobFailed)):
+        code = exc.code or (
+            _code_of(exc.__cause__) if exc.__cause__ is not None else "INTERNAL")
+        if code == "INTERNAL":
+            code = "BAD_PAYLOAD" if isinstance(exc, PermanentJobError) else "EXTRACTION_FAILED"
+        text = str(exc).strip() or JOB_ERROR_CODES[code]
+        message = f"{type(exc).__name__}: {text}"
+        if len(message) > MAX_ERROR_CHARS:
+            message = message[: MAX_ERROR_CHARS - 1] + "…"
+        return JobError(code, message)
+    code = _code_of(exc)
+    if code == "INTERNAL":
+        return JobError(code, f"{type(exc).__name__} (details in the worker log)")
+    return JobError(code, f"{JOB_ERROR_CODES[code]} ({type(exc).__name__}; details in the "
+                          "worker log)")
 
 
 class LeaseLost(Exception):

@@ -10,6 +10,7 @@ from graph.memory.jobs.duplicates import dedup_handler
 from graph.memory.jobs.importance import decay_handler, importance_handler
 from graph.memory.jobs.profiles import profile_handler
 from graph.memory.jobs.queue import JobSpec
+from graph.memory.write.guard import stored_label
 
 __all__ = ["KINDS", "MAINTENANCE_KINDS", "SUBJECT_KINDS", "default_handlers",
            "maintenance_spec"]
@@ -20,12 +21,20 @@ KINDS = ("extract", "document_ingest", "chunk_extract", *MAINTENANCE_KINDS)
 SUBJECT_KINDS = ("profile",)
 
 
-def maintenance_spec(kind: str, agent_id: str, subject: str | None) -> JobSpec:
+def maintenance_spec(kind: str, agent_id: str, subject: str | None,
+                     pii_mode: str = "redact") -> JobSpec:
     """The job a maintenance request queues. A whole-agent kind ignores the subject, so it is
     dropped: the dedup key is then ``kind|agent`` and any number of requests with different
-    subjects queue one job, not one LLM-calling whole-agent run each."""
+    subjects queue one job, not one LLM-calling whole-agent run each. A kept subject is stored
+    on the job: at most 1,000 characters, under the operator's ``pii_mode``.
+
+    Raises:
+        BadInput: the subject is too long; PIIRejected: reject mode and it holds PII.
+    """
+    if kind not in SUBJECT_KINDS:
+        return JobSpec(kind=kind, agent_id=agent_id, subject=None)
     return JobSpec(kind=kind, agent_id=agent_id,
-                   subject=subject if kind in SUBJECT_KINDS else None)
+                   subject=stored_label(subject, pii_mode, "subject"))
 
 
 def default_handlers(*, with_extraction: bool = True) -> dict[str, Handler]:

@@ -40,7 +40,8 @@ def offline_profile(name: str, type_: str | None, facts: Sequence[str], max_char
 
 async def _llm_profile(llm: ChatLLM, name: str, type_: str | None, facts: Sequence[str],
                        max_chars: int) -> str | None:
-    user = json.dumps({"entity": {"name": name, "type": type_}, "facts": list(facts)},
+    user = json.dumps({"entity": {"name": name, "type": type_},
+                       "facts": [prompts.clip(f) for f in facts]},
                       ensure_ascii=False)
     try:
         resp = await llm.complete_json("profile", prompts.load("profile"), user)

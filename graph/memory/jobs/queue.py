@@ -62,6 +62,7 @@ class Job:
     leased_at: datetime | None = None
     lease_owner: str | None = None
     last_error: str | None = None
+    last_error_code: str | None = None  # a code of jobs.context.JOB_ERROR_CODES
     result: dict[str, Any] | None = None
     created_at: datetime | None = None
     finished_at: datetime | None = None
@@ -85,6 +86,7 @@ class Job:
             leased_at=p.get("leased_at"),
             lease_owner=p.get("lease_owner"),
             last_error=p.get("last_error"),
+            last_error_code=p.get("last_error_code"),
             result=json.loads(p["result"]) if p.get("result") else None,
             created_at=p.get("created_at"),
             finished_at=p.get("finished_at"),
@@ -257,10 +259,12 @@ class JobQueue:
         owner: str,
         error: str,
         *,
+        code: str = "INTERNAL",
         permanent: bool = False,
         rng: random.Random | None = None,
     ) -> str | None:
-        """Record a failed attempt; returns the new status ('pending' or 'dead'), None if the
+        """Record a failed attempt (``error``/``code``: what clients see, see
+        ``jobs.context.job_error``); returns the new status ('pending' or 'dead'), None if the
         lease was lost. ``job.attempts`` already counts this attempt (it is bumped at lease)."""
         outcome = on_failure(job.attempts, job.max_attempts, permanent=permanent, rng=rng)
         rows = await self.executor.run(
@@ -269,6 +273,7 @@ class JobQueue:
                 "id": job.id, "owner": owner, "token": job.lease_token,
                 "status": outcome.status,
                 "delay_ms": int(outcome.delay_s * 1000), "error": error[:_MAX_ERROR_CHARS],
+                "code": code,
             },
         )
         return rows[0]["status"] if rows else None

@@ -174,7 +174,8 @@ class Worker:
         queue = self.deps.queue
         handler = self.handlers.get(job.kind)
         if handler is None:
-            await queue.fail(job, self.owner, f"no handler for kind {job.kind!r}", permanent=True)
+            await queue.fail(job, self.owner, f"no handler for kind {job.kind!r}",
+                             code="BAD_PAYLOAD", permanent=True)
             self.stats["dead"] += 1
             return
 
@@ -195,13 +196,15 @@ class Worker:
             self.stats["lease_lost"] += 1
             return
         except PermanentJobError as exc:
-            await queue.fail(job, self.owner, job_error(exc), permanent=True)
+            err = job_error(exc)
+            await queue.fail(job, self.owner, err.message, code=err.code, permanent=True)
             self.stats["dead"] += 1
             return
         except Exception as exc:  # a handler bug must not kill the worker
             log.warning("job %s (%s) attempt %d failed: %s", job.id, job.kind, job.attempts,
                         exc, exc_info=not isinstance(exc, _INFRA_ERRORS))
-            status = await queue.fail(job, self.owner, job_error(exc), rng=self._rng)
+            err = job_error(exc)
+            status = await queue.fail(job, self.owner, err.message, code=err.code, rng=self._rng)
             self.stats[status or "lease_lost"] += 1
             return
         finally:

@@ -10,7 +10,17 @@ import re
 from functools import cache
 from importlib import resources
 
-__all__ = ["PromptNotFound", "load", "version_of"]
+__all__ = ["FACT_CHARS", "PromptNotFound", "clip", "load", "version_of"]
+
+# The most of one stored fact a prompt carries (rerank pool, consolidation cluster, profile): an
+# imported fact may hold 12,000 characters and these prompts put dozens of facts in one request;
+# the model needs each fact's gist, not all of it.
+FACT_CHARS = 1_000
+
+
+def clip(text: str, limit: int = FACT_CHARS) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis marks a cut)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 _FILE = re.compile(r"^(?P<stage>[a-z0-9_]+)\.v(?P<version>\d+)\.md$")
 

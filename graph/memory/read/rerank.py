@@ -99,7 +99,8 @@ async def rerank(llm: ChatLLM, query: str, pool: Sequence[ScoredFact],
         return RerankOutcome(scores={}, status="ok")
     system = prompts.load("rerank")
     user = json.dumps(
-        {"question": query, "facts": [{"i": i, "text": f.text} for i, f in enumerate(pool)]},
+        {"question": query,
+         "facts": [{"i": i, "text": prompts.clip(f.text)} for i, f in enumerate(pool)]},
         ensure_ascii=False,
     )
     try:

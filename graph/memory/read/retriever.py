@@ -22,6 +22,7 @@ from graph.memory.read.search import Scope
 from graph.memory.read.temporal import TimeWindow, query_window
 from graph.memory.spaces import check_space, embedder_name
 from graph.memory.text import fold
+from graph.memory.write.guard import redact_context
 from graph.providers.base import ChatLLM, Embedder, embed_queries
 
 __all__ = ["Retriever"]
@@ -44,15 +45,19 @@ def _check_inputs(agent_id: Any, query: Any, as_of: Any) -> tuple[str, datetime 
 
 class Retriever:
     """The read pipeline. Providers are injected; ``llm=None`` means offline (no rerank);
-    ``rescorer`` (optional) re-scores the top facts with a second embedder."""
+    ``rescorer`` (optional) re-scores the top facts with a second embedder; ``pii_mode`` is the
+    operator's PII policy (``WriteConfig.pii_mode``): the query sent to the reranker is
+    redacted under it, like earlier messages sent as context (``off`` sends it as given)."""
 
     def __init__(self, executor: Executor, embedder: Embedder, llm: ChatLLM | None = None,
                  config: RetrieveConfig | None = None,
-                 rescorer: EmbeddingRescorer | None = None) -> None:
+                 rescorer: EmbeddingRescorer | None = None, *,
+                 pii_mode: str = "redact") -> None:
         self.executor = executor
         self.embedder = embedder
         self.llm = llm
         self.rescorer = rescorer
+        self.pii_mode = pii_mode
         self.config = config or RetrieveConfig()
         self.config.validate()
         self._count_cache: dict[str, tuple[float, dict[str, int]]] = {}
@@ -223,7 +228,9 @@ class Retriever:
         if self.llm is not None and cfg.enable_reranker and ordered:
             pool = ordered[: cfg.rerank_pool]
             t = time.perf_counter()
-            outcome = await rerank(self.llm, query, pool, cfg.reranker_timeout_s)
+            # The query goes to the model provider: the operator's PII policy covers it.
+            [for_model] = await asyncio.to_thread(redact_context, [query], self.pii_mode)
+            outcome = await rerank(self.llm, for_model, pool, cfg.reranker_timeout_s)
             trace["rerank"] = {"ms": _ms(t), "status": outcome.status, "pool": len(pool),
                                "tokens": outcome.usage.total, "detail": outcome.detail}
             if outcome.scores is not None:

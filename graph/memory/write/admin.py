@@ -11,6 +11,7 @@ from typing import Any
 from graph.errors import BadInput, NotFound
 from graph.executor import Executor, Transaction
 from graph.memory.text import content_hash
+from graph.memory.write.guard import stored_label
 
 __all__ = ["ForgetResult", "MergeResult", "forget", "merge_entities"]
 
@@ -41,13 +42,16 @@ def _audit(agent_id: str, action: str, now: datetime, **fields: Any) -> dict[str
 
 
 async def forget(executor: Executor, agent_id: str, fact_id: str,
-                 reason: str | None = None) -> ForgetResult:
+                 reason: str | None = None, *, pii_mode: str = "redact") -> ForgetResult:
     """Soft-delete one fact: ``valid_to``/``invalidated_at`` set, relationships it evidences
-    closed by cascade, an audit record written.
+    closed by cascade, an audit record written (its ``reason`` under the operator's
+    ``pii_mode``, at most 1,000 characters).
 
     Raises:
         NotFound: the fact does not exist for this agent or is already closed.
+        BadInput: the reason is too long; PIIRejected: reject mode and it holds PII.
     """
+    reason = stored_label(reason, pii_mode, "reason")
     now = datetime.now(UTC)
 
     async def work(tx: Transaction) -> ForgetResult:
@@ -66,15 +70,20 @@ async def forget(executor: Executor, agent_id: str, fact_id: str,
 
 
 async def merge_entities(executor: Executor, agent_id: str, keep_key: str, drop_key: str,
-                         reason: str | None = None) -> MergeResult:
+                         reason: str | None = None, *, pii_mode: str = "redact") -> MergeResult:
     """Merge ``drop_key`` into ``keep_key``: aliases, fact links, fact subjects and
     relationships move to the survivor; the dropped entity stays with ``merged_into`` set
     (history is kept); a MERGE audit record is written.
 
+    ``reason`` is stored in the audit record under the operator's ``pii_mode``.
+
     Raises:
-        BadInput: both keys are the same, or either entity was already merged.
+        BadInput: both keys are the same, either entity was already merged, or the reason is
+            over 1,000 characters.
         NotFound: either entity does not exist for this agent.
+        PIIRejected: reject mode and the reason holds PII.
     """
+    reason = stored_label(reason, pii_mode, "reason")
     if keep_key == drop_key:
         raise BadInput("cannot merge an entity into itself")
     now = datetime.now(UTC)

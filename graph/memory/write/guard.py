@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from graph.errors import BadInput
 from graph.memory.text import clean_text
 from graph.memory.write.models import PIIRejected
 
-__all__ = ["GuardResult", "PIIFinding", "PIIResult", "guard_message", "redact_context",
-           "redact_text", "scan_pii"]
+__all__ = ["MAX_LABEL_CHARS", "MAX_THREAD_ID_CHARS", "GuardResult", "PIIFinding", "PIIResult", "guard_message",
+           "redact_context", "redact_text", "scan_pii", "stored_label"]
 
 
 @dataclass(frozen=True)
@@ -152,3 +153,25 @@ def redact_context(messages: list[str], mode: str) -> list[str]:
     if mode == "off":
         return list(messages)
     return [redact_text(m, "redact").text for m in messages]
+
+
+# Longest short label stored as given: a forget or merge reason, a job subject; a thread id.
+MAX_LABEL_CHARS = 1_000
+MAX_THREAD_ID_CHARS = 200
+
+
+def stored_label(value: str | None, mode: str, what: str,
+                 max_chars: int = MAX_LABEL_CHARS) -> str | None:
+    """A short client-given label that is stored (thread id, reason, job subject): refused
+    when longer than ``max_chars``, then put under the operator's PII policy like any stored
+    text (``redact`` replaces clear spans, ``reject`` refuses, naming ``what``).
+
+    Raises:
+        BadInput: longer than ``max_chars``.
+        PIIRejected: reject mode and the label holds a clear PII span.
+    """
+    if value is None:
+        return None
+    if len(value) > max_chars:
+        raise BadInput(f"{what} is at most {max_chars} characters (got {len(value)})")
+    return redact_text(value, mode, what).text

@@ -37,7 +37,14 @@ from graph.memory.write.extraction import (
     semantic_dedup,
 )
 from graph.memory.write.failed import mark_failed
-from graph.memory.write.guard import guard_message, redact_context, redact_text, scan_pii
+from graph.memory.write.guard import (
+    MAX_THREAD_ID_CHARS,
+    guard_message,
+    redact_context,
+    redact_text,
+    scan_pii,
+    stored_label,
+)
 from graph.memory.write.llm_stages import (
     CallFailed,
     LLMSession,
@@ -141,8 +148,10 @@ class WritePipeline:
         text = (await asyncio.to_thread(scan_pii, g.text, cfg.pii_mode)).text
         if text != g.text:
             run.warnings.append("sensitive data redacted before storage")
-        # The speaker becomes an entity and the event's speaker: the same policy applies.
+        # The speaker becomes an entity and the event's speaker: the same policy applies, as
+        # to the thread id stored on the event.
         speaker = redact_text(speaker, cfg.pii_mode, "speaker_name").text
+        thread_id = stored_label(thread_id, cfg.pii_mode, "thread_id", MAX_THREAD_ID_CHARS)
         # Earlier messages reach the LLM as context: the operator's policy covers them too.
         recent = await asyncio.to_thread(
             redact_context, [m[: cfg.recent_message_chars] for m in last_items(

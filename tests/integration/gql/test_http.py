@@ -156,6 +156,31 @@ async def test_an_alias_battery_of_retrieves_costs_one_request_each(
         assert "errors" not in ok and set(ok["data"]) == {"r0", "r1"}
 
 
+async def test_a_reranked_retrieve_costs_the_rerank_price(
+    executor: Executor, hash_embedder: HashEmbedder, keys: dict[str, Any], agent_id: str
+) -> None:
+    """With an LLM configured, each retrieve that reranks takes ``rerank_rate_cost`` (5)
+    requests of the budget; one that turns the reranker off takes one."""
+    from tests.fakes import ScriptedLLM
+
+    memory = memory_for(executor, hash_embedder, llm=ScriptedLLM().chat())
+    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=8,
+                              rerank_rate_cost=5), memory=memory)
+    two = " ".join(f'r{i}: retrieve(agentId: "{agent_id}", query: "q{i}") {{ context }}'
+                   for i in range(2))
+    off = " ".join(f'r{i}: retrieve(agentId: "{agent_id}", query: "q{i}", '
+                   f'options: {{enableReranker: false}}) {{ context }}' for i in range(2))
+    headers = {"X-API-Key": keys["key"]}
+    async with http_client(app) as client:
+        body = (await client.post("/graphql", json={"query": f"{{ {two} }}"},
+                                  headers=headers)).json()
+        assert body["data"] is None
+        assert body["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
+        ok = (await client.post("/graphql", json={"query": f"{{ {off} }}"},
+                                headers=headers)).json()
+        assert "errors" not in ok and set(ok["data"]) == {"r0", "r1"}
+
+
 async def test_rate_budgets_are_divided_between_api_processes(
     executor: Executor, hash_embedder: HashEmbedder, keys: dict[str, Any]
 ) -> None:
@@ -172,26 +197,63 @@ async def test_rate_budgets_are_divided_between_api_processes(
         assert guesses == [401, 401, 429]
 
 
-async def test_failed_authentications_are_limited_per_client_address(
+async def test_failed_authentications_lock_out_the_presented_key_at_its_address(
     executor: Executor, hash_embedder: HashEmbedder, keys: dict[str, Any]
 ) -> None:
-    app = _app(executor, hash_embedder, auth_failures_per_minute=3)
+    """A client retrying a wrong key is locked out alone: clients behind the same address (one
+    proxy) with their own keys are served; many different wrong keys from one address hit the
+    address-wide budget."""
+    app = _app(executor, hash_embedder, auth_failures_per_minute=3,
+               auth_failures_per_address_per_minute=6)
     guess = {"X-API-Key": "hg_guess"}
     async with http_client(app) as client:  # client address 127.0.0.1
         codes = [(await client.post("/graphql", json=HEALTH, headers=guess)).status_code
                  for _ in range(4)]
         assert codes == [401, 401, 401, 429]
-        locked = await client.post("/graphql", json=HEALTH, headers={"X-API-Key": keys["key"]})
-        assert locked.status_code == 429  # the address is locked out, whatever it presents
+        locked = await client.post("/graphql", json=HEALTH, headers=guess)
         assert locked.json()["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
         assert int(locked.headers["retry-after"]) >= 1
+        ok = await client.post("/graphql", json=HEALTH, headers={"X-API-Key": keys["key"]})
+        assert ok.status_code == 200  # same address, another key: not locked out
+        other = await client.post("/graphql", json=HEALTH, headers={"X-API-Key": "hg_other"})
+        assert other.status_code == 401  # another wrong key has its own budget
         # Missing keys are not guesses: they do not count.
-        transport = httpx.ASGITransport(app=app, client=("10.9.8.7", 4444))
-        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as other:
-            for _ in range(5):
-                assert (await other.post("/graphql", json=HEALTH)).status_code == 401
-            ok = await other.post("/graphql", json=HEALTH, headers={"X-API-Key": keys["key"]})
-            assert ok.status_code == 200  # another address is not affected
+        for _ in range(5):
+            assert (await client.post("/graphql", json=HEALTH)).status_code == 401
+        # A spray of different wrong keys: 4 failures so far, the address-wide budget is 6.
+        spray = [(await client.post("/graphql", json=HEALTH,
+                                    headers={"X-API-Key": f"hg_spray{i}"})).status_code
+                 for i in range(3)]
+        assert spray == [401, 401, 429]
+        assert (await client.post("/graphql", json=HEALTH,
+                                  headers={"X-API-Key": keys["key"]})).status_code == 429
+
+
+async def test_a_trusted_proxy_forwards_the_client_address(
+    executor: Executor, hash_embedder: HashEmbedder, keys: dict[str, Any]
+) -> None:
+    """Behind a proxy listed in ``trusted_proxies``, the address is the client's (the right-most
+    X-Forwarded-For entry the proxy did not add): one client's spray does not lock out the
+    others. From any other peer, X-Forwarded-For is ignored (it cannot dodge the budget)."""
+    app = _app(executor, hash_embedder, auth_failures_per_minute=2,
+               auth_failures_per_address_per_minute=2, trusted_proxies="10.0.0.0/8")
+
+    def via(client_ip: str, key: str) -> dict[str, str]:
+        return {"X-API-Key": key, "X-Forwarded-For": f"{client_ip}, 10.9.9.9"}
+
+    async with http_client(app) as direct:  # 127.0.0.1: not a trusted proxy
+        transport = httpx.ASGITransport(app=app, client=("10.1.2.3", 4444))
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as proxy:
+            codes = [(await proxy.post("/graphql", json=HEALTH, headers=via(
+                "203.0.113.5", f"hg_spray{i}"))).status_code for i in range(3)]
+            assert codes == [401, 401, 429]
+            served = await proxy.post("/graphql", json=HEALTH, headers=via("203.0.113.6",
+                                                                          keys["key"]))
+            assert served.status_code == 200
+        codes = [(await direct.post("/graphql", json=HEALTH, headers={
+            "X-API-Key": f"hg_spray{i}", "X-Forwarded-For": f"198.51.100.{i}"})).status_code
+            for i in range(3)]
+        assert codes == [401, 401, 429]
 
 
 def test_auth_failure_memory_is_bounded() -> None:

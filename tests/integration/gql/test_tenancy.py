@@ -151,8 +151,9 @@ async def test_all_agents_key_reaches_only_agents_of_its_tenant(
             body = (await client.post("/graphql", json={"query": op}, headers=headers)).json()
             codes = [e["extensions"]["code"] for e in body.get("errors", [])]
             assert codes == ["FORBIDDEN"], (name, body)
-        # A new agent id is started (and claimed) by tenant A's all-agents key ...
-        for name, op in agent_operations(own):
+        # A new agent id is started (and claimed) by tenant A's all-agents key's first
+        # mutation; reads never claim, so they come after it ...
+        for name, op in sorted(agent_operations(own), key=lambda o: o[1].startswith("query")):
             body = (await client.post("/graphql", json={"query": op}, headers=headers)).json()
             codes = [e["extensions"]["code"] for e in body.get("errors", [])]
             assert "FORBIDDEN" not in codes, (name, body)
@@ -202,3 +203,34 @@ async def test_memory_without_a_tenant_is_not_claimed_by_all_agents_keys(
         body = (await client.post("/graphql", json=query,
                                   headers={"X-API-Key": t["key_a"]})).json()
         assert [e["extensions"]["code"] for e in body["errors"]] == ["FORBIDDEN"]
+
+
+async def test_reads_never_claim_and_an_unknown_agent_answers_like_a_forbidden_one(
+    executor: Executor, hash_embedder: HashEmbedder, two_tenants: dict[str, Any],
+) -> None:
+    """An --all-agents key reading an agent id nobody uses gets exactly the answer it gets for
+    another tenant's agent (so reads cannot tell which ids exist), and the id stays free."""
+    t = two_tenants
+    await load_story(executor, hash_embedder, t["agent_b"])
+    fresh = f"test-{uuid.uuid4().hex[:12]}"
+    t["new_agents"].append(fresh)
+    services = memory_for(executor, hash_embedder)
+    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), memory=services)
+    headers = {"Authorization": f"Bearer {t['key_a']}"}
+    reads = [(n, op) for n, op in agent_operations("AGENT") if op.startswith("query")]
+    assert len(reads) > 10
+    async with http_client(app) as client:
+        for name, op in reads:
+            foreign = await client.post("/graphql", headers=headers,
+                                        json={"query": op.replace("AGENT", t["agent_b"])})
+            unknown = await client.post("/graphql", headers=headers,
+                                        json={"query": op.replace("AGENT", fresh)})
+            assert foreign.status_code == unknown.status_code, name
+            assert foreign.json() == unknown.json(), name
+            assert [e["extensions"]["code"] for e in unknown.json()["errors"]] == ["FORBIDDEN"]
+        owner = await executor.run("tenancy/agent_owner", {"agent_id": fresh}, read=True)
+        assert owner == []  # still free: tenant B may take it
+        _, key_b = await t["store"].create(t["b"], [fresh])
+        body = (await client.post("/graphql", headers={"X-API-Key": key_b}, json={
+            "query": f'{{ entities(agentId: "{fresh}") {{ totalCount }} }}'})).json()
+        assert body == {"data": {"entities": {"totalCount": 0}}}

@@ -147,3 +147,22 @@ async def test_sigkilled_worker_loses_nothing_and_duplicates_nothing(
     assert job is not None and job.status == "done" and job.attempts == 2, job
     assert worker.stats["reaped_pending"] == 1
     assert await facts_of(executor, agent_id) == expected
+
+
+async def test_an_async_write_keeps_only_the_bounded_earlier_messages_in_its_job(
+        executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    """The job payload holds what the prompt would get: the last ``recent_messages_max``
+    earlier messages, each cut to ``recent_message_chars`` (not 200 × 200 kB)."""
+    from graph.memory.write import WriteConfig
+    from tests.integration.gql.support import memory_for
+
+    memory = memory_for(executor, embedder)
+    cfg: WriteConfig = memory.write_config
+    recent = [f"earlier message {i}: " + "blah " * 40_000 for i in range(200)]
+    accepted = await memory.write_async(agent_id, MESSAGE, "Ana", recent_messages=recent)
+    job = await memory.queue.get(accepted.job_id or "")
+    assert job is not None
+    kept = job.payload["recent_messages"]
+    assert len(kept) == cfg.recent_messages_max
+    assert kept[-1].startswith("earlier message 199")
+    assert all(len(m) <= cfg.recent_message_chars for m in kept)

@@ -76,6 +76,7 @@ async def test_extract_job_with_llm_down_retries_then_dies_visibly(
     assert second.status == "pending" and second.attempts == 2
     assert last.status == "dead" and last.attempts == 3
     assert "LLM unavailable" in (last.last_error or "")
+    assert last.last_error_code == "LLM_UNAVAILABLE"
     c = await counts(executor, agent_id)
     assert (c["events"], c["facts"], c["receipts"]) == (1, 0, 0)  # the event is kept
     assert await pending(executor, agent_id) == [accepted.event_id]

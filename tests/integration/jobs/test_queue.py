@@ -116,6 +116,7 @@ async def test_a_job_failing_three_times_ends_dead_with_its_last_error(
     assert calls == [1, 2, 3]
     # A foreign exception's text (provider URLs, request ids, keys) never reaches a client.
     assert stored.last_error == "RuntimeError (details in the worker log)"
+    assert stored.last_error_code == "INTERNAL"
     assert stored.finished_at is not None and stored.attempts == 3
     assert await fast_deps.queue.lease_id(queued.job_id, "w") is None  # dead stays dead
 
@@ -131,6 +132,7 @@ async def test_permanent_error_kills_at_once(fast_deps: JobDeps, agent_id: str, 
     stored = await fast_deps.queue.get(queued.job_id)
     assert stored is not None and stored.status == "dead" and stored.attempts == 1
     assert stored.last_error == "PermanentJobError: payload has no event_id"
+    assert stored.last_error_code == "BAD_PAYLOAD"
 
 
 async def test_reaper_returns_stale_leases_and_the_job_completes(
@@ -145,6 +147,8 @@ async def test_reaper_returns_stale_leases_and_the_job_completes(
     stored = await fast_deps.queue.get(queued.job_id)
     assert stored is not None and stored.status == "pending"
     assert "lease expired" in (stored.last_error or "")
+    assert stored.last_error_code == "LEASE_EXPIRED"
+    assert "crashed-worker" not in (stored.last_error or "")  # no host or process names
     # the crashed worker's late completion is refused; a live worker finishes the job
     assert not await fast_deps.queue.complete(job, "crashed-worker")
 

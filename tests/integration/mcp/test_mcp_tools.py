@@ -207,3 +207,60 @@ async def test_a_huge_remember_facts_call_is_refused_whole(client_for: Any, exec
         ok = _ok(await c.call_tool("remember_facts", {"agent_id": agent_id,
                                                       "facts": huge[:1_000]}))
         assert ok["facts_added"] == 1_000
+
+
+async def test_read_tools_never_claim_an_agent_id(client_for: Any, executor: Executor,
+                                                   agent_id: str) -> None:
+    """An --all-agents key reading an id nobody owns gets the answer it gets for another
+    tenant's agent (FORBIDDEN), and the id stays free; its first write claims it."""
+    import uuid
+
+    from graph.admin import delete_agent
+    from graph.tenancy import may_access
+
+    owner, tenant = f"tenant-b-{uuid.uuid4().hex[:8]}", f"tenant-a-{uuid.uuid4().hex[:8]}"
+    assert await may_access(executor, owner, agent_id, named=True)
+    fresh = f"test-{uuid.uuid4().hex[:12]}"
+    reads = [("list_facts", {}), ("retrieve_context", {"query": "x"}),
+             ("lookup_entity", {"name": "Ana"})]
+    try:
+        async with client_for(Principal(tenant=tenant, all_agents=True)) as c:
+            for name, args in reads:
+                foreign = await c.call_tool(name, {"agent_id": agent_id, **args})
+                unknown = await c.call_tool(name, {"agent_id": fresh, **args})
+                assert foreign.content == unknown.content, name
+                assert _code(unknown) == "FORBIDDEN", name
+            for uri in ("hippograph://agents/{}/profile", "hippograph://agents/{}/entities"):
+                with pytest.raises(MCPError, match="FORBIDDEN"):
+                    await c.read_resource(uri.format(fresh))
+            assert await executor.run("tenancy/agent_owner", {"agent_id": fresh},
+                                      read=True) == []
+            _ok(await c.call_tool("remember_facts", {"agent_id": fresh, "facts": [
+                {"text": "Ana lives in Porto", "subject": "Ana"}]}))
+            assert "Porto" in json.dumps(_ok(await c.call_tool("list_facts",
+                                                               {"agent_id": fresh})))
+    finally:
+        await delete_agent(executor, fresh)
+
+
+async def test_a_reranked_retrieve_context_costs_the_rerank_price(
+    executor: Executor, hash_embedder: HashEmbedder, agent_id: str,
+) -> None:
+    """As over GraphQL: with an LLM configured, retrieve_context takes ``rerank_rate_cost``
+    requests of the key's budget (the HTTP middleware takes the first)."""
+    from server.limits import RateLimiter
+    from tests.fakes import ScriptedLLM
+
+    memory = memory_for(executor, hash_embedder, llm=ScriptedLLM().chat())
+    limiter = RateLimiter(per_minute=8)
+
+    async def resolve(_ctx: Any) -> Caller:
+        wait = limiter.take("key")  # what AuthMiddleware does for every request
+        return Caller(memory, LOCAL_ADMIN, rate_wait_s=wait,
+                      rate_take=lambda cost: limiter.take("key", cost), rerank_cost=5)
+
+    async with Client(build_mcp(resolve)) as c:
+        args = {"agent_id": agent_id, "query": "where does Ana live?"}
+        _ok(await c.call_tool("retrieve_context", args))  # 5 of 8
+        assert _code(await c.call_tool("retrieve_context", args)) == "RATE_LIMITED"
+        _ok(await c.call_tool("list_facts", {"agent_id": agent_id}))  # 1 more is left

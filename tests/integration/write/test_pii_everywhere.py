@@ -194,3 +194,90 @@ async def test_a_speaker_name_holding_pii_is_redacted(executor: Executor, agent_
     assert res.success, res.error
     assert prompts_leak(llm) == []
     assert leaks(await stored_values(executor, agent_id)) == []
+
+
+FACTS_OF_EVE = [StructuredFact("Eve lives in Porto", "Eve"),
+                StructuredFact("Eve works at Acme", "Eve")]
+
+
+async def test_the_retrieve_query_reaches_the_reranker_redacted(
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
+    from graph.memory.read import Retriever
+
+    await remember(executor, hash_embedder, agent_id, facts=FACTS_OF_EVE)
+
+    def scores(body: dict[str, Any]) -> dict[str, Any]:
+        user = next(m["content"] for m in body["messages"] if m["role"] == "user")
+        return {"scores": [{"i": f["i"], "score": 1.0} for f in json.loads(user)["facts"]]}
+
+    llm = ScriptedLLM(by_stage={"relevance judge": [scores]})
+    retriever = Retriever(executor, hash_embedder, llm.chat(), pii_mode="redact")
+    result = await retriever.retrieve(
+        agent_id, f"Where does Eve live? Answer to {EMAIL}, card {CARD}",
+        options={"min_score": 0.0})
+    assert result.trace["rerank"]["status"] == "ok"
+    assert llm.calls == 1 and prompts_leak(llm) == []
+    assert "[REDACTED:email]" in json.dumps(llm.requests[0])
+
+
+FORGET = """mutation($a: ID!, $f: ID!, $r: String) {
+  forget(agentId: $a, factId: $f, reason: $r) { errors { code message } } }"""
+MERGE = """mutation($a: ID!, $k: String!, $d: String!, $r: String) {
+  mergeEntities(agentId: $a, keepKey: $k, dropKey: $d, reason: $r) { errors { code } } }"""
+RUN_JOB = """mutation($a: ID!, $s: String) {
+  runJob(agentId: $a, kind: PROFILE, subject: $s) { jobId errors { code message } } }"""
+WRITE = """mutation($a: ID!, $t: String, $b: Boolean) {
+  write(agentId: $a, speakerName: "Eve", message: "I moved to Lisbon.", threadId: $t,
+        async: $b) { outcome { success } errors { code message } } }"""
+
+
+async def test_reasons_thread_ids_and_job_subjects_are_redacted(
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
+    memory = memory_for(executor, hash_embedder)  # pii_mode "redact" (the default setting)
+    stored = await remember(executor, hash_embedder, agent_id, facts=FACTS_OF_EVE,
+                            entities=[StructuredEntity("Eve", "person"),
+                                      StructuredEntity("Evie", "person")])
+    for query, variables in [
+        (FORGET, {"f": stored.fact_ids[0], "r": f"asked by {EMAIL}"}),
+        (MERGE, {"k": "person:eve", "d": "person:evie", "r": f"same person, see {EMAIL}"}),
+        (RUN_JOB, {"s": f"person:{EMAIL}"}),
+        (WRITE, {"t": f"thread-{EMAIL}", "b": False}),
+        (WRITE, {"t": f"thread-{EMAIL}-async", "b": True}),
+    ]:
+        res = await gql(memory, query, {"a": agent_id, **variables})
+        assert res.errors is None, res.errors
+        payload = next(iter(res.data.values()))
+        assert not payload.get("errors"), (query, payload)
+    values = await stored_values(executor, agent_id)
+    assert {label for label, _, _ in values} >= {"Audit", "Job", "Event"}
+    assert leaks(values) == []
+
+
+async def test_labels_in_reject_mode_are_refused_and_nothing_is_stored(
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
+    memory = memory_for(executor, hash_embedder, settings=Settings(pii_mode="reject"))
+    for query, variables in [(RUN_JOB, {"s": f"person:{EMAIL}"}),
+                             (WRITE, {"t": f"thread-{EMAIL}", "b": True})]:
+        res = await gql(memory, query, {"a": agent_id, **variables})
+        payload = next(iter(res.data.values()))
+        assert [e["code"] for e in payload["errors"]] == ["BAD_INPUT"], payload
+    assert await stored_values(executor, agent_id) == []
+
+
+async def test_a_document_url_carrying_a_secret_is_refused(
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
+    """A URL is fetched as given, so it cannot be redacted: one holding credentials or a
+    clear PII span is refused (BAD_INPUT) in redact and reject mode, nothing stored."""
+    from graph.errors import BadInput
+
+    memory = memory_for(executor, hash_embedder)
+    for url in (f"https://files.example.org/export?owner={EMAIL}",
+                "https://eve:hunter2@files.example.org/notes.txt",
+                "https://files.example.org/doc?key=sk-live-abcdefghijklmnop1234"):
+        with pytest.raises(BadInput, match="URL"):
+            await memory.documents.ingest(agent_id, url=url)
+    assert await stored_values(executor, agent_id) == []

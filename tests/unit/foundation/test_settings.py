@@ -47,3 +47,12 @@ def test_admin_key_has_a_minimum_length(monkeypatch: pytest.MonkeyPatch) -> None
     with pytest.raises(ValidationError, match="HIPPOGRAPH_ADMIN_API_KEY must be at least 32"):
         Settings()
     assert Settings(admin_api_key="k" * 32).admin_api_key is not None
+
+
+def test_trusted_proxies_must_be_addresses(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pydantic import ValidationError
+
+    monkeypatch.setenv("HIPPOGRAPH_TRUSTED_PROXIES", "10.0.0.0/8, proxy.example")
+    with pytest.raises(ValidationError, match=r"'proxy\.example' is not an IP"):
+        Settings(_env_file=None)
+    assert Settings(trusted_proxies="10.0.0.0/8, ::1").trusted_proxies

@@ -191,3 +191,27 @@ def test_expensive_query_fields_are_charged_one_request_each() -> None:
     assert charged_fields(doc, "Battery") == 30
     assert charged_fields(doc, "Walk") == 1
     assert charged_fields(doc, "Cheap") == 0
+
+
+def test_a_retrieve_that_reranks_with_the_llm_costs_the_rerank_price() -> None:
+    from graphql import parse
+
+    from gql.limits import charged_fields
+
+    aliases = " ".join(f'r{i}: retrieve(agentId: "x", query: "q") {{ context }}'
+                       for i in range(30))
+    off = 'retrieve(agentId: "x", query: "q", options: {enableReranker: false}) { context }'
+    doc = parse(f"""
+        query Battery {{ {aliases} }}
+        query Off {{ a: {off} b: {off} }}
+        query ByVariable($o: RetrieveOptions) {{
+            retrieve(agentId: "x", query: "q", options: $o) {{ context }} }}
+        mutation Forget {{ forget(agentId: "x", factId: "f") {{ __typename }} }}
+    """)
+    assert charged_fields(doc, "Battery", rerank_cost=5) == 150
+    assert charged_fields(doc, "Off", rerank_cost=5) == 2
+    assert charged_fields(doc, "ByVariable", rerank_cost=5) == 5
+    assert charged_fields(doc, "ByVariable", rerank_cost=5,
+                          variables={"o": {"enableReranker": False}}) == 1
+    assert charged_fields(doc, "Forget", rerank_cost=5) == 1
+    assert charged_fields(doc, "Battery") == 30  # no LLM: one each
