@@ -111,8 +111,10 @@ class Report:
 
 
 def score_passage(report: Report, relations: list[tuple[str, str, str, float]],
-                  triples: list[list[Any]]) -> None:
-    """Add one passage: ``relations`` = (source, target, construction, confidence)."""
+                  triples: list[list[Any]], aliases: dict[str, list[str]] | None = None
+                  ) -> None:
+    """Add one passage: ``relations`` = (source, target, construction, confidence);
+    ``aliases``: other names of an end (an entity matches the gold by any of its names)."""
     golds = list(dict.fromkeys((norm(t[0]), norm(t[2])) for t in triples
                                if isinstance(t, list) and len(t) == 3))
     preds: dict[tuple[str, str], tuple[str, float]] = {}
@@ -121,6 +123,9 @@ def score_passage(report: Report, relations: list[tuple[str, str, str, float]],
         if key not in preds or preds[key][1] < conf:
             preds[key] = (construction, conf)
     keys = list(preds)
+    if aliases:  # an end known under several names matches by any of them
+        names = {norm(k): [norm(a) for a in v] for k, v in aliases.items()}
+        golds = [_canonical(g, names) for g in golds]
     report.passages += 1
     report.relations += len(relations)
     for name, score in report.scores.items():
@@ -138,6 +143,14 @@ def score_passage(report: Report, relations: list[tuple[str, str, str, float]],
                         crow = report.by_confidence.setdefault(level, [0, 0])
                         crow[0] += hit
                         crow[1] += 1
+
+
+def _canonical(pair: tuple[str, str], names: dict[str, list[str]]) -> tuple[str, str]:
+    """A gold pair with each end replaced by the entity name it is an alias of."""
+    def one(end: str) -> str:
+        return next((name for name, alts in names.items()
+                     if any(_close(end, a) for a in alts) and not _close(end, name)), end)
+    return one(pair[0]), one(pair[1])
 
 
 def _constructions(nlp: Any, doc: Any, ex: Any, speaker: str) -> dict[tuple[str, str], str]:
@@ -172,7 +185,8 @@ def run_openie(path: str, limit: int | None, report: Report) -> tuple[float, flo
         kinds = _constructions(nlp, doc, ex, d["title"])
         rels = [(r.source, r.target, kinds.get((r.source, r.target), "pattern"), r.confidence)
                 for r in ex.relations]
-        score_passage(report, rels, d["extracted_triples"])
+        score_passage(report, rels, d["extracted_triples"],
+                      {e.name: e.aliases for e in ex.entities if e.aliases})
     return single, piped
 
 

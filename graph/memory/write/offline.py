@@ -80,7 +80,13 @@ def split_clause_joins(message: str) -> str:
     """Spaced dashes, em/en dashes and semicolons between clauses become sentence ends (the
     next word capitalised so the parser starts a sentence there); hyphenated words and number
     ranges ("2-3") are kept."""
-    return _CLAUSE_JOIN.sub(lambda m: ". " + m.group(1).upper(), message)
+    def join(m: re.Match[str]) -> str:
+        before, after = message[: m.start()], m.group(1)
+        if before.count("(") > before.count(")") or (before[-1:].isdigit() and after.isdigit()):
+            return m.group(0)  # "(1990 – 2017)", "1990–2017": a range, not two clauses
+        return ". " + after.upper()
+
+    return _CLAUSE_JOIN.sub(join, message)
 
 
 def load_nlp() -> Any:

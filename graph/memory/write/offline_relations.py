@@ -69,7 +69,7 @@ class _Out:
         if "phrase" in kinds and "person" in kinds:
             return  # "I love painting": chat, not knowledge
         if kinds == {"phrase"}:
-            base *= 0.8
+            return  # two common noun phrases: rarely a relation worth a graph edge
         key = (source.name, target.name, rtype)
         if key in self._seen:
             return
@@ -142,7 +142,7 @@ def _subject_ends(verb: Any, ends: Ends) -> list[End]:
                                       for c in verb.children):
             continue
         end = ends.of(tok, modifier)
-        if end is not None and (modifier or end.kind != "phrase"):
+        if end is not None and end.type != "date" and (modifier or end.kind != "phrase"):
             out.append(end)
     return out
 
@@ -260,6 +260,15 @@ def _nominal(noun: Any, out: _Out) -> None:
                     out.add(ends.of(noun), ends.of(pobj), "is_from", 0.55, "nominal")
         return
     same = ends.identity(noun)
+    if same is None and not _under_negation(noun):  # "its hub at X" → its owner hub_at X
+        owner = next((ends.of(c) for c in noun.children if c.dep_ == "poss"), None)
+        if owner is not None and owner.kind != "phrase":
+            for prep in noun.children:
+                if prep.dep_ == "prep" and prep.lower_ in _NOUN_PREPS - {"of"}:
+                    for target in _targets(prep, ends):
+                        if target.kind != "phrase":
+                            out.add(owner, target, noun_predicate(noun, prep.lower_), 0.6,
+                                    "possessive")
     if same is None or _under_negation(noun):
         return
     relational = False
@@ -276,6 +285,38 @@ def _nominal(noun: Any, out: _Out) -> None:
         return  # "X is the capital of Y": X capital_of Y, not X is_a "capital"
     if noun.dep_ in ("attr", "appos") and noun.pos_ == "NOUN" and ends.noun_phrases:
         out.add(same, ends.of(noun), "is_a", 0.55, "is_a")
+
+
+def _parenthesis(paren: Any, out: _Out) -> None:
+    """ "X (born 1948)" is a participle clause; "X (Civitavecchia, December 21, 1948)" and
+    "X (April 8, 1990 – December 18, 2017)" are a person's birth place and life dates."""
+    by_token, doc = out.ends.mentions.by_token, paren.doc
+    if paren.i == 0 or paren.i - 1 not in by_token:
+        return
+    subject = out.ends.of(doc[paren.i - 1])
+    if subject is None or subject.type in ("date", "place"):
+        return
+    places: list[End] = []
+    dates: list[tuple[End, bool]] = []
+    dash = False
+    for tok in doc[paren.i + 1 : paren.i + 24]:
+        if tok.text == ")" or tok.lower_ in ("born", "née", "nee"):
+            break
+        if tok.text in ("-", "–", "—", "to"):
+            dash = True
+        if tok.i in by_token and (tok.i - 1 not in by_token
+                                  or by_token[tok.i - 1] != by_token[tok.i]):
+            end = out.ends.of(tok)
+            if end is not None and end.type == "date":
+                dates.append((end, dash))
+            elif end is not None and end.type == "place" and not dates:
+                places.append(end)
+    if not dates:
+        return
+    for end, after_dash in dates[:2]:
+        out.add(subject, end, "died_on" if after_dash else "born_on", 0.7, "born")
+    for place in places[:1]:
+        out.add(subject, place, "born_in", 0.6, "born")
 
 
 def _under_negation(noun: Any) -> bool:
@@ -300,6 +341,8 @@ def open_relations(doc: Any, mentions: Mentions, noun_phrases: bool = True
                     _verb(tok, out)
             elif tok.pos_ in ("NOUN", "PROPN"):
                 _nominal(tok, out)
+            elif tok.text == "(":
+                _parenthesis(tok, out)
     return out.relations
 
 
