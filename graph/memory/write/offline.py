@@ -36,6 +36,7 @@ from graph.memory.write.offline_clauses import (
     salient,
 )
 from graph.memory.write.offline_pt import extract_portuguese
+from graph.memory.write.offline_relations import merge_open_relations
 
 __all__ = ["extract_offline", "extract_with", "load_nlp"]
 
@@ -79,7 +80,13 @@ def split_clause_joins(message: str) -> str:
     """Spaced dashes, em/en dashes and semicolons between clauses become sentence ends (the
     next word capitalised so the parser starts a sentence there); hyphenated words and number
     ranges ("2-3") are kept."""
-    return _CLAUSE_JOIN.sub(lambda m: ". " + m.group(1).upper(), message)
+    def join(m: re.Match[str]) -> str:
+        before, after = message[: m.start()], m.group(1)
+        if before.count("(") > before.count(")") or (before[-1:].isdigit() and after.isdigit()):
+            return m.group(0)  # "(1990 – 2017)", "1990–2017": a range, not two clauses
+        return ". " + after.upper()
+
+    return _CLAUSE_JOIN.sub(join, message)
 
 
 def load_nlp() -> Any:
@@ -259,10 +266,12 @@ def _relations(sent: Any, state: _Doc, last_person: str | None) -> tuple[
 
 
 def extract_with(nlp: Any, message: str, speaker: str,
-                 recent: list[str] | None = None) -> Extraction:
-    """Deterministic extraction with a loaded spaCy pipeline (see module docstring)."""
+                 recent: list[str] | None = None, doc: Any = None) -> Extraction:
+    """Deterministic extraction with a loaded spaCy pipeline (see module docstring). ``doc``:
+    the parse of ``split_clause_joins(message)`` when the caller parsed many texts at once
+    (``nlp.pipe``)."""
     ex = Extraction()
-    doc = nlp(split_clause_joins(message))
+    doc = doc if doc is not None else nlp(split_clause_joins(message))
     state = _Doc(doc, speaker, other_speaker(recent, speaker))
     for m in re.finditer(r"([^()\n]{2,60}?)\s{0,3}\(([^()\n]{2,60})\)", message):
         inner = m.group(2).strip()
@@ -316,6 +325,12 @@ def extract_with(nlp: Any, message: str, speaker: str,
         if qa:
             ex.facts.append(ExtractedFact(qa, speaker, 0.7))
             used.update(state.by_token[t.i] for t in doc if t.i in state.by_token)
+    if detect_language(message) in ("en", None):  # open relations (offline_relations)
+        extra, new = merge_open_relations(doc, state.by_token, state.types, speaker,
+                                          state.other, ex.relations)
+        ex.relations += extra
+        state.order += [n for n in new if n not in state.types]
+        state.types.update({n: t for n, t in new.items() if n not in state.types})
     for rel in ex.relations:  # a relation's ends are entities of the answer too
         used.update((rel.source, rel.target))
     seen = {e.name for e in ex.entities}
