@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from graph.memory.write.offline_clauses import (
+from graph.memory.write.offline.clauses import (
     SECOND_PERSON,
     Clause,
     generic_noun,

@@ -27,15 +27,15 @@ from graph.memory.write.extraction import (
     ExtractedRelation,
     Extraction,
 )
-from graph.memory.write.offline_answers import answer_fact
-from graph.memory.write.offline_clauses import (
+from graph.memory.write.offline.answers import answer_fact
+from graph.memory.write.offline.clauses import (
     FIRST_PERSON,
     SECOND_PERSON,
     clauses,
     rewrite,
     salient,
 )
-from graph.memory.write.offline_pt import extract_portuguese
+from graph.memory.write.offline.portuguese import extract_portuguese
 
 __all__ = ["extract_offline", "extract_with", "load_nlp"]
 
