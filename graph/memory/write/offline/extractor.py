@@ -4,13 +4,13 @@ a few Portuguese rules where the English model cannot help.
 Lower quality than the LLM path, but deterministic, fast and always available:
 - entities: NER spans and proper-noun chunks (people, organisations, places, dates, products);
   types corrected by the verb pattern they take part in;
-- facts: one per salient clause (``offline_clauses``: coordinated predicates split, small talk
+- facts: one per salient clause (``clauses``: coordinated predicates split, small talk
   and reactions left as events), rewritten to be self-contained: first person → the speaker,
   "you" → the other speaker when the recent messages name them;
 - relations: from every kept clause, verb + preposition/object patterns (lives in, moved to,
   works at, married to, …) and possessive relationship nouns ("my wife Ana"); negated verbs
   produce no relation and mark the fact as a retraction.
-Portuguese support is rule-based (``offline_pt``) and limited to simple sentences.
+Portuguese support is rule-based (``portuguese``) and limited to simple sentences.
 """
 
 from __future__ import annotations
