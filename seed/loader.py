@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from graph.errors import NotFound
 from graph.memory.facade import Memory
-from graph.memory.jobs.duplicates import detect_duplicates
+from graph.memory.maintenance.duplicates import detect_duplicates
 from graph.progress import progress_bar
 from seed import story
 
