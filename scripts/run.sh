@@ -7,5 +7,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
-workers="${HIPPOGRAPH_API_WORKERS:-$(.venv/bin/python -c 'from server.cli_serve import default_workers; print(default_workers())')}"
+workers="${HIPPOGRAPH_API_WORKERS:-$(.venv/bin/python -c 'from server.cli.serve import default_workers; print(default_workers())')}"
 exec .venv/bin/hippograph up --workers "$workers" "$@"
