@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from graph.errors import NotFound
 from graph.memory.facade import Memory
-from graph.memory.jobs.duplicates import detect_duplicates
+from graph.memory.maintenance.duplicates import detect_duplicates
 from graph.progress import progress_bar
 from seed import story
 
@@ -39,7 +39,7 @@ async def load_demo(
     settings — mode, freeze, PII — are the process's, like every other write path)."""
     executor = memory.executor
     report = SeedReport(agent_id)
-    state = await executor.run("api/seed_state", {"agent_id": agent_id}, read=True)
+    state = await executor.run("seed/state", {"agent_id": agent_id}, read=True)
     if state and state[0]["version"] == story.SEED_VERSION:
         report.already_loaded = True
         return report
@@ -84,7 +84,7 @@ async def load_demo(
         await detect_duplicates(executor, agent_id, never_auto)
 
     async def mark() -> None:
-        await executor.run("api/seed_mark", {"agent_id": agent_id, "version": story.SEED_VERSION})
+        await executor.run("seed/mark", {"agent_id": agent_id, "version": story.SEED_VERSION})
 
     steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [("background", background)]
     steps += [(f"chat {t.key}", turn_step(t)) for t in story.SESSIONS]

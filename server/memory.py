@@ -5,7 +5,7 @@ Every entry point builds its services here and nowhere else:
 * the API lifespan (``server/app.py``) → ``app.state.memory`` → the GraphQL context;
 * the worker (``server/worker.py``, in the API process or ``hippograph worker``) →
   ``memory.job_deps()``;
-* the CLI commands (``server/cli_*.py``) and the seed (``hippograph seed`` → ``seed/loader.py``);
+* the CLI commands (``server/cli/``) and the seed (``hippograph seed`` → ``seed/loader.py``);
 * the integration tests (with a test embedder / scripted LLM / a shared executor).
 
 Settings are mapped onto the pipeline configurations by exactly one function each:

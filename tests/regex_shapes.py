@@ -1,5 +1,5 @@
 """Static shape check of regular expressions: the shapes that make Python's backtracking engine
-super-linear are rejected (used by tests/unit/foundation/test_regex_linear.py).
+super-linear are rejected (used by tests/unit/test_regex_linear.py).
 
 Rules (each names a shape; a pattern passing all three runs in time linear in the input for
 search/finditer, up to the constant of its bounded repeats):

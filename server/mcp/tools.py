@@ -20,7 +20,7 @@ from graph.memory import browse
 from graph.memory.browse.overview import agent_overview
 from graph.memory.facade import Memory
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
-from graph.memory.write.remember_rows import API_MAX_ITEMS
+from graph.memory.write.remember.rows import API_MAX_ITEMS
 from server.mcp.inputs import (
     ForgetFact,
     IngestDocument,

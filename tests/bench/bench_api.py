@@ -30,7 +30,7 @@ import httpx
 
 from graph.progress import progress_bar
 from seed.__main__ import seed
-from server.cli_serve import default_workers
+from server.cli.serve import default_workers
 from server.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -148,7 +148,7 @@ INNER = ("activation",)
 
 async def measure(ex: TimingExecutor, embedder: TopicEmbedder, agent: str, label: str,
                   rng: random.Random, n: int, **options: Any) -> dict[str, Any]:
-    retriever = Retriever(ex, embedder, None, RetrieveConfig(enable_reranker=False, **options))
+    retriever = Retriever(ex, embedder, None, RetrieveConfig.of(enable_reranker=False, **options))
     qs = queries(rng, n)
     for q in qs[:4]:  # warm the query-plan cache
         await retriever.retrieve(agent, q)

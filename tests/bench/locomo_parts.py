@@ -109,8 +109,8 @@ async def vector_hits(ex: Executor, agent: str, vec: list[float],
     if counts is None:
         counts = (await ex.run("read/agent_counts", {"agent_id": agent}, read=True))[0]
     cfg, scope = RetrieveConfig(), Scope(agent, None, vec, 0.0)
-    common = {"limit": 20, "min_cosine": -1.0, "exact_max": cfg.exact_scan_max_facts,
-              "cap": cfg.overfetch_cap}
+    common = {"limit": 20, "min_cosine": -1.0, "exact_max": cfg.budgets.exact_scan_max_facts,
+              "cap": cfg.budgets.overfetch_cap}
     facts, events = await asyncio.gather(
         semantic_facts(ex, scope, agent_facts=counts["agent_facts"],
                        total_facts=counts["total_facts"], stats=SearchStats(), **common),

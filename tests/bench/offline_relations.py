@@ -6,7 +6,7 @@
         [--locomo /work/shared/bench/locomo/locomo-dev.json] [--limit N] [--json OUT]
 
 The offline extractor (``extract_with``: spaCy parse, the verb pattern table and the open
-relations of ``offline_relations``) runs on every passage of ``--openie`` (HippoRAG's OpenIE
+relations of ``write.offline.relations``) runs on every passage of ``--openie`` (HippoRAG's OpenIE
 format: ``docs`` = ``{title, text, extracted_triples}``) with the passage title as the speaker,
 as document ingest does. Its relations are compared with the recorded triples of the same
 passage at the level of pairs of ends — the predicate wording is free, as in the graph a walk
@@ -40,9 +40,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from graph.memory.write.offline import extract_with, load_nlp, split_clause_joins
-from graph.memory.write.offline_coref import Mentions
-from graph.memory.write.offline_relations import open_relations
+from graph.memory.write.offline.extractor import extract_with, load_nlp, split_clause_joins
+from graph.memory.write.offline.coref import Mentions
+from graph.memory.write.offline.relations import open_relations
 from graph.progress import progress_bar
 
 _ARTICLES = {"the", "a", "an"}
@@ -155,7 +155,7 @@ def _canonical(pair: tuple[str, str], names: dict[str, list[str]]) -> tuple[str,
 
 def _constructions(nlp: Any, doc: Any, ex: Any, speaker: str) -> dict[tuple[str, str], str]:
     """Which construction produced each extracted relation ("pattern": the verb table)."""
-    from graph.memory.write.offline import _Doc  # the extractor's own entity spans
+    from graph.memory.write.offline.extractor import _Doc  # the extractor's own entity spans
 
     state = _Doc(doc, speaker)
     found = open_relations(doc, Mentions(state.by_token, state.types, speaker, None))

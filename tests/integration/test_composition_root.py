@@ -66,7 +66,7 @@ def env_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 async def test_api_worker_and_cli_build_identical_configs(
     executor: Executor, env_settings: None
 ) -> None:
-    from server.cli_jobs import _memory
+    from server.cli.jobs import _memory
 
     settings = Settings(**CUSTOM, worker_enabled=False)  # type: ignore[arg-type]
     app = create_app(settings)

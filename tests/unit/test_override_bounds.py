@@ -55,12 +55,12 @@ def test_harmless_write_tuning_still_works() -> None:
 
 def test_retrieve_timeouts_and_caps_only_lower() -> None:
     base = RetrieveConfig()
-    assert base.with_options({"reranker_timeout_s": 1}).reranker_timeout_s == 1.0
+    assert base.with_options({"reranker_timeout_s": 1}).rerank.reranker_timeout_s == 1.0
     with pytest.raises(ConfigError, match="exceed"):
-        base.with_options({"reranker_timeout_s": base.reranker_timeout_s + 1})
+        base.with_options({"reranker_timeout_s": base.rerank.reranker_timeout_s + 1})
     with pytest.raises(ConfigError, match="exceed"):
-        base.with_options({"overfetch_cap": base.overfetch_cap * 10})
+        base.with_options({"overfetch_cap": base.budgets.overfetch_cap * 10})
 
 
 def test_retrieve_topk_within_its_max_still_works() -> None:
-    assert RetrieveConfig().with_options({"topk_facts": 100}).topk_facts == 100
+    assert RetrieveConfig().with_options({"topk_facts": 100}).context.topk_facts == 100

@@ -30,7 +30,7 @@ async def agent_overview(ex: Executor, agent_id: str, top: int = 15,
     """The agent's counts, its ``top`` most important entities (with a summary and the number
     of active facts about each) and its newest observations."""
     check_limit(top, "top", 100)
-    rows = await ex.run("api/agent_overview", {"agent_id": agent_id, "top": top}, read=True)
+    rows = await ex.run("browse/agent_overview", {"agent_id": agent_id, "top": top}, read=True)
     r = rows[0] if rows else {}
     return AgentOverview(
         agent_id=agent_id,

@@ -1,7 +1,7 @@
 """Read-only listings behind the API: entities, facts, events, neighbourhoods and admin lists.
 
 Every function takes the executor and an ``agent_id`` and runs named statements from
-``cypher/api/``. Batch functions (``*_by_entities``) take many keys and cost one query, which is
+``cypher/browse/``. Batch functions (``*_by_entities``) take many keys and cost one query, which is
 what the GraphQL DataLoaders rely on.
 """
 
@@ -94,20 +94,20 @@ async def entities_page(
         "include_merged": include_merged,
     }
     rows = await ex.run(
-        "api/entities_page",
+        "browse/entities_page",
         {**params, "after": decode_key_cursor(after) if after else None, "limit": first + 1},
         read=True,
     )
     items = [from_map(EntityRow, r["entity"]) for r in rows[:first]]
     total = None
     if with_total:
-        total = int((await ex.run("api/entities_count", params, read=True))[0]["total"])
+        total = int((await ex.run("browse/entities_count", params, read=True))[0]["total"])
     return Page(items, [encode_key_cursor(e.key) for e in items], len(rows) > first, total)
 
 
 async def entities_by_keys(ex: Executor, agent_id: str, keys: list[str]) -> dict[str, EntityRow]:
     """Entities by key (one query); missing keys are absent from the result."""
-    rows = await ex.run("api/entities_by_keys", {"agent_id": agent_id, "keys": keys}, read=True)
+    rows = await ex.run("browse/entities_by_keys", {"agent_id": agent_id, "keys": keys}, read=True)
     found = [from_map(EntityRow, r["entity"]) for r in rows]
     return {e.key: e for e in found}
 
@@ -124,7 +124,7 @@ async def facts_by_entities(
 ) -> dict[str, list[FactRow]]:
     """Facts ABOUT each entity (newest first, at most ``per_entity`` each), one query."""
     rows = await ex.run(
-        "api/facts_by_entities",
+        "browse/facts_by_entities",
         {
             "agent_id": agent_id,
             "keys": keys,
@@ -153,7 +153,7 @@ async def relationships_by_entities(
     """RELATES_TO edges touching each entity (both directions, newest first, at most
     ``per_entity`` each), one query."""
     rows = await ex.run(
-        "api/relationships_by_entities",
+        "browse/relationships_by_entities",
         {
             "agent_id": agent_id,
             "keys": keys,
@@ -171,7 +171,7 @@ async def relationships_by_entities(
 
 async def aliases_by_entities(ex: Executor, agent_id: str, keys: list[str]) -> dict[str, list[str]]:
     """Alias texts of each entity, one query."""
-    rows = await ex.run("api/aliases_by_entities", {"agent_id": agent_id, "keys": keys}, read=True)
+    rows = await ex.run("browse/aliases_by_entities", {"agent_id": agent_id, "keys": keys}, read=True)
     return {r["key"]: list(r["aliases"]) for r in rows}
 
 
@@ -188,7 +188,7 @@ async def history_by_entities(
     """The timelines of several entities (at most ``limit`` changes each), one query."""
     check_limit(limit, "limit", MAX_HISTORY)
     rows = await ex.run(
-        "api/history_by_entities", {"agent_id": agent_id, "keys": keys, "limit": limit},
+        "browse/history_by_entities", {"agent_id": agent_id, "keys": keys, "limit": limit},
         read=True,
     )
     return {r["key"]: [from_map(HistoryRow, c) for c in r["changes"]] for r in rows}
@@ -209,7 +209,7 @@ async def facts_page(
     check_limit(first)
     after_at, after_id = decode_time_cursor(after) if after else (None, None)
     rows = await ex.run(
-        "api/facts_page",
+        "browse/facts_page",
         {
             "agent_id": agent_id,
             "as_of": as_of,
@@ -228,7 +228,7 @@ async def facts_page(
 
 async def facts_by_ids(ex: Executor, agent_id: str, ids: list[str]) -> dict[str, FactRow]:
     """Facts by id (one query); missing ids are absent."""
-    rows = await ex.run("api/facts_by_ids", {"agent_id": agent_id, "ids": ids}, read=True)
+    rows = await ex.run("browse/facts_by_ids", {"agent_id": agent_id, "ids": ids}, read=True)
     found = [from_map(FactRow, r["fact"]) for r in rows]
     return {f.id: f for f in found}
 
@@ -239,7 +239,7 @@ async def fact_history(ex: Executor, agent_id: str, fact_id: str) -> list[FactRo
     Raises:
         NotFound: the agent has no fact with that id.
     """
-    rows = await ex.run("api/fact_history", {"agent_id": agent_id, "id": fact_id}, read=True)
+    rows = await ex.run("browse/fact_history", {"agent_id": agent_id, "id": fact_id}, read=True)
     if not rows:
         raise NotFound(f"no fact {fact_id!r}")
     return [from_map(FactRow, r["fact"]) for r in rows]
@@ -259,7 +259,7 @@ async def events_page(
     check_limit(first)
     after_at, after_id = decode_time_cursor(after) if after else (None, None)
     rows = await ex.run(
-        "api/events_page",
+        "browse/events_page",
         {
             "agent_id": agent_id,
             "thread_id": thread_id,
@@ -300,7 +300,7 @@ async def neighborhood(
     check_limit(hops, "hops", MAX_HOPS)
     check_limit(max_nodes, "maxNodes", 500)
     rows = await ex.run(
-        "api/neighborhood_nodes",
+        "browse/neighborhood_nodes",
         {"agent_id": agent_id, "key": key, "hops": hops, "as_of": as_of, "max_nodes": max_nodes},
         read=True,
     )
@@ -308,7 +308,7 @@ async def neighborhood(
         raise NotFound(f"no entity {key!r}")
     nodes = [from_map(GraphNodeRow, {**r["entity"], "depth": r["depth"]}) for r in rows]
     edge_rows = await ex.run(
-        "api/neighborhood_edges",
+        "browse/neighborhood_edges",
         {"agent_id": agent_id, "keys": [n.key for n in nodes], "as_of": as_of},
         read=True,
     )
@@ -319,7 +319,7 @@ async def neighborhood(
 async def observations(ex: Executor, agent_id: str, limit: int = 50) -> list[ObservationRow]:
     """Newest observations with the ids of the facts they were derived from."""
     check_limit(limit, "limit", 500)
-    rows = await ex.run("api/observations", {"agent_id": agent_id, "limit": limit}, read=True)
+    rows = await ex.run("browse/observations", {"agent_id": agent_id, "limit": limit}, read=True)
     return [from_map(ObservationRow, r["observation"]) for r in rows]
 
 
@@ -329,7 +329,7 @@ async def merge_candidates(
     """Merge candidates, most confident first."""
     check_limit(limit, "limit", 500)
     rows = await ex.run(
-        "api/merge_candidates", {"agent_id": agent_id, "status": status, "limit": limit}, read=True
+        "browse/merge_candidates", {"agent_id": agent_id, "status": status, "limit": limit}, read=True
     )
     return [from_map(MergeCandidateRow, r["candidate"]) for r in rows]
 
@@ -345,7 +345,7 @@ async def audit_log(
     """Decision history, newest first."""
     check_limit(limit, "limit", 500)
     rows = await ex.run(
-        "api/audit_log",
+        "browse/audit_log",
         {"agent_id": agent_id, "action": action, "since": since, "limit": limit},
         read=True,
     )
@@ -358,14 +358,14 @@ async def jobs(
     """Background jobs of an agent, newest first."""
     check_limit(limit, "limit", 500)
     rows = await ex.run(
-        "api/jobs", {"agent_id": agent_id, "status": status, "limit": limit}, read=True
+        "browse/jobs", {"agent_id": agent_id, "status": status, "limit": limit}, read=True
     )
     return [from_map(JobRow, r["job"]) for r in rows]
 
 
 async def get_job(ex: Executor, agent_id: str, job_id: str) -> JobRow:
     """One job (progress polling). Raises NotFound."""
-    rows = await ex.run("api/job", {"agent_id": agent_id, "id": job_id}, read=True)
+    rows = await ex.run("browse/job", {"agent_id": agent_id, "id": job_id}, read=True)
     if not rows:
         raise NotFound(f"no job {job_id!r}")
     return from_map(JobRow, rows[0]["job"])

@@ -32,7 +32,7 @@ async def resolve_merge_candidate(
         NotFound: no such candidate.  BadInput: it was already resolved.
     """
     rows = await executor.run(
-        "api/merge_candidate", {"agent_id": agent_id, "id": candidate_id}, read=True
+        "browse/merge_candidate", {"agent_id": agent_id, "id": candidate_id}, read=True
     )
     if not rows:
         raise NotFound(f"no merge candidate {candidate_id!r}")
@@ -50,7 +50,7 @@ async def resolve_merge_candidate(
         )
     status = "merged" if accept else "rejected"
     done = await executor.run(
-        "api/set_merge_candidate_status",
+        "browse/set_merge_candidate_status",
         {"agent_id": agent_id, "id": candidate_id, "status": status, "now": datetime.now(UTC)},
     )
     if not done:

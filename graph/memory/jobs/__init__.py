@@ -1,5 +1,11 @@
-"""Background work: a job queue in Neo4j, the worker that runs it, and the job handlers
-(async extraction, profiles, consolidation, importance, decay, duplicate entities, documents)."""
+"""Background work: a job queue in Neo4j, the worker that runs it, and its rules.
+
+``queue`` (``(:Job)`` nodes: enqueue, lease, finish), ``worker`` (lease and dispatch by kind),
+``scheduler`` (periodic maintenance per agent, under a cluster-wide lease), ``policy`` (pure
+retry/backoff/dedup decisions), ``context`` (what a handler receives), ``handlers`` (job kind →
+handler), ``config``; ``async_write`` (the ``extract`` job: a message logged now, extracted by
+the worker) and ``orphans`` (logged messages never extracted get an ``extract`` job) keep writes
+from being lost. The maintenance jobs themselves live in ``graph.memory.maintenance``."""
 
 from graph.memory.jobs.config import DocumentConfig, JobsConfig, MaintenanceConfig, WorkerConfig
 from graph.memory.jobs.context import Handler, JobContext, JobDeps, LeaseLost, PermanentJobError

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from graph.memory.documents.ingest import chunk_extract_handler, document_ingest_handler
 from graph.memory.jobs.async_write import extract_handler
-from graph.memory.jobs.consolidate import consolidate_handler
 from graph.memory.jobs.context import Handler
-from graph.memory.jobs.duplicates import dedup_handler
-from graph.memory.jobs.importance import decay_handler, importance_handler
-from graph.memory.jobs.profiles import profile_handler
 from graph.memory.jobs.queue import JobSpec
+from graph.memory.maintenance.consolidate import consolidate_handler
+from graph.memory.maintenance.duplicates import dedup_handler
+from graph.memory.maintenance.importance import decay_handler, importance_handler
+from graph.memory.maintenance.profiles import profile_handler
 from graph.memory.write.guard import stored_label
 
 __all__ = ["KINDS", "MAINTENANCE_KINDS", "SUBJECT_KINDS", "default_handlers",

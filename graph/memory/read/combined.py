@@ -78,22 +78,24 @@ async def all_signals(ex: Executor, scope: Scope, cfg: RetrieveConfig, now: date
                       graph_limit: int, pattern_types: list[str], named: list[str],
                       stats: dict[str, SearchStats]) -> Combined:
     """Run ``read/signals`` once and split its answer into the per-signal candidate lists."""
-    sem_min = index_min_score(cfg.min_similarity)
-    sem_k = initial_k(cfg.semantic_limit, sizes.agent_facts, sizes.total_facts,
-                      cfg.overfetch_cap)
-    sem_index = sizes.agent_facts > cfg.exact_scan_max_facts and sem_k < cfg.overfetch_cap
-    kw_k = initial_k(cfg.keyword_limit, sizes.agent_facts, sizes.total_facts, cfg.fulltext_cap)
+    sem_min = index_min_score(cfg.candidates.min_similarity)
+    sem_k = initial_k(cfg.candidates.semantic_limit, sizes.agent_facts, sizes.total_facts,
+                      cfg.budgets.overfetch_cap)
+    budgets = cfg.budgets
+    sem_index = sizes.agent_facts > budgets.exact_scan_max_facts and sem_k < budgets.overfetch_cap
+    kw_k = initial_k(cfg.candidates.keyword_limit, sizes.agent_facts, sizes.total_facts,
+                     budgets.fulltext_cap)
     # Sent even when the agent holds no facts/events (the part then finds nothing): Neo4j
     # buckets string parameters by size in its plan cache key, so "" would need its own plan.
     q = ev_q = lucene
-    ev_limit = cfg.topk_events * 3
-    ev_min = index_min_score(cfg.min_event_similarity)
-    ev_k = initial_k(ev_limit, sizes.agent_events, sizes.total_events, cfg.overfetch_cap)
-    ev_index = sizes.agent_events > cfg.exact_scan_max_facts and ev_k < cfg.overfetch_cap
-    ev_kw_k = initial_k(ev_limit, sizes.agent_events, sizes.total_events, cfg.fulltext_cap)
+    ev_limit = cfg.context.topk_events * 3
+    ev_min = index_min_score(cfg.context.min_event_similarity)
+    ev_k = initial_k(ev_limit, sizes.agent_events, sizes.total_events, cfg.budgets.overfetch_cap)
+    ev_index = sizes.agent_events > budgets.exact_scan_max_facts and ev_k < budgets.overfetch_cap
+    ev_kw_k = initial_k(ev_limit, sizes.agent_events, sizes.total_events, cfg.budgets.fulltext_cap)
     events = sizes.agent_events > 0
-    obs = sizes.agent_observations > 0 and cfg.max_observations > 0
-    act_on = cfg.activation_hops > 0 and cfg.activation_seeds > 0
+    obs = sizes.agent_observations > 0 and cfg.context.max_observations > 0
+    act_on = cfg.activation.activation_hops > 0 and cfg.activation.activation_seeds > 0
     # Neo4j caches a plan per statement text AND parameter types, and an empty list is typed
     # apart from a list of maps or strings: without padding, a question naming no entity
     # needs a plan of its own (1-5 s to make on 2 cores). The pads match nothing (entity keys
@@ -102,25 +104,27 @@ async def all_signals(ex: Executor, scope: Scope, cfg: RetrieveConfig, now: date
     named = named or [NO_MATCH]
     pattern_types = pattern_types or [NO_MATCH]
     row = (await ex.run("read/signals", scope.params(
-        now=now, half_life_days=cfg.recency_half_life_days,
-        sem_index=sem_index, sem_k=sem_k, sem_min_score=sem_min, sem_limit=cfg.semantic_limit,
-        q=q, kw_k=kw_k, kw_limit=cfg.keyword_limit,
-        seeds=seeds, max_entities=cfg.graph_max_entities, max_hops=cfg.max_hops,
-        hop_decay=cfg.hop_decay, query_bonus=cfg.query_bonus,
-        graph_pool=graph_limit * cfg.graph_pool_factor,
-        graph_budget=graph_limit * cfg.graph_pool_factor * cfg.graph_read_budget,
-        graph_scan=graph_limit * cfg.graph_pool_factor * cfg.hub_scan_factor,
+        now=now, half_life_days=cfg.scoring.recency_half_life_days,
+        sem_index=sem_index, sem_k=sem_k, sem_min_score=sem_min,
+        sem_limit=cfg.candidates.semantic_limit,
+        q=q, kw_k=kw_k, kw_limit=cfg.candidates.keyword_limit,
+        seeds=seeds, max_entities=cfg.graph.graph_max_entities, max_hops=cfg.graph.max_hops,
+        hop_decay=cfg.graph.hop_decay, query_bonus=cfg.graph.query_bonus,
+        graph_pool=graph_limit * cfg.graph.graph_pool_factor,
+        graph_budget=graph_limit * cfg.graph.graph_pool_factor * cfg.graph.graph_read_budget,
+        graph_scan=graph_limit * cfg.graph.graph_pool_factor * cfg.graph.hub_scan_factor,
         graph_limit=graph_limit,
-        types=pattern_types, agg_pool=graph_limit * cfg.graph_pool_factor,
+        types=pattern_types, agg_pool=graph_limit * cfg.graph.graph_pool_factor,
         agg_limit=graph_limit,
-        act_seeds=cfg.activation_seeds if act_on else 0, act_hops=cfg.activation_hops,
-        act_decay=cfg.activation_decay, act_related=cfg.activation_max_related,
-        act_per_entity=cfg.activation_facts_per_entity,
-        act_pool=activation_pool(cfg), act_scan=activation_pool(cfg) * cfg.hub_scan_factor,
+        act_seeds=cfg.activation.activation_seeds if act_on else 0,
+        act_hops=cfg.activation.activation_hops, act_decay=cfg.activation.activation_decay,
+        act_related=cfg.activation.activation_max_related,
+        act_per_entity=cfg.activation.activation_facts_per_entity,
+        act_pool=activation_pool(cfg), act_scan=activation_pool(cfg) * cfg.graph.hub_scan_factor,
         events=events, ev_q=ev_q, ev_index=ev_index, ev_k=ev_k, ev_min_score=ev_min, ev_limit=ev_limit,
         ev_kw_k=ev_kw_k, ev_kw_limit=ev_limit,
-        obs=obs, obs_min_score=index_min_score(cfg.min_similarity),
-        obs_limit=cfg.max_observations, named=named, expand_limit=20), read=True))[0]
+        obs=obs, obs_min_score=index_min_score(cfg.candidates.min_similarity),
+        obs_limit=cfg.context.max_observations, named=named, expand_limit=20), read=True))[0]
     out = Combined()
     facts = {f["id"]: f for f in row["facts"]}
     kw_top = max((float(h["score"]) for h in row["hits"] if h["signal"] == "keyword"),
@@ -134,20 +138,21 @@ async def all_signals(ex: Executor, scope: Scope, cfg: RetrieveConfig, now: date
             fact.scores.keyword = score / kw_top if kw_top > 0 else 0.0
         elif signal == "graph":
             # proximity × the fact's recency (floored at 0.5), as traversal.bfs_facts
-            fresh = 0.5 + 0.5 * recency(fact.created_at, now, cfg.recency_half_life_days)
-            fact.scores.graph = min(1.0, score * fresh / cfg.query_bonus)
+            fresh = 0.5 + 0.5 * recency(fact.created_at, now, cfg.scoring.recency_half_life_days)
+            fact.scores.graph = min(1.0, score * fresh / cfg.graph.query_bonus)
             fact.hops = int(hit["hops"])
         elif signal == "pattern":
-            fact.scores.graph = 1.0 / cfg.query_bonus
+            fact.scores.graph = 1.0 / cfg.graph.query_bonus
         elif signal == "activation":
             fact.scores.graph = min(1.0, max(0.0, score))
             fact.hops = int(hit["hops"])
         getattr(out, signal).append(fact)
     out.semantic_complete = not sem_index or _complete(
-        len(out.semantic), cfg.semantic_limit, int(row["sem_fetched"]), sem_k,
-        cfg.overfetch_cap, row["sem_floor"], sem_min)
+        len(out.semantic), cfg.candidates.semantic_limit, int(row["sem_fetched"]), sem_k,
+        cfg.budgets.overfetch_cap, row["sem_floor"], sem_min)
     out.keyword_complete = not q or sizes.agent_facts == 0 or _complete(
-        len(out.keyword), cfg.keyword_limit, int(row["kw_fetched"]), kw_k, cfg.fulltext_cap)
+        len(out.keyword), cfg.candidates.keyword_limit, int(row["kw_fetched"]), kw_k,
+        cfg.budgets.fulltext_cap)
     stats["semantic"] = SearchStats("index" if sem_index else "exact",
                                     [sem_k] if sem_index else [], False, len(out.semantic))
     stats["keyword"] = SearchStats("fulltext", [kw_k] if q and sizes.agent_facts else [], False,
@@ -164,10 +169,11 @@ async def all_signals(ex: Executor, scope: Scope, cfg: RetrieveConfig, now: date
         else:
             out.events_semantic.append(ev)
     out.events_semantic_complete = not (events and ev_index) or _complete(
-        len(out.events_semantic), ev_limit, int(row["ev_fetched"]), ev_k, cfg.overfetch_cap,
+        len(out.events_semantic), ev_limit, int(row["ev_fetched"]), ev_k, cfg.budgets.overfetch_cap,
         row["ev_floor"], ev_min)
     out.events_keyword_complete = not (events and ev_q) or _complete(
-        len(out.events_keyword), ev_limit, int(row["ev_kw_fetched"]), ev_kw_k, cfg.fulltext_cap)
+        len(out.events_keyword), ev_limit, int(row["ev_kw_fetched"]), ev_kw_k,
+        cfg.budgets.fulltext_cap)
     stats["events_semantic"] = SearchStats(
         "none" if not events else "index" if ev_index else "exact",
         [ev_k] if events and ev_index else [], False, len(out.events_semantic))

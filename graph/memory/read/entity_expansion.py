@@ -63,16 +63,17 @@ async def entity_facts(ex: Executor, scope: Scope, plan: RetrievalPlan, cfg: Ret
                        ) -> list[ScoredFact]:
     """Run ``read/entity_facts`` for the plan's named entities (and, ``"feedback"``, the
     entities of ``seed_facts``); [] when the option is off or there is nothing to seed."""
-    if cfg.entity_expansion == "off":
+    if cfg.expansion.entity_expansion == "off":
         return []
     seeds = [{"key": e.key, "weight": 1.0} for e in plan.entities if e.named]
-    fact_seeds = ([{"id": f.id, "weight": cfg.entity_feedback_weight} for f in seed_facts]
-                  if cfg.entity_expansion == "feedback" else [])
+    x = cfg.expansion
+    fact_seeds = ([{"id": f.id, "weight": x.entity_feedback_weight} for f in seed_facts]
+                  if x.entity_expansion == "feedback" else [])
     if not seeds and not fact_seeds:
         return []
-    hub_max = max(cfg.entity_hub_min, int(cfg.entity_hub_share * max(1, agent_facts)))
+    hub_max = max(x.entity_hub_min, int(x.entity_hub_share * max(1, agent_facts)))
     rows = await ex.run("read/entity_facts", scope.params(
-        seeds=seeds, fact_seeds=fact_seeds, hub_max=hub_max, decay=cfg.entity_decay,
-        max_entities=cfg.entity_max, pool=cfg.graph_limit * cfg.graph_pool_factor,
-        per_seed=cfg.entity_per_seed, per_neighbour=cfg.entity_per_neighbour), read=True)
+        seeds=seeds, fact_seeds=fact_seeds, hub_max=hub_max, decay=x.entity_decay,
+        max_entities=x.entity_max, pool=cfg.graph.graph_limit * cfg.graph.graph_pool_factor,
+        per_seed=x.entity_per_seed, per_neighbour=x.entity_per_neighbour), read=True)
     return entity_scores(rows, agent_facts)

@@ -81,10 +81,10 @@ def format_context(
     ``max_observations``); conversation snippets use what is left plus
     ``event_overflow_tokens``. The facts section carries no ids, scores or timestamps.
     """
-    budget = config.context_max_tokens
-    hot_budget = budget * config.hot_tier_ratio
-    warm_budget = budget * config.warm_tier_ratio
-    cold_budget = budget * config.cold_tier_ratio
+    budget = config.context.context_max_tokens
+    hot_budget = budget * config.context.hot_tier_ratio
+    warm_budget = budget * config.context.warm_tier_ratio
+    cold_budget = budget * config.context.cold_tier_ratio
     sections: list[str] = []
     used = 0
 
@@ -115,7 +115,7 @@ def format_context(
 
     obs_lines: list[str] = []
     cold = 0
-    for obs in observations[: config.max_observations]:
+    for obs in observations[: config.context.max_observations]:
         line = f"- {_clean(obs.text)}"
         cost = counter(line)
         if cold + cost > cold_budget:
@@ -127,12 +127,12 @@ def format_context(
         used += counter("Observed patterns:") + cold
 
     event_lines: list[str] = []
-    remaining = budget - used + config.event_overflow_tokens
+    remaining = budget - used + config.context.event_overflow_tokens
     spent = counter("Relevant conversations:")
     for ev in events:
         date = f"({ev.occurred_at.date().isoformat()}) " if ev.occurred_at else ""
         speaker = f"{ev.speaker}: " if ev.speaker else ""
-        line = f"- {date}{speaker}{snippet(ev.text, config.event_snippet_chars)}"
+        line = f"- {date}{speaker}{snippet(ev.text, config.context.event_snippet_chars)}"
         cost = counter(line)
         if spent + cost > remaining:
             break

@@ -38,11 +38,11 @@ def _plan_inputs(plan: RetrievalPlan, cfg: RetrieveConfig
     """What both gathering paths take from the plan: the Lucene keyword query ("" = off), the
     graph limit (doubled for a broad question), the named seed entities of the BFS and the
     entity types to aggregate."""
-    words = planner.keyword_terms(plan, cfg.keyword_names)
-    lucene = planner.lucene_query(words) if cfg.enable_keyword else ""
-    graph_limit = cfg.graph_limit * (2 if plan.broad_query else 1)
-    seeds = [s for s in plan.seed_entities() if s["named"]] if cfg.enable_graph else []
-    pattern_types = list(plan.pattern_types) if cfg.enable_aggregation else []
+    words = planner.keyword_terms(plan, cfg.candidates.keyword_names)
+    lucene = planner.lucene_query(words) if cfg.candidates.enable_keyword else ""
+    graph_limit = cfg.graph.graph_limit * (2 if plan.broad_query else 1)
+    seeds = [s for s in plan.seed_entities() if s["named"]] if cfg.graph.enable_graph else []
+    pattern_types = list(plan.pattern_types) if cfg.graph.enable_aggregation else []
     return lucene, graph_limit, seeds, pattern_types
 
 
@@ -65,35 +65,36 @@ async def per_signal(
 
     async def semantic_then_spread() -> tuple[list[ScoredFact], list[ScoredFact]]:
         sem = await semantic_facts(
-            ex, scope, limit=cfg.semantic_limit, min_cosine=cfg.min_similarity,
+            ex, scope, limit=cfg.candidates.semantic_limit,
+            min_cosine=cfg.candidates.min_similarity,
             agent_facts=agent_facts, total_facts=total_facts,
-            exact_max=cfg.exact_scan_max_facts, cap=cfg.overfetch_cap,
+            exact_max=cfg.budgets.exact_scan_max_facts, cap=cfg.budgets.overfetch_cap,
             stats=stats["semantic"])
         started = time.perf_counter()
         # Seeds: the best semantic hits by the same formula (keyword/graph boosts are not
         # known yet); activation = seed formula × decay^hop, as before.
         ranking.score_facts(sem, cfg, now, window)
-        seeds = ranking.order(sem)[: cfg.activation_seeds]
+        seeds = ranking.order(sem)[: cfg.activation.activation_seeds]
         spread = await spreading_activation(ex, scope, seeds, [f.id for f in sem], cfg)
         activation.update(ms=_ms(started), seeds=len(seeds))
         return sem, spread
 
     fact_signals = asyncio.gather(
         semantic_then_spread(),
-        keyword_facts(ex, scope, lucene=lucene, limit=cfg.keyword_limit,
+        keyword_facts(ex, scope, lucene=lucene, limit=cfg.candidates.keyword_limit,
                       agent_facts=agent_facts, total_facts=total_facts,
-                      cap=cfg.fulltext_cap, stats=stats["keyword"]),
+                      cap=cfg.budgets.fulltext_cap, stats=stats["keyword"]),
         bfs_facts(ex, scope, seeds, cfg, now, limit=graph_limit),
         aggregation_facts(ex, scope, pattern_types, cfg, limit=graph_limit),
     )
     event_signals = asyncio.gather(
-        semantic_events(ex, scope, limit=cfg.topk_events * 3,
-                        min_cosine=cfg.min_event_similarity, agent_events=agent_events,
-                        total_events=total_events, exact_max=cfg.exact_scan_max_facts,
-                        cap=cfg.overfetch_cap, stats=stats["events_semantic"]),
-        keyword_events(ex, scope, lucene=lucene, limit=cfg.topk_events * 3,
+        semantic_events(ex, scope, limit=cfg.context.topk_events * 3,
+                        min_cosine=cfg.context.min_event_similarity, agent_events=agent_events,
+                        total_events=total_events, exact_max=cfg.budgets.exact_scan_max_facts,
+                        cap=cfg.budgets.overfetch_cap, stats=stats["events_semantic"]),
+        keyword_events(ex, scope, lucene=lucene, limit=cfg.context.topk_events * 3,
                        agent_events=agent_events, total_events=total_events,
-                       cap=cfg.fulltext_cap, stats=stats["events_keyword"]),
+                       cap=cfg.budgets.fulltext_cap, stats=stats["events_keyword"]),
         observations(ex, scope, cfg, int(catalog.get("agent_observations", 1))),
     )
     ((sem, spread), kw, graph, agg), (ev_sem, ev_kw, obs) = await asyncio.gather(
@@ -127,7 +128,7 @@ async def one_statement(
         agent_events=int(catalog["agent_events"]), total_events=int(catalog["total_events"]),
         agent_observations=int(catalog.get("agent_observations", 1)))
     lucene, graph_limit, seeds, pattern_types = _plan_inputs(plan, cfg)
-    named = [e.key for e in plan.entities] if cfg.enable_expansion else []
+    named = [e.key for e in plan.entities] if cfg.graph.enable_expansion else []
     stats: dict[str, SearchStats] = {}
     t = time.perf_counter()
     got = await all_signals(ex, scope, cfg, now, sizes, lucene=lucene, seeds=seeds,
@@ -141,37 +142,40 @@ async def one_statement(
         nonlocal sem, spread
         stats["semantic"] = SearchStats()
         sem = await semantic_facts(
-            ex, scope, limit=cfg.semantic_limit, min_cosine=cfg.min_similarity,
+            ex, scope, limit=cfg.candidates.semantic_limit,
+            min_cosine=cfg.candidates.min_similarity,
             agent_facts=sizes.agent_facts, total_facts=sizes.total_facts,
-            exact_max=cfg.exact_scan_max_facts, cap=cfg.overfetch_cap,
+            exact_max=cfg.budgets.exact_scan_max_facts, cap=cfg.budgets.overfetch_cap,
             stats=stats["semantic"])
         ranking.score_facts(sem, cfg, now, window)
         spread = await spreading_activation(
-            ex, scope, ranking.order(sem)[: cfg.activation_seeds], [f.id for f in sem], cfg)
+            ex, scope, ranking.order(sem)[: cfg.activation.activation_seeds],
+            [f.id for f in sem], cfg)
 
     async def keyword_again() -> None:
         nonlocal kw
         stats["keyword"] = SearchStats()
-        kw = await keyword_facts(ex, scope, lucene=lucene, limit=cfg.keyword_limit,
+        kw = await keyword_facts(ex, scope, lucene=lucene, limit=cfg.candidates.keyword_limit,
                                  agent_facts=sizes.agent_facts,
-                                 total_facts=sizes.total_facts, cap=cfg.fulltext_cap,
+                                 total_facts=sizes.total_facts, cap=cfg.budgets.fulltext_cap,
                                  stats=stats["keyword"])
 
     async def events_semantic_again() -> None:
         nonlocal ev_sem
         stats["events_semantic"] = SearchStats()
         ev_sem = await semantic_events(
-            ex, scope, limit=cfg.topk_events * 3, min_cosine=cfg.min_event_similarity,
+            ex, scope, limit=cfg.context.topk_events * 3,
+            min_cosine=cfg.context.min_event_similarity,
             agent_events=sizes.agent_events, total_events=sizes.total_events,
-            exact_max=cfg.exact_scan_max_facts, cap=cfg.overfetch_cap,
+            exact_max=cfg.budgets.exact_scan_max_facts, cap=cfg.budgets.overfetch_cap,
             stats=stats["events_semantic"])
 
     async def events_keyword_again() -> None:
         nonlocal ev_kw
         stats["events_keyword"] = SearchStats()
-        ev_kw = await keyword_events(ex, scope, lucene=lucene, limit=cfg.topk_events * 3,
+        ev_kw = await keyword_events(ex, scope, lucene=lucene, limit=cfg.context.topk_events * 3,
                                      agent_events=sizes.agent_events,
-                                     total_events=sizes.total_events, cap=cfg.fulltext_cap,
+                                     total_events=sizes.total_events, cap=cfg.budgets.fulltext_cap,
                                      stats=stats["events_keyword"])
 
     again = [(got.semantic_complete, "semantic", semantic_again),
@@ -201,13 +205,13 @@ async def one_statement(
 async def context_turns(ex: Executor, scope: Scope, events: list[EventHit],
                         cfg: RetrieveConfig) -> list[tuple[EventHit, float]]:
     """The turns around the best snippets, with the score of the snippet they neighbour."""
-    if cfg.context_turns <= 0 or cfg.context_seeds <= 0 or not events:
+    if cfg.variants.context_turns <= 0 or cfg.variants.context_seeds <= 0 or not events:
         return []
-    seeds = sorted(events, key=lambda e: (-e.score, e.id))[: cfg.context_seeds]
+    seeds = sorted(events, key=lambda e: (-e.score, e.id))[: cfg.variants.context_seeds]
     rows = await ex.run(
         "read/adjacent_events",
-        {"agent_id": scope.agent_id, "as_of": scope.as_of, "per_side": cfg.context_turns,
-         "window_s": cfg.context_window_s,
+        {"agent_id": scope.agent_id, "as_of": scope.as_of, "per_side": cfg.variants.context_turns,
+         "window_s": cfg.variants.context_window_s,
          "seeds": [{"id": e.id, "score": e.score} for e in seeds]}, read=True)
     return [(event_from_row(r["event"]), float(r["score"])) for r in rows]
 
@@ -215,12 +219,13 @@ async def context_turns(ex: Executor, scope: Scope, events: list[EventHit],
 async def observations(ex: Executor, scope: Scope, cfg: RetrieveConfig,
                        count: int) -> list[ObservationHit]:
     """The agent's observations nearest to the query (none when it has none)."""
-    if count == 0 or cfg.max_observations == 0:
+    if count == 0 or cfg.context.max_observations == 0:
         return []
     rows = await ex.run(
         "read/observations",
         {"agent_id": scope.agent_id, "as_of": scope.as_of, "vector": scope.vector,
-         "min_score": index_min_score(cfg.min_similarity), "limit": cfg.max_observations},
+         "min_score": index_min_score(cfg.candidates.min_similarity),
+         "limit": cfg.context.max_observations},
         read=True)
     return [ObservationHit(id=r["id"], text=r["text"] or "", kind=r.get("kind"),
                            semantic=cosine_from_index(r["score"])) for r in rows]

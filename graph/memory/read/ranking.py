@@ -1,7 +1,7 @@
 """Merge & rank (pure): dedup across signals, recency, confidence decay, pattern boost, the
 weighted formula, the reranker blend and the final cut.
 
-Formula (weights from ``RetrieveConfig.weights``, defaults 0.70 / 0.20 / 0.10 + boosts):
+Formula (weights from ``RetrieveConfig.scoring.weights``, defaults 0.70 / 0.20 / 0.10 + boosts):
 
     base    = w_sem·semantic + w_rec·recency + w_imp·importance
     boost   = w_kw·keyword + w_graph·graph + pattern
@@ -203,21 +203,21 @@ def score_facts(facts: Iterable[ScoredFact], config: RetrieveConfig, now: dateti
     for fact in facts:
         s = fact.scores
         s.semantic = max(0.0, min(1.0, s.semantic))
-        s.recency = recency(fact.created_at, now, config.recency_half_life_days)
+        s.recency = recency(fact.created_at, now, config.scoring.recency_half_life_days)
         s.importance = max(0.0, min(1.0, fact.importance if fact.importance is not None else 0.5))
-        s.confidence = effective_confidence(fact, now, config.confidence_half_life_days)
-        s.pattern = pattern_boost(fact.reinforcement_count, config.pattern_boost_max,
-                                  config.pattern_saturation)
+        s.confidence = effective_confidence(fact, now, config.scoring.confidence_half_life_days)
+        s.pattern = pattern_boost(fact.reinforcement_count, config.scoring.pattern_boost_max,
+                                  config.scoring.pattern_saturation)
         s.temporal = 1.0 if window is not None and window.contains(
             fact.valid_from or fact.created_at) else 0.0
         base = w_sem * s.semantic + w_rec * s.recency + w_imp * s.importance
         boost = min(1.0, w_kw * s.keyword + w_graph * s.graph + s.pattern + w_time * s.temporal)
         boosted = base + (1.0 - min(1.0, base)) * boost
-        cw = config.confidence_weight
+        cw = config.scoring.confidence_weight
         s.formula = min(1.0, boosted * ((1.0 - cw) + cw * s.confidence))
         s.final = s.formula
         s.reranker = None
-    if config.fusion == "rrf":
+    if config.variants.fusion == "rrf":
         fuse_rrf(facts, config)
 
 
@@ -256,9 +256,9 @@ def fuse_rrf(facts: Iterable[ScoredFact], config: RetrieveConfig) -> None:
         weights["semantic"] = 0.0
     fused = rrf_scores({"semantic": [f.scores.semantic for f in items],
                         "keyword": [f.scores.keyword for f in items],
-                        "graph": [f.scores.graph for f in items]}, weights, config.rrf_k)
+                        "graph": [f.scores.graph for f in items]}, weights, config.variants.rrf_k)
     w_rec, w_imp, cw = config.weight("recency"), config.weight("importance"), \
-        config.confidence_weight
+        config.scoring.confidence_weight
     for fact, value in zip(items, fused, strict=True):
         s = fact.scores
         base = (1.0 - w_rec - w_imp) * value + w_rec * s.recency + w_imp * s.importance
@@ -276,24 +276,26 @@ def score_events(events: Iterable[EventHit], config: RetrieveConfig, now: dateti
     (``named_speakers`` are folded names; the speaker is the event's one entity link)."""
     w_sem, w_rec, w_imp = config.weight("semantic"), config.weight("recency"), config.weight(
         "importance")
-    w_kw, w_graph, cw = config.weight("keyword"), config.weight("graph"), config.confidence_weight
+    w_kw, w_graph = config.weight("keyword"), config.weight("graph")
+    cw = config.scoring.confidence_weight
     w_time = config.weight("temporal")
     speakers = set(named_speakers)
     events = list(events)
     for ev in events:
-        rec = recency(ev.occurred_at, now, config.recency_half_life_days)
-        confidence = max(0.5, recency(ev.occurred_at, now, config.confidence_half_life_days))
+        rec = recency(ev.occurred_at, now, config.scoring.recency_half_life_days)
+        confidence = max(0.5, recency(ev.occurred_at, now,
+                                      config.scoring.confidence_half_life_days))
         ev.graph = 1.0 if ev.speaker and fold(ev.speaker) in speakers else 0.0
         base = w_sem * max(0.0, ev.semantic) + w_rec * rec + w_imp * 0.5
         in_window = window is not None and window.contains(ev.occurred_at)
         boost = min(1.0, w_kw * ev.keyword + w_graph * ev.graph + w_time * in_window)
         boosted = base + (1.0 - min(1.0, base)) * boost
         ev.score = min(1.0, boosted * ((1.0 - cw) + cw * confidence))
-    if config.fusion == "rrf" and events:
+    if config.variants.fusion == "rrf" and events:
         fused = rrf_scores({"semantic": [e.semantic for e in events],
                             "keyword": [e.keyword for e in events],
                             "graph": [e.graph for e in events]},
-                           {"semantic": 1.0, "keyword": 1.0, "graph": 1.0}, config.rrf_k)
+                           {"semantic": 1.0, "keyword": 1.0, "graph": 1.0}, config.variants.rrf_k)
         for ev, value in zip(events, fused, strict=True):
             in_window = window is not None and window.contains(ev.occurred_at)
             ev.score = value + (1.0 - value) * w_time * in_window
@@ -343,21 +345,21 @@ def apply_rerank(pool: list[ScoredFact], reranker_scores: Mapping[str, float],
         if score is None:
             continue
         fact.scores.reranker = max(0.0, min(1.0, float(score)))
-        if fact.scores.reranker < config.min_reranker_score:
+        if fact.scores.reranker < config.rerank.min_reranker_score:
             fact.scores.final = 0.0
         else:
             fact.scores.final = blend(fact.scores.formula, fact.scores.reranker,
-                                      config.reranker_weight)
+                                      config.rerank.reranker_weight)
     return order(pool)
 
 
 def rank(facts: Iterable[ScoredFact], config: RetrieveConfig) -> list[ScoredFact]:
     """Drop facts under ``min_score``, order, keep ``topk_facts`` (diversified when
     ``diversity`` > 0)."""
-    kept = order(f for f in facts if f.scores.final >= config.min_score)
-    if config.diversity > 0:
-        kept = diversify(kept, config.diversity, pool=50)
-    return kept[: config.topk_facts]
+    kept = order(f for f in facts if f.scores.final >= config.scoring.min_score)
+    if config.variants.diversity > 0:
+        kept = diversify(kept, config.variants.diversity, pool=50)
+    return kept[: config.context.topk_facts]
 
 
 def _words(text: str) -> frozenset[str]:

@@ -87,7 +87,7 @@ class Retriever:
         cached zero reads as 1 (run the cheap path) so a stale count never hides new data."""
         now = time.monotonic()
         hit = self._count_cache.get(agent_id)
-        if hit is not None and now - hit[0] < self.config.counts_ttl_s:
+        if hit is not None and now - hit[0] < self.config.budgets.counts_ttl_s:
             return {k: max(1, v) for k, v in hit[1].items()}
         rows = await self.executor.run("read/agent_counts", {"agent_id": agent_id}, read=True)
         # The agent's vectors must come from this process's model (graph/memory/spaces.py).
@@ -140,23 +140,23 @@ class Retriever:
             embed_queries(self.embedder, [query]))
         trace["plan"] = {"ms": _ms(t), "reason": plan.reason}
         now = as_of or datetime.now(UTC)
-        scope = Scope(agent_id, as_of, list(vectors[0]), cfg.min_confidence)
+        scope = Scope(agent_id, as_of, list(vectors[0]), cfg.candidates.min_confidence)
 
         window = query_window(query, now)
         trace["plan"]["time_window"] = window.text if window else None
-        if cfg.single_statement:
+        if cfg.variants.single_statement:
             facts, spread, events, observations, plan = await gather.one_statement(
                 self.executor, plan, catalog, scope, cfg, now, trace, window)
         else:
             (facts, spread, events, observations), plan = await asyncio.gather(
                 gather.per_signal(self.executor, plan, catalog, scope, cfg, now, trace,
                                   window),
-                self.expand(agent_id, plan, as_of) if cfg.enable_expansion else _same(plan))
+                self.expand(agent_id, plan, as_of) if cfg.graph.enable_expansion else _same(plan))
         facts = await self._entity_expansion(plan, catalog, scope, cfg, facts, trace)
         trace["plan"]["entities"] = [e.key for e in plan.entities]
         trace["plan"]["entities_sources"] = {e.key: e.source for e in plan.entities}
-        terms = planner.keyword_terms(plan, cfg.keyword_names)
-        if cfg.keyword_model == "coverage" and cfg.enable_keyword:
+        terms = planner.keyword_terms(plan, cfg.candidates.keyword_names)
+        if cfg.variants.keyword_model == "coverage" and cfg.candidates.enable_keyword:
             ranking.keyword_coverage(facts + spread, terms, events)
         speakers = [fold(n) for e in plan.entities if e.named for n in (e.name, e.matched)]
         ranking.score_events(events, cfg, now, speakers, window)
@@ -164,12 +164,12 @@ class Retriever:
         result_facts, context = await asyncio.gather(
             self._rank(query, facts, spread, events, cfg, now, trace, window),
             gather.context_turns(self.executor, scope, events, cfg))
-        events = ranking.merge_context(events, context, cfg.context_decay)
+        events = ranking.merge_context(events, context, cfg.variants.context_decay)
         trace["context_turns"] = {"rows": len(context)}
         fresh = ranking.drop_provenance(events, result_facts)
         trace["events"] = {"candidates": len(events), "dropped_as_provenance":
                            len(events) - len(fresh)}
-        events = sorted(fresh, key=lambda e: (-e.score, e.id))[: cfg.topk_events]
+        events = sorted(fresh, key=lambda e: (-e.score, e.id))[: cfg.context.topk_events]
         formatted = format_context(result_facts, observations, events, cfg)
         trace["format"] = {"tokens": formatted.tokens, "facts": formatted.facts_used,
                            "observations": formatted.observations_used,
@@ -183,10 +183,11 @@ class Retriever:
                                 scope: Scope, cfg: RetrieveConfig, facts: list[ScoredFact],
                                 trace: dict[str, Any]) -> list[ScoredFact]:
         """The candidates plus the entity-centric expansion's facts (option, one more read)."""
-        if cfg.entity_expansion == "off":
+        if cfg.expansion.entity_expansion == "off":
             return facts
         t = time.perf_counter()
-        best = sorted(facts, key=lambda f: (-f.scores.semantic, f.id))[: cfg.activation_seeds]
+        best = sorted(facts, key=lambda f: (-f.scores.semantic, f.id))[
+            : cfg.activation.activation_seeds]
         extra = await entity_facts(self.executor, scope, plan, cfg,
                                    int(catalog.get("agent_facts", 1)), best)
         known = {f.id for f in facts}
@@ -209,15 +210,16 @@ class Retriever:
             return ranking.lift_to_turns(facts, events, cfg.weight("provenance"))
 
         trace["provenance"] = {"lifted": score()}
-        lifted = ranking.lift_by_session(facts, cfg.session_lift, cfg.session_seeds)
+        lifted = ranking.lift_by_session(facts, cfg.variants.session_lift,
+                                         cfg.variants.session_seeds)
         if lifted:
             score()
         trace["session"] = {"lifted": lifted}
         ordered = ranking.order(facts)
-        if self.rescorer is not None and cfg.enable_rescore and ordered:
-            pool = ordered[: cfg.rescore_pool]
+        if self.rescorer is not None and cfg.rerank.enable_rescore and ordered:
+            pool = ordered[: cfg.rerank.rescore_pool]
             got = await self.rescorer.similarities(query, pool)
-            blended = blend_semantic(pool, got.scores, cfg.rescore_weight)
+            blended = blend_semantic(pool, got.scores, cfg.rerank.rescore_weight)
             if blended:
                 score()
                 ordered = ranking.order(facts)
@@ -225,12 +227,12 @@ class Retriever:
                                 "blended": blended, "embedded": got.embedded}
         else:
             trace["rescore"] = {"status": "off"}
-        if self.llm is not None and cfg.enable_reranker and ordered:
-            pool = ordered[: cfg.rerank_pool]
+        if self.llm is not None and cfg.rerank.enable_reranker and ordered:
+            pool = ordered[: cfg.rerank.rerank_pool]
             t = time.perf_counter()
             # The query goes to the model provider: the operator's PII policy covers it.
             [for_model] = await asyncio.to_thread(redact_context, [query], self.pii_mode)
-            outcome = await rerank(self.llm, for_model, pool, cfg.reranker_timeout_s)
+            outcome = await rerank(self.llm, for_model, pool, cfg.rerank.reranker_timeout_s)
             trace["rerank"] = {"ms": _ms(t), "status": outcome.status, "pool": len(pool),
                                "tokens": outcome.usage.total, "detail": outcome.detail}
             if outcome.scores is not None:

@@ -18,7 +18,7 @@ __all__ = ["activation_pool", "aggregation_facts", "bfs_facts", "spreading_activ
 
 def activation_pool(config: RetrieveConfig) -> int:
     """Facts per related entity whose cosine spreading activation computes."""
-    return config.activation_facts_per_entity * config.graph_pool_factor * 4
+    return config.activation.activation_facts_per_entity * config.graph.graph_pool_factor * 4
 
 
 async def bfs_facts(ex: Executor, scope: Scope, seeds: list[dict[str, Any]],
@@ -32,13 +32,13 @@ async def bfs_facts(ex: Executor, scope: Scope, seeds: list[dict[str, Any]],
         return []
     rows = await ex.run(
         "traversal/bfs_hop_decay",
-        scope.params(seeds=seeds, max_entities=config.graph_max_entities,
-                     max_hops=config.max_hops, hop_decay=config.hop_decay,
-                     query_bonus=config.query_bonus,
-                     half_life_days=config.recency_half_life_days, now=now,
-                     pool=limit * config.graph_pool_factor,
-                     budget=limit * config.graph_pool_factor * config.graph_read_budget,
-                     scan=limit * config.graph_pool_factor * config.hub_scan_factor,
+        scope.params(seeds=seeds, max_entities=config.graph.graph_max_entities,
+                     max_hops=config.graph.max_hops, hop_decay=config.graph.hop_decay,
+                     query_bonus=config.graph.query_bonus,
+                     half_life_days=config.scoring.recency_half_life_days, now=now,
+                     pool=limit * config.graph.graph_pool_factor,
+                     budget=limit * config.graph.graph_pool_factor * config.graph.graph_read_budget,
+                     scan=limit * config.graph.graph_pool_factor * config.graph.hub_scan_factor,
                      limit=limit),
         read=True,
     )
@@ -46,8 +46,8 @@ async def bfs_facts(ex: Executor, scope: Scope, seeds: list[dict[str, Any]],
     for row in rows:
         fact = fact_from_row(row["fact"], "graph")
         # score = proximity × the fact's recency (floored at 0.5), as the traversal file says.
-        fresh = 0.5 + 0.5 * recency(fact.created_at, now, config.recency_half_life_days)
-        fact.scores.graph = min(1.0, float(row["proximity"]) * fresh / config.query_bonus)
+        fresh = 0.5 + 0.5 * recency(fact.created_at, now, config.scoring.recency_half_life_days)
+        fact.scores.graph = min(1.0, float(row["proximity"]) * fresh / config.graph.query_bonus)
         fact.scores.semantic = cosine_from_index(row["semantic"])
         fact.hops = int(row["hops"])
         facts.append(fact)
@@ -60,13 +60,13 @@ async def aggregation_facts(ex: Executor, scope: Scope, types: list[str],
     if not types:
         return []
     rows = await ex.run("read/facts_by_entity_type",
-                        scope.params(types=types, pool=limit * config.graph_pool_factor,
+                        scope.params(types=types, pool=limit * config.graph.graph_pool_factor,
                                      limit=limit), read=True)
     facts = []
     for row in rows:
         fact = fact_from_row(row["fact"], "pattern")
         # As strong as a named entity's own fact, without the query bonus.
-        fact.scores.graph = 1.0 / config.query_bonus
+        fact.scores.graph = 1.0 / config.graph.query_bonus
         fact.scores.semantic = cosine_from_index(row["semantic"])
         facts.append(fact)
     return facts
@@ -75,17 +75,17 @@ async def aggregation_facts(ex: Executor, scope: Scope, types: list[str],
 async def spreading_activation(ex: Executor, scope: Scope, seeds: list[ScoredFact],
                                exclude: list[str], config: RetrieveConfig) -> list[ScoredFact]:
     """Related facts reached from the seeds' entities (activation = seed score × decay^hop)."""
-    if not seeds or config.activation_hops <= 0:
+    if not seeds or config.activation.activation_hops <= 0:
         return []
     rows = await ex.run(
         "traversal/spreading_activation",
         scope.params(
             seeds=[{"id": f.id, "score": f.scores.formula} for f in seeds],
-            max_hops=config.activation_hops, decay=config.activation_decay,
-            max_related=config.activation_max_related,
-            per_entity=config.activation_facts_per_entity,
+            max_hops=config.activation.activation_hops, decay=config.activation.activation_decay,
+            max_related=config.activation.activation_max_related,
+            per_entity=config.activation.activation_facts_per_entity,
             per_entity_pool=activation_pool(config),
-            scan=activation_pool(config) * config.hub_scan_factor,
+            scan=activation_pool(config) * config.graph.hub_scan_factor,
             exclude=exclude,
         ),
         read=True,

@@ -7,20 +7,21 @@ Public surface:
 - :func:`remember` — structured import without any LLM.
 - :func:`forget`, :func:`merge_entities` — soft delete and entity merge.
 
-Where each DESIGN.md §4 stage lives (pure decisions in *italics* modules are unit-tested):
-guard + PII → ``guard``; event log, reads and the one write transaction → ``store``;
-alias lookup / pre-retrieval context → ``store.load_context`` + ``extraction.known_context``;
-informed / fallback extraction, disambiguation, reconcile calls → ``llm_stages`` (prompts in
-``graph/memory/prompts``); offline extraction → ``offline`` (clauses: ``offline_clauses``,
-answers to the other speaker's question: ``offline_answers``, Portuguese: ``offline_pt``);
-hardening + normalisation +
-semantic dedup → ``extraction``; entity resolution → ``resolve`` (rules) + ``entities``
-(orchestration); reconciliation → ``reconcile`` (rules) + ``decide`` (orchestration); mirror
-facts, evidence, single-valued supersession, modes, commit rows → ``planning``; candidates,
-decisions, plan and the write transaction, receipts → ``commit_stage``; per-call trace →
-``trace``; wiring → ``pipeline``. ``remember`` (structured import) → ``remember`` with
-``remember_names`` (reference → entity key) and ``remember_rows`` (size checks, fact rows). Round trips per message: 5 (event, context read, entity candidates, fact
-candidates, one write transaction); the idempotency claim shares the event's transaction.
+Rooms (modules with pure decisions are unit-tested without a database):
+
+- Message path, stage by stage: ``guard`` (empty, oversized, control characters; PII) →
+  ``store`` (event log, context read, the one write transaction) → ``llm_stages`` (informed / fallback extraction,
+  disambiguation, reconcile calls; prompts in ``graph/memory/prompts``) or ``offline/`` (spaCy +
+  rules, no LLM) → ``extraction`` (hardening, normalisation, semantic dedup) → ``resolve`` +
+  ``entities`` (entity resolution) → ``reconcile`` + ``decide`` (ADD / UPDATE / DELETE /
+  NOOP) → ``planning`` (mirror facts, evidence, supersession, commit rows) →
+  ``commit_stage`` (candidates, plan, write, receipts); ``trace`` records each call and
+  ``pipeline`` wires the stages. Round trips per message: 5 (event, context read, entity
+  candidates, fact candidates, one write transaction).
+- ``offline/``: the offline extractor (``extractor``, ``clauses``, ``answers``, ``portuguese``).
+- ``remember/``: structured import (``importer``, ``names``, ``rows``).
+- Around them: ``models`` (inputs and results), ``config`` (``WriteConfig`` and overrides),
+  ``redact`` (PII policy for imports), ``admin`` (forget, merge), ``failed`` (failed writes).
 """
 
 from graph.memory.write.admin import ForgetResult, MergeResult, forget, merge_entities

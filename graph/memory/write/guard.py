@@ -57,7 +57,7 @@ def _luhn(digits: str) -> bool:
 
 
 # (kind, pattern, redactable). Order matters: secrets before generic numbers.
-# Every pattern runs in linear time (tests/unit/foundation/test_regex_linear.py checks the
+# Every pattern runs in linear time (tests/unit/test_regex_linear.py checks the
 # shapes): no nested or overlapping unbounded quantifiers, and a pattern whose first repeat
 # spans punctuation starts only at the beginning of a run (negative lookbehind), so a long
 # run is not rescanned from every position ("a.a.a.a…" for email, "eyJ-eyJ-…" for JWT).

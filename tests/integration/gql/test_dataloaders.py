@@ -37,8 +37,8 @@ async def test_page_of_100_entities_costs_five_queries(
     assert len(edges) == 100 and all(len(e["node"]["facts"]) == 1 for e in edges)
     assert all(len(e["node"]["aliases"]) >= 1 for e in edges)
     assert sorted(recording.names) == [
-        "api/aliases_by_entities", "api/entities_count", "api/entities_page",
-        "api/facts_by_entities", "api/relationships_by_entities",
+        "browse/aliases_by_entities", "browse/entities_count", "browse/entities_page",
+        "browse/facts_by_entities", "browse/relationships_by_entities",
     ]
     assert recording.round_trips == 5
 
@@ -67,7 +67,7 @@ async def test_history_of_a_page_of_entities_is_one_query(
     assert all(1 <= len(e["node"]["history"]) <= 5 for e in edges)
     assert any(len(e["node"]["history"]) == 3 for e in edges)  # 1 fact + 2 relationships
     assert sorted(recording.names) == [
-        "api/entities_count", "api/entities_page", "api/history_by_entities"]
+        "browse/entities_count", "browse/entities_page", "browse/history_by_entities"]
     assert recording.round_trips == 3
 
 

@@ -11,12 +11,12 @@ import pytest
 from graph.executor import Executor
 from graph.memory.browse import merge_candidates
 from graph.memory.jobs import JobDeps, JobSpec, MaintenanceConfig, Worker
-from graph.memory.jobs.causal import causes_of, effects_of
-from graph.memory.jobs.consolidate import consolidate_agent, list_observations
-from graph.memory.jobs.duplicates import detect_duplicates
 from graph.memory.jobs.handlers import default_handlers
-from graph.memory.jobs.importance import decay_agent, rescore_agent
-from graph.memory.jobs.profiles import refresh_profiles
+from graph.memory.maintenance.causal import causes_of, effects_of
+from graph.memory.maintenance.consolidate import consolidate_agent, list_observations
+from graph.memory.maintenance.duplicates import detect_duplicates
+from graph.memory.maintenance.importance import decay_agent, rescore_agent
+from graph.memory.maintenance.profiles import refresh_profiles
 from graph.memory.read import Retriever
 from graph.memory.write import StructuredEntity, StructuredFact, remember
 from graph.providers import Embedder

@@ -136,7 +136,7 @@ async def test_keyword_equals_exhaustive_fulltext(executor: Executor, crowd: Cro
 
 async def test_retrieve_is_not_starved(executor: Executor, crowd: Crowd) -> None:
     retriever = Retriever(executor, FixedEmbedder(crowd.query_vec),
-                          config=RetrieveConfig(min_similarity=0.0, topk_facts=10, min_score=0.0,
+                          config=RetrieveConfig.of(min_similarity=0.0, topk_facts=10, min_score=0.0,
                                                 weights={"recency": 0.0, "importance": 0.0,
                                                          "keyword": 0.0, "graph": 0.0}))
     result = await retriever.retrieve(crowd.target, QUERY)
@@ -148,7 +148,7 @@ async def test_one_statement_reruns_a_starved_part(executor: Executor, crowd: Cr
     (the crowd is closer): the semantic and keyword parts are re-run with the adaptive
     over-fetch and the ranking is still the brute-force one."""
     retriever = Retriever(executor, FixedEmbedder(crowd.query_vec),
-                          config=RetrieveConfig(min_similarity=0.0, topk_facts=10, min_score=0.0,
+                          config=RetrieveConfig.of(min_similarity=0.0, topk_facts=10, min_score=0.0,
                                                 semantic_limit=10, keyword_limit=10,
                                                 exact_scan_max_facts=10,
                                                 weights={"recency": 0.0, "importance": 0.0,

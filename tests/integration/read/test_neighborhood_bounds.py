@@ -37,5 +37,5 @@ async def test_one_hop_expands_one_hop(executor: Executor, agent_id: str,
     assert len(one.nodes) == 1 + 5 and len(two.nodes) == 1 + 5 + 25
     params = {"agent_id": agent_id, "key": "person:centre", "hops": 1, "as_of": None,
               "max_nodes": 100}
-    _, plan = await _profile(executor, "api/neighborhood_nodes", params)
+    _, plan = await _profile(executor, "browse/neighborhood_nodes", params)
     assert _expand_rows(plan) <= 5  # the five one-hop paths (three hops read 5 + 25 + 5 + …)

@@ -1,7 +1,7 @@
 """Reads are marked as reads, so a ``neo4j://`` routing driver sends them to a cluster's
 secondaries (docs/scaling.md): every statement of ``retrieve`` and of the GraphQL entity reads
 goes through ``Executor.run(..., read=True)``, which the driver executor turns into
-``routing_=READ`` (unit: tests/unit/foundation/test_read_routing.py)."""
+``routing_=READ`` (unit: tests/unit/graph/test_read_routing.py)."""
 
 from __future__ import annotations
 

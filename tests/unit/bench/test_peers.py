@@ -1,5 +1,5 @@
 """Pure parts of the peers benchmark: fusion, percentiles, copies, tables, corpora (its progress
-output is graph.progress, tested in tests/unit/foundation/test_progress.py)."""
+output is graph.progress, tested in tests/unit/graph/test_progress.py)."""
 
 from __future__ import annotations
 

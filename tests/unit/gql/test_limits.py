@@ -139,7 +139,7 @@ def test_process_share_of_a_budget() -> None:
 
 
 def test_default_workers_rule() -> None:
-    from server.cli_serve import default_workers
+    from server.cli.serve import default_workers
 
     assert [default_workers(c) for c in (1, 2, 3, 4, 8, 64)] == [1, 2, 3, 4, 4, 4]
 

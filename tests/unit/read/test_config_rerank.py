@@ -12,21 +12,25 @@ from graph.memory.read.search import cosine_from_index, grow_k, index_min_score,
 
 def test_defaults_match_the_design() -> None:
     c = RetrieveConfig()
-    assert (c.min_similarity, c.min_confidence, c.recency_half_life_days) == (0.20, 0.55, 14.0)
+    cand, graph, act, rr, ctx = c.candidates, c.graph, c.activation, c.rerank, c.context
+    assert (cand.min_similarity, cand.min_confidence) == (0.20, 0.55)
+    assert c.scoring.recency_half_life_days == 14.0
     assert (c.weight("semantic"), c.weight("recency"), c.weight("importance")) == (0.7, 0.2, 0.1)
-    assert (c.max_hops, c.hop_decay, c.activation_hops, c.activation_decay) == (2, 0.5, 2, 0.5)
-    assert (c.activation_facts_per_entity, c.activation_max_related) == (3, 5)
-    assert (c.rerank_pool, c.reranker_weight, c.min_reranker_score) == (40, 0.70, 0.10)
-    assert (c.reranker_timeout_s, c.context_max_tokens, c.min_score, c.topk_facts) == (
-        5.0, 2000, 0.15, 20)
-    assert (c.hot_tier_ratio, c.warm_tier_ratio, c.cold_tier_ratio) == (0.5, 0.3, 0.2)
-    assert c.pattern_boost_max == 0.10
+    assert (graph.max_hops, graph.hop_decay) == (2, 0.5)
+    assert (act.activation_hops, act.activation_decay) == (2, 0.5)
+    assert (act.activation_facts_per_entity, act.activation_max_related) == (3, 5)
+    assert (rr.rerank_pool, rr.reranker_weight, rr.min_reranker_score) == (40, 0.70, 0.10)
+    assert (rr.reranker_timeout_s, ctx.context_max_tokens, c.scoring.min_score,
+            ctx.topk_facts) == (5.0, 2000, 0.15, 20)
+    assert (ctx.hot_tier_ratio, ctx.warm_tier_ratio, ctx.cold_tier_ratio) == (0.5, 0.3, 0.2)
+    assert c.scoring.pattern_boost_max == 0.10
 
 
 def test_options_override_per_call_without_touching_the_base() -> None:
     base = RetrieveConfig()
     new = base.with_options({"topk_facts": 5, "min_score": 0, "weights": {"recency": 0.0}})
-    assert new.topk_facts == 5 and new.min_score == 0.0 and new.weight("recency") == 0.0
+    assert new.context.topk_facts == 5 and new.scoring.min_score == 0.0
+    assert new.weight("recency") == 0.0
     assert new.weight("semantic") == 0.7 and base.weight("recency") == 0.2
 
 

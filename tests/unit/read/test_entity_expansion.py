@@ -43,8 +43,9 @@ def test_the_same_entity_counts_once_and_the_score_is_capped() -> None:
 
 def test_entity_expansion_options_are_validated() -> None:
     cfg = RetrieveConfig()
-    assert cfg.entity_expansion == "off"
-    assert cfg.with_options({"entity_expansion": "feedback"}).entity_expansion == "feedback"
+    assert cfg.expansion.entity_expansion == "off"
+    feedback = cfg.with_options({"entity_expansion": "feedback"})
+    assert feedback.expansion.entity_expansion == "feedback"
     with pytest.raises(ConfigError):
         cfg.with_options({"entity_expansion": "everything"})
     with pytest.raises(ConfigError):

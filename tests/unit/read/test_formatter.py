@@ -38,7 +38,7 @@ def test_context_sections_and_no_metadata_in_facts() -> None:
 
 
 def test_budget_tiers_hot_then_warm_then_dropped() -> None:
-    cfg = RetrieveConfig(context_max_tokens=100)  # hot 50, warm 30
+    cfg = RetrieveConfig.of(context_max_tokens=100)  # hot 50, warm 30
     facts = [ScoredFact(id=str(i), text=f"fact number {i} " + "word " * 8) for i in range(10)]
     out = format_context(facts, [], [], cfg)
     tiers = [f.tier for f in facts]
@@ -48,7 +48,7 @@ def test_budget_tiers_hot_then_warm_then_dropped() -> None:
 
 
 def test_top_fact_always_kept_and_duplicates_dropped() -> None:
-    cfg = RetrieveConfig(context_max_tokens=50)
+    cfg = RetrieveConfig.of(context_max_tokens=50)
     big = ScoredFact(id="a", text="word " * 200)
     dup = ScoredFact(id="b", text="WORD " * 200)
     out = format_context([big, dup], [], [], cfg)

@@ -49,7 +49,7 @@ def test_temporal_boost_lifts_facts_inside_the_window() -> None:
     ranking.score_facts([inside, outside], RetrieveConfig(), NOW, window)
     assert inside.scores.temporal == 1.0 and outside.scores.temporal == 0.0
     assert inside.scores.final > outside.scores.final
-    ranking.score_facts([inside, outside], RetrieveConfig(weights={"temporal": 0.0}), NOW,
+    ranking.score_facts([inside, outside], RetrieveConfig.of(weights={"temporal": 0.0}), NOW,
                         window)
     assert inside.scores.final == pytest.approx(outside.scores.final)
 
@@ -67,7 +67,7 @@ def test_rrf_fusion_orders_by_agreement() -> None:
     both.scores.semantic, both.scores.keyword = 0.6, 0.9
     only = ScoredFact(id="only", text="y")
     only.scores.semantic = 0.8
-    cfg = RetrieveConfig(fusion="rrf")
+    cfg = RetrieveConfig.of(fusion="rrf")
     ranking.score_facts([both, only], cfg, NOW)
     assert 0.0 < only.scores.final < both.scores.final <= 1.0
     with pytest.raises(BadInput):
@@ -107,7 +107,7 @@ def test_diversify_moves_near_copies_down() -> None:
         f.scores.final = f.scores.formula = score
     assert [f.id for f in ranking.diversify(facts, 0.0, pool=10)] == ["0", "1", "2"]
     assert [f.id for f in ranking.diversify(facts, 0.5, pool=10)] == ["0", "2", "1"]
-    assert [f.id for f in ranking.rank(facts, RetrieveConfig(diversity=0.5))] == ["0", "2", "1"]
+    assert [f.id for f in ranking.rank(facts, RetrieveConfig.of(diversity=0.5))] == ["0", "2", "1"]
 
 
 def test_keyword_terms_with_and_without_entity_names() -> None:

@@ -34,7 +34,7 @@ def test_pattern_boost_grows_to_the_cap() -> None:
 
 
 def test_formula_weights() -> None:
-    cfg = RetrieveConfig(weights={"semantic": 0.7, "recency": 0.2, "importance": 0.1,
+    cfg = RetrieveConfig.of(weights={"semantic": 0.7, "recency": 0.2, "importance": 0.1,
                                   "keyword": 0.0, "graph": 0.0})
     fact = ScoredFact(id="a", text="a", confidence=1.0, importance=0.5, created_at=NOW)
     fact.scores.semantic = 0.8
@@ -106,7 +106,7 @@ def test_marcos_walkthrough_blend_numbers() -> None:
 
 
 def test_unscored_facts_keep_formula_and_rank_cuts() -> None:
-    cfg = RetrieveConfig(topk_facts=2)
+    cfg = RetrieveConfig.of(topk_facts=2)
     pool = [_fact("a", 0.5), _fact("b", 0.6), _fact("c", 0.1), _fact("d", 0.55)]
     reranked = ranking.apply_rerank(pool, {"a": 1.0}, cfg)
     assert next(f for f in reranked if f.id == "b").scores.reranker is None

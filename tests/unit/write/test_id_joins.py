@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import hashlib
 
-from graph.memory.jobs.clusters import observation_id
-from graph.memory.jobs.duplicates import candidate_id
 from graph.memory.jobs.policy import dedup_key
+from graph.memory.maintenance.clusters import observation_id
+from graph.memory.maintenance.duplicates import candidate_id
 from graph.memory.text import content_hash, entity_key
 
 

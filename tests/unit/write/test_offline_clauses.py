@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from graph.memory.write.offline import extract_with, load_nlp, other_speaker
+from graph.memory.write.offline.extractor import extract_with, load_nlp, other_speaker
 from tests.bench.locomo_quality import GoldObservation, StoredFact, score, shifted_turns, sweep
 
 
@@ -133,7 +133,7 @@ def test_a_statement_spliced_before_a_reaction_is_kept(nlp) -> None:  # type: ig
 
 
 def test_which_questions_are_real_questions() -> None:
-    from graph.memory.write.offline_answers import last_question
+    from graph.memory.write.offline.answers import last_question
 
     def asked(text: str) -> str | None:
         got = last_question([f"Tim: {text}"], "John")

@@ -4,13 +4,13 @@ a few Portuguese rules where the English model cannot help.
 Lower quality than the LLM path, but deterministic, fast and always available:
 - entities: NER spans and proper-noun chunks (people, organisations, places, dates, products);
   types corrected by the verb pattern they take part in;
-- facts: one per salient clause (``offline_clauses``: coordinated predicates split, small talk
+- facts: one per salient clause (``clauses``: coordinated predicates split, small talk
   and reactions left as events), rewritten to be self-contained: first person → the speaker,
   "you" → the other speaker when the recent messages name them;
 - relations: from every kept clause, verb + preposition/object patterns (lives in, moved to,
   works at, married to, …) and possessive relationship nouns ("my wife Ana"); negated verbs
   produce no relation and mark the fact as a retraction.
-Portuguese support is rule-based (``offline_pt``) and limited to simple sentences.
+Portuguese support is rule-based (``portuguese``) and limited to simple sentences.
 """
 
 from __future__ import annotations
@@ -27,16 +27,16 @@ from graph.memory.write.extraction import (
     ExtractedRelation,
     Extraction,
 )
-from graph.memory.write.offline_answers import answer_fact
-from graph.memory.write.offline_clauses import (
+from graph.memory.write.offline.answers import answer_fact
+from graph.memory.write.offline.clauses import (
     FIRST_PERSON,
     SECOND_PERSON,
     clauses,
     rewrite,
     salient,
 )
-from graph.memory.write.offline_pt import extract_portuguese
-from graph.memory.write.offline_relations import merge_open_relations
+from graph.memory.write.offline.portuguese import extract_portuguese
+from graph.memory.write.offline.relations import merge_open_relations
 
 __all__ = ["extract_offline", "extract_with", "load_nlp"]
 
@@ -325,7 +325,7 @@ def extract_with(nlp: Any, message: str, speaker: str,
         if qa:
             ex.facts.append(ExtractedFact(qa, speaker, 0.7))
             used.update(state.by_token[t.i] for t in doc if t.i in state.by_token)
-    if detect_language(message) in ("en", None):  # open relations (offline_relations)
+    if detect_language(message) in ("en", None):  # open relations (offline.relations)
         extra, new = merge_open_relations(doc, state.by_token, state.types, speaker,
                                           state.other, ex.relations)
         ex.relations += extra

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from graph.memory.jobs.clusters import FactPoint, cluster_facts, observation_id, used_to_now
 from graph.memory.jobs.config import MaintenanceConfig
-from graph.memory.jobs.duplicates import EntityPoint, find_duplicates, name_similarity, norm_name
-from graph.memory.jobs.importance import rescore
-from graph.memory.jobs.profiles import offline_profile
+from graph.memory.maintenance.clusters import FactPoint, cluster_facts, observation_id, used_to_now
+from graph.memory.maintenance.duplicates import (
+    EntityPoint,
+    find_duplicates,
+    name_similarity,
+    norm_name,
+)
+from graph.memory.maintenance.importance import rescore
+from graph.memory.maintenance.profiles import offline_profile
 
 
 def fp(i: str, vec: list[float], subject: str | None = None, imp: float = 0.5) -> FactPoint:

@@ -2,7 +2,7 @@
 other speaker's question becomes one question-and-answer fact.
 
 "The Minnesota Wolves!" after "Which team did you sign with?" says where John signed, but no
-clause of it has a subject and a predicate, so the clause rules (``offline_clauses``) keep no
+clause of it has a subject and a predicate, so the clause rules (``clauses``) keep no
 fact and the answer's meaning lives only in the pair of turns. Here the last question the other
 speaker put to the speaker ("you") is rewritten in the third person and followed by the first
 informative sentence of the answer: "Which team did John sign with? The Minnesota Wolves." Only
@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from graph.memory.write.offline_clauses import (
+from graph.memory.write.offline.clauses import (
     SECOND_PERSON,
     Clause,
     generic_noun,

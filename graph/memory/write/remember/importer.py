@@ -36,8 +36,8 @@ from graph.memory.write.models import (
     StructuredRelation,
 )
 from graph.memory.write.redact import redact_import
-from graph.memory.write.remember_names import Registry, load_known
-from graph.memory.write.remember_rows import (
+from graph.memory.write.remember.names import Registry, load_known
+from graph.memory.write.remember.rows import (
     API_MAX_ITEMS,
     check_sizes,
     fact_props,

@@ -58,7 +58,7 @@ def register(app: typer.Typer) -> None:
         rerank: bool = typer.Option(True, "--rerank/--no-rerank",
                                     help="LLM rerank when an LLM endpoint is configured"),
         option: list[str] = typer.Option(None, "--option", "-o",
-                                         help="Any RetrieveConfig field: key=value (repeatable)"),
+                                         help="Any retrieve option by its flat name: key=value (repeatable)"),
         show_trace: bool = typer.Option(False, "--trace", help="Also print the plan and trace"),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
     ) -> None:

@@ -1,6 +1,6 @@
 """Consolidation job: clusters of related facts become ``(:Observation)`` nodes.
 
-Each run reads the agent's active facts, clusters them (:mod:`graph.memory.jobs.clusters`),
+Each run reads the agent's active facts, clusters them (:mod:`graph.memory.maintenance.clusters`),
 words every cluster (one LLM call per *new* cluster; offline: a deterministic summary), turns
 every active fact that superseded another into a "used to X, now Y" observation, and writes the
 result in one transaction with ``[:DERIVED_FROM]`` links to the source facts. Observation ids are
@@ -17,15 +17,15 @@ from typing import Any
 
 from graph.executor import Executor, Transaction
 from graph.memory import prompts
-from graph.memory.jobs.clusters import (
+from graph.memory.jobs.config import MaintenanceConfig
+from graph.memory.jobs.context import JobContext, JobFailed
+from graph.memory.maintenance.clusters import (
     FactPoint,
     cluster_facts,
     observation_id,
     pattern_text,
     used_to_now,
 )
-from graph.memory.jobs.config import MaintenanceConfig
-from graph.memory.jobs.context import JobContext, JobFailed
 from graph.memory.spaces import claim_space, embedder_name
 from graph.providers import ChatLLM, Embedder, LLMError
 

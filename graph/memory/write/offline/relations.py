@@ -16,7 +16,7 @@ module reads relations off any English parse, so encyclopedic text and documents
   singer" → X ``is_a`` "country singer" (only when common noun phrases may be ends);
 - negated, wished or hypothetical statements and questions give nothing.
 
-Ends come from :mod:`offline_coref` (names, pronouns and definite descriptions resolved in the
+Ends come from :mod:`coref` (names, pronouns and definite descriptions resolved in the
 passage, optional noun phrases). Confidence: the construction's base (named ends) times the
 weakest end's link weight (coreference and noun phrases are less sure).
 """
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from graph.memory.write.extraction import ExtractedRelation
-from graph.memory.write.offline_coref import End, Ends, Mentions, conjuncts
-from graph.memory.write.offline_predicates import noun_predicate, verb_predicate
+from graph.memory.write.offline.coref import End, Ends, Mentions, conjuncts
+from graph.memory.write.offline.predicates import noun_predicate, verb_predicate
 
 __all__ = ["OpenRelation", "merge_open_relations", "open_relations"]
 

@@ -1,0 +1,8 @@
+"""Maintenance jobs: the graph's upkeep, run by the job worker (``graph.memory.jobs``).
+
+``consolidate`` (clusters of related facts → observations; pure clustering in ``clusters``),
+``profiles`` (an entity's facts → its profile text), ``importance`` (re-scoring with use, and
+decay), ``duplicates`` (duplicate-entity candidates for review), ``causal`` (reading the causal
+links the write pipeline creates). The scheduler (``graph.memory.jobs.scheduler``) enqueues them
+per agent; ``graph.memory.jobs.handlers`` maps each job kind to its handler here.
+"""
