@@ -343,7 +343,7 @@ class MutationRateLimit(SchemaExtension):
         if take is not None and ctx.graphql_document is not None:
             memory = getattr(ctx.context, "memory", None)
             reranking = (memory is not None and memory.llm is not None
-                         and memory.retrieve_config.enable_reranker)
+                         and memory.retrieve_config.rerank.enable_reranker)
             extra = charged_fields(ctx.graphql_document, ctx.operation_name,
                                    rerank_cost=self.rerank_cost if reranking else 1,
                                    variables=ctx.variables) - 1

@@ -113,7 +113,7 @@ async def _admit(resolve: Resolver, ctx: Context, agent_id: str | None, *,
         raise _rate_limited(caller.rate_wait_s)
     memory = caller.memory
     if (reranks and caller.rate_take is not None and caller.rerank_cost > 1
-            and memory.llm is not None and memory.retrieve_config.enable_reranker):
+            and memory.llm is not None and memory.retrieve_config.rerank.enable_reranker):
         # A retrieve that reranks with the LLM costs more than one request (as in GraphQL).
         wait = caller.rate_take(caller.rerank_cost - 1)
         if wait > 0:

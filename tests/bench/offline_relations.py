@@ -38,10 +38,11 @@ import time
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from graph.memory.write.offline.extractor import extract_with, load_nlp, split_clause_joins
 from graph.memory.write.offline.coref import Mentions
+from graph.memory.write.offline.extractor import extract_with, load_nlp, split_clause_joins
 from graph.memory.write.offline.relations import open_relations
 from graph.progress import progress_bar
 
@@ -166,7 +167,7 @@ def _constructions(nlp: Any, doc: Any, ex: Any, speaker: str) -> dict[tuple[str,
 def run_openie(path: str, limit: int | None, report: Report) -> tuple[float, float]:
     """Score every passage; returns (passages/s one call each, passages/s with nlp.pipe)."""
     nlp = load_nlp()
-    docs = [d for d in json.load(open(path, encoding="utf-8"))["docs"]
+    docs = [d for d in json.loads(Path(path).read_text(encoding="utf-8"))["docs"]
             if d.get("extracted_triples")][:limit]
     t0 = time.perf_counter()
     extractions = []
@@ -202,14 +203,14 @@ def relations_per_text(texts: list[tuple[str, str]], desc: str) -> tuple[float, 
 
 
 def _hotpot(path: str, limit: int | None) -> list[tuple[str, str]]:
-    corpus = json.load(open(path, encoding="utf-8"))
+    corpus = json.loads(Path(path).read_text(encoding="utf-8"))
     return [(title, " ".join(s.strip() for s in sents)) for title, sents in corpus.items()
             ][:limit]
 
 
 def _locomo(path: str, limit: int | None) -> list[tuple[str, str]]:
     turns = []
-    for sample in json.load(open(path, encoding="utf-8")):
+    for sample in json.loads(Path(path).read_text(encoding="utf-8")):
         conv = sample["conversation"]
         for key, value in conv.items():
             if key.startswith("session_") and isinstance(value, list):

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 
-from graph.memory import prompts
 from graph.memory.jobs.clusters import FactPoint
 from graph.memory.jobs.consolidate import ConsolidationResult, _word_cluster
 from graph.memory.jobs.profiles import _llm_profile
+
+from graph.memory import prompts
 from graph.memory.read.models import ScoredFact
 from graph.memory.read.rerank import rerank
 from tests.fakes import ScriptedLLM

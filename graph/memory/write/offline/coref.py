@@ -47,7 +47,7 @@ _VAGUE = {"thing", "things", "stuff", "lot", "lots", "bit", "way", "ways", "kind
           "people", "person", "someone", "something", "anything", "everything", "nothing",
           "top", "front", "back", "addition", "order", "lack", "role", "basis", "name", "area"}
 _DROP_MODIFIERS = {"other", "such", "many", "several", "various", "same", "own", "certain",
-                   "much", "more", "most", "few", "only", "main", "new", "old", "own", "former",
+                   "much", "more", "most", "few", "only", "main", "new", "old", "former",
                    "current", "first", "last", "next", "previous", "later", "early", "late"}
 _PHRASE_DEPS = {"compound", "amod", "nummod", "nmod", "npadvmod", "quantmod"}
 _PERSONISH = {"person", "thing"}
@@ -259,8 +259,8 @@ class Ends:
         tests go from the expected type to any type)."""
         for subjects_only in (True, False):
             for test in tests:
-                ref = self._antecedent(before, lambda mm, t=test: t(mm) and (
-                    mm.subject or not subjects_only))
+                ref = self._antecedent(before, lambda mm, t=test, only=subjects_only: t(mm) and (
+                    mm.subject or not only))
                 if ref is not None:
                     return ref
         return None

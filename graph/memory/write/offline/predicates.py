@@ -67,8 +67,7 @@ _DOUBLE = re.compile(r"^(?:[^aeiou]*[aeiou])([bdgmnprt])$")  # stop → stopped,
 # Verbs stressed on a last short syllable double it too: refer → referred.
 _DOUBLED = {"refer", "prefer", "occur", "transfer", "admit", "commit", "permit", "control",
             "compel", "expel", "propel", "rebel", "regret", "omit", "submit", "equip", "deter",
-            "incur", "recur", "confer", "defer", "infer", "acquit", "patrol", "enrol", "confer",
-            "compel", "dispel", "excel", "repel", "emit", "transmit", "remit", "upset", "abhor"}
+            "incur", "recur", "confer", "defer", "infer", "acquit", "patrol", "enrol", "dispel", "excel", "repel", "emit", "transmit", "remit", "upset", "abhor"}
 _NO_DOUBLE = {"open", "visit", "offer", "enter", "happen", "develop", "edit", "limit",
               "consider", "order", "answer", "differ", "suffer", "gather", "cover", "govern",
               "listen", "threaten", "number", "render", "wonder", "remember", "deliver",
