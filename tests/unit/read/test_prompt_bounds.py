@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 
-from graph.memory.jobs.clusters import FactPoint
-from graph.memory.jobs.consolidate import ConsolidationResult, _word_cluster
-from graph.memory.jobs.profiles import _llm_profile
+from graph.memory.maintenance.clusters import FactPoint
+from graph.memory.maintenance.consolidate import ConsolidationResult, _word_cluster
+from graph.memory.maintenance.profiles import _llm_profile
 
 from graph.memory import prompts
 from graph.memory.read.models import ScoredFact
