@@ -1,6 +1,6 @@
 """The read pipeline: ``Retriever(executor, embedder, llm, config).retrieve(agent_id, query)``.
 
-Stages (DESIGN.md §5): deterministic planner → semantic / keyword / graph signals run
+Stages (docs/architecture.md, Read pipeline): deterministic planner → semantic / keyword / graph signals run
 concurrently → merge & rank → spreading activation → optional LLM rerank → token-budgeted
 context. See ``docs`` in each module; Cypher lives in ``cypher/read`` and ``cypher/traversal``.
 """

@@ -1,7 +1,7 @@
 """Plan the hot read statements before the first request.
 
 ``read/signals`` is one large statement; planning it from scratch takes 1–5 s on a 2-core box
-(measured in session 4: 1.3 s at load 1, 4–5 s at load 6). Neo4j caches the plan per statement
+(measured: 1.3 s at load 1, 4–5 s at load 6). Neo4j caches the plan per statement
 text and parameter types, so one retrieve for an agent that holds nothing, run when the API
 starts, moves that cost off the first user's request. It also loads the embedder's model. The
 warm-up only reads.

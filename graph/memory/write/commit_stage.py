@@ -1,4 +1,4 @@
-"""Write pipeline, stages 11–13 (DESIGN.md §4): fact candidates, the decisions, the plan and
+"""Write pipeline, the reconcile, plan and upsert stages: fact candidates, the decisions, the plan and
 the one write transaction; the LLM usage account and the idempotency receipt of a write."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ async def decide_and_commit(executor: Executor, agent_id: str, items: list[FactI
                             persist: bool, key: str | None, dry_run: bool,
                             now: datetime, occurred: datetime, speaker: str,
                             fence: Fence | None, embedder: str | None = None) -> None:
-    """Stages 11–13: candidates, decisions, plan and the one write transaction.
+    """Reconcile, plan, upsert: candidates, decisions, plan and the one write transaction.
 
     Raises:
         WriteConflict: the commit's re-check found a concurrent write (decide again).

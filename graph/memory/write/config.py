@@ -1,4 +1,4 @@
-"""Write-pipeline configuration: a dataclass of DESIGN.md §4 defaults, per-call overrides."""
+"""Write-pipeline configuration: a dataclass of defaults, per-call overrides."""
 
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ class WriteConfig:
             raise ConfigError("max_message_chars must be positive")
 
 
-# Per-call overrides may only narrow the operator's behaviour (issue 12).
+# Per-call overrides may only narrow the operator's behaviour.
 OPERATOR_ONLY: tuple[str, ...] = ("pii_mode", "mutations_frozen", "pending_receipt_ttl_s")
 # Sizes, retries and timeouts: an override may lower them, never raise them above the server's.
 CEILINGS: tuple[str, ...] = (

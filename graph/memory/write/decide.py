@@ -1,4 +1,4 @@
-"""Stage 11 orchestration: reconciliation decisions for a message's facts."""
+"""Reconcile stage, orchestration: reconciliation decisions for a message's facts."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def informed_decision(item: FactItem, known_ids: dict[str, str],
 
 async def decide(live: list[FactItem], session: LLMSession | None, cfg: WriteConfig,
                  warnings: list[str], known_ids: dict[str, str] | None = None) -> None:
-    """Stage 11 for every live fact.
+    """The reconcile stage for every live fact.
 
     With an informed answer (``known_ids`` not None, prompt v2) the model's own action on a
     shown fact wins; otherwise the thresholds apply, and in the ambiguous band the model's ADD

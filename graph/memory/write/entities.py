@@ -1,4 +1,4 @@
-"""Stage 10 orchestration: gather every name of a message, fetch candidates in one read,
+"""Resolution stage, orchestration: gather every name of a message, fetch candidates in one read,
 decide with :func:`resolve_entity`, ask the LLM once for the ambiguous ones."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Extraction results (stages 7–9): dataclasses, output hardening and normalisation.
+"""Extraction results (extraction and normalise stages): dataclasses, output hardening and normalisation.
 
 Both the LLM path and the offline path produce an :class:`Extraction`; everything after this
 point is the same for both. All functions here are pure.
@@ -227,7 +227,7 @@ def harden(data: Any, *, max_facts: int = 20, max_entities: int = 50, min_chars:
 
 
 def normalize_extraction(ex: Extraction, speaker: str) -> Extraction:
-    """Stage 9 (pure part): alias grouping → canonical names, identity relations dropped,
+    """Normalise stage (pure part): alias grouping → canonical names, identity relations dropped,
     exact duplicates (same subject + same normalised text) removed, subjectless facts given
     the speaker as subject."""
     canonical: dict[str, str] = {}
@@ -289,7 +289,7 @@ def semantic_dedup(vectors: Sequence[Sequence[float]], threshold: float) -> list
 
 @dataclass
 class KnownContext:
-    """Stage 6 output, the informed extraction's view of memory: the known entities the
+    """Context stage output, the informed extraction's view of memory: the known entities the
     message names, their profiles, and the nearest active facts with short ids ("F1"…) that the
     model may target with UPDATE / DELETE / NONE (``ids`` maps them back to fact ids)."""
 
@@ -306,7 +306,7 @@ class KnownContext:
 
 def known_context(alias_rows: list[dict[str, Any]], facts: list[dict[str, Any]],
                   budget: int) -> KnownContext:
-    """Stage 6: the matched entities, then their profiles, then their facts nearest to the
+    """Context stage: the matched entities, then their profiles, then their facts nearest to the
     message (best first, across entities), within a token budget for profiles + facts."""
     out = KnownContext()
     names: dict[str, str] = {}

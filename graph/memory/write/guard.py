@@ -1,4 +1,4 @@
-"""Stages 1–2: input guard (empty, oversized, control characters) and PII detection."""
+"""Guard and PII stages: input guard (empty, oversized, control characters) and PII detection."""
 
 from __future__ import annotations
 

@@ -123,7 +123,7 @@ def _base_payload(message: str, speaker: str, occurred_at: datetime,
 async def informed_extraction(session: LLMSession, message: str, speaker: str,
                               occurred_at: datetime, recent: list[str], known: KnownContext,
                               caps: dict[str, int], timeout_s: float) -> Extraction | None:
-    """Stages 7 + 11 in one call: extraction informed by the known entities, profiles and
+    """Informed extraction and reconcile in one call: extraction informed by the known entities, profiles and
     nearest facts, each fact with its reconciliation action against those facts' short ids.
     The answer's ``known_ids`` maps the short ids back. None when the answer is unusable.
 
@@ -142,7 +142,7 @@ async def informed_extraction(session: LLMSession, message: str, speaker: str,
 async def blind_extraction(session: LLMSession, message: str, speaker: str,
                            occurred_at: datetime, recent: list[str], caps: dict[str, int],
                            timeout_s: float) -> tuple[Extraction | None, bool]:
-    """Stage 8: entity scan, then facts and relations concurrently; one relations retry when
+    """Fallback extraction: entity scan, then facts and relations concurrently; one relations retry when
     0 relations came back for ≥ 2 entities. Returns (extraction or None, retry_triggered).
 
     Raises:

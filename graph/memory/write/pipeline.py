@@ -1,4 +1,4 @@
-"""The write pipeline (DESIGN.md §4): message → event → extraction → resolution →
+"""The write pipeline (docs/architecture.md): message → event → extraction → resolution →
 reconciliation → one write transaction. Stages are small functions; this module wires them."""
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ class WritePipeline:
         event_id: str | None = None,
         fence: Fence | None = None,
     ) -> WriteResult:
-        """Remember one message. See DESIGN.md §4 for the stages.
+        """Remember one message. The stages: docs/architecture.md, Write pipeline.
 
         ``event_id`` names an event that is already stored (async mode: the API logged the
         message and a worker runs the extraction); no second event is created then.
@@ -328,7 +328,7 @@ class WritePipeline:
         names = {e.key: e.name for e in ents}
         for ritem in relations:
             ritem.evidence = find_evidence(ritem, items)
-            if ritem.evidence is None:  # stage 12: mirror fact for an unsupported relation
+            if ritem.evidence is None:  # mirror fact for an unsupported relation
                 mirror = ExtractedFact(
                     f"{names[ritem.source_key]} {ritem.type.replace('_', ' ')} "
                     f"{names[ritem.target_key]}", names[ritem.source_key],
@@ -344,7 +344,7 @@ class WritePipeline:
                 item.embedding = vec
             items += mirrors
 
-        # Stage 11: reconciliation.
+        # Reconcile stage.
         low = [i for i in items if i.fact.confidence < cfg.min_fact_confidence_for_write]
         for item in low:
             item.decision = FactDecision("ADD", reason="below min_fact_confidence_for_write")

@@ -1,4 +1,4 @@
-"""Stage 11: reconciliation decisions (pure): ADD / UPDATE / NOOP / DELETE.
+"""Reconcile stage: reconciliation decisions (pure): ADD / UPDATE / NOOP / DELETE.
 
 Thresholds decide the clear cases without any LLM; the ambiguous band goes to the LLM (or, in
 offline mode, to the rules below: contradiction detector and single-valued relation types).

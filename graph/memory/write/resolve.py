@@ -1,4 +1,4 @@
-"""Stage 10: entity resolution decisions (pure). Exact → fuzzy → LLM → new.
+"""Resolution stage: entity resolution decisions (pure). Exact → fuzzy → LLM → new.
 
 The I/O layer fetches, for every extracted name, the alias matches and the nearest existing
 entities; :func:`resolve_entity` decides. Ambiguous names (cosine within the 0.50–0.85 band)

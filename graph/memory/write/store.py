@@ -4,7 +4,7 @@ Round trips per message (full mode): 1 event log (+ idempotency claim in the sam
 1 context read (aliases + pre-retrieval), 1 entity-candidate read, 1 fact-candidate read,
 1 write transaction → 5. Every statement takes UNWIND batches.
 
-Concurrency (issue 12.3): the write transaction first locks what its decisions were made on —
+Concurrency: the write transaction first locks what its decisions were made on —
 the job (fencing token, for job-run writes), the event (one extraction per message), the
 subject entities (sorted) and the facts it closes or reinforces (sorted) — then re-checks
 them in a separate statement (which reads the state committed by whoever held the locks
@@ -97,7 +97,7 @@ async def log_event(executor: Executor, agent_id: str, event: Row | None,
 
 async def load_context(executor: Executor, agent_id: str, norms: list[str],
                        embedding: list[float], k: int) -> tuple[list[Row], list[Row]]:
-    """Stages 5–6: alias matches for the message's n-grams, then, for every matched entity,
+    """Context stage: alias matches for the message's n-grams, then, for every matched entity,
     its top-K active facts nearest to the message (the informed extraction's context and
     reconciliation candidates) — one read transaction."""
     async def work(tx: Transaction) -> tuple[list[Row], list[Row]]:
@@ -113,7 +113,7 @@ async def load_context(executor: Executor, agent_id: str, norms: list[str],
 async def load_entity_candidates(executor: Executor, agent_id: str, norms: list[str],
                                  keys: list[str], rows: list[Row], k: int,
                                  min_similarity: float) -> tuple[list[Row], list[Row], list[Row]]:
-    """Stage 10 inputs: alias matches, exact keys, nearest entities — one read transaction."""
+    """Resolution stage inputs: alias matches, exact keys, nearest entities — one read transaction."""
     async def work(tx: Transaction) -> tuple[list[Row], list[Row], list[Row]]:
         aliases = await tx.run("write/match_aliases", agent_id=agent_id, norms=norms)
         found = await tx.run("write/match_keys", agent_id=agent_id, keys=keys)
@@ -127,7 +127,7 @@ async def load_entity_candidates(executor: Executor, agent_id: str, norms: list[
 async def load_fact_candidates(executor: Executor, agent_id: str, rows: list[Row], k: int,
                                source_keys: list[str], types: list[str]
                                ) -> tuple[list[Row], list[Row]]:
-    """Stage 11 inputs: same-subject candidates and active single-valued relations."""
+    """Reconcile stage inputs: same-subject candidates and active single-valued relations."""
     async def work(tx: Transaction) -> tuple[list[Row], list[Row]]:
         cands = await tx.run("write/fact_candidates", agent_id=agent_id, rows=rows, k=k)
         rels = await tx.run("write/active_relations", agent_id=agent_id, keys=source_keys,
@@ -171,7 +171,7 @@ class CommitOutcome:
 
 async def commit(executor: Executor, agent_id: str, plan: CommitPlan,
                  retries: int = 2) -> CommitOutcome:
-    """Stage 13: the ONE write transaction of a message. The managed transaction is retried
+    """Upsert stage: the ONE write transaction of a message. The managed transaction is retried
     by the driver on transient errors (deadlocks included); everything is MERGE-on-id, so a
     rerun cannot duplicate. A transient error that escapes the driver is retried here.
 
