@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import json
 
+from graph.memory import prompts
 from graph.memory.maintenance.clusters import FactPoint
 from graph.memory.maintenance.consolidate import ConsolidationResult, _word_cluster
 from graph.memory.maintenance.profiles import _llm_profile
-
-from graph.memory import prompts
 from graph.memory.read.models import ScoredFact
 from graph.memory.read.rerank import rerank
 from tests.fakes import ScriptedLLM
