@@ -33,10 +33,10 @@ __all__ = [
     "ErrorCode",
     "UserError",
     "UserSafeErrors",
-    "user_safe",
     "api_error_from",
     "errors_in_payload",
     "user_error_from",
+    "user_safe",
 ]
 
 log = logging.getLogger("hippograph.gql")
