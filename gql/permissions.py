@@ -105,6 +105,8 @@ def agent_mutation(*, description: str, **kwargs: Any) -> Any:
 
 
 def admin_mutation(*, description: str, **kwargs: Any) -> Any:
-    """``strawberry.mutation`` guarded by :class:`AdminAccess`."""
+    """``strawberry.mutation`` guarded by :class:`AdminAccess` (and :class:`AgentAccess`, which
+    an admin key always passes, so every ``agentId`` field carries the tenancy guard)."""
     return strawberry.mutation(description=description, extensions=[
-        PermissionExtension(permissions=[AdminAccess()], use_directives=False)], **kwargs)
+        PermissionExtension(permissions=[AdminAccess(), AgentAccess()], use_directives=False)],
+        **kwargs)

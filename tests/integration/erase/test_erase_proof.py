@@ -40,7 +40,7 @@ def served(request: pytest.FixtureRequest) -> Iterator[tuple[str, dict[str, byte
     pages: dict[str, bytes] = {}
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        def do_GET(self) -> None:
             body = pages.get(self.path)
             self.send_response(200 if body is not None else 404)
             self.send_header("Content-Type", "text/plain; charset=utf-8")
