@@ -102,6 +102,7 @@ def jobs_config(settings: Settings) -> JobsConfig:
             jobs_s=settings.retention_jobs_s,
             dedup_s=settings.retention_dedup_s,
             audit_text_s=settings.retention_audit_text_s,
+            audits_s=settings.retention_audits_s,
         ),
         scheduler_tick_s=settings.scheduler_tick_s,
         concurrency=settings.worker_concurrency,

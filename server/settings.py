@@ -198,6 +198,8 @@ class Settings(BaseSettings):
     retention_audit_text_s: float = Field(
         default=0.0, ge=0,
         description="Audit records older than this lose their text and reason (a hash stays)")
+    retention_audits_s: float = Field(
+        default=0.0, ge=0, description="Audit records older than this are deleted altogether")
     merge_candidate_threshold: float = 0.80
     merge_auto_threshold: float = 0.97
     document_chunk_chars: int = 1_200

@@ -78,6 +78,7 @@ class RetentionConfig:
     jobs_s: float = 30 * 86_400.0  # finished (done / dead) jobs
     dedup_s: float = 7 * 86_400.0  # job dedup slots without an active job
     audit_text_s: float = 0.0  # text and reason of audit records (the record stays, hashed)
+    audits_s: float = 0.0  # audit records themselves
     batch: int = 1_000  # rows per statement
     max_batches: int = 50  # statements per kind and run (bounded work per job)
 

@@ -9,7 +9,8 @@ Each kind of record has its own time-to-live
   result);
 * ``jobs`` — finished jobs (done or dead);
 * ``dedup`` — job dedup slots whose job is no longer pending or leased;
-* ``audit_text`` — the text and reason of audit records (the record stays, with a hash).
+* ``audit_text`` — the text and reason of audit records (the record stays, with a hash);
+* ``audits`` — audit records themselves (off by default: the decision history is kept).
 
 The job works on one agent (the scheduler queues one per agent) in bounded batches: at most
 ``max_batches`` statements of ``batch`` rows per kind and run, so a backlog is worked off over
@@ -28,16 +29,17 @@ from graph.memory.jobs.context import JobContext
 
 __all__ = ["RETENTION_KINDS", "RetentionConfig", "cutoffs", "retention_handler", "run_retention"]
 
-RETENTION_KINDS = ("events", "receipts", "jobs", "dedup", "audit_text")
+RETENTION_KINDS = ("events", "receipts", "jobs", "dedup", "audits", "audit_text")
 
 _STATEMENTS = {"events": "retention/delete_events", "receipts": "retention/delete_receipts",
-               "jobs": "retention/delete_jobs", "dedup": "retention/delete_dedup"}
+               "jobs": "retention/delete_jobs", "dedup": "retention/delete_dedup",
+               "audits": "retention/delete_audits"}
 
 
 def cutoffs(now: datetime, cfg: RetentionConfig) -> dict[str, datetime]:
     """Kind → the instant before which its records go; kinds kept forever are left out."""
     ttl = {"events": cfg.events_s, "receipts": cfg.receipts_s, "jobs": cfg.jobs_s,
-           "dedup": cfg.dedup_s, "audit_text": cfg.audit_text_s}
+           "dedup": cfg.dedup_s, "audits": cfg.audits_s, "audit_text": cfg.audit_text_s}
     return {kind: now - timedelta(seconds=s) for kind, s in ttl.items() if s > 0}
 
 

@@ -20,7 +20,8 @@ def test_defaults_keep_messages_and_audit_text_forever() -> None:
 
 
 def test_every_kind_can_be_set_and_disabled() -> None:
-    every = RetentionConfig(events_s=60, receipts_s=1, jobs_s=2, dedup_s=3, audit_text_s=4)
+    every = RetentionConfig(events_s=60, receipts_s=1, jobs_s=2, dedup_s=3, audit_text_s=4,
+                            audits_s=5)
     assert set(cutoffs(NOW, every)) == set(RETENTION_KINDS)
     assert cutoffs(NOW, every)["events"] == NOW - timedelta(minutes=1)
     none = RetentionConfig(receipts_s=0, jobs_s=0, dedup_s=0)
