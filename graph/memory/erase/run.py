@@ -111,7 +111,7 @@ async def _erase_facts(executor: Executor, agent_id: str, report: EraseReport,
                        fact_ids: Sequence[str], event_ids: Sequence[str],
                        document_ids: Sequence[str], queue: JobQueue | None, *,
                        names: Sequence[str] = (), keys: Sequence[str] = ()) -> None:
-    closure = {"fact_ids": [], "event_ids": [], "entity_keys": []}
+    closure: dict[str, Any] = {"fact_ids": [], "event_ids": [], "entity_keys": []}
     if fact_ids:
         closure = (await executor.run("erase/fact_closure",
                                       {"agent_id": agent_id, "ids": list(fact_ids)},
