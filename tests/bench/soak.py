@@ -91,8 +91,10 @@ async def main(minutes: float, rate: float, ttl: float, every: float, report: fl
     try:
         while not write_task.done():
             await asyncio.sleep(min(report, max(0.1, until - time.monotonic())))
-            c = await counts(ex, agent)
             t = time.monotonic() - started
+            if samples and t - samples[-1][0] < 1.0:
+                continue  # the run ended right after the last report
+            c = await counts(ex, agent)
             samples.append((t, c))
             bar.write(f"{t:6.0f} " + " ".join(f"{c[lab]:12d}" for lab in LABELS)
                       + f" {sum(c.values()):7d}")

@@ -10,7 +10,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from graph.errors import BadInput
 
@@ -25,6 +25,8 @@ __all__ = [
     "scrub_rows",
     "text_hash",
 ]
+
+T = TypeVar("T")
 
 #: Names shorter than this are not searched in free text (``"Al"`` would match too much).
 MIN_NAME_CHARS = 3
@@ -138,7 +140,7 @@ def scrub_rows(rows: Sequence[dict[str, Any]], erased_ids: Iterable[str],
     return out
 
 
-def batches(items: Sequence[str], size: int) -> Iterator[list[str]]:
+def batches(items: Sequence[T], size: int) -> Iterator[list[T]]:
     """``items`` in consecutive lists of at most ``size`` (each one bounded transaction)."""
     for start in range(0, len(items), max(1, size)):
         yield list(items[start : start + size])

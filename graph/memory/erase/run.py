@@ -128,8 +128,8 @@ async def _erase_facts(executor: Executor, agent_id: str, report: EraseReport,
 
     audits = await executor.run("erase/audits", {**base, "ids": ids, "patterns": patterns},
                                 read=True)
-    for chunk in batches(scrub_rows(audits, ids, name_matcher(names)), BATCH):  # type: ignore[arg-type]
-        rows = await executor.run("erase/scrub_audits", {"rows": chunk})
+    for scrubbed in batches(scrub_rows(audits, ids, name_matcher(names)), BATCH):
+        rows = await executor.run("erase/scrub_audits", {"rows": scrubbed})
         report.audits_scrubbed += int(rows[0]["scrubbed"]) if rows else 0
     report.receipts = await _count(executor, "erase/delete_receipts",
                                    {**base, "ids": ids, "patterns": patterns})
