@@ -38,7 +38,7 @@ from tests.bench.peers.run import (
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m tests.bench.peers",
                                      description=(DOC or "").splitlines()[0])
-    parser.add_argument("path", help="LoCoMo JSON, e.g. /work/shared/bench/locomo/locomo-dev.json")
+    parser.add_argument("path", help="LoCoMo JSON, e.g. ../shared/bench/locomo/locomo-dev.json")
     parser.add_argument("--conversations", type=int, default=None, help="first N conversations")
     parser.add_argument("--questions", type=int, default=None, help="first N per conversation")
     parser.add_argument("--sizes", default="10000",

@@ -202,7 +202,7 @@ async def test_resources_profile_and_entities(client_for: Any, agent_id: str) ->
 async def test_an_all_agents_key_cannot_reach_another_tenants_agent(
     client_for: Any, executor: Executor, agent_id: str,
 ) -> None:
-    """Issue 12: --all-agents means every agent of the key's tenant, over MCP as over GraphQL."""
+    """--all-agents means every agent of the key's tenant, over MCP as over GraphQL."""
     import uuid
 
     from graph.tenancy import may_access
