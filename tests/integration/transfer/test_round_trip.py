@@ -25,6 +25,7 @@ from graph.memory.write import StructuredEntity, StructuredFact, WritePipeline, 
 from graph.memory.write.admin import forget
 from graph.providers import Embedder, HashEmbedder
 from server.cli import app
+from tests.cypher import load_query
 from tests.integration.read.data import MARCOS_ENTITIES, MARCOS_FACTS, MARCOS_RELATIONS
 
 pytestmark = pytest.mark.neo4j
@@ -55,9 +56,8 @@ async def _fill(executor: Executor, embedder: Embedder, agent: str) -> str:
                                      id=old_id, created_at=T0 - timedelta(days=5),
                                      valid_from=T0 - timedelta(days=5))],
                    relations=MARCOS_RELATIONS)
-    await executor.run_text(
-        "MATCH (f:Fact {id: $id, agent_id: $agent}) SET f.valid_to = $at, f.invalidated_at = $at",
-        {"id": old_id, "agent": agent, "at": T1})
+    await executor.run_text(load_query("read_close_fact"),
+                            {"agent_id": agent, "ids": [old_id], "at": T1})
     writer = WritePipeline(executor, embedder, None)
     for text in ["I'm Ana and I work at Globex as a data engineer.",
                  "My dog Biscuit is a beagle.", "Actually, I now work at Initech."]:
@@ -66,8 +66,7 @@ async def _fill(executor: Executor, embedder: Embedder, agent: str) -> str:
                    facts=[StructuredFact("Ana used to have a cat called Rex", "Ana",
                                          entities=["Rex"])])
     gone = [r["id"] for r in await executor.run_text(
-        "MATCH (f:Fact {agent_id: $agent}) WHERE f.text CONTAINS 'cat called Rex' "
-        "RETURN f.id AS id", {"agent": agent})]
+        load_query("transfer_fact_ids"), {"agent": agent, "text": "cat called Rex"})]
     await forget(executor, agent, gone[0], "no longer true")
     return old_id
 
@@ -120,9 +119,7 @@ async def test_round_trip_gives_the_same_answers_now_and_as_of(
     assert old_id in past[2]  # the superseded version answers in the past, after import too
 
     # the graph has the same shape: counts per label and relationship type
-    shape = ("MATCH (n {agent_id: $agent}) WHERE NOT n:Audit AND NOT n:WriteReceipt "
-             "AND NOT n:Job AND NOT n:JobDedup OPTIONAL MATCH (n)-[r]->() "
-             "RETURN labels(n)[0] AS label, type(r) AS rel, count(*) AS n ORDER BY label, rel")
+    shape = load_query("transfer_graph_shape")
     shapes = [await executor.run_text(shape, {"agent": a}) for a in (agent_id, other_agent)]
     assert shapes[0] == shapes[1], (shapes, [r for r in records if r["kind"] == "fact_link"])
 
@@ -144,9 +141,7 @@ async def test_import_with_another_model_re_embeds(
     top = (await Retriever(executor, embedder).retrieve(
         other_agent, "Where does Marcos Tavares live?", options={"enable_reranker": False}))
     assert top.facts[0].text == "Marcos Tavares lives in Porto Alegre"
-    rows = await executor.run_text(
-        "MATCH (f:Fact {agent_id: $a}) RETURN f.text AS text, f.embedding AS v ORDER BY f.text",
-        {"a": other_agent})
+    rows = await executor.run_text(load_query("transfer_fact_vectors"), {"agent": other_agent})
     fresh = await embedder.embed([r["text"] for r in rows])
     for row, vec in zip(rows, fresh, strict=True):
         assert row["v"] == pytest.approx(vec, abs=1e-5)
@@ -164,8 +159,7 @@ async def test_bad_exports_are_refused_with_nothing_written(
         await import_agent(executor, embedder, other_agent,
                            [header, {"kind": "fact", "id": "f", "props": {"text": "x"}},
                             {"kind": "entity", "key": "person:x", "props": {}}])
-    rows = await executor.run_text("MATCH (n {agent_id: $a}) RETURN count(n) AS n",
-                                   {"a": other_agent})
+    rows = await executor.run_text(load_query("transfer_node_count"), {"agent": other_agent})
     assert rows[0]["n"] == 0
 
 
