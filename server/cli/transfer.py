@@ -34,7 +34,7 @@ def read_lines(path: Path) -> Iterator[dict[str, Any]]:
             yield data
 
 
-async def export_to(out: TextIO, agent: str, *, page_size: int = 500, embeddings: bool = True,
+async def export_to(out: TextIO, agent: str, *, page_size: int = 1000, embeddings: bool = True,
                     memory: Any = None) -> int:
     """Write the export of ``agent`` to ``out`` with a progress bar; returns the record count.
     ``memory`` shares an existing one (tests); else one is built from settings and closed."""
@@ -99,7 +99,7 @@ def register(app: typer.Typer) -> None:
         agent: str = typer.Option(..., "--agent", help="Agent id to export"),
         output: Path | None = typer.Option(None, "--output", "-o",
                                            help="File to write (default: standard output)"),
-        page_size: int = typer.Option(500, "--page-size", min=1, max=10_000),
+        page_size: int = typer.Option(1000, "--page-size", min=1, max=10_000),
         embeddings: bool = typer.Option(True, "--embeddings/--no-embeddings",
                                         help="Include vectors (without: the importer re-embeds)"),
     ) -> None:

@@ -54,7 +54,7 @@ def _record(kind: str, row: dict[str, Any], embeddings: bool) -> dict[str, Any] 
 
 
 async def export_agent(executor: Executor, agent_id: str, *, embedder_name: str,
-                       dimensions: int, page_size: int = 500, embeddings: bool = True,
+                       dimensions: int, page_size: int = 1000, embeddings: bool = True,
                        ) -> AsyncIterator[dict[str, Any]]:
     """Yield the header, then every record of ``agent_id`` in import order.
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from graph.errors import BadInput
@@ -58,9 +58,7 @@ def _when(value: Any, where: str) -> datetime | None:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError as exc:
         raise BadInput(f"{where}: {value!r} is not an ISO 8601 datetime") from exc
-    if parsed.tzinfo is None:
-        from datetime import UTC
-
+    if parsed.tzinfo is None:  # Mem0 writes naive UTC times in some versions
         parsed = parsed.replace(tzinfo=UTC)
     return parsed
 
@@ -102,7 +100,8 @@ def map_mem0(data: Any, agent_id: str) -> Mem0Import:
             continue
         owner = str(mem.get("user_id") or mem.get("agent_id") or "user")
         owners.setdefault(owner)
-        meta = mem.get("metadata") if isinstance(mem.get("metadata"), dict) else {}
+        raw_meta = mem.get("metadata")
+        meta: dict[str, Any] = raw_meta if isinstance(raw_meta, dict) else {}
         created = _when(mem.get("created_at"), f"memories[{i}].created_at")
         updated = _when(mem.get("updated_at"), f"memories[{i}].updated_at")
         since = max((d for d in (created, updated) if d is not None), default=None)
