@@ -31,7 +31,16 @@ from graph.memory.write import StructuredEntity, StructuredEvent, StructuredFact
 
 __all__ = ["EdgeMapping", "map_edge", "map_entity", "map_episode"]
 
-_SPEAKER = re.compile(r"^\s*([^:\n]{1,60}):\s+(.+)$", re.DOTALL)
+_MAX_SPEAKER = 60
+
+
+def _split_speaker(content: str) -> tuple[str, str] | None:
+    """``"alice: I moved"`` → ("alice", "I moved"); None when there is no short speaker."""
+    head, sep, rest = content.partition(": ")
+    speaker = head.strip()
+    if not sep or not speaker or len(speaker) > _MAX_SPEAKER or "\n" in speaker:
+        return None
+    return speaker, rest.strip()
 
 
 def map_entity(row: dict[str, Any]) -> StructuredEntity | None:
@@ -54,9 +63,9 @@ def map_episode(row: dict[str, Any], agent_id: str) -> StructuredEvent | None:
     speaker = str(row.get("source_description") or row.get("name") or "graphiti")
     text = content
     if str(row.get("source") or "").lower().endswith("message"):
-        m = _SPEAKER.match(content)
-        if m:
-            speaker, text = m.group(1).strip(), m.group(2).strip()
+        split = _split_speaker(content)
+        if split is not None:
+            speaker, text = split
     when = row.get("valid_at") or row.get("created_at")
     return StructuredEvent(text, speaker, occurred_at=when if isinstance(when, datetime) else None,
                            id=map_id(agent_id, f"graphiti:{row['uuid']}"),
