@@ -60,7 +60,7 @@ async def main(path: str, n_turns: int, ports: tuple[int, int]) -> None:
     with ScriptedEndpoint() as endpoint:
         peer = GraphitiPeer(settings.home, log=lambda m: print(f"  graphiti: {m}"),
                             bolt_port=ports[0], http_port=ports[1],
-                            llm_base_url=endpoint.base_url("graphiti"))
+                            llm_base_url=endpoint.base_url("graphiti"), start_timeout_s=600.0)
         try:
             await peer.start()
             print(f"graphiti-core {peer.version} on {peer.neo4j.uri}")
