@@ -128,7 +128,7 @@ def register(app: typer.Typer) -> None:
                                    help="Format: hippograph | mem0 | graphiti"),
         bolt: str | None = typer.Option(None, "--bolt", help="Graphiti: Neo4j bolt URI"),
         user: str = typer.Option("neo4j", "--user", help="Graphiti: Neo4j user"),
-        password: str | None = typer.Option(None, "--password", envvar="GRAPHITI_NEO4J_PASSWORD",
+        password: str | None = typer.Option(None, "--password",
                                             help="Graphiti: Neo4j password"),
         database: str = typer.Option("neo4j", "--database", help="Graphiti: Neo4j database"),
         group: list[str] = typer.Option(None, "--group",
