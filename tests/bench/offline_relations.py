@@ -159,7 +159,8 @@ def _constructions(nlp: Any, doc: Any, ex: Any, speaker: str) -> dict[tuple[str,
     from graph.memory.write.offline.extractor import _Doc  # the extractor's own entity spans
 
     state = _Doc(doc, speaker)
-    found = open_relations(doc, Mentions(state.by_token, state.types, speaker, None))
+    found = open_relations(doc, Mentions(state.by_token, state.types, speaker, None),
+                           noun_phrases=True)
     return {(r.source.name, r.target.name): f"{r.construction}:{r.source.kind}-{r.target.kind}"
             for r in found}
 
@@ -172,12 +173,12 @@ def run_openie(path: str, limit: int | None, report: Report) -> tuple[float, flo
     t0 = time.perf_counter()
     extractions = []
     for d in progress_bar(docs, desc="extract (one call per passage)"):
-        extractions.append(extract_with(nlp, d["text"], d["title"]))
+        extractions.append(extract_with(nlp, d["text"], d["title"], noun_phrases=True))
     single = len(docs) / (time.perf_counter() - t0)
     t0 = time.perf_counter()
     parsed = list(nlp.pipe((split_clause_joins(d["text"]) for d in docs), batch_size=64))
     for d, doc in zip(docs, parsed, strict=True):
-        extract_with(nlp, d["text"], d["title"], doc=doc)
+        extract_with(nlp, d["text"], d["title"], doc=doc, noun_phrases=True)
     piped = len(docs) / (time.perf_counter() - t0)
     for d, doc, ex in zip(docs, parsed, extractions, strict=True):
         names = {e.name for e in ex.entities} | {d["title"]}

@@ -104,7 +104,7 @@ class Ends:
 
     doc: Any
     mentions: Mentions
-    noun_phrases: bool = True
+    noun_phrases: bool = False
     _history: list[_Mention] = field(default_factory=list)
     _described: dict[str, set[str]] = field(default_factory=dict)
 
@@ -186,6 +186,8 @@ class Ends:
         head = tok.head
         if tok.dep_ == "appos" and head.i != tok.i:
             return self._end_named(head)
+        if tok.dep_ == "conj" and head.dep_ in ("attr", "appos") and head.pos_ == "NOUN":
+            return self.identity(head)  # "X is a novel and the best known work by Y"
         if tok.dep_ in ("attr", "acomp") and head.lemma_ in ("be", "become", "remain"):
             subj = next((c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
             if subj is not None and subj.i != tok.i:

@@ -100,12 +100,14 @@ def load_nlp() -> Any:
         return _NLP
 
 
-async def extract_offline(message: str, speaker: str,
-                          recent: list[str] | None = None) -> Extraction:
+async def extract_offline(message: str, speaker: str, recent: list[str] | None = None,
+                          noun_phrases: bool = False) -> Extraction:
     """Extract entities, facts and relations from ``message`` without an LLM (in a thread).
-    ``recent`` holds earlier messages as 'Speaker: text' (the last other speaker is "you")."""
+    ``recent`` holds earlier messages as 'Speaker: text' (the last other speaker is "you");
+    ``noun_phrases``: see :func:`extract_with`."""
     nlp = await asyncio.to_thread(load_nlp)
-    return await asyncio.to_thread(extract_with, nlp, message, speaker, recent)
+    return await asyncio.to_thread(extract_with, nlp, message, speaker, recent, None,
+                                   noun_phrases)
 
 
 def other_speaker(recent: list[str] | None, speaker: str) -> str | None:
@@ -266,17 +268,21 @@ def _relations(sent: Any, state: _Doc, last_person: str | None) -> tuple[
 
 
 def extract_with(nlp: Any, message: str, speaker: str,
-                 recent: list[str] | None = None, doc: Any = None) -> Extraction:
+                 recent: list[str] | None = None, doc: Any = None,
+                 noun_phrases: bool = False) -> Extraction:
     """Deterministic extraction with a loaded spaCy pipeline (see module docstring). ``doc``:
     the parse of ``split_clause_joins(message)`` when the caller parsed many texts at once
-    (``nlp.pipe``)."""
+    (``nlp.pipe``). ``noun_phrases``: common noun phrases may be relation ends (new entities
+    of type "thing": "Sammi Smith is a country singer") — for documents; in a conversation
+    ("lives in Boston with her kids") they are not entities."""
     ex = Extraction()
     doc = doc if doc is not None else nlp(split_clause_joins(message))
     state = _Doc(doc, speaker, other_speaker(recent, speaker))
     for m in re.finditer(r"([^()\n]{2,60}?)\s{0,3}\(([^()\n]{2,60})\)", message):
         inner = m.group(2).strip()
         names = [n for n in state.order if n == inner or m.group(1).rstrip().endswith(n)]
-        if inner in state.types and len(names) >= 2:  # "Guili (Guilherme Maturana)"
+        if inner in state.types and state.types[inner] != "date" and len(names) >= 2 \
+                and state.types[names[0]] != "date":  # "Guili (Guilherme Maturana)"
             alias = next(n for n in names if n != inner)
             state.aliases.setdefault(inner, []).append(alias)
             state.types[inner] = "person" if state.types[alias] in ("person", "thing") else \
@@ -327,7 +333,7 @@ def extract_with(nlp: Any, message: str, speaker: str,
             used.update(state.by_token[t.i] for t in doc if t.i in state.by_token)
     if detect_language(message) in ("en", None):  # open relations (offline.relations)
         extra, new = merge_open_relations(doc, state.by_token, state.types, speaker,
-                                          state.other, ex.relations)
+                                          state.other, ex.relations, noun_phrases)
         ex.relations += extra
         state.order += [n for n in new if n not in state.types]
         state.types.update({n: t for n, t in new.items() if n not in state.types})

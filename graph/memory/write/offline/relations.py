@@ -40,6 +40,8 @@ _WISH = {"want", "wanna", "love", "like", "hope", "wish", "plan", "dream", "try"
 _NOUN_PREPS = {"of", "in", "at", "for", "from", "to", "on", "with", "by", "into", "near", "about"}
 _LOCATIVE = {"in", "at", "near", "on", "within", "across", "throughout"}
 _COPULAS = {"be", "become", "remain"}
+_NAMED_PREPS = {"from": "is_from", "in": "is_in", "at": "is_at", "near": "is_near",
+                "with": "with", "for": "for", "on": "is_on"}
 _LIFE_VERBS = {"bear": "born_on", "die": "died_on"}
 
 
@@ -65,6 +67,8 @@ class _Out:
             construction: str) -> None:
         if source is None or target is None or rtype is None or source.name == target.name:
             return
+        if "date" in (source.type, target.type):
+            return  # a date is when a relation holds, never one of its ends (module docstring)
         kinds = {source.kind, target.kind}
         if "phrase" in kinds and "person" in kinds:
             return  # "I love painting": chat, not knowledge
@@ -106,9 +110,23 @@ def _unreal(verb: Any) -> bool:
 
 
 def _passive(verb: Any) -> bool:
-    if any(c.dep_ in ("auxpass", "nsubjpass") for c in verb.children):
+    if any(c.dep_ in ("auxpass", "nsubjpass", "agent") for c in verb.children):
         return True
-    return verb.dep_ in ("acl", "advcl") and verb.tag_ == "VBN"
+    if verb.dep_ == "conj" and verb.tag_ == "VBN" and verb.head.i != verb.i:
+        return _passive(verb.head)  # "is owned and operated by…"
+    return verb.dep_ in ("acl", "advcl", "relcl") and verb.tag_ == "VBN"
+
+
+def _agents(verb: Any) -> list[Any]:
+    """The "by" phrases of a passive, shared by coordinated participles ("owned and operated
+    by Y": both have Y)."""
+    own = [c for c in verb.children if c.dep_ == "agent"]
+    if own:
+        return own
+    for conj in verb.children:
+        if conj.dep_ == "conj" and conj.tag_ == "VBN":
+            return [c for c in conj.children if c.dep_ == "agent"]
+    return []
 
 
 def _subject_tokens(verb: Any, depth: int = 0) -> list[tuple[Any, bool]]:
@@ -159,12 +177,17 @@ def _targets(prep: Any, ends: Ends) -> list[End]:
         end = ends.of(pobj)
         if end is not None:
             out.append(end)
-        if prep.lower_ in _LOCATIVE and (end is None or end.kind == "phrase"):
-            for of in pobj.children:
-                if of.dep_ == "prep" and of.lower_ == "of":
-                    inner = [ends.of(t) for t in _pobjs(of)]
-                    out += [End(e.name, e.type, e.weight * 0.9, e.kind) for e in inner
-                            if e is not None and e.kind != "phrase"]
+        for inner_prep in pobj.children:
+            if inner_prep.dep_ != "prep" or inner_prep.lower_ not in ("of", "in"):
+                continue
+            for inner in (ends.of(t) for t in _pobjs(inner_prep)):
+                if inner is None or inner.kind == "phrase":
+                    continue
+                # "in the rainforest of Guadalcanal" → Guadalcanal; "a member of the Lok Sabha
+                # of India" / "in Lunenburg County in Nova Scotia" → also the place
+                if (prep.lower_ in _LOCATIVE and (end is None or end.kind == "phrase")) \
+                        or inner.type == "place":
+                    out.append(End(inner.name, inner.type, inner.weight * 0.85, inner.kind))
     return out
 
 
@@ -177,6 +200,11 @@ def _verb(verb: Any, out: _Out) -> None:
         return
     passive = _passive(verb)
     lemma = verb.lemma_.lower()
+    if passive:  # "X was directed by Y" → Y directed X
+        for agent_prep in _agents(verb):
+            for agent in _targets(agent_prep, ends):
+                for s in subjects:
+                    out.add(agent, s, verb_predicate(verb), 0.75, "passive")
     for child in verb.children:
         dep = child.dep_
         if dep == "dobj" and not passive:
@@ -185,18 +213,15 @@ def _verb(verb: Any, out: _Out) -> None:
                 if target is not None:
                     for s in subjects:
                         out.add(s, target, verb_predicate(verb), 0.75, "svo")
-                    continue
+                    if target.kind != "phrase":
+                        continue
                 for prep in obj.children:  # "made his debut for Chelsea"
-                    if prep.dep_ == "prep":
-                        for pobj in _pobjs(prep):
-                            rtype = verb_predicate(verb, prep.lower_, noun=obj.lemma_.lower())
-                            for s in subjects:
-                                out.add(s, ends.of(pobj), rtype, 0.65, "svo")
-        elif dep == "agent" and passive:  # "X was directed by Y" → Y directed X
-            for pobj in _pobjs(child):
-                agent = ends.of(pobj)
-                for s in subjects:
-                    out.add(agent, s, verb_predicate(verb), 0.75, "passive")
+                    if prep.dep_ == "prep" and prep.lower_ != "of":
+                        rtype = verb_predicate(verb, prep.lower_, noun=obj.lemma_.lower())
+                        for end in _targets(prep, ends):
+                            if end.kind != "phrase":
+                                for s in subjects:
+                                    out.add(s, end, rtype, 0.65, "svo")
         elif dep == "prep":
             rtype = verb_predicate(verb, child.lower_, passive=passive)
             for target in _targets(child, ends):
@@ -254,12 +279,13 @@ def _nominal(noun: Any, out: _Out) -> None:
             out.add(ends.of(head), ends.of(noun), "located_in", 0.6, "nominal")
         if noun.dep_ == "appos":
             return
-        for prep in noun.children:  # "Jan Philip Solovej from University of Copenhagen"
-            if prep.dep_ == "prep" and prep.lower_ == "from":
-                for pobj in _pobjs(prep):
-                    out.add(ends.of(noun), ends.of(pobj), "is_from", 0.55, "nominal")
+        _named_preps(noun, ends.of(noun), out)
         return
     same = ends.identity(noun)
+    if same is None and noun.dep_ != "pobj" or noun.dep_ == "pobj" and noun.head.lower_ != "of":
+        via_class = ends.of(noun)  # "the port of Paloukia in Salamis"
+        if via_class is not None and via_class.kind != "phrase" and not _under_negation(noun):
+            _named_preps(noun, via_class, out)
     if same is None and not _under_negation(noun):  # "its hub at X" → its owner hub_at X
         owner = next((ends.of(c) for c in noun.children if c.dep_ == "poss"), None)
         if owner is not None and owner.kind != "phrase":
@@ -275,16 +301,34 @@ def _nominal(noun: Any, out: _Out) -> None:
     for child in noun.children:
         if child.dep_ == "prep" and child.lower_ in _NOUN_PREPS:
             rtype = noun_predicate(noun, child.lower_)
-            for pobj in _pobjs(child):
+            for target in _targets(child, ends):
                 relational = True
-                out.add(same, ends.of(pobj), rtype, 0.7, "nominal")
+                out.add(same, target, rtype, 0.7, "nominal")
         elif child.dep_ == "poss":
             relational = True
             out.add(same, ends.of(child), noun_predicate(noun), 0.7, "possessive")
+    for mod in noun.children:  # "X is a 2001 album" → X dated 2001
+        if mod.dep_ in ("nummod", "compound", "amod") and mod.i < noun.i:
+            year = ends.of(mod)
+            if year is not None and year.type == "date":
+                out.add(same, year, "dated", 0.55, "nominal")
     if relational:
         return  # "X is the capital of Y": X capital_of Y, not X is_a "capital"
     if noun.dep_ in ("attr", "appos") and noun.pos_ == "NOUN" and ends.noun_phrases:
         out.add(same, ends.of(noun), "is_a", 0.55, "is_a")
+
+
+def _named_preps(noun: Any, named: End | None, out: _Out) -> None:
+    """ "Jan Philip Solovej from the University of Copenhagen", "Jackie Chan in New Fist of
+    Fury", "the port of Paloukia in Salamis": a name and the named thing its preposition
+    introduces (type: the preposition; no common noun phrases)."""
+    if named is None:
+        return
+    for prep in noun.children:
+        if prep.dep_ == "prep" and prep.lower_ in _NAMED_PREPS:
+            for target in _targets(prep, out.ends):
+                if target.kind != "phrase":
+                    out.add(named, target, _NAMED_PREPS[prep.lower_], 0.55, "nominal")
 
 
 def _parenthesis(paren: Any, out: _Out) -> None:
@@ -324,7 +368,7 @@ def _under_negation(noun: Any) -> bool:
     return head.i != noun.i and head.pos_ in ("AUX", "VERB") and _unreal(head)
 
 
-def open_relations(doc: Any, mentions: Mentions, noun_phrases: bool = True
+def open_relations(doc: Any, mentions: Mentions, noun_phrases: bool = False
                    ) -> list[OpenRelation]:
     """Relations stated by a parsed passage (see module docstring). ``mentions`` are the
     extractor's entity names by token; ``noun_phrases``: common noun phrases may be ends (new
@@ -348,12 +392,13 @@ def open_relations(doc: Any, mentions: Mentions, noun_phrases: bool = True
 
 def merge_open_relations(doc: Any, by_token: dict[int, str], types: dict[str, str],
                          speaker: str | None, other: str | None,
-                         existing: list[ExtractedRelation]
+                         existing: list[ExtractedRelation], noun_phrases: bool = False
                          ) -> tuple[list[ExtractedRelation], dict[str, str]]:
     """The open relations of a parse that the extractor's own relations (``existing``, from
     its precise verb pattern table) do not already state for the same pair of ends, and the new
-    entities (common noun phrases: name → type) their ends need."""
-    found = open_relations(doc, Mentions(by_token, types, speaker, other))
+    entities (common noun phrases: name → type) their ends need. ``noun_phrases``: see
+    :func:`open_relations`."""
+    found = open_relations(doc, Mentions(by_token, types, speaker, other), noun_phrases)
     pairs = {frozenset((r.source, r.target)) for r in existing}
     out: list[ExtractedRelation] = []
     new: dict[str, str] = {}
