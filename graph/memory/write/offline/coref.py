@@ -170,7 +170,8 @@ class Ends:
             if ref is not None:
                 return End(ref.name, ref.type, 0.8, "coref")
             topic = self.topic() if tok.tag_ == "NN" else None
-            if topic is not None and topic.start < tok.i and not _bare_vague(tok):
+            if topic is not None and topic.start < tok.i and not _bare_vague(tok) \
+                    and topic.type != "person":  # "the country" is not the person written of
                 return End(topic.name, topic.type, 0.6, "coref")
             return None  # "the book" with nothing to point at: not an entity of its own
         return self._phrase(tok)

@@ -145,9 +145,12 @@ class _Doc:
                 start, end = ent.start, ent.end
             self._add(doc[start:end].text.strip(), _LABEL_TYPES.get(ent.label_, "thing"),
                       range(start, end))
+        # "November", "Summer": a date without digits is not a name either
+        dated = {t.i for ent in doc.ents if ent.label_ in ("DATE", "TIME") for t in ent}
         chunk: list[Any] = []
         for tok in [*doc, None]:
-            if tok is not None and tok.pos_ == "PROPN" and tok.i not in self.by_token:
+            if tok is not None and tok.pos_ == "PROPN" and tok.i not in self.by_token \
+                    and tok.i not in dated:
                 chunk.append(tok)
                 continue
             if chunk:
@@ -163,6 +166,31 @@ class _Doc:
             self.types[name] = etype
         for i in span:
             self.by_token[i] = name
+
+    def merge_short_names(self) -> None:
+        """A later, shorter name made of words of an earlier name is that entity ("Perry
+        Mason" … "Mason", "Katherine Simonds Dhanani" … "Dhanani"): an alias, not a second
+        entity. Places are left apart ("New York" / "New York City" are two places)."""
+        for short in list(self.order):
+            words = short.split()
+            stype = self.types[short]
+            if stype in ("date", "place") or not words or not all(w[:1].isupper() for w in words):
+                continue
+            longer = next((n for n in self.order if n != short and len(n.split()) > len(words)
+                           and self.types[n] in (stype, "person", "thing")
+                           and self.types[n] not in ("date", "place")
+                           and _contains(n.split(), words)), None)
+            if longer is None or self._first(longer) > self._first(short):
+                continue
+            self.aliases.setdefault(longer, []).append(short)
+            self.order.remove(short)
+            del self.types[short]
+            for i, name in list(self.by_token.items()):
+                if name == short:
+                    self.by_token[i] = longer
+
+    def _first(self, name: str) -> int:
+        return min((i for i, n in self.by_token.items() if n == name), default=-1)
 
     def entity_of(self, token: Any) -> str | None:
         if token.lower_ in ("i", "me", "myself", "we", "us"):
@@ -180,6 +208,12 @@ class _Doc:
         if name in self.types and self.types[name] in ("thing", "person", "place",
                                                        "organization", "date"):
             self.types[name] = etype
+
+
+def _contains(words: list[str], part: list[str]) -> bool:
+    """``part`` occurs in ``words`` as a run of whole words."""
+    n = len(part)
+    return any(words[i : i + n] == part for i in range(len(words) - n + 1))
 
 
 def _subject_of(verb: Any) -> Any:
@@ -291,6 +325,7 @@ def extract_with(nlp: Any, message: str, speaker: str,
             for i, name in list(state.by_token.items()):
                 if name == alias:
                     state.by_token[i] = inner
+    state.merge_short_names()
     last_person: str | None = None
     used: set[str] = set()
     for sent in doc.sents:

@@ -69,6 +69,8 @@ class _Out:
             return
         if "date" in (source.type, target.type):
             return  # a date is when a relation holds, never one of its ends (module docstring)
+        if source.kind == "phrase":
+            return  # "an engineering degree followed…": a description as subject, rarely sure
         kinds = {source.kind, target.kind}
         if "phrase" in kinds and "person" in kinds:
             return  # "I love painting": chat, not knowledge
@@ -177,6 +179,7 @@ def _targets(prep: Any, ends: Ends) -> list[End]:
         end = ends.of(pobj)
         if end is not None:
             out.append(end)
+            out += _containers(pobj, end, ends)
         for inner_prep in pobj.children:
             if inner_prep.dep_ != "prep" or inner_prep.lower_ not in ("of", "in"):
                 continue
@@ -188,6 +191,23 @@ def _targets(prep: Any, ends: Ends) -> list[End]:
                 if (prep.lower_ in _LOCATIVE and (end is None or end.kind == "phrase")) \
                         or inner.type == "place":
                     out.append(End(inner.name, inner.type, inner.weight * 0.85, inner.kind))
+    return out
+
+
+def _containers(tok: Any, end: End, ends: Ends) -> list[End]:
+    """The places a named place is said to lie in by apposition: "in Gary, Indiana" is also
+    in Indiana (containment is transitive; the place itself is ``located_in`` them)."""
+    if end.type != "place" or end.kind != "named":
+        return []
+    by_token = ends.mentions.by_token
+    span = [t for t in tok.doc[max(0, tok.i - 8) : tok.i + 8] if by_token.get(t.i) == end.name]
+    out = []
+    for t in span or [tok]:
+        for c in t.children:
+            if c.dep_ == "appos" and c.i in by_token and by_token[c.i] != end.name:
+                outer = ends.of(c)
+                if outer is not None and outer.type == "place":
+                    out.append(End(outer.name, outer.type, end.weight * 0.85, outer.kind))
     return out
 
 
