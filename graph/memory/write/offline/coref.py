@@ -187,6 +187,9 @@ class Ends:
         head = tok.head
         if tok.dep_ == "appos" and head.i != tok.i:
             return self._end_named(head)
+        if tok.dep_ == "compound" and tok.pos_ == "NOUN" and head.i > tok.i \
+                and head.i in self.mentions.by_token:  # "Microsoft's founder Bill Gates"
+            return self._end_named(head)
         if tok.dep_ == "conj" and head.dep_ in ("attr", "appos") and head.pos_ == "NOUN":
             return self.identity(head)  # "X is a novel and the best known work by Y"
         if tok.dep_ in ("attr", "acomp") and head.lemma_ in ("be", "become", "remain"):
