@@ -211,6 +211,21 @@ def _containers(tok: Any, end: End, ends: Ends) -> list[End]:
     return out
 
 
+def _governed_place(tok: Any, ends: Ends) -> bool:
+    """The place is the object of a preposition ("flows through Gary, Indiana") or of a class
+    noun ("the town of Kluang, Johor"): the clause's subject is related to both places
+    (:func:`_containers`), which says where it is; a separate ``located_in`` between the two
+    places is left to where they are the subject ("Gary, Indiana is a city")."""
+    node = tok
+    for _ in range(3):
+        if node.dep_ == "pobj":
+            return True
+        if node.dep_ not in ("compound", "appos") or node.head.i == node.i:
+            return False
+        node = node.head
+    return False
+
+
 def _verb(verb: Any, out: _Out) -> None:
     ends = out.ends
     if _unreal(verb):
@@ -295,7 +310,8 @@ def _nominal(noun: Any, out: _Out) -> None:
         head = noun.head
         if (noun.dep_ == "appos" and head.i in ends.mentions.by_token and head.i < noun.i
                 and ends.mentions.types.get(ends.mentions.by_token[noun.i]) == "place"
-                and head.nbor(1).text == ","):  # "Gary, Indiana", "Guadalcanal, Solomon Islands"
+                and head.nbor(1).text == ","  # "Gary, Indiana", "Guadalcanal, Solomon Islands"
+                and not _governed_place(head, ends)):
             out.add(ends.of(head), ends.of(noun), "located_in", 0.6, "nominal")
         if noun.dep_ == "appos":
             return
