@@ -9,12 +9,23 @@ module reads relations off any English parse, so encyclopedic text and documents
   "singers who originated in Gary"), subjects shared through ``xcomp`` ("went on to play for");
 - passive voice: with an agent it is stated actively ("X was written by Y" → Y ``wrote`` X),
   without one the participle stays ("born_in", "located_in", "released_in");
-- "born" / "died" with a date ("X (born April 5, 1972)" → ``born_on``);
 - copular, appositive and possessive nominal relations: "X is the capital of Y", "X, the
   capital of Y", "the capital of Y, X", "Y's capital X", "The winner of Y was X" → X
   ``capital_of`` / ``winner_of`` Y; "X is famous for Y" → ``famous_for``; "X is a country
   singer" → X ``is_a`` "country singer" (only when common noun phrases may be ends);
+- places named by apposition contain: "flows through Kluang in Gary, Indiana" relates the river
+  to Gary and to Indiana; "Gary, Indiana" alone is Gary ``located_in`` Indiana;
 - negated, wished or hypothetical statements and questions give nothing.
+
+Dates are never relation ends. A year or a day ("1990", "April 5, 1972") joined by relations
+would become a hub node tying together everything that happened then, and a graph walk through
+it bridges unrelated passages; "born in Recife in 1990" gives ``born_in`` Recife only. The date
+stays in the fact's text (and its time), where retrieval reads it. For the same reason a
+description is never a relation's subject ("an engineering degree followed…").
+
+Common noun phrases ("American country singer") are ends only when ``noun_phrases`` is on —
+for documents (chunk extraction sets the write option ``offline_noun_phrase_ends``). In a
+conversation "her kids" or "painting" would become entities of every speaker's facts.
 
 Ends come from :mod:`coref` (names, pronouns and definite descriptions resolved in the
 passage, optional noun phrases). Confidence: the construction's base (named ends) times the
@@ -42,7 +53,6 @@ _LOCATIVE = {"in", "at", "near", "on", "within", "across", "throughout"}
 _COPULAS = {"be", "become", "remain"}
 _NAMED_PREPS = {"from": "is_from", "in": "is_in", "at": "is_at", "near": "is_near",
                 "with": "with", "for": "for", "on": "is_on"}
-_LIFE_VERBS = {"bear": "born_on", "die": "died_on"}
 
 
 @dataclass(frozen=True)
@@ -262,11 +272,6 @@ def _verb(verb: Any, out: _Out) -> None:
             for target in _targets(child, ends):
                 for s in subjects:
                     out.add(s, target, rtype, 0.7, "passive" if passive else "prep")
-        elif dep == "npadvmod" and lemma in _LIFE_VERBS:
-            target = ends.of(child)
-            if target is not None and target.type == "date":
-                for s in subjects:
-                    out.add(s, target, _LIFE_VERBS[lemma], 0.8, "born")
         elif dep in ("acomp", "attr", "oprd") and lemma in _COPULAS:
             _complement(child, subjects, out)
 
@@ -318,7 +323,7 @@ def _nominal(noun: Any, out: _Out) -> None:
         _named_preps(noun, ends.of(noun), out)
         return
     same = ends.identity(noun)
-    if same is None and noun.dep_ != "pobj" or noun.dep_ == "pobj" and noun.head.lower_ != "of":
+    if (same is None and noun.dep_ != "pobj") or (noun.dep_ == "pobj" and noun.head.lower_ != "of"):
         via_class = ends.of(noun)  # "the port of Paloukia in Salamis"
         if via_class is not None and via_class.kind != "phrase" and not _under_negation(noun):
             _named_preps(noun, via_class, out)
@@ -343,11 +348,6 @@ def _nominal(noun: Any, out: _Out) -> None:
         elif child.dep_ == "poss":
             relational = True
             out.add(same, ends.of(child), noun_predicate(noun), 0.7, "possessive")
-    for mod in noun.children:  # "X is a 2001 album" → X dated 2001
-        if mod.dep_ in ("nummod", "compound", "amod") and mod.i < noun.i:
-            year = ends.of(mod)
-            if year is not None and year.type == "date":
-                out.add(same, year, "dated", 0.55, "nominal")
     if relational:
         return  # "X is the capital of Y": X capital_of Y, not X is_a "capital"
     if noun.dep_ in ("attr", "appos") and noun.pos_ == "NOUN" and ends.noun_phrases:
@@ -369,34 +369,36 @@ def _named_preps(noun: Any, named: End | None, out: _Out) -> None:
 
 def _parenthesis(paren: Any, out: _Out) -> None:
     """ "X (born 1948)" is a participle clause; "X (Civitavecchia, December 21, 1948)" and
-    "X (April 8, 1990 – December 18, 2017)" are a person's birth place and life dates."""
+    "X (1918 in Adana – 15 December 1989 in Istanbul)" give a person's birth place and death
+    place: a parenthesis holding a date is about a life, the first place before a dash is
+    where it began, the first after the dash where it ended (the dates themselves are never
+    ends)."""
     by_token, doc = out.ends.mentions.by_token, paren.doc
     if paren.i == 0 or paren.i - 1 not in by_token:
         return
     subject = out.ends.of(doc[paren.i - 1])
     if subject is None or subject.type in ("date", "place"):
         return
-    places: list[End] = []
-    dates: list[tuple[End, bool]] = []
+    places: list[list[End]] = [[], []]
+    dated = False
     dash = False
-    for tok in doc[paren.i + 1 : paren.i + 24]:
+    for tok in doc[paren.i + 1 : paren.i + 32]:
         if tok.text == ")" or tok.lower_ in ("born", "née", "nee"):
             break
-        if tok.text in ("-", "–", "—", "to"):
+        if tok.text in ("-", "–", "—"):
             dash = True
         if tok.i in by_token and (tok.i - 1 not in by_token
                                   or by_token[tok.i - 1] != by_token[tok.i]):
             end = out.ends.of(tok)
             if end is not None and end.type == "date":
-                dates.append((end, dash))
-            elif end is not None and end.type == "place" and not dates:
-                places.append(end)
-    if not dates:
+                dated = True
+            elif end is not None and end.type == "place":
+                places[dash].append(end)
+    if not dated:
         return
-    for end, after_dash in dates[:2]:
-        out.add(subject, end, "died_on" if after_dash else "born_on", 0.7, "born")
-    for place in places[:1]:
-        out.add(subject, place, "born_in", 0.6, "born")
+    for rtype, found in zip(("born_in", "died_in"), places, strict=True):
+        for place in found[:1]:
+            out.add(subject, place, rtype, 0.6, "born")
 
 
 def _under_negation(noun: Any) -> bool:
