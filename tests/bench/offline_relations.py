@@ -179,6 +179,7 @@ def _constructions(nlp: Any, doc: Any, ex: Any, speaker: str) -> dict[tuple[str,
     from graph.memory.write.offline.extractor import _Doc  # the extractor's own entity spans
 
     state = _Doc(doc, speaker)
+    state.name_speaker(doc)
     state.merge_short_names()
     found = open_relations(doc, Mentions(state.by_token, state.types, speaker, None),
                            noun_phrases=True)

@@ -36,7 +36,8 @@ _CLASS_NOUNS = {"city", "town", "village", "state", "province", "county", "count
 # "in the north of France" is "in France".
 _PART_NOUNS = {"part", "north", "south", "east", "west", "centre", "center", "side", "heart",
                "outskirts", "edge", "coast", "shore", "bank", "banks", "border", "area",
-               "northeast", "northwest", "southeast", "southwest", "middle", "end", "half"}
+               "northeast", "northwest", "southeast", "southwest", "middle", "end", "half",
+               "tip", "portion", "section", "corner", "parts", "reaches", "mouth"}
 # Common nouns too vague to be an entity of their own.
 _VAGUE = {"thing", "things", "stuff", "lot", "lots", "bit", "way", "ways", "kind", "sort", "type",
           "one", "ones", "time", "times", "day", "days", "part", "parts", "number", "amount",

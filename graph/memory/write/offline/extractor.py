@@ -158,6 +158,29 @@ class _Doc:
                           range(chunk[0].i, chunk[-1].i + 1))
                 chunk = []
 
+    def name_speaker(self, doc: Any) -> None:
+        """Where the text spells the speaker's name in full, those words are the speaker — a
+        document's title ("Terror of the Range is a film serial…") is what its text is about,
+        even when the tagger splits it or misses it."""
+        name = self.speaker
+        if len(name) < 3 or not name[:1].isupper():
+            return
+        for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", doc.text):
+            span = doc.char_span(m.start(), m.end(), alignment_mode="expand")
+            if span is None or len(span) > 12:
+                continue
+            covered = {self.by_token.get(t.i) for t in span}
+            if covered == {name}:
+                continue
+            self.types.setdefault(name, next((self.types[n] for n in covered
+                                              if n is not None and n in self.types), "thing"))
+            for t in span:
+                self.by_token[t.i] = name
+        left = set(self.by_token.values())
+        for gone in [n for n in self.order if n not in left]:
+            self.order.remove(gone)
+            del self.types[gone]
+
     def _add(self, name: str, etype: str, span: range) -> None:
         if not name or name.lower() in FIRST_PERSON:
             return
@@ -325,6 +348,7 @@ def extract_with(nlp: Any, message: str, speaker: str,
             for i, name in list(state.by_token.items()):
                 if name == alias:
                     state.by_token[i] = inner
+    state.name_speaker(doc)
     state.merge_short_names()
     last_person: str | None = None
     used: set[str] = set()

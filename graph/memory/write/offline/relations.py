@@ -204,6 +204,14 @@ def _targets(prep: Any, ends: Ends) -> list[End]:
     return out
 
 
+def _targets_of(noun: Any, ends: Ends) -> list[End]:
+    """ "one of the New Seven Wonders": the named end after a quantity's "of"."""
+    if noun.lemma_.lower() not in ("one", "some", "many", "several", "all", "each", "none"):
+        return []
+    return [e for prep in noun.children if prep.dep_ == "prep" and prep.lower_ == "of"
+            for e in _targets(prep, ends)]
+
+
 def _containers(tok: Any, end: End, ends: Ends) -> list[End]:
     """The places a named place is said to lie in by apposition: "in Gary, Indiana" is also
     in Indiana (containment is transitive; the place itself is ``located_in`` them)."""
@@ -274,6 +282,13 @@ def _verb(verb: Any, out: _Out) -> None:
                     out.add(s, target, rtype, 0.7, "passive" if passive else "prep")
         elif dep in ("acomp", "attr", "oprd") and lemma in _COPULAS:
             _complement(child, subjects, out)
+        elif dep in ("oprd", "attr") and child.pos_ in ("NOUN", "PROPN"):
+            # "X was declared a World Heritage Site", "was named Y", "was voted one of Z"
+            rtype = verb_predicate(verb, "as", passive=passive)
+            for comp in conjuncts(child):
+                for target in [ends.of(comp), *_targets_of(comp, ends)]:
+                    for s in subjects:
+                        out.add(s, target, rtype, 0.65, "svo")
 
 
 def _complement(comp: Any, subjects: list[End], out: _Out) -> None:
