@@ -81,3 +81,21 @@ def test_common_noun_phrases_are_ends_only_for_documents(nlp) -> None:  # type: 
 def test_negated_statements_give_nothing(nlp) -> None:  # type: ignore[no-untyped-def]
     assert _rels(nlp, "John Smith did not marry Anna Berg.") == set()
     assert _rels(nlp, "Anna Berg would move to Lisbon if she could.") == set()
+
+
+def test_object_complements_and_part_nouns(nlp) -> None:  # type: ignore[no-untyped-def]
+    assert ("Machu Picchu", "declared_as", "Peruvian Historic Sanctuary") in _rels(
+        nlp, "Machu Picchu was declared a Peruvian Historic Sanctuary in 1981.")
+    assert _rels(nlp, "South Korea occupies the southern portion of the Korean Peninsula.") == {
+        ("South Korea", "occupied", "the Korean Peninsula")}
+
+
+def test_the_speakers_name_spelled_in_full_is_the_speaker(nlp) -> None:  # type: ignore[no-untyped-def]
+    """A document's title (its speaker) is what its text is about, even where the tagger
+    splits the name into pieces."""
+    title = "Terror of the Range"
+    text = "Terror of the Range is a film serial directed by Stuart Paton."
+    ex = extract_with(nlp, text, title)
+    assert ("Stuart Paton", "directed", title) in {(r.source, r.type, r.target)
+                                                  for r in ex.relations}
+    assert all(e.name not in ("Terror", "Range") for e in ex.entities)

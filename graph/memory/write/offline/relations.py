@@ -84,6 +84,8 @@ class _Out:
         kinds = {source.kind, target.kind}
         if "phrase" in kinds and "person" in kinds:
             return  # "I love painting": chat, not knowledge
+        if kinds == {"person"}:
+            return  # "I hear ya", "I miss you": the speakers addressing each other
         if kinds == {"phrase"}:
             return  # two common noun phrases: rarely a relation worth a graph edge
         key = (source.name, target.name, rtype)
