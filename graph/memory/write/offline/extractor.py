@@ -169,8 +169,8 @@ class _Doc:
             span = doc.char_span(m.start(), m.end(), alignment_mode="expand")
             if span is None or len(span) > 12:
                 continue
-            covered = {self.by_token.get(t.i) for t in span}
-            if covered == {name}:
+            covered = [self.by_token.get(t.i) for t in span]  # in token order: deterministic
+            if set(covered) == {name}:
                 continue
             self.types.setdefault(name, next((self.types[n] for n in covered
                                               if n is not None and n in self.types), "thing"))

@@ -34,93 +34,24 @@ weakest end's link weight (coreference and noun phrases are less sure).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from graph.memory.write.extraction import ExtractedRelation
 from graph.memory.write.offline.coref import End, Ends, Mentions, conjuncts
+from graph.memory.write.offline.nominal import life_parenthesis, nominal_relations
 from graph.memory.write.offline.predicates import noun_predicate, verb_predicate
+from graph.memory.write.offline.relation_parts import (
+    OpenRelation,
+    Out,
+    pobjs,
+    targets,
+    targets_of,
+    unreal,
+)
 
 __all__ = ["OpenRelation", "merge_open_relations", "open_relations"]
 
-_NEG_ADV = {"longer", "anymore", "never", "not"}
-_MODALS = {"would", "'d", "’d", "might", "could", "should", "may", "must"}
-_WISH = {"want", "wanna", "love", "like", "hope", "wish", "plan", "dream", "try", "consider",
-         "think", "need", "intend", "aim", "seek", "expect", "refuse", "fail", "decline",
-         "propose", "suggest", "ask", "attempt", "threaten", "promise", "offer"}
-_NOUN_PREPS = {"of", "in", "at", "for", "from", "to", "on", "with", "by", "into", "near", "about"}
-_LOCATIVE = {"in", "at", "near", "on", "within", "across", "throughout"}
 _COPULAS = {"be", "become", "remain"}
-_NAMED_PREPS = {"from": "is_from", "in": "is_in", "at": "is_at", "near": "is_near",
-                "with": "with", "for": "for", "on": "is_on"}
-
-
-@dataclass(frozen=True)
-class OpenRelation:
-    """A relation read off the parse: ends, snake_case type, confidence, and the construction
-    that produced it (svo, prep, passive, born, nominal, possessive, adjective, is_a)."""
-
-    source: End
-    target: End
-    type: str
-    confidence: float
-    construction: str
-
-
-class _Out:
-    def __init__(self, ends: Ends) -> None:
-        self.ends = ends
-        self.relations: list[OpenRelation] = []
-        self._seen: set[tuple[str, str, str]] = set()
-
-    def add(self, source: End | None, target: End | None, rtype: str | None, base: float,
-            construction: str) -> None:
-        if source is None or target is None or rtype is None or source.name == target.name:
-            return
-        if "date" in (source.type, target.type):
-            return  # a date is when a relation holds, never one of its ends (module docstring)
-        if source.kind == "phrase":
-            return  # "an engineering degree followed…": a description as subject, rarely sure
-        kinds = {source.kind, target.kind}
-        if "phrase" in kinds and "person" in kinds:
-            return  # "I love painting": chat, not knowledge
-        if kinds == {"person"}:
-            return  # "I hear ya", "I miss you": the speakers addressing each other
-        if kinds == {"phrase"}:
-            return  # two common noun phrases: rarely a relation worth a graph edge
-        key = (source.name, target.name, rtype)
-        if key in self._seen:
-            return
-        self._seen.add(key)
-        conf = round(base * min(source.weight, target.weight), 2)
-        self.relations.append(OpenRelation(source, target, rtype, conf, construction))
-
-
-def _negated(verb: Any) -> bool:
-    for c in verb.children:
-        if c.dep_ == "neg" or (c.dep_ == "advmod" and c.lower_ in _NEG_ADV):
-            return True
-        if c.dep_ == "advmod" and any(g.dep_ == "neg" for g in c.children):
-            return True
-    return False
-
-
-def _unreal(verb: Any) -> bool:
-    """A wish, possibility or condition, not a statement ("would visit", "wants to move",
-    "if he wins")."""
-    node = verb
-    for _ in range(4):  # the verb and the predicates it hangs from
-        for c in node.children:
-            if c.dep_ == "aux" and c.lower_ in _MODALS:
-                return True
-            if c.dep_ == "mark" and c.lower_ in ("if", "unless", "whether"):
-                return True
-        if node.dep_ != "xcomp" and node.dep_ != "conj":
-            break
-        if node.dep_ == "xcomp" and node.head.lemma_.lower() in _WISH:
-            return True
-        node = node.head
-    return _negated(verb)
 
 
 def _passive(verb: Any) -> bool:
@@ -179,76 +110,9 @@ def _subject_ends(verb: Any, ends: Ends) -> list[End]:
     return out
 
 
-def _pobjs(prep: Any) -> list[Any]:
-    return [t for c in prep.children if c.dep_ == "pobj" for t in conjuncts(c)]
-
-
-def _targets(prep: Any, ends: Ends) -> list[End]:
-    """The ends a preposition's objects stand for; "in the rainforest of Guadacanal" also
-    gives Guadacanal (locative prepositions)."""
-    out: list[End] = []
-    for pobj in _pobjs(prep):
-        end = ends.of(pobj)
-        if end is not None:
-            out.append(end)
-            out += _containers(pobj, end, ends)
-        for inner_prep in pobj.children:
-            if inner_prep.dep_ != "prep" or inner_prep.lower_ not in ("of", "in"):
-                continue
-            for inner in (ends.of(t) for t in _pobjs(inner_prep)):
-                if inner is None or inner.kind == "phrase":
-                    continue
-                # "in the rainforest of Guadalcanal" → Guadalcanal; "a member of the Lok Sabha
-                # of India" / "in Lunenburg County in Nova Scotia" → also the place
-                if (prep.lower_ in _LOCATIVE and (end is None or end.kind == "phrase")) \
-                        or inner.type == "place":
-                    out.append(End(inner.name, inner.type, inner.weight * 0.85, inner.kind))
-    return out
-
-
-def _targets_of(noun: Any, ends: Ends) -> list[End]:
-    """ "one of the New Seven Wonders": the named end after a quantity's "of"."""
-    if noun.lemma_.lower() not in ("one", "some", "many", "several", "all", "each", "none"):
-        return []
-    return [e for prep in noun.children if prep.dep_ == "prep" and prep.lower_ == "of"
-            for e in _targets(prep, ends)]
-
-
-def _containers(tok: Any, end: End, ends: Ends) -> list[End]:
-    """The places a named place is said to lie in by apposition: "in Gary, Indiana" is also
-    in Indiana (containment is transitive; the place itself is ``located_in`` them)."""
-    if end.type != "place" or end.kind != "named":
-        return []
-    by_token = ends.mentions.by_token
-    span = [t for t in tok.doc[max(0, tok.i - 8) : tok.i + 8] if by_token.get(t.i) == end.name]
-    out = []
-    for t in span or [tok]:
-        for c in t.children:
-            if c.dep_ == "appos" and c.i in by_token and by_token[c.i] != end.name:
-                outer = ends.of(c)
-                if outer is not None and outer.type == "place":
-                    out.append(End(outer.name, outer.type, end.weight * 0.85, outer.kind))
-    return out
-
-
-def _governed_place(tok: Any, ends: Ends) -> bool:
-    """The place is the object of a preposition ("flows through Gary, Indiana") or of a class
-    noun ("the town of Kluang, Johor"): the clause's subject is related to both places
-    (:func:`_containers`), which says where it is; a separate ``located_in`` between the two
-    places is left to where they are the subject ("Gary, Indiana is a city")."""
-    node = tok
-    for _ in range(3):
-        if node.dep_ == "pobj":
-            return True
-        if node.dep_ not in ("compound", "appos") or node.head.i == node.i:
-            return False
-        node = node.head
-    return False
-
-
-def _verb(verb: Any, out: _Out) -> None:
+def _verb(verb: Any, out: Out) -> None:
     ends = out.ends
-    if _unreal(verb):
+    if unreal(verb):
         return
     subjects = _subject_ends(verb, ends)
     if not subjects:
@@ -257,7 +121,7 @@ def _verb(verb: Any, out: _Out) -> None:
     lemma = verb.lemma_.lower()
     if passive:  # "X was directed by Y" → Y directed X
         for agent_prep in _agents(verb):
-            for agent in _targets(agent_prep, ends):
+            for agent in targets(agent_prep, ends):
                 for s in subjects:
                     out.add(agent, s, verb_predicate(verb), 0.75, "passive")
     for child in verb.children:
@@ -273,13 +137,13 @@ def _verb(verb: Any, out: _Out) -> None:
                 for prep in obj.children:  # "made his debut for Chelsea"
                     if prep.dep_ == "prep" and prep.lower_ != "of":
                         rtype = verb_predicate(verb, prep.lower_, noun=obj.lemma_.lower())
-                        for end in _targets(prep, ends):
+                        for end in targets(prep, ends):
                             if end.kind != "phrase":
                                 for s in subjects:
                                     out.add(s, end, rtype, 0.65, "svo")
         elif dep == "prep":
             rtype = verb_predicate(verb, child.lower_, passive=passive)
-            for target in _targets(child, ends):
+            for target in targets(child, ends):
                 for s in subjects:
                     out.add(s, target, rtype, 0.7, "passive" if passive else "prep")
         elif dep in ("acomp", "attr", "oprd") and lemma in _COPULAS:
@@ -288,12 +152,12 @@ def _verb(verb: Any, out: _Out) -> None:
             # "X was declared a World Heritage Site", "was named Y", "was voted one of Z"
             rtype = verb_predicate(verb, "as", passive=passive)
             for comp in conjuncts(child):
-                for target in [ends.of(comp), *_targets_of(comp, ends)]:
+                for target in [ends.of(comp), *targets_of(comp, ends)]:
                     for s in subjects:
                         out.add(s, target, rtype, 0.65, "svo")
 
 
-def _complement(comp: Any, subjects: list[End], out: _Out) -> None:
+def _complement(comp: Any, subjects: list[End], out: Out) -> None:
     """ "X is famous for Y" / "X became known as Y": an adjective or participle complement
     with prepositions."""
     if comp.pos_ not in ("ADJ", "VERB"):
@@ -302,14 +166,14 @@ def _complement(comp: Any, subjects: list[End], out: _Out) -> None:
         if prep.dep_ == "prep":
             rtype = verb_predicate(comp, prep.lower_, passive=True) if comp.pos_ == "VERB" \
                 else noun_predicate(comp, prep.lower_)
-            for pobj in _pobjs(prep):
+            for pobj in pobjs(prep):
                 for s in subjects:
                     out.add(s, out.ends.of(pobj), rtype, 0.65, "adjective")
 
 
-def _copula(be: Any, out: _Out) -> None:
+def _copula(be: Any, out: Out) -> None:
     """ "X is famous for Y", "X is in Y" (noun complements are nominal relations)."""
-    if _unreal(be):
+    if unreal(be):
         return
     subjects = _subject_ends(be, out.ends)
     if not subjects:
@@ -318,109 +182,9 @@ def _copula(be: Any, out: _Out) -> None:
         if child.dep_ == "acomp":
             _complement(child, subjects, out)
         elif child.dep_ == "prep" and child.lower_ in ("in", "from", "on", "at", "near"):
-            for target in _targets(child, out.ends):
+            for target in targets(child, out.ends):
                 for s in subjects:
                     out.add(s, target, f"is_{child.lower_}", 0.6, "prep")
-
-
-def _nominal(noun: Any, out: _Out) -> None:
-    """Appositive, copular and possessive relations of a noun that names an entity."""
-    ends = out.ends
-    if noun.i in ends.mentions.by_token:
-        if _under_negation(noun):
-            return
-        head = noun.head
-        if (noun.dep_ == "appos" and head.i in ends.mentions.by_token and head.i < noun.i
-                and ends.mentions.types.get(ends.mentions.by_token[noun.i]) == "place"
-                and head.nbor(1).text == ","  # "Gary, Indiana", "Guadalcanal, Solomon Islands"
-                and not _governed_place(head, ends)):
-            out.add(ends.of(head), ends.of(noun), "located_in", 0.6, "nominal")
-        if noun.dep_ == "appos":
-            return
-        _named_preps(noun, ends.of(noun), out)
-        return
-    same = ends.identity(noun)
-    if (same is None and noun.dep_ != "pobj") or (noun.dep_ == "pobj" and noun.head.lower_ != "of"):
-        via_class = ends.of(noun)  # "the port of Paloukia in Salamis"
-        if via_class is not None and via_class.kind != "phrase" and not _under_negation(noun):
-            _named_preps(noun, via_class, out)
-    if same is None and not _under_negation(noun):  # "its hub at X" → its owner hub_at X
-        owner = next((ends.of(c) for c in noun.children if c.dep_ == "poss"), None)
-        if owner is not None and owner.kind != "phrase":
-            for prep in noun.children:
-                if prep.dep_ == "prep" and prep.lower_ in _NOUN_PREPS - {"of"}:
-                    for target in _targets(prep, ends):
-                        if target.kind != "phrase":
-                            out.add(owner, target, noun_predicate(noun, prep.lower_), 0.6,
-                                    "possessive")
-    if same is None or _under_negation(noun):
-        return
-    relational = False
-    for child in noun.children:
-        if child.dep_ == "prep" and child.lower_ in _NOUN_PREPS:
-            rtype = noun_predicate(noun, child.lower_)
-            for target in _targets(child, ends):
-                relational = True
-                out.add(same, target, rtype, 0.7, "nominal")
-        elif child.dep_ == "poss":
-            relational = True
-            out.add(same, ends.of(child), noun_predicate(noun), 0.7, "possessive")
-    if relational:
-        return  # "X is the capital of Y": X capital_of Y, not X is_a "capital"
-    if noun.dep_ in ("attr", "appos") and noun.pos_ == "NOUN" and ends.noun_phrases:
-        out.add(same, ends.of(noun), "is_a", 0.55, "is_a")
-
-
-def _named_preps(noun: Any, named: End | None, out: _Out) -> None:
-    """ "Jan Philip Solovej from the University of Copenhagen", "Jackie Chan in New Fist of
-    Fury", "the port of Paloukia in Salamis": a name and the named thing its preposition
-    introduces (type: the preposition; no common noun phrases)."""
-    if named is None:
-        return
-    for prep in noun.children:
-        if prep.dep_ == "prep" and prep.lower_ in _NAMED_PREPS:
-            for target in _targets(prep, out.ends):
-                if target.kind != "phrase":
-                    out.add(named, target, _NAMED_PREPS[prep.lower_], 0.55, "nominal")
-
-
-def _parenthesis(paren: Any, out: _Out) -> None:
-    """ "X (born 1948)" is a participle clause; "X (Civitavecchia, December 21, 1948)" and
-    "X (1918 in Adana – 15 December 1989 in Istanbul)" give a person's birth place and death
-    place: a parenthesis holding a date is about a life, the first place before a dash is
-    where it began, the first after the dash where it ended (the dates themselves are never
-    ends)."""
-    by_token, doc = out.ends.mentions.by_token, paren.doc
-    if paren.i == 0 or paren.i - 1 not in by_token:
-        return
-    subject = out.ends.of(doc[paren.i - 1])
-    if subject is None or subject.type in ("date", "place"):
-        return
-    places: list[list[End]] = [[], []]
-    dated = False
-    dash = False
-    for tok in doc[paren.i + 1 : paren.i + 32]:
-        if tok.text == ")" or tok.lower_ in ("born", "née", "nee"):
-            break
-        if tok.text in ("-", "–", "—"):
-            dash = True
-        if tok.i in by_token and (tok.i - 1 not in by_token
-                                  or by_token[tok.i - 1] != by_token[tok.i]):
-            end = out.ends.of(tok)
-            if end is not None and end.type == "date":
-                dated = True
-            elif end is not None and end.type == "place":
-                places[dash].append(end)
-    if not dated:
-        return
-    for rtype, found in zip(("born_in", "died_in"), places, strict=True):
-        for place in found[:1]:
-            out.add(subject, place, rtype, 0.6, "born")
-
-
-def _under_negation(noun: Any) -> bool:
-    head = noun.head
-    return head.i != noun.i and head.pos_ in ("AUX", "VERB") and _unreal(head)
 
 
 def open_relations(doc: Any, mentions: Mentions, noun_phrases: bool = False
@@ -428,7 +192,7 @@ def open_relations(doc: Any, mentions: Mentions, noun_phrases: bool = False
     """Relations stated by a parsed passage (see module docstring). ``mentions`` are the
     extractor's entity names by token; ``noun_phrases``: common noun phrases may be ends (new
     entities of type "thing")."""
-    out = _Out(Ends(doc, mentions, noun_phrases))
+    out = Out(Ends(doc, mentions, noun_phrases))
     for sent in doc.sents:
         if sent.text.rstrip().endswith("?"):
             continue
@@ -439,9 +203,9 @@ def open_relations(doc: Any, mentions: Mentions, noun_phrases: bool = False
                 else:
                     _verb(tok, out)
             elif tok.pos_ in ("NOUN", "PROPN"):
-                _nominal(tok, out)
+                nominal_relations(tok, out)
             elif tok.text == "(":
-                _parenthesis(tok, out)
+                life_parenthesis(tok, out)
     return out.relations
 
 
