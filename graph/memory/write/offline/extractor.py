@@ -9,7 +9,10 @@ Lower quality than the LLM path, but deterministic, fast and always available:
   "you" → the other speaker when the recent messages name them;
 - relations: from every kept clause, verb + preposition/object patterns (lives in, moved to,
   works at, married to, …) and possessive relationship nouns ("my wife Ana"); negated verbs
-  produce no relation and mark the fact as a retraction.
+  produce no relation and mark the fact as a retraction; then the open relations read off the
+  parse (``relations``: names, in-passage coreference, and common noun phrases as ends only
+  with ``noun_phrases`` — documents). Where the text spells the speaker's name in full (a
+  document's title) those words are the speaker; a later shorter name is an alias.
 Portuguese support is rule-based (``portuguese``) and limited to simple sentences.
 """
 
