@@ -195,7 +195,10 @@ async def load_vectors(ex: Executor, agent: str, passages_of: dict[str, list[int
 
 
 async def load_ppr(ex: Executor, embedder: CachedEmbedder, agent: str,
-                   passages_of: dict[str, list[int]], passages: list[int]) -> PprIndex:
+                   passages_of: dict[str, list[int]], passages: list[int],
+                   empty: bool = False) -> PprIndex:
+    if empty:  # --no-ppr: a graph without edges (the ranker then follows the dense scores)
+        return build_index(np.zeros((0, 1)), [], [], np.zeros((0, 1)), passages)
     ents = await ex.run_text(load_query("multihop_entities"), {"agent_id": agent}, read=True)
     rels = await ex.run_text(load_query("multihop_relations"), {"agent_id": agent}, read=True)
     node = {e["key"]: i for i, e in enumerate(ents)}
@@ -211,17 +214,23 @@ async def load_ppr(ex: Executor, embedder: CachedEmbedder, agent: str,
 
 
 async def ask(ex: Executor, embedder: CachedEmbedder, agent: str, questions: list[Question],
-              passages_of: dict[str, list[int]], vectors: Vectors, ppr: PprIndex
+              passages_of: dict[str, list[int]], vectors: Vectors, ppr: PprIndex,
+              variants: dict[str, dict[str, Any]] | None = None
               ) -> dict[str, dict[str, list[float]]]:
-    """Every ranker on every question → ranker → {"R@2": [...], "R@5": [...], "ms": [...]}."""
+    """Every ranker on every question → ranker → {"R@2": [...], "R@5": [...], "ms": [...]};
+    ``variants``: more retrieve rows (label → options over the defaults)."""
     retriever = Retriever(ex, embedder)
     counts = (await ex.run("read/agent_counts", {"agent_id": agent}, read=True))[0]
-    out = {n: {"R@2": [], "R@5": [], "ms": []} for n in RANKERS}
+    calls = [("hippograph", BASE), ("graph-off", {**BASE, **GRAPH_OFF}),
+             *((f"hippograph {k}", {**BASE, **v}) for k, v in (variants or {}).items())]
+    names = [*RANKERS[:2], *(n for n, _ in calls[2:]), *RANKERS[2:]]
+    out: dict[str, dict[str, list[float]]] = {n: {"R@2": [], "R@5": [], "ms": []}
+                                              for n in names}
     for q in progress_bar(questions, desc="questions", unit="q"):
         qvec = np.asarray((await embedder.embed_query([q.text]))[0], dtype=np.float32)
         lists: dict[str, list[int]] = {}
         ms: dict[str, float] = {}
-        for name, options in (("hippograph", BASE), ("graph-off", {**BASE, **GRAPH_OFF})):
+        for name, options in calls:
             t = time.perf_counter()
             res = await patient(lambda o=options: retriever.retrieve(agent, q.text, options=o))
             ms[name] = (time.perf_counter() - t) * 1000
@@ -243,7 +252,7 @@ async def ask(ex: Executor, embedder: CachedEmbedder, agent: str, questions: lis
         t = time.perf_counter()
         lists["ppr"] = ppr.rank(qvec, dense)
         ms["ppr"] = (time.perf_counter() - t) * 1000 + ms["vector"]
-        for name in RANKERS:
+        for name in names:
             for k in KS:
                 out[name][f"R@{k}"].append(recall_at(lists[name], q.gold, k))
             out[name]["ms"].append(ms[name])
@@ -298,10 +307,15 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     embedder = CachedEmbedder(MiniLMEmbedder(find_tokenizer(settings.home)))
     await ensure_schema(ex, embedder.dimensions)
     agent = f"bench-multihop-{args.mode}-{uuid.uuid4().hex[:6]}"
+    kept = json.loads(Path(args.reuse).read_text()) if args.reuse else None
+    if kept is not None:
+        agent = kept["agent"]
     print(f"load average {os.getloadavg()[0]:.1f}; {len(passages)} passages, "
           f"{len(questions)} questions, agent {agent}")
     try:
-        if args.mode == "triples":
+        if kept is not None:  # the import of an earlier --keep run with the same files
+            imp = Imported(**kept["import"])
+        elif args.mode == "triples":
             assert openie_path is not None
             openie = load_openie(json.loads(openie_path.read_text()))
             imp = await import_triples(ex, embedder, agent, passages, openie)
@@ -310,12 +324,17 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                                       openie_path)
         t = time.perf_counter()
         vectors = await load_vectors(ex, agent, imp.passages_of)
-        ppr = await load_ppr(ex, embedder, agent, imp.passages_of, [p.idx for p in passages])
+        ppr = await load_ppr(ex, embedder, agent, imp.passages_of,
+                             [p.idx for p in passages], args.no_ppr)
         print(f"ppr graph: {ppr.graph.n} nodes, {len(ppr.graph.src)} edges, "
               f"{len(ppr.triple_ends)} triples ({time.perf_counter() - t:.0f} s to build)")
-        raw = await ask(ex, embedder, agent, questions, imp.passages_of, vectors, ppr)
+        raw = await ask(ex, embedder, agent, questions, imp.passages_of, vectors, ppr,
+                        {v.split("=", 1)[0]: json.loads(v.split("=", 1)[1])
+                         for v in args.variant})
+        if args.keep:
+            Path(args.keep).write_text(json.dumps({"agent": agent, "import": vars(imp)}))
     finally:
-        if not args.keep:
+        if not args.keep and not args.reuse:
             await delete_agent(ex, agent)
         await ex.close()
     s = summary(args.mode, len(passages), len(questions), imp, raw)
@@ -336,5 +355,13 @@ if __name__ == "__main__":
                         help="the first N questions only")
     parser.add_argument("--limit-passages", type=int, default=None,
                         help="at most N passages: the kept questions' supporting ones first")
-    parser.add_argument("--keep", action="store_true", help="keep the agent (no delete)")
+    parser.add_argument("--keep", default=None, metavar="FILE",
+                        help="keep the agent and describe its import here (for --reuse)")
+    parser.add_argument("--reuse", default=None, metavar="FILE",
+                        help="ask the agent a --keep run imported (same files and limits)")
+    parser.add_argument("--no-ppr", action="store_true",
+                        help="skip building the PageRank graph (its row then equals vector)")
+    parser.add_argument("--variant", action="append", default=[], metavar="LABEL=JSON",
+                        help="one more retrieve row with these options, e.g. "
+                             "'feedback={\"entity_expansion\": \"feedback\"}'")
     asyncio.run(main(parser.parse_args()))
