@@ -232,7 +232,8 @@ async def ask(ex: Executor, embedder: CachedEmbedder, agent: str, questions: lis
         ms: dict[str, float] = {}
         for name, options in calls:
             t = time.perf_counter()
-            res = await patient(lambda o=options: retriever.retrieve(agent, q.text, options=o))
+            res = await patient(lambda o=options, text=q.text: retriever.retrieve(
+                agent, text, options=o))
             ms[name] = (time.perf_counter() - t) * 1000
             items = [(f.scores.final, f.id) for f in res.facts] + \
                 [(e.score, e.id) for e in res.events]
@@ -243,7 +244,8 @@ async def ask(ex: Executor, embedder: CachedEmbedder, agent: str, questions: lis
         lists["vector"] = sorted(dense, key=lambda p: (-dense[p], p))
         ms["vector"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
-        hits = await patient(lambda: bm25_hits(ex, agent, q.text, qvec.tolist(), counts))
+        hits = await patient(lambda text=q.text, vec=qvec.tolist(): bm25_hits(
+            ex, agent, text, vec, counts))
         ranked = sorted(hits["facts"] + hits["events"], key=lambda x: -x[0])
         lists["bm25"] = passage_order([i for _, i in ranked], passages_of)
         ms["bm25"] = (time.perf_counter() - t) * 1000
@@ -288,7 +290,7 @@ def print_table(s: dict[str, Any]) -> None:
         print(f"LLM per passage: {m['calls_per_passage']} calls, {m['prompt_chars_per_passage']} "
               f"prompt chars (~{m['prompt_tokens_per_passage']} tokens); "
               f"{m['unrecorded_passages']} passages without a recording")
-    print(f"\n| ranker | R@2 | R@5 | p50 ms | p95 ms |\n|---|---|---|---|---|")
+    print("\n| ranker | R@2 | R@5 | p50 ms | p95 ms |\n|---|---|---|---|---|")
     for name, r in s["rankers"].items():
         print(f"| {name} | {r['R@2']:.3f} | {r['R@5']:.3f} | {r['p50_ms']:.1f} | "
               f"{r['p95_ms']:.1f} |")
