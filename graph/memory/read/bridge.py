@@ -75,4 +75,5 @@ async def bridge_facts(ex: Executor, scope: Scope, query: str, ordered: list[Sco
     for fact in facts:
         fact.sources = {"bridge"}
         fact.scores.bridge, fact.scores.graph = fact.scores.graph, 0.0
+        fact.hops = None  # hops count from the query's entities (BFS), not from a seed fact
     return facts

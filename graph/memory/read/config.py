@@ -144,17 +144,19 @@ class ExpansionConfig:
 
 @dataclass(frozen=True)
 class ActivationConfig:
-    """Spreading activation from the best facts' entities."""
+    """Spreading activation from the best semantic hits' entities along RELATES_TO (off by
+    default: it measured 0.0 on LoCoMo and on MuSiQue for about half of retrieve's time), and
+    the relation bridge from the best-ranked facts (bridge.py: on, 3 seeds)."""
 
-    activation_hops: int = 2
+    activation_hops: int = 0
     activation_decay: float = 0.5
     activation_seeds: int = 5
     activation_facts_per_entity: int = 3
     activation_max_related: int = 5
     # Relation bridge (graph/memory/read/bridge.py): from the bridge_seeds best-ranked facts
     # through the entities they mention to those entities and their RELATES_TO neighbours, then
-    # to the facts about what it reached (0 seeds = off).
-    bridge_seeds: int = 0
+    # to the facts about what it reached (0 seeds = off; docs/benchmarks.md, multi-hop).
+    bridge_seeds: int = 3
     bridge_entities: int = 20
     bridge_per_entity: int = 3
     bridge_unmatched: float = 0.5  # weight of a relation whose type shares no word with the query
