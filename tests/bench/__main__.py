@@ -3,7 +3,8 @@
 LoCoMo runs when its data file is found (``HIPPOGRAPH_LOCOMO`` or ../shared/bench/locomo/), and
 so does the peers benchmark on it (Graphiti in .bench/graphiti-venv, created on first use; if
 Graphiti cannot be installed or started the run says why and goes on without it), with its
-figures in bench-results/peers.json.
+figures in bench-results/peers.json. The multi-hop benchmark runs bounded (20 MuSiQue
+questions, 400 passages, triples mode) when ../shared/bench/multihop/ is found.
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ def main() -> int:
         runs.append(["tests.bench.peers", str(locomo), "--out", "bench-results/peers.json"])
     else:
         print(f"(LoCoMo data not found at {locomo}; skipping that benchmark)")
+    multihop = ROOT.parent / "shared/bench/multihop"
+    if (multihop / "musique-openie-gpt35.json").is_file():
+        runs.append(["tests.bench.multihop", "--questions", str(multihop / "musique-dev.json"),
+                     "--corpus", str(multihop / "musique-corpus.json"),
+                     "--openie", str(multihop / "musique-openie-gpt35.json"), "--mode", "triples",
+                     "--limit-questions", "20", "--limit-passages", "400"])
     for args in runs:
         print(f"\n===== {' '.join(args)} =====", flush=True)
         failures += subprocess.call([sys.executable, "-m", *args], cwd=ROOT) != 0

@@ -51,12 +51,15 @@ def locomo(bench: Path = BENCH) -> Iterator[Item]:
 CORPORA = {"musique": musique, "hotpotqa": hotpotqa, "locomo": locomo}
 
 
-def recorded_extractions(bench: Path = BENCH) -> dict[str, dict[str, Any]]:
+def recorded_extractions(bench: Path = BENCH,
+                         path: Path | None = None) -> dict[str, dict[str, Any]]:
     """A real LLM's recorded extraction of the MuSiQue passages (HippoRAG's OpenIE: entity
     names and [subject, predicate, object] triples), mapped onto our informed-extraction
     answer and keyed by passage text: each triple becomes a fact about its subject and a
-    relation of snake_case type; entities are typed "thing" (the recording has no types)."""
-    docs = json.loads((bench / "multihop/musique-openie-gpt35.json").read_text())["docs"]
+    relation of snake_case type; entities are typed "thing" (the recording has no types). ``path``: another recording of
+    the same format (default: the MuSiQue one under ``bench``)."""
+    path = path or bench / "multihop/musique-openie-gpt35.json"
+    docs = json.loads(path.read_text())["docs"]
     out: dict[str, dict[str, Any]] = {}
     for doc in docs:
         triples = [t for t in doc["extracted_triples"]

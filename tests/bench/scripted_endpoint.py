@@ -19,6 +19,11 @@ message being written, so every system gets the same, plausible extraction:
   schema-valid. Graphiti's conditional calls (dedupe, timestamps) thus happen as its own code
   decides from what it finds in its graph.
 
+``ScriptedEndpoint(recorded=...)`` replays recorded extractions instead (passage text → an
+informed-extraction answer, e.g. ``corpus_texts.recorded_extractions()``): the extraction call
+for a message is answered with its recording (an empty extraction, counted as ``unmatched``,
+for a message without one); the offline extractor is not loaded.
+
 Per tag it counts calls, prompt and completion characters, and estimated tokens
 (``estimate_tokens``: ~4 characters per token) which it also returns as ``usage``.
 """
@@ -47,6 +52,7 @@ class TagCounts:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     by_kind: Counter[str] = field(default_factory=Counter)
+    unmatched: int = 0  # replay: extraction calls for a message without a recording
 
 
 def _resolve(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
@@ -138,14 +144,20 @@ def _graphiti_answer(name: str, schema: dict[str, Any], ex: Extraction, speaker:
     return minimal_instance(schema)
 
 
+_EMPTY: dict[str, Any] = {"entities": [], "facts": [], "relations": [], "profiles": {},
+                          "causal_links": [],
+                          "emotion": {"label": "neutral", "intensity": 0.2, "energy": 0.3}}
+
+
 class ScriptedEndpoint:
     """``with ScriptedEndpoint() as ep: ep.base_url("ours")`` … ``ep.counts["ours"]``.
 
     ``current(message, speaker, recent)`` names the message being written; requests that do
     not carry it themselves (Graphiti's) are answered from it."""
 
-    def __init__(self) -> None:
+    def __init__(self, recorded: dict[str, dict[str, Any]] | None = None) -> None:
         self.counts: dict[str, TagCounts] = {}
+        self.recorded = recorded
         self._lock = threading.Lock()
         self._nlp: Any = None
         self._current: tuple[str, str, list[str]] = ("", "", [])
@@ -175,7 +187,8 @@ class ScriptedEndpoint:
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     def __enter__(self) -> ScriptedEndpoint:
-        self._nlp = load_nlp()
+        if self.recorded is None:
+            self._nlp = load_nlp()
         self._thread.start()
         return self
 
@@ -204,10 +217,15 @@ class ScriptedEndpoint:
         spec = fmt.get("json_schema") or {}
         schema = spec.get("schema") or {}
         name = str(spec.get("name") or schema.get("title") or "json")
+        unmatched = 0
         if "Stage: " in system:  # Hippograph: the user message is the stage's JSON payload
             stage = system.split("Stage: ", 1)[1].split(" ", 1)[0]
             user = json.loads(next(m["content"] for m in messages if m.get("role") == "user"))
-            if stage == "extract_informed":
+            if stage == "extract_informed" and self.recorded is not None:
+                got = self.recorded.get(user["message"])
+                unmatched = int(got is None)
+                data = {**_EMPTY, **(got or {})}
+            elif stage == "extract_informed":
                 ex = self._extract(user["message"], user["speaker"], user["recent_messages"])
                 data = _hippograph_answer(ex, user.get("known_facts", []))
             else:
@@ -232,6 +250,7 @@ class ScriptedEndpoint:
             c.prompt_tokens += p_tok
             c.completion_tokens += c_tok
             c.by_kind[kind] += 1
+            c.unmatched += unmatched
         return {"id": f"scripted-{c.calls}", "object": "chat.completion", "created": 0,
                 "model": body.get("model", "scripted"),
                 "choices": [{"index": 0, "finish_reason": "stop",

@@ -56,6 +56,9 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     # are strong evidence the embedding alone under-weights.
     "keyword": 0.15,
     "graph": 0.15,
+    # A fact the relation bridge reached (bridge.py; only with bridge_seeds > 0) scores at least
+    # this share of its seed's final score × the bridge's weight: never above its seed.
+    "bridge": 0.9,
     # Boost of facts / snippets dated inside a time window the query names ("in May 2023").
     "temporal": 0.15,
     # A fact scores at least this share of the final score of the conversation turn it was
@@ -141,13 +144,23 @@ class ExpansionConfig:
 
 @dataclass(frozen=True)
 class ActivationConfig:
-    """Spreading activation from the best facts' entities."""
+    """Spreading activation from the best semantic hits' entities along RELATES_TO (off by
+    default: it measured 0.0 on LoCoMo and on MuSiQue for about half of retrieve's time), and
+    the relation bridge from the best-ranked facts (bridge.py: on, 3 seeds)."""
 
-    activation_hops: int = 2
+    activation_hops: int = 0
     activation_decay: float = 0.5
     activation_seeds: int = 5
     activation_facts_per_entity: int = 3
     activation_max_related: int = 5
+    # Relation bridge (graph/memory/read/bridge.py): from the bridge_seeds best-ranked facts
+    # through the entities they mention to those entities and their RELATES_TO neighbours, then
+    # to the facts about what it reached (0 seeds = off; docs/benchmarks.md, multi-hop).
+    bridge_seeds: int = 3
+    bridge_entities: int = 20
+    bridge_per_entity: int = 3
+    bridge_unmatched: float = 0.5  # weight of a relation whose type shares no word with the query
+    bridge_shared: float = 0.5  # weight of a fact that shares an entity with a seed (hop 0)
 
 
 @dataclass(frozen=True)
@@ -343,6 +356,11 @@ class RetrieveConfig:
              and 0 <= c.entity_per_neighbour <= 200 and c.entity_hub_min >= 1,
              "entity_max and entity_per_seed must be 1..200, entity_per_neighbour 0..200, "
              "entity_hub_min >= 1"),
+            (0 <= c.bridge_seeds <= 20 and 1 <= c.bridge_entities <= 200
+             and 1 <= c.bridge_per_entity <= 50,
+             "bridge_seeds must be 0..20, bridge_entities 1..200, bridge_per_entity 1..50"),
+            (0.0 <= c.bridge_unmatched <= 1.0 and 0.0 <= c.bridge_shared <= 1.0,
+             "bridge_unmatched and bridge_shared must be in [0, 1]"),
             (0.0 <= c.session_lift <= 1.0, "session_lift must be in [0, 1]"),
             (0 <= c.session_seeds <= 20, "session_seeds must be 0..20"),
             (0 <= c.context_turns <= 3, "context_turns must be 0..3"),

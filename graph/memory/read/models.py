@@ -64,6 +64,7 @@ class Scores:
     semantic: float = 0.0
     keyword: float = 0.0
     graph: float = 0.0
+    bridge: float = 0.0
     recency: float = 0.0
     importance: float = 0.0
     confidence: float = 0.0

@@ -104,6 +104,7 @@ def merge_candidates(*signals: Iterable[ScoredFact]) -> list[ScoredFact]:
             have.scores.semantic = max(have.scores.semantic, fact.scores.semantic)
             have.scores.keyword = max(have.scores.keyword, fact.scores.keyword)
             have.scores.graph = max(have.scores.graph, fact.scores.graph)
+            have.scores.bridge = max(have.scores.bridge, fact.scores.bridge)
             if fact.hops is not None and (have.hops is None or fact.hops < have.hops):
                 have.hops = fact.hops
     return list(merged.values())

@@ -13,6 +13,7 @@ from typing import Any
 from graph.errors import BadInput
 from graph.executor import Executor
 from graph.memory.read import gather, planner, ranking
+from graph.memory.read.bridge import bridge_facts, lift_bridged
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.entity_expansion import entity_facts
 from graph.memory.read.formatter import format_context
@@ -162,7 +163,8 @@ class Retriever:
         ranking.score_events(events, cfg, now, speakers, window)
         # Activation and the snippets' neighbouring turns are independent: one stage.
         result_facts, context = await asyncio.gather(
-            self._rank(query, facts, spread, events, cfg, now, trace, window),
+            self._rank(query, facts, spread, events, cfg, now, trace, window,
+                       (scope, int(catalog.get("agent_facts", 1)))),
             gather.context_turns(self.executor, scope, events, cfg))
         events = ranking.merge_context(events, context, cfg.variants.context_decay)
         trace["context_turns"] = {"rows": len(context)}
@@ -197,10 +199,11 @@ class Retriever:
 
     async def _rank(self, query: str, facts: list[ScoredFact], spread: list[ScoredFact],
                     events: list[EventHit], cfg: RetrieveConfig, now: datetime,
-                    trace: dict[str, Any], window: TimeWindow | None = None
-                    ) -> list[ScoredFact]:
+                    trace: dict[str, Any], window: TimeWindow | None = None,
+                    bridge: tuple[Scope, int] | None = None) -> list[ScoredFact]:
         """Merge the activated facts no signal found, score (a fact at least its scored source
-        turn: ``ranking.lift_to_turns``), rerank, cut."""
+        turn: ``ranking.lift_to_turns``), bridge from the best (``bridge``: the scope and the
+        agent's fact count), rerank, cut."""
         known = {f.id for f in facts}
         fresh = [f for f in spread if f.id not in known]
         facts = ranking.merge_candidates(facts, fresh) if fresh else facts
@@ -216,6 +219,20 @@ class Retriever:
             score()
         trace["session"] = {"lifted": lifted}
         ordered = ranking.order(facts)
+        if bridge is not None and cfg.activation.bridge_seeds > 0 and ordered:
+            t = time.perf_counter()
+            extra = await bridge_facts(self.executor, bridge[0], query, ordered, cfg, bridge[1])
+            known = {f.id for f in facts}
+            best = ordered[0].scores.final
+            if extra:
+                facts = ranking.merge_candidates(facts, extra)
+                score()
+            lifted = lift_bridged(facts, best, cfg.weight("bridge")) if extra else 0
+            ordered = ranking.order(facts)
+            trace["bridge"] = {"ms": _ms(t), "rows": len(extra), "lifted": lifted,
+                               "unique": sum(1 for f in extra if f.id not in known)}
+        else:
+            trace["bridge"] = {"status": "off"}
         if self.rescorer is not None and cfg.rerank.enable_rescore and ordered:
             pool = ordered[: cfg.rerank.rescore_pool]
             got = await self.rescorer.similarities(query, pool)

@@ -3,15 +3,19 @@
 ``read/signals`` is one large statement; planning it from scratch takes 1–5 s on a 2-core box
 (measured: 1.3 s at load 1, 4–5 s at load 6). Neo4j caches the plan per statement
 text and parameter types, so one retrieve for an agent that holds nothing, run when the API
-starts, moves that cost off the first user's request. It also loads the embedder's model. The
-warm-up only reads.
+starts, moves that cost off the first user's request; the relation bridge's statement, which
+runs only when there are facts, is planned by one call with a seed that matches nothing. It
+also loads the embedder's model. The warm-up only reads.
 """
 
 from __future__ import annotations
 
 import time
 
+from graph.memory.read.bridge import bridge_facts
+from graph.memory.read.models import ScoredFact
 from graph.memory.read.retriever import Retriever
+from graph.memory.read.search import Scope
 
 __all__ = ["WARMUP_AGENT", "warm_up"]
 
@@ -25,4 +29,10 @@ async def warm_up(retriever: Retriever) -> float:
     """One retrieve for :data:`WARMUP_AGENT` (no memories); returns the seconds it took."""
     started = time.perf_counter()
     await retriever.retrieve(WARMUP_AGENT, WARMUP_QUERY)
+    cfg = retriever.config
+    if cfg.activation.bridge_seeds > 0:
+        scope = Scope(WARMUP_AGENT, None, [0.0] * retriever.embedder.dimensions,
+                      cfg.candidates.min_confidence)
+        await bridge_facts(retriever.executor, scope, WARMUP_QUERY,
+                           [ScoredFact(id=WARMUP_AGENT, text="")], cfg, 1)
     return time.perf_counter() - started

@@ -329,6 +329,16 @@ class WritePipeline:
         names = {e.key: e.name for e in ents}
         for ritem in relations:
             ritem.evidence = find_evidence(ritem, items)
+        if session is None:
+            # Offline, a relation is read off the parse of a sentence whose fact names both
+            # ends; one no fact supports came from a sentence that made no fact (small talk,
+            # "I hear ya"): kept as an edge it would need an invented mirror fact, so it goes.
+            dropped = [r for r in relations if r.evidence is None]
+            relations = [r for r in relations if r.evidence is not None]
+            if dropped:
+                log.debug("offline: %d relation(s) without a supporting fact dropped",
+                          len(dropped))
+        for ritem in relations:
             if ritem.evidence is None:  # mirror fact for an unsupported relation
                 mirror = ExtractedFact(
                     f"{names[ritem.source_key]} {ritem.type.replace('_', ' ')} "

@@ -53,7 +53,8 @@ class SentenceFacts(WritePipeline):
 
     async def write(self, agent_id: str, message: str, speaker_name: str,  # type: ignore[override]
                     *, idempotency_key: str | None = None, thread_id: str | None = None,
-                    fence: Any = None) -> WriteResult:
+                    fence: Any = None,
+                    config_overrides: dict[str, Any] | None = None) -> WriteResult:
         self.calls += 1
         sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", message)
                      if len(s.strip()) >= 10 and not s.lstrip().startswith("#")][:20]

@@ -223,7 +223,7 @@ async def test_activation_runs_beside_the_other_signals(executor: Executor, agen
     result = await Retriever(slow, embedder).retrieve(
         agent_id, "Where does Marcos Tavares work?",
         options={"semantic_limit": 1, "enable_keyword": False, "min_score": 0.0,
-                 "single_statement": False})
+                 "single_statement": False, "activation_hops": 2})
     spread = slow.log.index(("start", "traversal/spreading_activation"))
     # Seeded by the semantic signal, activation starts while the (held back) BFS still runs:
     # no extra sequential round trip after every signal.
@@ -233,13 +233,13 @@ async def test_activation_runs_beside_the_other_signals(executor: Executor, agen
     alone = await Retriever(executor, embedder).retrieve(
         agent_id, "Where does Marcos Tavares work?",
         options={"semantic_limit": 1, "enable_keyword": False, "enable_graph": False,
-                 "min_score": 0.0, "single_statement": False})
+                 "min_score": 0.0, "single_statement": False, "activation_hops": 2})
     assert any("activation" in f.sources and f.hops for f in alone.facts)
     # In the one-statement path (default) activation is a subquery of read/signals.
     one = await Retriever(executor, embedder).retrieve(
         agent_id, "Where does Marcos Tavares work?",
         options={"semantic_limit": 1, "enable_keyword": False, "enable_graph": False,
-                 "min_score": 0.0})
+                 "min_score": 0.0, "activation_hops": 2})
     assert one.trace["activation"]["in_statement"] is True
     assert {f.id for f in one.facts if "activation" in f.sources} == {
         f.id for f in alone.facts if "activation" in f.sources}
@@ -276,7 +276,7 @@ async def test_one_statement_equals_the_signal_statements(
          "embedding": vec}]})
     recording = RecordingExecutor(executor)
     retriever = Retriever(recording, embedder)
-    base = {"activation_hops": 0, "min_score": 0.0}
+    base = {"activation_hops": 0, "bridge_seeds": 0, "min_score": 0.0}
     for query in ("Tell me everything about Marcos Tavares", "Who works at Vertix?",
                   "who are my friends?"):
         for attempt in range(10):  # the full-text indexes see new nodes after a refresh
