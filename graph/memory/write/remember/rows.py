@@ -112,11 +112,10 @@ def check_vectors(entities: Sequence[StructuredEntity], facts: Sequence[Structur
     Raises:
         BadInput: naming the first bad item (``facts[3].embedding``).
     """
-    for section, items in (("entities", entities), ("facts", facts)):
-        for i, item in enumerate(items):
-            vec = item.embedding
-            if vec is None:
-                continue
+    given = [("entities", i, e.embedding) for i, e in enumerate(entities)]
+    given += [("facts", i, f.embedding) for i, f in enumerate(facts)]
+    for section, i, vec in given:
+        if vec is not None:
             if len(vec) != dimensions:
                 raise BadInput(f"{section}[{i}].embedding has {len(vec)} values; the "
                                f"configured embedder's vectors have {dimensions}")
