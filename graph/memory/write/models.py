@@ -44,6 +44,7 @@ class StructuredEntity:
     key: str | None = None
     profile_text: str | None = None
     importance: float = 0.5
+    embedding: list[float] | None = None  # caller-supplied vector of the name (else embedded)
 
 
 @dataclass
@@ -68,6 +69,7 @@ class StructuredFact:
     temporal_class: str = "persistent"
     valid_until: datetime | None = None
     reinforcement_count: int = 1
+    embedding: list[float] | None = None  # caller-supplied vector of the text (else embedded)
 
 
 @dataclass

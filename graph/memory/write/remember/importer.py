@@ -40,6 +40,7 @@ from graph.memory.write.remember.names import Registry, load_known
 from graph.memory.write.remember.rows import (
     API_MAX_ITEMS,
     check_sizes,
+    check_vectors,
     fact_props,
     report_partial,
 )
@@ -100,6 +101,7 @@ async def remember(
     if not agent_id or not agent_id.strip():
         raise BadInput("agent_id is required")
     check_sizes(entities, facts, relations, events, max_items)
+    check_vectors(entities, facts, embedder.dimensions)
     # Scanning every text for PII is CPU work: off the event loop, so one big import does not
     # stall the other requests of the process.
     clean = await asyncio.to_thread(redact_import, entities, facts, relations, events, pii_mode)
@@ -179,6 +181,16 @@ def _prepare_rows(agent_id: str, facts: Sequence[StructuredFact],
     return fact_rows, rel_rows
 
 
+async def _vectors(embedder: Embedder,
+                   items: Sequence[tuple[Sequence[float] | None, str]]) -> list[list[float]]:
+    """A vector per (caller-supplied vector or None, text): the given ones as they are, the
+    others embedded in one call."""
+    missing = [text for vec, text in items if vec is None]
+    computed = iter(await embedder.embed(missing) if missing else [])
+    return [[float(v) for v in vec] if vec is not None else next(computed)
+            for vec, text in items]
+
+
 async def _import(executor: Executor, embedder: Embedder, agent_id: str,
                   entities: Sequence[StructuredEntity], facts: Sequence[StructuredFact],
                   relations: Sequence[StructuredRelation], events: Sequence[StructuredEvent],
@@ -220,11 +232,15 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
     cursor.update(entity_list=entity_list, n_events=len(events), n_facts=len(fact_rows),
                   rel_rows=rel_rows)
 
+    # Entity names are embedded in one call for the whole import (the embedder sorts texts by
+    # length, so fewer, fuller batches pad less); caller-supplied vectors are kept as given.
+    entity_vectors = await _vectors(embedder, [(e.embedding, e.name) for _, e in entity_list])
+
     # Entities (+ aliases) and events first, so facts can link to them.
     for start in range(0, len(entity_list), batch_size):
         cursor.update(section="entities", start=start)
         chunk = entity_list[start : start + batch_size]
-        vectors = await embedder.embed([e.name for _, e in chunk])
+        vectors = entity_vectors[start : start + batch_size]
         rows = [{
             "key": key, "name": clean_text(e.name).strip(), "type": normalize_type(e.type),
             "importance": e.importance, "source": "structured", "embedding": vec,
@@ -271,6 +287,8 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
             progress(done, total)
 
     seen_hash: dict[str, str] = {}
+    given = {fid: [float(v) for v in f.embedding]
+             for (fid, _, _, _), f in zip(fact_rows, facts, strict=True) if f.embedding}
     for start in range(0, len(fact_rows), batch_size):
         cursor.update(section="facts", start=start, ids=len(result.fact_ids),
                       unchanged=result.facts_unchanged)
@@ -295,12 +313,13 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
             if active:
                 seen_hash[h] = fid
             result.fact_ids.append(fid)
-            new_rows.append({"id": fid, "props": props})
+            new_rows.append({"id": fid, "props": props, "given": given.get(fid)})
             about.append({"fact_id": fid, "key": props["subject_key"], "primary": True})
             about += [{"fact_id": fid, "key": k, "primary": False} for k in mentioned]
             provenance += [{"fact_id": fid, "event_id": e} for e in event_ids]
         if new_rows:
-            vectors = await embedder.embed([r["props"]["text"] for r in new_rows])
+            vectors = await _vectors(embedder, [(r.pop("given"), r["props"]["text"])
+                                                for r in new_rows])
             for row, vec in zip(new_rows, vectors, strict=True):
                 row["props"]["embedding"] = vec
         reinforce_rows = [{"id": k, "count": c} for k, c in reinforce.items()]

@@ -4,6 +4,7 @@ earlier batches committed."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -21,7 +22,8 @@ from graph.memory.write.models import (
     StructuredRelation,
 )
 
-__all__ = ["API_MAX_ITEMS", "MAX_NESTED", "check_sizes", "fact_props", "report_partial"]
+__all__ = ["API_MAX_ITEMS", "MAX_NESTED", "check_sizes", "check_vectors", "fact_props",
+           "report_partial"]
 
 
 def fact_props(agent_id: str, fact: StructuredFact, subject_key: str, now: datetime,
@@ -98,6 +100,27 @@ def check_sizes(entities: Sequence[StructuredEntity], facts: Sequence[Structured
                              ("event ids", fact.event_ids)):
             if len(nested) > MAX_NESTED:
                 raise BadInput(f"a fact may carry at most {MAX_NESTED} {name}")
+
+
+def check_vectors(entities: Sequence[StructuredEntity], facts: Sequence[StructuredFact],
+                  dimensions: int) -> None:
+    """Refuse caller-supplied vectors of the wrong size or with non-finite values (pure).
+
+    A vector is stored as given, in the agent's embedding space: it must come from the same
+    model as the configured embedder (the caller's promise; only its size can be checked).
+
+    Raises:
+        BadInput: naming the first bad item (``facts[3].embedding``).
+    """
+    given = [("entities", i, e.embedding) for i, e in enumerate(entities)]
+    given += [("facts", i, f.embedding) for i, f in enumerate(facts)]
+    for section, i, vec in given:
+        if vec is not None:
+            if len(vec) != dimensions:
+                raise BadInput(f"{section}[{i}].embedding has {len(vec)} values; the "
+                               f"configured embedder's vectors have {dimensions}")
+            if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in vec):
+                raise BadInput(f"{section}[{i}].embedding must hold finite numbers only")
 
 
 _SECTIONS = REMEMBER_SECTIONS
