@@ -2,9 +2,9 @@
 for several rankers on the same stored vectors.
 
     .venv/bin/python -m tests.bench.multihop \\
-        --questions /work/shared/bench/multihop/musique-dev.json \\
-        --corpus /work/shared/bench/multihop/musique-corpus.json \\
-        --openie /work/shared/bench/multihop/musique-openie-gpt35.json --mode triples \\
+        --questions ../shared/bench/multihop/musique-dev.json \\
+        --corpus ../shared/bench/multihop/musique-corpus.json \\
+        --openie ../shared/bench/multihop/musique-openie-gpt35.json --mode triples \\
         [--json OUT] [--limit-questions N] [--limit-passages N]
 
 Import modes (the whole corpus, or ``--limit-passages``: every supporting passage of the kept
