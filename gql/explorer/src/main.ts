@@ -58,11 +58,13 @@ async function render(): Promise<void> {
   main.replaceChildren(h("p", { class: "loading", "aria-live": "polite" }, "Loading…"));
   main.dataset.view = name;
   main.removeAttribute("data-ready");
+  main.removeAttribute("data-rendered-ms");
   try {
     await VIEWS[name]!(main, params);
   } catch (err) {
     showError(main, err);
   }
+  main.dataset.renderedMs = performance.now().toFixed(0);  // since navigation start (bench)
   main.dataset.ready = "1";
 }
 
