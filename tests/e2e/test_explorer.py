@@ -164,4 +164,26 @@ def test_scoped_key_sees_its_empty_agent_and_is_refused_others(
     error = browser.find_element(By.CSS_SELECTOR, "#view .error")
     assert error.get_attribute("data-code") == "FORBIDDEN", refused
     assert not browser.find_elements(By.ID, "results")
+
+    # The key may write its agent: remember one fact, then forget it from its fact view.
+    body = httpx.post(f"{base}/graphql", headers={"Authorization": f"Bearer {scoped_key['key']}"},
+                      json={"query": REMEMBER, "variables": {"agentId": agent}}).json()
+    fact_id = body["data"]["remember"]["summary"]["factIds"][0]
+    _view(browser, f"{base}/explorer#/fact?agent={agent}&id={fact_id}")
+    assert "Ana Souza lives in Recife" in browser.find_element(By.ID, "versions").text
+    browser.find_element(By.ID, "forget").send_keys(Keys.ENTER)
+    browser.find_element(By.ID, "forget-reason").send_keys("moved away")
+    browser.find_element(By.ID, "forget-yes").send_keys(Keys.ENTER)
+    WebDriverWait(browser, 30).until(
+        lambda b: "Forgotten" in b.find_element(By.ID, "forget-status").text)
+    _view(browser, f"{base}/explorer#/agents")
+    row = browser.find_element(By.CSS_SELECTOR, f'tr[data-agent="{agent}"]')
+    assert row.find_elements(By.TAG_NAME, "td")[0].text == "0"  # no active fact left
     _no_foreign_requests(browser)
+
+
+REMEMBER = """mutation($agentId: ID!) {
+  remember(agentId: $agentId, facts: [{text: "Ana Souza lives in Recife", subject: "Ana Souza"}]) {
+    summary { factIds } errors { code message }
+  }
+}"""
