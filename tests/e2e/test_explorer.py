@@ -17,6 +17,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from graph.admin import delete_agent
 from graph.executor import Executor
+from graph.memory.maintenance.duplicates import candidate_id
 from server.auth import ApiKeyStore
 from server.explorer import CSP
 from tests.cypher import load_query
@@ -38,7 +39,11 @@ async def scoped_key(executor: Executor) -> AsyncIterator[dict[str, str]]:
     """An API key of a fresh tenant naming only a fresh, empty agent."""
     agent, tenant = f"empty-{uuid.uuid4().hex[:10]}", f"explorer-{uuid.uuid4().hex[:8]}"
     _, key = await ApiKeyStore(executor).create(tenant, [agent])
-    yield {"agent": agent, "key": key}
+    pair = ("person:ana_souza", "person:ana_s")
+    await executor.run("consolidation/upsert_merge_candidates", {"agent_id": agent, "rows": [
+        {"id": candidate_id(agent, *pair), "keep_key": pair[0], "drop_key": pair[1],
+         "confidence": 0.9, "reason": "same name"}]})
+    yield {"agent": agent, "key": key, "candidate": candidate_id(agent, *pair)}
     await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": tenant})
     await delete_agent(executor, agent)
 
@@ -179,6 +184,15 @@ def test_scoped_key_sees_its_empty_agent_and_is_refused_others(
     _view(browser, f"{base}/explorer#/agents")
     row = browser.find_element(By.CSS_SELECTOR, f'tr[data-agent="{agent}"]')
     assert row.find_elements(By.TAG_NAME, "td")[0].text == "0"  # no active fact left
+
+    # Review: an open merge candidate is rejected after the confirmation dialog.
+    _view(browser, f"{base}/explorer#/review?agent={agent}")
+    reject = f'button[data-merge="{scoped_key["candidate"]}"][data-accept="false"]'
+    browser.find_element(By.CSS_SELECTOR, reject).send_keys(Keys.ENTER)
+    WebDriverWait(browser, 10).until(lambda b: b.switch_to.alert).accept()
+    WebDriverWait(browser, 30).until(
+        lambda b: "REJECTED" in b.find_element(By.ID, "review-status").text)
+    assert not browser.find_elements(By.CSS_SELECTOR, reject)  # no longer open
     _no_foreign_requests(browser)
 
 
