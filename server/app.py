@@ -34,6 +34,7 @@ from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
 from server.breaker import BreakerExecutor
 from server.browser_guide import browser_guide_routes
 from server.explorer import explorer_routes
+from server.export_route import EXPORT_PATH, export_routes
 from server.health import healthz, metrics, readiness, readyz
 from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter, parse_networks
 from server.mcp.http import McpHttp
@@ -147,6 +148,7 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
         Mount(ASSETS_PATH, StaticFiles(directory=settings.home / "graphiql", check_dir=False)),
         *browser_guide_routes(),
         *explorer_routes(settings.home),  # the memory explorer page and its bundle
+        *export_routes(),
         *mcp.routes,
     ]
     admin_key = settings.admin_api_key.get_secret_value() if settings.admin_api_key else None
@@ -166,7 +168,7 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
             address_failures=AuthFailureLimiter(settings.auth_failures_per_address_per_minute,
                                                 settings.api_processes),
             trusted_proxies=parse_networks(settings.trusted_proxies),
-            paths=("/graphql", "/mcp"),
+            paths=("/graphql", "/mcp", EXPORT_PATH),
             deferred_limit_paths=("/mcp",),
         ),
     ]
