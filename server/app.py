@@ -33,6 +33,7 @@ from graph.schema import ensure_schema
 from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
 from server.breaker import BreakerExecutor
 from server.browser_guide import browser_guide_routes
+from server.explorer import explorer_routes
 from server.export_route import EXPORT_PATH, export_routes
 from server.health import healthz, metrics, readiness, readyz
 from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter, parse_networks
@@ -146,6 +147,7 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
         # GraphiQL's scripts/styles, fetched by scripts/bootstrap.sh (check_dir: may be absent).
         Mount(ASSETS_PATH, StaticFiles(directory=settings.home / "graphiql", check_dir=False)),
         *browser_guide_routes(),
+        *explorer_routes(settings.home),  # the memory explorer page and its bundle
         *export_routes(),
         *mcp.routes,
     ]

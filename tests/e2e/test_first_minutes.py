@@ -151,7 +151,7 @@ def test_graphiql_runs_the_retrieve_tab_offline(
 
 
 def test_every_page_we_serve_stays_local(stack: Stack, browser: WebDriver) -> None:
-    for path in ("/graphql", "/browser-guide", "/browser-guide/hippograph.grass", "/healthz",
+    for path in ("/graphql", "/explorer", "/browser-guide", "/browser-guide/hippograph.grass", "/healthz",
                  "/readyz", "/metrics"):
         browser.get(f"{stack.api}{path}")
         WebDriverWait(browser, 30).until(

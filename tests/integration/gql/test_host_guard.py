@@ -23,7 +23,7 @@ WRITE = {"query": 'mutation { write(agentId: "rebinding-probe", speaker: "x", te
                   "{ success } }"}
 ROUTES = [("GET", "/healthz"), ("GET", "/readyz"), ("GET", "/metrics"), ("POST", "/graphql"),
           ("GET", "/graphql"), ("POST", "/mcp"), ("GET", "/graphiql-assets/x.js"),
-          ("GET", GUIDE_PATH)]
+          ("GET", GUIDE_PATH), ("GET", "/explorer"), ("GET", "/explorer-assets/app.js")]
 
 
 def _app(executor: Executor, embedder: HashEmbedder, **settings: Any) -> Any:

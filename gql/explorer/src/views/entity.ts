@@ -1,0 +1,66 @@
+// Entity view: name, aliases, facts about it, current and past relations (as of a chosen
+// instant) and its neighbourhood graph. Without a key: a filterable list of the agent's entities.
+import { request } from "../api";
+import { h, isoOrNull, link, route, when } from "../dom";
+import { EntityListDocument, EntityViewDocument } from "../generated/graphql";
+import { neighbourhood } from "./graph";
+
+async function entityList(main: HTMLElement, agent: string, text: string): Promise<void> {
+  const input = h("input", { id: "entity-filter", type: "search", value: text });
+  const form = h("form", { id: "entity-form" }, h("label", { for: "entity-filter" }, "Find an entity"),
+    input, h("button", { type: "submit" }, "Find"));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    location.hash = route("entity", { agent, text: input.value });
+  });
+  const { entities } = await request(EntityListDocument, { agentId: agent, text: text || null });
+  main.replaceChildren(h("h2", {}, `Entities of ${agent} (${entities.totalCount ?? "?"})`), form,
+    h("ul", { id: "entity-list" }, entities.edges.map(({ node: n }) => h("li", {},
+      link(route("entity", { agent, key: n.key }), n.name ?? n.key), ` ${n.type ?? ""} · ${n.mentions ?? 0} mentions`))));
+}
+
+export async function entityView(main: HTMLElement, params: URLSearchParams): Promise<void> {
+  const agent = params.get("agent") ?? "";
+  const key = params.get("key") ?? "";
+  const asOfLocal = params.get("asOf") ?? "";
+  if (!agent) {
+    main.replaceChildren(h("p", {}, "Choose an agent in ", link("#/agents", "Agents"), " first."));
+    return;
+  }
+  if (!key) return entityList(main, agent, params.get("text") ?? "");
+  const asOf = isoOrNull(asOfLocal);
+  const { entity: e } = await request(EntityViewDocument, { agentId: agent, key, asOf });
+  if (!e) {
+    main.replaceChildren(h("p", { class: "empty" }, `No entity ${key} for ${agent}.`));
+    return;
+  }
+  const asOfIn = h("input", { id: "entity-asof", type: "datetime-local", step: "1", value: asOfLocal });
+  const asOfForm = h("form", { id: "entity-asof-form" },
+    h("label", { for: "entity-asof" }, "Relations as of (UTC, empty: now)"), asOfIn,
+    h("button", { type: "submit" }, "Show"));
+  asOfForm.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const p: Record<string, string> = { agent, key };
+    if (asOfIn.value) p.asOf = asOfIn.value;
+    location.hash = route("entity", p);
+  });
+  const rel = e.relationships.map((r) => h("tr", { class: r.active ? "active" : "past" },
+    h("td", {}, r.direction === "OUTGOING" ? "→" : "←"), h("td", {}, r.type),
+    h("td", {}, link(route("entity", { agent, key: r.otherKey }), r.otherName ?? r.otherKey)),
+    h("td", {}, when(r.validFrom)), h("td", {}, when(r.validTo)), h("td", {}, r.active ? "current" : "past")));
+  main.replaceChildren(
+    h("h2", { id: "entity-name" }, e.name ?? e.key, h("small", {}, ` ${e.type ?? ""} · ${e.key}`)),
+    h("p", { id: "aliases" }, "Aliases: ", e.aliases.join(", ") || "none"),
+    asOfForm,
+    h("h3", {}, "Relations"),
+    h("table", { id: "relations" }, h("caption", {}, "Relations, current and past"),
+      h("tr", {}, ...["", "Type", "Other end", "Valid from", "Valid to", "State"].map((c) => h("th", { scope: "col" }, c))),
+      rel),
+    h("h3", {}, "Facts"),
+    h("ul", { id: "entity-facts" }, e.facts.map((f) => h("li", { class: f.active ? "active" : "past" },
+      link(route("fact", { agent, id: f.id }), f.text), ` (${when(f.validFrom)} – ${when(f.validTo)})`))),
+  );
+  await neighbourhood(main, agent, key, asOf, (k) => {
+    location.hash = route("entity", { agent, key: k });
+  });
+}

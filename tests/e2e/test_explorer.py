@@ -1,0 +1,203 @@
+"""The memory explorer (/explorer) driven in headless Chromium against the live API (auth on)
+and the demo agent: every view renders real data, a key scoped to an empty agent sees only that
+agent and is refused another one, and the page never requests another host."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from urllib.parse import quote
+
+import httpx
+import pytest
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from graph.admin import delete_agent
+from graph.executor import Executor
+from graph.memory.maintenance.duplicates import candidate_id
+from server.auth import ApiKeyStore
+from server.explorer import CSP
+from tests.cypher import load_query
+from tests.e2e.chromium import off_host, requested_urls, start_chromium
+from tests.e2e.conftest import LiveApi
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[webdriver.Chrome]:
+    b = start_chromium()
+    yield b
+    b.quit()
+
+
+@pytest.fixture
+async def scoped_key(executor: Executor) -> AsyncIterator[dict[str, str]]:
+    """An API key of a fresh tenant naming only a fresh, empty agent."""
+    agent, tenant = f"empty-{uuid.uuid4().hex[:10]}", f"explorer-{uuid.uuid4().hex[:8]}"
+    _, key = await ApiKeyStore(executor).create(tenant, [agent])
+    pair = ("person:ana_souza", "person:ana_s")
+    await executor.run("consolidation/upsert_merge_candidates", {"agent_id": agent, "rows": [
+        {"id": candidate_id(agent, *pair), "keep_key": pair[0], "drop_key": pair[1],
+         "confidence": 0.9, "reason": "same name"}]})
+    yield {"agent": agent, "key": key, "candidate": candidate_id(agent, *pair)}
+    await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": tenant})
+    await delete_agent(executor, agent)
+
+
+def _view(browser: webdriver.Chrome, url: str) -> str:
+    """Open a hash route and wait until its view has rendered (or shown its error)."""
+    browser.get(url)
+    WebDriverWait(browser, 60).until(lambda b: b.execute_script(
+        "const m = document.getElementById('view'); return m && m.dataset.ready === '1'"))
+    return str(browser.find_element(By.ID, "view").text)
+
+
+def _use_key(browser: webdriver.Chrome, base: str, key: str) -> None:
+    """Enter the key the way a person does: type it, press Enter."""
+    _view(browser, f"{base}/explorer#/agents")
+    field = browser.find_element(By.ID, "api-key")
+    field.clear()
+    field.send_keys(key, Keys.ENTER)
+    WebDriverWait(browser, 60).until(lambda b: b.execute_script(
+        "return document.getElementById('view').dataset.ready === '1' && "
+        "sessionStorage.getItem('hippograph.apiKey') !== null"))
+
+
+def _no_foreign_requests(browser: webdriver.Chrome) -> None:
+    urls = requested_urls(browser)
+    assert urls, "the performance log recorded nothing"
+    assert off_host(urls) == []
+
+
+def test_page_is_self_contained_and_guarded(live_api: LiveApi) -> None:
+    page = httpx.get(f"{live_api.url}/explorer")
+    assert page.status_code == 200 and page.headers["content-security-policy"] == CSP
+    assert 'integrity="sha384-' in page.text and "http" not in page.text.split("<body>")[0]
+    bundle = httpx.get(f"{live_api.url}/explorer-assets/app.js")
+    assert bundle.status_code == 200 and "cytoscape" in bundle.text.lower()
+    # The host/origin guard covers the page like every route (DNS rebinding, foreign origin).
+    assert httpx.get(f"{live_api.url}/explorer", headers={"Host": "evil.example"}).status_code == 403
+    assert httpx.get(f"{live_api.url}/explorer-assets/app.js",
+                     headers={"Origin": "https://evil.example"}).status_code == 403
+
+
+def test_admin_key_browses_the_demo_agent(
+    browser: webdriver.Chrome, live_api: LiveApi, demo_agent: str
+) -> None:
+    base = live_api.url
+    assert "UNAUTHENTICATED" in _view(browser, f"{base}/explorer#/agents")  # no key yet
+    _use_key(browser, base, live_api.admin_key)
+    agents = _view(browser, f"{base}/explorer#/agents")
+    row = browser.find_element(By.CSS_SELECTOR, f'tr[data-agent="{demo_agent}"]')
+    counts = [int(td.text) for td in row.find_elements(By.TAG_NAME, "td")[:4]]
+    assert all(c > 0 for c in counts), (counts, agents)
+
+    # Search: ranked facts with their score breakdown and sources, and the context block.
+    text = _view(browser, f"{base}/explorer#/search?agent={demo_agent}&q="
+                 + quote("Where does Guilherme work?"))
+    facts = browser.find_elements(By.CSS_SELECTOR, "#results li.fact")
+    assert facts, text
+    finals = [float(f.find_element(By.CSS_SELECTOR, '[data-score="final"]').text) for f in facts]
+    assert finals == sorted(finals, reverse=True) and finals[0] > 0
+    signals = ("SEMANTIC", "KEYWORD", "GRAPH", "ACTIVATION", "PATTERN")
+    assert any(s in facts[0].text.split("sources ")[1] for s in signals), facts[0].text
+    context = browser.find_element(By.ID, "context").text
+    assert facts[0].find_element(By.TAG_NAME, "a").text.split(" ")[0] in context
+
+    # asOf before anything was remembered: nothing to retrieve.
+    past = _view(browser, f"{base}/explorer#/search?agent={demo_agent}&q=Guilherme"
+                 "&asOf=2000-01-01T00:00:00")
+    assert "No fact matched." in past
+
+    # Entity: aliases, relations, facts and the neighbourhood graph; a click expands a node.
+    key = "person:guilherme_maturana"
+    text = _view(browser, f"{base}/explorer#/entity?agent={demo_agent}&key={key}")
+    assert browser.find_elements(By.ID, "entity-name"), text
+    assert "Guilherme Maturana" in browser.find_element(By.ID, "entity-name").text
+    assert browser.find_elements(By.CSS_SELECTOR, "#relations tr.active")
+    assert browser.find_elements(By.CSS_SELECTOR, "#entity-facts li")
+    WebDriverWait(browser, 30).until(lambda b: b.execute_script(
+        "return window.explorerGraph && window.explorerGraph.nodes().length > 1"))
+    labels = browser.execute_script("return window.explorerGraph.edges().map(e => e.data('label'))")
+    assert labels and all(labels)
+    assert browser.find_elements(By.CSS_SELECTOR, "#legend li")
+    before = browser.execute_script("return window.explorerGraph.nodes().length")
+    other = browser.execute_script(
+        f"return window.explorerGraph.nodes().filter(n => n.id() !== '{key}')[0].id()")
+    button = browser.find_element(By.CSS_SELECTOR, f'#expanders button[data-node="{other}"]')
+    button.send_keys(Keys.ENTER)  # keyboard: the node's button expands it like a click
+    WebDriverWait(browser, 30).until(lambda b: b.execute_script(
+        "return window.explorerGraph.nodes().length") >= before)
+    assert browser.execute_script("return window.explorerGraph.edges().length") > 0
+
+    # Fact: its versions; forget asks for confirmation first (cancelled here).
+    fact_link = browser.find_element(By.CSS_SELECTOR, "#entity-facts li a")
+    fact_link.click()
+    WebDriverWait(browser, 30).until(lambda b: b.execute_script(
+        "const m = document.getElementById('view'); return m.dataset.view === 'fact' "
+        "&& m.dataset.ready === '1'"))
+    assert browser.find_elements(By.CSS_SELECTOR, "#versions li")
+    browser.find_element(By.ID, "forget").click()
+    assert browser.find_element(By.ID, "forget-confirm").is_displayed()
+    browser.find_element(By.ID, "forget-no").click()
+    assert not browser.find_element(By.ID, "forget-confirm").is_displayed()
+
+    # Review: merge candidates, jobs and the audit trail tables.
+    _view(browser, f"{base}/explorer#/review?agent={demo_agent}")
+    for table in ("merges", "jobs", "audit"):
+        assert browser.find_element(By.ID, table).is_displayed()
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#audit tr")) > 1
+    _no_foreign_requests(browser)
+
+
+def test_scoped_key_sees_its_empty_agent_and_is_refused_others(
+    browser: webdriver.Chrome, live_api: LiveApi, demo_agent: str, scoped_key: dict[str, str]
+) -> None:
+    base, agent = live_api.url, scoped_key["agent"]
+    _use_key(browser, base, scoped_key["key"])
+    _view(browser, f"{base}/explorer#/agents")
+    rows = browser.find_elements(By.CSS_SELECTOR, "#agents tbody tr")
+    assert [r.get_attribute("data-agent") for r in rows] == [agent]
+    assert [td.text for td in rows[0].find_elements(By.TAG_NAME, "td")[:4]] == ["0"] * 4
+    empty = _view(browser, f"{base}/explorer#/search?agent={agent}&q=anything")
+    assert "No fact matched." in empty
+    refused = _view(browser, f"{base}/explorer#/search?agent={demo_agent}&q=Guilherme")
+    error = browser.find_element(By.CSS_SELECTOR, "#view .error")
+    assert error.get_attribute("data-code") == "FORBIDDEN", refused
+    assert not browser.find_elements(By.ID, "results")
+
+    # The key may write its agent: remember one fact, then forget it from its fact view.
+    body = httpx.post(f"{base}/graphql", headers={"Authorization": f"Bearer {scoped_key['key']}"},
+                      json={"query": REMEMBER, "variables": {"agentId": agent}}).json()
+    fact_id = body["data"]["remember"]["summary"]["factIds"][0]
+    _view(browser, f"{base}/explorer#/fact?agent={agent}&id={fact_id}")
+    assert "Ana Souza lives in Recife" in browser.find_element(By.ID, "versions").text
+    browser.find_element(By.ID, "forget").send_keys(Keys.ENTER)
+    browser.find_element(By.ID, "forget-reason").send_keys("moved away")
+    browser.find_element(By.ID, "forget-yes").send_keys(Keys.ENTER)
+    WebDriverWait(browser, 30).until(
+        lambda b: "Forgotten" in b.find_element(By.ID, "forget-status").text)
+    _view(browser, f"{base}/explorer#/agents")
+    row = browser.find_element(By.CSS_SELECTOR, f'tr[data-agent="{agent}"]')
+    assert row.find_elements(By.TAG_NAME, "td")[0].text == "0"  # no active fact left
+
+    # Review: an open merge candidate is rejected after the confirmation dialog.
+    _view(browser, f"{base}/explorer#/review?agent={agent}")
+    reject = f'button[data-merge="{scoped_key["candidate"]}"][data-accept="false"]'
+    browser.find_element(By.CSS_SELECTOR, reject).send_keys(Keys.ENTER)
+    WebDriverWait(browser, 10).until(lambda b: b.switch_to.alert).accept()
+    WebDriverWait(browser, 30).until(
+        lambda b: "REJECTED" in b.find_element(By.ID, "review-status").text)
+    assert not browser.find_elements(By.CSS_SELECTOR, reject)  # no longer open
+    _no_foreign_requests(browser)
+
+
+REMEMBER = """mutation($agentId: ID!) {
+  remember(agentId: $agentId, facts: [{text: "Ana Souza lives in Recife", subject: "Ana Souza"}]) {
+    summary { factIds } errors { code message }
+  }
+}"""
