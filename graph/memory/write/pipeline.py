@@ -293,6 +293,7 @@ class WritePipeline:
         ments = collect_mentions(ex)
         texts = [f.text for f in ex.facts] + [m.surface for m in ments] + [speaker]
         vecs = await self.embedder.embed(texts)
+        run.step("embedding", texts=len(texts))
         fact_vecs = vecs[: len(ex.facts)]
         name_vecs = dict(zip([m.surface for m in ments] + [speaker], vecs[len(ex.facts):],
                              strict=True))
