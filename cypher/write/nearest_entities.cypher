@@ -1,4 +1,4 @@
-// Entity resolution candidates per name: nearest entities by embedding (exact scan, true cosine) + person alias prefix matches.
+// Entity resolution candidates per name, exact: cosine over every entity of the agent (agent_id index; small agents, see write/entity_scope) + person alias prefix matches.
 // params: $agent_id string, $rows list<{index int, norm string, embedding list<float>}>, $k int, $min_similarity float
 // returns: index int, key string, name string, type string, similarity float
 UNWIND $rows AS row

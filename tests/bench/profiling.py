@@ -46,11 +46,13 @@ class ProfilingExecutor(Neo4jExecutor):
     def __init__(self, base: Neo4jExecutor) -> None:
         super().__init__(base.driver, base.database, base.tx_timeout_s, autocommit_reads=False)
         self.hits: Counter[str] = Counter()
+        self.plans: dict[str, Any] = {}  # the last plan of each statement
         self._name = "<text>"
 
     def record(self, name: str, plan: Any) -> None:
         if plan is not None:
             self.hits[name] += db_hits(plan)
+            self.plans[name] = plan
 
     async def run(self, name: str, params: dict[str, Any] | None = None, *,
                   read: bool = False) -> list[Row]:
