@@ -28,7 +28,7 @@ from graph.progress import progress_bar
 from graph.providers import Embedder, LLMResponse
 from server.memory import build_llm
 from server.settings import Settings
-from tests.bench.corpus_texts import hotpotqa
+from tests.bench.corpus_texts import BENCH, hotpotqa
 from tests.bench.growth_corpus import TableEmbedder, build_prefill
 from tests.bench.profiling import ProfilingExecutor
 from tests.bench.scripted_endpoint import ScriptedEndpoint
@@ -90,10 +90,11 @@ class Measured:
 
 
 def messages(n: int) -> list[str]:
-    """``n`` messages: 5-sentence HotpotQA passages (when shared/bench is there) with a
-    first-person message after every third."""
+    """``n`` messages: 5-sentence HotpotQA passages (when shared/bench is there; else the
+    first-person messages alone) with a first-person message after every third."""
+    corpus = BENCH / "multihop" / "hotpotqa-corpus.json"
     passages = [item.text for _, item in zip(range(n), hotpotqa(), strict=False)] \
-        if n else []
+        if n and corpus.is_file() else []
     out: list[str] = []
     for i, text in enumerate(passages):
         out.append(text)

@@ -15,7 +15,7 @@ from graph.memory.text import fold
 from graph.memory.write import StructuredEntity, StructuredFact
 from graph.memory.write.config import Scan
 from graph.memory.write.remember import remember
-from graph.memory.write.store import load_entity_candidates, load_fact_candidates
+from graph.memory.write.store import load_context, load_entity_candidates, load_fact_candidates
 from graph.providers import Embedder
 from tests.bench.profiling import ProfilingExecutor, operators
 
@@ -100,3 +100,10 @@ async def test_candidates_of_a_large_subject_come_from_the_fact_vector_index(
     # Bruno's one fact: the exact scan (small subject), same shape of rows.
     assert [c["text"] for c in cands if c["index"] == 1] == ["Bruno likes chess"]
     assert prof.hits["write/fact_candidates"] < 20
+    # The informed extraction's context of the same subject: its nearest facts, bounded.
+    prof = ProfilingExecutor(executor)
+    aliases, known = await load_context(prof, agent_id, ["ana"], vecs[0], 10, SCAN)
+    assert [a["key"] for a in aliases] == ["person:ana"]
+    assert 0 < len(known) <= 10 and all(f["key"] == "person:ana" for f in known)
+    assert known[0]["text"] == "Ana noted item 7 about topic 7"
+    assert "write/context_facts" not in prof.hits
