@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from enum import Enum
 from typing import Any, Protocol, TypeVar
 
 import strawberry
 from graphql.error import GraphQLError
-from strawberry.extensions import MaskErrors
+from strawberry.extensions import SchemaExtension
 
 from graph.errors import (
     BadInput,
@@ -36,6 +36,7 @@ __all__ = [
     "api_error_from",
     "errors_in_payload",
     "user_error_from",
+    "user_safe",
 ]
 
 log = logging.getLogger("hippograph.gql")
@@ -200,21 +201,33 @@ def _coded(error: GraphQLError) -> GraphQLError | None:
     return None
 
 
-class UserSafeErrors(MaskErrors):
-    """``MaskErrors`` that keeps (and codes) the errors we raise on purpose."""
+INTERNAL_MESSAGE = "Internal error."
 
-    def __init__(self) -> None:
-        super().__init__(error_message="Internal error.")
 
-    def _process_errors(self, errors: list[GraphQLError]) -> list[GraphQLError]:
-        out: list[GraphQLError] = []
-        for error in errors:
-            coded = _coded(error)
-            if coded is None:
-                log.error("internal error at %s", error.path, exc_info=error.original_error)
-                masked = self.anonymise_error(error)
-                masked.extensions = {"code": ErrorCode.INTERNAL.value}
-                out.append(masked)
-            else:
-                out.append(coded)
-        return out
+def user_safe(error: GraphQLError) -> GraphQLError:
+    """The error a client may see: coded when we raised it on purpose, otherwise logged here
+    with its traceback and replaced by ``Internal error.`` with code ``INTERNAL``."""
+    coded = _coded(error)
+    if coded is not None:
+        return coded
+    log.error("internal error at %s", error.path, exc_info=error.original_error)
+    return GraphQLError(
+        INTERNAL_MESSAGE,
+        error.nodes,
+        error.source,
+        error.positions,
+        error.path,
+        None,
+        {"code": ErrorCode.INTERNAL.value},
+    )
+
+
+class UserSafeErrors(SchemaExtension):
+    """Every error of an operation's result through :func:`user_safe`, on strawberry's public
+    ``on_operation`` hook (after parsing, validation and execution, before the response)."""
+
+    def on_operation(self) -> Iterator[None]:
+        yield
+        result = self.execution_context.result
+        if result is not None and result.errors:
+            result.errors = [user_safe(error) for error in result.errors]

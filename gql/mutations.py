@@ -12,7 +12,7 @@ from strawberry.scalars import JSON
 
 from gql.context import Info
 from gql.errors import ApiError, ErrorCode, errors_in_payload
-from gql.permissions import agent_mutation
+from gql.permissions import admin_mutation, agent_mutation
 from gql.types.enums import (
     DocumentFormat,
     MaintenanceJob,
@@ -20,6 +20,7 @@ from gql.types.enums import (
     RememberSection,
     to_pipeline,
 )
+from gql.types.erase import ErasePayload, erase_summary_from
 from gql.types.maintenance import (
     ForgetPayload,
     IngestDocumentPayload,
@@ -40,6 +41,7 @@ from gql.types.write import (
     WritePayload,
     write_outcome_from,
 )
+from graph.memory.erase import erase, erase_target
 from graph.memory.jobs.handlers import maintenance_spec
 from graph.memory.jobs.orphans import retry_failed
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
@@ -286,3 +288,50 @@ class Mutation:
                              info.context.memory.write_config.pii_mode)
         )
         return RunJobPayload(job_id=strawberry.ID(queued.job_id), created=queued.created, errors=[])
+
+    @admin_mutation(description="Erase a fact for good (admin key): the fact and its older "
+                                "versions, the messages and documents it came from, its text in "
+                                "audit records, receipts and jobs, what was derived from it. "
+                                "Time travel no longer shows it. Unlike `forget`, it cannot be "
+                                "undone.")
+    @errors_in_payload(ErasePayload)
+    async def erase_fact(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        fact_id: Annotated[strawberry.ID, _arg("The fact to erase.")],
+    ) -> ErasePayload:
+        target = erase_target(str(agent_id), fact_id=str(fact_id))
+        report = await erase(info.context.executor, target, queue=info.context.memory.queue)
+        return ErasePayload(summary=erase_summary_from(report), errors=[])
+
+    @admin_mutation(description="Erase a subject for good (admin key): the entity with its "
+                                "aliases and relationships, every fact about it and every "
+                                "message, document, job and audit text naming it.")
+    @errors_in_payload(ErasePayload)
+    async def erase_entity(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        key: Annotated[str, _arg("The entity key, e.g. `person:clara_rezende`.")],
+    ) -> ErasePayload:
+        target = erase_target(str(agent_id), entity_key=key)
+        report = await erase(info.context.executor, target, queue=info.context.memory.queue)
+        return ErasePayload(summary=erase_summary_from(report), errors=[])
+
+    @admin_mutation(description="Erase a whole agent for good (admin key): every node of it; "
+                                "its id is released and API keys stop naming it.")
+    @errors_in_payload(ErasePayload)
+    async def erase_agent(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        confirm_agent_id: Annotated[
+            str, _arg("The same agent id again (a guard against erasing the wrong agent).")
+        ],
+    ) -> ErasePayload:
+        if confirm_agent_id != str(agent_id):
+            raise ApiError(ErrorCode.BAD_INPUT, "confirmAgentId does not repeat agentId")
+        report = await erase(info.context.executor, erase_target(str(agent_id), everything=True))
+        return ErasePayload(summary=erase_summary_from(report), errors=[])
+

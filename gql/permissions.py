@@ -14,7 +14,16 @@ from strawberry.types import Info
 
 from graph.tenancy import may_access
 
-__all__ = ["ANONYMOUS", "LOCAL_ADMIN", "AgentAccess", "Principal", "agent_field", "agent_mutation"]
+__all__ = [
+    "ANONYMOUS",
+    "LOCAL_ADMIN",
+    "AdminAccess",
+    "AgentAccess",
+    "Principal",
+    "admin_mutation",
+    "agent_field",
+    "agent_mutation",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -68,6 +77,18 @@ class AgentAccess(BasePermission):
                                 claim=info.operation.operation == OperationType.MUTATION)
 
 
+class AdminAccess(BasePermission):
+    """Grants the field to admin keys only (the operator's key, an ``--admin`` key, or the local
+    operator when authentication is off): erasing data is the operator's decision."""
+
+    message = "This operation needs an admin API key."
+    error_extensions = {"code": "FORBIDDEN"}  # noqa: RUF012 - strawberry reads a class attribute
+
+    async def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
+        principal: Principal = getattr(info.context, "principal", ANONYMOUS)
+        return principal.admin
+
+
 def _guard() -> list[Any]:
     # use_directives=False: keep permission directives out of the public SDL (codegen users).
     return [PermissionExtension(permissions=[AgentAccess()], use_directives=False)]
@@ -81,3 +102,11 @@ def agent_field(*, description: str, **kwargs: Any) -> Any:
 def agent_mutation(*, description: str, **kwargs: Any) -> Any:
     """``strawberry.mutation`` guarded by :class:`AgentAccess`."""
     return strawberry.mutation(description=description, extensions=_guard(), **kwargs)
+
+
+def admin_mutation(*, description: str, **kwargs: Any) -> Any:
+    """``strawberry.mutation`` guarded by :class:`AdminAccess` (and :class:`AgentAccess`, which
+    an admin key always passes, so every ``agentId`` field carries the tenancy guard)."""
+    return strawberry.mutation(description=description, extensions=[
+        PermissionExtension(permissions=[AdminAccess(), AgentAccess()], use_directives=False)],
+        **kwargs)

@@ -2,18 +2,44 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from graph.executor import Executor
 
-__all__ = ["delete_agent"]
+__all__ = ["AgentDeletion", "delete_agent", "delete_agent_nodes"]
+
+
+@dataclass(frozen=True)
+class AgentDeletion:
+    """What deleting an agent removed: nodes, and API keys changed or revoked."""
+
+    nodes: int
+    keys_changed: int
+    keys_revoked: int
+
+
+async def delete_agent_nodes(executor: Executor, agent_id: str, *,
+                             batch: int = 10_000) -> AgentDeletion:
+    """Delete every node of ``agent_id`` and release the id.
+
+    Nodes go in batches, each its own transaction (so the server's transaction memory limit
+    holds for agents of any size): first through each label's agent index, then a last sweep
+    of any node carrying the agent id. Then the id is released: its tenant claim goes and API
+    keys stop naming it (a key left without any agent is revoked).
+    """
+    total = 0
+    for name in ("erase/delete_agent", "admin/delete_agent"):
+        while True:
+            rows = await executor.run(name, {"agent_id": agent_id, "batch": batch})
+            deleted = int(rows[0]["deleted"]) if rows else 0
+            total += deleted
+            if deleted < batch:
+                break
+    rows = await executor.run("erase/release_agent", {"agent_id": agent_id})
+    keys = rows[0] if rows else {"keys_changed": 0, "keys_revoked": 0}
+    return AgentDeletion(total, int(keys["keys_changed"]), int(keys["keys_revoked"]))
 
 
 async def delete_agent(executor: Executor, agent_id: str, *, batch: int = 10_000) -> int:
-    """Delete every node of ``agent_id`` in batches (each its own transaction, so the server's
-    transaction memory limit holds for agents of any size). Returns how many were deleted."""
-    total = 0
-    while True:
-        rows = await executor.run("admin/delete_agent", {"agent_id": agent_id, "batch": batch})
-        deleted = int(rows[0]["deleted"]) if rows else 0
-        total += deleted
-        if deleted < batch:
-            return total
+    """:func:`delete_agent_nodes`; returns how many nodes were deleted."""
+    return (await delete_agent_nodes(executor, agent_id, batch=batch)).nodes

@@ -33,6 +33,7 @@ from graph.schema import ensure_schema
 from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
 from server.breaker import BreakerExecutor
 from server.browser_guide import browser_guide_routes
+from server.export_route import EXPORT_PATH, export_routes
 from server.health import healthz, metrics, readiness, readyz
 from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter, parse_networks
 from server.mcp.http import McpHttp
@@ -145,6 +146,7 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
         # GraphiQL's scripts/styles, fetched by scripts/bootstrap.sh (check_dir: may be absent).
         Mount(ASSETS_PATH, StaticFiles(directory=settings.home / "graphiql", check_dir=False)),
         *browser_guide_routes(),
+        *export_routes(),
         *mcp.routes,
     ]
     admin_key = settings.admin_api_key.get_secret_value() if settings.admin_api_key else None
@@ -164,7 +166,7 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
             address_failures=AuthFailureLimiter(settings.auth_failures_per_address_per_minute,
                                                 settings.api_processes),
             trusted_proxies=parse_networks(settings.trusted_proxies),
-            paths=("/graphql", "/mcp"),
+            paths=("/graphql", "/mcp", EXPORT_PATH),
             deferred_limit_paths=("/mcp",),
         ),
     ]

@@ -18,7 +18,14 @@ import openai
 
 from graph.executor import Executor, connect
 from graph.memory.facade import Memory
-from graph.memory.jobs import DocumentConfig, JobQueue, JobsConfig, MaintenanceConfig, WorkerConfig
+from graph.memory.jobs import (
+    DocumentConfig,
+    JobQueue,
+    JobsConfig,
+    MaintenanceConfig,
+    RetentionConfig,
+    WorkerConfig,
+)
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.rerank import EmbeddingRescorer
 from graph.memory.read.retriever import Retriever
@@ -87,7 +94,16 @@ def jobs_config(settings: Settings) -> JobsConfig:
             "importance": settings.schedule_importance_s,
             "decay": settings.schedule_decay_s,
             "dedup_entities": settings.schedule_dedup_s,
+            "retention": settings.schedule_retention_s,
         },
+        retention=RetentionConfig(
+            events_s=settings.retention_events_s,
+            receipts_s=settings.retention_receipts_s,
+            jobs_s=settings.retention_jobs_s,
+            dedup_s=settings.retention_dedup_s,
+            audit_text_s=settings.retention_audit_text_s,
+            audits_s=settings.retention_audits_s,
+        ),
         scheduler_tick_s=settings.scheduler_tick_s,
         concurrency=settings.worker_concurrency,
         scheduler_enabled=settings.scheduler_enabled,

@@ -180,6 +180,26 @@ class Settings(BaseSettings):
     schedule_importance_s: float = 3_600.0
     schedule_decay_s: float = 3_600.0
     schedule_dedup_s: float = 21_600.0
+    schedule_retention_s: float = Field(
+        default=3_600.0, ge=0, description="Seconds between retention runs per agent (0: never)")
+    # --- retention (graph/memory/maintenance/retention.py); 0 keeps a kind forever ----------
+    retention_events_s: float = Field(
+        default=0.0, ge=0,
+        description="Stored messages older than this are deleted (their facts stay)")
+    retention_receipts_s: float = Field(
+        default=30 * 86_400.0, ge=0,
+        description="Idempotency receipts older than this are deleted (a retry then writes anew)")
+    retention_jobs_s: float = Field(
+        default=30 * 86_400.0, ge=0,
+        description="Finished (done or dead) jobs older than this are deleted")
+    retention_dedup_s: float = Field(
+        default=7 * 86_400.0, ge=0,
+        description="Job dedup slots older than this without an active job are deleted")
+    retention_audit_text_s: float = Field(
+        default=0.0, ge=0,
+        description="Audit records older than this lose their text and reason (a hash stays)")
+    retention_audits_s: float = Field(
+        default=0.0, ge=0, description="Audit records older than this are deleted altogether")
     merge_candidate_threshold: float = 0.80
     merge_auto_threshold: float = 0.97
     document_chunk_chars: int = 1_200

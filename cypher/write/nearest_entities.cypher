@@ -12,6 +12,7 @@ CALL (row) {
   LIMIT $k
   UNION
   MATCH (a:Alias {agent_id: $agent_id})-[:ALIAS_OF]->(e:Entity {type: 'person'})
+  USING INDEX a:Alias(agent_id, norm)
   WHERE size(row.norm) >= 3 AND a.norm STARTS WITH row.norm AND a.norm <> row.norm
   RETURN e.key AS key, e.name AS name, e.type AS type, 0.0 AS similarity
   LIMIT $k

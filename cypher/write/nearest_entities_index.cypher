@@ -13,6 +13,7 @@ CALL (row) {
 }
 CALL (row) {
   OPTIONAL MATCH (a:Alias {agent_id: $agent_id})-[:ALIAS_OF]->(e:Entity {type: 'person'})
+  USING INDEX a:Alias(agent_id, norm)
   WHERE size(row.norm) >= 3 AND a.norm STARTS WITH row.norm AND a.norm <> row.norm
   WITH e LIMIT $k
   RETURN [x IN collect(e) | {key: x.key, name: x.name, type: x.type, similarity: 0.0}] AS prefix

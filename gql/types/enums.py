@@ -70,6 +70,10 @@ class WriteAction(Enum):
     DELETE = strawberry.enum_value("DELETE", description="A fact was retracted by a message.")
     MERGE = strawberry.enum_value("MERGE", description="Two entities were merged (curation).")
     FORGET = strawberry.enum_value("FORGET", description="A fact was forgotten (curation).")
+    ERASE = strawberry.enum_value(
+        "ERASE", description="A fact, a subject or its messages were erased (hard delete); the "
+        "record keeps ids and a hash, never the text."
+    )
 
 
 @strawberry.enum(description="How much a write may change memory (deployment setting).")
@@ -114,6 +118,10 @@ class JobKind(Enum):
     DEDUP_ENTITIES = strawberry.enum_value(
         "dedup_entities", description="Propose merge candidates for duplicate entities."
     )
+    RETENTION = strawberry.enum_value(
+        "retention", description="Delete what has outlived its retention period (old messages, "
+        "idempotency receipts, finished jobs, dedup slots) and audit text past its period."
+    )
 
 
 @strawberry.enum(description="Maintenance jobs that can be started on demand (`runJob`).")
@@ -126,6 +134,10 @@ class MaintenanceJob(Enum):
     DECAY = strawberry.enum_value("decay", description="Expire and decay stale facts.")
     DEDUP_ENTITIES = strawberry.enum_value(
         "dedup_entities", description="Propose merge candidates for duplicate entities."
+    )
+    RETENTION = strawberry.enum_value(
+        "retention", description="Delete what has outlived its retention period (old messages, "
+        "idempotency receipts, finished jobs, dedup slots) and audit text past its period."
     )
 
 

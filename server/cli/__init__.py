@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from server.cli import apikey, jobs, mcp, memory, neo4j, retrieve, seed, serve
+from server.cli import apikey, erase, jobs, mcp, memory, neo4j, retrieve, seed, serve, transfer
 
 app = typer.Typer(
     name="hippograph",
@@ -13,7 +13,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(neo4j.app, name="neo4j")
-for _group in (serve, memory, retrieve, jobs, apikey, seed, mcp):
+for _group in (serve, memory, retrieve, jobs, apikey, seed, mcp, erase, transfer):
     _group.register(app)
 
 

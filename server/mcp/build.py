@@ -38,7 +38,8 @@ Before answering, call retrieve_context with the user's question. After a user m
 remembering, call write_message (facts are extracted, reconciled with what is known, and
 versioned). Use remember_facts for facts you already have in structured form, lookup_entity
 and list_facts to inspect memory (both accept as_of for time travel), forget_fact to retract a
-fact, ingest_document for longer texts. Errors carry a code: BAD_INPUT (fix the arguments),
+fact (it stays in history), erase_fact / erase_entity only when the user asks for data to be
+deleted for good (admin keys), ingest_document for longer texts. Errors carry a code: BAD_INPUT (fix the arguments),
 NOT_FOUND, FORBIDDEN (the key may not use that agent), RATE_LIMITED and UNAVAILABLE (retry
 later)."""
 
@@ -156,6 +157,8 @@ def _handler(tool: Tool, resolve: Resolver) -> Callable[..., Awaitable[Any]]:
             memory, agent_id, principal = await _admit(resolve, ctx, inp.agent_id,
                                                        claim=not tool.read_only,
                                                        reranks=tool.reranks)
+            if tool.admin_only and not (principal.admin or principal.operator):
+                raise ApiError(ErrorCode.FORBIDDEN, "This tool needs an admin API key.")
             if tool.charges_key:  # the key pays for what it ingests (document quota)
                 return await tool.run(memory, agent_id, inp, key_id=principal.key_id)
             return await tool.run(memory, agent_id, inp)

@@ -173,6 +173,21 @@ class ForgetFact(Input):
     reason: str | None = Field(default=None, description="Why (kept in the audit log).")
 
 
+class EraseFact(Input):
+    """Erase one fact for good (admin or operator only): the fact and its older versions, the
+    messages it came from and every copy of its text. Unlike forget_fact it cannot be undone and
+    time travel no longer shows it."""
+
+    fact_id: str = Field(description="Id of the fact to erase.")
+
+
+class EraseEntity(Input):
+    """Erase a subject for good (admin or operator only): the entity, its aliases and
+    relationships, every fact about it and every message or document naming it."""
+
+    key: str = Field(description="The entity key, e.g. `person:clara_rezende`.")
+
+
 class IngestDocument(Input):
     """Register a document (text or a public URL); a background job chunks and indexes it."""
 

@@ -18,10 +18,13 @@ from graph.errors import NotFound
 from graph.executor import Executor
 from graph.memory import browse
 from graph.memory.browse.overview import agent_overview
+from graph.memory.erase import EraseReport, erase_entity, erase_fact
 from graph.memory.facade import Memory
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.memory.write.remember.rows import API_MAX_ITEMS
 from server.mcp.inputs import (
+    EraseEntity,
+    EraseFact,
     ForgetFact,
     IngestDocument,
     Input,
@@ -202,6 +205,21 @@ async def forget_fact(m: Memory, agent_id: str, inp: ForgetFact) -> dict[str, An
     return {"fact_id": r.fact_id, "invalidated_relationships": list(r.invalidated_relationships)}
 
 
+# --- erase a fact or a subject -----------------------------------------------------------------
+
+
+def _erased(r: EraseReport) -> dict[str, Any]:
+    return {"erased": r.counts(), "audit_id": r.audit_id}
+
+
+async def erase_fact_tool(m: Memory, agent_id: str, inp: EraseFact) -> dict[str, Any]:
+    return _erased(await erase_fact(m.executor, agent_id, inp.fact_id, queue=m.queue))
+
+
+async def erase_entity_tool(m: Memory, agent_id: str, inp: EraseEntity) -> dict[str, Any]:
+    return _erased(await erase_entity(m.executor, agent_id, inp.key, queue=m.queue))
+
+
 # --- ingest a document ------------------------------------------------------------------------
 
 
@@ -238,6 +256,7 @@ class Tool:
     destructive: bool = False
     charges_key: bool = False  # ``run`` takes ``key_id=`` (the calling key pays a quota)
     reranks: bool = False  # may rerank with the LLM: costs ``rerank_rate_cost`` requests
+    admin_only: bool = False  # only an admin key or the operator's own scope may call it
 
 
 TOOLS: tuple[Tool, ...] = (
@@ -248,6 +267,10 @@ TOOLS: tuple[Tool, ...] = (
     Tool("lookup_entity", "Look up an entity", LookupEntity, lookup_entity, read_only=True),
     Tool("list_facts", "List facts as of a time", ListFacts, list_facts, read_only=True),
     Tool("forget_fact", "Forget a fact", ForgetFact, forget_fact, destructive=True),
+    Tool("erase_fact", "Erase a fact for good", EraseFact, erase_fact_tool, destructive=True,
+         admin_only=True),
+    Tool("erase_entity", "Erase a subject for good", EraseEntity, erase_entity_tool,
+         destructive=True, admin_only=True),
     Tool("ingest_document", "Ingest a document", IngestDocument, ingest_document,
          charges_key=True),
 )

@@ -1,8 +1,13 @@
 """Retrieve latency (no rerank): p50/p95 at 10k facts for one agent, with 100 agents sharing
 10k facts, the exact-scan vs index-over-fetch crossover, and the PROFILE of the slowest Cypher.
 
-    .venv/bin/python -m tests.bench.bench_retrieve            # 10k facts (~2-3 min)
+    .venv/bin/python -m tests.bench.bench_retrieve            # 10k facts, 3 repetitions
+    .venv/bin/python -m tests.bench.bench_retrieve --repeats 1 --queries 20   # a quick look
     .venv/bin/python -m tests.bench.bench_retrieve --large    # 100k facts as well
+
+Each scenario runs ``--repeats`` times (default 3) and the table of spreads gives min, median
+and max of p50 and p95 over the repetitions with their ratio to the bare-index floor measured in
+the same run: on a shared machine one repetition's p95 alone says little.
 
 Data is synthetic but shaped like real memory: 200 people / 60 organisations / 40 places with
 RELATES_TO edges, facts about a subject linked (ABOUT) to a second entity, clustered embeddings
@@ -351,8 +356,30 @@ async def both_paths(ex: TimingExecutor, embedder: TopicEmbedder, agent: str, la
     return rows
 
 
+async def repeated(ex: TimingExecutor, embedder: TopicEmbedder, agent: str, label: str,
+                   rng: random.Random, n: int, repeats: int) -> list[tuple[str, dict[str, Any]]]:
+    """``both_paths`` ``repeats`` times (fresh queries each time): every row keeps the p50 and
+    p95 of each repetition (``spread``), its own p50/p95 being their medians."""
+    reps = [await both_paths(ex, embedder, agent, label, rng.randrange(10**6), n)
+            for _ in range(repeats)]
+    rows = []
+    for i, (name, first) in enumerate(reps[0]):
+        p50s = [rep[i][1]["p50"] for rep in reps]
+        p95s = [rep[i][1]["p95"] for rep in reps]
+        stages = {k: statistics.median([rep[i][1]["stages"][k] for rep in reps])
+                  for k in first["stages"]}
+        rows.append((name, {"p50": statistics.median(p50s), "p95": statistics.median(p95s),
+                            "n": sum(rep[i][1]["n"] for rep in reps), "stages": stages,
+                            "spread": {"p50": p50s, "p95": p95s}}))
+    return rows
+
+
+def spread(values: list[float]) -> str:
+    return f"{min(values):6.1f} {statistics.median(values):6.1f} {max(values):6.1f}"
+
+
 async def main(large: bool, n_queries: int, sizes_arg: list[int] | None = None,
-               crowd_max: int = 10_000) -> None:
+               crowd_max: int = 10_000, repeats: int = 3) -> None:
     settings = Settings()
     base = connect(settings.bolt_uri, settings.neo4j_user,
                    settings.neo4j_secret(), settings.neo4j_database)
@@ -389,8 +416,8 @@ async def main(large: bool, n_queries: int, sizes_arg: list[int] | None = None,
             await load(ex, embedder, [solo], size, rng)
             total = int((await ex.run("read/agent_counts", {
                 "agent_id": solo}))[0]["total_facts"])
-            rows += await both_paths(ex, embedder, solo, f"1 agent, {size} facts",
-                                     rng.randrange(10**6), n_queries)
+            rows += await repeated(ex, embedder, solo, f"1 agent, {size} facts", rng,
+                                   n_queries, repeats)
             bounds += await profile_bounds(ex, f"1 agent, {size} facts")
             keep()
             exact, index = await crossover(ex, embedder, solo, size, total)
@@ -404,8 +431,8 @@ async def main(large: bool, n_queries: int, sizes_arg: list[int] | None = None,
             total = int((await ex.run("read/agent_counts", {
                 "agent_id": crowd[0]}))[0][
                 "total_facts"])
-            rows += await both_paths(ex, embedder, crowd[0], f"100 agents sharing {size} facts",
-                                     rng.randrange(10**6), n_queries)
+            rows += await repeated(ex, embedder, crowd[0], f"100 agents sharing {size} facts",
+                                   rng, n_queries, repeats)
             bounds += await profile_bounds(ex, f"100 agents sharing {size}")
             keep()
             exact, index = await crossover(ex, embedder, crowd[0], size // 100, total)
@@ -433,6 +460,14 @@ async def main(large: bool, n_queries: int, sizes_arg: list[int] | None = None,
               "one statement each; a real query adds the MiniLM embedding above):")
         for label, r in rows:
             print(f"  {label:<58} p50 {r['p50'] / bare:5.1f}x  p95 {r['p95'] / bare:5.1f}x")
+        print(f"\nspread over {repeats} repetitions of each scenario (ms, min median max; "
+              "ratio = median / floor):")
+        print(f"{'scenario':<66} {'p50 min    med    max':>22} {'p95 min    med    max':>22} "
+              f"{'p50 x':>6} {'p95 x':>6}")
+        for label, r in rows:
+            s = r["spread"]
+            print(f"{label:<66} {spread(s['p50']):>22} {spread(s['p95']):>22} "
+                  f"{r['p50'] / bare:6.1f} {r['p95'] / bare:6.1f}")
         ex.timings, ex.slowest = retrieve_timings, retrieve_slowest
         await profile_slowest(ex)
         print("\nread/signals PROFILE on each scenario's slowest call's parameters, graph read "
@@ -474,9 +509,11 @@ if __name__ == "__main__":
                              "100000)")
     parser.add_argument("--crowd-max", type=int, default=10_000,
                         help="the 100-agents scenario only for sizes up to this")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="repetitions of each scenario (min/median/max of p50 and p95)")
     parser.add_argument("--cleanup", action="store_true",
                         help="only delete agents left by an interrupted run, then exit")
     args = parser.parse_args()
     sizes = [int(x) for x in args.sizes.split(",") if x.strip()] or None
     asyncio.run(cleanup_leftovers() if args.cleanup else main(args.large, args.queries, sizes,
-                                                              args.crowd_max))
+                                                              args.crowd_max, args.repeats))

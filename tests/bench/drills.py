@@ -1,4 +1,4 @@
-"""Failure drills (issue 12 point 7): kill things mid-write and check that no message is lost or
+"""Failure drills: kill things mid-write and check that no message is lost or
 duplicated. ``python -m tests.bench.drills`` prints the table; ``tests/e2e/test_drills.py`` runs
 the same drills with small counts and asserts 0 lost, 0 duplicated.
 

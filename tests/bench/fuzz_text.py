@@ -1,5 +1,5 @@
 """CPU budget per call of every text function and regex on hostile and random input at the
-size limits (issue 12, point 2): ``python -m tests.bench.fuzz_text``.
+size limits: ``python -m tests.bench.fuzz_text``.
 
 Two checks per (target, input family): the CPU time of one call at the size limit stays under
 ``BUDGET_S`` (generous: a linear pass over 12k characters takes milliseconds; the old casual

@@ -1,6 +1,6 @@
 """LoCoMo evidence-recall benchmark of the read pipeline (offline: no LLM, no rerank).
 
-    .venv/bin/python -m tests.bench.locomo /work/shared/bench/locomo/locomo-dev.json
+    .venv/bin/python -m tests.bench.locomo ../shared/bench/locomo/locomo-dev.json
     .venv/bin/python -m tests.bench.locomo DATA.json --mode facts --ablate
 
 For every conversation (one agent each) the per-session ``observation`` facts are imported with
@@ -495,7 +495,7 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("path", help="locomo JSON (e.g. /work/shared/bench/locomo/locomo-dev.json)")
+    parser.add_argument("path", help="locomo JSON (e.g. ../shared/bench/locomo/locomo-dev.json)")
     parser.add_argument("--conversations", type=int, default=None)
     parser.add_argument("--questions", type=int, default=None, help="per conversation")
     parser.add_argument("--every", type=int, default=1,

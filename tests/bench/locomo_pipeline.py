@@ -1,7 +1,7 @@
 """LoCoMo end to end: every turn through the real write pipeline, then extraction quality and
 evidence recall beside the gold-observation mode.
 
-    .venv/bin/python -m tests.bench.locomo_pipeline /work/shared/bench/locomo/locomo-dev.json \
+    .venv/bin/python -m tests.bench.locomo_pipeline ../shared/bench/locomo/locomo-dev.json \
         [--conversations N] [--turns N] [--threshold T] [--examples FILE] [--extract-only]
         [--scripted-llm [--graphiti] [--graphiti-ports BOLT,HTTP]]
 
@@ -422,7 +422,7 @@ async def _embed(embedder: CachedEmbedder, facts: list[StoredFact],
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("path", help="locomo JSON (e.g. /work/shared/bench/locomo/locomo-dev.json)")
+    parser.add_argument("path", help="locomo JSON (e.g. ../shared/bench/locomo/locomo-dev.json)")
     parser.add_argument("--conversations", type=int, default=None)
     parser.add_argument("--turns", type=int, default=None, help="per conversation")
     parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)

@@ -1,9 +1,9 @@
 """Offline relation extraction against an LLM's recorded triples (no network, no database).
 
     .venv/bin/python -m tests.bench.offline_relations \\
-        --openie /work/shared/bench/multihop/musique-openie-gpt35.json \\
-        [--hotpotqa /work/shared/bench/multihop/hotpotqa-corpus.json] \\
-        [--locomo /work/shared/bench/locomo/locomo-dev.json] [--limit N] [--json OUT]
+        --openie ../shared/bench/multihop/musique-openie-gpt35.json \\
+        [--hotpotqa ../shared/bench/multihop/hotpotqa-corpus.json] \\
+        [--locomo ../shared/bench/locomo/locomo-dev.json] [--limit N] [--json OUT]
 
 The offline extractor (``extract_with``: spaCy parse, the verb pattern table and the open
 relations of ``write.offline.relations``) runs on every passage of ``--openie`` (HippoRAG's OpenIE

@@ -1,4 +1,4 @@
-"""Failure drills (issue 12 point 7) with small counts: every drill must end with 0 lost and 0
+"""Failure drills with small counts: every drill must end with 0 lost and 0
 duplicated messages. The drills themselves live in ``tests/bench/drills.py`` (``python -m
 tests.bench.drills`` runs them larger and prints the table); they run against a throw-away
 Neo4j on bolt 31687 (never the shared server), API/worker processes and a fake LLM endpoint

@@ -31,7 +31,7 @@ pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
 HIPPOGRAPH = str(Path(sys.executable).parent / "hippograph")
 TOOLS = {"write_message", "remember_facts", "retrieve_context", "lookup_entity", "list_facts",
-         "forget_fact", "ingest_document"}
+         "forget_fact", "erase_fact", "erase_entity", "ingest_document"}
 
 
 def _env(**extra: str) -> dict[str, str]:

@@ -1,5 +1,5 @@
 """Every transaction carries the configured timeout: Neo4j terminates a runaway one and the
-caller gets a typed ``GraphTimeout`` (issue 12, point 6)."""
+caller gets a typed ``GraphTimeout``."""
 
 from __future__ import annotations
 

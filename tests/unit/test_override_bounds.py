@@ -1,4 +1,4 @@
-"""Per-call overrides only narrow the operator's bounds (issue 12): never ``pii_mode`` or
+"""Per-call overrides only narrow the operator's bounds: never ``pii_mode`` or
 ``mutations_frozen``, ``mode`` only stricter, sizes / retries / timeouts only lower."""
 
 from __future__ import annotations

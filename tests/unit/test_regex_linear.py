@@ -1,4 +1,4 @@
-"""No regex or input can freeze the loop (issue 12, point 2).
+"""No regex or input can freeze the loop.
 
 Unit tests check shapes and correctness only (no timing): every pattern of graph/, gql/ and
 server/ passes the static shape check (tests/regex_shapes.py), the checker rejects the shapes
@@ -18,7 +18,7 @@ from graph.memory.write.guard import scan_pii
 from graph.providers.openai_chat import parse_json_text
 from tests.regex_shapes import collect_patterns, problems
 
-# The patterns replaced in issue 12, with the rule each breaks.
+# Patterns that were replaced by linear ones, with the rule each breaks.
 OLD_PATTERNS = {
     "casual query": (rf"^(?:(?:{planner._CASUAL_WORDS})\s*)+$", "nested"),
     "email": (r"\b[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}\b", "rescan"),

@@ -7,7 +7,13 @@ handler), ``config``; ``async_write`` (the ``extract`` job: a message logged now
 the worker) and ``orphans`` (logged messages never extracted get an ``extract`` job) keep writes
 from being lost. The maintenance jobs themselves live in ``graph.memory.maintenance``."""
 
-from graph.memory.jobs.config import DocumentConfig, JobsConfig, MaintenanceConfig, WorkerConfig
+from graph.memory.jobs.config import (
+    DocumentConfig,
+    JobsConfig,
+    MaintenanceConfig,
+    RetentionConfig,
+    WorkerConfig,
+)
 from graph.memory.jobs.context import Handler, JobContext, JobDeps, LeaseLost, PermanentJobError
 from graph.memory.jobs.policy import backoff_delay, on_failure
 from graph.memory.jobs.queue import Enqueued, Job, JobQueue, JobSpec
@@ -27,6 +33,7 @@ __all__ = [
     "LeaseLost",
     "MaintenanceConfig",
     "PermanentJobError",
+    "RetentionConfig",
     "Scheduler",
     "Worker",
     "WorkerConfig",

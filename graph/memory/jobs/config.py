@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["DocumentConfig", "JobsConfig", "MaintenanceConfig", "WorkerConfig"]
+__all__ = ["DocumentConfig", "JobsConfig", "MaintenanceConfig", "RetentionConfig", "WorkerConfig"]
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,26 @@ class DocumentConfig:
 
 
 @dataclass(frozen=True)
+class RetentionConfig:
+    """Time-to-live per kind of record, in seconds (0: kept forever); see
+    ``graph/memory/maintenance/retention.py``."""
+
+    events_s: float = 0.0  # stored messages
+    receipts_s: float = 30 * 86_400.0  # idempotency receipts
+    jobs_s: float = 30 * 86_400.0  # finished (done / dead) jobs
+    dedup_s: float = 7 * 86_400.0  # job dedup slots without an active job
+    audit_text_s: float = 0.0  # text and reason of audit records (the record stays, hashed)
+    audits_s: float = 0.0  # audit records themselves
+    batch: int = 1_000  # rows per statement
+    max_batches: int = 50  # statements per kind and run (bounded work per job)
+
+
+@dataclass(frozen=True)
 class JobsConfig:
     worker: WorkerConfig = field(default_factory=WorkerConfig)
     maintenance: MaintenanceConfig = field(default_factory=MaintenanceConfig)
     documents: DocumentConfig = field(default_factory=DocumentConfig)
+    retention: RetentionConfig = field(default_factory=RetentionConfig)
     # kind -> seconds between scheduled runs per agent (0 disables that kind)
     schedule: dict[str, float] = field(
         default_factory=lambda: {
@@ -81,6 +97,7 @@ class JobsConfig:
             "importance": 3_600.0,
             "decay": 3_600.0,
             "dedup_entities": 21_600.0,
+            "retention": 3_600.0,
         }
     )
     scheduler_tick_s: float = 60.0

@@ -10,12 +10,15 @@ from graph.memory.maintenance.consolidate import consolidate_handler
 from graph.memory.maintenance.duplicates import dedup_handler
 from graph.memory.maintenance.importance import decay_handler, importance_handler
 from graph.memory.maintenance.profiles import profile_handler
+from graph.memory.maintenance.retention import retention_handler
 from graph.memory.write.guard import stored_label
 
 __all__ = ["KINDS", "MAINTENANCE_KINDS", "SUBJECT_KINDS", "default_handlers",
            "maintenance_spec"]
 
-MAINTENANCE_KINDS = ("profile", "consolidate", "importance", "decay", "dedup_entities")
+MAINTENANCE_KINDS = (
+    "profile", "consolidate", "importance", "decay", "dedup_entities", "retention",
+)
 KINDS = ("extract", "document_ingest", "chunk_extract", *MAINTENANCE_KINDS)
 # Maintenance kinds that work on one subject (an entity key); the others work on the whole agent.
 SUBJECT_KINDS = ("profile",)
@@ -47,6 +50,7 @@ def default_handlers(*, with_extraction: bool = True) -> dict[str, Handler]:
         "importance": importance_handler,
         "decay": decay_handler,
         "dedup_entities": dedup_handler,
+        "retention": retention_handler,
     }
     if with_extraction:
         handlers["extract"] = extract_handler

@@ -83,7 +83,9 @@ async def all_signals(ex: Executor, scope: Scope, cfg: RetrieveConfig, now: date
                       cfg.budgets.overfetch_cap)
     budgets = cfg.budgets
     sem_index = sizes.agent_facts > budgets.exact_scan_max_facts and sem_k < budgets.overfetch_cap
-    kw_k = initial_k(cfg.candidates.keyword_limit, sizes.agent_facts, sizes.total_facts,
+    # The full-text query is limited to the agent inside the index (planner.agent_lucene):
+    # its own share of the index is all of it.
+    kw_k = initial_k(cfg.candidates.keyword_limit, sizes.agent_facts, sizes.agent_facts,
                      budgets.fulltext_cap)
     # Sent even when the agent holds no facts/events (the part then finds nothing): Neo4j
     # buckets string parameters by size in its plan cache key, so "" would need its own plan.
@@ -92,7 +94,7 @@ async def all_signals(ex: Executor, scope: Scope, cfg: RetrieveConfig, now: date
     ev_min = index_min_score(cfg.context.min_event_similarity)
     ev_k = initial_k(ev_limit, sizes.agent_events, sizes.total_events, cfg.budgets.overfetch_cap)
     ev_index = sizes.agent_events > budgets.exact_scan_max_facts and ev_k < budgets.overfetch_cap
-    ev_kw_k = initial_k(ev_limit, sizes.agent_events, sizes.total_events, cfg.budgets.fulltext_cap)
+    ev_kw_k = initial_k(ev_limit, sizes.agent_events, sizes.agent_events, cfg.budgets.fulltext_cap)
     events = sizes.agent_events > 0
     obs = sizes.agent_observations > 0 and cfg.context.max_observations > 0
     act_on = cfg.activation.activation_hops > 0 and cfg.activation.activation_seeds > 0

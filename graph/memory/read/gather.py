@@ -58,6 +58,7 @@ async def per_signal(
     agent_facts, total_facts = int(catalog["agent_facts"]), int(catalog["total_facts"])
     agent_events, total_events = int(catalog["agent_events"]), int(catalog["total_events"])
     lucene, graph_limit, seeds, pattern_types = _plan_inputs(plan, cfg)
+    lucene = planner.agent_lucene(lucene, scope.agent_id)
     stats = {n: SearchStats() for n in ("semantic", "keyword", "events_semantic",
                                         "events_keyword")}
     t = time.perf_counter()
@@ -128,6 +129,7 @@ async def one_statement(
         agent_events=int(catalog["agent_events"]), total_events=int(catalog["total_events"]),
         agent_observations=int(catalog.get("agent_observations", 1)))
     lucene, graph_limit, seeds, pattern_types = _plan_inputs(plan, cfg)
+    lucene = planner.agent_lucene(lucene, scope.agent_id)
     named = [e.key for e in plan.entities] if cfg.graph.enable_expansion else []
     stats: dict[str, SearchStats] = {}
     t = time.perf_counter()

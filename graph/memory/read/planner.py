@@ -23,6 +23,7 @@ from graph.memory.text import fold, normalize, slugify, word_ngrams
 __all__ = [
     "CatalogRow",
     "LookupTerms",
+    "agent_lucene",
     "aggregation_types",
     "build_plan",
     "casual_plan",
@@ -178,6 +179,20 @@ def lucene_query(words: Sequence[str]) -> str:
             if form:
                 terms.setdefault(lucene_escape(form), None)
     return " OR ".join(terms)
+
+
+def agent_lucene(lucene: str, agent_id: str) -> str:
+    """``lucene`` limited to one agent inside the full-text index: the query's words match the
+    ``text`` field only, and a zero-weight phrase on the ``agent_id`` field keeps this agent's
+    documents (its tokens in order; the statement still checks ``agent_id`` exactly, so an id
+    whose tokens contain another's is filtered there). Zero weight: BM25 scores are those of
+    the words alone. "" stays "" (keyword signal off)."""
+    if not lucene:
+        return ""
+    if not any(ch.isalnum() for ch in agent_id):  # no token to match: the words alone
+        return f"text:({lucene})"
+    phrase = agent_id.replace("\\", "\\\\").replace('"', '\\"')
+    return f'text:({lucene}) AND agent_id:"{phrase}"^0'
 
 
 def keyword_terms(plan: RetrievalPlan, names: bool = True) -> list[str]:

@@ -15,8 +15,10 @@ or when its share of the database is so small that the first over-fetch would al
 ``overfetch_cap`` hits; index over-fetch otherwise. Measured by ``tests/bench/bench_retrieve.py``
 (2 shared cores): exact scan costs ~0.035 ms per fact (10k facts: 370 ms) while an over-fetch
 round costs ~40 ms at small k and ~105 ms at k = 18k, so the crossover sits near 1,000 facts.
-Full-text has no exact alternative with BM25 scores, so it always over-fetches (cap
-``fulltext_cap``; the trace says when it was capped).
+Full-text: the fact and event full-text indexes also index ``agent_id``, and the query carries a
+zero-weight phrase on it (``planner.agent_lucene``), so Lucene returns this agent's best hits
+only; the first round asks for the limit with 50 % slack and grows while invalidated facts
+crowd the page (cap ``fulltext_cap``; the trace says when it was capped).
 """
 
 from __future__ import annotations
@@ -208,7 +210,8 @@ async def keyword_facts(ex: Executor, scope: Scope, *, lucene: str, limit: int,
                            read=True)
         return res[0]
 
-    rows, _ = await overfetch(query, limit, initial_k(limit, agent_facts, total_facts, cap),
+    # Limited to the agent inside the index (planner.agent_lucene): no other agent's hits.
+    rows, _ = await overfetch(query, limit, initial_k(limit, agent_facts, agent_facts, cap),
                                cap, None, stats)
     top = max((float(r["score"]) for r in rows), default=0.0)
     facts = []
@@ -266,7 +269,7 @@ async def keyword_events(ex: Executor, scope: Scope, *, lucene: str, limit: int,
     async def query(k: int) -> dict[str, Any]:
         return (await ex.run("read/keyword_events", {**params, "k": k}, read=True))[0]
 
-    rows, _ = await overfetch(query, limit, initial_k(limit, agent_events, total_events, cap),
+    rows, _ = await overfetch(query, limit, initial_k(limit, agent_events, agent_events, cap),
                                cap, None, stats)
     top = max((float(r["score"]) for r in rows), default=0.0)
     hits = []

@@ -1,6 +1,6 @@
 """Peers benchmark: Hippograph vs Graphiti vs vector / BM25 / RRF on the same LoCoMo facts.
 
-    .venv/bin/python -m tests.bench.peers /work/shared/bench/locomo/locomo-dev.json
+    .venv/bin/python -m tests.bench.peers ../shared/bench/locomo/locomo-dev.json
 
 Per conversation (one agent / one Graphiti group each) the ``observation`` facts are loaded into
 (a) Hippograph (structured ``remember`` as ``tests.bench.locomo``; ranked by ``Retriever``,

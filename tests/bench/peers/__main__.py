@@ -22,7 +22,7 @@ from server.settings import Settings
 from tests.bench.peers import __doc__ as DOC
 from tests.bench.peers.graphiti_peer import GraphitiPeer, PeerUnavailable
 from tests.bench.peers.rankers import VectorTable, local_rankers
-from tests.bench.peers.report import latency_table, quality_table
+from tests.bench.peers.report import latency_table, quality_table, repeated_figures
 from tests.bench.peers.run import (
     GRAPHITI,
     LATENCY_RANKERS,
@@ -38,7 +38,7 @@ from tests.bench.peers.run import (
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m tests.bench.peers",
                                      description=(DOC or "").splitlines()[0])
-    parser.add_argument("path", help="LoCoMo JSON, e.g. /work/shared/bench/locomo/locomo-dev.json")
+    parser.add_argument("path", help="LoCoMo JSON, e.g. ../shared/bench/locomo/locomo-dev.json")
     parser.add_argument("--conversations", type=int, default=None, help="first N conversations")
     parser.add_argument("--questions", type=int, default=None, help="first N per conversation")
     parser.add_argument("--sizes", default="10000",
@@ -46,6 +46,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "(e.g. 10000,100000; empty for none)")
     parser.add_argument("--latency-questions", type=int, default=40,
                         help="questions timed per size in the latency table")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="latency questions asked this many times per size (spread of p95)")
     parser.add_argument("--skip-graphiti", action="store_true", help="no Graphiti peer")
     parser.add_argument("--graphiti-bolt-port", type=int, default=28687,
                         help="Bolt port of Graphiti's own Neo4j (pick a free one)")
@@ -108,9 +110,10 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         latency = {dataset_size: {n: result["modes"][MODES[0]][n]
                                   for n in LATENCY_RANKERS if n in result["modes"][MODES[0]]}}
         for size in args.sizes:
-            scaled = await scale_latency(ex, table, corpora[0], size, run, rankers, peer,
-                                         args.latency_questions)
-            latency[size] = {n: scaled[n].figures() for n in LATENCY_RANKERS if n in scaled}
+            reps = await scale_latency(ex, table, corpora[0], size, run, rankers, peer,
+                                       args.latency_questions, args.repeats)
+            scaled = repeated_figures(reps)
+            latency[size] = {n: scaled[n] for n in LATENCY_RANKERS if n in scaled}
         result["latency"] = {str(k): v for k, v in latency.items()}
         result["load_average"] = os.getloadavg()
         result["seconds"] = time.perf_counter() - started

@@ -78,12 +78,13 @@ class PeerNeo4j:
     """The second, throw-away Neo4j that holds Graphiti's graph."""
 
     def __init__(self, project_home: Path, *, bolt_port: int = 28687, http_port: int = 28474,
-                 heap: str = "1g", pagecache: str = "1g") -> None:
+                 heap: str = "1g", pagecache: str = "1g", start_timeout_s: float = 120.0) -> None:
         BENCH_DIR.mkdir(exist_ok=True)
         self.home = Path(tempfile.mkdtemp(prefix="graphiti-neo4j-", dir=BENCH_DIR))
         self.project_home = project_home
         self.config = RuntimeConfig(home=self.home, password=PASSWORD, bolt_port=bolt_port,
-                                    http_port=http_port, heap=heap, pagecache=pagecache)
+                                    http_port=http_port, heap=heap, pagecache=pagecache,
+                                    start_timeout_s=start_timeout_s)
         self.runtime = LocalNeo4j(self.config)
         self.reused: Path | None = None
 
@@ -111,7 +112,8 @@ class PeerNeo4j:
             self.runtime = LocalNeo4j(RuntimeConfig(
                 home=self.home, password=PASSWORD, bolt_port=self.config.bolt_port,
                 http_port=self.config.http_port, heap=self.config.heap,
-                pagecache=self.config.pagecache, with_gds=False))
+                pagecache=self.config.pagecache, with_gds=False,
+                start_timeout_s=self.config.start_timeout_s))
         try:
             self.runtime.start(log)
         except Exception as exc:
@@ -129,8 +131,9 @@ class GraphitiPeer:
 
     def __init__(self, project_home: Path, log: Callable[[str], object] = print, *,
                  bolt_port: int = 28687, http_port: int = 28474,
-                 llm_base_url: str | None = None) -> None:
-        self.neo4j = PeerNeo4j(project_home, bolt_port=bolt_port, http_port=http_port)
+                 llm_base_url: str | None = None, start_timeout_s: float = 120.0) -> None:
+        self.neo4j = PeerNeo4j(project_home, bolt_port=bolt_port, http_port=http_port,
+                               start_timeout_s=start_timeout_s)
         self.log = log
         self.llm_base_url = llm_base_url
         self.proc: asyncio.subprocess.Process | None = None

@@ -65,9 +65,23 @@ def quality_table(figures: Mapping[str, Mapping[str, float]]) -> str:
     return "\n".join(lines)
 
 
+def repeated_figures(reps: Sequence[Mapping[str, RankerStats]]) -> dict[str, dict[str, float]]:
+    """Each ranker's latency over repetitions: p50/p95 = the medians of the repetitions'
+    p50/p95, with their min and max (``p50_min`` … ``p95_max``)."""
+    out: dict[str, dict[str, float]] = {}
+    for name in reps[0]:
+        p50s = sorted(rep[name].figures()["p50_ms"] for rep in reps)
+        p95s = sorted(rep[name].figures()["p95_ms"] for rep in reps)
+        out[name] = {"p50_ms": percentile(p50s, 50), "p95_ms": percentile(p95s, 50),
+                     "p50_min": p50s[0], "p50_max": p50s[-1], "p95_min": p95s[0],
+                     "p95_max": p95s[-1], "repeats": len(reps)}
+    return out
+
+
 def latency_table(by_size: Mapping[int, Mapping[str, Mapping[str, float]]],
                   rankers: Sequence[str]) -> str:
-    """Rows = facts per agent, columns = p50 / p95 ms per ranker, then hippograph p95 / peer p95."""
+    """Rows = facts per agent, columns = p50 / p95 ms per ranker (medians over repetitions, with
+    the p95's min–max when repeated), then hippograph p95 / peer p95."""
     peers = [r for r in rankers if r != BASE]
     head = ["facts/agent", *(f"{r} p50 / p95 ms" for r in rankers),
             *(f"hippo/{r} p95" for r in peers)]
@@ -76,7 +90,10 @@ def latency_table(by_size: Mapping[int, Mapping[str, Mapping[str, float]]],
         cells = [f"{size:,}"]
         for r in rankers:
             f = row.get(r)
-            cells.append(f"{_cell(f['p50_ms'], 1)} / {_cell(f['p95_ms'], 1)}" if f else "—")
+            cell = f"{_cell(f['p50_ms'], 1)} / {_cell(f['p95_ms'], 1)}" if f else "—"
+            if f and "p95_min" in f:  # repeated: the spread of p95 over the repetitions
+                cell += f" (p95 {_cell(f['p95_min'], 0)}–{_cell(f['p95_max'], 0)})"
+            cells.append(cell)
         base = row.get(BASE, {}).get("p95_ms", math.nan)
         for r in peers:
             cells.append(_cell(ratio(base, row[r]["p95_ms"]), 2) if r in row else "—")

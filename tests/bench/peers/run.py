@@ -109,10 +109,11 @@ async def evaluate(corpora: list[Corpus], table: VectorTable, rankers: dict[str,
 
 async def scale_latency(ex: Executor, table: VectorTable, corpus: Corpus, size: int, run: str,
                         rankers: dict[str, Ranker], peer: GraphitiPeer | None,
-                        n_questions: int) -> dict[str, RankerStats]:
+                        n_questions: int, repeats: int = 3) -> list[dict[str, RankerStats]]:
     """Latency with ``size`` facts in one agent/group: the conversation's facts padded with
     suffixed copies (each copy's vector a near-copy of its original's, the same for every
-    ranker: ``fusion.copy_vector``)."""
+    ranker: ``fusion.copy_vector``). The questions are asked ``repeats`` times: one stats
+    dict per repetition (for the spread of p50 and p95)."""
     by_id = {f.id: f for f in corpus.facts.facts}
     copies = scaled_copies([(str(f.id), f.text) for f in corpus.facts.facts], size)
     facts = []
@@ -134,20 +135,24 @@ async def scale_latency(ex: Executor, table: VectorTable, corpus: Corpus, size: 
                     await peer.load(group, speakers, payload)
                     bar.update(len(chunk))
         questions = corpus.all_questions[:n_questions + WARMUP]
-        stats = {n: RankerStats() for n in (*rankers, *([GRAPHITI] if peer else []))}
-        with progress_bar(total=len(questions), desc=f"latency at {size:,} facts") as bar:
-            for i, question in enumerate(questions):
-                vec = table.vectors[question]
-                for name, ranker in rankers.items():
-                    _, ms = await timed(ranker, agent, question, vec)
-                    if i >= WARMUP:
-                        stats[name].add_latency(ms)
-                if peer:
-                    _, ms = await peer.search(group, question, vec)
-                    if i >= WARMUP:
-                        stats[GRAPHITI].add_latency(ms)
-                bar.update()
-        return stats
+        reps = []
+        with progress_bar(total=len(questions) * repeats,
+                          desc=f"latency at {size:,} facts") as bar:
+            for _ in range(repeats):
+                stats = {n: RankerStats() for n in (*rankers, *([GRAPHITI] if peer else []))}
+                for i, question in enumerate(questions):
+                    vec = table.vectors[question]
+                    for name, ranker in rankers.items():
+                        _, ms = await timed(ranker, agent, question, vec)
+                        if i >= WARMUP:
+                            stats[name].add_latency(ms)
+                    if peer:
+                        _, ms = await peer.search(group, question, vec)
+                        if i >= WARMUP:
+                            stats[GRAPHITI].add_latency(ms)
+                    bar.update()
+                reps.append(stats)
+        return reps
     finally:
         await delete_agent(ex, agent)
 

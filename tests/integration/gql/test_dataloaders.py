@@ -46,7 +46,7 @@ async def test_page_of_100_entities_costs_five_queries(
 async def test_history_of_a_page_of_entities_is_one_query(
     executor: Executor, hash_embedder: HashEmbedder, agent_id: str
 ) -> None:
-    """Issue 12.6: ``Entity.history`` is batched (it cost one query per entity)."""
+    """``Entity.history`` is batched (it cost one query per entity)."""
     people = [f"Person Number {i:03d}" for i in range(50)]
     await remember(
         executor, hash_embedder, agent_id,
@@ -74,7 +74,7 @@ async def test_history_of_a_page_of_entities_is_one_query(
 async def test_relationships_are_capped_per_entity(
     executor: Executor, hash_embedder: HashEmbedder, agent_id: str
 ) -> None:
-    """Issue 12.6: ``Entity.relationships`` takes ``first`` (1..500), newest first."""
+    """``Entity.relationships`` takes ``first`` (1..500), newest first."""
     hub, spokes = "Hub Person", [f"Spoke {i:02d}" for i in range(12)]
     await remember(
         executor, hash_embedder, agent_id,

@@ -1,4 +1,4 @@
-"""Issue 12.6: document bytes are capped per API key and window (``document_quota_bytes`` per
+"""Document bytes are capped per API key and window (``document_quota_bytes`` per
 ``document_quota_window_s``), on GraphQL and MCP alike; the charge and the registration are
 one transaction, and registering the same content again is free."""
 

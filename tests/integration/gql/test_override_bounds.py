@@ -1,4 +1,4 @@
-"""Per-call ``configOverrides`` only narrow the operator's bounds (issue 12), driven through
+"""Per-call ``configOverrides`` only narrow the operator's bounds, driven through
 GraphQL over the real pipelines and Neo4j."""
 
 from __future__ import annotations

@@ -18,7 +18,11 @@ from graphql import (
     get_named_type,
 )
 from graphql.pyutils import Undefined
+from strawberry.permission import PermissionExtension
 
+from gql.mutations import Mutation
+from gql.permissions import AdminAccess
+from gql.queries import Query
 from gql.schema import schema as default_schema
 from graph.admin import delete_agent
 from graph.errors import BadInput
@@ -46,6 +50,22 @@ def _literal(type_: Any) -> str:
         raise AssertionError(f"required input object {inner.name}: teach the test to build it")
     assert isinstance(inner, GraphQLScalarType)
     return SCALAR_LITERALS[inner.name]
+
+
+def _admin_only() -> set[str]:
+    """GraphQL names of the root fields only admin keys may use (``admin_mutation``)."""
+    names = set()
+    for root in (Query, Mutation):
+        for f in root.__strawberry_definition__.fields:  # type: ignore[attr-defined]
+            if any(isinstance(ext, PermissionExtension)
+                   and any(isinstance(p, AdminAccess) for p in ext.permissions)
+                   for ext in f.extensions):
+                head, *rest = f.python_name.split("_")
+                names.add(head + "".join(w.capitalize() for w in rest))
+    return names
+
+
+ADMIN_ONLY = _admin_only()
 
 
 def agent_operations(agent_id: str) -> list[tuple[str, str]]:
@@ -89,7 +109,8 @@ def test_every_agent_field_is_covered() -> None:
     assert {"retrieve", "entity", "entities", "facts", "factHistory", "events", "neighborhood",
             "observations", "mergeCandidates", "auditLog", "jobs", "job", "write", "remember",
             "forget", "mergeEntities", "resolveMergeCandidate", "failedMessages",
-            "retryFailedMessages"} <= names
+            "retryFailedMessages", "eraseFact", "eraseEntity", "eraseAgent"} <= names
+    assert {"eraseFact", "eraseEntity", "eraseAgent"} == ADMIN_ONLY
 
 
 async def test_tenant_a_cannot_touch_tenant_b_through_any_field(
@@ -108,11 +129,12 @@ async def test_tenant_a_cannot_touch_tenant_b_through_any_field(
             codes = [e["extensions"]["code"] for e in body.get("errors", [])]
             assert codes == ["FORBIDDEN"], (name, body)
             assert body["data"] is None or body["data"].get(name) is None, (name, body)
-        # Same key on its own agent: never FORBIDDEN (other errors are fine for dummy args).
+        # Same key on its own agent: never FORBIDDEN (other errors are fine for dummy args),
+        # except the admin-only fields (erase), refused to every non-admin key.
         for name, op in agent_operations(agent_id):
             body = (await client.post("/graphql", json={"query": op}, headers=headers)).json()
             codes = [e["extensions"]["code"] for e in body.get("errors", [])]
-            assert "FORBIDDEN" not in codes, (name, body)
+            assert ("FORBIDDEN" in codes) == (name in ADMIN_ONLY), (name, body)
     after = await executor.run_text(load_query("agent_counts"), {"agent_id": other_agent}, read=True)
     assert after == before
 
@@ -156,7 +178,7 @@ async def test_all_agents_key_reaches_only_agents_of_its_tenant(
         for name, op in sorted(agent_operations(own), key=lambda o: o[1].startswith("query")):
             body = (await client.post("/graphql", json={"query": op}, headers=headers)).json()
             codes = [e["extensions"]["code"] for e in body.get("errors", [])]
-            assert "FORBIDDEN" not in codes, (name, body)
+            assert ("FORBIDDEN" in codes) == (name in ADMIN_ONLY), (name, body)
         # ... and is then out of tenant B's reach, even for a key naming it.
         with pytest.raises(BadInput, match="another tenant"):
             await t["store"].create(t["b"], [own])

@@ -12,7 +12,7 @@ from graph.memory.jobs import JobDeps, JobQueue, JobsConfig, WorkerConfig
 
 @pytest.fixture
 def kind() -> str:
-    """A job kind no other test (or engineer) uses, so workers only see this test's jobs."""
+    """A job kind no other test (or test run) uses, so workers only see this test's jobs."""
     return f"t_{uuid.uuid4().hex[:10]}"
 
 

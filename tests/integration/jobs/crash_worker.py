@@ -64,7 +64,7 @@ async def main(agent_id: str, marker: Path, point: str) -> None:
     embedder = MiniLMEmbedder(find_tokenizer(s.home))
     pipeline: Any
     if point == "before_commit":
-        # write #1 = event + idempotency claim, write #2 = the commit of facts
+        # the first write is the event + idempotency claim, the second the commit of facts
         pipeline = WritePipeline(FreezingExecutor(ex, marker, 2), embedder, None)
     else:
         pipeline = FreezingPipeline(WritePipeline(ex, embedder, None), marker)

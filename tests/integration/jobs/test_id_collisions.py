@@ -1,4 +1,4 @@
-"""Issue 12.6 on Neo4j: two agents whose ids and subjects run together when joined with ``|``
+"""On Neo4j: two agents whose ids and subjects run together when joined with ``|``
 get two jobs and two events (they shared one before)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12.3 on the job side, against the real Neo4j: orphaned events are swept and extracted,
+"""No lost or stuck message, on the job side, against the real Neo4j: orphaned events are swept and extracted,
 an LLM outage makes extraction jobs retry then die visibly (events kept), long jobs renew their
 lease, and a job whose lease was lost commits nothing (fencing token)."""
 

@@ -22,7 +22,7 @@ from tests.integration.gql.support import memory_for
 pytestmark = pytest.mark.neo4j
 
 TOOL_NAMES = {"write_message", "remember_facts", "retrieve_context", "lookup_entity",
-              "list_facts", "forget_fact", "ingest_document"}
+              "list_facts", "forget_fact", "erase_fact", "erase_entity", "ingest_document"}
 
 
 @pytest.fixture
@@ -65,6 +65,31 @@ async def test_tools_are_listed_with_typed_schemas_and_descriptions(client_for: 
         "format": "date-time", "type": "string"}
     assert tools["retrieve_context"].annotations.read_only_hint is True
     assert tools["forget_fact"].annotations.destructive_hint is True
+    assert tools["erase_fact"].annotations.destructive_hint is True
+
+
+async def test_erase_tools_need_an_admin_key_and_delete(client_for: Any, agent_id: str) -> None:
+    async with client_for(Principal(tenant="t", agents=frozenset({agent_id}))) as c:
+        stored = _ok(await c.call_tool("remember_facts", {
+            "entities": [{"name": "Clara Rezende", "type": "person"},
+                         {"name": "Bruno Alves", "type": "person"}],
+            "facts": [{"text": "Clara Rezende works at Vertix", "subject": "Clara Rezende"},
+                      {"text": "Bruno Alves plays chess", "subject": "Bruno Alves"}]}))
+        clara, bruno = stored["fact_ids"]
+        assert _code(await c.call_tool("erase_fact", {"fact_id": clara})) == "FORBIDDEN"
+        assert _code(await c.call_tool("erase_entity", {"key": "person:clara_rezende"})
+                     ) == "FORBIDDEN"
+    async with client_for(LOCAL_ADMIN) as c:
+        done = _ok(await c.call_tool("erase_entity", {"agent_id": agent_id,
+                                                      "key": "person:clara_rezende"}))
+        assert done["erased"]["facts"] == 1 and done["erased"]["entities"] == 1
+        assert _code(await c.call_tool("erase_fact", {"agent_id": agent_id, "fact_id": clara})
+                     ) == "NOT_FOUND"
+        done = _ok(await c.call_tool("erase_fact", {"agent_id": agent_id, "fact_id": bruno}))
+        assert done["erased"]["facts"] == 1 and done["audit_id"]
+        left = _ok(await c.call_tool("list_facts", {"agent_id": agent_id,
+                                                    "include_invalidated": True}))
+        assert left["facts"] == []
 
 
 async def test_remember_lookup_list_as_of_forget(client_for: Any, agent_id: str) -> None:
@@ -177,7 +202,7 @@ async def test_resources_profile_and_entities(client_for: Any, agent_id: str) ->
 async def test_an_all_agents_key_cannot_reach_another_tenants_agent(
     client_for: Any, executor: Executor, agent_id: str,
 ) -> None:
-    """Issue 12: --all-agents means every agent of the key's tenant, over MCP as over GraphQL."""
+    """--all-agents means every agent of the key's tenant, over MCP as over GraphQL."""
     import uuid
 
     from graph.tenancy import may_access

@@ -1,4 +1,4 @@
-"""A turn is searched as said by its speaker (issue 11): the event's vector carries the speaker's
+"""A turn is searched as said by its speaker: the event's vector carries the speaker's
 name, the same way for a written message and an imported (``remember``) event, so a question that
 names the person finds that person's turn and not the other speaker's identical words."""
 

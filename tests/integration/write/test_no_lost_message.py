@@ -1,4 +1,4 @@
-"""Issue 12.3 on the write side, against the real Neo4j: a writer that dies between the event
+"""No lost or stuck message, on the write side, against the real Neo4j: a writer that dies between the event
 and the commit neither loses the message nor locks its idempotency key forever; concurrent
 identical messages and concurrent updates of one fact never leave duplicate active facts or a
 fact with two active successors."""

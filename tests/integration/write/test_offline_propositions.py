@@ -1,4 +1,4 @@
-"""Offline path, one proposition per fact (issue 11): superseding one clause of a compound
+"""Offline path, one proposition per fact: superseding one clause of a compound
 sentence never invalidates the other; small talk stays an event; "you" is the other speaker."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12.1: the operator's PII policy covers every stored text and every LLM prompt, not only
+"""The operator's PII policy covers every stored text and every LLM prompt, not only
 the message of ``write``: structured ``remember`` (through GraphQL), document content and
 chunks (ingest + chunk extraction jobs), and the recent messages sent to the LLM as context
 (sync and async writes). Each test looks in Neo4j (every property of the agent's nodes) and in

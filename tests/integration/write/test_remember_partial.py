@@ -1,4 +1,4 @@
-"""Issue 12.6: ``remember`` writes one transaction per bounded batch and, when a batch fails
+"""``remember`` writes one transaction per bounded batch and, when a batch fails
 after earlier ones committed, reports exactly what was stored and what was not (and why),
 instead of an error that hides the committed half."""
 
@@ -47,7 +47,7 @@ async def test_a_failed_batch_reports_what_was_stored_and_what_was_not(
 ) -> None:
     facts = [StructuredFact(text=f"Eve visited city number {i}", subject="Eve")
              for i in range(5)]
-    # writes: 1 entity batch, then fact batches of 2 (#2, #3, #4), then relations (#5)
+    # writes: 1 entity batch, then fact batches of 2 (writes 2, 3 and 4), then relations (5)
     flaky = DropsAtWrite(executor, 3)
     result = await remember(
         flaky, hash_embedder, agent_id, batch_size=2,

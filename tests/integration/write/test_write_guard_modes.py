@@ -136,7 +136,7 @@ async def test_controlled_mode_applies_add_and_blocks_update(
 
 async def test_mutations_frozen_keeps_event_only(executor: Executor, agent_id: str,
                                                  hash_embedder: HashEmbedder) -> None:
-    # The operator freezes mutations (a per-call override may not: issue 12).
+    # The operator freezes mutations (a per-call override may not).
     res = await WritePipeline(executor, hash_embedder, None,
                               WriteConfig(mutations_frozen=True)).write(
         agent_id, "I live in Curitiba.", SPEAKER)

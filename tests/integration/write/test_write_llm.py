@@ -267,7 +267,7 @@ async def test_llm_timeout_keeps_event(executor: Executor, agent_id: str,
     llm = ScriptedLLM(replies=[httpx.ReadTimeout("t")])
     res = await WritePipeline(executor, embedder, llm.chat()).write(
         agent_id, "I live in Curitiba", SPEAKER)
-    # An LLM outage is not a success (issue 12.3): the result says so, the event is kept
+    # An LLM outage is not a success: the result says so, the event is kept
     # and stays pending for the orphan sweep.
     assert not res.success and res.event_id
     assert res.error and "LLM unavailable" in res.error

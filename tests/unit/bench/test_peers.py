@@ -11,7 +11,7 @@ import pytest
 from tests.bench.peers.__main__ import parse_args
 from tests.bench.peers.fusion import copy_text, copy_vector, percentile, rrf, scaled_copies
 from tests.bench.peers.rankers import VectorTable
-from tests.bench.peers.report import RankerStats, latency_table, quality_table
+from tests.bench.peers.report import RankerStats, latency_table, quality_table, repeated_figures
 from tests.bench.peers.run import build_corpora
 
 
@@ -163,3 +163,18 @@ def test_parse_args_sizes_and_help(capsys: pytest.CaptureFixture[str]) -> None:
         parse_args(["--help"])
     assert exc.value.code == 0
     assert "--conversations" in capsys.readouterr().out
+
+
+def test_repeated_latency_takes_medians_and_shows_the_p95_spread() -> None:
+    reps = []
+    for base in (10.0, 30.0, 20.0):
+        stats = RankerStats()
+        for ms in (base, base, base * 2):
+            stats.add_latency(ms)
+        reps.append({"hippograph": stats})
+    figures = repeated_figures(reps)["hippograph"]
+    assert figures["p50_ms"] == 20.0 and (figures["p50_min"], figures["p50_max"]) == (10.0, 30.0)
+    # p95 of (b, b, 2b) interpolates to 1.9 b
+    assert (figures["p95_min"], figures["p95_ms"], figures["p95_max"]) == (19.0, 38.0, 57.0)
+    table = latency_table({100: repeated_figures(reps)}, ["hippograph"])
+    assert table.splitlines()[2] == "| 100 | 20.0 / 38.0 (p95 19–57) |"

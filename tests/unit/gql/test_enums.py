@@ -87,7 +87,7 @@ def test_members_are_exactly_the_pipeline_values(
 
 
 def test_write_actions_cover_reconcile_and_curation() -> None:
-    assert {m.value for m in WriteAction} == {*ACTIONS, "MERGE", "FORGET"}
+    assert {m.value for m in WriteAction} == {*ACTIONS, "MERGE", "FORGET", "ERASE"}
 
 
 def test_mapping_both_ways() -> None:

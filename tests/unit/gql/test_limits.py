@@ -154,7 +154,7 @@ async def _run(query: str, variables: dict[str, Any]) -> Any:
 
 
 async def test_variable_page_sizes_cost_the_value_sent() -> None:
-    """Issue 12.6: ``limit: $h`` costs ``$h`` (it was costed at 100 whatever was sent, so a
+    """``limit: $h`` costs ``$h`` (it was costed at 100 whatever was sent, so a
     500-item history under each of 10 entities passed a limit its literal twin failed)."""
     literal = HISTORY_BY_VARIABLE.replace("($h: Int!)", "").replace("$h", "500")
     res = await run(literal)

@@ -1,4 +1,4 @@
-"""SSRF guard without gaps (issue 12, point 5): the connection goes to the address that was
+"""SSRF guard without gaps: the connection goes to the address that was
 checked (no second DNS lookup), IPv6 forms of private IPv4 ranges are refused, one deadline
 covers the whole fetch, refusals never echo resolved addresses.
 

@@ -1,4 +1,4 @@
-"""Issue 12.3: a write whose idempotency key is still claimed is the typed IN_PROGRESS error,
+"""A write whose idempotency key is still claimed is the typed IN_PROGRESS error,
 with retry advice, over GraphQL's mapping and as an MCP tool error."""
 
 from __future__ import annotations

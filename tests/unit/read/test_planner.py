@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graph.memory.read import planner
-from graph.memory.read.planner import CatalogRow
+from graph.memory.read.planner import CatalogRow, agent_lucene
 
 
 @pytest.mark.parametrize("query", [
@@ -101,3 +101,12 @@ def test_lucene_query_escapes_syntax() -> None:
     q = planner.lucene_query(["c++", "são", "a:b"])
     assert q == "c\\+\\+ OR c OR são OR sao OR a\\:b OR a OR b"
     assert planner.lucene_query([]) == ""
+
+
+def test_agent_lucene_limits_the_words_to_text_and_the_agent_by_a_zero_weight_phrase() -> None:
+    assert agent_lucene("kafka OR migration", "team-a:bot_7") == \
+        'text:(kafka OR migration) AND agent_id:"team-a:bot_7"^0'
+    # quotes and backslashes of an id cannot end the phrase early
+    assert agent_lucene("x", 'a"b\\c') == 'text:(x) AND agent_id:"a\\"b\\\\c"^0'
+    assert agent_lucene("", "team-a") == ""  # keyword signal off stays off
+    assert agent_lucene("x", "---") == "text:(x)"  # no token to match: the words alone

@@ -1,4 +1,4 @@
-"""Issue 12.6: ids and hashes built from several user-controlled parts never collide, and the
+"""Ids and hashes built from several user-controlled parts never collide, and the
 ones stored before (parts without ``|`` or ``\\``) keep their values."""
 
 from __future__ import annotations
@@ -8,11 +8,10 @@ import hashlib
 from graph.memory.jobs.policy import dedup_key
 from graph.memory.maintenance.clusters import observation_id
 from graph.memory.maintenance.duplicates import candidate_id
-from graph.memory.text import content_hash, entity_key
+from graph.memory.text import content_hash, entity_key, join_parts
 
 
 def test_join_parts_is_injective_and_keeps_plain_joins() -> None:
-    from graph.memory.text import join_parts  # new in issue 12; the other tests run before it
     assert join_parts("a|b", "c") != join_parts("a", "b|c")
     assert join_parts("a\\", "|b") != join_parts("a\\|", "b")
     assert join_parts("a", "b", "c") == "a|b|c"

@@ -1,4 +1,4 @@
-"""Offline extractor, issue 11: salience, one proposition per clause, pronoun rewriting; and the
+"""Offline extractor: salience, one proposition per clause, pronoun rewriting; and the
 LoCoMo quality metric the benchmark uses."""
 
 from __future__ import annotations

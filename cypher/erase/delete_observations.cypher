@@ -1,0 +1,8 @@
+// Delete the observations derived from erased facts or whose text names an erased name (consolidation derives them again from what remains).
+// params: $agent_id string, $fact_ids list<string>, $patterns list<string> (whole-word regexes of the erased names)
+// returns: deleted int
+MATCH (o:Observation {agent_id: $agent_id})
+WHERE EXISTS { MATCH (o)-[:DERIVED_FROM]->(f:Fact) WHERE f.id IN $fact_ids }
+   OR any(t IN $patterns WHERE (o.text) =~ t)
+DETACH DELETE o
+RETURN count(*) AS deleted

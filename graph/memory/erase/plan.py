@@ -1,0 +1,146 @@
+"""Pure decisions of an erase: what to erase, how names are matched, what an audit keeps.
+
+No I/O here (``graph.memory.erase.run`` does the Neo4j work); unit tests check these without a
+database.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
+
+from graph.errors import BadInput
+
+__all__ = [
+    "MIN_NAME_CHARS",
+    "EraseReport",
+    "EraseTarget",
+    "batches",
+    "erase_target",
+    "mention_patterns",
+    "name_matcher",
+    "scrub_rows",
+    "text_hash",
+]
+
+T = TypeVar("T")
+
+#: Names shorter than this are not searched in free text (``"Al"`` would match too much).
+MIN_NAME_CHARS = 3
+
+
+@dataclass(frozen=True)
+class EraseTarget:
+    """What one erase removes: one fact, one subject (entity key) or the whole agent."""
+
+    agent_id: str
+    fact_id: str | None = None
+    entity_key: str | None = None
+    everything: bool = False
+
+    @property
+    def scope(self) -> str:
+        """``fact``, ``entity`` or ``agent``."""
+        return "agent" if self.everything else ("fact" if self.fact_id else "entity")
+
+
+def erase_target(agent_id: str, *, fact_id: str | None = None, entity_key: str | None = None,
+                 everything: bool = False) -> EraseTarget:
+    """Validate an erase request: an agent and exactly one of a fact, an entity or everything.
+
+    Raises:
+        BadInput: no agent, or not exactly one target.
+    """
+    if not agent_id or not agent_id.strip():
+        raise BadInput("an agent id is required")
+    fact = (fact_id or "").strip() or None
+    key = (entity_key or "").strip() or None
+    if sum((fact is not None, key is not None, everything)) != 1:
+        raise BadInput("name exactly one of: a fact id, an entity key, or the whole agent")
+    return EraseTarget(agent_id=agent_id, fact_id=fact, entity_key=key, everything=everything)
+
+
+@dataclass
+class EraseReport:
+    """What an erase removed (counts of nodes and relationships)."""
+
+    scope: str
+    facts: int = 0
+    events: int = 0
+    documents: int = 0
+    entities: int = 0
+    relations_deleted: int = 0
+    relations_updated: int = 0
+    observations: int = 0
+    audits_scrubbed: int = 0
+    receipts: int = 0
+    jobs: int = 0
+    dedup_slots: int = 0
+    profiles_cleared: int = 0
+    nodes: int = 0
+    keys_changed: int = 0
+    keys_revoked: int = 0
+    audit_id: str | None = None
+
+    def counts(self) -> dict[str, int]:
+        """The non-zero counts, for logs, the audit record and the CLI."""
+        return {f.name: v for f in fields(self)
+                if isinstance(v := getattr(self, f.name), int) and v}
+
+
+def text_hash(*parts: str | None) -> str | None:
+    """What an audit keeps of erased text: sha256 (first 32 hex chars), or None for no text."""
+    text = "\x1f".join(p for p in parts if p)
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()[:32] if text else None
+
+
+def searchable_names(names: Iterable[str | None]) -> list[str]:
+    """Distinct names (case-insensitive) long enough to look for in free text."""
+    seen: dict[str, str] = {}
+    for name in names:
+        clean = " ".join((name or "").split())
+        if len(clean) >= MIN_NAME_CHARS:
+            seen.setdefault(clean.casefold(), clean)
+    return sorted(seen.values(), key=str.casefold)
+
+
+def mention_patterns(names: Iterable[str | None]) -> list[str]:
+    """Whole-word, case-insensitive Neo4j (Java) regexes that match a text naming one of
+    ``names`` anywhere (``=~`` must match the whole string, hence the ``.*`` on both sides).
+
+    ``\\Q...\\E`` quotes the name, so no character of it acts as regex syntax.
+    """
+    return [r"(?isU).*(?<!\w)\Q" + n.replace(r"\E", "") + r"\E(?!\w).*"
+            for n in searchable_names(names)]
+
+
+def name_matcher(names: Iterable[str | None]) -> re.Pattern[str] | None:
+    """The Python counterpart of :func:`mention_patterns` (None when no name is searchable)."""
+    found = searchable_names(names)
+    if not found:
+        return None
+    return re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in found), re.I)
+
+
+def scrub_rows(rows: Sequence[dict[str, Any]], erased_ids: Iterable[str],
+               names: re.Pattern[str] | None) -> list[dict[str, Any]]:
+    """Audit rows → their scrubbed form: text and reason become one hash; a ``target_id`` that is
+    an erased id or names an erased subject becomes its hash too (other ids stay)."""
+    gone = set(erased_ids)
+    out = []
+    for r in rows:
+        target = r.get("target_id")
+        if target is not None and (target in gone or (names is not None and names.search(target))):
+            target = text_hash(target)
+        out.append({"id": r["id"], "text_hash": text_hash(r.get("text"), r.get("reason")),
+                    "target_id": target})
+    return out
+
+
+def batches(items: Sequence[T], size: int) -> Iterator[list[T]]:
+    """``items`` in consecutive lists of at most ``size`` (each one bounded transaction)."""
+    for start in range(0, len(items), max(1, size)):
+        yield list(items[start : start + size])

@@ -1,0 +1,164 @@
+"""``hippograph export`` and ``hippograph import``: an agent's memory as JSON Lines, and imports
+from other memory systems (a Mem0 ``get_all`` export, a Graphiti graph in Neo4j)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+import typer
+
+from server.settings import get_settings
+
+__all__ = ["export_to", "import_from", "read_lines", "register"]
+
+
+def read_lines(path: Path) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a JSON Lines file, one line at a time (blank lines skipped)."""
+    from graph.errors import BadInput
+
+    with path.open(encoding="utf-8") as fh:
+        for no, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise BadInput(f"line {no}: invalid JSON ({exc.msg})") from exc
+            if not isinstance(data, dict):
+                raise BadInput(f"line {no}: expected a JSON object")
+            yield data
+
+
+async def export_to(out: TextIO, agent: str, *, page_size: int = 1000, embeddings: bool = True,
+                    memory: Any = None) -> int:
+    """Write the export of ``agent`` to ``out`` with a progress bar; returns the record count.
+    ``memory`` shares an existing one (tests); else one is built from settings and closed."""
+    from graph.memory.transfer import export_agent, export_counts
+    from graph.progress import progress_bar
+    from server.memory import build_memory
+
+    mem = memory or build_memory(get_settings())
+    try:
+        counts = await export_counts(mem.executor, agent)
+        total = sum(counts.values()) + counts.get("facts", 0)  # facts are read twice
+        bar = progress_bar(total=total, unit="rec", desc=f"export {agent}")
+        written = 0
+        try:
+            async for record in export_agent(mem.executor, agent,
+                                             embedder_name=mem.embedder.name,
+                                             dimensions=mem.embedder.dimensions,
+                                             page_size=page_size, embeddings=embeddings):
+                out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+                written += 1
+                bar.update(1)
+        finally:
+            bar.close()
+        return written
+    finally:
+        if memory is None:
+            await mem.close()
+
+
+async def import_from(path: Path, agent: str, *, batch_size: int = 500,
+                      memory: Any = None) -> dict[str, Any]:
+    """Import a Hippograph export file into ``agent`` with a progress bar; the result as JSON."""
+    from graph.memory.transfer import import_agent
+    from graph.progress import progress_bar
+    from graph.schema import ensure_schema
+    from server.memory import build_memory
+
+    mem = memory or build_memory(get_settings())
+    bar = progress_bar(total=None, unit="rec", desc=f"import {agent}")
+    try:
+        await ensure_schema(mem.executor, mem.embedder.dimensions)
+        r = await import_agent(mem.executor, mem.embedder, agent, read_lines(path),
+                               batch_size=batch_size, progress=bar.update)
+        return {"agent_id": r.agent_id, "source_agent": r.source_agent,
+                "source_embedder": r.source_embedder, "embedder": r.embedder,
+                "reembedded": r.reembedded, "written": r.written}
+    finally:
+        bar.close()
+        if memory is None:
+            await mem.close()
+
+
+def _fail(exc: Exception) -> None:
+    typer.echo(json.dumps({"success": False, "error": str(exc), "code": type(exc).__name__}),
+               err=True)
+    raise typer.Exit(2) from exc
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("export")
+    def export_cmd(
+        agent: str = typer.Option(..., "--agent", help="Agent id to export"),
+        output: Path | None = typer.Option(None, "--output", "-o",
+                                           help="File to write (default: standard output)"),
+        page_size: int = typer.Option(1000, "--page-size", min=1, max=10_000),
+        embeddings: bool = typer.Option(True, "--embeddings/--no-embeddings",
+                                        help="Include vectors (without: the importer re-embeds)"),
+    ) -> None:
+        """Export an agent's memory as JSON Lines: facts with every version, entities, aliases,
+        relation versions, events, documents and observations, after a header line."""
+        from graph.errors import GraphError
+
+        try:
+            if output is None:
+                n = asyncio.run(export_to(sys.stdout, agent, page_size=page_size,
+                                          embeddings=embeddings))
+            else:
+                with output.open("w", encoding="utf-8") as fh:
+                    n = asyncio.run(export_to(fh, agent, page_size=page_size,
+                                              embeddings=embeddings))
+        except GraphError as exc:
+            _fail(exc)
+        typer.echo(f"exported {n} records of {agent}", err=True)
+
+    @app.command("import")
+    def import_cmd(
+        file: Path | None = typer.Argument(None, exists=True, dir_okay=False,
+                                           help="Export file (or the peer's file)"),
+        agent: str = typer.Option(..., "--agent", help="Agent id to import into"),
+        source: str = typer.Option("hippograph", "--from",
+                                   help="Format: hippograph | mem0 | graphiti"),
+        bolt: str | None = typer.Option(None, "--bolt", help="Graphiti: Neo4j bolt URI"),
+        user: str = typer.Option("neo4j", "--user", help="Graphiti: Neo4j user"),
+        password: str | None = typer.Option(None, "--password",
+                                            help="Graphiti: Neo4j password"),
+        database: str = typer.Option("neo4j", "--database", help="Graphiti: Neo4j database"),
+        group: list[str] = typer.Option(None, "--group",
+                                        help="Graphiti: group_id to import (repeatable; default all)"),
+        batch_size: int = typer.Option(500, "--batch-size", min=1, max=10_000),
+    ) -> None:
+        """Import into an agent: a Hippograph export (ids mapped, re-embedded when the model
+        differs), a Mem0 get_all export (--from mem0) or a Graphiti graph (--from graphiti)."""
+        from graph.errors import GraphError
+
+        try:
+            if source == "hippograph":
+                if file is None:
+                    raise typer.BadParameter("give the export file")
+                out = asyncio.run(import_from(file, agent, batch_size=batch_size))
+            elif source in ("mem0", "graphiti"):
+                from server.cli import peers
+
+                if source == "mem0":
+                    if file is None:
+                        raise typer.BadParameter("give the Mem0 export file")
+                    out = asyncio.run(peers.import_mem0(file, agent, batch_size=batch_size))
+                else:
+                    if not bolt:
+                        raise typer.BadParameter("--from graphiti needs --bolt URI")
+                    out = asyncio.run(peers.import_graphiti(
+                        bolt, user, password or "", database, agent, groups=group or None,
+                        batch_size=batch_size))
+            else:
+                raise typer.BadParameter("--from must be hippograph, mem0 or graphiti")
+        except GraphError as exc:
+            _fail(exc)
+        typer.echo(json.dumps(out, ensure_ascii=False, indent=2, default=str))

@@ -1,0 +1,151 @@
+"""Proof of erase on the real Neo4j: a unique marker goes in through every input path (a
+message, earlier messages, remember, a document's text and URL, a forget reason, a thread id, a
+job subject); erasing the subject it names leaves no property of any node or relationship in the
+whole database holding it, and the agent's other facts retrieve as before."""
+
+from __future__ import annotations
+
+import http.server
+import random
+import string
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+
+from graph.executor import Executor
+from graph.memory.erase import erase_entity
+from graph.memory.facade import Memory
+from graph.memory.jobs import Worker
+from graph.memory.jobs.handlers import default_handlers, maintenance_spec
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
+from graph.providers import HashEmbedder
+from server.settings import Settings
+from tests.cypher import load_query
+from tests.integration.gql.support import memory_for
+
+pytestmark = pytest.mark.neo4j
+
+QUESTIONS = ("Where does Clara Rezende work?", "Where does Clara live?", "Vertix office")
+
+
+def _marker() -> str:
+    return "Zylv" + "".join(random.choices(string.ascii_lowercase, k=8))
+
+
+@pytest.fixture
+def served(request: pytest.FixtureRequest) -> Iterator[tuple[str, dict[str, bytes]]]:
+    """A loopback HTTP server answering the documents the test puts in its dict."""
+    pages: dict[str, bytes] = {}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = pages.get(self.path)
+            self.send_response(200 if body is not None else 404)
+            self.send_header("Content-Type", "text/plain; charset=utf-8")
+            self.end_headers()
+            self.wfile.write(body or b"")
+
+        def log_message(self, *args: object) -> None:
+            return None
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", pages
+    server.shutdown()
+
+
+async def _scan(executor: Executor, needle: str) -> list[dict[str, object]]:
+    return await executor.run_text(load_query("scan_text"), {"needle": needle.lower(), "limit": 10_000},
+                                   read=True)
+
+
+async def _run_jobs(memory: Memory, agent_id: str) -> int:
+    worker = Worker(memory.job_deps(), default_handlers(), agent_id=agent_id)
+    return await worker.run_until_idle()
+
+
+async def _retrieved(memory: Memory, agent_id: str) -> dict[str, list[tuple[str, str]]]:
+    return {q: [(f.id, f.text) for f in (await memory.retriever.retrieve(agent_id, q)).facts]
+            for q in QUESTIONS}
+
+
+async def test_erasing_a_subject_leaves_no_trace_of_it_anywhere(
+    executor: Executor, hash_embedder: HashEmbedder, agent_id: str,
+    served: tuple[str, dict[str, bytes]],
+) -> None:
+    marker = _marker()
+    key = f"person:{marker.lower()}"
+    memory = memory_for(executor, hash_embedder,
+                        settings=Settings(url_fetch_allow_private=True))
+    base, pages = served
+
+    # The agent's other memory, which must survive untouched.
+    await memory.admin.remember(agent_id, entities=[
+        StructuredEntity(name="Clara Rezende", type="person"),
+        StructuredEntity(name="Vertix", type="organization"),
+        StructuredEntity(name="Curitiba", type="city"),
+    ], facts=[
+        StructuredFact(text="Clara Rezende works at Vertix as a data engineer",
+                       subject="Clara Rezende", entities=["Vertix"]),
+        StructuredFact(text="Clara Rezende lives in Curitiba", subject="Clara Rezende",
+                       entities=["Curitiba"]),
+        StructuredFact(text="Vertix has its office in Curitiba", subject="Vertix",
+                       entities=["Curitiba"]),
+    ], relations=[StructuredRelation(source="Clara Rezende", target="Vertix", type="works_at")])
+    await memory.writer.write(agent_id, "Clara Rezende goes swimming every Tuesday.", "Bruno",
+                              thread_id="chat-clara")
+
+    # The marker, through every input path.
+    await memory.admin.remember(agent_id, entities=[
+        StructuredEntity(name=marker, type="person", aliases=[f"{marker}inho"]),
+    ], facts=[
+        StructuredFact(text=f"{marker} speaks four languages", subject=marker),
+        StructuredFact(text=f"{marker} is a friend of Clara Rezende", subject=marker,
+                       entities=["Clara Rezende"]),
+    ], relations=[StructuredRelation(source=marker, target="Clara Rezende", type="friend_of")])
+    written = await memory.writer.write(
+        agent_id, f"{marker} works at the Lisbon aquarium.", "Bruno",
+        thread_id=f"chat-{marker}", idempotency_key=f"msg-{marker}")
+    assert written.success
+    await memory.write_async(agent_id, f"{marker} adopted a grey cat named Miso.", "Bruno",
+                             recent_messages=[f"Bruno: have you met {marker}?"])
+    await memory.documents.ingest(
+        agent_id, text=f"# Notes\n\n{marker} studied marine biology in Porto. "
+                       f"{marker} dives on weekends.")
+    pages[f"/{marker}.txt"] = f"Profile\n\n{marker} grew up in Faro.".encode()
+    await memory.documents.ingest(agent_id, url=f"{base}/{marker}.txt")
+    await memory.queue.enqueue(maintenance_spec("profile", agent_id, key))
+    await _run_jobs(memory, agent_id)
+    forgotten = [f for f in (await memory.browse.facts(agent_id, entity_key=key)).items
+                 if "languages" in f.text]
+    await memory.admin.forget(agent_id, forgotten[0].id, f"{marker} asked to drop it")
+    before = await _retrieved(memory, agent_id)
+    found = await _scan(executor, marker)
+    # Every path did store the marker somewhere (else the proof below would prove nothing).
+    labels = {(r["label"], r["key"]) for r in found}
+    for expected in [("Event", "text"), ("Event", "thread_id"), ("Fact", "text"),
+                     ("Entity", "name"), ("Alias", "text"), ("Audit", "reason"),
+                     ("Job", "payload"), ("Job", "subject"), ("Document", "url"),
+                     ("Chunk", "text"), ("WriteReceipt", "result")]:
+        assert expected in labels, (expected, sorted(labels))
+
+    written_at = datetime.now(UTC)
+    then = await memory.retriever.retrieve(agent_id, f"{marker} languages", as_of=written_at)
+    assert marker.lower() in then.context.lower()  # time travel showed it before the erase
+
+    report = await erase_entity(executor, agent_id, key, queue=memory.queue)
+
+    assert report.facts >= 5 and report.events >= 3 and report.documents == 2
+    leftover = await _scan(executor, marker)
+    assert leftover == [], leftover
+    after = await _retrieved(memory, agent_id)
+    for question, hits in before.items():
+        others = [i for i, text in hits if marker.lower() not in text.lower()]
+        assert others, question
+        assert [i for i, _ in after[question] if i in others] == others, question
+    # Time travel to before the erase does not bring the text back either.
+    past = await memory.retriever.retrieve(agent_id, f"{marker} languages", as_of=written_at)
+    assert marker.lower() not in past.context.lower()

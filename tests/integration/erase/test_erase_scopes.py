@@ -1,0 +1,147 @@
+"""Erase scopes on the real Neo4j: a fact (its older versions, sources, derived data and
+relationship evidence), a whole agent (every node, its id and key scope released), and the
+GraphQL mutations (admin only, typed errors) and the CLI."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from gql.permissions import LOCAL_ADMIN, Principal
+from graph.errors import NotFound
+from graph.executor import Executor
+from graph.memory.erase import erase_agent, erase_fact
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.providers import HashEmbedder
+from server.auth import ApiKeyStore
+from server.cli import app
+from tests.cypher import load_query
+from tests.integration.gql.support import gql, memory_for
+from tests.integration.write.history import fact_history
+
+pytestmark = pytest.mark.neo4j
+
+
+async def _nodes(executor: Executor, agent_id: str) -> int:
+    rows = await executor.run_text(load_query("agent_counts"), {"agent_id": agent_id}, read=True)
+    return sum(int(r["nodes"]) for r in rows)
+
+
+async def test_erasing_a_fact_takes_its_versions_sources_and_derived_data(
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
+    memory = memory_for(executor, hash_embedder)
+    pipe = memory.writer
+    a = await pipe.write(agent_id, "I live in Curitiba.", "Rafael", idempotency_key="k1")
+    b = await pipe.write(agent_id, "I moved to Lisbon.", "Rafael")
+    versions = [a.facts_added[0].id, b.facts_updated[0].id]
+    kept = await remember(executor, hash_embedder, agent_id, entities=[
+        StructuredEntity(name="Vertix", type="organization")], facts=[
+        StructuredFact(text="Rafael works at Vertix", subject="Rafael", entities=["Vertix"]),
+        StructuredFact(text="Rafael joined Vertix in 2020", subject="Rafael",
+                       entities=["Vertix"])],
+        relations=[StructuredRelation(source="Rafael", target="Vertix", type="works_at")])
+    works, joined = kept.fact_ids
+    # One relationship evidenced by two facts, one by a single fact.
+    rel_rows = await executor.run_text(load_query("set_relation_evidence"), {
+        "agent_id": agent_id, "type": "works_at", "evidence": [works, joined]})
+    assert len(rel_rows) == 1
+    await executor.run("consolidation/upsert_observations", {"agent_id": agent_id, "rows": [
+        {"id": f"obs-{agent_id}", "text": "Rafael moves often", "kind": "pattern",
+         "embedding": (await hash_embedder.embed(["x"]))[0], "fact_ids": versions}]})
+
+    report = await erase_fact(executor, agent_id, versions[-1], queue=memory.queue)
+
+    assert report.facts == 2 and report.events == 2 and report.observations == 1
+    assert report.receipts == 1 and report.audits_scrubbed >= 2
+    for fid in versions:
+        with pytest.raises(NotFound):
+            await fact_history(executor, agent_id, fid)
+    assert len(await fact_history(executor, agent_id, works)) == 1  # other facts stay
+    audits = await executor.run_text(load_query("erase_audits"), {"agent_id": agent_id},
+                                     read=True)
+    erased = [x for x in audits if x["fact_id"] in versions]
+    assert erased and all(x["text"] is None and x["text_hash"] for x in erased)
+    assert any(x["action"] == "ERASE" for x in audits)
+    # The relationship evidenced by `works` and `joined`: erasing one keeps it, the other drops it.
+    r1 = await erase_fact(executor, agent_id, joined)
+    assert (r1.relations_updated, r1.relations_deleted) == (1, 0)
+    r2 = await erase_fact(executor, agent_id, works)
+    assert (r2.relations_updated, r2.relations_deleted) == (0, 1)
+    with pytest.raises(NotFound):
+        await erase_fact(executor, agent_id, works)
+
+
+async def test_erasing_an_agent_deletes_every_node_and_releases_its_id(
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
+    memory = memory_for(executor, hash_embedder)
+    store = ApiKeyStore(executor)
+    tenant = f"tenant-{agent_id}"
+    only, _ = await store.create(tenant, [agent_id])
+    both, _ = await store.create(tenant, [agent_id, f"{agent_id}-b"])
+    await memory.writer.write(agent_id, "Clara Rezende works at Vertix.", "Bruno",
+                              idempotency_key="k")
+    await memory.write_async(agent_id, "Clara lives in Curitiba.", "Bruno")
+    await memory.documents.ingest(agent_id, text="Vertix sells sensors.")
+    assert await _nodes(executor, agent_id) > 5
+
+    report = await erase_agent(executor, agent_id)
+
+    assert report.nodes > 5 and report.keys_changed == 2 and report.keys_revoked == 1
+    assert await _nodes(executor, agent_id) == 0
+    keys = {k.id: k for k in await store.list(tenant)}
+    assert keys[only].revoked_at is not None and keys[only].agents == []
+    assert keys[both].revoked_at is None and keys[both].agents == [f"{agent_id}-b"]
+    assert not await executor.run("tenancy/agent_owner", {"agent_id": agent_id}, read=True)
+    await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": tenant})
+
+
+ERASE_FACT = """mutation($a: ID!, $f: ID!) { eraseFact(agentId: $a, factId: $f) {
+  summary { scope facts auditId } errors { code message } } }"""
+ERASE_ENTITY = """mutation($a: ID!, $k: String!) { eraseEntity(agentId: $a, key: $k) {
+  summary { facts entities } errors { code } } }"""
+ERASE_AGENT = """mutation($a: ID!, $c: String!) { eraseAgent(agentId: $a, confirmAgentId: $c) {
+  summary { nodes } errors { code message } } }"""
+
+
+async def test_graphql_erase_is_admin_only_with_typed_errors(
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
+    memory = memory_for(executor, hash_embedder)
+    done = await remember(executor, hash_embedder, agent_id, entities=[
+        StructuredEntity(name="Clara Rezende", type="person")], facts=[
+        StructuredFact(text="Clara Rezende works at Vertix", subject="Clara Rezende"),
+        StructuredFact(text="Clara Rezende plays chess", subject="Clara Rezende")])
+    first, second = done.fact_ids
+    user = Principal(tenant="t", agents=frozenset({agent_id}))
+    refused: Any = await gql(memory, ERASE_FACT, {"a": agent_id, "f": first}, principal=user)
+    assert refused.errors and refused.errors[0].extensions["code"] == "FORBIDDEN"
+
+    ok = await gql(memory, ERASE_FACT, {"a": agent_id, "f": first}, principal=LOCAL_ADMIN)
+    assert ok.errors is None
+    assert ok.data["eraseFact"]["summary"]["facts"] == 1
+    assert ok.data["eraseFact"]["summary"]["auditId"]
+    again = await gql(memory, ERASE_FACT, {"a": agent_id, "f": first})
+    assert again.data["eraseFact"]["errors"][0]["code"] == "NOT_FOUND"
+    missing = await gql(memory, ERASE_ENTITY, {"a": agent_id, "k": "person:nobody"})
+    assert missing.data["eraseEntity"]["errors"][0]["code"] == "NOT_FOUND"
+    wrong = await gql(memory, ERASE_AGENT, {"a": agent_id, "c": "another"})
+    assert wrong.data["eraseAgent"]["errors"][0]["code"] == "BAD_INPUT"
+    assert len(await fact_history(executor, agent_id, second)) == 1  # nothing lost
+    whole = await gql(memory, ERASE_AGENT, {"a": agent_id, "c": agent_id})
+    assert whole.data["eraseAgent"]["summary"]["nodes"] >= 3
+
+
+def test_cli_erase_validates_and_asks_first(agent_id: str) -> None:
+    runner = CliRunner()
+    bad = runner.invoke(app, ["erase", "--agent", agent_id, "--fact", "x", "--all"])
+    assert bad.exit_code != 0 and "exactly one" in bad.output
+    declined = runner.invoke(app, ["erase", "--agent", agent_id, "--all"], input="n\n")
+    assert declined.exit_code == 1 and "nothing erased" in declined.output
+    missing = runner.invoke(app, ["erase", "--agent", agent_id, "--fact", "nope", "--yes"])
+    assert missing.exit_code == 1 and "not found" in missing.output
+    empty = runner.invoke(app, ["erase", "--agent", agent_id, "--all", "--yes"])
+    assert empty.exit_code == 0 and "erased: nothing" in empty.output, empty.output

@@ -1,0 +1,74 @@
+"""Pure decisions of erase: targets, name matching, what audit records keep."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from graph.errors import BadInput
+from graph.memory.erase.plan import (
+    EraseReport,
+    batches,
+    erase_target,
+    mention_patterns,
+    name_matcher,
+    scrub_rows,
+    text_hash,
+)
+
+
+def test_target_needs_exactly_one_scope() -> None:
+    assert erase_target("a", fact_id="f").scope == "fact"
+    assert erase_target("a", entity_key=" person:x ").entity_key == "person:x"
+    assert erase_target("a", everything=True).scope == "agent"
+    for bad in ({}, {"fact_id": "f", "everything": True}, {"fact_id": " ", "entity_key": ""}):
+        with pytest.raises(BadInput):
+            erase_target("a", **bad)  # type: ignore[arg-type]
+    with pytest.raises(BadInput):
+        erase_target(" ", fact_id="f")
+
+
+def _java_like(pattern: str) -> re.Pattern[str]:
+    """The Neo4j pattern in Python's dialect (\\Q..\\E quoting and the U flag differ)."""
+    body = pattern.removeprefix("(?isU)")
+    quoted = re.search(r"\\Q(.*)\\E", body)
+    assert quoted
+    body = body.replace(quoted.group(0), re.escape(quoted.group(1)))
+    return re.compile(body, re.I | re.S)
+
+
+def test_names_match_whole_words_case_insensitively() -> None:
+    patterns = mention_patterns(["Ana", "Al", None, "ana", "J.R. (Jr)"])
+    assert len(patterns) == 2  # "Al" is too short, "ana" repeats "Ana"
+    ana = _java_like(patterns[0])
+    assert ana.fullmatch("Yesterday ANA called.\nBye")
+    assert not ana.fullmatch("I ate a banana")
+    tricky = _java_like(patterns[1])
+    assert tricky.fullmatch("met j.r. (jr) today") and not tricky.fullmatch("J.R. Jr")
+    matcher = name_matcher(["Ana"])
+    assert matcher and matcher.search("thread-ana-2") and not matcher.search("banana")
+    assert name_matcher(["Al"]) is None
+
+
+def test_quote_end_inside_a_name_cannot_break_out() -> None:
+    (pattern,) = mention_patterns([r"x\E.*"])
+    assert pattern.count(r"\E") == 1
+
+
+def test_audits_keep_ids_and_a_hash_not_text() -> None:
+    rows = [{"id": "1", "text": "Ana lives in Porto", "reason": None, "target_id": "f-9"},
+            {"id": "2", "text": None, "reason": None, "target_id": "person:ana"},
+            {"id": "3", "text": None, "reason": "merged Ana", "target_id": "f-1"}]
+    out = scrub_rows(rows, ["f-9"], name_matcher(["Ana"]))
+    assert out[0] == {"id": "1", "text_hash": text_hash("Ana lives in Porto"),
+                      "target_id": text_hash("f-9")}
+    assert out[1]["text_hash"] is None and out[1]["target_id"] == text_hash("person:ana")
+    assert out[2]["target_id"] == "f-1" and out[2]["text_hash"].startswith("sha256:")
+    assert all("Ana" not in str(r) for r in out)
+
+
+def test_report_counts_and_batches() -> None:
+    assert EraseReport(scope="fact", facts=2, jobs=0).counts() == {"facts": 2}
+    assert list(batches(["a", "b", "c"], 2)) == [["a", "b"], ["c"]]
+    assert list(batches([], 2)) == []
