@@ -1,6 +1,6 @@
 """Export and import speed on the LoCoMo dev set (facts/s and records/s).
 
-    .venv/bin/python -m tests.bench.bench_transfer /work/shared/bench/locomo/locomo-dev.json
+    .venv/bin/python -m tests.bench.bench_transfer ../shared/bench/locomo/locomo-dev.json
 
 Every conversation becomes one agent (observation facts with their session dates and
 provenance, every turn an event, the speakers as entities: ``tests.bench.locomo``), written with

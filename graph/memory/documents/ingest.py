@@ -369,6 +369,7 @@ async def chunk_extract_handler(ctx: JobContext) -> dict[str, Any]:
         result = await pipeline.write(ctx.job.agent_id, chunk["text"], speaker,
                                       idempotency_key=key,
                                       thread_id=f"document:{chunk['document_id']}",
+                                      config_overrides={"offline_noun_phrase_ends": True},
                                       fence=ctx.fence)
     except FencedOut as exc:
         raise LeaseLost(ctx.job.id) from exc

@@ -84,6 +84,10 @@ class WriteConfig:
     # same call. A fact candidate (ambiguous band) or entity candidate it was NOT shown is
     # decided by the rules (False: one LLM call per message) or by a second call (True).
     llm_calls_for_unseen: bool = False
+    # Offline extraction: common noun phrases may be relation ends ("X is a country singer"),
+    # new entities of type "thing". For documents (chunk extraction turns it on); in a
+    # conversation "her kids" or "painting" are not entities.
+    offline_noun_phrase_ends: bool = False
     # relations
     relation_strength: float = 0.8
     mirror_fact_confidence: float = 0.60

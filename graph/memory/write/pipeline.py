@@ -232,7 +232,8 @@ class WritePipeline:
                        known: KnownContext, cfg: WriteConfig, session: LLMSession | None,
                        run: WriteRun, result: WriteResult) -> Extraction | None:
         if session is None:
-            return await extract_offline(text, speaker, recent)
+            return await extract_offline(text, speaker, recent,
+                                         noun_phrases=cfg.offline_noun_phrase_ends)
         caps = {"max_facts": cfg.max_facts, "max_entities": cfg.max_entities,
                 "min_chars": cfg.min_fact_chars, "max_chars": cfg.max_fact_chars}
         recent = last_items(recent, cfg.recent_messages_max)

@@ -1,7 +1,7 @@
 """Import a real Graphiti graph: graphiti-core builds it, ``hippograph import --from graphiti``
 reads it back.
 
-    .venv/bin/python -m tests.bench.peers.graphiti_import /work/shared/bench/locomo/locomo-dev.json
+    .venv/bin/python -m tests.bench.peers.graphiti_import ../shared/bench/locomo/locomo-dev.json
 
 The first ``--turns`` LoCoMo turns go through Graphiti's own ``add_episode`` (graphiti-core in
 its virtual environment, its own throw-away Neo4j, the scripted LLM endpoint of the LLM cost

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from graph.admin import delete_agent
 from graph.executor import Executor
 from graph.memory.documents import (
     chunk_text,
@@ -174,3 +175,29 @@ async def test_url_ingest_refuses_loopback_unless_allowed(
     allowed = await ingest_document(executor, queue, agent_id, url="http://127.0.0.1:1/doc",
                                     config=DocumentConfig(allow_private_urls=True))
     assert allowed.job_id  # accepted; the worker fetches later (under the same guard)
+
+
+async def test_offline_document_chunks_relate_names_to_common_noun_phrases(
+    executor: Executor, embedder: Embedder, agent_id: str
+) -> None:
+    """Chunk extraction sets the write option ``offline_noun_phrase_ends``: in a document a
+    description ("an American country singer") is a relation end; in a conversation it is not
+    (the option's default)."""
+    text = "Sammi Smith is an American country singer. Sammi Smith recorded Help Me Make It."
+    cfg = fast_config()
+    deps = JobDeps(executor=executor, queue=JobQueue(executor), embedder=embedder, config=cfg,
+                   writer=WritePipeline(executor, embedder, None))
+    await ingest_document(executor, deps.queue, agent_id, text=text, fmt="text",
+                          title="Sammi Smith", config=cfg.documents)
+    assert await Worker(deps, default_handlers(), agent_id=agent_id).run_until_idle() == 2
+    names = {r["name"] for r in await executor.run_text(
+        load_query("drill_entities"), {"agent_id": agent_id}, read=True)}
+    assert "american country singer" in names
+    other = f"{agent_id}-chat"
+    try:
+        await WritePipeline(executor, embedder, None).write(other, text, "Sammi Smith")
+        names = {r["name"] for r in await executor.run_text(
+            load_query("drill_entities"), {"agent_id": other}, read=True)}
+        assert "sammi smith" in names and "american country singer" not in names
+    finally:
+        await delete_agent(executor, other)

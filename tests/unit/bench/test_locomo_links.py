@@ -25,6 +25,8 @@ def test_facts_link_to_the_entities_they_mention_resolved_across_the_conversatio
     by_key = {e.key: e for e in links.entities}
     assert set(by_key) == {"place:boston", "thing:lgbtq"}  # speakers are declared elsewhere
     assert by_key["thing:lgbtq"].aliases == ["LGBTQ+"]
-    # the extractor's relation ("lives in") becomes a relationship between the entities
+    # the extractor's relations (its verb table's "lives in", the open relations read off the
+    # parse) become relationships between the entities; "her kids" is no entity, so no end
     assert [(r.source, r.type, r.target) for r in links.relations] == [
+        ("Caroline", "attended_group_in", "Boston"), ("Melanie", "proud_of", "Caroline"),
         ("Melanie", "lives_in", "Boston")]

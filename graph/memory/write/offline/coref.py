@@ -36,7 +36,8 @@ _CLASS_NOUNS = {"city", "town", "village", "state", "province", "county", "count
 # "in the north of France" is "in France".
 _PART_NOUNS = {"part", "north", "south", "east", "west", "centre", "center", "side", "heart",
                "outskirts", "edge", "coast", "shore", "bank", "banks", "border", "area",
-               "northeast", "northwest", "southeast", "southwest", "middle", "end", "half"}
+               "northeast", "northwest", "southeast", "southwest", "middle", "end", "half",
+               "tip", "portion", "section", "corner", "parts", "reaches", "mouth"}
 # Common nouns too vague to be an entity of their own.
 _VAGUE = {"thing", "things", "stuff", "lot", "lots", "bit", "way", "ways", "kind", "sort", "type",
           "one", "ones", "time", "times", "day", "days", "part", "parts", "number", "amount",
@@ -104,7 +105,7 @@ class Ends:
 
     doc: Any
     mentions: Mentions
-    noun_phrases: bool = True
+    noun_phrases: bool = False
     _history: list[_Mention] = field(default_factory=list)
     _described: dict[str, set[str]] = field(default_factory=dict)
 
@@ -170,7 +171,8 @@ class Ends:
             if ref is not None:
                 return End(ref.name, ref.type, 0.8, "coref")
             topic = self.topic() if tok.tag_ == "NN" else None
-            if topic is not None and topic.start < tok.i and not _bare_vague(tok):
+            if topic is not None and topic.start < tok.i and not _bare_vague(tok) \
+                    and topic.type != "person":  # "the country" is not the person written of
                 return End(topic.name, topic.type, 0.6, "coref")
             return None  # "the book" with nothing to point at: not an entity of its own
         return self._phrase(tok)
@@ -186,6 +188,11 @@ class Ends:
         head = tok.head
         if tok.dep_ == "appos" and head.i != tok.i:
             return self._end_named(head)
+        if tok.dep_ == "compound" and tok.pos_ == "NOUN" and head.i > tok.i \
+                and head.i in self.mentions.by_token:  # "Microsoft's founder Bill Gates"
+            return self._end_named(head)
+        if tok.dep_ == "conj" and head.dep_ in ("attr", "appos") and head.pos_ == "NOUN":
+            return self.identity(head)  # "X is a novel and the best known work by Y"
         if tok.dep_ in ("attr", "acomp") and head.lemma_ in ("be", "become", "remain"):
             subj = next((c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
             if subj is not None and subj.i != tok.i:

@@ -9,7 +9,10 @@ Lower quality than the LLM path, but deterministic, fast and always available:
   "you" → the other speaker when the recent messages name them;
 - relations: from every kept clause, verb + preposition/object patterns (lives in, moved to,
   works at, married to, …) and possessive relationship nouns ("my wife Ana"); negated verbs
-  produce no relation and mark the fact as a retraction.
+  produce no relation and mark the fact as a retraction; then the open relations read off the
+  parse (``relations``: names, in-passage coreference, and common noun phrases as ends only
+  with ``noun_phrases`` — documents). Where the text spells the speaker's name in full (a
+  document's title) those words are the speaker; a later shorter name is an alias.
 Portuguese support is rule-based (``portuguese``) and limited to simple sentences.
 """
 
@@ -100,12 +103,14 @@ def load_nlp() -> Any:
         return _NLP
 
 
-async def extract_offline(message: str, speaker: str,
-                          recent: list[str] | None = None) -> Extraction:
+async def extract_offline(message: str, speaker: str, recent: list[str] | None = None,
+                          noun_phrases: bool = False) -> Extraction:
     """Extract entities, facts and relations from ``message`` without an LLM (in a thread).
-    ``recent`` holds earlier messages as 'Speaker: text' (the last other speaker is "you")."""
+    ``recent`` holds earlier messages as 'Speaker: text' (the last other speaker is "you");
+    ``noun_phrases``: see :func:`extract_with`."""
     nlp = await asyncio.to_thread(load_nlp)
-    return await asyncio.to_thread(extract_with, nlp, message, speaker, recent)
+    return await asyncio.to_thread(extract_with, nlp, message, speaker, recent, None,
+                                   noun_phrases)
 
 
 def other_speaker(recent: list[str] | None, speaker: str) -> str | None:
@@ -143,15 +148,41 @@ class _Doc:
                 start, end = ent.start, ent.end
             self._add(doc[start:end].text.strip(), _LABEL_TYPES.get(ent.label_, "thing"),
                       range(start, end))
+        # "November", "Summer": a date without digits is not a name either
+        dated = {t.i for ent in doc.ents if ent.label_ in ("DATE", "TIME") for t in ent}
         chunk: list[Any] = []
         for tok in [*doc, None]:
-            if tok is not None and tok.pos_ == "PROPN" and tok.i not in self.by_token:
+            if tok is not None and tok.pos_ == "PROPN" and tok.i not in self.by_token \
+                    and tok.i not in dated:
                 chunk.append(tok)
                 continue
             if chunk:
                 self._add(doc[chunk[0].i : chunk[-1].i + 1].text, "thing",
                           range(chunk[0].i, chunk[-1].i + 1))
                 chunk = []
+
+    def name_speaker(self, doc: Any) -> None:
+        """Where the text spells the speaker's name in full, those words are the speaker — a
+        document's title ("Terror of the Range is a film serial…") is what its text is about,
+        even when the tagger splits it or misses it."""
+        name = self.speaker
+        if len(name) < 3 or not name[:1].isupper():
+            return
+        for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", doc.text):
+            span = doc.char_span(m.start(), m.end(), alignment_mode="expand")
+            if span is None or len(span) > 12:
+                continue
+            covered = [self.by_token.get(t.i) for t in span]  # in token order: deterministic
+            if set(covered) == {name}:
+                continue
+            self.types.setdefault(name, next((self.types[n] for n in covered
+                                              if n is not None and n in self.types), "thing"))
+            for t in span:
+                self.by_token[t.i] = name
+        left = set(self.by_token.values())
+        for gone in [n for n in self.order if n not in left]:
+            self.order.remove(gone)
+            del self.types[gone]
 
     def _add(self, name: str, etype: str, span: range) -> None:
         if not name or name.lower() in FIRST_PERSON:
@@ -161,6 +192,31 @@ class _Doc:
             self.types[name] = etype
         for i in span:
             self.by_token[i] = name
+
+    def merge_short_names(self) -> None:
+        """A later, shorter name made of words of an earlier name is that entity ("Perry
+        Mason" … "Mason", "Katherine Simonds Dhanani" … "Dhanani"): an alias, not a second
+        entity. Places are left apart ("New York" / "New York City" are two places)."""
+        for short in list(self.order):
+            words = short.split()
+            stype = self.types[short]
+            if stype in ("date", "place") or not words or not all(w[:1].isupper() for w in words):
+                continue
+            longer = next((n for n in self.order if n != short and len(n.split()) > len(words)
+                           and self.types[n] in (stype, "person", "thing")
+                           and self.types[n] not in ("date", "place")
+                           and _contains(n.split(), words)), None)
+            if longer is None or self._first(longer) > self._first(short):
+                continue
+            self.aliases.setdefault(longer, []).append(short)
+            self.order.remove(short)
+            del self.types[short]
+            for i, name in list(self.by_token.items()):
+                if name == short:
+                    self.by_token[i] = longer
+
+    def _first(self, name: str) -> int:
+        return min((i for i, n in self.by_token.items() if n == name), default=-1)
 
     def entity_of(self, token: Any) -> str | None:
         if token.lower_ in ("i", "me", "myself", "we", "us"):
@@ -178,6 +234,12 @@ class _Doc:
         if name in self.types and self.types[name] in ("thing", "person", "place",
                                                        "organization", "date"):
             self.types[name] = etype
+
+
+def _contains(words: list[str], part: list[str]) -> bool:
+    """``part`` occurs in ``words`` as a run of whole words."""
+    n = len(part)
+    return any(words[i : i + n] == part for i in range(len(words) - n + 1))
 
 
 def _subject_of(verb: Any) -> Any:
@@ -266,17 +328,21 @@ def _relations(sent: Any, state: _Doc, last_person: str | None) -> tuple[
 
 
 def extract_with(nlp: Any, message: str, speaker: str,
-                 recent: list[str] | None = None, doc: Any = None) -> Extraction:
+                 recent: list[str] | None = None, doc: Any = None,
+                 noun_phrases: bool = False) -> Extraction:
     """Deterministic extraction with a loaded spaCy pipeline (see module docstring). ``doc``:
     the parse of ``split_clause_joins(message)`` when the caller parsed many texts at once
-    (``nlp.pipe``)."""
+    (``nlp.pipe``). ``noun_phrases``: common noun phrases may be relation ends (new entities
+    of type "thing": "Sammi Smith is a country singer") — for documents; in a conversation
+    ("lives in Boston with her kids") they are not entities."""
     ex = Extraction()
     doc = doc if doc is not None else nlp(split_clause_joins(message))
     state = _Doc(doc, speaker, other_speaker(recent, speaker))
     for m in re.finditer(r"([^()\n]{2,60}?)\s{0,3}\(([^()\n]{2,60})\)", message):
         inner = m.group(2).strip()
         names = [n for n in state.order if n == inner or m.group(1).rstrip().endswith(n)]
-        if inner in state.types and len(names) >= 2:  # "Guili (Guilherme Maturana)"
+        if inner in state.types and state.types[inner] != "date" and len(names) >= 2 \
+                and state.types[names[0]] != "date":  # "Guili (Guilherme Maturana)"
             alias = next(n for n in names if n != inner)
             state.aliases.setdefault(inner, []).append(alias)
             state.types[inner] = "person" if state.types[alias] in ("person", "thing") else \
@@ -285,6 +351,8 @@ def extract_with(nlp: Any, message: str, speaker: str,
             for i, name in list(state.by_token.items()):
                 if name == alias:
                     state.by_token[i] = inner
+    state.name_speaker(doc)
+    state.merge_short_names()
     last_person: str | None = None
     used: set[str] = set()
     for sent in doc.sents:
@@ -327,7 +395,7 @@ def extract_with(nlp: Any, message: str, speaker: str,
             used.update(state.by_token[t.i] for t in doc if t.i in state.by_token)
     if detect_language(message) in ("en", None):  # open relations (offline.relations)
         extra, new = merge_open_relations(doc, state.by_token, state.types, speaker,
-                                          state.other, ex.relations)
+                                          state.other, ex.relations, noun_phrases)
         ex.relations += extra
         state.order += [n for n in new if n not in state.types]
         state.types.update({n: t for n, t in new.items() if n not in state.types})

@@ -9,12 +9,23 @@ module reads relations off any English parse, so encyclopedic text and documents
   "singers who originated in Gary"), subjects shared through ``xcomp`` ("went on to play for");
 - passive voice: with an agent it is stated actively ("X was written by Y" → Y ``wrote`` X),
   without one the participle stays ("born_in", "located_in", "released_in");
-- "born" / "died" with a date ("X (born April 5, 1972)" → ``born_on``);
 - copular, appositive and possessive nominal relations: "X is the capital of Y", "X, the
   capital of Y", "the capital of Y, X", "Y's capital X", "The winner of Y was X" → X
   ``capital_of`` / ``winner_of`` Y; "X is famous for Y" → ``famous_for``; "X is a country
   singer" → X ``is_a`` "country singer" (only when common noun phrases may be ends);
+- places named by apposition contain: "flows through Kluang in Gary, Indiana" relates the river
+  to Gary and to Indiana; "Gary, Indiana" alone is Gary ``located_in`` Indiana;
 - negated, wished or hypothetical statements and questions give nothing.
+
+Dates are never relation ends. A year or a day ("1990", "April 5, 1972") joined by relations
+would become a hub node tying together everything that happened then, and a graph walk through
+it bridges unrelated passages; "born in Recife in 1990" gives ``born_in`` Recife only. The date
+stays in the fact's text (and its time), where retrieval reads it. For the same reason a
+description is never a relation's subject ("an engineering degree followed…").
+
+Common noun phrases ("American country singer") are ends only when ``noun_phrases`` is on —
+for documents (chunk extraction sets the write option ``offline_noun_phrase_ends``). In a
+conversation "her kids" or "painting" would become entities of every speaker's facts.
 
 Ends come from :mod:`coref` (names, pronouns and definite descriptions resolved in the
 passage, optional noun phrases). Confidence: the construction's base (named ends) times the
@@ -23,92 +34,44 @@ weakest end's link weight (coreference and noun phrases are less sure).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from graph.memory.write.extraction import ExtractedRelation
 from graph.memory.write.offline.coref import End, Ends, Mentions, conjuncts
+from graph.memory.write.offline.nominal import life_parenthesis, nominal_relations
 from graph.memory.write.offline.predicates import noun_predicate, verb_predicate
+from graph.memory.write.offline.relation_parts import (
+    OpenRelation,
+    Out,
+    pobjs,
+    targets,
+    targets_of,
+    unreal,
+)
 
 __all__ = ["OpenRelation", "merge_open_relations", "open_relations"]
 
-_NEG_ADV = {"longer", "anymore", "never", "not"}
-_MODALS = {"would", "'d", "’d", "might", "could", "should", "may", "must"}
-_WISH = {"want", "wanna", "love", "like", "hope", "wish", "plan", "dream", "try", "consider",
-         "think", "need", "intend", "aim", "seek", "expect", "refuse", "fail", "decline",
-         "propose", "suggest", "ask", "attempt", "threaten", "promise", "offer"}
-_NOUN_PREPS = {"of", "in", "at", "for", "from", "to", "on", "with", "by", "into", "near", "about"}
-_LOCATIVE = {"in", "at", "near", "on", "within", "across", "throughout"}
 _COPULAS = {"be", "become", "remain"}
-_LIFE_VERBS = {"bear": "born_on", "die": "died_on"}
-
-
-@dataclass(frozen=True)
-class OpenRelation:
-    """A relation read off the parse: ends, snake_case type, confidence, and the construction
-    that produced it (svo, prep, passive, born, nominal, possessive, adjective, is_a)."""
-
-    source: End
-    target: End
-    type: str
-    confidence: float
-    construction: str
-
-
-class _Out:
-    def __init__(self, ends: Ends) -> None:
-        self.ends = ends
-        self.relations: list[OpenRelation] = []
-        self._seen: set[tuple[str, str, str]] = set()
-
-    def add(self, source: End | None, target: End | None, rtype: str | None, base: float,
-            construction: str) -> None:
-        if source is None or target is None or rtype is None or source.name == target.name:
-            return
-        kinds = {source.kind, target.kind}
-        if "phrase" in kinds and "person" in kinds:
-            return  # "I love painting": chat, not knowledge
-        if kinds == {"phrase"}:
-            return  # two common noun phrases: rarely a relation worth a graph edge
-        key = (source.name, target.name, rtype)
-        if key in self._seen:
-            return
-        self._seen.add(key)
-        conf = round(base * min(source.weight, target.weight), 2)
-        self.relations.append(OpenRelation(source, target, rtype, conf, construction))
-
-
-def _negated(verb: Any) -> bool:
-    for c in verb.children:
-        if c.dep_ == "neg" or (c.dep_ == "advmod" and c.lower_ in _NEG_ADV):
-            return True
-        if c.dep_ == "advmod" and any(g.dep_ == "neg" for g in c.children):
-            return True
-    return False
-
-
-def _unreal(verb: Any) -> bool:
-    """A wish, possibility or condition, not a statement ("would visit", "wants to move",
-    "if he wins")."""
-    node = verb
-    for _ in range(4):  # the verb and the predicates it hangs from
-        for c in node.children:
-            if c.dep_ == "aux" and c.lower_ in _MODALS:
-                return True
-            if c.dep_ == "mark" and c.lower_ in ("if", "unless", "whether"):
-                return True
-        if node.dep_ != "xcomp" and node.dep_ != "conj":
-            break
-        if node.dep_ == "xcomp" and node.head.lemma_.lower() in _WISH:
-            return True
-        node = node.head
-    return _negated(verb)
 
 
 def _passive(verb: Any) -> bool:
-    if any(c.dep_ in ("auxpass", "nsubjpass") for c in verb.children):
+    if any(c.dep_ in ("auxpass", "nsubjpass", "agent") for c in verb.children):
         return True
-    return verb.dep_ in ("acl", "advcl") and verb.tag_ == "VBN"
+    if verb.dep_ == "conj" and verb.tag_ == "VBN" and verb.head.i != verb.i:
+        return _passive(verb.head)  # "is owned and operated by…"
+    return verb.dep_ in ("acl", "advcl", "relcl") and verb.tag_ == "VBN"
+
+
+def _agents(verb: Any) -> list[Any]:
+    """The "by" phrases of a passive, shared by coordinated participles ("owned and operated
+    by Y": both have Y)."""
+    own = [c for c in verb.children if c.dep_ == "agent"]
+    if own:
+        return own
+    for conj in verb.children:
+        if conj.dep_ == "conj" and conj.tag_ == "VBN":
+            return [c for c in conj.children if c.dep_ == "agent"]
+    return []
 
 
 def _subject_tokens(verb: Any, depth: int = 0) -> list[tuple[Any, bool]]:
@@ -147,36 +110,20 @@ def _subject_ends(verb: Any, ends: Ends) -> list[End]:
     return out
 
 
-def _pobjs(prep: Any) -> list[Any]:
-    return [t for c in prep.children if c.dep_ == "pobj" for t in conjuncts(c)]
-
-
-def _targets(prep: Any, ends: Ends) -> list[End]:
-    """The ends a preposition's objects stand for; "in the rainforest of Guadacanal" also
-    gives Guadacanal (locative prepositions)."""
-    out: list[End] = []
-    for pobj in _pobjs(prep):
-        end = ends.of(pobj)
-        if end is not None:
-            out.append(end)
-        if prep.lower_ in _LOCATIVE and (end is None or end.kind == "phrase"):
-            for of in pobj.children:
-                if of.dep_ == "prep" and of.lower_ == "of":
-                    inner = [ends.of(t) for t in _pobjs(of)]
-                    out += [End(e.name, e.type, e.weight * 0.9, e.kind) for e in inner
-                            if e is not None and e.kind != "phrase"]
-    return out
-
-
-def _verb(verb: Any, out: _Out) -> None:
+def _verb(verb: Any, out: Out) -> None:
     ends = out.ends
-    if _unreal(verb):
+    if unreal(verb):
         return
     subjects = _subject_ends(verb, ends)
     if not subjects:
         return
     passive = _passive(verb)
     lemma = verb.lemma_.lower()
+    if passive:  # "X was directed by Y" → Y directed X
+        for agent_prep in _agents(verb):
+            for agent in targets(agent_prep, ends):
+                for s in subjects:
+                    out.add(agent, s, verb_predicate(verb), 0.75, "passive")
     for child in verb.children:
         dep = child.dep_
         if dep == "dobj" and not passive:
@@ -185,33 +132,32 @@ def _verb(verb: Any, out: _Out) -> None:
                 if target is not None:
                     for s in subjects:
                         out.add(s, target, verb_predicate(verb), 0.75, "svo")
-                    continue
+                    if target.kind != "phrase":
+                        continue
                 for prep in obj.children:  # "made his debut for Chelsea"
-                    if prep.dep_ == "prep":
-                        for pobj in _pobjs(prep):
-                            rtype = verb_predicate(verb, prep.lower_, noun=obj.lemma_.lower())
-                            for s in subjects:
-                                out.add(s, ends.of(pobj), rtype, 0.65, "svo")
-        elif dep == "agent" and passive:  # "X was directed by Y" → Y directed X
-            for pobj in _pobjs(child):
-                agent = ends.of(pobj)
-                for s in subjects:
-                    out.add(agent, s, verb_predicate(verb), 0.75, "passive")
+                    if prep.dep_ == "prep" and prep.lower_ != "of":
+                        rtype = verb_predicate(verb, prep.lower_, noun=obj.lemma_.lower())
+                        for end in targets(prep, ends):
+                            if end.kind != "phrase":
+                                for s in subjects:
+                                    out.add(s, end, rtype, 0.65, "svo")
         elif dep == "prep":
             rtype = verb_predicate(verb, child.lower_, passive=passive)
-            for target in _targets(child, ends):
+            for target in targets(child, ends):
                 for s in subjects:
                     out.add(s, target, rtype, 0.7, "passive" if passive else "prep")
-        elif dep == "npadvmod" and lemma in _LIFE_VERBS:
-            target = ends.of(child)
-            if target is not None and target.type == "date":
-                for s in subjects:
-                    out.add(s, target, _LIFE_VERBS[lemma], 0.8, "born")
         elif dep in ("acomp", "attr", "oprd") and lemma in _COPULAS:
             _complement(child, subjects, out)
+        elif dep in ("oprd", "attr") and child.pos_ in ("NOUN", "PROPN"):
+            # "X was declared a World Heritage Site", "was named Y", "was voted one of Z"
+            rtype = verb_predicate(verb, "as", passive=passive)
+            for comp in conjuncts(child):
+                for target in [ends.of(comp), *targets_of(comp, ends)]:
+                    for s in subjects:
+                        out.add(s, target, rtype, 0.65, "svo")
 
 
-def _complement(comp: Any, subjects: list[End], out: _Out) -> None:
+def _complement(comp: Any, subjects: list[End], out: Out) -> None:
     """ "X is famous for Y" / "X became known as Y": an adjective or participle complement
     with prepositions."""
     if comp.pos_ not in ("ADJ", "VERB"):
@@ -220,14 +166,14 @@ def _complement(comp: Any, subjects: list[End], out: _Out) -> None:
         if prep.dep_ == "prep":
             rtype = verb_predicate(comp, prep.lower_, passive=True) if comp.pos_ == "VERB" \
                 else noun_predicate(comp, prep.lower_)
-            for pobj in _pobjs(prep):
+            for pobj in pobjs(prep):
                 for s in subjects:
                     out.add(s, out.ends.of(pobj), rtype, 0.65, "adjective")
 
 
-def _copula(be: Any, out: _Out) -> None:
+def _copula(be: Any, out: Out) -> None:
     """ "X is famous for Y", "X is in Y" (noun complements are nominal relations)."""
-    if _unreal(be):
+    if unreal(be):
         return
     subjects = _subject_ends(be, out.ends)
     if not subjects:
@@ -236,100 +182,17 @@ def _copula(be: Any, out: _Out) -> None:
         if child.dep_ == "acomp":
             _complement(child, subjects, out)
         elif child.dep_ == "prep" and child.lower_ in ("in", "from", "on", "at", "near"):
-            for target in _targets(child, out.ends):
+            for target in targets(child, out.ends):
                 for s in subjects:
                     out.add(s, target, f"is_{child.lower_}", 0.6, "prep")
 
 
-def _nominal(noun: Any, out: _Out) -> None:
-    """Appositive, copular and possessive relations of a noun that names an entity."""
-    ends = out.ends
-    if noun.i in ends.mentions.by_token:
-        if _under_negation(noun):
-            return
-        head = noun.head
-        if (noun.dep_ == "appos" and head.i in ends.mentions.by_token and head.i < noun.i
-                and ends.mentions.types.get(ends.mentions.by_token[noun.i]) == "place"
-                and head.nbor(1).text == ","):  # "Gary, Indiana", "Guadalcanal, Solomon Islands"
-            out.add(ends.of(head), ends.of(noun), "located_in", 0.6, "nominal")
-        if noun.dep_ == "appos":
-            return
-        for prep in noun.children:  # "Jan Philip Solovej from University of Copenhagen"
-            if prep.dep_ == "prep" and prep.lower_ == "from":
-                for pobj in _pobjs(prep):
-                    out.add(ends.of(noun), ends.of(pobj), "is_from", 0.55, "nominal")
-        return
-    same = ends.identity(noun)
-    if same is None and not _under_negation(noun):  # "its hub at X" → its owner hub_at X
-        owner = next((ends.of(c) for c in noun.children if c.dep_ == "poss"), None)
-        if owner is not None and owner.kind != "phrase":
-            for prep in noun.children:
-                if prep.dep_ == "prep" and prep.lower_ in _NOUN_PREPS - {"of"}:
-                    for target in _targets(prep, ends):
-                        if target.kind != "phrase":
-                            out.add(owner, target, noun_predicate(noun, prep.lower_), 0.6,
-                                    "possessive")
-    if same is None or _under_negation(noun):
-        return
-    relational = False
-    for child in noun.children:
-        if child.dep_ == "prep" and child.lower_ in _NOUN_PREPS:
-            rtype = noun_predicate(noun, child.lower_)
-            for pobj in _pobjs(child):
-                relational = True
-                out.add(same, ends.of(pobj), rtype, 0.7, "nominal")
-        elif child.dep_ == "poss":
-            relational = True
-            out.add(same, ends.of(child), noun_predicate(noun), 0.7, "possessive")
-    if relational:
-        return  # "X is the capital of Y": X capital_of Y, not X is_a "capital"
-    if noun.dep_ in ("attr", "appos") and noun.pos_ == "NOUN" and ends.noun_phrases:
-        out.add(same, ends.of(noun), "is_a", 0.55, "is_a")
-
-
-def _parenthesis(paren: Any, out: _Out) -> None:
-    """ "X (born 1948)" is a participle clause; "X (Civitavecchia, December 21, 1948)" and
-    "X (April 8, 1990 – December 18, 2017)" are a person's birth place and life dates."""
-    by_token, doc = out.ends.mentions.by_token, paren.doc
-    if paren.i == 0 or paren.i - 1 not in by_token:
-        return
-    subject = out.ends.of(doc[paren.i - 1])
-    if subject is None or subject.type in ("date", "place"):
-        return
-    places: list[End] = []
-    dates: list[tuple[End, bool]] = []
-    dash = False
-    for tok in doc[paren.i + 1 : paren.i + 24]:
-        if tok.text == ")" or tok.lower_ in ("born", "née", "nee"):
-            break
-        if tok.text in ("-", "–", "—", "to"):
-            dash = True
-        if tok.i in by_token and (tok.i - 1 not in by_token
-                                  or by_token[tok.i - 1] != by_token[tok.i]):
-            end = out.ends.of(tok)
-            if end is not None and end.type == "date":
-                dates.append((end, dash))
-            elif end is not None and end.type == "place" and not dates:
-                places.append(end)
-    if not dates:
-        return
-    for end, after_dash in dates[:2]:
-        out.add(subject, end, "died_on" if after_dash else "born_on", 0.7, "born")
-    for place in places[:1]:
-        out.add(subject, place, "born_in", 0.6, "born")
-
-
-def _under_negation(noun: Any) -> bool:
-    head = noun.head
-    return head.i != noun.i and head.pos_ in ("AUX", "VERB") and _unreal(head)
-
-
-def open_relations(doc: Any, mentions: Mentions, noun_phrases: bool = True
+def open_relations(doc: Any, mentions: Mentions, noun_phrases: bool = False
                    ) -> list[OpenRelation]:
     """Relations stated by a parsed passage (see module docstring). ``mentions`` are the
     extractor's entity names by token; ``noun_phrases``: common noun phrases may be ends (new
     entities of type "thing")."""
-    out = _Out(Ends(doc, mentions, noun_phrases))
+    out = Out(Ends(doc, mentions, noun_phrases))
     for sent in doc.sents:
         if sent.text.rstrip().endswith("?"):
             continue
@@ -340,20 +203,21 @@ def open_relations(doc: Any, mentions: Mentions, noun_phrases: bool = True
                 else:
                     _verb(tok, out)
             elif tok.pos_ in ("NOUN", "PROPN"):
-                _nominal(tok, out)
+                nominal_relations(tok, out)
             elif tok.text == "(":
-                _parenthesis(tok, out)
+                life_parenthesis(tok, out)
     return out.relations
 
 
 def merge_open_relations(doc: Any, by_token: dict[int, str], types: dict[str, str],
                          speaker: str | None, other: str | None,
-                         existing: list[ExtractedRelation]
+                         existing: list[ExtractedRelation], noun_phrases: bool = False
                          ) -> tuple[list[ExtractedRelation], dict[str, str]]:
     """The open relations of a parse that the extractor's own relations (``existing``, from
     its precise verb pattern table) do not already state for the same pair of ends, and the new
-    entities (common noun phrases: name → type) their ends need."""
-    found = open_relations(doc, Mentions(by_token, types, speaker, other))
+    entities (common noun phrases: name → type) their ends need. ``noun_phrases``: see
+    :func:`open_relations`."""
+    found = open_relations(doc, Mentions(by_token, types, speaker, other), noun_phrases)
     pairs = {frozenset((r.source, r.target)) for r in existing}
     out: list[ExtractedRelation] = []
     new: dict[str, str] = {}
