@@ -29,6 +29,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (5, "schema/v005_read_indexes"),
     (6, "schema/v006_embedding_spaces"),
     (7, "schema/v007_agent_fulltext"),
+    (8, "schema/v008_entity_agent"),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 VECTOR_INDEXES = ("fact", "event", "entity", "chunk", "observation")

@@ -1,4 +1,4 @@
-// Entity resolution candidates per name: nearest entities by embedding (exact scan, true cosine) + person alias prefix matches.
+// Entity resolution candidates per name, exact: cosine over every entity of the agent (agent_id index; small agents, see write/entity_scope) + person alias prefix matches.
 // params: $agent_id string, $rows list<{index int, norm string, embedding list<float>}>, $k int, $min_similarity float
 // returns: index int, key string, name string, type string, similarity float
 UNWIND $rows AS row
@@ -12,6 +12,7 @@ CALL (row) {
   LIMIT $k
   UNION
   MATCH (a:Alias {agent_id: $agent_id})-[:ALIAS_OF]->(e:Entity {type: 'person'})
+  USING INDEX a:Alias(agent_id, norm)
   WHERE size(row.norm) >= 3 AND a.norm STARTS WITH row.norm AND a.norm <> row.norm
   RETURN e.key AS key, e.name AS name, e.type AS type, 0.0 AS similarity
   LIMIT $k

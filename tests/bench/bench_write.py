@@ -1,5 +1,6 @@
 """Write-pipeline benchmark: ``.venv/bin/python -m tests.bench.bench_write [--messages N]
-[--import-facts N] [--full]``.
+[--import-facts N] [--full]``, or ``… --growth [--sizes 0,1000,10000] [--large]
+[--growth-messages N] [--paths offline,llm]`` for the write-growth run (``write_growth``).
 
 Measures, against the real Neo4j with the real MiniLM embedder:
 - pipeline time per message with a zero-latency scripted LLM (LLM time subtracted), median/p95;
@@ -29,6 +30,7 @@ from graph.providers import Embedder, HashEmbedder, LLMResponse, MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
 from server.settings import Settings
+from tests.bench.write_growth import run_growth
 from tests.fakes import RecordingExecutor, ScriptedLLM
 
 CITIES = ["Curitiba", "Lisbon", "Porto", "Recife", "Santos", "Natal", "Belem", "Manaus"]
@@ -150,12 +152,32 @@ async def main() -> None:
     ap.add_argument("--offline-messages", type=int, default=15)
     ap.add_argument("--import-facts", type=int, default=10_000)
     ap.add_argument("--full", action="store_true", help="MiniLM import at --import-facts too")
+    ap.add_argument("--growth", action="store_true",
+                    help="write growth: the same messages into pre-filled agents")
+    ap.add_argument("--sizes", default="0,1000,10000",
+                    help="growth: entities (and facts) pre-filled per agent")
+    ap.add_argument("--large", action="store_true", help="growth: add a 100k agent")
+    ap.add_argument("--growth-messages", type=int, default=20,
+                    help="growth: timed messages per size and path")
+    ap.add_argument("--profiled-messages", type=int, default=3,
+                    help="growth: messages written under PROFILE per size and path")
+    ap.add_argument("--paths", default="offline,llm", help="growth: offline and/or llm")
     args = ap.parse_args()
     s = Settings()
     ex = connect(s.bolt_uri, s.neo4j_user, s.neo4j_secret(),
                  s.neo4j_database)
     minilm = MiniLMEmbedder(find_tokenizer(s.home))
     hasher = HashEmbedder(384)
+    if args.growth:
+        sizes = sorted({int(x) for x in args.sizes.split(",")} | ({100_000} if args.large
+                                                                   else set()))
+        try:
+            await ensure_schema(ex, 384)
+            await run_growth(ex, minilm, sizes, args.growth_messages, args.profiled_messages,
+                             [p for p in args.paths.split(",") if p])
+        finally:
+            await ex.close()
+        return
     try:
         await ensure_schema(ex, 384)
         llm = await bench_llm_path(ex, minilm, args.messages)

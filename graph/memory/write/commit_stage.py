@@ -45,7 +45,8 @@ async def decide_and_commit(executor: Executor, agent_id: str, items: list[FactI
         [{"index": i.index, "subject_key": i.subject_key, "content_hash": i.content_hash,
           "embedding": i.embedding} for i in live],
         cfg.reconcile_candidates * 2,  # over-fetch by vector, keep the top by hybrid score
-        sorted({r.source_key for r in relations if r.type in single}), list(single))
+        sorted({r.source_key for r in relations if r.type in single}), list(single),
+        cfg.reconcile_add_below, cfg.scan)
     for row in cand_rows:
         items[row["index"]].candidates.append(ExistingFact(
             row["id"], row["text"], float(row["similarity"]), float(row["confidence"] or 0)))

@@ -10,7 +10,7 @@ from typing import Any
 from graph.errors import ConfigError
 
 __all__ = [
-    "MODES", "PII_MODES", "SINGLE_VALUED_RELATIONS", "WriteConfig", "apply_overrides",
+    "MODES", "PII_MODES", "SINGLE_VALUED_RELATIONS", "Scan", "WriteConfig", "apply_overrides",
     "check_within_bounds",
 ]
 
@@ -22,6 +22,17 @@ SINGLE_VALUED_RELATIONS: tuple[str, ...] = (
     "lives_in", "works_at", "spouse_of", "married_to", "employed_by", "based_in", "born_in",
     "ceo_of", "reports_to", "located_in", "dating",
 )
+
+
+@dataclass(frozen=True)
+class Scan:
+    """Strategy bounds of the nearest-neighbour reads (``graph/memory/write/overfetch.py``):
+    exact scan up to ``entity_max`` entities / ``fact_max`` facts of a subject, over-fetch up
+    to ``cap`` index hits per row."""
+
+    entity_max: int = 200
+    fact_max: int = 200
+    cap: int = 4_096
 
 
 @dataclass(frozen=True)
@@ -54,6 +65,16 @@ class WriteConfig:
     enable_llm_resolution: bool = True
     resolution_timeout_s: float = 15.0
     min_prefix_chars: int = 3
+    # Nearest-neighbour reads (graph/memory/write/overfetch.py): an agent with at most
+    # entity_scan_max entities (a subject with at most fact_scan_max facts) is scanned exactly;
+    # larger ones go through the vector index, over-fetching up to overfetch_cap global hits
+    # per name or fact.
+    entity_scan_max: int = 200
+    fact_scan_max: int = 200
+    overfetch_cap: int = 4_096
+    # Informed-extraction context of a large subject (index path): facts below this cosine to
+    # the message are not shown.
+    context_min_similarity: float = 0.20
     # reconciliation
     reconcile_candidates: int = 5
     reconcile_add_below: float = 0.50
@@ -78,6 +99,11 @@ class WriteConfig:
     # (90 s) + resolution (15 s) + reconcile (20 s) + a transaction timeout (120 s) ≈ 245 s.
     pending_receipt_ttl_s: float = 600.0
 
+    @property
+    def scan(self) -> Scan:
+        """The bounds of the nearest-neighbour reads."""
+        return Scan(self.entity_scan_max, self.fact_scan_max, self.overfetch_cap)
+
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ConfigError(f"mode must be one of {MODES}, got {self.mode!r}")
@@ -90,7 +116,9 @@ class WriteConfig:
 
 
 # Per-call overrides may only narrow the operator's behaviour.
-OPERATOR_ONLY: tuple[str, ...] = ("pii_mode", "mutations_frozen", "pending_receipt_ttl_s")
+OPERATOR_ONLY: tuple[str, ...] = ("pii_mode", "mutations_frozen", "pending_receipt_ttl_s",
+                                  "entity_scan_max", "fact_scan_max", "overfetch_cap",
+                                  "context_min_similarity")
 # Sizes, retries and timeouts: an override may lower them, never raise them above the server's.
 CEILINGS: tuple[str, ...] = (
     "max_message_chars", "informed_extraction_topk", "informed_extraction_context_budget_tokens",

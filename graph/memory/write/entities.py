@@ -99,7 +99,7 @@ async def resolve_mentions(executor: Executor, agent_id: str, mentions: list[Men
             for i, m in enumerate(mentions)
             if not _by_rule(m.surface, speaker) and m.surface in vectors]
     alias_rows, key_rows, near_rows = await load_entity_candidates(
-        executor, agent_id, norms, keys, rows, 3, cfg.fuzzy_low_threshold)
+        executor, agent_id, norms, keys, rows, 3, cfg.fuzzy_low_threshold, cfg.scan)
     alias_map = {row["norm"]: row["key"] for row in alias_rows}
     existing: dict[str, tuple[str, str]] = {
         row["key"]: (row["name"], row["type"]) for row in alias_rows}

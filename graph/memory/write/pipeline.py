@@ -269,7 +269,8 @@ class WritePipeline:
         informed = session is not None and cfg.enable_informed_extraction
         alias_rows, ctx_facts = await load_context(
             self.executor, agent_id, [*word_ngrams(text)[:500], fold(speaker)], message_vec,
-            cfg.informed_extraction_topk if informed else 0)
+            cfg.informed_extraction_topk if informed else 0, cfg.scan,
+            cfg.context_min_similarity)
         known = known_context(alias_rows, ctx_facts,
                               cfg.informed_extraction_context_budget_tokens)
         run.step("context", aliases=len(alias_rows), profiles=len(known.profiles),
@@ -294,6 +295,7 @@ class WritePipeline:
         ments = collect_mentions(ex)
         texts = [f.text for f in ex.facts] + [m.surface for m in ments] + [speaker]
         vecs = await self.embedder.embed(texts)
+        run.step("embedding", texts=len(texts))
         fact_vecs = vecs[: len(ex.facts)]
         name_vecs = dict(zip([m.surface for m in ments] + [speaker], vecs[len(ex.facts):],
                              strict=True))

@@ -1,0 +1,109 @@
+"""Entity resolution and reconciliation candidates read through the vector indexes once an
+agent (a subject) is large, so their database hits do not grow with it (PROFILE, not timings).
+Small agents keep the exact scan (tests/unit/write/test_overfetch.py holds the rules)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+from graph.admin import delete_agent
+from graph.executor import Executor, Neo4jExecutor
+from graph.memory.text import fold
+from graph.memory.write import StructuredEntity, StructuredFact
+from graph.memory.write.config import Scan
+from graph.memory.write.remember import remember
+from graph.memory.write.store import load_context, load_entity_candidates, load_fact_candidates
+from graph.providers import Embedder
+from tests.bench.profiling import ProfilingExecutor, operators
+
+pytestmark = pytest.mark.neo4j
+
+NAMES = ["Marta Okafor", "Lisbon", "Vertix Labs", "Carla", "Santa Maria hospital"]
+SCAN = Scan(entity_max=200, fact_max=200, cap=4_096)
+
+
+def _people(n: int) -> list[StructuredEntity]:
+    return [StructuredEntity(f"Person {i} Lastname{i % 97}", "person") for i in range(n)]
+
+
+@pytest.fixture
+async def big_agent(executor: Executor) -> AsyncIterator[str]:
+    agent = f"test-{uuid.uuid4().hex[:12]}"
+    yield agent
+    await delete_agent(executor, agent)
+
+
+async def _resolution_hits(executor: Executor, embedder: Embedder, agent: str,
+                           ) -> tuple[int, ProfilingExecutor, list[dict[str, object]]]:
+    assert isinstance(executor, Neo4jExecutor)
+    prof = ProfilingExecutor(executor)
+    vecs = await embedder.embed(NAMES)
+    rows = [{"index": i, "norm": fold(n), "embedding": v}
+            for i, (n, v) in enumerate(zip(NAMES, vecs, strict=True))]
+    await load_entity_candidates(prof, agent, [fold(n) for n in NAMES], [], rows, 3, 0.5, SCAN)
+    return sum(prof.hits.values()), prof, rows
+
+
+async def test_resolution_of_a_large_agent_uses_the_entity_vector_index(
+        executor: Executor, agent_id: str, big_agent: str, hash_embedder: Embedder) -> None:
+    await remember(executor, hash_embedder, agent_id, entities=_people(300))
+    await remember(executor, hash_embedder, big_agent, entities=_people(1_500))
+    small, _, _ = await _resolution_hits(executor, hash_embedder, agent_id)
+    large, prof, rows = await _resolution_hits(executor, hash_embedder, big_agent)
+    assert "write/nearest_entities_index" in prof.hits
+    assert "write/nearest_entities" not in prof.hits  # no exact scan
+    plan_ops = operators(prof.plans["write/nearest_entities_index"])
+    assert "ProcedureCall" in plan_ops, plan_ops
+    for name, plan in prof.plans.items():
+        assert "NodeByLabelScan" not in operators(plan), name
+    # Five times the entities, about the same database hits (the size probe reads at most
+    # entity_max + 1 index entries) — and fewer than the exact scan of the same agent.
+    assert large <= small * 1.5 + 100, (small, large, dict(prof.hits))
+    scan = ProfilingExecutor(executor)  # type: ignore[arg-type]
+    await scan.run("write/nearest_entities", {"agent_id": big_agent, "rows": rows, "k": 3,
+                                              "min_similarity": 0.5}, read=True)
+    assert large < sum(scan.hits.values()), (large, dict(scan.hits))
+
+
+async def test_small_agents_keep_the_exact_scan_on_their_own_entities(
+        executor: Executor, agent_id: str, hash_embedder: Embedder) -> None:
+    await remember(executor, hash_embedder, agent_id, entities=_people(50))
+    _, prof, _ = await _resolution_hits(executor, hash_embedder, agent_id)
+    assert "write/nearest_entities_index" not in prof.hits
+    ops = operators(prof.plans["write/nearest_entities"])
+    # Through the agent_id index: never every Entity of every agent.
+    assert "NodeByLabelScan" not in ops and "NodeIndexSeek" in ops, ops
+
+
+async def test_candidates_of_a_large_subject_come_from_the_fact_vector_index(
+        executor: Executor, agent_id: str, hash_embedder: Embedder) -> None:
+    facts = [StructuredFact(f"Ana noted item {i} about topic {i % 13}", "Ana")
+             for i in range(400)] + [StructuredFact("Bruno likes chess", "Bruno")]
+    await remember(executor, hash_embedder, agent_id,
+                   entities=[StructuredEntity("Ana", "person"),
+                             StructuredEntity("Bruno", "person")], facts=facts)
+    assert isinstance(executor, Neo4jExecutor)
+    prof = ProfilingExecutor(executor)
+    texts = ["Ana noted item 7 about topic 7", "Bruno likes chess a lot"]
+    vecs = await hash_embedder.embed(texts)
+    rows = [{"index": 0, "subject_key": "person:ana", "content_hash": "none",
+             "embedding": vecs[0]},
+            {"index": 1, "subject_key": "person:bruno", "content_hash": "none",
+             "embedding": vecs[1]}]
+    cands, _ = await load_fact_candidates(prof, agent_id, rows, 10, [], [], 0.5, SCAN)
+    assert "ProcedureCall" in operators(prof.plans["write/fact_candidates_index"])
+    ana = [c for c in cands if c["index"] == 0]
+    assert ana and ana[0]["text"] == "Ana noted item 7 about topic 7" and len(ana) <= 10
+    # Bruno's one fact: the exact scan (small subject), same shape of rows.
+    assert [c["text"] for c in cands if c["index"] == 1] == ["Bruno likes chess"]
+    assert prof.hits["write/fact_candidates"] < 20
+    # The informed extraction's context of the same subject: its nearest facts, bounded.
+    prof = ProfilingExecutor(executor)
+    aliases, known = await load_context(prof, agent_id, ["ana"], vecs[0], 10, SCAN)
+    assert [a["key"] for a in aliases] == ["person:ana"]
+    assert 0 < len(known) <= 10 and all(f["key"] == "person:ana" for f in known)
+    assert known[0]["text"] == "Ana noted item 7 about topic 7"
+    assert "write/context_facts" not in prof.hits
