@@ -9,6 +9,7 @@ test:
 check: test
 lint:
 	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
 	.venv/bin/mypy
 	.venv/bin/python -m gql.export --check
 unit:

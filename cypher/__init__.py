@@ -48,9 +48,7 @@ def load(name: str) -> LiteralString:
 
 def load_script(name: str) -> list[LiteralString]:
     """Split a multi-statement file (schema migrations) on ``;`` at line ends."""
-    body = "\n".join(
-        line for line in load(name).splitlines() if not line.lstrip().startswith("//")
-    )
+    body = "\n".join(line for line in load(name).splitlines() if not line.lstrip().startswith("//"))
     parts = [p.strip() for p in re.split(r";\s*(?:\n|$)", body)]
     return [cast(LiteralString, p) for p in parts if p]
 

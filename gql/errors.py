@@ -101,11 +101,16 @@ def api_error_from(exc: BaseException) -> ApiError | None:
             retryAfterSeconds=RETRY_AFTER_S,
         )
     if isinstance(exc, WriteInProgress):
-        return ApiError(ErrorCode.IN_PROGRESS, str(exc),
-                        retryAfterSeconds=max(1, round(exc.retry_after_s)))
+        return ApiError(
+            ErrorCode.IN_PROGRESS, str(exc), retryAfterSeconds=max(1, round(exc.retry_after_s))
+        )
     if isinstance(exc, EmbedderMismatch):
-        return ApiError(ErrorCode.EMBEDDER_MISMATCH, str(exc), agentEmbedder=exc.recorded,
-                        serverEmbedder=exc.current)
+        return ApiError(
+            ErrorCode.EMBEDDER_MISMATCH,
+            str(exc),
+            agentEmbedder=exc.recorded,
+            serverEmbedder=exc.current,
+        )
     if isinstance(exc, NotFound):
         return ApiError(ErrorCode.NOT_FOUND, str(exc) or "not found")
     if isinstance(exc, BadInput):

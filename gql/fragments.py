@@ -102,8 +102,9 @@ def expansion(document: DocumentNode, cap: int = 1_000_000) -> Expansion:
         document: A parsed GraphQL document.
         cap: Sizes stop growing here (the caller refuses anything above a smaller bound).
     """
-    fragments = {d.name.value: d for d in document.definitions
-                 if isinstance(d, FragmentDefinitionNode)}
+    fragments = {
+        d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
+    }
     walk = _Walk(fragments, cap)
     selections, depth = 0, 0
     for definition in document.definitions:

@@ -112,8 +112,9 @@ class QuerySizeLimiter(SchemaExtension):
         yield
 
 
-def _page_size(field_node: FieldNode, field_def: GraphQLField,
-               variables: dict[str, Any]) -> int | None:
+def _page_size(
+    field_node: FieldNode, field_def: GraphQLField, variables: dict[str, Any]
+) -> int | None:
     for name in PAGE_ARGUMENTS:
         if name not in field_def.args:
             continue
@@ -133,8 +134,9 @@ def _page_size(field_node: FieldNode, field_def: GraphQLField,
     return None
 
 
-def operation_variables(node: OperationDefinitionNode,
-                        sent: dict[str, Any] | None) -> dict[str, Any]:
+def operation_variables(
+    node: OperationDefinitionNode, sent: dict[str, Any] | None
+) -> dict[str, Any]:
     """The variable values a request runs with: what it sent, else the operation's defaults."""
     values: dict[str, Any] = {}
     for definition in node.variable_definitions or ():
@@ -178,7 +180,11 @@ def query_cost(
                 if size is None and _is_list(field_def.type) and node.name.value not in PAGED:
                     size = UNBOUNDED_LIST
                 total += query_cost(
-                    context, child, node.selection_set, multiplier * (size or 1), depth + 1,
+                    context,
+                    child,
+                    node.selection_set,
+                    multiplier * (size or 1),
+                    depth + 1,
                     variables,
                 )
         elif isinstance(node, InlineFragmentNode):
@@ -186,15 +192,17 @@ def query_cost(
             if node.type_condition is not None:
                 found = context.schema.get_type(node.type_condition.name.value)
                 target = found if isinstance(found, GraphQLObjectType) else parent
-            total += query_cost(context, target, node.selection_set, multiplier, depth + 1,
-                                variables)
+            total += query_cost(
+                context, target, node.selection_set, multiplier, depth + 1, variables
+            )
         elif isinstance(node, FragmentSpreadNode):
             fragment = context.get_fragment(node.name.value)
             if fragment is not None:
                 found = context.schema.get_type(fragment.type_condition.name.value)
                 target = found if isinstance(found, GraphQLObjectType) else parent
-                total += query_cost(context, target, fragment.selection_set, multiplier,
-                                    depth + 1, variables)
+                total += query_cost(
+                    context, target, fragment.selection_set, multiplier, depth + 1, variables
+                )
     return total
 
 
@@ -211,8 +219,12 @@ def cost_rule(max_cost: int, variables: dict[str, Any] | None = None) -> type[Va
             }.get(node.operation)
             if root is None:
                 return
-            cost = query_cost(self.context, root, node.selection_set,
-                              variables=operation_variables(node, variables))
+            cost = query_cost(
+                self.context,
+                root,
+                node.selection_set,
+                variables=operation_variables(node, variables),
+            )
             if cost > max_cost:
                 self.report_error(
                     GraphQLError(
@@ -242,8 +254,8 @@ class CostLimiter(SchemaExtension):
         # [] = the document passed the other rules (None: not validated yet, or errors).
         if ctx.pre_execution_errors == [] and ctx.graphql_document is not None:
             ctx.pre_execution_errors = validate(
-                ctx.schema._schema, ctx.graphql_document,
-                [cost_rule(self.max_cost, ctx.variables)])
+                ctx.schema._schema, ctx.graphql_document, [cost_rule(self.max_cost, ctx.variables)]
+            )
         yield
 
 
@@ -273,20 +285,28 @@ def _reranks(node: FieldNode, variables: dict[str, Any]) -> bool:
     return True
 
 
-def charged_fields(document: DocumentNode, operation_name: str | None, *,
-                   rerank_cost: int = 1, variables: dict[str, Any] | None = None) -> int:
+def charged_fields(
+    document: DocumentNode,
+    operation_name: str | None,
+    *,
+    rerank_cost: int = 1,
+    variables: dict[str, Any] | None = None,
+) -> int:
     """Requests of the rate budget the operation ``document`` runs takes (aliases count,
     fragments expanded): one per mutation field and per ``EXPENSIVE_QUERIES`` field of a
     query, ``rerank_cost`` for a ``retrieve`` that reranks with the LLM (pass 1 when no LLM
     is configured); 0 when the operation cannot be picked."""
     variables = variables or {}
     operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
-    fragments = {d.name.value: d for d in document.definitions
-                 if isinstance(d, FragmentDefinitionNode)}
-    chosen = [o for o in operations
-              if operation_name is None or (o.name is not None and o.name.value == operation_name)]
-    if len(chosen) != 1 or chosen[0].operation not in (OperationType.MUTATION,
-                                                       OperationType.QUERY):
+    fragments = {
+        d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
+    }
+    chosen = [
+        o
+        for o in operations
+        if operation_name is None or (o.name is not None and o.name.value == operation_name)
+    ]
+    if len(chosen) != 1 or chosen[0].operation not in (OperationType.MUTATION, OperationType.QUERY):
         return 0
     mutation = chosen[0].operation == OperationType.MUTATION
 
@@ -294,8 +314,7 @@ def charged_fields(document: DocumentNode, operation_name: str | None, *,
         name = node.name.value
         if name == "__typename" or not (mutation or name in EXPENSIVE_QUERIES):
             return 0
-        if name == "retrieve" and not mutation and rerank_cost > 1 \
-                and _reranks(node, variables):
+        if name == "retrieve" and not mutation and rerank_cost > 1 and _reranks(node, variables):
             return rerank_cost
         return 1
 
@@ -319,8 +338,11 @@ def mutation_fields(document: DocumentNode, operation_name: str | None) -> int:
     """Top-level fields of the mutation ``document`` runs (aliases count, fragments expanded);
     0 for queries or when the operation cannot be picked."""
     operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
-    chosen = [o for o in operations
-              if operation_name is None or (o.name is not None and o.name.value == operation_name)]
+    chosen = [
+        o
+        for o in operations
+        if operation_name is None or (o.name is not None and o.name.value == operation_name)
+    ]
     if len(chosen) != 1 or chosen[0].operation != OperationType.MUTATION:
         return 0
     return charged_fields(document, operation_name)
@@ -342,11 +364,20 @@ class MutationRateLimit(SchemaExtension):
         take = getattr(getattr(request, "state", None), "rate_take", None)
         if take is not None and ctx.graphql_document is not None:
             memory = getattr(ctx.context, "memory", None)
-            reranking = (memory is not None and memory.llm is not None
-                         and memory.retrieve_config.rerank.enable_reranker)
-            extra = charged_fields(ctx.graphql_document, ctx.operation_name,
-                                   rerank_cost=self.rerank_cost if reranking else 1,
-                                   variables=ctx.variables) - 1
+            reranking = (
+                memory is not None
+                and memory.llm is not None
+                and memory.retrieve_config.rerank.enable_reranker
+            )
+            extra = (
+                charged_fields(
+                    ctx.graphql_document,
+                    ctx.operation_name,
+                    rerank_cost=self.rerank_cost if reranking else 1,
+                    variables=ctx.variables,
+                )
+                - 1
+            )
             if extra > 0:
                 wait = float(take(extra))
                 if wait > 0:
@@ -356,8 +387,10 @@ class MutationRateLimit(SchemaExtension):
                         "(mutations, retrieve — more when it reranks with the LLM — and "
                         "neighborhood); "
                         f"retry in {retry} s.",
-                        extensions={"code": ErrorCode.RATE_LIMITED.value,
-                                    "retryAfterSeconds": retry},
+                        extensions={
+                            "code": ErrorCode.RATE_LIMITED.value,
+                            "retryAfterSeconds": retry,
+                        },
                     )
         yield
 

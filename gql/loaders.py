@@ -105,7 +105,11 @@ class Loaders:
         async def rels(rest: tuple[Any, ...], keys: list[str]) -> dict[str, Any]:
             agent_id, as_of, include_invalidated, per_entity = rest
             return await browse.relationships_by_entities(
-                ex, agent_id, keys, as_of=as_of, include_invalidated=include_invalidated,
+                ex,
+                agent_id,
+                keys,
+                as_of=as_of,
+                include_invalidated=include_invalidated,
                 per_entity=per_entity,
             )
 

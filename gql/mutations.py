@@ -95,14 +95,20 @@ class Mutation:
             if dry_run:
                 raise ApiError(ErrorCode.BAD_INPUT, "dryRun cannot be combined with async")
             accepted = await memory.write_async(
-                str(agent_id), message, speaker_name, occurred_at=occurred_at,
-                thread_id=thread_id, recent_messages=recent_messages,
-                config_overrides=config_overrides, idempotency_key=idempotency_key,
+                str(agent_id),
+                message,
+                speaker_name,
+                occurred_at=occurred_at,
+                thread_id=thread_id,
+                recent_messages=recent_messages,
+                config_overrides=config_overrides,
+                idempotency_key=idempotency_key,
             )
             queued = QueuedWrite(
                 event_id=strawberry.ID(accepted.event_id) if accepted.event_id else None,
                 job_id=strawberry.ID(accepted.job_id) if accepted.job_id else None,
-                created=accepted.created, warnings=list(accepted.warnings),
+                created=accepted.created,
+                warnings=list(accepted.warnings),
             )
             return WritePayload(outcome=None, queued=queued, errors=[])
         result = await memory.writer.write(
@@ -179,8 +185,12 @@ class Mutation:
             warnings=list(result.warnings),
             complete=result.complete,
             error=result.error,
-            refused=[RememberRefusal(section=RememberSection(r.section), index=r.index,
-                                     key=r.ref, reason=r.reason) for r in result.refused],
+            refused=[
+                RememberRefusal(
+                    section=RememberSection(r.section), index=r.index, key=r.ref, reason=r.reason
+                )
+                for r in result.refused
+            ],
         )
         return RememberPayload(summary=summary, errors=[])
 
@@ -243,10 +253,16 @@ class Mutation:
         text: Annotated[str | None, _arg("The document text (or give `url`).")] = None,
         url: Annotated[str | None, _arg("A public http(s) URL to fetch (or give `text`).")] = None,
         title: Annotated[str | None, _arg("Title (default: first line).")] = None,
-        format: Annotated[DocumentFormat | None, _arg("Document format (default: detected).")] = None,
+        format: Annotated[
+            DocumentFormat | None, _arg("Document format (default: detected).")
+        ] = None,
     ) -> IngestDocumentPayload:
         accepted = await info.context.memory.documents.ingest(
-            str(agent_id), text=text, url=url, title=title, fmt=to_pipeline(format),
+            str(agent_id),
+            text=text,
+            url=url,
+            title=title,
+            fmt=to_pipeline(format),
             key_id=info.context.principal.key_id,
         )
         return IngestDocumentPayload(
@@ -256,8 +272,10 @@ class Mutation:
             errors=[],
         )
 
-    @agent_mutation(description="Re-run the extraction of messages that failed (all of the "
-                                "agent's, or those listed) as background extract jobs.")
+    @agent_mutation(
+        description="Re-run the extraction of messages that failed (all of the "
+        "agent's, or those listed) as background extract jobs."
+    )
     @errors_in_payload(RetryFailedPayload)
     async def retry_failed_messages(
         self,
@@ -270,8 +288,11 @@ class Mutation:
     ) -> RetryFailedPayload:
         if event_ids is not None and len(event_ids) > MAX_LISTED:
             raise ApiError(ErrorCode.BAD_INPUT, f"at most {MAX_LISTED} eventIds")
-        jobs = await retry_failed(info.context.memory.queue, str(agent_id),
-                                  [str(e) for e in event_ids] if event_ids is not None else None)
+        jobs = await retry_failed(
+            info.context.memory.queue,
+            str(agent_id),
+            [str(e) for e in event_ids] if event_ids is not None else None,
+        )
         return RetryFailedPayload(job_ids=[strawberry.ID(j) for j in jobs], errors=[])
 
     @agent_mutation(description="Start a maintenance job now (the worker runs it).")
@@ -284,16 +305,19 @@ class Mutation:
         subject: Annotated[str | None, _arg("What it works on (e.g. an entity key).")] = None,
     ) -> RunJobPayload:
         queued = await info.context.memory.queue.enqueue(
-            maintenance_spec(str(kind.value), str(agent_id), subject,
-                             info.context.memory.write_config.pii_mode)
+            maintenance_spec(
+                str(kind.value), str(agent_id), subject, info.context.memory.write_config.pii_mode
+            )
         )
         return RunJobPayload(job_id=strawberry.ID(queued.job_id), created=queued.created, errors=[])
 
-    @admin_mutation(description="Erase a fact for good (admin key): the fact and its older "
-                                "versions, the messages and documents it came from, its text in "
-                                "audit records, receipts and jobs, what was derived from it. "
-                                "Time travel no longer shows it. Unlike `forget`, it cannot be "
-                                "undone.")
+    @admin_mutation(
+        description="Erase a fact for good (admin key): the fact and its older "
+        "versions, the messages and documents it came from, its text in "
+        "audit records, receipts and jobs, what was derived from it. "
+        "Time travel no longer shows it. Unlike `forget`, it cannot be "
+        "undone."
+    )
     @errors_in_payload(ErasePayload)
     async def erase_fact(
         self,
@@ -305,9 +329,11 @@ class Mutation:
         report = await erase(info.context.executor, target, queue=info.context.memory.queue)
         return ErasePayload(summary=erase_summary_from(report), errors=[])
 
-    @admin_mutation(description="Erase a subject for good (admin key): the entity with its "
-                                "aliases and relationships, every fact about it and every "
-                                "message, document, job and audit text naming it.")
+    @admin_mutation(
+        description="Erase a subject for good (admin key): the entity with its "
+        "aliases and relationships, every fact about it and every "
+        "message, document, job and audit text naming it."
+    )
     @errors_in_payload(ErasePayload)
     async def erase_entity(
         self,
@@ -319,8 +345,10 @@ class Mutation:
         report = await erase(info.context.executor, target, queue=info.context.memory.queue)
         return ErasePayload(summary=erase_summary_from(report), errors=[])
 
-    @admin_mutation(description="Erase a whole agent for good (admin key): every node of it; "
-                                "its id is released and API keys stop naming it.")
+    @admin_mutation(
+        description="Erase a whole agent for good (admin key): every node of it; "
+        "its id is released and API keys stop naming it."
+    )
     @errors_in_payload(ErasePayload)
     async def erase_agent(
         self,
@@ -334,4 +362,3 @@ class Mutation:
             raise ApiError(ErrorCode.BAD_INPUT, "confirmAgentId does not repeat agentId")
         report = await erase(info.context.executor, erase_target(str(agent_id), everything=True))
         return ErasePayload(summary=erase_summary_from(report), errors=[])
-

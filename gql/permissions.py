@@ -72,9 +72,13 @@ class AgentAccess(BasePermission):
             return True
         # The key covers the id; the agent must also belong to the key's tenant. Only a
         # mutation may claim a new id: a query of an unowned id is refused like a foreign one.
-        return await may_access(info.context.executor, principal.tenant, agent_id,
-                                named=agent_id in principal.agents,
-                                claim=info.operation.operation == OperationType.MUTATION)
+        return await may_access(
+            info.context.executor,
+            principal.tenant,
+            agent_id,
+            named=agent_id in principal.agents,
+            claim=info.operation.operation == OperationType.MUTATION,
+        )
 
 
 class AdminAccess(BasePermission):
@@ -107,6 +111,10 @@ def agent_mutation(*, description: str, **kwargs: Any) -> Any:
 def admin_mutation(*, description: str, **kwargs: Any) -> Any:
     """``strawberry.mutation`` guarded by :class:`AdminAccess` (and :class:`AgentAccess`, which
     an admin key always passes, so every ``agentId`` field carries the tenancy guard)."""
-    return strawberry.mutation(description=description, extensions=[
-        PermissionExtension(permissions=[AdminAccess(), AgentAccess()], use_directives=False)],
-        **kwargs)
+    return strawberry.mutation(
+        description=description,
+        extensions=[
+            PermissionExtension(permissions=[AdminAccess(), AgentAccess()], use_directives=False)
+        ],
+        **kwargs,
+    )

@@ -55,8 +55,9 @@ class Query:
     async def agents(self, info: Info) -> list[AgentSummary]:
         p = info.context.principal
         named = None if (p.admin or p.all_agents) else sorted(p.agents)
-        rows = await agent_summaries(info.context.executor, named,
-                                     None if p.admin or p.operator else p.tenant)
+        rows = await agent_summaries(
+            info.context.executor, named, None if p.admin or p.operator else p.tenant
+        )
         return [AgentSummary.from_row(r) for r in rows]
 
     @agent_field(description="Memory context for a query: ranked facts, snippets and patterns.")
@@ -145,9 +146,7 @@ class Query:
         entity_key: Annotated[
             str | None, strawberry.argument(description="Only facts about this entity.")
         ] = None,
-        kind: Annotated[
-            FactKind | None, strawberry.argument(description="Only this kind.")
-        ] = None,
+        kind: Annotated[FactKind | None, strawberry.argument(description="Only this kind.")] = None,
         first: Annotated[
             int, strawberry.argument(description=f"At most this many (1..{browse.MAX_PAGE}).")
         ] = 20,
@@ -293,8 +292,10 @@ class Query:
         rows = await info.context.memory.browse.jobs(str(agent_id), to_pipeline(status), limit)
         return [Job.from_row(r) for r in rows]
 
-    @agent_field(description="Stored messages whose extraction failed (no facts yet), newest "
-                             "first; re-run them with `retryFailedMessages` once fixed.")
+    @agent_field(
+        description="Stored messages whose extraction failed (no facts yet), newest "
+        "first; re-run them with `retryFailedMessages` once fixed."
+    )
     async def failed_messages(
         self,
         info: Info,
@@ -306,9 +307,17 @@ class Query:
         if not 1 <= limit <= MAX_LISTED:
             raise BadInput(f"limit must be 1..{MAX_LISTED}")
         rows = await failed_messages(info.context.memory.executor, str(agent_id), limit)
-        return [FailedMessage(event_id=strawberry.ID(m.event_id), speaker=m.speaker,
-                              text=m.text, occurred_at=m.occurred_at, error=m.error,
-                              failed_at=m.failed_at) for m in rows]
+        return [
+            FailedMessage(
+                event_id=strawberry.ID(m.event_id),
+                speaker=m.speaker,
+                text=m.text,
+                occurred_at=m.occurred_at,
+                error=m.error,
+                failed_at=m.failed_at,
+            )
+            for m in rows
+        ]
 
     @agent_field(description="One job by id (poll it for progress), or null.")
     async def job(

@@ -18,8 +18,9 @@ class AgentDeletion:
     keys_revoked: int
 
 
-async def delete_agent_nodes(executor: Executor, agent_id: str, *,
-                             batch: int = 10_000) -> AgentDeletion:
+async def delete_agent_nodes(
+    executor: Executor, agent_id: str, *, batch: int = 10_000
+) -> AgentDeletion:
     """Delete every node of ``agent_id`` and release the id.
 
     Nodes go in batches, each its own transaction (so the server's transaction memory limit

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 __all__ = [
-    "BadInput", "ConfigError", "EmbedderMismatch", "FencedOut", "GraphError", "GraphTimeout",
-    "GraphUnavailable", "NotFound", "WriteInProgress",
+    "BadInput",
+    "ConfigError",
+    "EmbedderMismatch",
+    "FencedOut",
+    "GraphError",
+    "GraphTimeout",
+    "GraphUnavailable",
+    "NotFound",
+    "WriteInProgress",
 ]
 
 
@@ -63,7 +70,8 @@ class EmbedderMismatch(GraphError):
         super().__init__(
             f"agent {agent_id!r} was embedded with {recorded!r}, this server embeds with "
             f"{current!r}; run `hippograph reembed --agent {agent_id}` or set "
-            "HIPPOGRAPH_EMBEDDER to the agent's model")
+            "HIPPOGRAPH_EMBEDDER to the agent's model"
+        )
         self.agent_id = agent_id
         self.recorded = recorded
         self.current = current

@@ -31,8 +31,14 @@ from neo4j.exceptions import (
 import cypher
 from graph.errors import GraphBusy, GraphTimeout, GraphUnavailable
 
-__all__ = ["DEFAULT_TX_TIMEOUT_S", "Executor", "Neo4jExecutor", "Transaction", "connect",
-           "to_python"]
+__all__ = [
+    "DEFAULT_TX_TIMEOUT_S",
+    "Executor",
+    "Neo4jExecutor",
+    "Transaction",
+    "connect",
+    "to_python",
+]
 
 DEFAULT_TX_TIMEOUT_S = 120.0  # also written as db.transaction.timeout for the local server
 READ_ATTEMPTS = 3  # auto-commit reads: tries on a transient error or a lost reader
@@ -40,6 +46,7 @@ READ_ATTEMPTS = 3  # auto-commit reads: tries on a transient error or a lost rea
 
 def _timed_out(exc: Neo4jError) -> bool:
     return "TransactionTimedOut" in (exc.code or "") or "Terminated" in (exc.code or "")
+
 
 T = TypeVar("T")
 Row = dict[str, Any]
@@ -82,13 +89,15 @@ class Transaction:
 class Executor(Protocol):
     """What the code base needs to run Cypher (see :class:`Neo4jExecutor`)."""
 
-    async def run(self, name: str, params: dict[str, Any] | None = None, *,
-                  read: bool = False) -> list[Row]:
+    async def run(
+        self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[Row]:
         """Run the named statement ``cypher/<name>.cypher``; rows as dicts."""
         ...
 
-    async def run_text(self, query: LiteralString, params: dict[str, Any] | None = None, *,
-                       read: bool = False) -> list[Row]:
+    async def run_text(
+        self, query: LiteralString, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[Row]:
         """Run a literal statement (schema scripts, test fixtures)."""
         ...
 
@@ -112,9 +121,14 @@ class Executor(Protocol):
 class Neo4jExecutor:
     """Runs named Cypher statements against one database over the official driver."""
 
-    def __init__(self, driver: AsyncDriver, database: str = "neo4j",
-                 tx_timeout_s: float | None = DEFAULT_TX_TIMEOUT_S, *,
-                 autocommit_reads: bool = True) -> None:
+    def __init__(
+        self,
+        driver: AsyncDriver,
+        database: str = "neo4j",
+        tx_timeout_s: float | None = DEFAULT_TX_TIMEOUT_S,
+        *,
+        autocommit_reads: bool = True,
+    ) -> None:
         self.driver = driver
         self.database = database
         self.tx_timeout_s = tx_timeout_s  # sent with every transaction; Neo4j terminates it
@@ -124,7 +138,9 @@ class Neo4jExecutor:
         self.bookmarks = getattr(driver, "execute_query_bookmark_manager", None)
         self.autocommit_reads = autocommit_reads
 
-    async def run(self, name: str, params: dict[str, Any] | None = None, *, read: bool = False) -> list[Row]:
+    async def run(
+        self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[Row]:
         """Run ``cypher/<name>.cypher`` in its own auto-retried transaction; rows as dicts
         (temporal values already Python ``datetime``s, see :func:`to_python`)."""
         return await self.run_text(cypher.load(name), params, read=read)
@@ -163,15 +179,18 @@ class Neo4jExecutor:
         for attempt in range(READ_ATTEMPTS):
             try:
                 async with self.driver.session(
-                    database=self.database, default_access_mode=neo4j.READ_ACCESS,
+                    database=self.database,
+                    default_access_mode=neo4j.READ_ACCESS,
                     bookmark_manager=self.bookmarks,
                 ) as session:
-                    result = await session.run(neo4j.Query(query, timeout=self.tx_timeout_s),
-                                               params)
+                    result = await session.run(
+                        neo4j.Query(query, timeout=self.tx_timeout_s), params
+                    )
                     return [record async for record in result]
             except (TransientError, SessionExpired) as exc:
                 if attempt + 1 >= READ_ATTEMPTS or (
-                        isinstance(exc, TransientError) and _timed_out(exc)):
+                    isinstance(exc, TransientError) and _timed_out(exc)
+                ):
                     raise
                 await asyncio.sleep(0.05 * 2**attempt)
         raise AssertionError("unreachable")
@@ -186,8 +205,9 @@ class Neo4jExecutor:
             return await work(Transaction(tx))
 
         try:
-            async with self.driver.session(database=self.database,
-                                           bookmark_manager=self.bookmarks) as session:
+            async with self.driver.session(
+                database=self.database, bookmark_manager=self.bookmarks
+            ) as session:
                 return await session.execute_write(unit)
         except ConnectionAcquisitionTimeoutError as exc:
             raise GraphBusy(f"no free Neo4j connection: {exc}") from exc
@@ -208,7 +228,8 @@ class Neo4jExecutor:
 
         try:
             async with self.driver.session(
-                database=self.database, default_access_mode=neo4j.READ_ACCESS,
+                database=self.database,
+                default_access_mode=neo4j.READ_ACCESS,
                 bookmark_manager=self.bookmarks,
             ) as session:
                 return await session.execute_read(unit)
@@ -232,8 +253,13 @@ class Neo4jExecutor:
         await self.driver.close()
 
 
-def connect(uri: str, user: str, password: str, database: str = "neo4j",
-            tx_timeout_s: float | None = DEFAULT_TX_TIMEOUT_S) -> Neo4jExecutor:
+def connect(
+    uri: str,
+    user: str,
+    password: str,
+    database: str = "neo4j",
+    tx_timeout_s: float | None = DEFAULT_TX_TIMEOUT_S,
+) -> Neo4jExecutor:
     """Build an executor with a pooled async driver (no I/O until the first query); every
     transaction carries ``tx_timeout_s`` (Neo4j terminates it after that long)."""
     driver = AsyncGraphDatabase.driver(
@@ -249,8 +275,9 @@ def connect(uri: str, user: str, password: str, database: str = "neo4j",
 
 
 @asynccontextmanager
-async def connected(uri: str, user: str, password: str,
-                    database: str = "neo4j") -> AsyncIterator[Neo4jExecutor]:
+async def connected(
+    uri: str, user: str, password: str, database: str = "neo4j"
+) -> AsyncIterator[Neo4jExecutor]:
     """``async with connected(...) as ex:`` for scripts and tests."""
     ex = connect(uri, user, password, database)
     try:

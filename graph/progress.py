@@ -19,7 +19,9 @@ __all__ = ["OFF_TTY_INTERVAL_S", "progress_bar"]
 T = TypeVar("T")
 OFF_TTY_INTERVAL_S = 5.0
 # Off a terminal: counts and rates, no bar drawing; a percentage only when the total is known.
-_LOG_FORMAT = "{desc}: {percentage:3.0f}% {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}{postfix}]"
+_LOG_FORMAT = (
+    "{desc}: {percentage:3.0f}% {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}{postfix}]"
+)
 _LOG_FORMAT_NO_TOTAL = "{desc}: {n_fmt} [{elapsed}, {rate_fmt}{postfix}]"
 
 

@@ -19,7 +19,14 @@ import cypher
 from graph.errors import GraphError
 from graph.executor import Executor
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "VECTOR_INDEXES", "SchemaState", "ensure_schema", "schema_state"]
+__all__ = [
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "VECTOR_INDEXES",
+    "SchemaState",
+    "ensure_schema",
+    "schema_state",
+]
 
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, "schema/v001_constraints"),
@@ -91,11 +98,14 @@ async def ensure_schema(ex: Executor, dimensions: int, *, timeout_s: float = 120
             await ex.run_text(statement)
     for label in VECTOR_INDEXES:
         await ex.run(f"schema/vector_{label}", {"dimensions": dimensions})
-    await ex.run("schema/set_version", {
-        "version": max(state.version, SCHEMA_VERSION),
-        "applied": sorted(state.applied | {name for _, name in MIGRATIONS}),
-        "dimensions": dimensions,
-    })
+    await ex.run(
+        "schema/set_version",
+        {
+            "version": max(state.version, SCHEMA_VERSION),
+            "applied": sorted(state.applied | {name for _, name in MIGRATIONS}),
+            "dimensions": dimensions,
+        },
+    )
     deadline = time.monotonic() + timeout_s
     while True:
         state = await schema_state(ex)

@@ -28,8 +28,9 @@ async def _owner(executor: Executor, agent_id: str) -> tuple[bool, str | None]:
 
 
 async def _claim(executor: Executor, agent_id: str, tenant: str, named: bool) -> str | None:
-    rows = await executor.run("tenancy/claim_agent",
-                              {"agent_id": agent_id, "tenant": tenant, "named": named})
+    rows = await executor.run(
+        "tenancy/claim_agent", {"agent_id": agent_id, "tenant": tenant, "named": named}
+    )
     return rows[0]["tenant"] if rows else None
 
 
@@ -38,8 +39,9 @@ async def _has_data(executor: Executor, agent_id: str) -> bool:
     return bool(rows and rows[0]["has_data"])
 
 
-async def may_access(executor: Executor, tenant: str, agent_id: str, *, named: bool,
-                     claim: bool = True) -> bool:
+async def may_access(
+    executor: Executor, tenant: str, agent_id: str, *, named: bool, claim: bool = True
+) -> bool:
     """True when ``tenant`` owns ``agent_id`` (claiming a new id, or — when the key ``named``
     the agent — an unclaimed legacy one). One indexed read once the id is owned.
 
@@ -65,9 +67,11 @@ async def claim_agents(executor: Executor, tenant: str, agent_ids: list[str]) ->
     for agent_id in agent_ids:
         _, owner = await _owner(executor, agent_id)
         if owner is not None and owner != tenant:
-            raise BadInput(f"agent {agent_id!r} belongs to another tenant; agent ids are unique "
-                           "across tenants")
+            raise BadInput(
+                f"agent {agent_id!r} belongs to another tenant; agent ids are unique across tenants"
+            )
     for agent_id in agent_ids:
         if await _claim(executor, agent_id, tenant, True) != tenant:
-            raise BadInput(f"agent {agent_id!r} belongs to another tenant; agent ids are unique "
-                           "across tenants")
+            raise BadInput(
+                f"agent {agent_id!r} belongs to another tenant; agent ids are unique across tenants"
+            )

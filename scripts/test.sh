@@ -16,6 +16,7 @@ trap cleanup EXIT
 
 rc=0
 echo "==> ruff";   ruff check . || rc=1
+echo "==> ruff format"; ruff format --check . || rc=1
 echo "==> mypy";   mypy || rc=1
 echo "==> GraphQL schema drift"; python -m gql.export --check || rc=1
 echo "==> pytest"; pytest -q -p no:cacheprovider tests/unit tests/integration tests/e2e "$@"

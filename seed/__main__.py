@@ -14,8 +14,9 @@ from server.settings import Settings, get_settings
 __all__ = ["run", "seed"]
 
 
-async def seed(settings: Settings, agent_id: str = story.AGENT, *,
-               progress: bool = True) -> SeedReport:
+async def seed(
+    settings: Settings, agent_id: str = story.AGENT, *, progress: bool = True
+) -> SeedReport:
     """Ensure the schema and load the demo agent with this process's services (idempotent)."""
     memory = build_memory(settings)
     try:

@@ -133,8 +133,9 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
                 await mem.close()
 
     if not (settings.home / "graphiql" / ".pins").is_file():
-        log.warning("GraphiQL assets missing under %s: run scripts/bootstrap.sh",
-                    settings.home / "graphiql")
+        log.warning(
+            "GraphiQL assets missing under %s: run scripts/bootstrap.sh", settings.home / "graphiql"
+        )
     mcp = McpHttp(settings)  # MCP over streamable HTTP at /mcp (server/mcp/)
     graphql = HippographGraphQL(
         build_schema(query_limits(settings)), graphql_ide="graphiql", allow_queries_via_get=False
@@ -163,10 +164,10 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
             auth_disabled=settings.auth_disabled,
             admin_key=admin_key,
             limiter=RateLimiter(settings.rate_limit_per_minute, settings.api_processes),
-            failures=AuthFailureLimiter(settings.auth_failures_per_minute,
-                                        settings.api_processes),
-            address_failures=AuthFailureLimiter(settings.auth_failures_per_address_per_minute,
-                                                settings.api_processes),
+            failures=AuthFailureLimiter(settings.auth_failures_per_minute, settings.api_processes),
+            address_failures=AuthFailureLimiter(
+                settings.auth_failures_per_address_per_minute, settings.api_processes
+            ),
             trusted_proxies=parse_networks(settings.trusted_proxies),
             paths=("/graphql", "/mcp", EXPORT_PATH),
             deferred_limit_paths=("/mcp",),

@@ -212,26 +212,35 @@ class AuthMiddleware:
         if scope["type"] != "http" or scope["path"] not in self.paths:
             await self.app(scope, receive, send)
             return
-        if (scope["path"] == "/graphql" and scope["method"] == "GET"
-                and b"query=" not in scope.get("query_string", b"")):
+        if (
+            scope["path"] == "/graphql"
+            and scope["method"] == "GET"
+            and b"query=" not in scope.get("query_string", b"")
+        ):
             await self.app(scope, receive, send)  # the GraphiQL page itself
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        forwarded = ",".join(v.decode("latin-1") for k, v in scope["headers"]
-                             if k.lower() == b"x-forwarded-for")
-        address = client_address(str((scope.get("client") or ("?",))[0]), forwarded,
-                                 self.trusted_proxies)
+        forwarded = ",".join(
+            v.decode("latin-1") for k, v in scope["headers"] if k.lower() == b"x-forwarded-for"
+        )
+        address = client_address(
+            str((scope.get("client") or ("?",))[0]), forwarded, self.trusted_proxies
+        )
         presented = key_from_headers(headers)
         # The presented key's identity: a hash prefix (the key itself is never kept).
         identity = f"{address}|{hash_key(presented)[:16]}" if presented is not None else None
-        locked = max(self.address_failures.wait(address),
-                     self.failures.wait(identity) if identity is not None else 0.0)
+        locked = max(
+            self.address_failures.wait(address),
+            self.failures.wait(identity) if identity is not None else 0.0,
+        )
         if locked > 0:
             retry = max(1, int(locked + 0.999))
             await json_error(
-                429, "RATE_LIMITED",
+                429,
+                "RATE_LIMITED",
                 f"Too many failed authentications; retry in {retry} s.",
-                {"retry-after": str(retry)}, retryAfterSeconds=retry,
+                {"retry-after": str(retry)},
+                retryAfterSeconds=retry,
             )(scope, receive, send)
             return
         principal, refusal = await self._authenticate(scope, headers)

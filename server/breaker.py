@@ -43,8 +43,9 @@ class BreakerExecutor:
             self.open_until = self.clock() + self.cooldown_s
             raise
 
-    async def run(self, name: str, params: dict[str, Any] | None = None, *,
-                  read: bool = False) -> list[dict[str, Any]]:
+    async def run(
+        self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[dict[str, Any]]:
         return await self._guard(lambda: self.inner.run(name, params, read=read))
 
     async def run_text(

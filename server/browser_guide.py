@@ -30,8 +30,13 @@ DEMO_PARAMS = (
     "{agent_id: 'demo', fact_text: 'Lisboa', since: datetime('2025-01-01T00:00:00Z'), limit: 15}"
 )
 # Guide order: the whole graph first, then history, then rankings.
-_ORDER = ("entity_graph", "fact_version_chain", "invalidated_relationships", "changes_since",
-          "top_entities")
+_ORDER = (
+    "entity_graph",
+    "fact_version_chain",
+    "invalidated_relationships",
+    "changes_since",
+    "top_entities",
+)
 _CORS = {
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Allow-Methods": "GET, OPTIONS",
@@ -54,7 +59,9 @@ def _saved_query(name: str) -> tuple[str, str, str]:
     lines = cypher.load(f"browser/{name}").splitlines()
     header = [line.removeprefix("//").strip() for line in lines if line.startswith("//")]
     body = "\n".join(line for line in lines if not line.startswith("//")).strip()
-    params = next((h.removeprefix("params:").strip() for h in header if h.startswith("params:")), "")
+    params = next(
+        (h.removeprefix("params:").strip() for h in header if h.startswith("params:")), ""
+    )
     return header[0], params, body
 
 
@@ -64,8 +71,10 @@ def _runnable(text: str) -> str:
 
 def _slide(title: str, *parts: str) -> str:
     inner = "\n".join(parts)
-    return (f'<slide class="row-fluid"><div class="col-sm-12"><h3>{html.escape(title)}</h3>\n'
-            f"{inner}\n</div></slide>")
+    return (
+        f'<slide class="row-fluid"><div class="col-sm-12"><h3>{html.escape(title)}</h3>\n'
+        f"{inner}\n</div></slide>"
+    )
 
 
 @lru_cache(maxsize=8)
@@ -89,23 +98,30 @@ def guide_html(base_url: str) -> str:
     ]
     for name in _ORDER:
         title, params, body = _saved_query(name)
-        slides.append(_slide(
-            title.rstrip("."),
-            f"<p>Saved query <code>cypher/browser/{name}.cypher</code>; parameters: "
-            f"{html.escape(params)}.</p>",
-            _runnable(body),
-        ))
-    slides.append(_slide(
-        "Things to try",
-        "<ul><li>In the entity graph, double-click <em>Guilherme Maturana</em> to expand "
-        "his neighbourhood.</li>"
-        "<li>Change the version chain's text: <code>:param fact_text =&gt; 'Orion'</code>.</li>"
-        "<li><em>Guilherme Maturanna</em> is a planted near-duplicate: a "
-        "<code>MergeCandidate</code> node waits for review (GraphQL <code>mergeCandidates</code>"
-        " and <code>resolveMergeCandidate</code>).</li></ul>",
-    ))
-    return ('<article class="guide"><carousel class="deck container-fluid">\n'
-            + "\n".join(slides) + "\n</carousel></article>\n")
+        slides.append(
+            _slide(
+                title.rstrip("."),
+                f"<p>Saved query <code>cypher/browser/{name}.cypher</code>; parameters: "
+                f"{html.escape(params)}.</p>",
+                _runnable(body),
+            )
+        )
+    slides.append(
+        _slide(
+            "Things to try",
+            "<ul><li>In the entity graph, double-click <em>Guilherme Maturana</em> to expand "
+            "his neighbourhood.</li>"
+            "<li>Change the version chain's text: <code>:param fact_text =&gt; 'Orion'</code>.</li>"
+            "<li><em>Guilherme Maturanna</em> is a planted near-duplicate: a "
+            "<code>MergeCandidate</code> node waits for review (GraphQL <code>mergeCandidates</code>"
+            " and <code>resolveMergeCandidate</code>).</li></ul>",
+        )
+    )
+    return (
+        '<article class="guide"><carousel class="deck container-fluid">\n'
+        + "\n".join(slides)
+        + "\n</carousel></article>\n"
+    )
 
 
 async def _guide(request: Request) -> Response:

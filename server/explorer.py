@@ -24,11 +24,15 @@ EXPLORER_PATH = "/explorer"
 ASSETS_PATH = "/explorer-assets"
 BUNDLE = ("app.js", "app.css")
 # Same origin only; Cytoscape and the legend set inline styles, the graph draws on canvas.
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-       "connect-src 'self'; img-src 'self' data: blob:; base-uri 'none'; form-action 'none'; "
-       "frame-ancestors 'none'")
-_MISSING = ("<p>The explorer bundle is missing under {dir}: run <code>scripts/bootstrap.sh</code> "
-            "(it needs Node.js and npm).</p>")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "connect-src 'self'; img-src 'self' data: blob:; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'"
+)
+_MISSING = (
+    "<p>The explorer bundle is missing under {dir}: run <code>scripts/bootstrap.sh</code> "
+    "(it needs Node.js and npm).</p>"
+)
 
 
 def _integrity(path: Path) -> str:
@@ -42,13 +46,17 @@ def explorer_html(bundle_dir: Path) -> str:
         head = ""
     else:
         body = "<noscript>The explorer needs JavaScript.</noscript>"
-        head = (f'<link rel="stylesheet" href="{ASSETS_PATH}/app.css" '
-                f'integrity="{_integrity(bundle_dir / "app.css")}">\n'
-                f'<script type="module" src="{ASSETS_PATH}/app.js" '
-                f'integrity="{_integrity(bundle_dir / "app.js")}"></script>')
-    return (f'<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>Hippograph explorer</title>\n{head}\n</head>\n<body>{body}</body>\n</html>\n")
+        head = (
+            f'<link rel="stylesheet" href="{ASSETS_PATH}/app.css" '
+            f'integrity="{_integrity(bundle_dir / "app.css")}">\n'
+            f'<script type="module" src="{ASSETS_PATH}/app.js" '
+            f'integrity="{_integrity(bundle_dir / "app.js")}"></script>'
+        )
+    return (
+        f'<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>Hippograph explorer</title>\n{head}\n</head>\n<body>{body}</body>\n</html>\n"
+    )
 
 
 def explorer_routes(home: Path) -> list[BaseRoute]:
@@ -56,9 +64,14 @@ def explorer_routes(home: Path) -> list[BaseRoute]:
     bundle_dir = home / "explorer"
 
     async def page(request: Request) -> HTMLResponse:
-        return HTMLResponse(explorer_html(bundle_dir), headers={
-            "Content-Security-Policy": CSP, "Cache-Control": "no-cache",
-            "Referrer-Policy": "no-referrer"})
+        return HTMLResponse(
+            explorer_html(bundle_dir),
+            headers={
+                "Content-Security-Policy": CSP,
+                "Cache-Control": "no-cache",
+                "Referrer-Policy": "no-referrer",
+            },
+        )
 
     return [
         Route(EXPLORER_PATH, page, methods=["GET"]),

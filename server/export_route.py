@@ -38,21 +38,30 @@ async def export_download(request: Request) -> Response:
     principal: Principal = request.scope.get("state", {}).get("principal", ANONYMOUS)
     memory: Memory = request.app.state.memory
     allowed = principal.can_access(agent) and (
-        principal.admin or await may_access(memory.executor, principal.tenant, agent,
-                                            named=agent in principal.agents, claim=False))
+        principal.admin
+        or await may_access(
+            memory.executor, principal.tenant, agent, named=agent in principal.agents, claim=False
+        )
+    )
     if not allowed:
         return json_error(403, "FORBIDDEN", "This API key may not access that agent.")
 
     async def lines() -> AsyncIterator[bytes]:
-        async for record in export_agent(memory.executor, agent,
-                                         embedder_name=memory.embedder.name,
-                                         dimensions=memory.embedder.dimensions,
-                                         embeddings=embeddings):
+        async for record in export_agent(
+            memory.executor,
+            agent,
+            embedder_name=memory.embedder.name,
+            dimensions=memory.embedder.dimensions,
+            embeddings=embeddings,
+        ):
             yield (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
     filename = "".join(c if c.isalnum() or c in "-_." else "_" for c in agent)
-    return StreamingResponse(lines(), media_type="application/x-ndjson", headers={
-        "content-disposition": f'attachment; filename="{filename}.jsonl"'})
+    return StreamingResponse(
+        lines(),
+        media_type="application/x-ndjson",
+        headers={"content-disposition": f'attachment; filename="{filename}.jsonl"'},
+    )
 
 
 def export_routes() -> list[Route]:

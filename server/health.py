@@ -32,7 +32,11 @@ async def readiness(memory: Memory) -> dict[str, Any]:
     }
     try:
         comp = (await ex.run("schema/components", read=True))[0]
-        report["neo4j"] = {"reachable": True, "version": comp["version"], "edition": comp["edition"]}
+        report["neo4j"] = {
+            "reachable": True,
+            "version": comp["version"],
+            "edition": comp["edition"],
+        }
         state = await schema_state(ex)
         report["schema"] = {
             "version": state.version,

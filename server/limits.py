@@ -21,8 +21,16 @@ from typing import Any
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["AuthFailureLimiter", "BodySizeLimit", "RateLimiter", "TokenBucket", "client_address",
-           "json_error", "parse_networks", "process_bucket"]
+__all__ = [
+    "AuthFailureLimiter",
+    "BodySizeLimit",
+    "RateLimiter",
+    "TokenBucket",
+    "client_address",
+    "json_error",
+    "parse_networks",
+    "process_bucket",
+]
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -112,8 +120,7 @@ def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
         return None
 
 
-def client_address(peer: str, forwarded_for: str | None,
-                   trusted: Sequence[Network]) -> str:
+def client_address(peer: str, forwarded_for: str | None, trusted: Sequence[Network]) -> str:
     """The address a request comes from (pure): the socket ``peer``, unless it is a trusted
     proxy; then the right-most ``X-Forwarded-For`` entry not added by a trusted proxy (a
     client can prepend anything, only what the trusted chain appended counts). An entry that

@@ -43,16 +43,28 @@ from graph.providers import (
 from graph.providers.embedders import E5_VARIANTS, find_tokenizer
 from server.settings import Settings
 
-__all__ = ["Memory", "build_embedder", "build_llm", "build_memory", "build_rescorer",
-           "connect_executor",
-           "jobs_config", "retrieve_config", "write_config"]
+__all__ = [
+    "Memory",
+    "build_embedder",
+    "build_llm",
+    "build_memory",
+    "build_rescorer",
+    "connect_executor",
+    "jobs_config",
+    "retrieve_config",
+    "write_config",
+]
 
 
 def write_config(settings: Settings) -> WriteConfig:
     """Deployment settings → ``WriteConfig`` (the pipeline itself never reads settings)."""
-    return WriteConfig(mode=settings.write_mode, mutations_frozen=settings.mutations_frozen,
-                       pii_mode=settings.pii_mode, max_message_chars=settings.max_message_chars,
-                       pending_receipt_ttl_s=settings.write_pending_receipt_ttl_s)
+    return WriteConfig(
+        mode=settings.write_mode,
+        mutations_frozen=settings.mutations_frozen,
+        pii_mode=settings.pii_mode,
+        max_message_chars=settings.max_message_chars,
+        pending_receipt_ttl_s=settings.write_pending_receipt_ttl_s,
+    )
 
 
 def retrieve_config(settings: Settings) -> RetrieveConfig:
@@ -129,8 +141,9 @@ def build_embedder(settings: Settings) -> Embedder:
     return MiniLMEmbedder(find_tokenizer(settings.home))
 
 
-def build_rescorer(settings: Settings, embedder: Embedder | None = None
-                   ) -> EmbeddingRescorer | None:
+def build_rescorer(
+    settings: Settings, embedder: Embedder | None = None
+) -> EmbeddingRescorer | None:
     """The second-stage re-scorer of the settings (None: off); reuses ``embedder`` when it is
     the same model."""
     if settings.rescorer == "off":
@@ -156,13 +169,22 @@ def build_llm(settings: Settings) -> ChatLLM | None:
 def connect_executor(settings: Settings) -> Executor:
     """A pooled executor for the configured Neo4j (no I/O until the first query); every
     transaction carries the configured transaction timeout."""
-    return connect(settings.bolt_uri, settings.neo4j_user,
-                   settings.neo4j_secret(), settings.neo4j_database,
-                   tx_timeout_s=settings.neo4j_tx_timeout_s)
+    return connect(
+        settings.bolt_uri,
+        settings.neo4j_user,
+        settings.neo4j_secret(),
+        settings.neo4j_database,
+        tx_timeout_s=settings.neo4j_tx_timeout_s,
+    )
 
 
-def build_memory(settings: Settings, *, embedder: Embedder | None = None,
-                 llm: ChatLLM | None = None, executor: Executor | None = None) -> Memory:
+def build_memory(
+    settings: Settings,
+    *,
+    embedder: Embedder | None = None,
+    llm: ChatLLM | None = None,
+    executor: Executor | None = None,
+) -> Memory:
     """Every service of a process from one settings object.
 
     ``embedder``/``llm``/``executor`` replace the ones settings would build (tests pass a
@@ -177,8 +199,14 @@ def build_memory(settings: Settings, *, embedder: Embedder | None = None,
         embedder=emb,
         llm=chat,
         writer=WritePipeline(ex, emb, chat, write_config(settings)),
-        retriever=Retriever(ex, emb, chat, retrieve_config(settings),
-                            build_rescorer(settings, emb), pii_mode=settings.pii_mode),
+        retriever=Retriever(
+            ex,
+            emb,
+            chat,
+            retrieve_config(settings),
+            build_rescorer(settings, emb),
+            pii_mode=settings.pii_mode,
+        ),
         queue=JobQueue(ex),
         jobs=jobs_config(settings),
     )

@@ -28,7 +28,7 @@ def split_host(value: str) -> str:
     """The host name of a ``Host`` header value (port and IPv6 brackets removed, lowercase)."""
     value = value.strip().lower()
     if value.startswith("["):
-        return value[1:value.find("]")] if "]" in value else value
+        return value[1 : value.find("]")] if "]" in value else value
     return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
 
 
@@ -78,7 +78,8 @@ class HostGuard:
             await self.app(scope, receive, send)
             return
         response = json_error(
-            403, "FORBIDDEN",
+            403,
+            "FORBIDDEN",
             f"This server does not answer for this {reason}; list it in "
             "HIPPOGRAPH_ALLOWED_HOSTS if it is yours.",
             reason=reason,

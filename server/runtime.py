@@ -42,5 +42,7 @@ def browser_allowlist(settings: Settings) -> str:
 
 def browser_url(settings: Settings) -> str:
     """The local Neo4j Browser, with the Bolt address and user filled in."""
-    return (f"http://127.0.0.1:{settings.neo4j_http_port}/browser/"
-            f"?dbms=bolt://{settings.neo4j_user}@127.0.0.1:{settings.neo4j_bolt_port}")
+    return (
+        f"http://127.0.0.1:{settings.neo4j_http_port}/browser/"
+        f"?dbms=bolt://{settings.neo4j_user}@127.0.0.1:{settings.neo4j_bolt_port}"
+    )

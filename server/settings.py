@@ -42,7 +42,8 @@ class Settings(BaseSettings):
         default=None,
         validation_alias=AliasChoices("NEO4J_PASSWORD", "HIPPOGRAPH_NEO4J_PASSWORD"),
         description="Unset: the random password generated for the local server at its first "
-                    "start, kept in <home>/neo4j-password (mode 0600); use neo4j_secret()")
+        "start, kept in <home>/neo4j-password (mode 0600); use neo4j_secret()",
+    )
     neo4j_database: str = "neo4j"
     home: Path = Field(default=ROOT / ".hippograph", description="Local runtime directory")
     neo4j_bolt_port: int = 7687
@@ -51,22 +52,26 @@ class Settings(BaseSettings):
     neo4j_pagecache: str = "512m"
     neo4j_tx_memory: str = "512m"
     neo4j_tx_timeout_s: float = Field(
-        default=120.0, gt=0,
+        default=120.0,
+        gt=0,
         description="Transaction timeout: db.transaction.timeout of the local server and the "
-                    "timeout the driver sends with every transaction")
+        "timeout the driver sends with every transaction",
+    )
     neo4j_start_timeout_s: float = 120.0
 
     # --- providers -----------------------------------------------------------------------
     embedder: Literal["minilm", "e5", "e5-enpt", "openai", "hash"] = Field(
         default="minilm",
         description="minilm: all-MiniLM-L6-v2 int8 (in-process); e5 / e5-enpt: "
-                    "multilingual-e5-small 4-bit / its English+Portuguese variant (in-process, "
-                    "optional extra `hippograph[e5]`); openai: an OpenAI-compatible endpoint; "
-                    "hash: feature hashing (tests). Changing it on a database means re-embedding")
+        "multilingual-e5-small 4-bit / its English+Portuguese variant (in-process, "
+        "optional extra `hippograph[e5]`); openai: an OpenAI-compatible endpoint; "
+        "hash: feature hashing (tests). Changing it on a database means re-embedding",
+    )
     rescorer: Literal["off", "e5", "e5-enpt"] = Field(
         default="off",
         description="Second-stage re-scoring of the top facts with another embedder's cosine "
-                    "(retrieve options rescore_pool / rescore_weight; needs `hippograph[e5]`)")
+        "(retrieve options rescore_pool / rescore_weight; needs `hippograph[e5]`)",
+    )
     embedding_model: str = "text-embedding-3-small"
     embedding_dimensions: int = 384
     llm_base_url: str | None = None
@@ -85,8 +90,9 @@ class Settings(BaseSettings):
     allowed_hosts: str = Field(
         default="",
         description="Comma-separated host names the API answers for besides loopback names "
-                    "(Host header and browser Origin); any other is refused with 403. Checked "
-                    "always with auth off or a loopback bind, and on a public bind once set")
+        "(Host header and browser Origin); any other is refused with 403. Checked "
+        "always with auth off or a loopback bind, and on a public bind once set",
+    )
     admin_api_key: SecretStr | None = None
     introspection: bool = True
     max_query_depth: int = 12
@@ -95,39 +101,56 @@ class Settings(BaseSettings):
     max_query_cost: int = 50_000
     max_query_tokens: int = 5_000
     max_query_selections: int = Field(
-        default=10_000, ge=1,
+        default=10_000,
+        ge=1,
         description="Field selections a GraphQL document may expand to with its fragment "
-                    "spreads replaced by their fragments (fragment chains are refused past it)")
+        "spreads replaced by their fragments (fragment chains are refused past it)",
+    )
     max_body_bytes: int = 2_000_000
     rate_limit_per_minute: int = Field(
-        default=600, ge=0,
+        default=600,
+        ge=0,
         description="Requests per API key per minute across all API processes (0: off); each "
-                    "aliased mutation field counts as one request")
+        "aliased mutation field counts as one request",
+    )
     rerank_rate_cost: int = Field(
-        default=5, ge=1,
+        default=5,
+        ge=1,
         description="Requests of the rate budget one retrieve takes when it reranks with the "
-                    "LLM (an LLM is configured and the call keeps the reranker on)")
+        "LLM (an LLM is configured and the call keeps the reranker on)",
+    )
     api_processes: int = Field(
-        default=1, ge=1, le=1024,
+        default=1,
+        ge=1,
+        le=1024,
         description="API processes sharing the rate budgets: each enforces 1/N of them. "
-                    "`hippograph serve --workers N` sets it; with replicas on several hosts set "
-                    "the total number of API processes")
+        "`hippograph serve --workers N` sets it; with replicas on several hosts set "
+        "the total number of API processes",
+    )
     api_workers: int = Field(
-        default=1, ge=1, le=64,
-        description="`hippograph serve`: uvicorn worker processes (`make run`: min(cores, 4))")
+        default=1,
+        ge=1,
+        le=64,
+        description="`hippograph serve`: uvicorn worker processes (`make run`: min(cores, 4))",
+    )
     auth_failures_per_minute: int = Field(
-        default=10, ge=0,
+        default=10,
+        ge=0,
         description="Failed authentications allowed per client address and presented key per "
-                    "minute (0: off); then that key is refused from that address (429)")
+        "minute (0: off); then that key is refused from that address (429)",
+    )
     auth_failures_per_address_per_minute: int = Field(
-        default=100, ge=0,
+        default=100,
+        ge=0,
         description="Failed authentications allowed per client address per minute, whatever "
-                    "keys it presents (0: off); then the address is refused (429)")
+        "keys it presents (0: off); then the address is refused (429)",
+    )
     trusted_proxies: str = Field(
         default="",
         description="Comma-separated addresses or networks of reverse proxies whose "
-                    "X-Forwarded-For names the client (for the failed-authentication budgets); "
-                    "empty: the socket peer is the client")
+        "X-Forwarded-For names the client (for the failed-authentication budgets); "
+        "empty: the socket peer is the client",
+    )
 
     @field_validator("trusted_proxies")
     @classmethod
@@ -137,8 +160,9 @@ class Settings(BaseSettings):
                 try:
                     ipaddress.ip_network(entry, strict=False)
                 except ValueError:
-                    raise ValueError(f"HIPPOGRAPH_TRUSTED_PROXIES: {entry!r} is not an IP "
-                                     "address or network") from None
+                    raise ValueError(
+                        f"HIPPOGRAPH_TRUSTED_PROXIES: {entry!r} is not an IP address or network"
+                    ) from None
         return value
 
     mcp_api_key: SecretStr | None = Field(
@@ -154,25 +178,30 @@ class Settings(BaseSettings):
     pii_mode: Literal["off", "redact", "reject"] = "redact"
     max_message_chars: int = 12_000
     write_pending_receipt_ttl_s: float = Field(
-        default=600.0, gt=0,
-        description="A pending idempotency claim older than this is taken over by a retry")
+        default=600.0,
+        gt=0,
+        description="A pending idempotency claim older than this is taken over by a retry",
+    )
     worker_enabled: bool = True
 
     # --- background jobs (graph/memory/jobs) ----------------------------------------------
-    worker_concurrency: int = Field(default=1, ge=1, le=64,
-                                    description="Worker loops per process")
+    worker_concurrency: int = Field(default=1, ge=1, le=64, description="Worker loops per process")
     worker_poll_interval_s: float = 2.0
     worker_shutdown_grace_s: float = 10.0
     job_lease_timeout_s: float = 300.0
     job_reaper_interval_s: float = 60.0
     job_max_attempts: int = 3
     orphan_after_s: float = Field(
-        default=600.0, ge=0,
-        description="Events logged this long ago and never extracted are re-extracted")
+        default=600.0,
+        ge=0,
+        description="Events logged this long ago and never extracted are re-extracted",
+    )
     orphan_sweep_interval_s: float = Field(
-        default=60.0, ge=0, description="Seconds between orphan sweeps (0 disables)")
-    orphan_batch: int = Field(default=100, ge=1, le=10_000,
-                              description="Orphaned events queued per sweep")
+        default=60.0, ge=0, description="Seconds between orphan sweeps (0 disables)"
+    )
+    orphan_batch: int = Field(
+        default=100, ge=1, le=10_000, description="Orphaned events queued per sweep"
+    )
     scheduler_enabled: bool = True
     scheduler_tick_s: float = 60.0
     schedule_profile_s: float = 3_600.0  # 0 disables a periodic job kind
@@ -181,25 +210,37 @@ class Settings(BaseSettings):
     schedule_decay_s: float = 3_600.0
     schedule_dedup_s: float = 21_600.0
     schedule_retention_s: float = Field(
-        default=3_600.0, ge=0, description="Seconds between retention runs per agent (0: never)")
+        default=3_600.0, ge=0, description="Seconds between retention runs per agent (0: never)"
+    )
     # --- retention (graph/memory/maintenance/retention.py); 0 keeps a kind forever ----------
     retention_events_s: float = Field(
-        default=0.0, ge=0,
-        description="Stored messages older than this are deleted (their facts stay)")
+        default=0.0,
+        ge=0,
+        description="Stored messages older than this are deleted (their facts stay)",
+    )
     retention_receipts_s: float = Field(
-        default=30 * 86_400.0, ge=0,
-        description="Idempotency receipts older than this are deleted (a retry then writes anew)")
+        default=30 * 86_400.0,
+        ge=0,
+        description="Idempotency receipts older than this are deleted (a retry then writes anew)",
+    )
     retention_jobs_s: float = Field(
-        default=30 * 86_400.0, ge=0,
-        description="Finished (done or dead) jobs older than this are deleted")
+        default=30 * 86_400.0,
+        ge=0,
+        description="Finished (done or dead) jobs older than this are deleted",
+    )
     retention_dedup_s: float = Field(
-        default=7 * 86_400.0, ge=0,
-        description="Job dedup slots older than this without an active job are deleted")
+        default=7 * 86_400.0,
+        ge=0,
+        description="Job dedup slots older than this without an active job are deleted",
+    )
     retention_audit_text_s: float = Field(
-        default=0.0, ge=0,
-        description="Audit records older than this lose their text and reason (a hash stays)")
+        default=0.0,
+        ge=0,
+        description="Audit records older than this lose their text and reason (a hash stays)",
+    )
     retention_audits_s: float = Field(
-        default=0.0, ge=0, description="Audit records older than this are deleted altogether")
+        default=0.0, ge=0, description="Audit records older than this are deleted altogether"
+    )
     merge_candidate_threshold: float = 0.80
     merge_auto_threshold: float = 0.97
     document_chunk_chars: int = 1_200
@@ -217,7 +258,8 @@ class Settings(BaseSettings):
             raise ValueError(
                 f"HIPPOGRAPH_ADMIN_API_KEY must be at least {MIN_ADMIN_KEY_CHARS} characters "
                 f"(got {len(value.get_secret_value())}); generate one with "
-                "`python -c 'import secrets; print(\"hg_\" + secrets.token_urlsafe(32))'`")
+                "`python -c 'import secrets; print(\"hg_\" + secrets.token_urlsafe(32))'`"
+            )
         return value
 
     @property

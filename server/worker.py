@@ -81,14 +81,24 @@ async def start_worker(
     base = worker_id()
     workers = []
     for i in range(concurrency or deps.config.concurrency):
-        sched = (Scheduler(deps.queue, deps.config.schedule, holder=f"{base}/scheduler",
-                           tick_s=deps.config.scheduler_tick_s, agent_id=agent_id)
-                 if use_scheduler and i == 0 else None)
-        workers.append(Worker(deps, handlers, owner=f"{base}/{i}", scheduler=sched,
-                              agent_id=agent_id))
+        sched = (
+            Scheduler(
+                deps.queue,
+                deps.config.schedule,
+                holder=f"{base}/scheduler",
+                tick_s=deps.config.scheduler_tick_s,
+                agent_id=agent_id,
+            )
+            if use_scheduler and i == 0
+            else None
+        )
+        workers.append(
+            Worker(deps, handlers, owner=f"{base}/{i}", scheduler=sched, agent_id=agent_id)
+        )
     handle = WorkerHandle(workers)
-    handle.tasks = [asyncio.create_task(w.run(), name=f"hippograph-worker-{i}")
-                    for i, w in enumerate(workers)]
+    handle.tasks = [
+        asyncio.create_task(w.run(), name=f"hippograph-worker-{i}") for i, w in enumerate(workers)
+    ]
     log.info("started %d worker loop(s) for kinds %s", len(workers), sorted(handlers))
     return handle
 

@@ -19,7 +19,9 @@ from server.settings import Settings
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
-        "--screenshots", metavar="DIR", default=None,
+        "--screenshots",
+        metavar="DIR",
+        default=None,
         help="browser e2e tests also save their screenshots (PNG) into DIR, e.g. docs/",
     )
 
@@ -47,10 +49,13 @@ def embedder(minilm: MiniLMEmbedder) -> Embedder:
 
 @pytest.fixture(scope="session")
 async def executor(settings: Settings) -> AsyncIterator[Executor]:
-    ex = connect(settings.bolt_uri, settings.neo4j_user,
-                 settings.neo4j_secret(), settings.neo4j_database)
+    ex = connect(
+        settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(), settings.neo4j_database
+    )
     if not await ex.ping():
-        pytest.fail(f"Neo4j is not reachable at {settings.bolt_uri}: run `make test`, which starts it")
+        pytest.fail(
+            f"Neo4j is not reachable at {settings.bolt_uri}: run `make test`, which starts it"
+        )
     await ensure_schema(ex, 384)
     yield ex
     await ex.close()

@@ -30,11 +30,22 @@ def _answer(system: str, user: dict[str, Any]) -> dict[str, Any]:
     speaker = str(user.get("speaker") or "user")
     message = str(user.get("message") or "").strip()
     if any(stage in system for stage in _EXTRACT_STAGES):
-        return {"entities": [{"name": speaker, "type": "person", "aliases": []}],
-                "facts": [{"subject": speaker, "text": message, "confidence": 0.95,
-                           "action": "NEW", "importance_category": "specific_event",
-                           "kind": "fact"}] if message else [],
-                "relations": []}
+        return {
+            "entities": [{"name": speaker, "type": "person", "aliases": []}],
+            "facts": [
+                {
+                    "subject": speaker,
+                    "text": message,
+                    "confidence": 0.95,
+                    "action": "NEW",
+                    "importance_category": "specific_event",
+                    "kind": "fact",
+                }
+            ]
+            if message
+            else [],
+            "relations": [],
+        }
     if "Stage: extract_entities" in system:
         return {"entities": [{"name": speaker, "type": "person", "aliases": []}]}
     if "Stage: extract_relations" in system:
@@ -43,9 +54,16 @@ def _answer(system: str, user: dict[str, Any]) -> dict[str, Any]:
         decisions = []
         for f in user.get("facts", []):
             same = [e for e in f.get("existing", []) if e.get("text") == f.get("new_fact")]
-            decisions.append({"index": f["index"], "action": "NOOP", "target_id": same[0]["id"],
-                              "reason": "already known"} if same else
-                             {"index": f["index"], "action": "ADD", "reason": "new"})
+            decisions.append(
+                {
+                    "index": f["index"],
+                    "action": "NOOP",
+                    "target_id": same[0]["id"],
+                    "reason": "already known",
+                }
+                if same
+                else {"index": f["index"], "action": "ADD", "reason": "new"}
+            )
         return {"decisions": decisions}
     return {}
 
@@ -106,8 +124,9 @@ class FakeLLMServer:
     def _handle(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         messages = body.get("messages") or []
         system = next((m.get("content") or "" for m in messages if m.get("role") == "system"), "")
-        user_text = next((m.get("content") or "" for m in messages if m.get("role") == "user"),
-                         "{}")
+        user_text = next(
+            (m.get("content") or "" for m in messages if m.get("role") == "user"), "{}"
+        )
         with self._lock:
             self.requests += 1
             extraction = any(s in system for s in (*_EXTRACT_STAGES, "Stage: extract_entities"))
@@ -126,10 +145,17 @@ class FakeLLMServer:
             user = {}
         content = json.dumps(_answer(system, user if isinstance(user, dict) else {}))
         return 200, {
-            "id": f"chatcmpl-{self.requests}", "object": "chat.completion", "created": 0,
+            "id": f"chatcmpl-{self.requests}",
+            "object": "chat.completion",
+            "created": 0,
             "model": body.get("model", "fake"),
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": content}}],
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": content},
+                }
+            ],
             "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
         }
 

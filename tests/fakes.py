@@ -60,8 +60,11 @@ class ScriptedLLM:
                 "created": 0,
                 "model": body.get("model", "scripted"),
                 "choices": [
-                    {"index": 0, "finish_reason": "stop",
-                     "message": {"role": "assistant", "content": content}}
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": content},
+                    }
                 ],
                 "usage": {
                     "prompt_tokens": self.prompt_tokens,
@@ -74,13 +77,20 @@ class ScriptedLLM:
     def client(self) -> openai.AsyncOpenAI:
         transport = httpx.MockTransport(self.handler)
         return openai.AsyncOpenAI(
-            api_key="test", base_url="http://scripted.invalid/v1", max_retries=0,
+            api_key="test",
+            base_url="http://scripted.invalid/v1",
+            max_retries=0,
             http_client=httpx.AsyncClient(transport=transport),
         )
 
     def chat(self, *, timeout_s: float = 5.0, max_retries: int = 0) -> OpenAIChat:
-        return OpenAIChat(self.client(), lambda stage: f"scripted-{stage}",
-                          timeout_s=timeout_s, max_retries=max_retries, base_delay_s=0.01)
+        return OpenAIChat(
+            self.client(),
+            lambda stage: f"scripted-{stage}",
+            timeout_s=timeout_s,
+            max_retries=max_retries,
+            base_delay_s=0.01,
+        )
 
     @property
     def calls(self) -> int:
@@ -99,13 +109,15 @@ class WrappedExecutor:
         self.inner = inner
         self.round_trips = 0
 
-    async def run(self, name: str, params: dict[str, Any] | None = None, *,
-                  read: bool = False) -> list[dict[str, Any]]:
+    async def run(
+        self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[dict[str, Any]]:
         self.round_trips += 1
         return await self.inner.run(name, params, read=read)
 
-    async def run_text(self, query: LiteralString, params: dict[str, Any] | None = None, *,
-                       read: bool = False) -> list[dict[str, Any]]:
+    async def run_text(
+        self, query: LiteralString, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[dict[str, Any]]:
         self.round_trips += 1
         return await self.inner.run_text(query, params, read=read)
 
@@ -131,8 +143,9 @@ class RecordingExecutor(WrappedExecutor):
         super().__init__(inner)
         self.names: list[str] = []
 
-    async def run(self, name: str, params: dict[str, Any] | None = None, *,
-                  read: bool = False) -> list[dict[str, Any]]:
+    async def run(
+        self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[dict[str, Any]]:
         self.names.append(name)
         return await super().run(name, params, read=read)
 
@@ -148,8 +161,9 @@ class AccessRecorder(WrappedExecutor):
         super().__init__(inner)
         self.calls: list[tuple[str, str]] = []
 
-    async def run(self, name: str, params: dict[str, Any] | None = None, *,
-                  read: bool = False) -> list[dict[str, Any]]:
+    async def run(
+        self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[dict[str, Any]]:
         self.calls.append((name, "read" if read else "write"))
         return await super().run(name, params, read=read)
 

@@ -35,8 +35,7 @@ class Work:
     calls: int = 0
 
     def __add__(self, other: Work) -> Work:
-        return Work(self.db_hits + other.db_hits, self.rows + other.rows,
-                    self.calls + other.calls)
+        return Work(self.db_hits + other.db_hits, self.rows + other.rows, self.calls + other.calls)
 
 
 @dataclass(frozen=True)
@@ -53,6 +52,7 @@ Key = tuple[str, str]  # (scenario, statement)
 
 def plan_work(plan: Any) -> Work:
     """Database hits and rows of a profiled plan, summed over its operators (one call)."""
+
     def walk(node: Any) -> tuple[int, int]:
         hits, rows = int(node.get("dbHits", 0) or 0), int(node.get("rows", 0) or 0)
         for child in node.get("children", []):
@@ -68,16 +68,22 @@ def load_budgets(path: Path = BUDGETS_FILE) -> dict[Key, Budget]:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     out: dict[Key, Budget] = {}
     for entry in data.get("budget", []):
-        budget = Budget(entry["scenario"], entry["statement"], int(entry["db_hits"]),
-                        int(entry["rows"]), entry["reason"])
+        budget = Budget(
+            entry["scenario"],
+            entry["statement"],
+            int(entry["db_hits"]),
+            int(entry["rows"]),
+            entry["reason"],
+        )
         if not budget.reason.strip():
             raise ValueError(f"budget {budget.scenario}/{budget.statement} has no reason")
         out[(budget.scenario, budget.statement)] = budget
     return out
 
 
-def problems(observed: dict[Key, Work], budgets: dict[Key, Budget],
-             tolerance: float = TOLERANCE) -> list[str]:
+def problems(
+    observed: dict[Key, Work], budgets: dict[Key, Budget], tolerance: float = TOLERANCE
+) -> list[str]:
     """Every way the observed work breaks the committed budgets (empty: within budget)."""
     out = []
     for key, work in sorted(observed.items()):
@@ -85,14 +91,20 @@ def problems(observed: dict[Key, Work], budgets: dict[Key, Budget],
         budget = budgets.get(key)
         if budget is None:
             if work.db_hits > FLOOR_DB_HITS:
-                out.append(f"{scenario}/{statement}: no budget for {work.db_hits} db hits, "
-                           f"{work.rows} rows ({work.calls} calls)")
+                out.append(
+                    f"{scenario}/{statement}: no budget for {work.db_hits} db hits, "
+                    f"{work.rows} rows ({work.calls} calls)"
+                )
             continue
-        for what, seen, allowed in (("db hits", work.db_hits, budget.db_hits),
-                                    ("rows", work.rows, budget.rows)):
+        for what, seen, allowed in (
+            ("db hits", work.db_hits, budget.db_hits),
+            ("rows", work.rows, budget.rows),
+        ):
             if seen > allowed * (1 + tolerance):
-                out.append(f"{scenario}/{statement}: {seen} {what} > budget {allowed} "
-                           f"+{tolerance:.0%} ({work.calls} calls)")
+                out.append(
+                    f"{scenario}/{statement}: {seen} {what} > budget {allowed} "
+                    f"+{tolerance:.0%} ({work.calls} calls)"
+                )
     for key in sorted(set(budgets) - set(observed)):
         out.append(f"{key[0]}/{key[1]}: budgeted but never run (remove it or fix the scenario)")
     return out
@@ -107,8 +119,13 @@ def render(observed: dict[Key, Work], budgets: dict[Key, Budget]) -> str:
             continue
         old = budgets.get(key)
         reason = old.reason if old else "TODO: why this much work is expected"
-        lines += ["[[budget]]", f'scenario = "{key[0]}"', f'statement = "{key[1]}"',
-                  f"db_hits = {work.db_hits}", f"rows = {work.rows}",
-                  f"reason = {json.dumps(reason, ensure_ascii=False)}",
-                  ""]
+        lines += [
+            "[[budget]]",
+            f'scenario = "{key[0]}"',
+            f'statement = "{key[1]}"',
+            f"db_hits = {work.db_hits}",
+            f"rows = {work.rows}",
+            f"reason = {json.dumps(reason, ensure_ascii=False)}",
+            "",
+        ]
     return "\n".join(lines)

@@ -39,8 +39,11 @@ __all__ = ["Finding", "collect_patterns", "problems"]
 
 ROOT = Path(__file__).resolve().parent.parent
 UNBOUNDED = C.MAXREPEAT
-REPEATS = {C.MAX_REPEAT, C.MIN_REPEAT, *([C.POSSESSIVE_REPEAT] if hasattr(C, "POSSESSIVE_REPEAT")
-                                        else [])}
+REPEATS = {
+    C.MAX_REPEAT,
+    C.MIN_REPEAT,
+    *([C.POSSESSIVE_REPEAT] if hasattr(C, "POSSESSIVE_REPEAT") else []),
+}
 ZERO_WIDTH = {C.AT, C.ASSERT, C.ASSERT_NOT}
 ALPHABET = [chr(i) for i in range(0, 0x300)] + ["\u2019", "\u00a0", "\u3000"]
 _CATEGORY = {
@@ -76,8 +79,11 @@ def _char_test(op: Any, av: Any, flags: int) -> Callable[[str], bool] | None:
             if iop == C.LITERAL:
                 tests.append(lambda c, v=iav: fold(c) == fold(chr(v)))
             elif iop == C.RANGE:
-                tests.append(lambda c, lo=iav[0], hi=iav[1]: lo <= ord(c) <= hi
-                             or lo <= ord(fold(c)[:1] or "\0") <= hi)
+                tests.append(
+                    lambda c, lo=iav[0], hi=iav[1]: (
+                        lo <= ord(c) <= hi or lo <= ord(fold(c)[:1] or "\0") <= hi
+                    )
+                )
             elif iop == C.CATEGORY:
                 tests.append(_CATEGORY.get(iav, lambda c: True))
             else:
@@ -117,7 +123,11 @@ def _has_repeat(items: Any, unbounded_only: bool) -> bool:
                 return True
             if _has_repeat(av[2], unbounded_only):
                 return True
-        elif (op == C.SUBPATTERN and _has_repeat(av[-1], unbounded_only)) or (op == C.BRANCH and any(_has_repeat(b, unbounded_only) for b in av[1])) or (op == getattr(C, "ATOMIC_GROUP", None) and _has_repeat(av, unbounded_only)):
+        elif (
+            (op == C.SUBPATTERN and _has_repeat(av[-1], unbounded_only))
+            or (op == C.BRANCH and any(_has_repeat(b, unbounded_only) for b in av[1]))
+            or (op == getattr(C, "ATOMIC_GROUP", None) and _has_repeat(av, unbounded_only))
+        ):
             return True
     return False
 
@@ -139,12 +149,14 @@ def _walk(items: Any, flags: int, out: set[str]) -> None:
     for i, (op, av) in enumerate(items):
         if op in REPEATS:
             _lo, hi, body = av
-            if hi > 1 and (_has_repeat(body, unbounded_only=True)
-                           or (hi == UNBOUNDED and _has_repeat(body, unbounded_only=False))):
+            if hi > 1 and (
+                _has_repeat(body, unbounded_only=True)
+                or (hi == UNBOUNDED and _has_repeat(body, unbounded_only=False))
+            ):
                 out.add("nested")
             if hi == UNBOUNDED:
                 first = _first_set(list(body), flags)
-                for nop, nav in items[i + 1:]:
+                for nop, nav in items[i + 1 :]:
                     if nop in ZERO_WIDTH:
                         continue
                     if nop not in REPEATS:
@@ -193,7 +205,7 @@ def _rescan(items: list[Any], flags: int, anchored: bool) -> bool:
             continue
         if anchored or op not in REPEATS or av[1] != UNBOUNDED:
             return False
-        rest = [x for x in seq[i + 1:] if x[0] not in ZERO_WIDTH or x[1] != C.AT_END]
+        rest = [x for x in seq[i + 1 :] if x[0] not in ZERO_WIDTH or x[1] != C.AT_END]
         if not rest:
             return False  # the repeat is the whole match: it fails only on a run under its min
         if guard == "lookbehind":
@@ -226,7 +238,7 @@ def _scan(items: list[Any], flags: int, anchored: bool) -> bool:
     for i, (op, av) in enumerate(flat):
         if op in REPEATS and av[1] == UNBOUNDED:
             wide = len(_first_set(list(av[2]), flags)) >= 0.9 * len(ALPHABET)
-            if wide and _can_fail(flat[i + 1:]):
+            if wide and _can_fail(flat[i + 1 :]):
                 return True
     return False
 
@@ -259,12 +271,22 @@ def _patterns_in(value: Any, depth: int = 0) -> Iterator[re.Pattern[str]]:
             yield from _patterns_in(v, depth + 1)
 
 
-_RE_FUNCS = {"compile": False, "search": False, "findall": False, "finditer": False,
-             "sub": False, "subn": False, "split": False, "match": True, "fullmatch": True}
+_RE_FUNCS = {
+    "compile": False,
+    "search": False,
+    "findall": False,
+    "finditer": False,
+    "sub": False,
+    "subn": False,
+    "split": False,
+    "match": True,
+    "fullmatch": True,
+}
 
 
-def collect_patterns(packages: tuple[str, ...] = ("graph", "gql", "server")
-                     ) -> list[tuple[str, str | re.Pattern[str], bool]]:
+def collect_patterns(
+    packages: tuple[str, ...] = ("graph", "gql", "server"),
+) -> list[tuple[str, str | re.Pattern[str], bool]]:
     """(where, pattern, anchored) for every compiled module-level pattern and every inline
     ``re.<func>("literal", …)`` call in the packages."""
     found: list[tuple[str, str | re.Pattern[str], bool]] = []
@@ -284,11 +306,17 @@ def collect_patterns(packages: tuple[str, ...] = ("graph", "gql", "server")
                 continue
             tree = ast.parse(Path(path).read_text())
             for node in ast.walk(tree):
-                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                        and isinstance(node.func.value, ast.Name) and node.func.value.id == "re"
-                        and node.func.attr in _RE_FUNCS and node.args
-                        and isinstance(node.args[0], ast.Constant)
-                        and isinstance(node.args[0].value, str)):
-                    found.append((f"{name}:{node.lineno}", node.args[0].value,
-                                  _RE_FUNCS[node.func.attr]))
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "re"
+                    and node.func.attr in _RE_FUNCS
+                    and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)
+                ):
+                    found.append(
+                        (f"{name}:{node.lineno}", node.args[0].value, _RE_FUNCS[node.func.attr])
+                    )
     return found

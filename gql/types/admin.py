@@ -109,15 +109,19 @@ class Job:
     )
     kind: JobKind | None = strawberry.field(description="What the job does.")
     subject: str | None = strawberry.field(description="What it works on (entity key, doc id).")
-    status: JobStatus | None = strawberry.field(description="Pending, leased (running), done or dead.")
+    status: JobStatus | None = strawberry.field(
+        description="Pending, leased (running), done or dead."
+    )
     attempts: int | None = strawberry.field(description="Attempts so far.")
     max_attempts: int | None = strawberry.field(description="Attempts before it is dead.")
     progress: float | None = strawberry.field(description="0..1 while running, when reported.")
     last_error: str | None = strawberry.field(
         description="Last failure: the handler's own description, or a fixed message with the "
-                    "error class (provider and driver messages stay in the worker log).")
+        "error class (provider and driver messages stay in the worker log)."
+    )
     last_error_code: JobErrorCode | None = strawberry.field(
-        description="Last failure, typed (see `lastError` for the message).")
+        description="Last failure, typed (see `lastError` for the message)."
+    )
     run_after: datetime | None = strawberry.field(description="Not before this time (backoff).")
     created_at: datetime | None = strawberry.field(description="When it was enqueued.")
     finished_at: datetime | None = strawberry.field(description="When it finished.")

@@ -19,5 +19,10 @@ class AgentSummary:
 
     @classmethod
     def from_row(cls, row: AgentSummaryRow) -> AgentSummary:
-        return cls(agent_id=strawberry.ID(row.agent_id), facts=row.facts,
-                   entities=row.entities, relations=row.relations, events=row.events)
+        return cls(
+            agent_id=strawberry.ID(row.agent_id),
+            facts=row.facts,
+            entities=row.entities,
+            relations=row.relations,
+            events=row.events,
+        )

@@ -195,9 +195,7 @@ class Entity:
         include_invalidated: Annotated[
             bool, strawberry.argument(description="Also return ended and invalidated facts.")
         ] = False,
-        kind: Annotated[
-            FactKind | None, strawberry.argument(description="Only this kind.")
-        ] = None,
+        kind: Annotated[FactKind | None, strawberry.argument(description="Only this kind.")] = None,
         limit: Annotated[int, strawberry.argument(description="At most this many (1..100).")] = 50,
     ) -> list[Fact]:
         browse.check_limit(limit, "limit")

@@ -71,8 +71,9 @@ class WriteAction(Enum):
     MERGE = strawberry.enum_value("MERGE", description="Two entities were merged (curation).")
     FORGET = strawberry.enum_value("FORGET", description="A fact was forgotten (curation).")
     ERASE = strawberry.enum_value(
-        "ERASE", description="A fact, a subject or its messages were erased (hard delete); the "
-        "record keeps ids and a hash, never the text."
+        "ERASE",
+        description="A fact, a subject or its messages were erased (hard delete); the "
+        "record keeps ids and a hash, never the text.",
     )
 
 
@@ -82,7 +83,8 @@ class WriteMode(Enum):
         "shadow", description="Decide and audit everything, change nothing."
     )
     CONTROLLED = strawberry.enum_value(
-        "controlled", description="Add and reinforce; updates and deletes are audited but not applied."
+        "controlled",
+        description="Add and reinforce; updates and deletes are audited but not applied.",
     )
     FULL = strawberry.enum_value("full", description="Apply every decision.")
 
@@ -119,8 +121,9 @@ class JobKind(Enum):
         "dedup_entities", description="Propose merge candidates for duplicate entities."
     )
     RETENTION = strawberry.enum_value(
-        "retention", description="Delete what has outlived its retention period (old messages, "
-        "idempotency receipts, finished jobs, dedup slots) and audit text past its period."
+        "retention",
+        description="Delete what has outlived its retention period (old messages, "
+        "idempotency receipts, finished jobs, dedup slots) and audit text past its period.",
     )
 
 
@@ -136,8 +139,9 @@ class MaintenanceJob(Enum):
         "dedup_entities", description="Propose merge candidates for duplicate entities."
     )
     RETENTION = strawberry.enum_value(
-        "retention", description="Delete what has outlived its retention period (old messages, "
-        "idempotency receipts, finished jobs, dedup slots) and audit text past its period."
+        "retention",
+        description="Delete what has outlived its retention period (old messages, "
+        "idempotency receipts, finished jobs, dedup slots) and audit text past its period.",
     )
 
 
@@ -152,24 +156,33 @@ class JobStatus(Enum):
 @strawberry.enum(description="Why a job's last attempt failed (`lastErrorCode`).")
 class JobErrorCode(Enum):
     LLM_UNAVAILABLE = strawberry.enum_value(
-        "LLM_UNAVAILABLE", description="The language model endpoint failed; retried.")
+        "LLM_UNAVAILABLE", description="The language model endpoint failed; retried."
+    )
     STORE_UNAVAILABLE = strawberry.enum_value(
-        "STORE_UNAVAILABLE", description="Neo4j was unavailable; retried.")
+        "STORE_UNAVAILABLE", description="Neo4j was unavailable; retried."
+    )
     TIMEOUT = strawberry.enum_value("TIMEOUT", description="The attempt timed out.")
     FETCH_REFUSED = strawberry.enum_value(
-        "FETCH_REFUSED", description="The document URL was refused or could not be fetched.")
+        "FETCH_REFUSED", description="The document URL was refused or could not be fetched."
+    )
     PII_REJECTED = strawberry.enum_value(
-        "PII_REJECTED", description="The content holds data the PII policy rejects.")
+        "PII_REJECTED", description="The content holds data the PII policy rejects."
+    )
     QUOTA_EXCEEDED = strawberry.enum_value(
-        "QUOTA_EXCEEDED", description="The API key's document quota is exhausted.")
+        "QUOTA_EXCEEDED", description="The API key's document quota is exhausted."
+    )
     BAD_PAYLOAD = strawberry.enum_value(
-        "BAD_PAYLOAD", description="The job cannot run as queued (its subject is gone...).")
+        "BAD_PAYLOAD", description="The job cannot run as queued (its subject is gone...)."
+    )
     EXTRACTION_FAILED = strawberry.enum_value(
-        "EXTRACTION_FAILED", description="The model's answer was not usable; retried.")
+        "EXTRACTION_FAILED", description="The model's answer was not usable; retried."
+    )
     LEASE_EXPIRED = strawberry.enum_value(
-        "LEASE_EXPIRED", description="The worker running it died or stalled; retried.")
+        "LEASE_EXPIRED", description="The worker running it died or stalled; retried."
+    )
     INTERNAL = strawberry.enum_value(
-        "INTERNAL", description="Another error; details are in the worker log only.")
+        "INTERNAL", description="Another error; details are in the worker log only."
+    )
 
 
 @strawberry.enum(description="State of a proposed duplicate entity pair.")

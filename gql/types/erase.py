@@ -14,37 +14,54 @@ __all__ = ["ErasePayload", "EraseSummary", "erase_summary_from"]
 class EraseSummary:
     scope: str = strawberry.field(description="`fact`, `entity` or `agent`.")
     facts: int = strawberry.field(description="Fact nodes deleted (older versions included).")
-    events: int = strawberry.field(description="Messages deleted (the sources of those facts, "
-                                               "or naming the erased subject).")
+    events: int = strawberry.field(
+        description="Messages deleted (the sources of those facts, or naming the erased subject)."
+    )
     documents: int = strawberry.field(description="Documents deleted with their chunks.")
     entities: int = strawberry.field(description="Entities deleted with their aliases.")
     relations_deleted: int = strawberry.field(
         description="Relationships deleted (evidenced only by erased facts, or of an erased "
-        "entity).")
+        "entity)."
+    )
     relations_updated: int = strawberry.field(
-        description="Relationships kept with the erased facts removed from their evidence.")
-    observations: int = strawberry.field(description="Observations deleted (derived from "
-                                                     "erased facts).")
+        description="Relationships kept with the erased facts removed from their evidence."
+    )
+    observations: int = strawberry.field(
+        description="Observations deleted (derived from erased facts)."
+    )
     audits_scrubbed: int = strawberry.field(
-        description="Audit records whose text was replaced by its hash (ids kept).")
+        description="Audit records whose text was replaced by its hash (ids kept)."
+    )
     receipts: int = strawberry.field(description="Idempotency receipts deleted.")
     jobs: int = strawberry.field(description="Jobs deleted (their payload named erased data).")
     profiles_cleared: int = strawberry.field(
-        description="Entity profiles cleared (derived from erased facts; rebuilt by a job).")
+        description="Entity profiles cleared (derived from erased facts; rebuilt by a job)."
+    )
     nodes: int = strawberry.field(description="Nodes deleted by an agent erase.")
     keys_revoked: int = strawberry.field(
-        description="API keys revoked by an agent erase (they named only that agent).")
+        description="API keys revoked by an agent erase (they named only that agent)."
+    )
     audit_id: strawberry.ID | None = strawberry.field(
-        description="The audit record of this erase (fact and entity scopes).")
+        description="The audit record of this erase (fact and entity scopes)."
+    )
 
 
 def erase_summary_from(r: EraseReport) -> EraseSummary:
     return EraseSummary(
-        scope=r.scope, facts=r.facts, events=r.events, documents=r.documents,
-        entities=r.entities, relations_deleted=r.relations_deleted,
-        relations_updated=r.relations_updated, observations=r.observations,
-        audits_scrubbed=r.audits_scrubbed, receipts=r.receipts, jobs=r.jobs,
-        profiles_cleared=r.profiles_cleared, nodes=r.nodes, keys_revoked=r.keys_revoked,
+        scope=r.scope,
+        facts=r.facts,
+        events=r.events,
+        documents=r.documents,
+        entities=r.entities,
+        relations_deleted=r.relations_deleted,
+        relations_updated=r.relations_updated,
+        observations=r.observations,
+        audits_scrubbed=r.audits_scrubbed,
+        receipts=r.receipts,
+        jobs=r.jobs,
+        profiles_cleared=r.profiles_cleared,
+        nodes=r.nodes,
+        keys_revoked=r.keys_revoked,
         audit_id=strawberry.ID(r.audit_id) if r.audit_id else None,
     )
 
@@ -52,6 +69,8 @@ def erase_summary_from(r: EraseReport) -> EraseSummary:
 @strawberry.type(description="Result of an erase.")
 class ErasePayload:
     summary: EraseSummary | None = strawberry.field(
-        default=None, description="What was removed (null on error).")
+        default=None, description="What was removed (null on error)."
+    )
     errors: list[UserError] = strawberry.field(
-        default_factory=list, description="Why it failed (empty on success).")
+        default_factory=list, description="Why it failed (empty on success)."
+    )

@@ -84,9 +84,7 @@ class ResolveMergeCandidatePayload:
 
 @strawberry.type(description="Result of `ingestDocument`: poll `job(agentId, id: jobId)`.")
 class IngestDocumentPayload:
-    document_id: strawberry.ID | None = strawberry.field(
-        default=None, description="The document."
-    )
+    document_id: strawberry.ID | None = strawberry.field(default=None, description="The document.")
     job_id: strawberry.ID | None = strawberry.field(
         default=None, description="The ingest job to poll."
     )
@@ -110,15 +108,18 @@ class RunJobPayload:
     )
 
 
-@strawberry.type(description="A stored message whose extraction failed: kept, but without facts "
-                             "until `retryFailedMessages` re-runs it successfully.")
+@strawberry.type(
+    description="A stored message whose extraction failed: kept, but without facts "
+    "until `retryFailedMessages` re-runs it successfully."
+)
 class FailedMessage:
     event_id: strawberry.ID = strawberry.field(description="The stored message (Event) id.")
     speaker: str = strawberry.field(description="Who said it.")
     text: str = strawberry.field(description="The message as stored (after the PII policy).")
     occurred_at: datetime | None = strawberry.field(description="When it was said.")
     error: str = strawberry.field(
-        description="The kind of failure (an error class, never a provider or driver message).")
+        description="The kind of failure (an error class, never a provider or driver message)."
+    )
     failed_at: datetime | None = strawberry.field(description="When the last attempt failed.")
 
 
@@ -127,7 +128,8 @@ class RetryFailedPayload:
     job_ids: list[strawberry.ID] = strawberry.field(
         default_factory=list,
         description="The extract jobs (poll `job(agentId, id)`); a job already pending for a "
-                    "message is returned instead of a second one.")
+        "message is returned instead of a second one.",
+    )
     errors: list[UserError] = strawberry.field(
         default_factory=list, description="Why it failed (empty on success)."
     )

@@ -187,9 +187,7 @@ class RememberSummary:
 
 @strawberry.type(description="Result of `remember`.")
 class RememberPayload:
-    summary: RememberSummary | None = strawberry.field(
-        default=None, description="What was stored."
-    )
+    summary: RememberSummary | None = strawberry.field(default=None, description="What was stored.")
     errors: list[UserError] = strawberry.field(
         default_factory=list, description="Why it failed (empty on success)."
     )

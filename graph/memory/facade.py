@@ -84,8 +84,14 @@ class Memory:
 
     def job_deps(self) -> JobDeps:
         """What job handlers share: this process's queue, providers, config and writer."""
-        return JobDeps(executor=self.executor, queue=self.queue, embedder=self.embedder,
-                       llm=self.llm, config=self.jobs, writer=self.writer)
+        return JobDeps(
+            executor=self.executor,
+            queue=self.queue,
+            embedder=self.embedder,
+            llm=self.llm,
+            config=self.jobs,
+            writer=self.writer,
+        )
 
     async def write_async(
         self,
@@ -109,11 +115,21 @@ class Memory:
         """
         cfg = apply_overrides(self.writer.config, config_overrides)  # fail now, not in the job
         return await write_async(
-            self.executor, self.queue, agent_id, message, speaker_name, embedder=self.embedder,
-            occurred_at=occurred_at, thread_id=thread_id, recent_messages=recent_messages,
-            config_overrides=config_overrides, idempotency_key=idempotency_key,
-            pii_mode=cfg.pii_mode, max_chars=cfg.max_message_chars,
-            recent_max=cfg.recent_messages_max, recent_chars=cfg.recent_message_chars,
+            self.executor,
+            self.queue,
+            agent_id,
+            message,
+            speaker_name,
+            embedder=self.embedder,
+            occurred_at=occurred_at,
+            thread_id=thread_id,
+            recent_messages=recent_messages,
+            config_overrides=config_overrides,
+            idempotency_key=idempotency_key,
+            pii_mode=cfg.pii_mode,
+            max_chars=cfg.max_message_chars,
+            recent_max=cfg.recent_messages_max,
+            recent_chars=cfg.recent_message_chars,
         )
 
     async def close(self) -> None:

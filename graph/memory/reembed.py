@@ -44,9 +44,14 @@ class ReembedResult:
         return sum(self.by_label.values())
 
 
-async def reembed_agent(executor: Executor, embedder: Embedder, agent_id: str, *,
-                        batch_size: int = 256,
-                        progress: Callable[[int, int], None] | None = None) -> ReembedResult:
+async def reembed_agent(
+    executor: Executor,
+    embedder: Embedder,
+    agent_id: str,
+    *,
+    batch_size: int = 256,
+    progress: Callable[[int, int], None] | None = None,
+) -> ReembedResult:
     """Give every vector of ``agent_id`` a new one from ``embedder``, then record the model.
 
     Raises:
@@ -60,13 +65,22 @@ async def reembed_agent(executor: Executor, embedder: Embedder, agent_id: str, *
     done = 0
     for start in range(0, len(items), batch_size):
         chunk = items[start : start + batch_size]
-        vectors = await embedder.embed([vector_text(r["label"], r["text"], r["speaker"])
-                                        for r in chunk])
+        vectors = await embedder.embed(
+            [vector_text(r["label"], r["text"], r["speaker"]) for r in chunk]
+        )
         if any(len(v) != embedder.dimensions for v in vectors):
-            raise BadInput(f"{name} returned vectors of another dimension than "
-                           f"{embedder.dimensions}")
-        await executor.run("reembed/set_vectors", {"agent_id": agent_id, "rows": [
-            {"eid": r["eid"], "embedding": v} for r, v in zip(chunk, vectors, strict=True)]})
+            raise BadInput(
+                f"{name} returned vectors of another dimension than {embedder.dimensions}"
+            )
+        await executor.run(
+            "reembed/set_vectors",
+            {
+                "agent_id": agent_id,
+                "rows": [
+                    {"eid": r["eid"], "embedding": v} for r, v in zip(chunk, vectors, strict=True)
+                ],
+            },
+        )
         for r in chunk:
             result.by_label[r["label"]] = result.by_label.get(r["label"], 0) + 1
         done += len(chunk)

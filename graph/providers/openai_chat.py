@@ -121,8 +121,13 @@ class OpenAIChat:
                     ),
                     timeout=timeout + 1.0,
                 )
-            except (TimeoutError, openai.APITimeoutError, openai.APIConnectionError,
-                    openai.RateLimitError, openai.InternalServerError) as exc:
+            except (
+                TimeoutError,
+                openai.APITimeoutError,
+                openai.APIConnectionError,
+                openai.RateLimitError,
+                openai.InternalServerError,
+            ) as exc:
                 last = exc
                 if attempt < self._retries:
                     delay = self._base_delay * (2**attempt)

@@ -19,4 +19,3 @@ for _group in (serve, memory, retrieve, jobs, apikey, seed, mcp, erase, transfer
 
 def main() -> None:
     app()
-

@@ -26,9 +26,7 @@ def _run(work: Callable[[ApiKeyStore], Awaitable[T]]) -> T:
     s = get_settings()
 
     async def main() -> T:
-        async with connected(
-            s.bolt_uri, s.neo4j_user, s.neo4j_secret(), s.neo4j_database
-        ) as ex:
+        async with connected(s.bolt_uri, s.neo4j_user, s.neo4j_secret(), s.neo4j_database) as ex:
             return await work(ApiKeyStore(ex))
 
     try:
@@ -43,8 +41,9 @@ def create(
     tenant: str = typer.Option(..., help="Tenant (customer / team) owning the key."),
     agents: str = typer.Option("", help="Comma-separated agent ids the key may read and write."),
     all_agents: bool = typer.Option(
-        False, "--all-agents",
-        help="Every agent of the tenant (current and future); never another tenant's agent."
+        False,
+        "--all-agents",
+        help="Every agent of the tenant (current and future); never another tenant's agent.",
     ),
     admin: bool = typer.Option(False, "--admin", help="Admin key: everything, every agent."),
 ) -> None:
@@ -61,7 +60,11 @@ def create(
 def list_keys(tenant: str = typer.Option(None, help="Only this tenant.")) -> None:
     """List keys (never the keys themselves)."""
     for k in _run(lambda store: store.list(tenant)):
-        scope = "ADMIN" if k.admin else ("all agents of the tenant" if k.all_agents else ",".join(k.agents))
+        scope = (
+            "ADMIN"
+            if k.admin
+            else ("all agents of the tenant" if k.all_agents else ",".join(k.agents))
+        )
         state = f"revoked {k.revoked_at:%Y-%m-%d}" if k.revoked_at else "active"
         typer.echo(f"{k.id}  {k.tenant:<20} {state:<18} {scope}")
 

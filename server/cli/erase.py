@@ -18,8 +18,9 @@ __all__ = ["register", "run_erase"]
 
 async def run_erase(settings: Settings, target: EraseTarget) -> EraseReport:
     """What ``hippograph erase`` does once confirmed (tests call it directly)."""
-    async with connected(settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(),
-                         settings.neo4j_database) as ex:
+    async with connected(
+        settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(), settings.neo4j_database
+    ) as ex:
         return await erase(ex, target, queue=JobQueue(ex))
 
 
@@ -28,8 +29,10 @@ def _describe(t: EraseTarget) -> str:
         return f"EVERY memory of agent {t.agent_id!r} (its id is released)"
     if t.fact_id:
         return f"fact {t.fact_id} of agent {t.agent_id!r} with its older versions and sources"
-    return (f"entity {t.entity_key!r} of agent {t.agent_id!r}, every fact about it and every "
-            "message or document naming it")
+    return (
+        f"entity {t.entity_key!r} of agent {t.agent_id!r}, every fact about it and every "
+        "message or document naming it"
+    )
 
 
 def erase_command(
@@ -54,8 +57,10 @@ def erase_command(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from exc
     counts = report.counts()
-    typer.echo("erased: " + (", ".join(f"{k}={v}" for k, v in counts.items()
-                                       if k != "audit_id") or "nothing"))
+    typer.echo(
+        "erased: "
+        + (", ".join(f"{k}={v}" for k, v in counts.items() if k != "audit_id") or "nothing")
+    )
     if report.audit_id:
         typer.echo(f"audit record: {report.audit_id}")
 

@@ -15,8 +15,9 @@ import typer
 from graph.memory.facade import Memory
 from server.settings import get_settings
 
-jobs_app = typer.Typer(help="Background jobs: list, inspect, run one now, ingest documents.",
-                       no_args_is_help=True)
+jobs_app = typer.Typer(
+    help="Background jobs: list, inspect, run one now, ingest documents.", no_args_is_help=True
+)
 
 
 def _memory() -> tuple[Memory, Callable[[], Awaitable[None]]]:
@@ -33,11 +34,16 @@ def _memory() -> tuple[Memory, Callable[[], Awaitable[None]]]:
 
 def _fmt_job(job: Any) -> str:
     when = job.created_at.isoformat(timespec="seconds") if job.created_at else "-"
-    err = (f"  last_error={job.last_error_code or '?'}: {job.last_error[:80]!r}"
-           if job.last_error else "")
-    return (f"{job.id}  {job.kind:<15} {job.status:<8} attempts={job.attempts}/"
-            f"{job.max_attempts} progress={job.progress:.0%} agent={job.agent_id} "
-            f"subject={job.subject or '-'} created={when}{err}")
+    err = (
+        f"  last_error={job.last_error_code or '?'}: {job.last_error[:80]!r}"
+        if job.last_error
+        else ""
+    )
+    return (
+        f"{job.id}  {job.kind:<15} {job.status:<8} attempts={job.attempts}/"
+        f"{job.max_attempts} progress={job.progress:.0%} agent={job.agent_id} "
+        f"subject={job.subject or '-'} created={when}{err}"
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -47,11 +53,15 @@ def register(app: typer.Typer) -> None:
     def worker(
         concurrency: int = typer.Option(0, help="Worker loops (default from settings)"),
         kinds: str = typer.Option("", help="Comma-separated job kinds (default: all)"),
-        scheduler: bool = typer.Option(True, "--scheduler/--no-scheduler",
-                                       help="Also enqueue periodic maintenance jobs (once per "
-                                            "cluster: a lease in Neo4j picks one scheduler)"),
-        agent: str = typer.Option(None, "--agent",
-                                  help="Only this agent's jobs (a dedicated worker)"),
+        scheduler: bool = typer.Option(
+            True,
+            "--scheduler/--no-scheduler",
+            help="Also enqueue periodic maintenance jobs (once per "
+            "cluster: a lease in Neo4j picks one scheduler)",
+        ),
+        agent: str = typer.Option(
+            None, "--agent", help="Only this agent's jobs (a dedicated worker)"
+        ),
     ) -> None:
         """Run the background worker standalone until SIGINT/SIGTERM (graceful stop)."""
         from server.worker import start_worker
@@ -60,7 +70,9 @@ def register(app: typer.Typer) -> None:
             memory, prepare = _memory()
             await prepare()
             handle = await start_worker(
-                memory, concurrency=concurrency or None, scheduler=scheduler,
+                memory,
+                concurrency=concurrency or None,
+                scheduler=scheduler,
                 kinds=[k.strip() for k in kinds.split(",") if k.strip()] or None,
                 agent_id=agent,
             )
@@ -90,8 +102,7 @@ def register(app: typer.Typer) -> None:
             memory, _ = _memory()
             try:
                 queue = memory.queue
-                jobs = await queue.list_jobs(agent_id=agent, status=status, kind=kind,
-                                             limit=limit)
+                jobs = await queue.list_jobs(agent_id=agent, status=status, kind=kind, limit=limit)
                 for job in jobs:
                     typer.echo(_fmt_job(job))
                 counts = await queue.counts(agent_id=agent, kind=kind)
@@ -123,8 +134,9 @@ def register(app: typer.Typer) -> None:
     @jobs_app.command("failed")
     def failed(
         agent: str = typer.Option(..., "--agent", help="The agent whose messages to list"),
-        retry: bool = typer.Option(False, "--retry",
-                                   help="Queue an extract job for each listed message"),
+        retry: bool = typer.Option(
+            False, "--retry", help="Queue an extract job for each listed message"
+        ),
         limit: int = typer.Option(50, help="Newest N failed messages (1..500)"),
     ) -> None:
         """List stored messages whose extraction failed (with its error); --retry re-runs them
@@ -138,12 +150,13 @@ def register(app: typer.Typer) -> None:
                 rows = await failed_messages(memory.executor, agent, limit)
                 for m in rows:
                     when = m.failed_at.isoformat(timespec="seconds") if m.failed_at else "-"
-                    typer.echo(f"{m.event_id}  failed={when}  error={m.error}  "
-                               f"{m.speaker}: {m.text[:80]!r}")
+                    typer.echo(
+                        f"{m.event_id}  failed={when}  error={m.error}  "
+                        f"{m.speaker}: {m.text[:80]!r}"
+                    )
                 typer.echo(f"-- {len(rows)} failed message(s)")
                 if retry and rows:
-                    jobs = await retry_failed(memory.queue, agent,
-                                              [m.event_id for m in rows])
+                    jobs = await retry_failed(memory.queue, agent, [m.event_id for m in rows])
                     typer.echo(f"-- queued {len(jobs)} extract job(s): {' '.join(jobs)}")
             finally:
                 await memory.close()
@@ -152,8 +165,9 @@ def register(app: typer.Typer) -> None:
 
     @jobs_app.command("run")
     def run(
-        kind: str = typer.Argument(..., help="profile, consolidate, importance, decay, "
-                                              "dedup_entities, …"),
+        kind: str = typer.Argument(
+            ..., help="profile, consolidate, importance, decay, dedup_entities, …"
+        ),
         agent: str = typer.Option(..., "--agent", help="The agent to run it for"),
         subject: str = typer.Option(None, help="Job subject (e.g. an entity key for profile)"),
     ) -> None:
@@ -165,8 +179,9 @@ def register(app: typer.Typer) -> None:
         source: str = typer.Argument(..., help="A file path or an http(s) URL"),
         agent: str = typer.Option(..., "--agent", help="The agent the document belongs to"),
         title: str = typer.Option(None, help="Title (default: extracted)"),
-        wait: bool = typer.Option(True, "--wait/--no-wait",
-                                  help="Run the ingest and extraction jobs here until done"),
+        wait: bool = typer.Option(
+            True, "--wait/--no-wait", help="Run the ingest and extraction jobs here until done"
+        ),
     ) -> None:
         """Ingest a document (text, markdown or HTML) as jobs, with a progress bar."""
         asyncio.run(_ingest(source, agent, title, wait))
@@ -187,14 +202,16 @@ async def _run_now(kind: str, agent: str, subject: str | None) -> None:
         deps = memory.job_deps()
         handlers = default_handlers()
         if kind not in handlers:
-            typer.echo(f"unknown or unavailable job kind {kind!r}; have {sorted(handlers)}",
-                       err=True)
+            typer.echo(
+                f"unknown or unavailable job kind {kind!r}; have {sorted(handlers)}", err=True
+            )
             raise typer.Exit(2)
         queue: JobQueue = deps.queue
-        queued = await queue.enqueue(maintenance_spec(kind, agent, subject,
-                                                      memory.write_config.pii_mode)
-                                     if kind in MAINTENANCE_KINDS
-                                     else JobSpec(kind=kind, agent_id=agent, subject=subject))
+        queued = await queue.enqueue(
+            maintenance_spec(kind, agent, subject, memory.write_config.pii_mode)
+            if kind in MAINTENANCE_KINDS
+            else JobSpec(kind=kind, agent_id=agent, subject=subject)
+        )
         bar = progress_bar(total=100, desc=f"{kind} {agent}", unit="%")
 
         def show(_job: Any, fraction: float) -> None:
@@ -207,7 +224,8 @@ async def _run_now(kind: str, agent: str, subject: str | None) -> None:
             await worker.process(job)
         else:  # another worker holds it: follow its progress
             while (current := await queue.get(queued.job_id)) and current.status in (
-                "pending", "leased"
+                "pending",
+                "leased",
             ):
                 show(current, current.progress)
                 await asyncio.sleep(0.5)
@@ -240,14 +258,19 @@ async def _ingest(source: str, agent: str, title: str | None, wait: bool) -> Non
         elif not is_url and source.lower().endswith((".html", ".htm")):
             fmt = "html"
         accepted = await memory.documents.ingest(
-            agent, text=text, url=source if is_url else None, title=title, fmt=fmt,
+            agent,
+            text=text,
+            url=source if is_url else None,
+            title=title,
+            fmt=fmt,
             source=source,
         )
         typer.echo(f"document {accepted.document_id} (job {accepted.job_id})")
         if not wait:
             return
-        kinds = {k: h for k, h in default_handlers().items()
-                 if k in ("document_ingest", "chunk_extract")}
+        kinds = {
+            k: h for k, h in default_handlers().items() if k in ("document_ingest", "chunk_extract")
+        }
         worker = Worker(deps, kinds, agent_id=agent)
         bar = progress_bar(total=100, desc="ingest", unit="%")
         while True:
@@ -260,7 +283,9 @@ async def _ingest(source: str, agent: str, title: str | None, wait: bool) -> Non
             if not ran:
                 await asyncio.sleep(0.5)
         bar.close()
-        typer.echo(f"status={progress.status} chunks={progress.chunks} "
-                   f"extraction={json.dumps(progress.extract)}")
+        typer.echo(
+            f"status={progress.status} chunks={progress.chunks} "
+            f"extraction={json.dumps(progress.extract)}"
+        )
     finally:
         await memory.close()

@@ -13,11 +13,16 @@ def register(app: typer.Typer) -> None:
     @app.command("mcp")
     def mcp_cmd(
         agent: str | None = typer.Option(
-            None, "--agent", help="Serve only this agent (default HIPPOGRAPH_MCP_AGENT); "
-                                  "ignored when HIPPOGRAPH_MCP_API_KEY is set"),
+            None,
+            "--agent",
+            help="Serve only this agent (default HIPPOGRAPH_MCP_AGENT); "
+            "ignored when HIPPOGRAPH_MCP_API_KEY is set",
+        ),
         worker: bool = typer.Option(
-            False, "--worker/--no-worker",
-            help="Also run background jobs (document ingest, maintenance) in this process"),
+            False,
+            "--worker/--no-worker",
+            help="Also run background jobs (document ingest, maintenance) in this process",
+        ),
     ) -> None:
         """Serve the memory tools over MCP stdio, for a client that spawns this command.
 

@@ -19,10 +19,18 @@ __all__ = ["load_jsonl", "register"]
 _DATE_FIELDS = ("valid_from", "valid_to", "created_at", "valid_until", "occurred_at")
 
 
-async def write_once(settings: Settings, agent: str, message: str, speaker: str, *,
-                     thread: str | None = None, dry_run: bool = False, verbose: bool = False,
-                     idempotency_key: str | None = None,
-                     memory: Memory | None = None) -> dict[str, Any]:
+async def write_once(
+    settings: Settings,
+    agent: str,
+    message: str,
+    speaker: str,
+    *,
+    thread: str | None = None,
+    dry_run: bool = False,
+    verbose: bool = False,
+    idempotency_key: str | None = None,
+    memory: Memory | None = None,
+) -> dict[str, Any]:
     """What ``hippograph write`` does: one message through the process's write pipeline.
     ``memory`` shares an existing one (tests); else one is built from ``settings`` and closed."""
     from graph.schema import ensure_schema
@@ -31,9 +39,15 @@ async def write_once(settings: Settings, agent: str, message: str, speaker: str,
     mem = memory or build_memory(settings)
     try:
         await ensure_schema(mem.executor, mem.embedder.dimensions)
-        result = await mem.writer.write(agent, message, speaker, thread_id=thread,
-                                        dry_run=dry_run, verbose=verbose,
-                                        idempotency_key=idempotency_key)
+        result = await mem.writer.write(
+            agent,
+            message,
+            speaker,
+            thread_id=thread,
+            dry_run=dry_run,
+            verbose=verbose,
+            idempotency_key=idempotency_key,
+        )
         return result.to_dict()
     finally:
         if memory is None:
@@ -64,8 +78,12 @@ def load_jsonl(path: Path) -> dict[str, list[Any]]:
         StructuredRelation,
     )
 
-    kinds: dict[str, type] = {"entity": StructuredEntity, "fact": StructuredFact,
-                              "relation": StructuredRelation, "event": StructuredEvent}
+    kinds: dict[str, type] = {
+        "entity": StructuredEntity,
+        "fact": StructuredFact,
+        "relation": StructuredRelation,
+        "event": StructuredEvent,
+    }
     out: dict[str, list[Any]] = {k: [] for k in kinds}
     with path.open(encoding="utf-8") as fh:
         for no, line in enumerate(fh, 1):
@@ -97,13 +115,24 @@ def register(app: typer.Typer) -> None:
         from graph.errors import BadInput, EmbedderMismatch
 
         try:
-            out = asyncio.run(write_once(get_settings(), agent, message, speaker, thread=thread,
-                                         dry_run=dry_run, verbose=verbose,
-                                         idempotency_key=idempotency_key))
+            out = asyncio.run(
+                write_once(
+                    get_settings(),
+                    agent,
+                    message,
+                    speaker,
+                    thread=thread,
+                    dry_run=dry_run,
+                    verbose=verbose,
+                    idempotency_key=idempotency_key,
+                )
+            )
             typer.echo(json.dumps(out, ensure_ascii=False, indent=2, default=str))
         except (BadInput, EmbedderMismatch) as exc:
-            typer.echo(json.dumps({"success": False, "error": str(exc),
-                                   "code": type(exc).__name__}), err=True)
+            typer.echo(
+                json.dumps({"success": False, "error": str(exc), "code": type(exc).__name__}),
+                err=True,
+            )
             raise typer.Exit(2) from exc
 
     @app.command("remember")
@@ -132,9 +161,14 @@ def register(app: typer.Typer) -> None:
             try:
                 await ensure_schema(memory.executor, memory.embedder.dimensions)
                 result = await memory.admin.remember(
-                    agent, entities=records["entity"],
-                    facts=records["fact"], relations=records["relation"],
-                    events=records["event"], progress=progress, batch_size=batch_size)
+                    agent,
+                    entities=records["entity"],
+                    facts=records["fact"],
+                    relations=records["relation"],
+                    events=records["event"],
+                    progress=progress,
+                    batch_size=batch_size,
+                )
                 out = dataclasses.asdict(result)
                 out.pop("fact_ids")
                 out.pop("entity_keys")
@@ -172,13 +206,24 @@ def register(app: typer.Typer) -> None:
                         bar.update(done - bar.n)
 
                     try:
-                        r = await reembed_agent(memory.executor, memory.embedder, agent,
-                                                batch_size=batch_size, progress=progress)
+                        r = await reembed_agent(
+                            memory.executor,
+                            memory.embedder,
+                            agent,
+                            batch_size=batch_size,
+                            progress=progress,
+                        )
                     finally:
                         bar.close()
-                    out.append({"agent_id": r.agent_id, "previous": r.previous,
-                                "embedder": r.embedder, "vectors": r.total,
-                                "by_label": r.by_label})
+                    out.append(
+                        {
+                            "agent_id": r.agent_id,
+                            "previous": r.previous,
+                            "embedder": r.embedder,
+                            "vectors": r.total,
+                            "by_label": r.by_label,
+                        }
+                    )
                 return out
             finally:
                 await memory.close()

@@ -11,7 +11,9 @@ from graph.runtime import RuntimeError_
 from server.runtime import local_neo4j
 from server.settings import get_settings
 
-app = typer.Typer(help="Install and run the local Neo4j 5.26 (from Maven Central).", no_args_is_help=True)
+app = typer.Typer(
+    help="Install and run the local Neo4j 5.26 (from Maven Central).", no_args_is_help=True
+)
 
 
 def _guard_remote() -> bool:
@@ -48,7 +50,9 @@ def start() -> None:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from exc
     word = "started" if started else "already running"
-    typer.echo(f"Neo4j {word} ({time.monotonic() - t0:.1f}s): bolt://127.0.0.1:{get_settings().neo4j_bolt_port}")
+    typer.echo(
+        f"Neo4j {word} ({time.monotonic() - t0:.1f}s): bolt://127.0.0.1:{get_settings().neo4j_bolt_port}"
+    )
 
 
 @app.command()

@@ -12,8 +12,9 @@ from server.settings import get_settings
 __all__ = ["import_graphiti", "import_mem0"]
 
 
-async def import_mem0(path: Path, agent: str, *, batch_size: int = 500,
-                      memory: Any = None) -> dict[str, Any]:
+async def import_mem0(
+    path: Path, agent: str, *, batch_size: int = 500, memory: Any = None
+) -> dict[str, Any]:
     """Import a Mem0 ``get_all`` JSON file into ``agent`` with a progress bar."""
     from graph.errors import BadInput
     from graph.memory.transfer import peers
@@ -34,17 +35,26 @@ async def import_mem0(path: Path, agent: str, *, batch_size: int = 500,
 
     try:
         await ensure_schema(mem.executor, mem.embedder.dimensions)
-        return await peers.import_mem0(mem.executor, mem.embedder, agent, data,
-                                       batch_size=batch_size, progress=progress)
+        return await peers.import_mem0(
+            mem.executor, mem.embedder, agent, data, batch_size=batch_size, progress=progress
+        )
     finally:
         bar.close()
         if memory is None:
             await mem.close()
 
 
-async def import_graphiti(bolt: str, user: str, password: str, database: str, agent: str, *,
-                          groups: list[str] | None = None, batch_size: int = 500,
-                          memory: Any = None) -> dict[str, Any]:
+async def import_graphiti(
+    bolt: str,
+    user: str,
+    password: str,
+    database: str,
+    agent: str,
+    *,
+    groups: list[str] | None = None,
+    batch_size: int = 500,
+    memory: Any = None,
+) -> dict[str, Any]:
     """Read a Graphiti graph from its Neo4j at ``bolt`` and import it into ``agent``."""
     from graph.errors import BadInput
     from graph.executor import connect
@@ -60,9 +70,15 @@ async def import_graphiti(bolt: str, user: str, password: str, database: str, ag
         if not await source.ping():
             raise BadInput(f"no Neo4j answers at {bolt} with these credentials")
         await ensure_schema(mem.executor, mem.embedder.dimensions)
-        return await peers.import_graphiti(source, mem.executor, mem.embedder, agent,
-                                           groups=groups, page_size=batch_size,
-                                           progress=bar.update)
+        return await peers.import_graphiti(
+            source,
+            mem.executor,
+            mem.embedder,
+            agent,
+            groups=groups,
+            page_size=batch_size,
+            progress=bar.update,
+        )
     finally:
         bar.close()
         await source.close()

@@ -33,17 +33,43 @@ def _table(result: Any) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{len(result.facts)} facts of {result.total_candidates} candidates "
-                        f"in {result.duration_ms:.0f} ms (plan: {result.plan.reason})")
-    for column in ("#", "final", "formula", "rerank", "sem", "kw", "graph", "rec", "imp",
-                   "conf", "pat", "via", "fact"):
+    table = Table(
+        title=f"{len(result.facts)} facts of {result.total_candidates} candidates "
+        f"in {result.duration_ms:.0f} ms (plan: {result.plan.reason})"
+    )
+    for column in (
+        "#",
+        "final",
+        "formula",
+        "rerank",
+        "sem",
+        "kw",
+        "graph",
+        "rec",
+        "imp",
+        "conf",
+        "pat",
+        "via",
+        "fact",
+    ):
         table.add_column(column, overflow="fold", justify="right" if column != "fact" else "left")
     for i, fact in enumerate(result.facts, 1):
         s = fact.scores
-        table.add_row(str(i), _fmt(s.final), _fmt(s.formula), _fmt(s.reranker), _fmt(s.semantic),
-                      _fmt(s.keyword), _fmt(s.graph), _fmt(s.recency), _fmt(s.importance),
-                      _fmt(s.confidence), _fmt(s.pattern), ",".join(sorted(fact.sources)),
-                      fact.text)
+        table.add_row(
+            str(i),
+            _fmt(s.final),
+            _fmt(s.formula),
+            _fmt(s.reranker),
+            _fmt(s.semantic),
+            _fmt(s.keyword),
+            _fmt(s.graph),
+            _fmt(s.recency),
+            _fmt(s.importance),
+            _fmt(s.confidence),
+            _fmt(s.pattern),
+            ",".join(sorted(fact.sources)),
+            fact.text,
+        )
     # Piped output (files, tests) gets a wide table instead of rich's 80-column default.
     Console(width=None if sys.stdout.isatty() else 160).print(table)
 
@@ -55,10 +81,15 @@ def register(app: typer.Typer) -> None:
         agent: str = typer.Option(..., "--agent", "-a", help="Agent id whose memory to search"),
         as_of: str = typer.Option(None, "--as-of", help="Time travel: ISO-8601 instant"),
         top: int = typer.Option(None, "--top", help="topk_facts for this call"),
-        rerank: bool = typer.Option(True, "--rerank/--no-rerank",
-                                    help="LLM rerank when an LLM endpoint is configured"),
-        option: list[str] = typer.Option(None, "--option", "-o",
-                                         help="Any retrieve option by its flat name: key=value (repeatable)"),
+        rerank: bool = typer.Option(
+            True, "--rerank/--no-rerank", help="LLM rerank when an LLM endpoint is configured"
+        ),
+        option: list[str] = typer.Option(
+            None,
+            "--option",
+            "-o",
+            help="Any retrieve option by its flat name: key=value (repeatable)",
+        ),
         show_trace: bool = typer.Option(False, "--trace", help="Also print the plan and trace"),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
     ) -> None:
@@ -81,8 +112,7 @@ def register(app: typer.Typer) -> None:
         async def main() -> Any:
             memory = build_memory(get_settings())
             try:
-                return await memory.retriever.retrieve(agent, query, as_of=when,
-                                                       options=options)
+                return await memory.retriever.retrieve(agent, query, as_of=when, options=options)
             finally:
                 await memory.close()
 
@@ -92,18 +122,42 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(code=2) from exc
         if as_json:
-            typer.echo(json.dumps({
-                "context": result.context,
-                "facts": [{"id": f.id, "text": f.text, "sources": sorted(f.sources),
-                           "scores": f.scores.as_dict()} for f in result.facts],
-                "events": [{"id": e.id, "text": e.text, "score": e.score} for e in result.events],
-                "plan": result.plan.to_dict(), "total_candidates": result.total_candidates,
-                "duration_ms": result.duration_ms, "trace": result.trace,
-            }, default=str, ensure_ascii=False, indent=2))
+            typer.echo(
+                json.dumps(
+                    {
+                        "context": result.context,
+                        "facts": [
+                            {
+                                "id": f.id,
+                                "text": f.text,
+                                "sources": sorted(f.sources),
+                                "scores": f.scores.as_dict(),
+                            }
+                            for f in result.facts
+                        ],
+                        "events": [
+                            {"id": e.id, "text": e.text, "score": e.score} for e in result.events
+                        ],
+                        "plan": result.plan.to_dict(),
+                        "total_candidates": result.total_candidates,
+                        "duration_ms": result.duration_ms,
+                        "trace": result.trace,
+                    },
+                    default=str,
+                    ensure_ascii=False,
+                    indent=2,
+                )
+            )
             return
         typer.echo(result.context or "(no relevant memory)")
         typer.echo("")
         _table(result)
         if show_trace:
-            typer.echo(json.dumps({"plan": result.plan.to_dict(), "trace": result.trace},
-                                  default=str, ensure_ascii=False, indent=2))
+            typer.echo(
+                json.dumps(
+                    {"plan": result.plan.to_dict(), "trace": result.trace},
+                    default=str,
+                    ensure_ascii=False,
+                    indent=2,
+                )
+            )

@@ -32,43 +32,62 @@ def _serve(settings: Settings, workers: int = 1) -> None:
     if workers <= 1:
         # The app gets the effective settings (host included), so its start-up checks — auth
         # may be off only on loopback — see the address it will really bind.
-        uvicorn.run(create_app(settings), host=settings.api_host, port=settings.api_port,
-                    log_level="info")
+        uvicorn.run(
+            create_app(settings), host=settings.api_host, port=settings.api_port, log_level="info"
+        )
         return
     processes = settings.api_processes if settings.api_processes > 1 else workers
     create_app(settings.model_copy(update={"api_processes": processes}))  # fail fast here
-    os.environ.update({
-        "HIPPOGRAPH_API_HOST": settings.api_host,
-        "HIPPOGRAPH_API_PORT": str(settings.api_port),
-        "HIPPOGRAPH_AUTH_DISABLED": "true" if settings.auth_disabled else "false",
-        "HIPPOGRAPH_API_PROCESSES": str(processes),
-    })
-    uvicorn.run("server.app:create_app", factory=True, host=settings.api_host,
-                port=settings.api_port, workers=workers, log_level="info")
+    os.environ.update(
+        {
+            "HIPPOGRAPH_API_HOST": settings.api_host,
+            "HIPPOGRAPH_API_PORT": str(settings.api_port),
+            "HIPPOGRAPH_AUTH_DISABLED": "true" if settings.auth_disabled else "false",
+            "HIPPOGRAPH_API_PROCESSES": str(processes),
+        }
+    )
+    uvicorn.run(
+        "server.app:create_app",
+        factory=True,
+        host=settings.api_host,
+        port=settings.api_port,
+        workers=workers,
+        log_level="info",
+    )
 
 
 def _workers_option(default_help: str) -> Any:
-    return typer.Option(None, "--workers", min=1, max=64,
-                        help=f"API processes (uvicorn workers). Default: {default_help}")
+    return typer.Option(
+        None,
+        "--workers",
+        min=1,
+        max=64,
+        help=f"API processes (uvicorn workers). Default: {default_help}",
+    )
 
 
 def register(app: typer.Typer) -> None:
     @app.command()
     def serve(
-        host: str | None = typer.Option(None, help="Bind address (default from settings: 127.0.0.1)"),
+        host: str | None = typer.Option(
+            None, help="Bind address (default from settings: 127.0.0.1)"
+        ),
         port: int | None = typer.Option(None, help="Port (default 8000)"),
         workers: int | None = _workers_option("settings api_workers (1)"),
     ) -> None:
         """Serve the GraphQL API (expects Neo4j to be reachable)."""
         s = get_settings()
-        _serve(s.model_copy(update={"api_host": host or s.api_host, "api_port": port or s.api_port}),
-               workers or s.api_workers)
+        _serve(
+            s.model_copy(update={"api_host": host or s.api_host, "api_port": port or s.api_port}),
+            workers or s.api_workers,
+        )
 
     @app.command()
     def up(
         seed_demo: bool = typer.Option(True, "--seed/--no-seed", help="Load the demo agent first"),
         auth: bool = typer.Option(
-            False, "--auth/--no-auth",
+            False,
+            "--auth/--no-auth",
             help="Require API keys. Default for this demo command: off, allowed on loopback only.",
         ),
         workers: int | None = _workers_option("settings api_workers (1); make run: min(cores, 4)"),
@@ -78,19 +97,25 @@ def register(app: typer.Typer) -> None:
 
         s = get_settings()
         if s.local_neo4j and not local_neo4j(s).start(log=typer.echo):
-            typer.echo("Neo4j was already running: if the Browser guide does not open after "
-                       "connecting, restart it (hippograph neo4j stop; make run) so it reads "
-                       "the current neo4j.conf.")
+            typer.echo(
+                "Neo4j was already running: if the Browser guide does not open after "
+                "connecting, restart it (hippograph neo4j stop; make run) so it reads "
+                "the current neo4j.conf."
+            )
         if seed_demo:
             from seed.__main__ import run as run_seed
 
             run_seed()
         typer.echo(f"GraphiQL: {api_url(s)}/graphql")
         if s.local_neo4j:
-            typer.echo(f"Neo4j Browser: {browser_url(s)}  (user {s.neo4j_user}, password "
-                       f"{s.neo4j_secret()}, generated for this install and kept in "
-                       f"{s.neo4j_password_file}; the Hippograph guide opens after connecting)")
+            typer.echo(
+                f"Neo4j Browser: {browser_url(s)}  (user {s.neo4j_user}, password "
+                f"{s.neo4j_secret()}, generated for this install and kept in "
+                f"{s.neo4j_password_file}; the Hippograph guide opens after connecting)"
+            )
         if not auth:
             typer.echo("Auth is OFF (demo, loopback only).")
-        _serve(s.model_copy(update={"auth_disabled": s.auth_disabled or not auth}),
-               workers or s.api_workers)
+        _serve(
+            s.model_copy(update={"auth_disabled": s.auth_disabled or not auth}),
+            workers or s.api_workers,
+        )

@@ -34,8 +34,9 @@ def read_lines(path: Path) -> Iterator[dict[str, Any]]:
             yield data
 
 
-async def export_to(out: TextIO, agent: str, *, page_size: int = 1000, embeddings: bool = True,
-                    memory: Any = None) -> int:
+async def export_to(
+    out: TextIO, agent: str, *, page_size: int = 1000, embeddings: bool = True, memory: Any = None
+) -> int:
     """Write the export of ``agent`` to ``out`` with a progress bar; returns the record count.
     ``memory`` shares an existing one (tests); else one is built from settings and closed."""
     from graph.memory.transfer import export_agent, export_counts
@@ -49,10 +50,14 @@ async def export_to(out: TextIO, agent: str, *, page_size: int = 1000, embedding
         bar = progress_bar(total=total, unit="rec", desc=f"export {agent}")
         written = 0
         try:
-            async for record in export_agent(mem.executor, agent,
-                                             embedder_name=mem.embedder.name,
-                                             dimensions=mem.embedder.dimensions,
-                                             page_size=page_size, embeddings=embeddings):
+            async for record in export_agent(
+                mem.executor,
+                agent,
+                embedder_name=mem.embedder.name,
+                dimensions=mem.embedder.dimensions,
+                page_size=page_size,
+                embeddings=embeddings,
+            ):
                 out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
                 written += 1
                 bar.update(1)
@@ -64,8 +69,9 @@ async def export_to(out: TextIO, agent: str, *, page_size: int = 1000, embedding
             await mem.close()
 
 
-async def import_from(path: Path, agent: str, *, batch_size: int = 500,
-                      memory: Any = None) -> dict[str, Any]:
+async def import_from(
+    path: Path, agent: str, *, batch_size: int = 500, memory: Any = None
+) -> dict[str, Any]:
     """Import a Hippograph export file into ``agent`` with a progress bar; the result as JSON."""
     from graph.memory.transfer import import_agent
     from graph.progress import progress_bar
@@ -76,11 +82,22 @@ async def import_from(path: Path, agent: str, *, batch_size: int = 500,
     bar = progress_bar(total=None, unit="rec", desc=f"import {agent}")
     try:
         await ensure_schema(mem.executor, mem.embedder.dimensions)
-        r = await import_agent(mem.executor, mem.embedder, agent, read_lines(path),
-                               batch_size=batch_size, progress=bar.update)
-        return {"agent_id": r.agent_id, "source_agent": r.source_agent,
-                "source_embedder": r.source_embedder, "embedder": r.embedder,
-                "reembedded": r.reembedded, "written": r.written}
+        r = await import_agent(
+            mem.executor,
+            mem.embedder,
+            agent,
+            read_lines(path),
+            batch_size=batch_size,
+            progress=bar.update,
+        )
+        return {
+            "agent_id": r.agent_id,
+            "source_agent": r.source_agent,
+            "source_embedder": r.source_embedder,
+            "embedder": r.embedder,
+            "reembedded": r.reembedded,
+            "written": r.written,
+        }
     finally:
         bar.close()
         if memory is None:
@@ -88,8 +105,9 @@ async def import_from(path: Path, agent: str, *, batch_size: int = 500,
 
 
 def _fail(exc: Exception) -> None:
-    typer.echo(json.dumps({"success": False, "error": str(exc), "code": type(exc).__name__}),
-               err=True)
+    typer.echo(
+        json.dumps({"success": False, "error": str(exc), "code": type(exc).__name__}), err=True
+    )
     raise typer.Exit(2) from exc
 
 
@@ -97,11 +115,15 @@ def register(app: typer.Typer) -> None:
     @app.command("export")
     def export_cmd(
         agent: str = typer.Option(..., "--agent", help="Agent id to export"),
-        output: Path | None = typer.Option(None, "--output", "-o",
-                                           help="File to write (default: standard output)"),
+        output: Path | None = typer.Option(
+            None, "--output", "-o", help="File to write (default: standard output)"
+        ),
         page_size: int = typer.Option(1000, "--page-size", min=1, max=10_000),
-        embeddings: bool = typer.Option(True, "--embeddings/--no-embeddings",
-                                        help="Include vectors (without: the importer re-embeds)"),
+        embeddings: bool = typer.Option(
+            True,
+            "--embeddings/--no-embeddings",
+            help="Include vectors (without: the importer re-embeds)",
+        ),
     ) -> None:
         """Export an agent's memory as JSON Lines: facts with every version, entities, aliases,
         relation versions, events, documents and observations, after a header line."""
@@ -109,30 +131,34 @@ def register(app: typer.Typer) -> None:
 
         try:
             if output is None:
-                n = asyncio.run(export_to(sys.stdout, agent, page_size=page_size,
-                                          embeddings=embeddings))
+                n = asyncio.run(
+                    export_to(sys.stdout, agent, page_size=page_size, embeddings=embeddings)
+                )
             else:
                 with output.open("w", encoding="utf-8") as fh:
-                    n = asyncio.run(export_to(fh, agent, page_size=page_size,
-                                              embeddings=embeddings))
+                    n = asyncio.run(
+                        export_to(fh, agent, page_size=page_size, embeddings=embeddings)
+                    )
         except GraphError as exc:
             _fail(exc)
         typer.echo(f"exported {n} records of {agent}", err=True)
 
     @app.command("import")
     def import_cmd(
-        file: Path | None = typer.Argument(None, exists=True, dir_okay=False,
-                                           help="Export file (or the peer's file)"),
+        file: Path | None = typer.Argument(
+            None, exists=True, dir_okay=False, help="Export file (or the peer's file)"
+        ),
         agent: str = typer.Option(..., "--agent", help="Agent id to import into"),
-        source: str = typer.Option("hippograph", "--from",
-                                   help="Format: hippograph | mem0 | graphiti"),
+        source: str = typer.Option(
+            "hippograph", "--from", help="Format: hippograph | mem0 | graphiti"
+        ),
         bolt: str | None = typer.Option(None, "--bolt", help="Graphiti: Neo4j bolt URI"),
         user: str = typer.Option("neo4j", "--user", help="Graphiti: Neo4j user"),
-        password: str | None = typer.Option(None, "--password",
-                                            help="Graphiti: Neo4j password"),
+        password: str | None = typer.Option(None, "--password", help="Graphiti: Neo4j password"),
         database: str = typer.Option("neo4j", "--database", help="Graphiti: Neo4j database"),
-        group: list[str] = typer.Option(None, "--group",
-                                        help="Graphiti: group_id to import (repeatable; default all)"),
+        group: list[str] = typer.Option(
+            None, "--group", help="Graphiti: group_id to import (repeatable; default all)"
+        ),
         batch_size: int = typer.Option(500, "--batch-size", min=1, max=10_000),
     ) -> None:
         """Import into an agent: a Hippograph export (ids mapped, re-embedded when the model
@@ -154,9 +180,17 @@ def register(app: typer.Typer) -> None:
                 else:
                     if not bolt:
                         raise typer.BadParameter("--from graphiti needs --bolt URI")
-                    out = asyncio.run(peers.import_graphiti(
-                        bolt, user, password or "", database, agent, groups=group or None,
-                        batch_size=batch_size))
+                    out = asyncio.run(
+                        peers.import_graphiti(
+                            bolt,
+                            user,
+                            password or "",
+                            database,
+                            agent,
+                            groups=group or None,
+                            batch_size=batch_size,
+                        )
+                    )
             else:
                 raise typer.BadParameter("--from must be hippograph, mem0 or graphiti")
         except GraphError as exc:

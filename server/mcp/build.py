@@ -103,18 +103,25 @@ def agent_for(principal: Principal, agent_id: str | None) -> str:
 
 def _rate_limited(wait_s: float) -> ApiError:
     retry = max(1, int(wait_s + 0.999))
-    return ApiError(ErrorCode.RATE_LIMITED, f"Rate limit exceeded; retry in {retry} s.",
-                    retryAfterSeconds=retry)
+    return ApiError(
+        ErrorCode.RATE_LIMITED, f"Rate limit exceeded; retry in {retry} s.", retryAfterSeconds=retry
+    )
 
 
-async def _admit(resolve: Resolver, ctx: Context, agent_id: str | None, *,
-                 claim: bool, reranks: bool = False) -> tuple[Memory, str, Principal]:
+async def _admit(
+    resolve: Resolver, ctx: Context, agent_id: str | None, *, claim: bool, reranks: bool = False
+) -> tuple[Memory, str, Principal]:
     caller = await resolve(ctx)
     if caller.rate_wait_s > 0:
         raise _rate_limited(caller.rate_wait_s)
     memory = caller.memory
-    if (reranks and caller.rate_take is not None and caller.rerank_cost > 1
-            and memory.llm is not None and memory.retrieve_config.rerank.enable_reranker):
+    if (
+        reranks
+        and caller.rate_take is not None
+        and caller.rerank_cost > 1
+        and memory.llm is not None
+        and memory.retrieve_config.rerank.enable_reranker
+    ):
         # A retrieve that reranks with the LLM costs more than one request (as in GraphQL).
         wait = caller.rate_take(caller.rerank_cost - 1)
         if wait > 0:
@@ -126,8 +133,12 @@ async def _admit(resolve: Resolver, ctx: Context, agent_id: str | None, *,
     # Only a tool that writes may claim a new id (``claim``); reads of an unowned id are
     # refused like reads of another tenant's agent.
     if not (principal.admin or principal.operator) and not await may_access(
-            caller.memory.executor, principal.tenant, agent, named=agent in principal.agents,
-            claim=claim):
+        caller.memory.executor,
+        principal.tenant,
+        agent,
+        named=agent in principal.agents,
+        claim=claim,
+    ):
         raise ApiError(ErrorCode.FORBIDDEN, "This API key may not access that agent.")
     return caller.memory, agent, principal
 
@@ -135,8 +146,9 @@ async def _admit(resolve: Resolver, ctx: Context, agent_id: str | None, *,
 class HippographMCP(MCPServer[Any]):
     """``MCPServer`` whose argument-validation failures are BAD_INPUT tool errors."""
 
-    async def call_tool(self, name: str, arguments: dict[str, Any],
-                        context: Context[Any, Any] | None = None) -> Any:
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> Any:
         try:
             return await super().call_tool(name, arguments, context)
         except UnexpectedToolError:
@@ -154,9 +166,9 @@ def _handler(tool: Tool, resolve: Resolver) -> Callable[..., Awaitable[Any]]:
     async def handler(ctx: Context, **arguments: Any) -> Any:
         try:
             inp = tool.input.model_validate(arguments)
-            memory, agent_id, principal = await _admit(resolve, ctx, inp.agent_id,
-                                                       claim=not tool.read_only,
-                                                       reranks=tool.reranks)
+            memory, agent_id, principal = await _admit(
+                resolve, ctx, inp.agent_id, claim=not tool.read_only, reranks=tool.reranks
+            )
             if tool.admin_only and not (principal.admin or principal.operator):
                 raise ApiError(ErrorCode.FORBIDDEN, "This tool needs an admin API key.")
             if tool.charges_key:  # the key pays for what it ingests (document quota)
@@ -169,15 +181,20 @@ def _handler(tool: Tool, resolve: Resolver) -> Callable[..., Awaitable[Any]]:
 
     params = [inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)]
     for name, f in tool.input.model_fields.items():
-        default = (inspect.Parameter.empty if f.is_required()
-                   else f.get_default(call_default_factory=True))
+        default = (
+            inspect.Parameter.empty if f.is_required() else f.get_default(call_default_factory=True)
+        )
         # Annotated[type, *constraints, description], built at run time from the model field.
         metadata = (f.annotation, *f.metadata, Field(description=f.description))
         annotation: Any = Annotated.__class_getitem__(metadata)  # type: ignore[attr-defined]
-        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
-                                        annotation=annotation))
+        params.append(
+            inspect.Parameter(
+                name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+            )
+        )
     handler.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        params, return_annotation=dict[str, Any])
+        params, return_annotation=dict[str, Any]
+    )
     handler.__name__ = tool.name
     return handler
 
@@ -185,20 +202,28 @@ def _handler(tool: Tool, resolve: Resolver) -> Callable[..., Awaitable[Any]]:
 def build_mcp(resolve: Resolver) -> MCPServer[Any]:
     """The Hippograph MCP server; ``resolve`` tells each call who is calling."""
     server = HippographMCP(
-        "hippograph", title="Hippograph memory", instructions=INSTRUCTIONS,
+        "hippograph",
+        title="Hippograph memory",
+        instructions=INSTRUCTIONS,
         log_level="WARNING",
     )
     for tool in TOOLS:
         server.add_tool(
-            _handler(tool, resolve), name=tool.name, title=tool.title,
+            _handler(tool, resolve),
+            name=tool.name,
+            title=tool.title,
             description=(tool.input.__doc__ or tool.title).strip(),
             annotations=ToolAnnotations(
-                title=tool.title, read_only_hint=tool.read_only,
-                destructive_hint=tool.destructive, open_world_hint=False),
+                title=tool.title,
+                read_only_hint=tool.read_only,
+                destructive_hint=tool.destructive,
+                open_world_hint=False,
+            ),
         )
 
-    async def read(ctx: Context, agent_id: str,
-                   fn: Callable[[Memory, str], Awaitable[dict[str, Any]]]) -> str:
+    async def read(
+        ctx: Context, agent_id: str, fn: Callable[[Memory, str], Awaitable[dict[str, Any]]]
+    ) -> str:
         try:
             memory, agent, _ = await _admit(resolve, ctx, agent_id, claim=False)
             return json.dumps(await fn(memory, agent))
@@ -206,16 +231,24 @@ def build_mcp(resolve: Resolver) -> MCPServer[Any]:
             err = _known(exc)
             raise ResourceError(f"{err.code.value}: {err.message}") from None
 
-    @server.resource("hippograph://agents/{agent_id}/profile", name="agent_profile",
-                     title="Agent memory profile", mime_type="application/json",
-                     description="What the agent's memory holds: counts, the most important "
-                                 "entities with summaries, the newest observations.")
+    @server.resource(
+        "hippograph://agents/{agent_id}/profile",
+        name="agent_profile",
+        title="Agent memory profile",
+        mime_type="application/json",
+        description="What the agent's memory holds: counts, the most important "
+        "entities with summaries, the newest observations.",
+    )
     async def profile_resource(agent_id: str, ctx: Context) -> str:
         return await read(ctx, agent_id, agent_profile)
 
-    @server.resource("hippograph://agents/{agent_id}/entities", name="agent_entities",
-                     title="Agent entities", mime_type="application/json",
-                     description="The agent's entities (key, name, type, summary), by key.")
+    @server.resource(
+        "hippograph://agents/{agent_id}/entities",
+        name="agent_entities",
+        title="Agent entities",
+        mime_type="application/json",
+        description="The agent's entities (key, name, type, summary), by key.",
+    )
     async def entities_resource(agent_id: str, ctx: Context) -> str:
         return await read(ctx, agent_id, agent_entities)
 

@@ -58,7 +58,7 @@ class WriteMessage(Input):
     background: bool = Field(
         default=False,
         description="Store the message now and extract its facts in a background job "
-                    "(returns the event and job ids; not with dry_run).",
+        "(returns the event and job ids; not with dry_run).",
     )
 
     @model_validator(mode="after")
@@ -103,15 +103,18 @@ class RememberFacts(Input):
     """Store entities, facts and relationships exactly as given (no extraction, no LLM)."""
 
     # The same cap as the GraphQL remember mutation: a bigger call is refused before any work.
-    entities: list[EntityIn] = Field(default_factory=list, max_length=API_MAX_ITEMS,
-                                     description="Entities to upsert.")
+    entities: list[EntityIn] = Field(
+        default_factory=list, max_length=API_MAX_ITEMS, description="Entities to upsert."
+    )
     facts: list[FactIn] = Field(
-        default_factory=list, max_length=API_MAX_ITEMS,
-        description="Facts to store; known facts are not duplicated."
+        default_factory=list,
+        max_length=API_MAX_ITEMS,
+        description="Facts to store; known facts are not duplicated.",
     )
     relations: list[RelationIn] = Field(
-        default_factory=list, max_length=API_MAX_ITEMS,
-        description="Relationships to create or confirm."
+        default_factory=list,
+        max_length=API_MAX_ITEMS,
+        description="Relationships to create or confirm.",
     )
 
 

@@ -33,8 +33,10 @@ def stdio_scope(settings: Settings) -> str | None:
     """Why the stdio server may not start (no key, agent or disabled auth), or None."""
     if settings.mcp_api_key or settings.mcp_agent or settings.auth_disabled:
         return None
-    return ("Give the MCP session a scope: HIPPOGRAPH_MCP_API_KEY=<key> (see `hippograph apikey "
-            "create`) or HIPPOGRAPH_MCP_AGENT=<agent id> (or --agent).")
+    return (
+        "Give the MCP session a scope: HIPPOGRAPH_MCP_API_KEY=<key> (see `hippograph apikey "
+        "create`) or HIPPOGRAPH_MCP_AGENT=<agent id> (or --agent)."
+    )
 
 
 class StdioCaller:
@@ -54,8 +56,9 @@ class StdioCaller:
                 return Principal(tenant="admin", all_agents=True, admin=True, key_id="admin")
             found = await self.keys.resolve(key)
             if found is None:
-                raise ApiError(ErrorCode.FORBIDDEN,
-                               "Unknown or revoked API key (HIPPOGRAPH_MCP_API_KEY).")
+                raise ApiError(
+                    ErrorCode.FORBIDDEN, "Unknown or revoked API key (HIPPOGRAPH_MCP_API_KEY)."
+                )
             return found
         if s.mcp_agent:
             return Principal(tenant="local", agents=frozenset({s.mcp_agent}), operator=True)

@@ -58,32 +58,64 @@ def plain(value: Any) -> Any:
 
 
 def _change(c: Any) -> dict[str, Any]:
-    return plain({"id": c.id, "text": c.text, "subject": c.subject_key, "action": c.action,
-                  "replaces": c.target_id, "reason": c.reason})
+    return plain(
+        {
+            "id": c.id,
+            "text": c.text,
+            "subject": c.subject_key,
+            "action": c.action,
+            "replaces": c.target_id,
+            "reason": c.reason,
+        }
+    )
 
 
 async def write_message(m: Memory, agent_id: str, inp: WriteMessage) -> dict[str, Any]:
     if inp.background:
         queued = await m.write_async(
-            agent_id, inp.message, inp.speaker_name, occurred_at=inp.occurred_at,
-            thread_id=inp.thread_id, recent_messages=inp.recent_messages,
-            idempotency_key=inp.idempotency_key)
-        return plain({"queued": True, "event_id": queued.event_id, "job_id": queued.job_id,
-                      "created": queued.created, "warnings": list(queued.warnings)})
+            agent_id,
+            inp.message,
+            inp.speaker_name,
+            occurred_at=inp.occurred_at,
+            thread_id=inp.thread_id,
+            recent_messages=inp.recent_messages,
+            idempotency_key=inp.idempotency_key,
+        )
+        return plain(
+            {
+                "queued": True,
+                "event_id": queued.event_id,
+                "job_id": queued.job_id,
+                "created": queued.created,
+                "warnings": list(queued.warnings),
+            }
+        )
     r = await m.writer.write(
-        agent_id, inp.message, inp.speaker_name, recent_messages=inp.recent_messages,
-        occurred_at=inp.occurred_at, thread_id=inp.thread_id, dry_run=inp.dry_run,
+        agent_id,
+        inp.message,
+        inp.speaker_name,
+        recent_messages=inp.recent_messages,
+        occurred_at=inp.occurred_at,
+        thread_id=inp.thread_id,
+        dry_run=inp.dry_run,
         idempotency_key=inp.idempotency_key,
     )
-    return plain({
-        "success": r.success, "error": r.error, "event_id": r.event_id, "dry_run": r.dry_run,
-        "facts_added": [_change(c) for c in r.facts_added],
-        "facts_updated": [_change(c) for c in r.facts_updated],
-        "facts_unchanged": [_change(c) for c in r.facts_unchanged],
-        "facts_deleted": [_change(c) for c in r.facts_deleted],
-        "entities": [e["key"] for e in r.entities_resolved if isinstance(e, dict) and e.get("key")],
-        "warnings": list(r.warnings),
-    })
+    return plain(
+        {
+            "success": r.success,
+            "error": r.error,
+            "event_id": r.event_id,
+            "dry_run": r.dry_run,
+            "facts_added": [_change(c) for c in r.facts_added],
+            "facts_updated": [_change(c) for c in r.facts_updated],
+            "facts_unchanged": [_change(c) for c in r.facts_unchanged],
+            "facts_deleted": [_change(c) for c in r.facts_deleted],
+            "entities": [
+                e["key"] for e in r.entities_resolved if isinstance(e, dict) and e.get("key")
+            ],
+            "warnings": list(r.warnings),
+        }
+    )
 
 
 # --- remember structured facts ----------------------------------------------------------------
@@ -92,44 +124,93 @@ async def write_message(m: Memory, agent_id: str, inp: WriteMessage) -> dict[str
 async def remember_facts(m: Memory, agent_id: str, inp: RememberFacts) -> dict[str, Any]:
     r = await m.admin.remember(
         agent_id,
-        entities=[StructuredEntity(name=e.name, type=e.type, aliases=list(e.aliases), key=e.key,
-                                   importance=e.importance) for e in inp.entities],
-        facts=[StructuredFact(text=f.text, subject=f.subject, entities=list(f.entities),
-                              kind=f.kind, confidence=f.confidence, importance=f.importance,
-                              valid_from=f.valid_from, valid_to=f.valid_to,
-                              categories=list(f.categories)) for f in inp.facts],
-        relations=[StructuredRelation(source=r.source, target=r.target, type=r.type,
-                                      strength=r.strength, valid_from=r.valid_from)
-                   for r in inp.relations],
+        entities=[
+            StructuredEntity(
+                name=e.name,
+                type=e.type,
+                aliases=list(e.aliases),
+                key=e.key,
+                importance=e.importance,
+            )
+            for e in inp.entities
+        ],
+        facts=[
+            StructuredFact(
+                text=f.text,
+                subject=f.subject,
+                entities=list(f.entities),
+                kind=f.kind,
+                confidence=f.confidence,
+                importance=f.importance,
+                valid_from=f.valid_from,
+                valid_to=f.valid_to,
+                categories=list(f.categories),
+            )
+            for f in inp.facts
+        ],
+        relations=[
+            StructuredRelation(
+                source=r.source,
+                target=r.target,
+                type=r.type,
+                strength=r.strength,
+                valid_from=r.valid_from,
+            )
+            for r in inp.relations
+        ],
         max_items=API_MAX_ITEMS,
     )
-    return plain({
-        "entities_created": r.entities_created, "facts_added": r.facts_added,
-        "facts_unchanged": r.facts_unchanged, "relations": r.relations,
-        "fact_ids": list(r.fact_ids), "entity_keys": dict(r.entity_keys),
-        "warnings": list(r.warnings), "complete": r.complete, "error": r.error,
-        "refused": [{"section": x.section, "index": x.index, "key": x.ref, "reason": x.reason}
-                    for x in r.refused],
-    })
+    return plain(
+        {
+            "entities_created": r.entities_created,
+            "facts_added": r.facts_added,
+            "facts_unchanged": r.facts_unchanged,
+            "relations": r.relations,
+            "fact_ids": list(r.fact_ids),
+            "entity_keys": dict(r.entity_keys),
+            "warnings": list(r.warnings),
+            "complete": r.complete,
+            "error": r.error,
+            "refused": [
+                {"section": x.section, "index": x.index, "key": x.ref, "reason": x.reason}
+                for x in r.refused
+            ],
+        }
+    )
 
 
 # --- retrieve context -------------------------------------------------------------------------
 
 
 async def retrieve_context(m: Memory, agent_id: str, inp: RetrieveContext) -> dict[str, Any]:
-    options = {k: v for k, v in (("topk_facts", inp.max_facts),
-                                 ("topk_events", inp.max_events)) if v is not None}
+    options = {
+        k: v
+        for k, v in (("topk_facts", inp.max_facts), ("topk_events", inp.max_events))
+        if v is not None
+    }
     r = await m.retriever.retrieve(agent_id, inp.query, as_of=inp.as_of, options=options or None)
-    return plain({
-        "context": r.context,
-        "facts": [{"id": f.id, "text": f.text, "subject": f.subject_key, "kind": f.kind,
-                   "valid_from": f.valid_from, "score": round(f.scores.final, 4)}
-                  for f in r.facts],
-        "events": [{"id": e.id, "text": e.text, "speaker": e.speaker,
-                    "occurred_at": e.occurred_at} for e in r.events],
-        "observations": [{"id": o.id, "text": o.text} for o in r.observations],
-        "entities": [e.key for e in r.plan.entities],
-    })
+    return plain(
+        {
+            "context": r.context,
+            "facts": [
+                {
+                    "id": f.id,
+                    "text": f.text,
+                    "subject": f.subject_key,
+                    "kind": f.kind,
+                    "valid_from": f.valid_from,
+                    "score": round(f.scores.final, 4),
+                }
+                for f in r.facts
+            ],
+            "events": [
+                {"id": e.id, "text": e.text, "speaker": e.speaker, "occurred_at": e.occurred_at}
+                for e in r.events
+            ],
+            "observations": [{"id": o.id, "text": o.text} for o in r.observations],
+            "entities": [e.key for e in r.plan.entities],
+        }
+    )
 
 
 # --- look up an entity ------------------------------------------------------------------------
@@ -154,34 +235,71 @@ async def lookup_entity(m: Memory, agent_id: str, inp: LookupEntity) -> dict[str
     entity = await _find_entity(ex, agent_id, inp)
     key = entity.key
     facts = await browse.facts_by_entities(
-        ex, agent_id, [key], as_of=inp.as_of, include_invalidated=inp.include_invalidated,
-        kind=None, per_entity=inp.max_facts)
+        ex,
+        agent_id,
+        [key],
+        as_of=inp.as_of,
+        include_invalidated=inp.include_invalidated,
+        kind=None,
+        per_entity=inp.max_facts,
+    )
     rels = await browse.relationships_by_entities(
-        ex, agent_id, [key], as_of=inp.as_of, include_invalidated=inp.include_invalidated)
+        ex, agent_id, [key], as_of=inp.as_of, include_invalidated=inp.include_invalidated
+    )
     aliases = await browse.aliases_by_entities(ex, agent_id, [key])
-    history = (await browse.entity_history(ex, agent_id, key, inp.max_history)
-               if inp.max_history else [])
-    return plain({
-        "entity": {"key": key, "name": entity.name, "type": entity.type,
-                   "importance": entity.importance, "mentions": entity.mentions,
-                   "profile": entity.profile_text, "summary": entity.summary_text,
-                   "merged_into": entity.merged_into, "aliases": aliases.get(key, [])},
-        "facts": [_fact(f) for f in facts.get(key, [])],
-        "relationships": [
-            {"id": r.id, "type": r.type, "source": r.source_key, "target": r.target_key,
-             "source_name": r.source_name, "target_name": r.target_name,
-             "valid_from": r.valid_from, "valid_to": r.valid_to,
-             "invalidated_at": r.invalidated_at, "active": r.active}
-            for r in rels.get(key, [])],
-        "history": [{"at": h.at, "change": h.change, "text": h.text, "fact_id": h.fact_id}
-                    for h in history],
-    })
+    history = (
+        await browse.entity_history(ex, agent_id, key, inp.max_history) if inp.max_history else []
+    )
+    return plain(
+        {
+            "entity": {
+                "key": key,
+                "name": entity.name,
+                "type": entity.type,
+                "importance": entity.importance,
+                "mentions": entity.mentions,
+                "profile": entity.profile_text,
+                "summary": entity.summary_text,
+                "merged_into": entity.merged_into,
+                "aliases": aliases.get(key, []),
+            },
+            "facts": [_fact(f) for f in facts.get(key, [])],
+            "relationships": [
+                {
+                    "id": r.id,
+                    "type": r.type,
+                    "source": r.source_key,
+                    "target": r.target_key,
+                    "source_name": r.source_name,
+                    "target_name": r.target_name,
+                    "valid_from": r.valid_from,
+                    "valid_to": r.valid_to,
+                    "invalidated_at": r.invalidated_at,
+                    "active": r.active,
+                }
+                for r in rels.get(key, [])
+            ],
+            "history": [
+                {"at": h.at, "change": h.change, "text": h.text, "fact_id": h.fact_id}
+                for h in history
+            ],
+        }
+    )
 
 
 def _fact(f: browse.FactRow) -> dict[str, Any]:
-    return {"id": f.id, "text": f.text, "subject": f.subject_key, "kind": f.kind,
-            "confidence": f.confidence, "valid_from": f.valid_from, "valid_to": f.valid_to,
-            "invalidated_at": f.invalidated_at, "created_at": f.created_at, "active": f.active}
+    return {
+        "id": f.id,
+        "text": f.text,
+        "subject": f.subject_key,
+        "kind": f.kind,
+        "confidence": f.confidence,
+        "valid_from": f.valid_from,
+        "valid_to": f.valid_to,
+        "invalidated_at": f.invalidated_at,
+        "created_at": f.created_at,
+        "active": f.active,
+    }
 
 
 # --- list facts -------------------------------------------------------------------------------
@@ -189,12 +307,20 @@ def _fact(f: browse.FactRow) -> dict[str, Any]:
 
 async def list_facts(m: Memory, agent_id: str, inp: ListFacts) -> dict[str, Any]:
     page = await m.browse.facts(
-        agent_id, as_of=inp.as_of, include_invalidated=inp.include_invalidated,
-        entity_key=inp.entity_key, kind=inp.kind, first=inp.first, after=inp.after)
-    return plain({
-        "facts": [_fact(f) for f in page.items],
-        "next_cursor": page.cursors[-1] if page.has_next and page.cursors else None,
-    })
+        agent_id,
+        as_of=inp.as_of,
+        include_invalidated=inp.include_invalidated,
+        entity_key=inp.entity_key,
+        kind=inp.kind,
+        first=inp.first,
+        after=inp.after,
+    )
+    return plain(
+        {
+            "facts": [_fact(f) for f in page.items],
+            "next_cursor": page.cursors[-1] if page.has_next and page.cursors else None,
+        }
+    )
 
 
 # --- forget a fact ----------------------------------------------------------------------------
@@ -223,12 +349,17 @@ async def erase_entity_tool(m: Memory, agent_id: str, inp: EraseEntity) -> dict[
 # --- ingest a document ------------------------------------------------------------------------
 
 
-async def ingest_document(m: Memory, agent_id: str, inp: IngestDocument, *,
-                          key_id: str | None = None) -> dict[str, Any]:
-    accepted = await m.documents.ingest(agent_id, text=inp.text, url=inp.url, title=inp.title,
-                                        fmt=inp.format, key_id=key_id)
-    return {"document_id": accepted.document_id, "job_id": accepted.job_id,
-            "created": accepted.created}
+async def ingest_document(
+    m: Memory, agent_id: str, inp: IngestDocument, *, key_id: str | None = None
+) -> dict[str, Any]:
+    accepted = await m.documents.ingest(
+        agent_id, text=inp.text, url=inp.url, title=inp.title, fmt=inp.format, key_id=key_id
+    )
+    return {
+        "document_id": accepted.document_id,
+        "job_id": accepted.job_id,
+        "created": accepted.created,
+    }
 
 
 # --- resources --------------------------------------------------------------------------------
@@ -237,11 +368,16 @@ async def ingest_document(m: Memory, agent_id: str, inp: IngestDocument, *,
 async def agent_entities(m: Memory, agent_id: str, limit: int = 200) -> dict[str, Any]:
     """The agent's entities ordered by key (the ``entities`` resource)."""
     page = await m.browse.entities(agent_id, first=min(limit, browse.MAX_PAGE))
-    return plain({
-        "agent_id": agent_id, "total": page.total,
-        "entities": [{"key": e.key, "name": e.name, "type": e.type, "summary": e.summary_text}
-                     for e in page.items],
-    })
+    return plain(
+        {
+            "agent_id": agent_id,
+            "total": page.total,
+            "entities": [
+                {"key": e.key, "name": e.name, "type": e.type, "summary": e.summary_text}
+                for e in page.items
+            ],
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -262,25 +398,48 @@ class Tool:
 TOOLS: tuple[Tool, ...] = (
     Tool("write_message", "Write a message", WriteMessage, write_message),
     Tool("remember_facts", "Remember structured facts", RememberFacts, remember_facts),
-    Tool("retrieve_context", "Retrieve memory context", RetrieveContext, retrieve_context,
-         read_only=True, reranks=True),
+    Tool(
+        "retrieve_context",
+        "Retrieve memory context",
+        RetrieveContext,
+        retrieve_context,
+        read_only=True,
+        reranks=True,
+    ),
     Tool("lookup_entity", "Look up an entity", LookupEntity, lookup_entity, read_only=True),
     Tool("list_facts", "List facts as of a time", ListFacts, list_facts, read_only=True),
     Tool("forget_fact", "Forget a fact", ForgetFact, forget_fact, destructive=True),
-    Tool("erase_fact", "Erase a fact for good", EraseFact, erase_fact_tool, destructive=True,
-         admin_only=True),
-    Tool("erase_entity", "Erase a subject for good", EraseEntity, erase_entity_tool,
-         destructive=True, admin_only=True),
-    Tool("ingest_document", "Ingest a document", IngestDocument, ingest_document,
-         charges_key=True),
+    Tool(
+        "erase_fact",
+        "Erase a fact for good",
+        EraseFact,
+        erase_fact_tool,
+        destructive=True,
+        admin_only=True,
+    ),
+    Tool(
+        "erase_entity",
+        "Erase a subject for good",
+        EraseEntity,
+        erase_entity_tool,
+        destructive=True,
+        admin_only=True,
+    ),
+    Tool("ingest_document", "Ingest a document", IngestDocument, ingest_document, charges_key=True),
 )
 
 
 async def agent_profile(m: Memory, agent_id: str) -> dict[str, Any]:
     """What the agent's memory holds (the ``profile`` resource)."""
     o = await agent_overview(m.executor, agent_id)
-    return plain({
-        "agent_id": agent_id, "entities": o.entities, "active_facts": o.active_facts,
-        "events": o.events, "documents": o.documents, "top_entities": o.top_entities,
-        "observations": [{"id": x.id, "text": x.text, "kind": x.kind} for x in o.observations],
-    })
+    return plain(
+        {
+            "agent_id": agent_id,
+            "entities": o.entities,
+            "active_facts": o.active_facts,
+            "events": o.events,
+            "documents": o.documents,
+            "top_entities": o.top_entities,
+            "observations": [{"id": x.id, "text": x.text, "kind": x.kind} for x in o.observations],
+        }
+    )

@@ -21,20 +21,36 @@ BENCHES = ["bench_runtime", "bench_write", "bench_retrieve", "bench_api", "bench
 def main() -> int:
     failures = 0
     runs: list[list[str]] = [[f"tests.bench.{name}"] for name in BENCHES]
-    locomo = Path(os.environ.get("HIPPOGRAPH_LOCOMO", ROOT.parent / "shared/bench/locomo/locomo-dev.json"))
+    locomo = Path(
+        os.environ.get("HIPPOGRAPH_LOCOMO", ROOT.parent / "shared/bench/locomo/locomo-dev.json")
+    )
     if locomo.is_file():
         runs.append(["tests.bench.locomo", str(locomo)])
-        runs.append(["tests.bench.locomo_pipeline", str(locomo), "--conversations", "1",
-                     "--turns", "200"])
+        runs.append(
+            ["tests.bench.locomo_pipeline", str(locomo), "--conversations", "1", "--turns", "200"]
+        )
         runs.append(["tests.bench.peers", str(locomo), "--out", "bench-results/peers.json"])
     else:
         print(f"(LoCoMo data not found at {locomo}; skipping that benchmark)")
     multihop = ROOT.parent / "shared/bench/multihop"
     if (multihop / "musique-openie-gpt35.json").is_file():
-        runs.append(["tests.bench.multihop", "--questions", str(multihop / "musique-dev.json"),
-                     "--corpus", str(multihop / "musique-corpus.json"),
-                     "--openie", str(multihop / "musique-openie-gpt35.json"), "--mode", "triples",
-                     "--limit-questions", "20", "--limit-passages", "400"])
+        runs.append(
+            [
+                "tests.bench.multihop",
+                "--questions",
+                str(multihop / "musique-dev.json"),
+                "--corpus",
+                str(multihop / "musique-corpus.json"),
+                "--openie",
+                str(multihop / "musique-openie-gpt35.json"),
+                "--mode",
+                "triples",
+                "--limit-questions",
+                "20",
+                "--limit-passages",
+                "400",
+            ]
+        )
     for args in runs:
         print(f"\n===== {' '.join(args)} =====", flush=True)
         failures += subprocess.call([sys.executable, "-m", *args], cwd=ROOT) != 0

@@ -78,13 +78,32 @@ class ApiProcesses:
     def __init__(self, workers: int, admin: str) -> None:
         self.port = _free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("HIPPOGRAPH_LLM")}
-        env.update({"HIPPOGRAPH_ADMIN_API_KEY": admin, "HIPPOGRAPH_AUTH_DISABLED": "false",
-                    "HIPPOGRAPH_RATE_LIMIT_PER_MINUTE": "0", "HIPPOGRAPH_WORKER_ENABLED": "false",
-                    "HIPPOGRAPH_API_PROCESSES": str(workers), "PYTHONPATH": str(ROOT)})
+        env.update(
+            {
+                "HIPPOGRAPH_ADMIN_API_KEY": admin,
+                "HIPPOGRAPH_AUTH_DISABLED": "false",
+                "HIPPOGRAPH_RATE_LIMIT_PER_MINUTE": "0",
+                "HIPPOGRAPH_WORKER_ENABLED": "false",
+                "HIPPOGRAPH_API_PROCESSES": str(workers),
+                "PYTHONPATH": str(ROOT),
+            }
+        )
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from server.cli import main; main()", "serve", "--port",
-             str(self.port), "--workers", str(workers)],
-            env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-c",
+                "from server.cli import main; main()",
+                "serve",
+                "--port",
+                str(self.port),
+                "--workers",
+                str(workers),
+            ],
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         self.url = f"http://127.0.0.1:{self.port}/graphql"
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
@@ -109,8 +128,9 @@ class ApiProcesses:
             self.proc.kill()
 
 
-async def _measure(api: ApiProcesses, headers: dict[str, str], query: str, total: int,
-                   clients: int, label: str) -> dict[str, Any]:
+async def _measure(
+    api: ApiProcesses, headers: dict[str, str], query: str, total: int, clients: int, label: str
+) -> dict[str, Any]:
     latencies: list[float] = []
     errors = 0
     queue: asyncio.Queue[int] = asyncio.Queue()
@@ -132,8 +152,9 @@ async def _measure(api: ApiProcesses, headers: dict[str, str], query: str, total
                 bar.update()
 
         # Warm-up on every connection (each worker process loads its models and plans).
-        await asyncio.gather(*(client.post(api.url, json={"query": query})
-                               for _ in range(2 * clients)))
+        await asyncio.gather(
+            *(client.post(api.url, json={"query": query}) for _ in range(2 * clients))
+        )
         cpu0 = api.cpu_s()
         started = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(clients)))
@@ -154,8 +175,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=300, help="requests per operation")
     parser.add_argument("--clients", type=int, default=16, help="concurrent clients")
-    parser.add_argument("--processes", default=f"1,{max(2, default_workers())}",
-                        help="API process counts to compare (default 1,min(cores,4))")
+    parser.add_argument(
+        "--processes",
+        default=f"1,{max(2, default_workers())}",
+        help="API process counts to compare (default 1,min(cores,4))",
+    )
     args = parser.parse_args()
     counts = [int(p) for p in args.processes.split(",")]
 
@@ -167,24 +191,33 @@ def main() -> None:
     for n in counts:
         api = ApiProcesses(n, admin)
         try:
-            results[n] = {label: asyncio.run(_measure(api, headers, query, args.requests,
-                                                      args.clients, f"{label} x{n}"))
-                          for label, query in OPERATIONS.items()}
+            results[n] = {
+                label: asyncio.run(
+                    _measure(api, headers, query, args.requests, args.clients, f"{label} x{n}")
+                )
+                for label, query in OPERATIONS.items()
+            }
         finally:
             api.close()
     load_after = _load()
 
-    print(f"\nGraphQL over HTTP, {args.clients} concurrent clients, {args.requests} requests per "
-          "operation, loopback, offline, demo agent")
+    print(
+        f"\nGraphQL over HTTP, {args.clients} concurrent clients, {args.requests} requests per "
+        "operation, loopback, offline, demo agent"
+    )
     print(f"load average before {load_before}, after {load_after}")
-    print(f"{'operation':<20}{'procs':>6}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}"
-          f"{'cpu ms/req':>12}{'errors':>8}{'vs 1 proc':>11}")
+    print(
+        f"{'operation':<20}{'procs':>6}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}"
+        f"{'cpu ms/req':>12}{'errors':>8}{'vs 1 proc':>11}"
+    )
     for label in OPERATIONS:
         base = results[counts[0]][label]["rps"]
         for n in counts:
             r = results[n][label]
-            print(f"{label:<20}{n:>6}{r['rps']:>9.1f}{r['p50']:>9.1f}{r['p95']:>9.1f}"
-                  f"{r['cpu_ms']:>12.1f}{r['errors']:>8}{r['rps'] / base:>10.2f}x")
+            print(
+                f"{label:<20}{n:>6}{r['rps']:>9.1f}{r['p50']:>9.1f}{r['p95']:>9.1f}"
+                f"{r['cpu_ms']:>12.1f}{r['errors']:>8}{r['rps'] / base:>10.2f}x"
+            )
 
 
 if __name__ == "__main__":

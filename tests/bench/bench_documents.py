@@ -35,16 +35,31 @@ async def run(size: int, n_workers: int, keep: bool) -> int:
     embedder = MiniLMEmbedder(find_tokenizer(s.home))
     await ensure_schema(ex, embedder.dimensions)
     agent = f"bench-doc-{uuid.uuid4().hex[:8]}"
-    cfg = JobsConfig(worker=WorkerConfig(poll_interval_s=0.05, reaper_interval_s=5.0),
-                     documents=DocumentConfig(chunk_chars=4_000, chunk_overlap=300))
-    deps = JobDeps(executor=ex, queue=JobQueue(ex), embedder=embedder, config=cfg,
-                   writer=WritePipeline(ex, embedder, None))
+    cfg = JobsConfig(
+        worker=WorkerConfig(poll_interval_s=0.05, reaper_interval_s=5.0),
+        documents=DocumentConfig(chunk_chars=4_000, chunk_overlap=300),
+    )
+    deps = JobDeps(
+        executor=ex,
+        queue=JobQueue(ex),
+        embedder=embedder,
+        config=cfg,
+        writer=WritePipeline(ex, embedder, None),
+    )
     text = make_markdown(size)
     t0 = time.perf_counter()
-    accepted = await ingest_document(ex, deps.queue, agent, text=text, fmt="markdown",
-                                     source="chronicle.md", config=cfg.documents)
-    handlers = {k: h for k, h in default_handlers().items()
-                if k in ("document_ingest", "chunk_extract")}
+    accepted = await ingest_document(
+        ex,
+        deps.queue,
+        agent,
+        text=text,
+        fmt="markdown",
+        source="chronicle.md",
+        config=cfg.documents,
+    )
+    handlers = {
+        k: h for k, h in default_handlers().items() if k in ("document_ingest", "chunk_extract")
+    }
     workers = [Worker(deps, handlers, agent_id=agent) for _ in range(n_workers)]
     tasks = [asyncio.create_task(w.run()) for w in workers]
     bar = progress_bar(total=100, desc="ingest 1 MB", unit="%")
@@ -71,7 +86,9 @@ async def run(size: int, n_workers: int, keep: bool) -> int:
     print(f"elapsed_s             {elapsed:>10.1f}")
     print(f"chunks_per_s          {progress.chunks / elapsed:>10.2f}")
     print(f"active_facts          {n_facts:>10}")
-    print(f"retrieval_check       {'ok' if hit else 'FAILED':>10}  (a 'Clara Rezende lives in …' fact among the results)")
+    print(
+        f"retrieval_check       {'ok' if hit else 'FAILED':>10}  (a 'Clara Rezende lives in …' fact among the results)"
+    )
     print(f"top_fact              {result.facts[0].text if result.facts else '-'}")
     if not keep:
         await delete_agent(ex, agent)

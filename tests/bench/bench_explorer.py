@@ -37,12 +37,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5, help="fresh page loads per view")
     args = parser.parse_args()
-    settings = Settings(auth_disabled=True, llm_base_url=None, llm_api_key=None,
-                        worker_enabled=False, rate_limit_per_minute=0)
+    settings = Settings(
+        auth_disabled=True,
+        llm_base_url=None,
+        llm_api_key=None,
+        worker_enabled=False,
+        rate_limit_per_minute=0,
+    )
     asyncio.run(seed(settings, "demo", progress=False))
     bundle = settings.home / "explorer"
-    sizes = {name: (len(raw := (bundle / name).read_bytes()), len(gzip.compress(raw, 9)))
-             for name in ("app.js", "app.css")}
+    sizes = {
+        name: (len(raw := (bundle / name).read_bytes()), len(gzip.compress(raw, 9)))
+        for name in ("app.js", "app.css")
+    }
     server, thread, url = serve_in_thread(settings)
     browser = start_chromium()
     times: dict[str, list[float]] = {v: [] for v in VIEWS}
@@ -51,9 +58,12 @@ def main() -> None:
             for view, route in VIEWS.items():
                 browser.get("about:blank")
                 browser.get(f"{url}/explorer{route}")
-                ms = WebDriverWait(browser, 60).until(lambda b: b.execute_script(
-                    "const m = document.getElementById('view');"
-                    "return m && m.dataset.ready === '1' && m.dataset.renderedMs"))
+                ms = WebDriverWait(browser, 60).until(
+                    lambda b: b.execute_script(
+                        "const m = document.getElementById('view');"
+                        "return m && m.dataset.ready === '1' && m.dataset.renderedMs"
+                    )
+                )
                 assert not browser.find_elements("css selector", "#view .error"), view
                 times[view].append(float(ms))
         leaked = off_host(requested_urls(browser))
@@ -62,8 +72,10 @@ def main() -> None:
         server.should_exit = True
         thread.join(timeout=30)
 
-    print(f"\nExplorer, loopback, demo agent, {args.repeats} fresh page loads per view "
-          "(ms from navigation start to the view rendered)")
+    print(
+        f"\nExplorer, loopback, demo agent, {args.repeats} fresh page loads per view "
+        "(ms from navigation start to the view rendered)"
+    )
     print(f"{'view':<16}{'median':>9}{'min':>9}{'max':>9}")
     for view, values in times.items():
         print(f"{view:<16}{statistics.median(values):>9.0f}{min(values):>9.0f}{max(values):>9.0f}")

@@ -61,23 +61,40 @@ def load_corpus(limit: int | None, triple_facts: bool) -> Corpus:
     facts: list[StructuredFact] = []
     relations: list[StructuredRelation] = []
     for i, doc in enumerate(docs):
-        triples = [t for t in doc["extracted_triples"] if isinstance(t, list) and len(t) == 3
-                   and all(isinstance(x, str) and x.strip() for x in t)]
-        names = [n for n in dict.fromkeys([*doc["extracted_entities"],
-                                           *(x for t in triples for x in (t[0], t[2]))])
-                 if isinstance(n, str) and n.strip()]
+        triples = [
+            t
+            for t in doc["extracted_triples"]
+            if isinstance(t, list)
+            and len(t) == 3
+            and all(isinstance(x, str) and x.strip() for x in t)
+        ]
+        names = [
+            n
+            for n in dict.fromkeys(
+                [*doc["extracted_entities"], *(x for t in triples for x in (t[0], t[2]))]
+            )
+            if isinstance(n, str) and n.strip()
+        ]
         for n in names:
             entities.setdefault(n.casefold(), StructuredEntity(name=n, type="thing"))
         pid = f"musique-{i}"
-        facts.append(StructuredFact(text=f"{doc['title']}\n{doc['text']}", subject=doc["title"],
-                                    entities=names[:100], id=pid,
-                                    source_context="musique"))
+        facts.append(
+            StructuredFact(
+                text=f"{doc['title']}\n{doc['text']}",
+                subject=doc["title"],
+                entities=names[:100],
+                id=pid,
+                source_context="musique",
+            )
+        )
         for s, p, o in triples:
-            relations.append(StructuredRelation(source=s, target=o, type=p,
-                                                evidence_fact_id=pid))
+            relations.append(StructuredRelation(source=s, target=o, type=p, evidence_fact_id=pid))
             if triple_facts:
-                facts.append(StructuredFact(text=f"{s} {p} {o}.", subject=s, entities=[o],
-                                            source_context="musique"))
+                facts.append(
+                    StructuredFact(
+                        text=f"{s} {p} {o}.", subject=s, entities=[o], source_context="musique"
+                    )
+                )
     return Corpus(list(entities.values()), facts, relations, len(docs))
 
 
@@ -145,7 +162,8 @@ async def with_vectors(corpus: Corpus, embedder: Embedder) -> Corpus:
     return replace(
         corpus,
         entities=[replace(e, embedding=v) for e, v in zip(corpus.entities, ent_vecs, strict=True)],
-        facts=[replace(f, embedding=v) for f, v in zip(corpus.facts, fact_vecs, strict=True)])
+        facts=[replace(f, embedding=v) for f, v in zip(corpus.facts, fact_vecs, strict=True)],
+    )
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -171,37 +189,52 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     try:
         t = time.perf_counter()
-        result = await admin.remember(agent, corpus.entities, corpus.facts, corpus.relations,
-                                      progress=progress, batch_size=args.batch_size)
+        result = await admin.remember(
+            agent,
+            corpus.entities,
+            corpus.facts,
+            corpus.relations,
+            progress=progress,
+            batch_size=args.batch_size,
+        )
         seconds = time.perf_counter() - t
         bar.close()
         if args.repeat:  # the same import again: everything known, nothing duplicated
             t = time.perf_counter()
-            again = await admin.remember(agent, corpus.entities, corpus.facts,
-                                         corpus.relations, batch_size=args.batch_size)
-            print(f"re-import: {time.perf_counter() - t:.2f} s, "
-                  f"facts added {again.facts_added}, unchanged {again.facts_unchanged}")
+            again = await admin.remember(
+                agent, corpus.entities, corpus.facts, corpus.relations, batch_size=args.batch_size
+            )
+            print(
+                f"re-import: {time.perf_counter() - t:.2f} s, "
+                f"facts added {again.facts_added}, unchanged {again.facts_unchanged}"
+            )
     finally:
         if not args.keep:
             await delete_agent(inner, agent)
         await inner.close()
     out = {
-        "passages": corpus.passages, "facts": len(corpus.facts),
-        "entities": result.entities_total, "relations": result.relations,
+        "passages": corpus.passages,
+        "facts": len(corpus.facts),
+        "entities": result.entities_total,
+        "relations": result.relations,
         "seconds": round(seconds, 2),
         "passages_per_s": round(corpus.passages / seconds, 1),
         "facts_per_s": round(result.facts_added / seconds, 1),
         "entities_per_s": round(result.entities_total / seconds, 1),
         "relations_per_s": round(result.relations / seconds, 1),
-        "round_trips": ex.round_trips, "statements": sum(meter.calls.values()),
-        "embed_s": round(meter.embed_s, 2), "embedded_texts": meter.embed_texts,
+        "round_trips": ex.round_trips,
+        "statements": sum(meter.calls.values()),
+        "embed_s": round(meter.embed_s, 2),
+        "embedded_texts": meter.embed_texts,
         "complete": result.complete,
     }
     rows = [(k, v) for k, v in out.items()]
     width = max(len(k) for k, _ in rows)
-    print(f"\nbulk import of {corpus.passages} MuSiQue passages "
-          f"({'caller vectors' if args.vectors else base.name}, batch {args.batch_size}"
-          f"{', triple facts' if args.triple_facts else ''})")
+    print(
+        f"\nbulk import of {corpus.passages} MuSiQue passages "
+        f"({'caller vectors' if args.vectors else base.name}, batch {args.batch_size}"
+        f"{', triple facts' if args.triple_facts else ''})"
+    )
     for k, v in rows:
         print(f"  {k.ljust(width)}  {v}")
     if args.profile:
@@ -210,8 +243,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         print(f"  {'embedding'.ljust(28)} {meter.embed_s:7.2f} s  ({meter.embed_texts} texts)")
         for name, s in sorted(meter.statements.items(), key=lambda kv: -kv[1]):
             print(f"  {name.ljust(28)} {s:7.2f} s  ({meter.calls[name]} calls)")
-        print(f"  {'rest (Python, commits)'.ljust(28)} "
-              f"{seconds - meter.embed_s - stmt_s:7.2f} s")
+        print(f"  {'rest (Python, commits)'.ljust(28)} {seconds - meter.embed_s - stmt_s:7.2f} s")
     return out
 
 
@@ -219,8 +251,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, default=None, help="first N passages only")
     ap.add_argument("--vectors", action="store_true", help="caller-supplied vectors")
-    ap.add_argument("--triple-facts", action="store_true",
-                    help="also store every triple as a fact about its subject")
+    ap.add_argument(
+        "--triple-facts",
+        action="store_true",
+        help="also store every triple as a fact about its subject",
+    )
     ap.add_argument("--batch-size", type=int, default=500)
     ap.add_argument("--profile", action="store_true", help="seconds per statement and embedding")
     ap.add_argument("--repeat", action="store_true", help="time a second, identical import")

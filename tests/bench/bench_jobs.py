@@ -32,7 +32,8 @@ async def run_workers(deps: JobDeps, kind: str, agent: str, n_jobs: int, n_worke
         return None
 
     await deps.queue.enqueue_many(
-        [JobSpec(kind=kind, agent_id=agent, unique=True) for _ in range(n_jobs)])
+        [JobSpec(kind=kind, agent_id=agent, unique=True) for _ in range(n_jobs)]
+    )
     workers = [Worker(deps, {kind: noop}, agent_id=agent) for _ in range(n_workers)]
     bar = progress_bar(total=n_jobs, desc=f"{n_workers} worker(s)")
     started = time.perf_counter()
@@ -55,12 +56,16 @@ async def main(n_jobs: int) -> None:
     ex = connect(s.bolt_uri, s.neo4j_user, s.neo4j_secret(), s.neo4j_database)
     await ensure_schema(ex, 384)
     agent, kind = f"bench-{uuid.uuid4().hex[:10]}", f"bench_{uuid.uuid4().hex[:8]}"
-    deps = JobDeps(executor=ex, queue=JobQueue(ex),
-                   config=JobsConfig(worker=WorkerConfig(poll_interval_s=0.02)))
+    deps = JobDeps(
+        executor=ex,
+        queue=JobQueue(ex),
+        config=JobsConfig(worker=WorkerConfig(poll_interval_s=0.02)),
+    )
     try:
         started = time.perf_counter()
         await deps.queue.enqueue_many(
-            [JobSpec(kind=kind, agent_id=agent, unique=True) for _ in range(n_jobs)])
+            [JobSpec(kind=kind, agent_id=agent, unique=True) for _ in range(n_jobs)]
+        )
         enqueue_rate = n_jobs / (time.perf_counter() - started)
         await delete_agent(ex, agent)
         one = await run_workers(deps, kind, agent, n_jobs, 1)

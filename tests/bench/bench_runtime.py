@@ -40,11 +40,24 @@ def bench_neo4j(skip_cold: bool) -> dict[str, float]:
     quiet = lambda _m: None  # noqa: E731
     try:
         if not skip_cold:
-            cold = LocalNeo4j(RuntimeConfig(home=work / "cold", password="bench-pw-1", with_gds=False,
-                                            mvn_args=(f"-Dmaven.repo.local={work / 'm2'}",)))
+            cold = LocalNeo4j(
+                RuntimeConfig(
+                    home=work / "cold",
+                    password="bench-pw-1",
+                    with_gds=False,
+                    mvn_args=(f"-Dmaven.repo.local={work / 'm2'}",),
+                )
+            )
             out["install_cold_cache_s"] = _timed(lambda: cold.install(log=quiet))
-        warm = LocalNeo4j(RuntimeConfig(home=work / "warm", password="bench-pw-1", bolt_port=47687,
-                                        http_port=47474, with_gds=False))
+        warm = LocalNeo4j(
+            RuntimeConfig(
+                home=work / "warm",
+                password="bench-pw-1",
+                bolt_port=47687,
+                http_port=47474,
+                with_gds=False,
+            )
+        )
         out["install_warm_cache_s"] = _timed(lambda: warm.install(log=quiet))
         out["install_again_noop_s"] = _timed(lambda: warm.install(log=quiet))
         out["cold_start_s"] = _timed(lambda: warm.start(log=quiet))
@@ -61,8 +74,11 @@ def bench_neo4j(skip_cold: bool) -> dict[str, float]:
 
 
 def bench_embedder() -> dict[str, float]:
-    texts = [f"Fact {i}: person {i % 97} moved to city {i % 13} after working at company {i % 7} "
-             f"for {i % 9} years" for i in range(1024)]
+    texts = [
+        f"Fact {i}: person {i % 97} moved to city {i % 13} after working at company {i % 7} "
+        f"for {i % 9} years"
+        for i in range(1024)
+    ]
     minilm = MiniLMEmbedder(find_tokenizer(get_settings().home))
     minilm.embed_sync(texts[:32])  # warm-up
     t = _timed(lambda: minilm.embed_sync(texts))

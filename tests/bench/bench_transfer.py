@@ -40,9 +40,13 @@ from tests.bench.locomo import load_conversation
 async def _export(mem: Memory, agent: str, path: Path, embeddings: bool) -> tuple[int, int]:
     records = facts = 0
     with path.open("w", encoding="utf-8") as fh:
-        async for r in export_agent(mem.executor, agent, embedder_name=mem.embedder.name,
-                                    dimensions=mem.embedder.dimensions,
-                                    embeddings=embeddings):
+        async for r in export_agent(
+            mem.executor,
+            agent,
+            embedder_name=mem.embedder.name,
+            dimensions=mem.embedder.dimensions,
+            embeddings=embeddings,
+        ):
             fh.write(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n")
             records += 1
             facts += r["kind"] == "fact"
@@ -57,15 +61,23 @@ async def main(path: str, max_convs: int | None) -> None:
     memory = build_memory(get_settings())
     await ensure_schema(memory.executor, memory.embedder.dimensions)
     made: list[str] = []
-    totals: dict[str, list[float]] = {"export": [0.0, 0, 0, 0], "import": [0.0, 0, 0], "import (re-embed)": [0.0, 0, 0]}
+    totals: dict[str, list[float]] = {
+        "export": [0.0, 0, 0, 0],
+        "import": [0.0, 0, 0],
+        "import (re-embed)": [0.0, 0, 0],
+    }
     try:
-        with progress_bar(total=len(convs), desc="remember (setup, not timed)",
-                          unit="conv") as bar:
+        with progress_bar(total=len(convs), desc="remember (setup, not timed)", unit="conv") as bar:
             for c in convs:
                 made.append(c.agent_id)
-                await remember(memory.executor, memory.embedder, c.agent_id, facts=c.facts,
-                               events=c.events,
-                               entities=[StructuredEntity(s, "person") for s in c.speakers])
+                await remember(
+                    memory.executor,
+                    memory.embedder,
+                    c.agent_id,
+                    facts=c.facts,
+                    events=c.events,
+                    entities=[StructuredEntity(s, "person") for s in c.speakers],
+                )
                 bar.update(1)
         with tempfile.TemporaryDirectory() as tmp:
             for c in progress_bar(convs, desc="export / import", unit="conv"):
@@ -81,8 +93,9 @@ async def main(path: str, max_convs: int | None) -> None:
                     target = f"{c.agent_id}-{'copy' if src is full else 'reembed'}"
                     made.append(target)
                     t = time.perf_counter()
-                    result = await import_agent(memory.executor, memory.embedder, target,
-                                                read_lines(src))
+                    result = await import_agent(
+                        memory.executor, memory.embedder, target, read_lines(src)
+                    )
                     totals[step][0] += time.perf_counter() - t
                     totals[step][1] += result.facts
                     totals[step][2] += sum(result.written.values())
@@ -93,8 +106,10 @@ async def main(path: str, max_convs: int | None) -> None:
     print(f"\nLoCoMo dev: {len(convs)} conversations, embedder {memory.embedder.name}")
     print(f"{'step':<20}{'facts':>8}{'records':>9}{'seconds':>9}{'facts/s':>9}{'records/s':>11}")
     for step, (secs, facts, records, *_) in totals.items():
-        print(f"{step:<20}{facts:>8.0f}{records:>9.0f}{secs:>9.1f}{facts / secs:>9.0f}"
-              f"{records / secs:>11.0f}")
+        print(
+            f"{step:<20}{facts:>8.0f}{records:>9.0f}{secs:>9.1f}{facts / secs:>9.0f}"
+            f"{records / secs:>11.0f}"
+        )
     size = totals["export"][3]
     print(f"export size with vectors: {size / 1e6:.1f} MB")
 

@@ -32,17 +32,21 @@ QUESTION = "Where does Ana work now?"
 
 async def main(rounds: int) -> None:
     settings = Settings()
-    ex = connect(settings.bolt_uri, settings.neo4j_user,
-                 settings.neo4j_secret(), settings.neo4j_database)
+    ex = connect(
+        settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(), settings.neo4j_database
+    )
     embedder = MiniLMEmbedder(find_tokenizer(settings.home))
     await ensure_schema(ex, embedder.dimensions)
     agent = f"bench-warmup-{uuid.uuid4().hex[:6]}"
-    facts = [StructuredFact(f"Ana worked on project {i} at Acme in Curitiba.", subject="Ana")
-             for i in range(50)]
+    facts = [
+        StructuredFact(f"Ana worked on project {i} at Acme in Curitiba.", subject="Ana")
+        for i in range(50)
+    ]
     await remember(ex, embedder, agent, facts=facts)
     await Retriever(ex, embedder).retrieve(agent, QUESTION)  # the model is loaded in both arms
-    ms: dict[str, list[float]] = {k: [] for k in ("cold first", "cold second", "warm-up",
-                                                  "warmed first")}
+    ms: dict[str, list[float]] = {
+        k: [] for k in ("cold first", "cold second", "warm-up", "warmed first")
+    }
     try:
         for _ in range(rounds):
             for warmed in (False, True):
@@ -50,14 +54,16 @@ async def main(rounds: int) -> None:
                 retriever = Retriever(ex, embedder)  # as a process starts: nothing cached
                 if warmed:
                     ms["warm-up"].append(await warm_up(retriever) * 1000)
-                for label in (("warmed first",) if warmed else ("cold first", "cold second")):
+                for label in ("warmed first",) if warmed else ("cold first", "cold second"):
                     t = time.perf_counter()
                     await retriever.retrieve(agent, QUESTION)
                     ms[label].append((time.perf_counter() - t) * 1000)
         print(f"{rounds} rounds, load average {os.getloadavg()[0]:.1f}")
         for label, values in ms.items():
-            print(f"{label:<14} median {statistics.median(values):7.0f} ms  "
-                  f"(min {min(values):.0f}, max {max(values):.0f})")
+            print(
+                f"{label:<14} median {statistics.median(values):7.0f} ms  "
+                f"(min {min(values):.0f}, max {max(values):.0f})"
+            )
     finally:
         await delete_agent(ex, agent)
         await ex.close()

@@ -58,23 +58,37 @@ def _message(i: int) -> tuple[str, dict[str, Any]]:
     person, org, city = PEOPLE[i % 6], ORGS[(i // 6) % 6], CITIES[(i // 3) % 8]
     text = f"{person} works at {org} and lives in {city}. Note {i}: likes topic {i % 11}."
     answer = {
-        "entities": [{"name": person, "type": "person"}, {"name": org, "type": "organization"},
-                     {"name": city, "type": "place"}],
-        "facts": [{"subject": person, "text": f"{person} works at {org}", "confidence": 0.95},
-                  {"subject": person, "text": f"{person} lives in {city}", "confidence": 0.95},
-                  {"subject": person, "text": f"{person} likes topic {i % 11}",
-                   "confidence": 0.8}],
-        "relations": [{"source": person, "target": org, "type": "works_at"},
-                      {"source": person, "target": city, "type": "lives_in"}],
+        "entities": [
+            {"name": person, "type": "person"},
+            {"name": org, "type": "organization"},
+            {"name": city, "type": "place"},
+        ],
+        "facts": [
+            {"subject": person, "text": f"{person} works at {org}", "confidence": 0.95},
+            {"subject": person, "text": f"{person} lives in {city}", "confidence": 0.95},
+            {"subject": person, "text": f"{person} likes topic {i % 11}", "confidence": 0.8},
+        ],
+        "relations": [
+            {"source": person, "target": org, "type": "works_at"},
+            {"source": person, "target": city, "type": "lives_in"},
+        ],
     }
     return text, answer
 
 
 def _reconcile(body: dict[str, Any]) -> dict[str, Any]:
     user = json.loads(body["messages"][1]["content"])
-    return {"decisions": [{"index": f["index"], "action": "UPDATE",
-                           "target_id": f["existing"][0]["id"], "reason": "newer"}
-                          for f in user["facts"]]}
+    return {
+        "decisions": [
+            {
+                "index": f["index"],
+                "action": "UPDATE",
+                "target_id": f["existing"][0]["id"],
+                "reason": "newer",
+            }
+            for f in user["facts"]
+        ]
+    }
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -86,9 +100,13 @@ async def bench_llm_path(ex: Executor, embedder: Embedder, n: int) -> dict[str, 
     agent = f"bench-write-{uuid.uuid4().hex[:8]}"
     rec = RecordingExecutor(ex)
     msgs = [_message(i) for i in range(n)]
-    scripted = ScriptedLLM(by_stage={"Stage: extract_informed": [a for _, a in msgs],
-                                     "Stage: reconcile": [_reconcile] * n,  # not asked now
-                                     "Stage: resolve_entities": [{"matches": []}] * n})
+    scripted = ScriptedLLM(
+        by_stage={
+            "Stage: extract_informed": [a for _, a in msgs],
+            "Stage: reconcile": [_reconcile] * n,  # not asked now
+            "Stage: resolve_entities": [{"matches": []}] * n,
+        }
+    )
     llm = TimedLLM(scripted.chat())
     pipe = WritePipeline(rec, embedder, llm)
     times, trips = [], []
@@ -103,9 +121,13 @@ async def bench_llm_path(ex: Executor, embedder: Embedder, n: int) -> dict[str, 
             assert res.success, res.error
     finally:
         await delete_agent(ex, agent)
-    return {"median_ms": statistics.median(times), "p95_ms": _pct(times, 0.95),
-            "round_trips": statistics.mean(trips), "max_round_trips": max(trips),
-            "llm_calls": scripted.calls / n}
+    return {
+        "median_ms": statistics.median(times),
+        "p95_ms": _pct(times, 0.95),
+        "round_trips": statistics.mean(trips),
+        "max_round_trips": max(trips),
+        "llm_calls": scripted.calls / n,
+    }
 
 
 async def bench_offline(ex: Executor, embedder: Embedder, n: int) -> dict[str, float]:
@@ -127,8 +149,12 @@ async def bench_offline(ex: Executor, embedder: Embedder, n: int) -> dict[str, f
 async def bench_import(ex: Executor, embedder: Embedder, n: int, batch: int) -> float:
     agent = f"bench-write-{uuid.uuid4().hex[:8]}"
     ents = [StructuredEntity(p, "person") for p in PEOPLE]
-    facts = [StructuredFact(f"{PEOPLE[i % 6]} noted item {i} about {CITIES[i % 8]}",
-                            PEOPLE[i % 6], [CITIES[i % 8]]) for i in range(n)]
+    facts = [
+        StructuredFact(
+            f"{PEOPLE[i % 6]} noted item {i} about {CITIES[i % 8]}", PEOPLE[i % 6], [CITIES[i % 8]]
+        )
+        for i in range(n)
+    ]
     bar = progress_bar(total=0, desc=f"import {n} ({embedder.name}, batch {batch})")
 
     def progress(done: int, total: int) -> None:
@@ -137,8 +163,7 @@ async def bench_import(ex: Executor, embedder: Embedder, n: int, batch: int) -> 
 
     t = time.perf_counter()
     try:
-        res = await remember(ex, embedder, agent, ents, facts, progress=progress,
-                             batch_size=batch)
+        res = await remember(ex, embedder, agent, ents, facts, progress=progress, batch_size=batch)
         assert res.facts_added == n
         return n / (time.perf_counter() - t)
     finally:
@@ -152,29 +177,44 @@ async def main() -> None:
     ap.add_argument("--offline-messages", type=int, default=15)
     ap.add_argument("--import-facts", type=int, default=10_000)
     ap.add_argument("--full", action="store_true", help="MiniLM import at --import-facts too")
-    ap.add_argument("--growth", action="store_true",
-                    help="write growth: the same messages into pre-filled agents")
-    ap.add_argument("--sizes", default="0,1000,10000",
-                    help="growth: entities (and facts) pre-filled per agent")
+    ap.add_argument(
+        "--growth",
+        action="store_true",
+        help="write growth: the same messages into pre-filled agents",
+    )
+    ap.add_argument(
+        "--sizes", default="0,1000,10000", help="growth: entities (and facts) pre-filled per agent"
+    )
     ap.add_argument("--large", action="store_true", help="growth: add a 100k agent")
-    ap.add_argument("--growth-messages", type=int, default=20,
-                    help="growth: timed messages per size and path")
-    ap.add_argument("--profiled-messages", type=int, default=3,
-                    help="growth: messages written under PROFILE per size and path")
+    ap.add_argument(
+        "--growth-messages", type=int, default=20, help="growth: timed messages per size and path"
+    )
+    ap.add_argument(
+        "--profiled-messages",
+        type=int,
+        default=3,
+        help="growth: messages written under PROFILE per size and path",
+    )
     ap.add_argument("--paths", default="offline,llm", help="growth: offline and/or llm")
     args = ap.parse_args()
     s = Settings()
-    ex = connect(s.bolt_uri, s.neo4j_user, s.neo4j_secret(),
-                 s.neo4j_database)
+    ex = connect(s.bolt_uri, s.neo4j_user, s.neo4j_secret(), s.neo4j_database)
     minilm = MiniLMEmbedder(find_tokenizer(s.home))
     hasher = HashEmbedder(384)
     if args.growth:
-        sizes = sorted({int(x) for x in args.sizes.split(",")} | ({100_000} if args.large
-                                                                   else set()))
+        sizes = sorted(
+            {int(x) for x in args.sizes.split(",")} | ({100_000} if args.large else set())
+        )
         try:
             await ensure_schema(ex, 384)
-            await run_growth(ex, minilm, sizes, args.growth_messages, args.profiled_messages,
-                             [p for p in args.paths.split(",") if p])
+            await run_growth(
+                ex,
+                minilm,
+                sizes,
+                args.growth_messages,
+                args.profiled_messages,
+                [p for p in args.paths.split(",") if p],
+            )
         finally:
             await ex.close()
         return
@@ -192,13 +232,14 @@ async def main() -> None:
     rows = [
         ("LLM path, pipeline ms/message (LLM excluded), median", f"{llm['median_ms']:.1f}"),
         ("LLM path, pipeline ms/message (LLM excluded), p95", f"{llm['p95_ms']:.1f}"),
-        ("Neo4j round trips/message (mean / max)",
-         f"{llm['round_trips']:.2f} / {llm['max_round_trips']}"),
+        (
+            "Neo4j round trips/message (mean / max)",
+            f"{llm['round_trips']:.2f} / {llm['max_round_trips']}",
+        ),
         ("LLM calls/message (scripted, zero latency)", f"{llm['llm_calls']:.2f}"),
         ("offline (spaCy) ms/message, median", f"{off['median_ms']:.1f}"),
         ("offline (spaCy) ms/message, p95", f"{off['p95_ms']:.1f}"),
-        (f"remember facts/s at {args.import_facts} (hash embedder, UNWIND 500)",
-         f"{fps_hash:.0f}"),
+        (f"remember facts/s at {args.import_facts} (hash embedder, UNWIND 500)", f"{fps_hash:.0f}"),
         (f"remember facts/s at {base_n} (hash, 1 tx per fact: baseline)", f"{fps_base:.0f}"),
         ("  batched / per-fact baseline", f"{fps_hash / fps_base:.1f}x"),
         (f"remember facts/s at {mini_n} (MiniLM, UNWIND 500)", f"{fps_mini:.0f}"),

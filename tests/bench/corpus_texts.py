@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 _REPO = Path(__file__).resolve().parents[2]
-BENCH = next((d / "shared" / "bench" for d in _REPO.parents if (d / "shared" / "bench").is_dir()),
-             _REPO.parent / "shared" / "bench")
+BENCH = next(
+    (d / "shared" / "bench" for d in _REPO.parents if (d / "shared" / "bench").is_dir()),
+    _REPO.parent / "shared" / "bench",
+)
 NARRATOR = "narrator"
 
 
@@ -40,19 +42,22 @@ def hotpotqa(bench: Path = BENCH) -> Iterator[Item]:
 def locomo(bench: Path = BENCH) -> Iterator[Item]:
     for conv in json.loads((bench / "locomo/locomo-dev.json").read_text()):
         sessions = conv["conversation"]
-        for name in sorted((k for k in sessions if k.startswith("session_")
-                            and not k.endswith("date_time")),
-                           key=lambda k: int(k.split("_")[1])):
+        for name in sorted(
+            (k for k in sessions if k.startswith("session_") and not k.endswith("date_time")),
+            key=lambda k: int(k.split("_")[1]),
+        ):
             for turn in sessions[name]:
-                yield Item(f"locomo {conv['sample_id']} {turn['dia_id']}", turn["speaker"],
-                           turn["text"])
+                yield Item(
+                    f"locomo {conv['sample_id']} {turn['dia_id']}", turn["speaker"], turn["text"]
+                )
 
 
 CORPORA = {"musique": musique, "hotpotqa": hotpotqa, "locomo": locomo}
 
 
-def recorded_extractions(bench: Path = BENCH,
-                         path: Path | None = None) -> dict[str, dict[str, Any]]:
+def recorded_extractions(
+    bench: Path = BENCH, path: Path | None = None
+) -> dict[str, dict[str, Any]]:
     """A real LLM's recorded extraction of the MuSiQue passages (HippoRAG's OpenIE: entity
     names and [subject, predicate, object] triples), mapped onto our informed-extraction
     answer and keyed by passage text: each triple becomes a fact about its subject and a
@@ -62,24 +67,46 @@ def recorded_extractions(bench: Path = BENCH,
     docs = json.loads(path.read_text())["docs"]
     out: dict[str, dict[str, Any]] = {}
     for doc in docs:
-        triples = [t for t in doc["extracted_triples"]
-                   if isinstance(t, list) and len(t) == 3 and all(isinstance(x, str) for x in t)]
-        names = list(dict.fromkeys([*doc["extracted_entities"],
-                                    *(x for t in triples for x in (t[0], t[2]))]))
+        triples = [
+            t
+            for t in doc["extracted_triples"]
+            if isinstance(t, list) and len(t) == 3 and all(isinstance(x, str) for x in t)
+        ]
+        names = list(
+            dict.fromkeys([*doc["extracted_entities"], *(x for t in triples for x in (t[0], t[2]))])
+        )
         out[doc["text"]] = {
-            "entities": [{"name": n, "type": "thing", "aliases": []} for n in names
-                         if isinstance(n, str) and n.strip()],
-            "facts": [{"subject": s, "text": f"{s} {p} {o}.", "confidence": 0.9,
-                       "action": "ADD", "importance_category": "specific_event", "kind": "fact"}
-                      for s, p, o in triples],
-            "relations": [{"source": s, "type": "_".join(p.lower().split()), "target": o}
-                          for s, p, o in triples],
+            "entities": [
+                {"name": n, "type": "thing", "aliases": []}
+                for n in names
+                if isinstance(n, str) and n.strip()
+            ],
+            "facts": [
+                {
+                    "subject": s,
+                    "text": f"{s} {p} {o}.",
+                    "confidence": 0.9,
+                    "action": "ADD",
+                    "importance_category": "specific_event",
+                    "kind": "fact",
+                }
+                for s, p, o in triples
+            ],
+            "relations": [
+                {"source": s, "type": "_".join(p.lower().split()), "target": o}
+                for s, p, o in triples
+            ],
         }
     return out
 
 
-def sample(every: int, bench: Path = BENCH, corpora: tuple[str, ...] = tuple(CORPORA),
-           limit: int | None = None, offset: int = 0) -> list[Item]:
+def sample(
+    every: int,
+    bench: Path = BENCH,
+    corpora: tuple[str, ...] = tuple(CORPORA),
+    limit: int | None = None,
+    offset: int = 0,
+) -> list[Item]:
     """Every ``every``-th item of each corpus from the ``offset``-th on (deterministic: offsets
     0 to every-1 together cover each corpus once), at most ``limit`` per corpus."""
     out: list[Item] = []

@@ -95,9 +95,19 @@ class DrillResult:
 
 # --- infrastructure -------------------------------------------------------------------------
 def own_neo4j() -> LocalNeo4j:
-    return LocalNeo4j(RuntimeConfig(home=HOME, password=PASSWORD, bolt_port=BOLT, http_port=HTTP,
-                                    with_gds=False, heap="512m", pagecache="64m",
-                                    tx_memory="256m", start_timeout_s=300))
+    return LocalNeo4j(
+        RuntimeConfig(
+            home=HOME,
+            password=PASSWORD,
+            bolt_port=BOLT,
+            http_port=HTTP,
+            with_gds=False,
+            heap="512m",
+            pagecache="64m",
+            tx_memory="256m",
+            start_timeout_s=300,
+        )
+    )
 
 
 @contextlib.contextmanager
@@ -129,26 +139,38 @@ def _free_port() -> int:
 
 def base_env(llm_url: str | None, **extra: object) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HIPPOGRAPH_")}
-    env.update({
-        "NEO4J_URI": f"bolt://127.0.0.1:{BOLT}", "NEO4J_PASSWORD": PASSWORD,
-        "HIPPOGRAPH_AUTH_DISABLED": "true", "HIPPOGRAPH_EMBEDDER": "hash",
-        "HIPPOGRAPH_RATE_LIMIT_PER_MINUTE": "0", "HIPPOGRAPH_SCHEDULER_ENABLED": "false",
-        "HIPPOGRAPH_WORKER_POLL_INTERVAL_S": "0.2", "HIPPOGRAPH_JOB_REAPER_INTERVAL_S": "0.5",
-        "HIPPOGRAPH_LLM_MAX_RETRIES": "0", "HIPPOGRAPH_LLM_TIMEOUT_S": "5",
-        "HIPPOGRAPH_WORKER_SHUTDOWN_GRACE_S": "1",
-        # Recovery windows of the no-lost-message mechanisms, short for drills (the defaults
-        # are minutes): a pending idempotency claim is taken over after 5 s, an event never
-        # extracted is re-extracted after 8 s, swept every second.
-        "HIPPOGRAPH_WRITE_PENDING_RECEIPT_TTL_S": "5", "HIPPOGRAPH_ORPHAN_AFTER_S": "8",
-        "HIPPOGRAPH_ORPHAN_SWEEP_INTERVAL_S": "1",
-    })
+    env.update(
+        {
+            "NEO4J_URI": f"bolt://127.0.0.1:{BOLT}",
+            "NEO4J_PASSWORD": PASSWORD,
+            "HIPPOGRAPH_AUTH_DISABLED": "true",
+            "HIPPOGRAPH_EMBEDDER": "hash",
+            "HIPPOGRAPH_RATE_LIMIT_PER_MINUTE": "0",
+            "HIPPOGRAPH_SCHEDULER_ENABLED": "false",
+            "HIPPOGRAPH_WORKER_POLL_INTERVAL_S": "0.2",
+            "HIPPOGRAPH_JOB_REAPER_INTERVAL_S": "0.5",
+            "HIPPOGRAPH_LLM_MAX_RETRIES": "0",
+            "HIPPOGRAPH_LLM_TIMEOUT_S": "5",
+            "HIPPOGRAPH_WORKER_SHUTDOWN_GRACE_S": "1",
+            # Recovery windows of the no-lost-message mechanisms, short for drills (the defaults
+            # are minutes): a pending idempotency claim is taken over after 5 s, an event never
+            # extracted is re-extracted after 8 s, swept every second.
+            "HIPPOGRAPH_WRITE_PENDING_RECEIPT_TTL_S": "5",
+            "HIPPOGRAPH_ORPHAN_AFTER_S": "8",
+            "HIPPOGRAPH_ORPHAN_SWEEP_INTERVAL_S": "1",
+        }
+    )
     if "HIPPOGRAPH_HOME" in os.environ:
         env["HIPPOGRAPH_HOME"] = os.environ["HIPPOGRAPH_HOME"]
     if llm_url:
         env["HIPPOGRAPH_LLM_BASE_URL"] = llm_url
         env["HIPPOGRAPH_LLM_API_KEY"] = "drill"
-    env.update({f"HIPPOGRAPH_{k.upper()}": str(v).lower() if isinstance(v, bool) else str(v)
-                for k, v in extra.items()})
+    env.update(
+        {
+            f"HIPPOGRAPH_{k.upper()}": str(v).lower() if isinstance(v, bool) else str(v)
+            for k, v in extra.items()
+        }
+    )
     return env
 
 
@@ -156,8 +178,9 @@ class Proc:
     """A child process of ours (API or worker) that a drill may SIGKILL / SIGSTOP."""
 
     def __init__(self, args: list[str], env: dict[str, str]) -> None:
-        self.proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            args, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
         self._err: list[bytes] = []
         threading.Thread(target=self._drain, daemon=True).start()
 
@@ -192,9 +215,22 @@ class Api(Proc):
     def __init__(self, env: dict[str, str]) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        super().__init__([sys.executable, "-m", "uvicorn", "server.app:create_app", "--factory",
-                          "--host", "127.0.0.1", "--port", str(self.port),
-                          "--log-level", "warning"], env)
+        super().__init__(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "server.app:create_app",
+                "--factory",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--log-level",
+                "warning",
+            ],
+            env,
+        )
 
     def wait_ready(self, timeout_s: float = 120) -> float:
         started = time.monotonic()
@@ -231,22 +267,36 @@ def _reuse(served: tuple[FakeLLMServer, Api] | None) -> Iterator[tuple[FakeLLMSe
 
 
 def worker_proc(env: dict[str, str]) -> Proc:
-    return Proc([sys.executable, "-c", "from server.cli import main; main()", "worker",
-                 "--no-scheduler"], env)
+    return Proc(
+        [sys.executable, "-c", "from server.cli import main; main()", "worker", "--no-scheduler"],
+        env,
+    )
 
 
 def gql(url: str, query: str, variables: dict[str, Any], timeout: float = 60) -> dict[str, Any]:
-    response = httpx.post(f"{url}/graphql", json={"query": query, "variables": variables},
-                          timeout=timeout)
+    response = httpx.post(
+        f"{url}/graphql", json={"query": query, "variables": variables}, timeout=timeout
+    )
     return dict(response.json())
 
 
-def write(url: str, agent: str, message: str, key: str | None = None, *, is_async: bool = False,
-          timeout: float = 60) -> dict[str, Any]:
+def write(
+    url: str,
+    agent: str,
+    message: str,
+    key: str | None = None,
+    *,
+    is_async: bool = False,
+    timeout: float = 60,
+) -> dict[str, Any]:
     """The write payload, or ``{"errors": [...]}`` (GraphQL or transport errors)."""
     try:
-        body = gql(url, WRITE, {"a": agent, "m": message, "s": SPEAKER, "k": key,
-                                "async": is_async}, timeout)
+        body = gql(
+            url,
+            WRITE,
+            {"a": agent, "m": message, "s": SPEAKER, "k": key, "async": is_async},
+            timeout,
+        )
     except (httpx.HTTPError, ValueError) as exc:
         return {"errors": [{"code": "TRANSPORT", "message": type(exc).__name__}]}
     if body.get("errors"):
@@ -263,14 +313,17 @@ async def agent_state(ex: Executor, agent: str) -> dict[str, Any]:
     facts = await ex.run_text(load_query("drill_facts"), {"agent_id": agent}, read=True)
     ents = await ex.run_text(load_query("drill_entities"), {"agent_id": agent}, read=True)
     events = await ex.run_text(load_query("drill_events"), {"agent_id": agent}, read=True)
-    return {"facts": {r["text"]: (int(r["n"]), int(r["unlinked"])) for r in facts},
-            "entities": {r["name"]: int(r["n"]) for r in ents},
-            "events": events}
+    return {
+        "facts": {r["text"]: (int(r["n"]), int(r["unlinked"])) for r in facts},
+        "entities": {r["name"]: int(r["n"]) for r in ents},
+        "events": events,
+    }
 
 
 async def jobs_of(ex: Executor, agent: str, kinds: list[str]) -> list[dict[str, Any]]:
-    return await ex.run_text(load_query("drill_jobs"), {"agent_id": agent, "kinds": kinds},
-                             read=True)
+    return await ex.run_text(
+        load_query("drill_jobs"), {"agent_id": agent, "kinds": kinds}, read=True
+    )
 
 
 def count_messages(result: DrillResult, state: dict[str, Any], messages: list[str]) -> None:
@@ -287,8 +340,9 @@ def count_messages(result: DrillResult, state: dict[str, Any], messages: list[st
     result.duplicated += sum(n - 1 for n in state["entities"].values() if n > 1)
 
 
-async def wait_for(check: Callable[[], Awaitable[bool]], timeout_s: float,
-                   step_s: float = 0.3) -> bool:
+async def wait_for(
+    check: Callable[[], Awaitable[bool]], timeout_s: float, step_s: float = 0.3
+) -> bool:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if await check():
@@ -310,8 +364,9 @@ def new_agent(drill: str) -> str:
     return f"drill-{drill}-{uuid.uuid4().hex[:8]}"
 
 
-async def retry_until_success(url: str, agent: str, message: str, key: str,
-                              timeout_s: float) -> tuple[dict[str, Any], float]:
+async def retry_until_success(
+    url: str, agent: str, message: str, key: str, timeout_s: float
+) -> tuple[dict[str, Any], float]:
     """The client's side of a drill: retry with the same key until the write succeeds."""
     started = time.monotonic()
     payload: dict[str, Any] = {}
@@ -324,8 +379,9 @@ async def retry_until_success(url: str, agent: str, message: str, key: str,
 
 
 # --- the drills ------------------------------------------------------------------------------
-async def drill_api_sigkill(ex: Executor, *, rounds: int = 1, retry_s: float = 60,
-                            orphan_s: float = 45) -> DrillResult:
+async def drill_api_sigkill(
+    ex: Executor, *, rounds: int = 1, retry_s: float = 60, orphan_s: float = 45
+) -> DrillResult:
     agent = new_agent("apikill")
     result = DrillResult("API SIGKILL during sync write (idempotency key)", rounds)
     messages = [f"Dana keeps drill notebook number {i} in the blue drawer" for i in range(rounds)]
@@ -338,8 +394,9 @@ async def drill_api_sigkill(ex: Executor, *, rounds: int = 1, retry_s: float = 6
             for i, message in enumerate(messages):
                 key = f"drill-{agent}-{i}"
                 llm.hold()
-                pending = asyncio.create_task(asyncio.to_thread(write, api.url, agent, message,
-                                                                key, timeout=30))
+                pending = asyncio.create_task(
+                    asyncio.to_thread(write, api.url, agent, message, key, timeout=30)
+                )
                 if not await asyncio.to_thread(llm.arrived.wait, 60):
                     result.problems.append("the write never reached the extraction")
                     break
@@ -366,9 +423,14 @@ async def drill_api_sigkill(ex: Executor, *, rounds: int = 1, retry_s: float = 6
     return result
 
 
-async def drill_neo4j_sigkill(ex: Executor, neo: LocalNeo4j, *, messages: int = 3,
-                              retry_s: float = 60,
-                              served: tuple[FakeLLMServer, Api] | None = None) -> DrillResult:
+async def drill_neo4j_sigkill(
+    ex: Executor,
+    neo: LocalNeo4j,
+    *,
+    messages: int = 3,
+    retry_s: float = 60,
+    served: tuple[FakeLLMServer, Api] | None = None,
+) -> DrillResult:
     agent = new_agent("neokill")
     texts = [f"Dana stored drill crate {i} on shelf {i + 7}" for i in range(messages)]
     result = DrillResult("Neo4j SIGKILL mid-write, restart", messages)
@@ -381,8 +443,9 @@ async def drill_neo4j_sigkill(ex: Executor, neo: LocalNeo4j, *, messages: int = 
                 answers[i] = await asyncio.to_thread(write, api.url, agent, text, key)
                 continue
             llm.hold()
-            pending = asyncio.create_task(asyncio.to_thread(write, api.url, agent, text,
-                                                            key, timeout=120))
+            pending = asyncio.create_task(
+                asyncio.to_thread(write, api.url, agent, text, key, timeout=120)
+            )
             if not await asyncio.to_thread(llm.arrived.wait, 60):
                 result.problems.append("the write never reached the extraction")
             await asyncio.to_thread(sigkill_neo4j, neo)
@@ -396,12 +459,15 @@ async def drill_neo4j_sigkill(ex: Executor, neo: LocalNeo4j, *, messages: int = 
         for i, text in enumerate(texts):
             if not succeeded(answers[i]):
                 answers[i], _ = await retry_until_success(
-                    api.url, agent, text, f"drill-{agent}-{i}", retry_s)
+                    api.url, agent, text, f"drill-{agent}-{i}", retry_s
+                )
                 if not succeeded(answers[i]):
                     result.problems.append(f"message {i} never succeeded: {answers[i]}")
         if not await wait_for(lambda: all_extracted(ex, agent), 45):
-            result.notes.append("the failed write's event was not re-extracted (allowed: "
-                                "the write was reported failed)")
+            result.notes.append(
+                "the failed write's event was not re-extracted (allowed: "
+                "the write was reported failed)"
+            )
         await wait_for(lambda: jobs_settled(ex, agent, ["extract"]), 30)
         state = await agent_state(ex, agent)
         count_messages(result, state, texts)
@@ -412,18 +478,17 @@ async def drill_neo4j_sigkill(ex: Executor, neo: LocalNeo4j, *, messages: int = 
 
 
 DOCUMENT = "\n\n".join(
-    f"## Part {i}\n\n" + " ".join(f"Dana filed drill report {i}.{j} about the north depot."
-                                  for j in range(25))
-    for i in range(3))
+    f"## Part {i}\n\n"
+    + " ".join(f"Dana filed drill report {i}.{j} about the north depot." for j in range(25))
+    for i in range(3)
+)
 
 
-async def drill_llm_down(ex: Executor, *, messages: int = 3,
-                         settle_s: float = 90) -> DrillResult:
+async def drill_llm_down(ex: Executor, *, messages: int = 3, settle_s: float = 90) -> DrillResult:
     agent = new_agent("llmdown")
     result = DrillResult("LLM down: async writes + document", messages + 1)
     dead_port = _free_port()  # nothing listens there: connection refused
-    env = base_env(f"http://127.0.0.1:{dead_port}/v1", job_max_attempts=2,
-                   worker_concurrency=2)
+    env = base_env(f"http://127.0.0.1:{dead_port}/v1", job_max_attempts=2, worker_concurrency=2)
     api = Api(env)
     try:
         api.wait_ready()
@@ -431,8 +496,8 @@ async def drill_llm_down(ex: Executor, *, messages: int = 3,
         events = []
         for i in range(messages):
             payload = await asyncio.to_thread(
-                write, api.url, agent, f"Dana parked drill van {i} at gate {i}", None,
-                is_async=True)
+                write, api.url, agent, f"Dana parked drill van {i} at gate {i}", None, is_async=True
+            )
             queued = payload.get("queued") or {}
             if not queued.get("jobId"):
                 result.problems.append(f"async write not queued: {payload}")
@@ -444,8 +509,9 @@ async def drill_llm_down(ex: Executor, *, messages: int = 3,
 
         async def settled() -> bool:
             jobs = await jobs_of(ex, agent, kinds)
-            return (any(j["kind"] == "chunk_extract" for j in jobs)
-                    and all(j["status"] in ("done", "dead") for j in jobs))
+            return any(j["kind"] == "chunk_extract" for j in jobs) and all(
+                j["status"] in ("done", "dead") for j in jobs
+            )
 
         if not await wait_for(settled, settle_s):
             result.problems.append("jobs did not settle in time")
@@ -458,7 +524,8 @@ async def drill_llm_down(ex: Executor, *, messages: int = 3,
                 result.lost += 1
                 result.problems.append(
                     f"{job['kind']} job {job['status']} after {job['attempts']} attempt(s): "
-                    f"{(job['last_error'] or job['result'] or '')[:200]}")
+                    f"{(job['last_error'] or job['result'] or '')[:200]}"
+                )
         chunks = sum(1 for j in jobs if j["kind"] == "chunk_extract")
         result.sent = messages + chunks
         state = await agent_state(ex, agent)
@@ -474,7 +541,10 @@ async def drill_llm_down(ex: Executor, *, messages: int = 3,
 
 
 async def drill_concurrent_identical(
-    ex: Executor, *, writers: int = 50, served: tuple[FakeLLMServer, Api] | None = None,
+    ex: Executor,
+    *,
+    writers: int = 50,
+    served: tuple[FakeLLMServer, Api] | None = None,
 ) -> DrillResult:
     agent = new_agent("same")
     message = "Dana moved the drill archive to the east wing"
@@ -482,10 +552,18 @@ async def drill_concurrent_identical(
     with _reuse(served) as (_, api):
         started = time.monotonic()
         async with httpx.AsyncClient(timeout=120) as client:
+
             async def one() -> str:
-                body = {"query": WRITE, "variables": {"a": agent, "m": message,
-                                                      "s": SPEAKER, "k": None,
-                                                      "async": False}}
+                body = {
+                    "query": WRITE,
+                    "variables": {
+                        "a": agent,
+                        "m": message,
+                        "s": SPEAKER,
+                        "k": None,
+                        "async": False,
+                    },
+                }
                 try:
                     data = (await client.post(f"{api.url}/graphql", json=body)).json()
                 except (httpx.HTTPError, ValueError) as exc:
@@ -496,8 +574,11 @@ async def drill_concurrent_identical(
                 if succeeded(payload):
                     return "ok"
                 outcome = payload.get("outcome") or {}
-                reason = (payload.get("errors") or outcome.get("error")
-                          or (outcome.get("warnings") or ["no reason given"])[-1])
+                reason = (
+                    payload.get("errors")
+                    or outcome.get("error")
+                    or (outcome.get("warnings") or ["no reason given"])[-1]
+                )
                 return str(reason)[:160]
 
             answers = await asyncio.gather(*(one() for _ in range(writers)))
@@ -505,8 +586,9 @@ async def drill_concurrent_identical(
         failed = Counter(a for a in answers if a != "ok")
         if failed:
             # Reported to the client (who may retry); not lost while the fact exists.
-            result.notes.append(f"{sum(failed.values())} writes answered failure: "
-                                f"{dict(failed.most_common(3))}")
+            result.notes.append(
+                f"{sum(failed.values())} writes answered failure: {dict(failed.most_common(3))}"
+            )
         count_messages(result, await agent_state(ex, agent), [message])
     return result
 
@@ -518,13 +600,15 @@ async def drill_lease_outlived(ex: Executor, *, lease_s: float = 3.0) -> DrillRe
     with FakeLLMServer() as llm:
         # The frozen worker, once thawed and asked to stop, finishes its attempt first (long
         # shutdown grace), so the check below sees whatever it managed to commit.
-        first = worker_proc(base_env(llm.base_url, job_lease_timeout_s=lease_s,
-                                     worker_shutdown_grace_s=90))
+        first = worker_proc(
+            base_env(llm.base_url, job_lease_timeout_s=lease_s, worker_shutdown_grace_s=90)
+        )
         second: Proc | None = None
         try:
             llm.hold()
-            accepted = await write_async(ex, JobQueue(ex), agent, message, SPEAKER,
-                                         embedder=HashEmbedder(384))
+            accepted = await write_async(
+                ex, JobQueue(ex), agent, message, SPEAKER, embedder=HashEmbedder(384)
+            )
             if not await asyncio.to_thread(llm.arrived.wait, 120):
                 result.problems.append("the first worker never reached the extraction")
             first.signal(signal.SIGSTOP)  # frozen mid-extraction: no heartbeat, no commit
@@ -537,8 +621,10 @@ async def drill_lease_outlived(ex: Executor, *, lease_s: float = 3.0) -> DrillRe
                 return bool(jobs) and all(j["status"] == "done" for j in jobs)
 
             if not await wait_for(done, 120):
-                result.problems.append(f"the second worker did not finish the job: "
-                                       f"{await jobs_of(ex, agent, ['extract'])}")
+                result.problems.append(
+                    f"the second worker did not finish the job: "
+                    f"{await jobs_of(ex, agent, ['extract'])}"
+                )
             result.recovery_s = time.monotonic() - frozen
             first.signal(signal.SIGCONT)  # the stale worker wakes up and tries to commit
             first.signal(signal.SIGTERM)
@@ -561,8 +647,9 @@ async def drill_lease_outlived(ex: Executor, *, lease_s: float = 3.0) -> DrillRe
     return result
 
 
-async def drill_tenant_flood(ex: Executor, *, flood: int = 300, workers: int = 4,
-                             bound: int = 8) -> DrillResult:
+async def drill_tenant_flood(
+    ex: Executor, *, flood: int = 300, workers: int = 4, bound: int = 8
+) -> DrillResult:
     """Real queue and workers in this process; each job takes ~5 ms. The bound is in leases:
     the lone tenant's job must start among the first ``bound`` jobs any worker leases."""
     from graph.memory.jobs import JobContext, JobDeps, JobsConfig, JobSpec, Worker
@@ -584,16 +671,24 @@ async def drill_tenant_flood(ex: Executor, *, flood: int = 300, workers: int = 4
         return {}
 
     queue = JobQueue(ex)
-    cfg = JobsConfig(worker=WorkerConfig(poll_interval_s=0.05, lease_timeout_s=300.0,
-                                         reaper_interval_s=5.0, shutdown_grace_s=1.0))
+    cfg = JobsConfig(
+        worker=WorkerConfig(
+            poll_interval_s=0.05, lease_timeout_s=300.0, reaper_interval_s=5.0, shutdown_grace_s=1.0
+        )
+    )
     deps = JobDeps(executor=ex, queue=queue, config=cfg)
-    ids = {e.job_id for e in await queue.enqueue_many(
-        [JobSpec(kind=kind, agent_id=big, unique=True) for _ in range(flood)])}
+    ids = {
+        e.job_id
+        for e in await queue.enqueue_many(
+            [JobSpec(kind=kind, agent_id=big, unique=True) for _ in range(flood)]
+        )
+    }
     enqueued = time.monotonic()
     ids.add((await queue.enqueue(JobSpec(kind=kind, agent_id=small, unique=True))).job_id)
     pool = [Worker(deps, {kind: handler}, owner=f"drill{i}") for i in range(workers)]
     tasks = [asyncio.create_task(w.run()) for w in pool]
     try:
+
         async def lone_done() -> bool:
             return small in order
 
@@ -611,8 +706,9 @@ async def drill_tenant_flood(ex: Executor, *, flood: int = 300, workers: int = 4
     if position is None:
         result.lost += 1
     elif position >= bound:
-        result.problems.append(f"the lone tenant's job ran as number {position + 1} "
-                               f"(bound {bound})")
+        result.problems.append(
+            f"the lone tenant's job ran as number {position + 1} (bound {bound})"
+        )
     result.lost += len(ids - set(ran))
     result.duplicated += len(ran) - len(set(ran))
     return result
@@ -638,8 +734,10 @@ def table(results: list[DrillResult]) -> str:
     lines = [head, "-" * len(head)]
     for r in results:
         rec = f"{r.recovery_s:8.1f}s" if r.recovery_s is not None else "        -"
-        lines.append(f"{r.drill[:52]:52} {r.sent:5d} {r.lost:5d} {r.duplicated:5d} {rec}  "
-                     f"{'yes' if r.ok else 'NO'}")
+        lines.append(
+            f"{r.drill[:52]:52} {r.sent:5d} {r.lost:5d} {r.duplicated:5d} {rec}  "
+            f"{'yes' if r.ok else 'NO'}"
+        )
         lines += [f"    ! {p[:400]}" for p in r.problems]
         lines += [f"    - {n[:400]}" for n in r.notes]
     return "\n".join(lines)
@@ -676,15 +774,22 @@ async def run_all(names: list[str], scale: int) -> list[DrillResult]:
     return results
 
 
-DRILLS = ["api_sigkill", "neo4j_sigkill", "llm_down", "concurrent_identical", "lease_outlived",
-          "tenant_flood"]
+DRILLS = [
+    "api_sigkill",
+    "neo4j_sigkill",
+    "llm_down",
+    "concurrent_identical",
+    "lease_outlived",
+    "tenant_flood",
+]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("drills", nargs="*", default=DRILLS, help="which drills (default all)")
-    parser.add_argument("--scale", type=int, default=3,
-                        help="size factor: rounds, messages, writers (default 3)")
+    parser.add_argument(
+        "--scale", type=int, default=3, help="size factor: rounds, messages, writers (default 3)"
+    )
     args = parser.parse_args()
     started = time.monotonic()
     results = asyncio.run(run_all(args.drills, max(1, args.scale)))

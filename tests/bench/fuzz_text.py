@@ -33,9 +33,30 @@ DOCUMENT_BUDGET_S = 5.0
 MAX_GROWTH = 8.0
 MIN_TIMED_S = 0.004  # below this, growth ratios are noise
 
-UNITS = ["k", "kk ", "a.", "eyJ-", "Aa ", "#", " ", "1 ", "1-", "<think>", "sk-", "a@", "x(",
-         "# a #", "list my ", "password is ", "-----BEGIN ", "não moro em A ", "\n", "Aa  ",
-         "ok", "hi there "]
+UNITS = [
+    "k",
+    "kk ",
+    "a.",
+    "eyJ-",
+    "Aa ",
+    "#",
+    " ",
+    "1 ",
+    "1-",
+    "<think>",
+    "sk-",
+    "a@",
+    "x(",
+    "# a #",
+    "list my ",
+    "password is ",
+    "-----BEGIN ",
+    "não moro em A ",
+    "\n",
+    "Aa  ",
+    "ok",
+    "hi there ",
+]
 
 
 def hostile(unit: str, size: int) -> str:
@@ -64,20 +85,29 @@ def cpu(fn: Callable[[str], object], text: str, repeats: int = 2) -> float:
 def targets() -> list[tuple[str, Callable[[str], object], int, float]]:
     out: list[tuple[str, Callable[[str], object], int, float]] = [
         ("planner.casual_plan", planner.casual_plan, MAX_QUERY_CHARS, BUDGET_S),
-        ("planner.build_plan", lambda q: planner.build_plan(q, ["person", "city"], []),
-         MAX_QUERY_CHARS, BUDGET_S),
+        (
+            "planner.build_plan",
+            lambda q: planner.build_plan(q, ["person", "city"], []),
+            MAX_QUERY_CHARS,
+            BUDGET_S,
+        ),
         ("planner.lookup_terms", planner.lookup_terms, MAX_QUERY_CHARS, BUDGET_S),
         ("guard.guard_message", lambda t: guard_message(t, MESSAGE_CHARS), 200_000, BUDGET_S),
         ("guard.scan_pii", lambda t: scan_pii(t, "redact"), MESSAGE_CHARS, BUDGET_S),
         ("resolve.strip_hint", strip_hint, MESSAGE_CHARS, BUDGET_S),
         ("openai_chat.parse_json_text", parse_json_text, 100_000, BUDGET_S),
-        ("parse.parse_document(markdown)", lambda t: parse_document(t, "markdown"),
-         DOCUMENT_CHARS, DOCUMENT_BUDGET_S),
+        (
+            "parse.parse_document(markdown)",
+            lambda t: parse_document(t, "markdown"),
+            DOCUMENT_CHARS,
+            DOCUMENT_BUDGET_S,
+        ),
     ]
     for where, pattern, anchored in collect_patterns():
         compiled = pattern if isinstance(pattern, re.Pattern) else re.compile(pattern)
         call: Callable[[str], object] = (
-            compiled.match if anchored else (lambda t, c=compiled: list(c.finditer(t))))
+            compiled.match if anchored else (lambda t, c=compiled: list(c.finditer(t)))
+        )
         out.append((f"re {where}", call, MESSAGE_CHARS, BUDGET_S))
     return out
 
@@ -103,8 +133,10 @@ def main() -> int:
                 failures.append(f"{name} on {family}: {growth:.1f}x from n/4 to n")
             top = max(top, (t_big, family, growth))
         worst.append((top[0], name, top[1], top[2]))
-    print(f"load average {load:.2f}; budget {BUDGET_S} s per call at the limit "
-          f"({DOCUMENT_BUDGET_S} s for a {DOCUMENT_CHARS:,}-char document)")
+    print(
+        f"load average {load:.2f}; budget {BUDGET_S} s per call at the limit "
+        f"({DOCUMENT_BUDGET_S} s for a {DOCUMENT_CHARS:,}-char document)"
+    )
     print(f"{'target':62} {'worst input':18} {'cpu s':>8} {'n/4→n':>6}")
     for t, name, family, growth in sorted(worst, reverse=True)[:25]:
         print(f"{name[:62]:62} {family[:18]:18} {t:8.4f} {growth:6.1f}")

@@ -50,14 +50,19 @@ def _free_port() -> int:
 
 def attacks(agent: str) -> dict[str, tuple[dict[str, Any], dict[str, str]]]:
     """name → (JSON body, extra headers)."""
-    battery = " ".join(f'r{i}: retrieve(agentId: "{agent}", query: "q{i}") {{ context }}'
-                       for i in range(30))
+    battery = " ".join(
+        f'r{i}: retrieve(agentId: "{agent}", query: "q{i}") {{ context }}' for i in range(30)
+    )
     huge = ["x " * 4_700 for _ in range(200)]
-    write = ('mutation($a: ID!, $r: [String!]) { write(agentId: $a, speakerName: "Ana", '
-             'message: "I live in Porto.", recentMessages: $r) { outcome { success } } }')
+    write = (
+        'mutation($a: ID!, $r: [String!]) { write(agentId: $a, speakerName: "Ana", '
+        'message: "I live in Porto.", recentMessages: $r) { outcome { success } } }'
+    )
     return {
         "write + 200 huge recentMessages": (
-            {"query": write, "variables": {"a": agent, "r": huge}}, {}),
+            {"query": write, "variables": {"a": agent, "r": huge}},
+            {},
+        ),
         "fragment chain x18": ({"query": chain(18)}, {}),
         "fragment chain x30": ({"query": chain(30)}, {}),
         "fragment chain x60": ({"query": chain(60)}, {}),
@@ -65,9 +70,14 @@ def attacks(agent: str) -> dict[str, tuple[dict[str, Any], dict[str, str]]]:
         "Origin: evil.example": (HEALTH, {"origin": "http://evil.example"}),
         "30 aliased retrieves": ({"query": f"{{ {battery} }}"}, {}),
         "async write + 200 huge recentMessages": (
-            {"query": write.replace("outcome { success }", "queued { jobId }")
-                           .replace("recentMessages: $r)", "recentMessages: $r, async: true)"),
-             "variables": {"a": agent, "r": huge}}, {}),
+            {
+                "query": write.replace("outcome { success }", "queued { jobId }").replace(
+                    "recentMessages: $r)", "recentMessages: $r, async: true)"
+                ),
+                "variables": {"a": agent, "r": huge},
+            },
+            {},
+        ),
     }
 
 
@@ -82,8 +92,9 @@ def mcp_attacks(agent: str) -> dict[str, tuple[str, dict[str, Any]]]:
     }
 
 
-async def run_mcp_attacks(base: str, agent: str, rounds: int,
-                          prober: httpx.AsyncClient) -> list[str]:
+async def run_mcp_attacks(
+    base: str, agent: str, rounds: int, prober: httpx.AsyncClient
+) -> list[str]:
     """One table row per MCP attack: its answers, the slowest call, the slowest concurrent
     health query."""
     from mcp import Client
@@ -101,19 +112,22 @@ async def run_mcp_attacks(base: str, agent: str, rounds: int,
                 start = time.perf_counter()
                 result = await mcp.call_tool(tool, args)
                 took.append((time.perf_counter() - start) * 1000)
-                outcomes.append(json.loads(result.content[0].text)["error"]["code"]
-                                if result.is_error else "answered")
+                outcomes.append(
+                    json.loads(result.content[0].text)["error"]["code"]
+                    if result.is_error
+                    else "answered"
+                )
             await asyncio.sleep(0.05)
             stop.set()
             await poll
             outcome = ",".join(dict.fromkeys(outcomes))
-            rows.append(f"{name:<38} {outcome:<24} {max(took):>9.1f} "
-                        f"{max(waits) if waits else 0:>13.1f}")
+            rows.append(
+                f"{name:<38} {outcome:<24} {max(took):>9.1f} {max(waits) if waits else 0:>13.1f}"
+            )
     return rows
 
 
-async def health_poller(client: httpx.AsyncClient, stop: asyncio.Event,
-                        waits: list[float]) -> None:
+async def health_poller(client: httpx.AsyncClient, stop: asyncio.Event, waits: list[float]) -> None:
     while not stop.is_set():
         start = time.perf_counter()
         # /healthz: served by the same event loop, outside the rate budget the attacks spend
@@ -127,19 +141,41 @@ async def health_poller(client: httpx.AsyncClient, stop: asyncio.Event,
 async def run(rounds: int) -> None:
     settings = Settings()
     port = _free_port()
-    env = {**os.environ, "HIPPOGRAPH_AUTH_DISABLED": "true", "HIPPOGRAPH_WORKER_ENABLED": "false",
-           "HIPPOGRAPH_RATE_LIMIT_PER_MINUTE": "60", "HIPPOGRAPH_API_PORT": str(port)}
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "server.app:create_app",
-                             "--factory", "--host", "127.0.0.1", "--port", str(port),
-                             "--log-level", "warning"], cwd=ROOT, env=env)
+    env = {
+        **os.environ,
+        "HIPPOGRAPH_AUTH_DISABLED": "true",
+        "HIPPOGRAPH_WORKER_ENABLED": "false",
+        "HIPPOGRAPH_RATE_LIMIT_PER_MINUTE": "60",
+        "HIPPOGRAPH_API_PORT": str(port),
+    }
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "server.app:create_app",
+            "--factory",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
     agent = f"hostile-{uuid.uuid4().hex[:8]}"
-    executor = connect(settings.bolt_uri, settings.neo4j_user,
-                       settings.neo4j_secret(), settings.neo4j_database)
+    executor = connect(
+        settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(), settings.neo4j_database
+    )
     base = f"http://127.0.0.1:{port}"
     rows: list[str] = []
     try:
-        async with httpx.AsyncClient(base_url=base, timeout=120) as client, \
-                httpx.AsyncClient(base_url=base, timeout=120) as prober:
+        async with (
+            httpx.AsyncClient(base_url=base, timeout=120) as client,
+            httpx.AsyncClient(base_url=base, timeout=120) as prober,
+        ):
             for _ in range(300):
                 try:
                     if (await client.post("/graphql", json=HEALTH)).status_code == 200:
@@ -160,8 +196,9 @@ async def run(rounds: int) -> None:
                     refused_ms.append((time.perf_counter() - start) * 1000)
                     data = answer.json()
                     errors = data.get("errors") or []
-                    outcomes.append(errors[0].get("extensions", {}).get("code", "?") if errors
-                                    else "answered")
+                    outcomes.append(
+                        errors[0].get("extensions", {}).get("code", "?") if errors else "answered"
+                    )
                     wrote = (data.get("data") or {}).get("write") or {}
                     if (wrote.get("outcome") or {}).get("success") or wrote.get("queued"):
                         writes_ok += 1
@@ -169,11 +206,14 @@ async def run(rounds: int) -> None:
                 stop.set()
                 await poll
                 outcome = ",".join(dict.fromkeys(outcomes))
-                rows.append(f"{name:<38} {outcome:<24} {max(refused_ms):>9.1f} "
-                            f"{max(waits) if waits else 0:>13.1f}")
+                rows.append(
+                    f"{name:<38} {outcome:<24} {max(refused_ms):>9.1f} "
+                    f"{max(waits) if waits else 0:>13.1f}"
+                )
             rows += await run_mcp_attacks(base, agent, rounds, prober)
-            counts = await executor.run_text(load_query("agent_counts"), {"agent_id": agent},
-                                             read=True)
+            counts = await executor.run_text(
+                load_query("agent_counts"), {"agent_id": agent}, read=True
+            )
             stored = sum(r["nodes"] for r in counts if r["label"] == "Event")
     finally:
         proc.terminate()
@@ -182,8 +222,10 @@ async def run(rounds: int) -> None:
         await executor.close()
     print(f"\n{'attack':<38} {'answers':<24} {'max ms':>9} {'health max ms':>13}")
     print("\n".join(rows))
-    print(f"\nmessages: {writes_ok} writes succeeded, {stored} stored "
-          f"-> lost {max(0, writes_ok - stored)}, duplicated {max(0, stored - writes_ok)}")
+    print(
+        f"\nmessages: {writes_ok} writes succeeded, {stored} stored "
+        f"-> lost {max(0, writes_ok - stored)}, duplicated {max(0, stored - writes_ok)}"
+    )
 
 
 def main() -> None:

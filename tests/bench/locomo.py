@@ -83,8 +83,16 @@ from tests.bench.locomo_parts import (  # re-exported for tests.bench.peers
     vector_hits,
 )
 
-__all__ = ["KS", "Conversation", "Metrics", "bm25_baseline", "evidence_ids", "hippograph",
-           "load_conversation", "vector_baseline"]
+__all__ = [
+    "KS",
+    "Conversation",
+    "Metrics",
+    "bm25_baseline",
+    "evidence_ids",
+    "hippograph",
+    "load_conversation",
+    "vector_baseline",
+]
 
 MODES = ("facts", "turns+facts")
 T = TypeVar("T")
@@ -93,8 +101,12 @@ T = TypeVar("T")
 # turns, top-k stays 20: which snippets survive depends on the facts returned (provenance).
 BASE_OPTIONS: dict[str, dict[str, Any]] = {
     "facts": {"enable_reranker": False, "topk_facts": 500, "topk_events": 0, "min_score": 0.0},
-    "turns+facts": {"enable_reranker": False, "topk_facts": 20, "topk_events": 20,
-                    "min_score": 0.0},
+    "turns+facts": {
+        "enable_reranker": False,
+        "topk_facts": 20,
+        "topk_events": 20,
+        "min_score": 0.0,
+    },
 }
 # Ablation: each signal off in turn, and the fusion variants (options of RetrieveConfig).
 ABLATIONS: dict[str, dict[str, Any]] = {
@@ -146,7 +158,7 @@ class CachedEmbedder:
 
 
 def parse_session_date(raw: str) -> datetime:
-    """"1:56 pm on 8 May, 2023" → aware datetime (UTC)."""
+    """ "1:56 pm on 8 May, 2023" → aware datetime (UTC)."""
     return datetime.strptime(raw.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
 
 
@@ -173,9 +185,11 @@ class Conversation:
 
 def load_conversation(sample: dict[str, Any], run: str) -> Conversation:
     conv = sample["conversation"]
-    c = Conversation(agent_id=f"bench-locomo-{sample['sample_id']}-{run}",
-                     label=str(sample["sample_id"]),
-                     speakers=[conv["speaker_a"], conv["speaker_b"]])
+    c = Conversation(
+        agent_id=f"bench-locomo-{sample['sample_id']}-{run}",
+        label=str(sample["sample_id"]),
+        speakers=[conv["speaker_a"], conv["speaker_b"]],
+    )
     dates: dict[str, datetime] = {}
     event_of_dia: dict[str, str] = {}
     for key, value in conv.items():
@@ -189,9 +203,15 @@ def load_conversation(sample: dict[str, Any], run: str) -> Conversation:
             if turn.get("blip_caption"):
                 text += f" [shares a photo: {turn['blip_caption']}]"
             eid = str(uuid.uuid4())
-            c.events.append(StructuredEvent(text=text, speaker=turn["speaker"], id=eid,
-                                            occurred_at=when + timedelta(seconds=i),
-                                            source="locomo"))
+            c.events.append(
+                StructuredEvent(
+                    text=text,
+                    speaker=turn["speaker"],
+                    id=eid,
+                    occurred_at=when + timedelta(seconds=i),
+                    source="locomo",
+                )
+            )
             c.dia_of[eid] = {turn["dia_id"]}
             event_of_dia[turn["dia_id"]] = eid
     for key, per_speaker in sample["observation"].items():
@@ -202,9 +222,18 @@ def load_conversation(sample: dict[str, Any], run: str) -> Conversation:
                 dias = evidence_ids(dia if isinstance(dia, list) else [dia])
                 # provenance: the observation was extracted from these turns (FROM_EVENT)
                 sources = [event_of_dia[d] for d in sorted(dias) if d in event_of_dia]
-                c.facts.append(StructuredFact(text=text, subject=speaker, id=fid, speaker=speaker,
-                                              created_at=when, valid_from=when,
-                                              confidence=0.9, event_ids=sources))
+                c.facts.append(
+                    StructuredFact(
+                        text=text,
+                        subject=speaker,
+                        id=fid,
+                        speaker=speaker,
+                        created_at=when,
+                        valid_from=when,
+                        confidence=0.9,
+                        event_ids=sources,
+                    )
+                )
                 c.dia_of[fid] = dias
     c.questions = [q for q in sample["qa"] if q["category"] in (1, 2, 3, 4)]
     return c
@@ -215,9 +244,16 @@ def facts_only(c: Conversation) -> Conversation:
     no FROM_EVENT provenance): what a facts-only peer is given."""
     facts = [dataclasses.replace(f, id=str(uuid.uuid4()), event_ids=[]) for f in c.facts]
     dia_of = {new.id: c.dia_of[old.id] for old, new in zip(c.facts, facts, strict=True)}
-    return Conversation(agent_id=c.agent_id + "-facts", label=c.label, facts=facts,
-                        speakers=c.speakers, dia_of=dia_of, questions=c.questions,
-                        entities=c.entities, relations=c.relations)
+    return Conversation(
+        agent_id=c.agent_id + "-facts",
+        label=c.label,
+        facts=facts,
+        speakers=c.speakers,
+        dia_of=dia_of,
+        questions=c.questions,
+        entities=c.entities,
+        relations=c.relations,
+    )
 
 
 def link_all(convs: list[Conversation]) -> int:
@@ -244,12 +280,20 @@ async def patient(make: Callable[[], Awaitable[T]], tries: int = 4) -> T:
     raise AssertionError("unreachable")
 
 
-async def hippograph(retriever: Retriever, agent: str, question: str,
-                     options: dict[str, Any] | None = None, mode: str = "turns+facts") -> list[str]:
+async def hippograph(
+    retriever: Retriever,
+    agent: str,
+    question: str,
+    options: dict[str, Any] | None = None,
+    mode: str = "turns+facts",
+) -> list[str]:
     """One retrieve call → the ranked ids of the mode (facts, or facts and snippets merged by
     their scores)."""
-    result = await patient(lambda: retriever.retrieve(
-        agent, question, options={**BASE_OPTIONS[mode], **(options or {})}))
+    result = await patient(
+        lambda: retriever.retrieve(
+            agent, question, options={**BASE_OPTIONS[mode], **(options or {})}
+        )
+    )
     items = [(f.scores.final, f.id) for f in result.facts]
     if mode == "turns+facts":
         items += [(e.score, e.id) for e in result.events]
@@ -266,10 +310,16 @@ async def load_all(ex: Executor, embedder: CachedEmbedder, convs: list[Conversat
                 shown.update(n - done[0])
                 done[0] = n
 
-            await remember(ex, embedder, c.agent_id, facts=c.facts, events=c.events,
-                           entities=[*(StructuredEntity(s, "person") for s in c.speakers),
-                                     *c.entities],
-                           relations=c.relations, progress=progress)
+            await remember(
+                ex,
+                embedder,
+                c.agent_id,
+                facts=c.facts,
+                events=c.events,
+                entities=[*(StructuredEntity(s, "person") for s in c.speakers), *c.entities],
+                relations=c.relations,
+                progress=progress,
+            )
 
 
 Questions = list[tuple[Conversation, dict[str, Any], set[str]]]
@@ -280,19 +330,33 @@ NAMES = ("hippograph", "vector top-k", "bm25", "vector+bm25 rrf")
 UNLINKED = "hippograph unlinked"
 
 
-async def compare(ex: Executor, embedder: CachedEmbedder, questions: Questions,
-                  mode: str, twins: dict[str, Conversation] | None = None,
-                  rescore: tuple[Any, RescoreCost] | None = None) -> dict[str, Metrics]:
+async def compare(
+    ex: Executor,
+    embedder: CachedEmbedder,
+    questions: Questions,
+    mode: str,
+    twins: dict[str, Conversation] | None = None,
+    rescore: tuple[Any, RescoreCost] | None = None,
+) -> dict[str, Metrics]:
     """Every ranker on every question of one mode (its conversations are that mode's agents).
     ``twins``: agent id → the same conversation imported without entity links (an extra row,
     ``--unlinked-row``: before / after the entity-linked import in one run); ``rescore``
     (rescorer, cost) adds the ``hippograph + rescore`` ranker."""
     retriever = Retriever(ex, embedder)
     rescoring = Retriever(ex, embedder, rescorer=rescore[0]) if rescore else None
-    table = {n: Metrics() for n in (*NAMES[:1], *([UNLINKED] if twins else []), *NAMES[1:],
-                                    *((RESCORED,) if rescore else ()))}
-    counts = {c.agent_id: (await ex.run("read/agent_counts", {"agent_id": c.agent_id}))[0]
-              for c, _, _ in questions}
+    table = {
+        n: Metrics()
+        for n in (
+            *NAMES[:1],
+            *([UNLINKED] if twins else []),
+            *NAMES[1:],
+            *((RESCORED,) if rescore else ()),
+        )
+    }
+    counts = {
+        c.agent_id: (await ex.run("read/agent_counts", {"agent_id": c.agent_id}))[0]
+        for c, _, _ in questions
+    }
     for c, q, evidence in progress_bar(questions, desc=f"questions ({mode})", unit="q"):
         vec = (await embedder.embed_query([q["question"]]))[0]
         t = time.perf_counter()
@@ -302,28 +366,48 @@ async def compare(ex: Executor, embedder: CachedEmbedder, questions: Questions,
         vector = by_mode(await patient(partial(vector_hits, ex, c.agent_id, vec)))
         ms["vector top-k"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
-        bm25 = by_mode(await patient(
-            partial(bm25_hits, ex, c.agent_id, q["question"], vec, counts[c.agent_id])))
+        bm25 = by_mode(
+            await patient(
+                partial(bm25_hits, ex, c.agent_id, q["question"], vec, counts[c.agent_id])
+            )
+        )
         ms["bm25"] = (time.perf_counter() - t) * 1000
         ms["vector+bm25 rrf"] = ms["vector top-k"] + ms["bm25"]
-        lists = {"hippograph": ours, "vector top-k": vector[mode], "bm25": bm25[mode],
-                 "vector+bm25 rrf": rrf(vector[mode], bm25[mode])}
+        lists = {
+            "hippograph": ours,
+            "vector top-k": vector[mode],
+            "bm25": bm25[mode],
+            "vector+bm25 rrf": rrf(vector[mode], bm25[mode]),
+        }
         if rescoring is not None and rescore is not None:
             t = time.perf_counter()
-            lists[RESCORED] = await patient(partial(
-                rescored_hits, rescoring, c.agent_id, q["question"], BASE_OPTIONS[mode], mode,
-                rescore[1]))
+            lists[RESCORED] = await patient(
+                partial(
+                    rescored_hits,
+                    rescoring,
+                    c.agent_id,
+                    q["question"],
+                    BASE_OPTIONS[mode],
+                    mode,
+                    rescore[1],
+                )
+            )
             ms[RESCORED] = (time.perf_counter() - t) * 1000
         for name in table:
             if name != UNLINKED:
-                table[name].add(lists[name], c.dia_of, evidence, ms[name], c.label,
-                                q["category"])
+                table[name].add(lists[name], c.dia_of, evidence, ms[name], c.label, q["category"])
         if twins:
             twin = twins[c.agent_id]
             t = time.perf_counter()
             plain = await hippograph(retriever, twin.agent_id, q["question"], {}, mode)
-            table[UNLINKED].add(plain, twin.dia_of, evidence, (time.perf_counter() - t) * 1000,
-                                c.label, q["category"])
+            table[UNLINKED].add(
+                plain,
+                twin.dia_of,
+                evidence,
+                (time.perf_counter() - t) * 1000,
+                c.label,
+                q["category"],
+            )
     return table
 
 
@@ -331,8 +415,10 @@ def print_table(table: Table, labels: list[str], modes: Sequence[str]) -> None:
     for mode in modes:
         rows = table[mode]
         print(f"\nmode {mode}")
-        print(f"{'ranker':<24} {'recall@5':>9} {'recall@10':>9} {'recall@20':>9} {'MRR':>8} "
-              f"{'ms/query':>9}")
+        print(
+            f"{'ranker':<24} {'recall@5':>9} {'recall@10':>9} {'recall@20':>9} {'MRR':>8} "
+            f"{'ms/query':>9}"
+        )
         for name, m in rows.items():
             print(m.row(name))
         print("recall@10/MRR by category:")
@@ -340,24 +426,36 @@ def print_table(table: Table, labels: list[str], modes: Sequence[str]) -> None:
             print(f"  {name:<22} {m.by_category()}")
         ours = rows["hippograph"]
         if mode == "facts":
-            print(f"hippograph candidate pool: recall {ours.pool / max(1, ours.n):.3f} over "
-                  f"{ours.pool_size / max(1, ours.n):.0f} items/question (the ceiling of any "
-                  "re-ordering of what the signals found)")
+            print(
+                f"hippograph candidate pool: recall {ours.pool / max(1, ours.n):.3f} over "
+                f"{ours.pool_size / max(1, ours.n):.0f} items/question (the ceiling of any "
+                "re-ordering of what the signals found)"
+            )
             print(f"  candidate pool recall by category: {ours.pool_by_category()}")
         h = rows["hippograph"].r(10)
-        print("recall@10 hippograph minus: " + ", ".join(
-            f"{name} {100 * (h - m.r(10)):+.1f} pts" for name, m in rows.items()
-            if name != "hippograph"))
+        print(
+            "recall@10 hippograph minus: "
+            + ", ".join(
+                f"{name} {100 * (h - m.r(10)):+.1f} pts"
+                for name, m in rows.items()
+                if name != "hippograph"
+            )
+        )
         print("per-conversation recall@10:")
         print(f"  {'conversation':<16} " + " ".join(f"{n[:14]:>14}" for n in rows))
         for label in labels:
-            print(f"  {label:<16} " + " ".join(f"{m.conv_r10(label):14.3f}"
-                                               for m in rows.values()))
+            print(f"  {label:<16} " + " ".join(f"{m.conv_r10(label):14.3f}" for m in rows.values()))
 
 
-async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dict[str, Questions],
-                 labels: list[str], variants: dict[str, dict[str, Any]],
-                 concurrency: int = 1, rescorer: Any = None) -> None:
+async def ablate(
+    ex: Executor,
+    embedder: CachedEmbedder,
+    per_mode_questions: dict[str, Questions],
+    labels: list[str],
+    variants: dict[str, dict[str, Any]],
+    concurrency: int = 1,
+    rescorer: Any = None,
+) -> None:
     """Each variant's row is printed as soon as it is measured (a long run that is stopped
     keeps what it printed). With ``rescorer`` every variant re-scores (``--variant`` can
     switch it off or tune it: ``enable_rescore``, ``rescore_pool``, ``rescore_weight``)."""
@@ -365,30 +463,35 @@ async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dic
     modes = list(per_mode_questions)
     base: dict[str, Metrics] | None = None
     gate = asyncio.Semaphore(concurrency)
-    print("\nablation (hippograph retrieve; Δ = change of recall@10 vs the first row; "
-          "convs +/- = conversations where recall@10 rises / falls by > 0.5 pt)")
-    head = " ".join(f"{'R@10 ' + m:>17} {'Δ pts':>6} {'MRR':>6} {'convs +/-':>9}"
-                    for m in modes)
+    print(
+        "\nablation (hippograph retrieve; Δ = change of recall@10 vs the first row; "
+        "convs +/- = conversations where recall@10 rises / falls by > 0.5 pt)"
+    )
+    head = " ".join(f"{'R@10 ' + m:>17} {'Δ pts':>6} {'MRR':>6} {'convs +/-':>9}" for m in modes)
     print(f"{'variant':<24} {head} {'ms/q':>7}", flush=True)
     for label, options in variants.items():
         per_mode: dict[str, Metrics] = {}
         for mode, questions in per_mode_questions.items():
             m = per_mode[mode] = Metrics()
 
-            async def one(q: dict[str, Any], c: Conversation, mode: str = mode,
-                          options: dict[str, Any] = options) -> tuple[list[str], float]:
+            async def one(
+                q: dict[str, Any],
+                c: Conversation,
+                mode: str = mode,
+                options: dict[str, Any] = options,
+            ) -> tuple[list[str], float]:
                 async with gate:
                     t = time.perf_counter()
-                    ranked = await hippograph(retriever, c.agent_id, q["question"], options,
-                                              mode)
+                    ranked = await hippograph(retriever, c.agent_id, q["question"], options, mode)
                     return ranked, (time.perf_counter() - t) * 1000
 
             # Questions run ``concurrency`` at a time (wall time only: each ranking is the
             # same as run alone); metrics are added in question order.
-            with progress_bar(total=len(questions), desc=f"ablate {label} ({mode})",
-                              unit="q") as shown:
+            with progress_bar(
+                total=len(questions), desc=f"ablate {label} ({mode})", unit="q"
+            ) as shown:
                 for start in range(0, len(questions), 50):
-                    chunk = questions[start:start + 50]
+                    chunk = questions[start : start + 50]
                     outs = await asyncio.gather(*(one(q, c) for c, q, _ in chunk))
                     for (c, q, evidence), (ranked, ms) in zip(chunk, outs, strict=True):
                         m.add(ranked, c.dia_of, evidence, ms, c.label, q["category"])
@@ -399,26 +502,43 @@ async def ablate(ex: Executor, embedder: CachedEmbedder, per_mode_questions: dic
             m, b = per_mode[mode], base[mode]
             up = sum(m.conv_r10(i) > b.conv_r10(i) + 0.005 for i in labels)
             down = sum(m.conv_r10(i) < b.conv_r10(i) - 0.005 for i in labels)
-            cells.append(f"{m.r(10):17.3f} {100 * (m.r(10) - b.r(10)):+6.1f} "
-                         f"{m.rr / max(1, m.n):6.3f} {f'{up}/{down}':>9}")
+            cells.append(
+                f"{m.r(10):17.3f} {100 * (m.r(10) - b.r(10)):+6.1f} "
+                f"{m.rr / max(1, m.n):6.3f} {f'{up}/{down}':>9}"
+            )
         first = per_mode[modes[0]]
         print(f"{label:<24} {' '.join(cells)} {first.ms / max(1, first.n):7.1f}", flush=True)
         for mode in modes:
             print(f"  {mode} R@10/MRR by category: {per_mode[mode].by_category()}", flush=True)
         if "facts" in per_mode:
             m = per_mode["facts"]
-            print(f"  facts candidate pool recall {m.pool / max(1, m.n):.3f} "
-                  f"({m.pool_size / max(1, m.n):.0f} items/q): {m.pool_by_category()}", flush=True)
+            print(
+                f"  facts candidate pool recall {m.pool / max(1, m.n):.3f} "
+                f"({m.pool_size / max(1, m.n):.0f} items/q): {m.pool_by_category()}",
+                flush=True,
+            )
 
 
-async def main(path: str, max_convs: int | None, max_questions: int | None, every: int,
-               mode: str, do_ablate: bool, extra: dict[str, dict[str, Any]],
-               ablate_every: int = 1, concurrency: int = 1, compare_rankers: bool = True,
-               link: bool = True, unlinked_row: bool = False,
-               embedder_name: str = "minilm", rescorer_name: str | None = None) -> None:
+async def main(
+    path: str,
+    max_convs: int | None,
+    max_questions: int | None,
+    every: int,
+    mode: str,
+    do_ablate: bool,
+    extra: dict[str, dict[str, Any]],
+    ablate_every: int = 1,
+    concurrency: int = 1,
+    compare_rankers: bool = True,
+    link: bool = True,
+    unlinked_row: bool = False,
+    embedder_name: str = "minilm",
+    rescorer_name: str | None = None,
+) -> None:
     settings = Settings()
-    ex = connect(settings.bolt_uri, settings.neo4j_user,
-                 settings.neo4j_secret(), settings.neo4j_database)
+    ex = connect(
+        settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(), settings.neo4j_database
+    )
     embedder = CachedEmbedder(make_embedder(embedder_name, settings))
     rescorer = make_rescorer(rescorer_name, embedder)
     await ensure_schema(ex, embedder.dimensions)
@@ -456,24 +576,44 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
         if rescorer is not None:
             for m in modes:
                 await warm(rescorer, [f.text for c in agents[m] for f in c.facts], costs[m])
-        table = {m: await compare(ex, embedder, per_mode[m], m, twins[m],
-                                  (rescorer, costs[m]) if rescorer else None)
-                 for m in modes} if compare_rankers else {}
+        table = (
+            {
+                m: await compare(
+                    ex,
+                    embedder,
+                    per_mode[m],
+                    m,
+                    twins[m],
+                    (rescorer, costs[m]) if rescorer else None,
+                )
+                for m in modes
+            }
+            if compare_rankers
+            else {}
+        )
         n_facts = sum(len(c.facts) for c in convs)
         n_events = sum(len(c.events) for c in convs)
         load_avg = " ".join(f"{x:.2f}" for x in os.getloadavg())
-        print(f"\nLoCoMo evidence recall — {len(convs)} conversations, {n_facts} observation "
-              f"facts, {n_events} turns, {len(per_mode[modes[0]])} questions (categories 1-4); "
-              f"import {import_s:.0f} s; load average {load_avg}")
-        print(f"entity links: {'on' if link else 'off (--no-link-entities)'}; {linked} facts "
-              f"mention an entity besides their subject, "
-              f"{sum(len(c.entities) for c in convs)} entities, "
-              f"{sum(len(c.relations) for c in convs)} relationships")
-        print("mode facts: an agent holding the facts only; mode turns+facts: an agent holding "
-              "facts and turns (events), both ranked together")
-        print(f"embedder {embedder.name} ({embedder.dimensions}-d); questions embedded in "
-              f"{query_s:.1f} s ({len(embedder.query_cache) / max(query_s, 1e-9):.1f}/s)"
-              + (f"; rescorer {rescorer.name}" if rescorer else ""))
+        print(
+            f"\nLoCoMo evidence recall — {len(convs)} conversations, {n_facts} observation "
+            f"facts, {n_events} turns, {len(per_mode[modes[0]])} questions (categories 1-4); "
+            f"import {import_s:.0f} s; load average {load_avg}"
+        )
+        print(
+            f"entity links: {'on' if link else 'off (--no-link-entities)'}; {linked} facts "
+            f"mention an entity besides their subject, "
+            f"{sum(len(c.entities) for c in convs)} entities, "
+            f"{sum(len(c.relations) for c in convs)} relationships"
+        )
+        print(
+            "mode facts: an agent holding the facts only; mode turns+facts: an agent holding "
+            "facts and turns (events), both ranked together"
+        )
+        print(
+            f"embedder {embedder.name} ({embedder.dimensions}-d); questions embedded in "
+            f"{query_s:.1f} s ({len(embedder.query_cache) / max(query_s, 1e-9):.1f}/s)"
+            + (f"; rescorer {rescorer.name}" if rescorer else "")
+        )
         if rescorer is not None and table:
             for m in modes:
                 print(costs[m].line(m))
@@ -483,8 +623,9 @@ async def main(path: str, max_convs: int | None, max_questions: int | None, ever
         if do_ablate or extra:
             variants = {**(ABLATIONS if do_ablate else {"full (default)": {}}), **extra}
             sampled = {m: qs[::ablate_every] for m, qs in per_mode.items()}
-            print(f"\nablation on every {ablate_every}th question "
-                  f"({len(sampled[modes[0]])} per mode)")
+            print(
+                f"\nablation on every {ablate_every}th question ({len(sampled[modes[0]])} per mode)"
+            )
             await ablate(ex, embedder, sampled, labels, variants, concurrency, rescorer)
         print(f"total {time.perf_counter() - started:.0f} s")
     finally:
@@ -498,31 +639,58 @@ if __name__ == "__main__":
     parser.add_argument("path", help="locomo JSON (e.g. ../shared/bench/locomo/locomo-dev.json)")
     parser.add_argument("--conversations", type=int, default=None)
     parser.add_argument("--questions", type=int, default=None, help="per conversation")
-    parser.add_argument("--every", type=int, default=1,
-                        help="every Nth question only (quicker ablations)")
+    parser.add_argument(
+        "--every", type=int, default=1, help="every Nth question only (quicker ablations)"
+    )
     parser.add_argument("--mode", choices=("facts", "turns+facts", "both"), default="both")
     parser.add_argument("--ablate", action="store_true", help="print the ablation table")
-    parser.add_argument("--ablate-every", type=int, default=1,
-                        help="ablation on every Nth question only (it runs retrieve per variant)")
-    parser.add_argument("--no-compare", action="store_true",
-                        help="skip the rankers' table (ablation only)")
-    parser.add_argument("--concurrency", type=int, default=1,
-                        help="ablation questions in flight at once (wall time only; ms/q then "
-                             "includes queueing)")
-    parser.add_argument("--no-link-entities", action="store_true",
-                        help="import each fact linked to its speaker only (the earlier import; "
-                             "default: linked to the entities it mentions, as the write path "
-                             "links the facts it extracts)")
-    parser.add_argument("--unlinked-row", action="store_true",
-                        help="also import every conversation without entity links and add its "
-                             "default retrieve as a row of the rankers' table")
-    parser.add_argument("--embedder", default="minilm",
-                        help=f"the embedder of every ranker, one of {', '.join(EMBEDDERS)} (e5: "
-                             "optional extra `e5`); a comma list runs one after the other")
-    parser.add_argument("--rescorer", choices=EMBEDDERS[1:], default=None,
-                        help="add the ranker 'hippograph + rescore' (top facts re-scored by it)")
-    parser.add_argument("--variant", action="append", default=[], metavar="LABEL=JSON",
-                        help="extra retrieve options to compare, e.g. 'rrf={\"fusion\": \"rrf\"}'")
+    parser.add_argument(
+        "--ablate-every",
+        type=int,
+        default=1,
+        help="ablation on every Nth question only (it runs retrieve per variant)",
+    )
+    parser.add_argument(
+        "--no-compare", action="store_true", help="skip the rankers' table (ablation only)"
+    )
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help="ablation questions in flight at once (wall time only; ms/q then includes queueing)",
+    )
+    parser.add_argument(
+        "--no-link-entities",
+        action="store_true",
+        help="import each fact linked to its speaker only (the earlier import; "
+        "default: linked to the entities it mentions, as the write path "
+        "links the facts it extracts)",
+    )
+    parser.add_argument(
+        "--unlinked-row",
+        action="store_true",
+        help="also import every conversation without entity links and add its "
+        "default retrieve as a row of the rankers' table",
+    )
+    parser.add_argument(
+        "--embedder",
+        default="minilm",
+        help=f"the embedder of every ranker, one of {', '.join(EMBEDDERS)} (e5: "
+        "optional extra `e5`); a comma list runs one after the other",
+    )
+    parser.add_argument(
+        "--rescorer",
+        choices=EMBEDDERS[1:],
+        default=None,
+        help="add the ranker 'hippograph + rescore' (top facts re-scored by it)",
+    )
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="LABEL=JSON",
+        help='extra retrieve options to compare, e.g. \'rrf={"fusion": "rrf"}\'',
+    )
     args = parser.parse_args()
     extra = {v.split("=", 1)[0]: json.loads(v.split("=", 1)[1]) for v in args.variant}
     names = args.embedder.split(",")
@@ -531,7 +699,21 @@ if __name__ == "__main__":
     for name in names:
         if len(names) > 1:
             print(f"\n===== embedder {name} =====", flush=True)
-        asyncio.run(main(args.path, args.conversations, args.questions, args.every, args.mode,
-                         args.ablate, extra, args.ablate_every, args.concurrency,
-                         not args.no_compare, not args.no_link_entities, args.unlinked_row,
-                         name, args.rescorer if args.rescorer != name else None))
+        asyncio.run(
+            main(
+                args.path,
+                args.conversations,
+                args.questions,
+                args.every,
+                args.mode,
+                args.ablate,
+                extra,
+                args.ablate_every,
+                args.concurrency,
+                not args.no_compare,
+                not args.no_link_entities,
+                args.unlinked_row,
+                name,
+                args.rescorer if args.rescorer != name else None,
+            )
+        )

@@ -24,8 +24,14 @@ from graph.providers.embedders import find_tokenizer
 from server.settings import Settings
 from tests.bench.locomo_parts import top
 
-__all__ = ["EMBEDDERS", "RESCORED", "RescoreCost", "make_embedder", "make_rescorer",
-           "rescored_hits"]
+__all__ = [
+    "EMBEDDERS",
+    "RESCORED",
+    "RescoreCost",
+    "make_embedder",
+    "make_rescorer",
+    "rescored_hits",
+]
 
 EMBEDDERS = ("minilm", "e5", "e5-enpt")
 RESCORED = "hippograph + rescore"
@@ -43,7 +49,8 @@ def make_rescorer(name: str | None, embedder: Embedder) -> EmbeddingRescorer | N
     variant = "enpt" if name == "e5-enpt" else "original"
     inner = getattr(embedder, "inner", embedder)
     same = isinstance(inner, E5Embedder) and inner.name.endswith(
-        "enpt-q4" if variant == "enpt" else "small-q4")
+        "enpt-q4" if variant == "enpt" else "small-q4"
+    )
     return EmbeddingRescorer(inner if same else E5Embedder(variant))
 
 
@@ -58,10 +65,12 @@ class RescoreCost:
 
     def line(self, mode: str) -> str:
         ms = sorted(self.ms) or [0.0]
-        return (f"rescore cost ({mode}): fact vectors {self.warmed} in {self.warm_s:.1f} s "
-                f"({self.warmed / max(self.warm_s, 1e-9):.1f}/s); per query median "
-                f"{ms[len(ms) // 2]:.1f} ms, p95 {ms[int(len(ms) * 0.95)]:.1f} ms; "
-                f"{self.embedded} fact texts embedded at query time (cache misses)")
+        return (
+            f"rescore cost ({mode}): fact vectors {self.warmed} in {self.warm_s:.1f} s "
+            f"({self.warmed / max(self.warm_s, 1e-9):.1f}/s); per query median "
+            f"{ms[len(ms) // 2]:.1f} ms, p95 {ms[int(len(ms) * 0.95)]:.1f} ms; "
+            f"{self.embedded} fact texts embedded at query time (cache misses)"
+        )
 
 
 async def warm(rescorer: EmbeddingRescorer, texts: Sequence[str], cost: RescoreCost) -> None:
@@ -70,9 +79,14 @@ async def warm(rescorer: EmbeddingRescorer, texts: Sequence[str], cost: RescoreC
     cost.warm_s += time.perf_counter() - t
 
 
-async def rescored_hits(retriever: Retriever, agent: str, question: str,
-                        options: dict[str, Any], mode: str,
-                        cost: RescoreCost) -> list[str]:
+async def rescored_hits(
+    retriever: Retriever,
+    agent: str,
+    question: str,
+    options: dict[str, Any],
+    mode: str,
+    cost: RescoreCost,
+) -> list[str]:
     """One retrieve with the rescorer → the ranked ids of the mode (as ``hippograph``)."""
     result = await retriever.retrieve(agent, question, options=options)
     info = result.trace.get("rescore", {})

@@ -44,8 +44,15 @@ class Metrics:
     per_cat: dict[int, list[float]] = field(default_factory=dict)  # category → [R@10, MRR, n]
     pool_cat: dict[int, float] = field(default_factory=dict)  # category → Σ pool recall
 
-    def add(self, ranked: list[str], dia_of: dict[str, set[str]], evidence: set[str],
-            ms: float, conv: str = "", category: int = 0) -> None:
+    def add(
+        self,
+        ranked: list[str],
+        dia_of: dict[str, set[str]],
+        evidence: set[str],
+        ms: float,
+        conv: str = "",
+        category: int = 0,
+    ) -> None:
         self.n += 1
         self.ms += ms
         for k in KS:
@@ -80,15 +87,21 @@ class Metrics:
         return s / n if n else 0.0
 
     def by_category(self) -> str:
-        """"cat 1 (n) R@10/MRR …" for every LoCoMo category seen (1 multi-hop, 2 temporal,
+        """ "cat 1 (n) R@10/MRR …" for every LoCoMo category seen (1 multi-hop, 2 temporal,
         3 open-domain, 4 single-hop)."""
-        return "  ".join(f"{CATEGORIES.get(c, str(c))} ({int(n)}) {r / n:.3f}/{rr / n:.3f}"
-                         for c, (r, rr, n) in sorted(self.per_cat.items()) if n)
+        return "  ".join(
+            f"{CATEGORIES.get(c, str(c))} ({int(n)}) {r / n:.3f}/{rr / n:.3f}"
+            for c, (r, rr, n) in sorted(self.per_cat.items())
+            if n
+        )
 
     def pool_by_category(self) -> str:
         """Recall of the whole ranked list (the candidate pool) per category."""
-        return "  ".join(f"{CATEGORIES.get(c, str(c))} {self.pool_cat.get(c, 0.0) / n:.3f}"
-                         for c, (_, _, n) in sorted(self.per_cat.items()) if n)
+        return "  ".join(
+            f"{CATEGORIES.get(c, str(c))} {self.pool_cat.get(c, 0.0) / n:.3f}"
+            for c, (_, _, n) in sorted(self.per_cat.items())
+            if n
+        )
 
     def row(self, name: str) -> str:
         n = max(1, self.n)
@@ -100,8 +113,9 @@ def top(items: list[tuple[float, str]], n: int = 20) -> list[str]:
     return [i for _, i in sorted(items, key=lambda x: -x[0])][:n]
 
 
-async def vector_hits(ex: Executor, agent: str, vec: list[float],
-                      counts: dict[str, int] | None = None) -> dict[str, list[tuple[float, str]]]:
+async def vector_hits(
+    ex: Executor, agent: str, vec: list[float], counts: dict[str, int] | None = None
+) -> dict[str, list[tuple[float, str]]]:
     """Vector top-20 of the agent's facts and turns, by retrieve's own strategy: an exact
     cosine scan while the agent holds at most ``exact_scan_max_facts`` items (every dev-set
     conversation), the HNSW index over-fetched until the agent has 20 hits above that (an
@@ -109,19 +123,39 @@ async def vector_hits(ex: Executor, agent: str, vec: list[float],
     if counts is None:
         counts = (await ex.run("read/agent_counts", {"agent_id": agent}, read=True))[0]
     cfg, scope = RetrieveConfig(), Scope(agent, None, vec, 0.0)
-    common = {"limit": 20, "min_cosine": -1.0, "exact_max": cfg.budgets.exact_scan_max_facts,
-              "cap": cfg.budgets.overfetch_cap}
+    common = {
+        "limit": 20,
+        "min_cosine": -1.0,
+        "exact_max": cfg.budgets.exact_scan_max_facts,
+        "cap": cfg.budgets.overfetch_cap,
+    }
     facts, events = await asyncio.gather(
-        semantic_facts(ex, scope, agent_facts=counts["agent_facts"],
-                       total_facts=counts["total_facts"], stats=SearchStats(), **common),
-        semantic_events(ex, scope, agent_events=counts["agent_events"],
-                        total_events=counts["total_events"], stats=SearchStats(), **common))
-    return {"facts": [(f.scores.semantic, f.id) for f in facts],
-            "events": [(e.semantic, e.id) for e in events]}
+        semantic_facts(
+            ex,
+            scope,
+            agent_facts=counts["agent_facts"],
+            total_facts=counts["total_facts"],
+            stats=SearchStats(),
+            **common,
+        ),
+        semantic_events(
+            ex,
+            scope,
+            agent_events=counts["agent_events"],
+            total_events=counts["total_events"],
+            stats=SearchStats(),
+            **common,
+        ),
+    )
+    return {
+        "facts": [(f.scores.semantic, f.id) for f in facts],
+        "events": [(e.semantic, e.id) for e in events],
+    }
 
 
-async def bm25_hits(ex: Executor, agent: str, question: str, vec: list[float],
-                        counts: dict[str, int]) -> dict[str, list[tuple[float, str]]]:
+async def bm25_hits(
+    ex: Executor, agent: str, question: str, vec: list[float], counts: dict[str, int]
+) -> dict[str, list[tuple[float, str]]]:
     """BM25 top-20 of the agent's facts and turns: the full-text index over-fetched until the
     agent has 20 hits (the same exact strategy as retrieve; a fixed huge k collects every
     agent's hits and exhausts the server's transaction memory on a shared database)."""
@@ -130,13 +164,32 @@ async def bm25_hits(ex: Executor, agent: str, question: str, vec: list[float],
         return {"facts": [], "events": []}
     scope = Scope(agent, None, vec, 0.0)
     facts, events = await asyncio.gather(
-        keyword_facts(ex, scope, lucene=q, limit=20, agent_facts=counts["agent_facts"],
-                      total_facts=counts["total_facts"], cap=200_000, stats=SearchStats()),
-        keyword_events(ex, scope, lucene=q, limit=20, agent_events=counts["agent_events"],
-                       total_events=counts["total_events"], cap=200_000, stats=SearchStats()))
+        keyword_facts(
+            ex,
+            scope,
+            lucene=q,
+            limit=20,
+            agent_facts=counts["agent_facts"],
+            total_facts=counts["total_facts"],
+            cap=200_000,
+            stats=SearchStats(),
+        ),
+        keyword_events(
+            ex,
+            scope,
+            lucene=q,
+            limit=20,
+            agent_events=counts["agent_events"],
+            total_events=counts["total_events"],
+            cap=200_000,
+            stats=SearchStats(),
+        ),
+    )
     # normalised BM25 keeps the BM25 order within each list; the two lists are merged by it
-    return {"facts": [(f.scores.keyword, f.id) for f in facts],
-            "events": [(e.keyword, e.id) for e in events]}
+    return {
+        "facts": [(f.scores.keyword, f.id) for f in facts],
+        "events": [(e.keyword, e.id) for e in events],
+    }
 
 
 def by_mode(hits: dict[str, list[tuple[float, str]]]) -> dict[str, list[str]]:
@@ -172,8 +225,7 @@ class EntityLinks:
     linked_facts: int = 0  # facts that mention at least one entity besides their subject
 
 
-def link_entities(facts: list[StructuredFact], speakers: list[str],
-                  nlp: Any = None) -> EntityLinks:
+def link_entities(facts: list[StructuredFact], speakers: list[str], nlp: Any = None) -> EntityLinks:
     """Link each fact to the entities it mentions, as the offline write path does for the
     facts it extracts: the offline extractor (spaCy NER + dependency rules, ``extract_with``)
     runs on the fact's text with the fact's speaker; its names (``collect_mentions``) are
@@ -196,8 +248,9 @@ def link_entities(facts: list[StructuredFact], speakers: list[str],
         ents: dict[str, EntityInfo] = {}
         for m in collect_mentions(ex):
             cands = [Candidate(k, n, t, 0.0) for k, (n, t) in known.items()]
-            r = resolve_entity(m.surface, m.type, speaker, aliases, known, cands,
-                               embeddings_available=False)
+            r = resolve_entity(
+                m.surface, m.type, speaker, aliases, known, cands, embeddings_available=False
+            )
             key = r.key  # an ambiguous name is new: there is no LLM to ask offline
             if key not in known:
                 known[key] = (r.name, r.type)
@@ -219,10 +272,15 @@ def link_entities(facts: list[StructuredFact], speakers: list[str],
             src, dst = name_map.get(fold(rel.source)), name_map.get(fold(rel.target))
             if src and dst and src != dst and (src, dst, rel.type) not in seen_rel:
                 seen_rel.add((src, dst, rel.type))
-                links.relations.append(StructuredRelation(
-                    known[src][0], known[dst][0], rel.type, confidence=rel.confidence))
+                links.relations.append(
+                    StructuredRelation(
+                        known[src][0], known[dst][0], rel.type, confidence=rel.confidence
+                    )
+                )
     speaker_keys = {speaker_key(s) for s in speakers}
-    links.entities = [StructuredEntity(name, etype, key=key,
-                                       aliases=[a for a in surfaces[key] if a != name])
-                      for key, (name, etype) in known.items() if key not in speaker_keys]
+    links.entities = [
+        StructuredEntity(name, etype, key=key, aliases=[a for a in surfaces[key] if a != name])
+        for key, (name, etype) in known.items()
+        if key not in speaker_keys
+    ]
     return links

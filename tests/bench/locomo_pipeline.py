@@ -106,8 +106,11 @@ def _bar(iterable: Any = None, **kw: Any) -> Any:
 
 def turns_of(sample: dict[str, Any], limit: int | None) -> list[Turn]:
     conv = sample["conversation"]
-    sessions = sorted((int(m.group(1)), k) for k in conv
-                      if (m := re.fullmatch(r"session_(\d+)", k)) and isinstance(conv[k], list))
+    sessions = sorted(
+        (int(m.group(1)), k)
+        for k in conv
+        if (m := re.fullmatch(r"session_(\d+)", k)) and isinstance(conv[k], list)
+    )
     out: list[Turn] = []
     for _, key in sessions:
         when = parse_session_date(conv[f"{key}_date_time"])
@@ -115,8 +118,14 @@ def turns_of(sample: dict[str, Any], limit: int | None) -> list[Turn]:
             text = turn["text"]
             if turn.get("blip_caption"):  # same text as the gold mode's events
                 text += f" [shares a photo: {turn['blip_caption']}]"
-            out.append(Turn(f"{sample['sample_id']}/{turn['dia_id']}", turn["speaker"], text,
-                            when + timedelta(seconds=i)))
+            out.append(
+                Turn(
+                    f"{sample['sample_id']}/{turn['dia_id']}",
+                    turn["speaker"],
+                    text,
+                    when + timedelta(seconds=i),
+                )
+            )
     return out[:limit]
 
 
@@ -126,24 +135,38 @@ def gold_of(sample: dict[str, Any], dias: set[str]) -> list[GoldObservation]:
     for per_speaker in sample["observation"].values():
         for items in per_speaker.values():
             for text, dia in items:
-                ids = {f"{sample['sample_id']}/{d}" for d in evidence_ids(
-                    dia if isinstance(dia, list) else [dia])} & dias
+                ids = {
+                    f"{sample['sample_id']}/{d}"
+                    for d in evidence_ids(dia if isinstance(dia, list) else [dia])
+                } & dias
                 if ids:
                     out.append(GoldObservation(text, ids))
     return out
 
 
-async def write_turns(pipe: WritePipeline, rec: RecordingExecutor, agent: str,
-                      turns: list[Turn], stats: Stats, bar: Any) -> dict[str, str]:
+async def write_turns(
+    pipe: WritePipeline,
+    rec: RecordingExecutor,
+    agent: str,
+    turns: list[Turn],
+    stats: Stats,
+    bar: Any,
+) -> dict[str, str]:
     """Every turn through the pipeline in order; returns event id → dia id."""
     dia_of_event: dict[str, str] = {}
     recent: list[str] = []
     for turn in turns:
         before = rec.round_trips
         t = time.perf_counter()
-        res = await _retrying(lambda turn=turn: pipe.write(
-            agent, turn.text, turn.speaker, recent_messages=recent[-RECENT:],
-            occurred_at=turn.when))
+        res = await _retrying(
+            lambda turn=turn: pipe.write(
+                agent,
+                turn.text,
+                turn.speaker,
+                recent_messages=recent[-RECENT:],
+                occurred_at=turn.when,
+            )
+        )
         stats.ms.append((time.perf_counter() - t) * 1000)
         stats.round_trips += rec.round_trips - before
         stats.llm_calls += res.llm_calls
@@ -158,10 +181,16 @@ async def write_turns(pipe: WritePipeline, rec: RecordingExecutor, agent: str,
 
 
 async def stored_facts(ex: Executor, agent: str, dia_of_event: dict[str, str]) -> list[StoredFact]:
-    rows = await ex.run_text(load_query("read_fact_provenance"), {"agent_id": agent},
-                           read=True)
-    return [StoredFact(r["text"], {dia_of_event[e] for e in r["event_ids"] if e in dia_of_event},
-                       active=r["active"], mirror=r["mirror"]) for r in rows]
+    rows = await ex.run_text(load_query("read_fact_provenance"), {"agent_id": agent}, read=True)
+    return [
+        StoredFact(
+            r["text"],
+            {dia_of_event[e] for e in r["event_ids"] if e in dia_of_event},
+            active=r["active"],
+            mirror=r["mirror"],
+        )
+        for r in rows
+    ]
 
 
 def extract_only(turns: list[Turn]) -> list[StoredFact]:
@@ -172,55 +201,85 @@ def extract_only(turns: list[Turn]) -> list[StoredFact]:
     out: list[StoredFact] = []
     recent: list[str] = []
     for turn in _bar(turns, desc="extract", unit="turn"):
-        ex = normalize_extraction(extract_with(nlp, turn.text, turn.speaker, recent[-RECENT:]),
-                                  turn.speaker)
+        ex = normalize_extraction(
+            extract_with(nlp, turn.text, turn.speaker, recent[-RECENT:]), turn.speaker
+        )
         out += [StoredFact(f.text, {turn.dia_id}) for f in ex.facts]
         recent.append(f"{turn.speaker}: {turn.text}")
     return out
 
 
-def report_quality(facts: list[StoredFact], gold: list[GoldObservation], turns: list[Turn],
-                   threshold: float, examples: str, dump: str | None = None) -> None:
+def report_quality(
+    facts: list[StoredFact],
+    gold: list[GoldObservation],
+    turns: list[Turn],
+    threshold: float,
+    examples: str,
+    dump: str | None = None,
+) -> None:
     control = shifted_turns([t.dia_id for t in turns], {d for g in gold for d in g.dia_ids})
-    print("\nThreshold sweep (control: each fact scored against the gold of another turn, the "
-          "third gold-bearing turn after its own):")
-    print(f"{'cosine>=':>8} {'precision':>9} {'recall':>7} {'ctl prec':>9} {'ctl rec':>8} "
-          f"{'J prec':>7} {'J rec':>7}")
+    print(
+        "\nThreshold sweep (control: each fact scored against the gold of another turn, the "
+        "third gold-bearing turn after its own):"
+    )
+    print(
+        f"{'cosine>=':>8} {'precision':>9} {'recall':>7} {'ctl prec':>9} {'ctl rec':>8} "
+        f"{'J prec':>7} {'J rec':>7}"
+    )
     for q in sweep(facts, gold, control):
         mark = "  <- used" if abs(q.threshold - threshold) < 1e-9 else ""
-        print(f"{q.threshold:8.2f} {q.precision:9.3f} {q.recall:7.3f} {q.control_precision:9.3f} "
-              f"{q.control_recall:8.3f} {q.precision - q.control_precision:7.3f} "
-              f"{q.recall - q.control_recall:7.3f}{mark}")
-    print("J = real minus control: the share of matches not explained by chance; the threshold "
-          "is where J peaks")
+        print(
+            f"{q.threshold:8.2f} {q.precision:9.3f} {q.recall:7.3f} {q.control_precision:9.3f} "
+            f"{q.control_recall:8.3f} {q.precision - q.control_precision:7.3f} "
+            f"{q.recall - q.control_recall:7.3f}{mark}"
+        )
+    print(
+        "J = real minus control: the share of matches not explained by chance; the threshold "
+        "is where J peaks"
+    )
     q = sweep(facts, gold, control, (threshold,))[0]
     per_turn: dict[str, int] = {}
     for f in facts:
         for d in f.dia_ids:
             per_turn[d] = per_turn.get(d, 0) + 1
     empty = sum(1 for t in turns if not per_turn.get(t.dia_id))
-    print(f"\nExtraction quality at cosine >= {threshold:.2f}: precision {q.precision:.3f}, "
-          f"recall {q.recall:.3f}; {len(facts)} facts ({sum(f.mirror for f in facts)} relation "
-          f"mirrors, {sum(not f.active for f in facts)} no longer active) from {len(turns)} "
-          f"turns = {len(facts) / max(1, len(turns)):.2f} facts/turn; turns with no fact "
-          f"{empty / max(1, len(turns)):.3f}; {len(gold)} gold observations")
+    print(
+        f"\nExtraction quality at cosine >= {threshold:.2f}: precision {q.precision:.3f}, "
+        f"recall {q.recall:.3f}; {len(facts)} facts ({sum(f.mirror for f in facts)} relation "
+        f"mirrors, {sum(not f.active for f in facts)} no longer active) from {len(turns)} "
+        f"turns = {len(facts) / max(1, len(turns)):.2f} facts/turn; turns with no fact "
+        f"{empty / max(1, len(turns)):.3f}; {len(gold)} gold observations"
+    )
     print(f"{'conversation':<14} {'precision':>9} {'recall':>7} {'facts/turn':>10}")
     for conv in sorted({t.dia_id.split("/", 1)[0] for t in turns}):
         mine = [f for f in facts if any(d.startswith(conv + "/") for d in f.dia_ids)]
         theirs = [g for g in gold if any(d.startswith(conv + "/") for d in g.dia_ids)]
         n_turns = sum(t.dia_id.startswith(conv + "/") for t in turns)
         qc = sweep(mine, theirs, control, (threshold,))[0]
-        print(f"{conv:<14} {qc.precision:9.3f} {qc.recall:7.3f} "
-              f"{len(mine) / max(1, n_turns):10.2f}")
+        print(
+            f"{conv:<14} {qc.precision:9.3f} {qc.recall:7.3f} {len(mine) / max(1, n_turns):10.2f}"
+        )
     write_examples(facts, gold, turns, examples)
     if dump:
         with open(dump, "w", encoding="utf-8") as fh:
-            json.dump([{"text": f.text, "dia_ids": sorted(f.dia_ids), "active": f.active,
-                        "mirror": f.mirror} for f in facts], fh, indent=0)
+            json.dump(
+                [
+                    {
+                        "text": f.text,
+                        "dia_ids": sorted(f.dia_ids),
+                        "active": f.active,
+                        "mirror": f.mirror,
+                    }
+                    for f in facts
+                ],
+                fh,
+                indent=0,
+            )
 
 
-def write_examples(facts: list[StoredFact], gold: list[GoldObservation], turns: list[Turn],
-                   path: str) -> None:
+def write_examples(
+    facts: list[StoredFact], gold: list[GoldObservation], turns: list[Turn], path: str
+) -> None:
     from tests.bench.locomo_quality import score
 
     text_of = {t.dia_id: f"{t.speaker}: {t.text}" for t in turns}
@@ -240,20 +299,28 @@ def write_examples(facts: list[StoredFact], gold: list[GoldObservation], turns: 
         return sorted(worst[::step][:n])
 
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write("# 20 stored facts with the lowest best cosine to a gold observation of their "
-                 "turn (false positives)\n\n")
+        fh.write(
+            "# 20 stored facts with the lowest best cosine to a gold observation of their "
+            "turn (false positives)\n\n"
+        )
         for i in spread(sorted(range(len(facts)), key=lambda i: bf[i])):
             f = facts[i]
             d = sorted(f.dia_ids)[0] if f.dia_ids else "?"
-            fh.write(f"[{d}] cos {bf[i]:.2f} FACT: {f.text}\n  TURN: {text_of.get(d, '?')}\n"
-                     f"  GOLD: {gold_by_turn.get(d, [])}\n\n")
-        fh.write("# 20 gold observations with the lowest best cosine to a stored fact of their "
-                 "turn (misses)\n\n")
+            fh.write(
+                f"[{d}] cos {bf[i]:.2f} FACT: {f.text}\n  TURN: {text_of.get(d, '?')}\n"
+                f"  GOLD: {gold_by_turn.get(d, [])}\n\n"
+            )
+        fh.write(
+            "# 20 gold observations with the lowest best cosine to a stored fact of their "
+            "turn (misses)\n\n"
+        )
         for j in spread(sorted(range(len(gold)), key=lambda j: bg[j])):
             g = gold[j]
             d = sorted(g.dia_ids)[0]
-            fh.write(f"[{d}] cos {bg[j]:.2f} GOLD: {g.text}\n  TURN: {text_of.get(d, '?')}\n"
-                     f"  FACTS: {facts_by_turn.get(d, [])}\n\n")
+            fh.write(
+                f"[{d}] cos {bg[j]:.2f} GOLD: {g.text}\n  TURN: {text_of.get(d, '?')}\n"
+                f"  FACTS: {facts_by_turn.get(d, [])}\n\n"
+            )
     print(f"worst examples written to {path}")
 
 
@@ -269,8 +336,9 @@ async def _retrying(make: Any, attempts: int = 6) -> Any:
     return None
 
 
-async def evaluate(retriever: Retriever, items: list[tuple[str, dict[str, set[str]],
-                   list[dict[str, Any]]]]) -> Metrics:
+async def evaluate(
+    retriever: Retriever, items: list[tuple[str, dict[str, set[str]], list[dict[str, Any]]]]
+) -> Metrics:
     m = Metrics()
     for agent, dia_of, questions in items:
         for q in questions:
@@ -278,9 +346,11 @@ async def evaluate(retriever: Retriever, items: list[tuple[str, dict[str, set[st
             if evidence:
                 t = time.perf_counter()
                 ranked = await _retrying(
-                    lambda q=q, agent=agent: hippograph(retriever, agent, q["question"]))
-                m.add(ranked, dia_of, evidence, (time.perf_counter() - t) * 1000,
-                      conv=_conv_of(agent))
+                    lambda q=q, agent=agent: hippograph(retriever, agent, q["question"])
+                )
+                m.add(
+                    ranked, dia_of, evidence, (time.perf_counter() - t) * 1000, conv=_conv_of(agent)
+                )
     return m
 
 
@@ -304,24 +374,28 @@ async def main(args: argparse.Namespace) -> None:
 async def _main(args: argparse.Namespace, endpoint: ScriptedEndpoint | None) -> None:
     settings = Settings()
     if endpoint is not None:
-        settings = settings.model_copy(update={"llm_base_url": endpoint.base_url("hippograph"),
-                                               "llm_max_retries": 0})
+        settings = settings.model_copy(
+            update={"llm_base_url": endpoint.base_url("hippograph"), "llm_max_retries": 0}
+        )
     with open(args.path, encoding="utf-8") as fh:
         samples = json.load(fh)[: args.conversations]
     convs = [(s, turns_of(s, args.turns)) for s in samples]
     all_turns = [t for _, ts in convs for t in ts]
     gold = [g for s, ts in convs for g in gold_of(s, {t.dia_id for t in ts})]
     embedder = CachedEmbedder(MiniLMEmbedder(find_tokenizer(settings.home)))
-    print(f"load average {os.getloadavg()[0]:.1f}; {len(convs)} conversations, "
-          f"{len(all_turns)} turns, {len(gold)} gold observations")
+    print(
+        f"load average {os.getloadavg()[0]:.1f}; {len(convs)} conversations, "
+        f"{len(all_turns)} turns, {len(gold)} gold observations"
+    )
     if args.extract_only:
         facts = extract_only(all_turns)
         await _embed(embedder, facts, gold)
         report_quality(facts, gold, all_turns, args.threshold, args.examples, args.dump)
         return
     llm = build_llm(settings)
-    ex = connect(settings.bolt_uri, settings.neo4j_user,
-                 settings.neo4j_secret(), settings.neo4j_database)
+    ex = connect(
+        settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(), settings.neo4j_database
+    )
     await ensure_schema(ex, embedder.dimensions)
     rec = RecordingExecutor(ex)
     pipe = WritePipeline(rec, embedder, llm)
@@ -332,8 +406,9 @@ async def _main(args: argparse.Namespace, endpoint: ScriptedEndpoint | None) -> 
     facts: list[StoredFact] = []
     started = time.perf_counter()
     try:
-        with _bar(total=len(all_turns), desc=f"write ({'llm' if llm else 'offline'})",
-                  unit="turn") as bar:
+        with _bar(
+            total=len(all_turns), desc=f"write ({'llm' if llm else 'offline'})", unit="turn"
+        ) as bar:
             for sample, turns in convs:
                 agent = f"bench-locomo-pipe-{sample['sample_id']}-{run}"
                 agents.append(agent)
@@ -341,12 +416,16 @@ async def _main(args: argparse.Namespace, endpoint: ScriptedEndpoint | None) -> 
                 conv_facts = await stored_facts(ex, agent, dia_of_event)
                 facts += conv_facts
                 dias = {t.dia for t in turns}
-                questions = [q for q in sample["qa"] if q["category"] in (1, 2, 3, 4)
-                             and evidence_ids(q["evidence"]) <= dias]
+                questions = [
+                    q
+                    for q in sample["qa"]
+                    if q["category"] in (1, 2, 3, 4) and evidence_ids(q["evidence"]) <= dias
+                ]
                 raw = {e: d.rsplit("/", 1)[-1] for e, d in dia_of_event.items()}
                 dia_of: dict[str, set[str]] = {e: {d} for e, d in raw.items()}
-                rows = await ex.run_text(load_query("read_fact_provenance"), {"agent_id": agent},
-                           read=True)
+                rows = await ex.run_text(
+                    load_query("read_fact_provenance"), {"agent_id": agent}, read=True
+                )
                 for r in rows:
                     dia_of[r["id"]] = {raw[e] for e in r["event_ids"] if e in raw}
                 pipe_items.append((agent, dia_of, questions))
@@ -355,8 +434,14 @@ async def _main(args: argparse.Namespace, endpoint: ScriptedEndpoint | None) -> 
                 gc.events = [e for e in gc.events if e.id in keep]
                 gc.facts = [f for f in gc.facts if gc.dia_of[f.id or ""] & dias]
                 agents.append(gc.agent_id)
-                await remember(ex, embedder, gc.agent_id, facts=gc.facts, events=gc.events,
-                               entities=[StructuredEntity(s, "person") for s in gc.speakers])
+                await remember(
+                    ex,
+                    embedder,
+                    gc.agent_id,
+                    facts=gc.facts,
+                    events=gc.events,
+                    entities=[StructuredEntity(s, "person") for s in gc.speakers],
+                )
                 gold_items.append((gc.agent_id, gc.dia_of, questions))
         write_s = time.perf_counter() - started
         graphiti_ms: list[float] = []
@@ -364,48 +449,70 @@ async def _main(args: argparse.Namespace, endpoint: ScriptedEndpoint | None) -> 
             ports = tuple(int(p) for p in args.graphiti_ports.split(","))
             with _bar(total=len(all_turns), desc="graphiti add_episode", unit="turn") as bar:
                 graphiti_ms = await graphiti_episodes(
-                    endpoint, settings.home, [(s["sample_id"], ts) for s, ts in convs], RECENT,
-                    (ports[0], ports[1]), bar)
+                    endpoint,
+                    settings.home,
+                    [(s["sample_id"], ts) for s, ts in convs],
+                    RECENT,
+                    (ports[0], ports[1]),
+                    bar,
+                )
         await _embed(embedder, facts, gold)
         report_quality(facts, gold, all_turns, args.threshold, args.examples, args.dump)
         n = max(1, len(stats.ms))
-        print(f"\nPer message ({len(stats.ms)} messages, {stats.failures} failed; load average "
-              f"{os.getloadavg()[0]:.1f}): median {statistics.median(stats.ms or [0]):.0f} ms, "
-              f"mean {sum(stats.ms) / n:.0f} ms; Neo4j round trips {stats.round_trips / n:.2f}; "
-              f"LLM calls {stats.llm_calls / n:.2f}; prompt tokens {stats.prompt_tokens / n:.0f}; "
-              f"completion tokens {stats.completion_tokens / n:.0f}; write phase {write_s:.0f} s")
+        print(
+            f"\nPer message ({len(stats.ms)} messages, {stats.failures} failed; load average "
+            f"{os.getloadavg()[0]:.1f}): median {statistics.median(stats.ms or [0]):.0f} ms, "
+            f"mean {sum(stats.ms) / n:.0f} ms; Neo4j round trips {stats.round_trips / n:.2f}; "
+            f"LLM calls {stats.llm_calls / n:.2f}; prompt tokens {stats.prompt_tokens / n:.0f}; "
+            f"completion tokens {stats.completion_tokens / n:.0f}; write phase {write_s:.0f} s"
+        )
         if endpoint is not None:
-            print_cost_table(endpoint, len(stats.ms), {"hippograph": stats.ms,
-                                                       "graphiti": graphiti_ms})
+            print_cost_table(
+                endpoint, len(stats.ms), {"hippograph": stats.ms, "graphiti": graphiti_ms}
+            )
         retriever = Retriever(ex, embedder)
         n_q = sum(len(q) for _, _, q in pipe_items)
-        print(f"\nEvidence recall of retrieve (offline, no rerank), {n_q} questions of "
-              f"categories 1-4 whose evidence lies in the written turns")
+        print(
+            f"\nEvidence recall of retrieve (offline, no rerank), {n_q} questions of "
+            f"categories 1-4 whose evidence lies in the written turns"
+        )
         print(f"{'mode':<10} {'R@5':>7} {'R@10':>7} {'R@20':>7} {'MRR':>7} {'ms/q':>7}")
         results = {}
         for name, items in (("pipeline", pipe_items), ("gold", gold_items)):
             m = await evaluate(retriever, items)
             results[name] = m
             n = max(1, m.n)
-            print(f"{name:<10} " + " ".join(f"{m.recall[k] / n:7.3f}" for k in KS)
-                  + f" {m.rr / n:7.3f} {m.ms / n:7.1f}")
+            print(
+                f"{name:<10} "
+                + " ".join(f"{m.recall[k] / n:7.3f}" for k in KS)
+                + f" {m.rr / n:7.3f} {m.ms / n:7.1f}"
+            )
         p10, g10 = results["pipeline"].recall[10], results["gold"].recall[10]
         print(f"pipeline R@10 / gold R@10 = {p10 / g10 if g10 else float('nan'):.3f}")
         pm, gm = results["pipeline"], results["gold"]
-        print(f"\n{'conversation':<14} {'questions':>9} {'pipe R@10':>9} {'gold R@10':>9} "
-              f"{'ratio':>6}")
+        print(
+            f"\n{'conversation':<14} {'questions':>9} {'pipe R@10':>9} {'gold R@10':>9} "
+            f"{'ratio':>6}"
+        )
         for conv in sorted(pm.per_conv):
             p, g = pm.conv_r10(conv), gm.conv_r10(conv)
-            print(f"{conv:<14} {int(pm.per_conv[conv][1]):>9} {p:9.3f} {g:9.3f} "
-                  f"{p / g if g else float('nan'):6.3f}")
+            print(
+                f"{conv:<14} {int(pm.per_conv[conv][1]):>9} {p:9.3f} {g:9.3f} "
+                f"{p / g if g else float('nan'):6.3f}"
+            )
         if getattr(args, "keep", None):
             with open(args.keep, "w", encoding="utf-8") as fh:
-                json.dump({name: [(a, {k: sorted(v) for k, v in d.items()}, q)
-                                  for a, d, q in items]
-                           for name, items in (("pipeline", pipe_items), ("gold", gold_items))},
-                          fh)
-            print(f"agents kept, described in {args.keep} (delete them with `hippograph` "
-                  f"admin or a later run without --keep)")
+                json.dump(
+                    {
+                        name: [(a, {k: sorted(v) for k, v in d.items()}, q) for a, d, q in items]
+                        for name, items in (("pipeline", pipe_items), ("gold", gold_items))
+                    },
+                    fh,
+                )
+            print(
+                f"agents kept, described in {args.keep} (delete them with `hippograph` "
+                f"admin or a later run without --keep)"
+            )
             agents = []
     finally:
         for agent in agents:
@@ -413,8 +520,9 @@ async def _main(args: argparse.Namespace, endpoint: ScriptedEndpoint | None) -> 
         await ex.close()
 
 
-async def _embed(embedder: CachedEmbedder, facts: list[StoredFact],
-                 gold: list[GoldObservation]) -> None:
+async def _embed(
+    embedder: CachedEmbedder, facts: list[StoredFact], gold: list[GoldObservation]
+) -> None:
     vecs = await embedder.embed([f.text for f in facts] + [g.text for g in gold])
     for item, vec in zip([*facts, *gold], vecs, strict=True):
         item.vector = vec
@@ -429,12 +537,25 @@ if __name__ == "__main__":
     parser.add_argument("--examples", default="/tmp/locomo_pipeline_examples.txt")
     parser.add_argument("--extract-only", action="store_true")
     parser.add_argument("--dump", default=None, help="write the stored facts (JSON) here")
-    parser.add_argument("--keep", default=None, metavar="FILE",
-                        help="keep the written agents and describe them (ids, questions) here")
-    parser.add_argument("--scripted-llm", action="store_true",
-                        help="LLM path against the scripted loopback endpoint; print LLM cost")
-    parser.add_argument("--graphiti", action="store_true",
-                        help="with --scripted-llm: Graphiti add_episode cost on the same turns")
-    parser.add_argument("--graphiti-ports", default="28687,28474",
-                        help="bolt,http ports of Graphiti's throw-away Neo4j")
+    parser.add_argument(
+        "--keep",
+        default=None,
+        metavar="FILE",
+        help="keep the written agents and describe them (ids, questions) here",
+    )
+    parser.add_argument(
+        "--scripted-llm",
+        action="store_true",
+        help="LLM path against the scripted loopback endpoint; print LLM cost",
+    )
+    parser.add_argument(
+        "--graphiti",
+        action="store_true",
+        help="with --scripted-llm: Graphiti add_episode cost on the same turns",
+    )
+    parser.add_argument(
+        "--graphiti-ports",
+        default="28687,28474",
+        help="bolt,http ports of Graphiti's throw-away Neo4j",
+    )
     asyncio.run(main(parser.parse_args()))

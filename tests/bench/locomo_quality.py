@@ -54,8 +54,11 @@ def _cos(a: Sequence[float], b: Sequence[float]) -> float:
     return dot / (na * nb) if na and nb else 0.0
 
 
-def score(facts: Sequence[StoredFact], gold: Sequence[GoldObservation],
-          turn_map: dict[str, str] | None = None) -> tuple[list[float], list[float]]:
+def score(
+    facts: Sequence[StoredFact],
+    gold: Sequence[GoldObservation],
+    turn_map: dict[str, str] | None = None,
+) -> tuple[list[float], list[float]]:
     """Best cosine per fact (over gold observations of its turns) and per gold observation
     (over facts of its turns). ``turn_map`` re-labels a fact's turns first (the control)."""
     by_turn: dict[str, list[int]] = {}
@@ -86,18 +89,24 @@ def shifted_turns(turns: Sequence[str], gold_turns: set[str], shift: int = 3) ->
     return out
 
 
-def sweep(facts: Sequence[StoredFact], gold: Sequence[GoldObservation],
-          control_map: dict[str, str],
-          thresholds: Sequence[float] = THRESHOLDS) -> list[Quality]:
+def sweep(
+    facts: Sequence[StoredFact],
+    gold: Sequence[GoldObservation],
+    control_map: dict[str, str],
+    thresholds: Sequence[float] = THRESHOLDS,
+) -> list[Quality]:
     """Precision/recall at each threshold, real pairing and control pairing."""
     bf, bg = score(facts, gold)
     cf, cg = score(facts, gold, control_map)
     out = []
     for t in thresholds:
-        out.append(Quality(
-            t,
-            sum(v >= t for v in bf) / max(1, len(bf)),
-            sum(v >= t for v in bg) / max(1, len(bg)),
-            sum(v >= t for v in cf) / max(1, len(cf)),
-            sum(v >= t for v in cg) / max(1, len(cg))))
+        out.append(
+            Quality(
+                t,
+                sum(v >= t for v in bf) / max(1, len(bf)),
+                sum(v >= t for v in bg) / max(1, len(bg)),
+                sum(v >= t for v in cf) / max(1, len(cf)),
+                sum(v >= t for v in cg) / max(1, len(cg)),
+            )
+        )
     return out

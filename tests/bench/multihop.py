@@ -82,8 +82,12 @@ KS = (2, 5)
 RANKERS = ("hippograph", "graph-off", "vector", "bm25", "rrf", "ppr")
 # Output options only: a deeper list, no reranker (the ranking itself is retrieve's default).
 BASE = {"enable_reranker": False, "topk_facts": 60, "topk_events": 20, "min_score": 0.0}
-GRAPH_OFF = {"enable_graph": False, "enable_expansion": False, "enable_aggregation": False,
-             "activation_hops": 0}
+GRAPH_OFF = {
+    "enable_graph": False,
+    "enable_expansion": False,
+    "enable_aggregation": False,
+    "activation_hops": 0,
+}
 
 
 @dataclass
@@ -98,9 +102,13 @@ class Imported:
     unmatched: int = 0
 
 
-async def import_triples(ex: Executor, embedder: CachedEmbedder, agent: str,
-                         passages: list[Passage],
-                         openie: dict[str, tuple[list[str], list[Any]]]) -> Imported:
+async def import_triples(
+    ex: Executor,
+    embedder: CachedEmbedder,
+    agent: str,
+    passages: list[Passage],
+    openie: dict[str, tuple[list[str], list[Any]]],
+) -> Imported:
     out = Imported()
     facts, relations, names = [], [], {}
     for p in passages:
@@ -110,8 +118,10 @@ async def import_triples(ex: Executor, embedder: CachedEmbedder, agent: str,
         for n in (p.title, *ents):
             names.setdefault(n.casefold(), n)
         facts.append(StructuredFact(text=p.text, subject=p.title, entities=list(ents), id=fid))
-        relations += [StructuredRelation(t.subject, t.object, t.predicate, evidence_fact_id=fid)
-                      for t in triples]
+        relations += [
+            StructuredRelation(t.subject, t.object, t.predicate, evidence_fact_id=fid)
+            for t in triples
+        ]
     start = time.perf_counter()
     with progress_bar(total=len(facts), desc="import (remember)", unit="passage") as bar:
         done = [0]
@@ -120,17 +130,29 @@ async def import_triples(ex: Executor, embedder: CachedEmbedder, agent: str,
             bar.update(round(n * len(facts) / max(1, total)) - done[0])
             done[0] = round(n * len(facts) / max(1, total))
 
-        result = await remember(ex, embedder, agent,
-                                entities=[StructuredEntity(n) for n in names.values()],
-                                facts=facts, relations=relations, progress=progress)
+        result = await remember(
+            ex,
+            embedder,
+            agent,
+            entities=[StructuredEntity(n) for n in names.values()],
+            facts=facts,
+            relations=relations,
+            progress=progress,
+        )
     out.seconds = time.perf_counter() - start
     out.relations = result.relations
     return out
 
 
-async def import_writes(ex: Executor, embedder: CachedEmbedder, agent: str,
-                        passages: list[Passage], mode: str, settings: Settings,
-                        openie_path: Path | None) -> Imported:
+async def import_writes(
+    ex: Executor,
+    embedder: CachedEmbedder,
+    agent: str,
+    passages: list[Passage],
+    mode: str,
+    settings: Settings,
+    openie_path: Path | None,
+) -> Imported:
     out = Imported()
     endpoint = None
     llm = None
@@ -139,8 +161,11 @@ async def import_writes(ex: Executor, embedder: CachedEmbedder, agent: str,
             raise SystemExit("--mode llm needs --openie (the recorded extraction to replay)")
         endpoint = ScriptedEndpoint(recorded=recorded_extractions(path=openie_path))
         endpoint.__enter__()
-        llm = build_llm(settings.model_copy(update={
-            "llm_base_url": endpoint.base_url("hippograph"), "llm_max_retries": 0}))
+        llm = build_llm(
+            settings.model_copy(
+                update={"llm_base_url": endpoint.base_url("hippograph"), "llm_max_retries": 0}
+            )
+        )
     pipe = WritePipeline(ex, embedder, llm)
     event_passage: dict[str, int] = {}
     start = time.perf_counter()
@@ -164,8 +189,9 @@ async def import_writes(ex: Executor, embedder: CachedEmbedder, agent: str,
     out.passages_of = {e: [p] for e, p in event_passage.items()}
     rows = await ex.run_text(load_query("read_fact_provenance"), {"agent_id": agent}, read=True)
     for r in rows:
-        out.passages_of[r["id"]] = sorted({event_passage[e] for e in r["event_ids"]
-                                           if e in event_passage})
+        out.passages_of[r["id"]] = sorted(
+            {event_passage[e] for e in r["event_ids"] if e in event_passage}
+        )
     return out
 
 
@@ -194,9 +220,14 @@ async def load_vectors(ex: Executor, agent: str, passages_of: dict[str, list[int
     return Vectors(matrix, np.asarray([i for i, _ in pairs]), np.asarray([p for _, p in pairs]))
 
 
-async def load_ppr(ex: Executor, embedder: CachedEmbedder, agent: str,
-                   passages_of: dict[str, list[int]], passages: list[int],
-                   empty: bool = False) -> PprIndex:
+async def load_ppr(
+    ex: Executor,
+    embedder: CachedEmbedder,
+    agent: str,
+    passages_of: dict[str, list[int]],
+    passages: list[int],
+    empty: bool = False,
+) -> PprIndex:
     if empty:  # --no-ppr: a graph without edges (the ranker then follows the dense scores)
         return build_index(np.zeros((0, 1)), [], [], np.zeros((0, 1)), passages)
     ents = await ex.run_text(load_query("multihop_entities"), {"agent_id": agent}, read=True)
@@ -207,45 +238,60 @@ async def load_ppr(ex: Executor, embedder: CachedEmbedder, agent: str,
     vectors = [e["embedding"] if e["embedding"] is not None else next(fill) for e in ents]
     texts = [f"{r['source']} {r['type'].replace('_', ' ')} {r['target']}" for r in rels]
     triple_vectors = await embedder.embed(texts) if texts else []
-    return build_index(np.asarray(vectors, dtype=np.float32),
-                       [[p for f in e["fact_ids"] for p in passages_of.get(f, [])] for e in ents],
-                       [(node[r["source_key"]], node[r["target_key"]]) for r in rels],
-                       np.asarray(triple_vectors, dtype=np.float32), passages)
+    return build_index(
+        np.asarray(vectors, dtype=np.float32),
+        [[p for f in e["fact_ids"] for p in passages_of.get(f, [])] for e in ents],
+        [(node[r["source_key"]], node[r["target_key"]]) for r in rels],
+        np.asarray(triple_vectors, dtype=np.float32),
+        passages,
+    )
 
 
-async def ask(ex: Executor, embedder: CachedEmbedder, agent: str, questions: list[Question],
-              passages_of: dict[str, list[int]], vectors: Vectors, ppr: PprIndex,
-              variants: dict[str, dict[str, Any]] | None = None
-              ) -> dict[str, dict[str, list[float]]]:
+async def ask(
+    ex: Executor,
+    embedder: CachedEmbedder,
+    agent: str,
+    questions: list[Question],
+    passages_of: dict[str, list[int]],
+    vectors: Vectors,
+    ppr: PprIndex,
+    variants: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, dict[str, list[float]]]:
     """Every ranker on every question → ranker → {"R@2": [...], "R@5": [...], "ms": [...]};
     ``variants``: more retrieve rows (label → options over the defaults)."""
     retriever = Retriever(ex, embedder)
     counts = (await ex.run("read/agent_counts", {"agent_id": agent}, read=True))[0]
-    calls = [("hippograph", BASE), ("graph-off", {**BASE, **GRAPH_OFF}),
-             *((f"hippograph {k}", {**BASE, **v}) for k, v in (variants or {}).items())]
+    calls = [
+        ("hippograph", BASE),
+        ("graph-off", {**BASE, **GRAPH_OFF}),
+        *((f"hippograph {k}", {**BASE, **v}) for k, v in (variants or {}).items()),
+    ]
     names = [*RANKERS[:2], *(n for n, _ in calls[2:]), *RANKERS[2:]]
-    out: dict[str, dict[str, list[float]]] = {n: {"R@2": [], "R@5": [], "ms": []}
-                                              for n in names}
+    out: dict[str, dict[str, list[float]]] = {n: {"R@2": [], "R@5": [], "ms": []} for n in names}
     for q in progress_bar(questions, desc="questions", unit="q"):
         qvec = np.asarray((await embedder.embed_query([q.text]))[0], dtype=np.float32)
         lists: dict[str, list[int]] = {}
         ms: dict[str, float] = {}
         for name, options in calls:
             t = time.perf_counter()
-            res = await patient(lambda o=options, text=q.text: retriever.retrieve(
-                agent, text, options=o))
+            res = await patient(
+                lambda o=options, text=q.text: retriever.retrieve(agent, text, options=o)
+            )
             ms[name] = (time.perf_counter() - t) * 1000
-            items = [(f.scores.final, f.id) for f in res.facts] + \
-                [(e.score, e.id) for e in res.events]
-            lists[name] = passage_order([i for _, i in sorted(items, key=lambda x: -x[0])],
-                                        passages_of)
+            items = [(f.scores.final, f.id) for f in res.facts] + [
+                (e.score, e.id) for e in res.events
+            ]
+            lists[name] = passage_order(
+                [i for _, i in sorted(items, key=lambda x: -x[0])], passages_of
+            )
         t = time.perf_counter()
         dense = vectors.scores(qvec)
         lists["vector"] = sorted(dense, key=lambda p: (-dense[p], p))
         ms["vector"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
-        hits = await patient(lambda text=q.text, vec=qvec.tolist(): bm25_hits(
-            ex, agent, text, vec, counts))
+        hits = await patient(
+            lambda text=q.text, vec=qvec.tolist(): bm25_hits(ex, agent, text, vec, counts)
+        )
         ranked = sorted(hits["facts"] + hits["events"], key=lambda x: -x[0])
         lists["bm25"] = passage_order([i for _, i in ranked], passages_of)
         ms["bm25"] = (time.perf_counter() - t) * 1000
@@ -261,39 +307,58 @@ async def ask(ex: Executor, embedder: CachedEmbedder, agent: str, questions: lis
     return out
 
 
-def summary(mode: str, passages: int, questions: int, imp: Imported,
-            raw: dict[str, dict[str, list[float]]]) -> dict[str, Any]:
+def summary(
+    mode: str, passages: int, questions: int, imp: Imported, raw: dict[str, dict[str, list[float]]]
+) -> dict[str, Any]:
     return {
-        "mode": mode, "passages": passages, "questions": questions,
+        "mode": mode,
+        "passages": passages,
+        "questions": questions,
         "import_s": round(imp.seconds, 2),
         "passages_per_s": round(passages / imp.seconds, 2) if imp.seconds else None,
         "relations_per_passage": round(imp.relations / max(1, passages), 3),
         "failed_writes": imp.failures,
-        **({"llm": {"calls_per_passage": round(imp.llm_calls / max(1, passages), 3),
+        **(
+            {
+                "llm": {
+                    "calls_per_passage": round(imp.llm_calls / max(1, passages), 3),
                     "prompt_chars_per_passage": round(imp.prompt_chars / max(1, passages)),
                     "prompt_tokens_per_passage": round(imp.prompt_tokens / max(1, passages)),
-                    "unrecorded_passages": imp.unmatched}} if mode == "llm" else {}),
-        "rankers": {name: {**{k: round(float(np.mean(v)), 4) for k, v in cells.items()
-                              if k.startswith("R@")},
-                           "p50_ms": round(percentile(cells["ms"], 50), 1),
-                           "p95_ms": round(percentile(cells["ms"], 95), 1)}
-                    for name, cells in raw.items()},
+                    "unrecorded_passages": imp.unmatched,
+                }
+            }
+            if mode == "llm"
+            else {}
+        ),
+        "rankers": {
+            name: {
+                **{k: round(float(np.mean(v)), 4) for k, v in cells.items() if k.startswith("R@")},
+                "p50_ms": round(percentile(cells["ms"], 50), 1),
+                "p95_ms": round(percentile(cells["ms"], 95), 1),
+            }
+            for name, cells in raw.items()
+        },
     }
 
 
 def print_table(s: dict[str, Any]) -> None:
-    print(f"\nmode {s['mode']}: {s['passages']} passages, {s['questions']} questions; import "
-          f"{s['import_s']:.1f} s ({s['passages_per_s']} passages/s), "
-          f"{s['relations_per_passage']} relations/passage, {s['failed_writes']} failed writes")
+    print(
+        f"\nmode {s['mode']}: {s['passages']} passages, {s['questions']} questions; import "
+        f"{s['import_s']:.1f} s ({s['passages_per_s']} passages/s), "
+        f"{s['relations_per_passage']} relations/passage, {s['failed_writes']} failed writes"
+    )
     if "llm" in s:
         m = s["llm"]
-        print(f"LLM per passage: {m['calls_per_passage']} calls, {m['prompt_chars_per_passage']} "
-              f"prompt chars (~{m['prompt_tokens_per_passage']} tokens); "
-              f"{m['unrecorded_passages']} passages without a recording")
+        print(
+            f"LLM per passage: {m['calls_per_passage']} calls, {m['prompt_chars_per_passage']} "
+            f"prompt chars (~{m['prompt_tokens_per_passage']} tokens); "
+            f"{m['unrecorded_passages']} passages without a recording"
+        )
     print("\n| ranker | R@2 | R@5 | p50 ms | p95 ms |\n|---|---|---|---|---|")
     for name, r in s["rankers"].items():
-        print(f"| {name} | {r['R@2']:.3f} | {r['R@5']:.3f} | {r['p50_ms']:.1f} | "
-              f"{r['p95_ms']:.1f} |")
+        print(
+            f"| {name} | {r['R@2']:.3f} | {r['R@5']:.3f} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} |"
+        )
 
 
 async def main(args: argparse.Namespace) -> dict[str, Any]:
@@ -304,16 +369,19 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     openie_path = Path(args.openie) if args.openie else None
     if args.mode == "triples" and openie_path is None:
         raise SystemExit("--mode triples needs --openie (the entities and triples to import)")
-    ex = connect(settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(),
-                 settings.neo4j_database)
+    ex = connect(
+        settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(), settings.neo4j_database
+    )
     embedder = CachedEmbedder(MiniLMEmbedder(find_tokenizer(settings.home)))
     await ensure_schema(ex, embedder.dimensions)
     agent = f"bench-multihop-{args.mode}-{uuid.uuid4().hex[:6]}"
     kept = json.loads(Path(args.reuse).read_text()) if args.reuse else None
     if kept is not None:
         agent = kept["agent"]
-    print(f"load average {os.getloadavg()[0]:.1f}; {len(passages)} passages, "
-          f"{len(questions)} questions, agent {agent}")
+    print(
+        f"load average {os.getloadavg()[0]:.1f}; {len(passages)} passages, "
+        f"{len(questions)} questions, agent {agent}"
+    )
     try:
         if kept is not None:  # the import of an earlier --keep run with the same files
             imp = Imported(**kept["import"])
@@ -322,17 +390,28 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             openie = load_openie(json.loads(openie_path.read_text()))
             imp = await import_triples(ex, embedder, agent, passages, openie)
         else:
-            imp = await import_writes(ex, embedder, agent, passages, args.mode, settings,
-                                      openie_path)
+            imp = await import_writes(
+                ex, embedder, agent, passages, args.mode, settings, openie_path
+            )
         t = time.perf_counter()
         vectors = await load_vectors(ex, agent, imp.passages_of)
-        ppr = await load_ppr(ex, embedder, agent, imp.passages_of,
-                             [p.idx for p in passages], args.no_ppr)
-        print(f"ppr graph: {ppr.graph.n} nodes, {len(ppr.graph.src)} edges, "
-              f"{len(ppr.triple_ends)} triples ({time.perf_counter() - t:.0f} s to build)")
-        raw = await ask(ex, embedder, agent, questions, imp.passages_of, vectors, ppr,
-                        {v.split("=", 1)[0]: json.loads(v.split("=", 1)[1])
-                         for v in args.variant})
+        ppr = await load_ppr(
+            ex, embedder, agent, imp.passages_of, [p.idx for p in passages], args.no_ppr
+        )
+        print(
+            f"ppr graph: {ppr.graph.n} nodes, {len(ppr.graph.src)} edges, "
+            f"{len(ppr.triple_ends)} triples ({time.perf_counter() - t:.0f} s to build)"
+        )
+        raw = await ask(
+            ex,
+            embedder,
+            agent,
+            questions,
+            imp.passages_of,
+            vectors,
+            ppr,
+            {v.split("=", 1)[0]: json.loads(v.split("=", 1)[1]) for v in args.variant},
+        )
         if args.keep:
             Path(args.keep).write_text(json.dumps({"agent": agent, "import": vars(imp)}))
     finally:
@@ -353,17 +432,38 @@ if __name__ == "__main__":
     parser.add_argument("--openie", default=None, help="recorded OpenIE JSON (llm, triples)")
     parser.add_argument("--mode", choices=("llm", "offline", "triples"), required=True)
     parser.add_argument("--json", default=None, metavar="OUT", help="write the figures here")
-    parser.add_argument("--limit-questions", type=int, default=None,
-                        help="the first N questions only")
-    parser.add_argument("--limit-passages", type=int, default=None,
-                        help="at most N passages: the kept questions' supporting ones first")
-    parser.add_argument("--keep", default=None, metavar="FILE",
-                        help="keep the agent and describe its import here (for --reuse)")
-    parser.add_argument("--reuse", default=None, metavar="FILE",
-                        help="ask the agent a --keep run imported (same files and limits)")
-    parser.add_argument("--no-ppr", action="store_true",
-                        help="skip building the PageRank graph (its row then equals vector)")
-    parser.add_argument("--variant", action="append", default=[], metavar="LABEL=JSON",
-                        help="one more retrieve row with these options, e.g. "
-                             "'feedback={\"entity_expansion\": \"feedback\"}'")
+    parser.add_argument(
+        "--limit-questions", type=int, default=None, help="the first N questions only"
+    )
+    parser.add_argument(
+        "--limit-passages",
+        type=int,
+        default=None,
+        help="at most N passages: the kept questions' supporting ones first",
+    )
+    parser.add_argument(
+        "--keep",
+        default=None,
+        metavar="FILE",
+        help="keep the agent and describe its import here (for --reuse)",
+    )
+    parser.add_argument(
+        "--reuse",
+        default=None,
+        metavar="FILE",
+        help="ask the agent a --keep run imported (same files and limits)",
+    )
+    parser.add_argument(
+        "--no-ppr",
+        action="store_true",
+        help="skip building the PageRank graph (its row then equals vector)",
+    )
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="LABEL=JSON",
+        help="one more retrieve row with these options, e.g. "
+        '\'feedback={"entity_expansion": "feedback"}\'',
+    )
     asyncio.run(main(parser.parse_args()))

@@ -18,9 +18,22 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Graph", "Passage", "Question", "Triple", "load_corpus", "load_openie",
-           "load_questions", "passage_order", "percentile", "personalized_pagerank",
-           "ppr_reset", "recall_at", "rrf", "select"]
+__all__ = [
+    "Graph",
+    "Passage",
+    "Question",
+    "Triple",
+    "load_corpus",
+    "load_openie",
+    "load_questions",
+    "passage_order",
+    "percentile",
+    "personalized_pagerank",
+    "ppr_reset",
+    "recall_at",
+    "rrf",
+    "select",
+]
 
 
 @dataclass(frozen=True)
@@ -60,8 +73,11 @@ def load_questions(raw: list[dict[str, Any]], corpus: list[Passage]) -> list[Que
     out = []
     for row in raw:
         if "paragraphs" in row:
-            gold = {by_text.get((p["title"], p["paragraph_text"].strip()))
-                    for p in row["paragraphs"] if p.get("is_supporting")}
+            gold = {
+                by_text.get((p["title"], p["paragraph_text"].strip()))
+                for p in row["paragraphs"]
+                if p.get("is_supporting")
+            }
         else:
             gold = {i for title, _ in row["supporting_facts"] for i in by_title.get(title, [])}
         gold.discard(None)
@@ -74,17 +90,25 @@ def load_openie(raw: dict[str, Any]) -> dict[str, tuple[list[str], list[Triple]]
     """Passage text → (entity names, well-formed triples) of a recorded OpenIE file."""
     out: dict[str, tuple[list[str], list[Triple]]] = {}
     for doc in raw["docs"]:
-        triples = [Triple(*(x.strip() for x in t)) for t in doc["extracted_triples"]
-                   if isinstance(t, list) and len(t) == 3
-                   and all(isinstance(x, str) and x.strip() for x in t)]
+        triples = [
+            Triple(*(x.strip() for x in t))
+            for t in doc["extracted_triples"]
+            if isinstance(t, list)
+            and len(t) == 3
+            and all(isinstance(x, str) and x.strip() for x in t)
+        ]
         names = [n.strip() for n in doc["extracted_entities"] if isinstance(n, str) and n.strip()]
         names = list(dict.fromkeys([*names, *(x for t in triples for x in (t.subject, t.object))]))
         out[doc["text"]] = (names, triples)
     return out
 
 
-def select(corpus: list[Passage], questions: list[Question], max_questions: int | None,
-           max_passages: int | None) -> tuple[list[Passage], list[Question]]:
+def select(
+    corpus: list[Passage],
+    questions: list[Question],
+    max_questions: int | None,
+    max_passages: int | None,
+) -> tuple[list[Passage], list[Question]]:
     """The first ``max_questions`` questions and a corpus of at most ``max_passages``: every
     supporting passage of the kept questions first, then the corpus in order (distractors)."""
     questions = questions[:max_questions] if max_questions else questions
@@ -144,8 +168,9 @@ class Graph:
             self.weight.append(w)
 
 
-def personalized_pagerank(graph: Graph, reset: np.ndarray, damping: float = 0.5,
-                          iterations: int = 100, tol: float = 1e-8) -> np.ndarray:
+def personalized_pagerank(
+    graph: Graph, reset: np.ndarray, damping: float = 0.5, iterations: int = 100, tol: float = 1e-8
+) -> np.ndarray:
     """PageRank with restart to ``reset`` (normalised to sum 1) on the undirected graph: each
     node passes ``damping`` of its score to its neighbours in proportion to edge weight, and
     ``1 - damping`` of the total restarts at the reset distribution; a node without edges keeps
@@ -170,8 +195,12 @@ def personalized_pagerank(graph: Graph, reset: np.ndarray, damping: float = 0.5,
     return score
 
 
-def ppr_reset(n: int, phrase_weights: dict[int, float], passage_scores: dict[int, float],
-              passage_weight: float = 0.05) -> np.ndarray:
+def ppr_reset(
+    n: int,
+    phrase_weights: dict[int, float],
+    passage_scores: dict[int, float],
+    passage_weight: float = 0.05,
+) -> np.ndarray:
     """HippoRAG 2's restart vector: the query's phrase nodes (from the triples most similar to
     the query) at their weights, plus every passage node at ``passage_weight`` × its dense score
     min-max normalised to [0, 1]."""

@@ -51,20 +51,31 @@ class PprIndex:
             for t in np.argsort(-sims)[: self.top_triples]:
                 for node in set(self.triple_ends[int(t)]):
                     weights.setdefault(node, []).append(float(sims[t]))
-        phrase = {node: (sum(s) / len(s)) / max(1.0, float(self.phrase_passages[node]))
-                  for node, s in weights.items()}
+        phrase = {
+            node: (sum(s) / len(s)) / max(1.0, float(self.phrase_passages[node]))
+            for node, s in weights.items()
+        }
         node_of = {p: self.n_phrases + i for i, p in enumerate(self.passages)}
-        reset = ppr_reset(self.graph.n, phrase,
-                          {node_of[p]: s for p, s in dense.items() if p in node_of},
-                          self.passage_weight)
+        reset = ppr_reset(
+            self.graph.n,
+            phrase,
+            {node_of[p]: s for p, s in dense.items() if p in node_of},
+            self.passage_weight,
+        )
         score = personalized_pagerank(self.graph, reset, self.damping)
         return sorted(self.passages, key=lambda p: (-score[node_of[p]], -dense.get(p, -1.0), p))
 
 
-def build_index(phrase_vectors: np.ndarray, phrase_passages: Sequence[Sequence[int]],
-                triples: Sequence[tuple[int, int]], triple_vectors: np.ndarray,
-                passages: Sequence[int], synonym_min: float = 0.8, synonym_k: int = 10,
-                block: int = 1024) -> PprIndex:
+def build_index(
+    phrase_vectors: np.ndarray,
+    phrase_passages: Sequence[Sequence[int]],
+    triples: Sequence[tuple[int, int]],
+    triple_vectors: np.ndarray,
+    passages: Sequence[int],
+    synonym_min: float = 0.8,
+    synonym_k: int = 10,
+    block: int = 1024,
+) -> PprIndex:
     """The graph of ``len(phrase_vectors)`` phrases (``phrase_passages[i]``: the passages
     phrase i is mentioned in) and the given passages; ``triples`` are (phrase, phrase) pairs
     with one vector each."""
@@ -82,11 +93,14 @@ def build_index(phrase_vectors: np.ndarray, phrase_passages: Sequence[Sequence[i
         for p in set(ps):
             if p in node_of:
                 graph.add(phrase, node_of[p], 1.0)
-    unit = unit_rows(np.asarray(phrase_vectors, dtype=np.float32)) if n_phrases else \
-        np.zeros((0, 1), dtype=np.float32)
+    unit = (
+        unit_rows(np.asarray(phrase_vectors, dtype=np.float32))
+        if n_phrases
+        else np.zeros((0, 1), dtype=np.float32)
+    )
     seen: set[tuple[int, int]] = set()
     for start in range(0, n_phrases, block):
-        sims = unit[start:start + block] @ unit.T
+        sims = unit[start : start + block] @ unit.T
         for row in range(sims.shape[0]):
             i = start + row
             sims[row, i] = -1.0
@@ -97,7 +111,13 @@ def build_index(phrase_vectors: np.ndarray, phrase_passages: Sequence[Sequence[i
                 if s >= synonym_min and pair not in seen:
                     seen.add(pair)
                     graph.add(pair[0], pair[1], s)
-    return PprIndex(graph, n_phrases, list(passages),
-                    unit_rows(np.asarray(triple_vectors, dtype=np.float32).reshape(
-                        len(triples), -1)) if len(triples) else np.zeros((0, 1)),
-                    list(triples), np.asarray([len(set(ps)) for ps in phrase_passages]))
+    return PprIndex(
+        graph,
+        n_phrases,
+        list(passages),
+        unit_rows(np.asarray(triple_vectors, dtype=np.float32).reshape(len(triples), -1))
+        if len(triples)
+        else np.zeros((0, 1)),
+        list(triples),
+        np.asarray([len(set(ps)) for ps in phrase_passages]),
+    )

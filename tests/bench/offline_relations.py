@@ -50,17 +50,45 @@ from graph.memory.write.offline.relations import open_relations
 from graph.progress import progress_bar
 
 _ARTICLES = {"the", "a", "an"}
-_DATE_WORDS = {"january", "february", "march", "april", "may", "june", "july", "august",
-               "september", "october", "november", "december", "early", "late", "mid", "in",
-               "on", "since", "from", "to", "until", "century", "bc", "ad", "s", "th", "st",
-               "nd", "rd"}
+_DATE_WORDS = {
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "early",
+    "late",
+    "mid",
+    "in",
+    "on",
+    "since",
+    "from",
+    "to",
+    "until",
+    "century",
+    "bc",
+    "ad",
+    "s",
+    "th",
+    "st",
+    "nd",
+    "rd",
+}
 
 
 def is_date(end: str) -> bool:
     """A normalised end that is only a date ("1990", "april 25 1976", "1990s")."""
     words = end.split()
     return any(w[:1].isdigit() for w in words) and all(
-        w.isdigit() or w in _DATE_WORDS or (w[:-1].isdigit() and w[-1] == "s") for w in words)
+        w.isdigit() or w in _DATE_WORDS or (w[:-1].isdigit() and w[-1] == "s") for w in words
+    )
 
 
 def norm(text: str) -> str:
@@ -94,13 +122,19 @@ class Score:
     gold_hit: int = 0
     gold: int = 0
 
-    def add(self, preds: list[tuple[str, str]], golds: list[tuple[str, str]], relaxed: bool,
-            directed: bool) -> list[bool]:
+    def add(
+        self,
+        preds: list[tuple[str, str]],
+        golds: list[tuple[str, str]],
+        relaxed: bool,
+        directed: bool,
+    ) -> list[bool]:
         hits = [any(_pair_match(p, g, relaxed, directed) for g in golds) for p in preds]
         self.pred_hit += sum(hits)
         self.pred += len(preds)
-        self.gold_hit += sum(any(_pair_match(p, g, relaxed, directed) for p in preds)
-                             for g in golds)
+        self.gold_hit += sum(
+            any(_pair_match(p, g, relaxed, directed) for p in preds) for g in golds
+        )
         self.gold += len(golds)
         return hits
 
@@ -115,11 +149,15 @@ class Score:
 
 @dataclass
 class Report:
-    scores: dict[str, Score] = field(default_factory=lambda: {
-        f"{m}/{d}": Score() for m in ("strict", "relaxed") for d in ("directed", "undirected")})
+    scores: dict[str, Score] = field(
+        default_factory=lambda: {
+            f"{m}/{d}": Score() for m in ("strict", "relaxed") for d in ("directed", "undirected")
+        }
+    )
     # The same, against the gold pairs without a date end (dates are never relation ends).
-    dateless: dict[str, Score] = field(default_factory=lambda: {
-        f"{m}/undirected": Score() for m in ("strict", "relaxed")})
+    dateless: dict[str, Score] = field(
+        default_factory=lambda: {f"{m}/undirected": Score() for m in ("strict", "relaxed")}
+    )
     by_construction: dict[str, list[int]] = field(default_factory=dict)
     by_ends: dict[str, list[int]] = field(default_factory=dict)
     by_confidence: dict[float, list[int]] = field(default_factory=dict)
@@ -128,13 +166,19 @@ class Report:
     dangling: int = 0
 
 
-def score_passage(report: Report, relations: list[tuple[str, str, str, float]],
-                  triples: list[list[Any]], aliases: dict[str, list[str]] | None = None
-                  ) -> None:
+def score_passage(
+    report: Report,
+    relations: list[tuple[str, str, str, float]],
+    triples: list[list[Any]],
+    aliases: dict[str, list[str]] | None = None,
+) -> None:
     """Add one passage: ``relations`` = (source, target, construction, confidence);
     ``aliases``: other names of an end (an entity matches the gold by any of its names)."""
-    golds = list(dict.fromkeys((norm(t[0]), norm(t[2])) for t in triples
-                               if isinstance(t, list) and len(t) == 3))
+    golds = list(
+        dict.fromkeys(
+            (norm(t[0]), norm(t[2])) for t in triples if isinstance(t, list) and len(t) == 3
+        )
+    )
     preds: dict[tuple[str, str], tuple[str, float]] = {}
     for s, o, construction, conf in relations:
         key = (norm(s), norm(o))
@@ -154,8 +198,10 @@ def score_passage(report: Report, relations: list[tuple[str, str, str, float]],
         if name == "relaxed/undirected":
             for key, hit in zip(keys, hits, strict=True):
                 construction, conf = preds[key]
-                for table, label in ((report.by_construction, construction.split(":")[0]),
-                                     (report.by_ends, construction.partition(":")[2])):
+                for table, label in (
+                    (report.by_construction, construction.split(":")[0]),
+                    (report.by_ends, construction.partition(":")[2]),
+                ):
                     row = table.setdefault(label or "pattern", [0, 0])
                     row[0] += hit
                     row[1] += 1
@@ -168,9 +214,17 @@ def score_passage(report: Report, relations: list[tuple[str, str, str, float]],
 
 def _canonical(pair: tuple[str, str], names: dict[str, list[str]]) -> tuple[str, str]:
     """A gold pair with each end replaced by the entity name it is an alias of."""
+
     def one(end: str) -> str:
-        return next((name for name, alts in names.items()
-                     if any(_close(end, a) for a in alts) and not _close(end, name)), end)
+        return next(
+            (
+                name
+                for name, alts in names.items()
+                if any(_close(end, a) for a in alts) and not _close(end, name)
+            ),
+            end,
+        )
+
     return one(pair[0]), one(pair[1])
 
 
@@ -181,10 +235,13 @@ def _constructions(nlp: Any, doc: Any, ex: Any, speaker: str) -> dict[tuple[str,
     state = _Doc(doc, speaker)
     state.name_speaker(doc)
     state.merge_short_names()
-    found = open_relations(doc, Mentions(state.by_token, state.types, speaker, None),
-                           noun_phrases=True)
-    return {(r.source.name, r.target.name): f"{r.construction}:{r.source.kind}-{r.target.kind}"
-            for r in found}
+    found = open_relations(
+        doc, Mentions(state.by_token, state.types, speaker, None), noun_phrases=True
+    )
+    return {
+        (r.source.name, r.target.name): f"{r.construction}:{r.source.kind}-{r.target.kind}"
+        for r in found
+    }
 
 
 def run_openie(path: str, limit: int | None, report: Report) -> tuple[float, float, float]:
@@ -192,8 +249,11 @@ def run_openie(path: str, limit: int | None, report: Report) -> tuple[float, flo
     second of this process's CPU time (what the machine's load does not change), and with
     nlp.pipe batches (wall clock)."""
     nlp = load_nlp()
-    docs = [d for d in json.loads(Path(path).read_text(encoding="utf-8"))["docs"]
-            if d.get("extracted_triples")][:limit]
+    docs = [
+        d
+        for d in json.loads(Path(path).read_text(encoding="utf-8"))["docs"]
+        if d.get("extracted_triples")
+    ][:limit]
     t0, c0 = time.perf_counter(), time.process_time()
     extractions = []
     for d in progress_bar(docs, desc="extract (one call per passage)"):
@@ -207,13 +267,18 @@ def run_openie(path: str, limit: int | None, report: Report) -> tuple[float, flo
     piped = len(docs) / (time.perf_counter() - t0)
     for d, doc, ex in zip(docs, parsed, extractions, strict=True):
         names = {e.name for e in ex.entities} | {d["title"]}
-        report.dangling += sum(r.source not in names or r.target not in names
-                               for r in ex.relations)
+        report.dangling += sum(r.source not in names or r.target not in names for r in ex.relations)
         kinds = _constructions(nlp, doc, ex, d["title"])
-        rels = [(r.source, r.target, kinds.get((r.source, r.target), "pattern"), r.confidence)
-                for r in ex.relations]
-        score_passage(report, rels, d["extracted_triples"],
-                      {e.name: e.aliases for e in ex.entities if e.aliases})
+        rels = [
+            (r.source, r.target, kinds.get((r.source, r.target), "pattern"), r.confidence)
+            for r in ex.relations
+        ]
+        score_passage(
+            report,
+            rels,
+            d["extracted_triples"],
+            {e.name: e.aliases for e in ex.entities if e.aliases},
+        )
     return single, single_cpu, piped
 
 
@@ -230,8 +295,7 @@ def relations_per_text(texts: list[tuple[str, str]], desc: str) -> tuple[float, 
 
 def _hotpot(path: str, limit: int | None) -> list[tuple[str, str]]:
     corpus = json.loads(Path(path).read_text(encoding="utf-8"))
-    return [(title, " ".join(s.strip() for s in sents)) for title, sents in corpus.items()
-            ][:limit]
+    return [(title, " ".join(s.strip() for s in sents)) for title, sents in corpus.items()][:limit]
 
 
 def _locomo(path: str, limit: int | None) -> list[tuple[str, str]]:
@@ -254,26 +318,32 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     report = Report()
     single, single_cpu, piped = run_openie(args.openie, args.limit, report)
-    out: dict[str, Any] = {"passages": report.passages,
-                           "relations_per_passage": report.relations / max(1, report.passages),
-                           "passages_per_s": round(single, 1),
-                           "passages_per_cpu_s": round(single_cpu, 1),
-                           "passages_per_s_pipe": round(piped, 1),
-                           "dangling_ends": report.dangling, "scores": {}}
-    print(f"\n{report.passages} passages, {out['relations_per_passage']:.2f} relations/passage, "
-          f"{single:.1f} passages/s (one call each; {single_cpu:.1f} per CPU second), "
-          f"{piped:.1f} passages/s (nlp.pipe), "
-          f"{report.dangling} relation ends not among the returned entities")
+    out: dict[str, Any] = {
+        "passages": report.passages,
+        "relations_per_passage": report.relations / max(1, report.passages),
+        "passages_per_s": round(single, 1),
+        "passages_per_cpu_s": round(single_cpu, 1),
+        "passages_per_s_pipe": round(piped, 1),
+        "dangling_ends": report.dangling,
+        "scores": {},
+    }
+    print(
+        f"\n{report.passages} passages, {out['relations_per_passage']:.2f} relations/passage, "
+        f"{single:.1f} passages/s (one call each; {single_cpu:.1f} per CPU second), "
+        f"{piped:.1f} passages/s (nlp.pipe), "
+        f"{report.dangling} relation ends not among the returned entities"
+    )
     print(f"{'match':<22}{'precision':>10}{'recall':>8}{'pred':>8}{'gold':>8}")
     for name, sc in report.scores.items():
         print(f"{name:<22}{sc.precision:>10.3f}{sc.recall:>8.3f}{sc.pred:>8}{sc.gold:>8}")
-        out["scores"][name] = {"precision": round(sc.precision, 4),
-                               "recall": round(sc.recall, 4)}
+        out["scores"][name] = {"precision": round(sc.precision, 4), "recall": round(sc.recall, 4)}
     for name, sc in report.dateless.items():
         label = f"{name.split('/')[0]}, no dates"  # undirected, gold pairs without a date
         print(f"{label:<22}{sc.precision:>10.3f}{sc.recall:>8.3f}{sc.pred:>8}{sc.gold:>8}")
-        out["scores"][f"{name}/dateless_gold"] = {"precision": round(sc.precision, 4),
-                                                  "recall": round(sc.recall, 4)}
+        out["scores"][f"{name}/dateless_gold"] = {
+            "precision": round(sc.precision, 4),
+            "recall": round(sc.recall, 4),
+        }
     print("precision by construction (relaxed/undirected):")
     for name, (hit, n) in sorted(report.by_construction.items(), key=lambda kv: -kv[1][1]):
         print(f"  {name:<14}{hit / n:>7.3f}  ({n} pairs)")
@@ -283,8 +353,10 @@ def main(argv: list[str] | None = None) -> None:
     print("precision by minimum confidence (relaxed/undirected):")
     for level, (hit, n) in sorted(report.by_confidence.items()):
         print(f"  >= {level:<10}{hit / n:>7.3f}  ({n} pairs)")
-    for flag, loader, desc in ((args.hotpotqa, _hotpot, "hotpotqa passages"),
-                               (args.locomo, _locomo, "locomo turns")):
+    for flag, loader, desc in (
+        (args.hotpotqa, _hotpot, "hotpotqa passages"),
+        (args.locomo, _locomo, "locomo turns"),
+    ):
         if flag:
             mean, types = relations_per_text(loader(flag, args.limit), desc)
             print(f"{desc}: {mean:.2f} relations each; top types {types.most_common(12)}")

@@ -54,16 +54,18 @@ class ProfilingExecutor(Neo4jExecutor):
             self.hits[name] += db_hits(plan)
             self.plans[name] = plan
 
-    async def run(self, name: str, params: dict[str, Any] | None = None, *,
-                  read: bool = False) -> list[Row]:
+    async def run(
+        self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[Row]:
         self._name = name
         try:
             return await self.run_text(cypher.load(name), params, read=read)
         finally:
             self._name = "<text>"
 
-    async def run_text(self, query: LiteralString, params: dict[str, Any] | None = None, *,
-                       read: bool = False) -> list[Row]:
+    async def run_text(
+        self, query: LiteralString, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[Row]:
         self.round_trips += 1
         async with self.driver.session(database=self.database) as session:
             result = await session.run(cast(LiteralString, "PROFILE " + query), params or {})

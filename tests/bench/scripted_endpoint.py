@@ -83,10 +83,17 @@ def minimal_instance(schema: dict[str, Any], root: dict[str, Any] | None = None)
         kind = "null" if "null" in kind else kind[0]
     if kind == "object":
         props = schema.get("properties", {})
-        return {k: minimal_instance(props[k], root) for k in schema.get("required", [])
-                if k in props}
-    return {"array": [], "string": "", "integer": 0, "number": 0.0, "boolean": False,
-            "null": None}.get(kind)
+        return {
+            k: minimal_instance(props[k], root) for k in schema.get("required", []) if k in props
+        }
+    return {
+        "array": [],
+        "string": "",
+        "integer": 0,
+        "number": 0.0,
+        "boolean": False,
+        "null": None,
+    }.get(kind)
 
 
 def _hippograph_answer(ex: Extraction, known: list[dict[str, Any]]) -> dict[str, Any]:
@@ -94,34 +101,60 @@ def _hippograph_answer(ex: Extraction, known: list[dict[str, Any]]) -> dict[str,
     facts = []
     for f in ex.facts:
         target = by_text.get(normalize(f.text))
-        facts.append({"subject": f.subject, "text": f.text,
-                      "action": "NONE" if target else "ADD", "target_id": target,
-                      "reason": "already known" if target else "", "confidence": 0.95,
-                      "kind": f.kind, "importance_category": "specific_event",
-                      "temporal_class": "persistent", "valid_until": None, "categories": []})
-    return {"entities": [{"name": e.name, "type": e.type, "aliases": e.aliases}
-                         for e in ex.entities],
-            "facts": facts,
-            "relations": [{"source": r.source, "target": r.target, "type": r.type,
-                           "confidence": r.confidence} for r in ex.relations],
-            "profiles": {}, "causal_links": [],
-            "emotion": {"label": "neutral", "intensity": 0.2, "energy": 0.3}}
+        facts.append(
+            {
+                "subject": f.subject,
+                "text": f.text,
+                "action": "NONE" if target else "ADD",
+                "target_id": target,
+                "reason": "already known" if target else "",
+                "confidence": 0.95,
+                "kind": f.kind,
+                "importance_category": "specific_event",
+                "temporal_class": "persistent",
+                "valid_until": None,
+                "categories": [],
+            }
+        )
+    return {
+        "entities": [{"name": e.name, "type": e.type, "aliases": e.aliases} for e in ex.entities],
+        "facts": facts,
+        "relations": [
+            {"source": r.source, "target": r.target, "type": r.type, "confidence": r.confidence}
+            for r in ex.relations
+        ],
+        "profiles": {},
+        "causal_links": [],
+        "emotion": {"label": "neutral", "intensity": 0.2, "energy": 0.3},
+    }
 
 
 def fact_edges(nlp: Any, ex: Extraction) -> list[tuple[str, str, str, str]]:
     """Graphiti stores a fact as an edge between two entities: (source, RELATION, target, fact)
     for every extracted relation, and for every other fact its subject → the first known entity
     it mentions, else its last noun chunk that is not the subject or a pronoun."""
-    edges = [(r.source, r.type.upper(), r.target,
-              next((f.text for f in ex.facts if f.subject == r.source), f"{r.source} {r.type} "
-                   f"{r.target}")) for r in ex.relations]
+    edges = [
+        (
+            r.source,
+            r.type.upper(),
+            r.target,
+            next(
+                (f.text for f in ex.facts if f.subject == r.source),
+                f"{r.source} {r.type} {r.target}",
+            ),
+        )
+        for r in ex.relations
+    ]
     names = [e.name for e in ex.entities]
     for f in ex.facts:
         doc = nlp(f.text)
         target = next((n for n in names if n != f.subject and n in f.text), None)
         if target is None:
-            chunks = [c.text for c in doc.noun_chunks
-                      if c.root.pos_ != "PRON" and c.text != f.subject and f.subject not in c.text]
+            chunks = [
+                c.text
+                for c in doc.noun_chunks
+                if c.root.pos_ != "PRON" and c.text != f.subject and f.subject not in c.text
+            ]
             target = chunks[-1] if chunks else None
         if target:
             verb = next((t.lemma_ for t in doc if t.pos_ in ("VERB", "AUX")), "related_to")
@@ -129,24 +162,54 @@ def fact_edges(nlp: Any, ex: Extraction) -> list[tuple[str, str, str, str]]:
     return edges
 
 
-def _graphiti_answer(name: str, schema: dict[str, Any], ex: Extraction, speaker: str,
-                     edges: list[tuple[str, str, str, str]]) -> Any:
+def _graphiti_answer(
+    name: str,
+    schema: dict[str, Any],
+    ex: Extraction,
+    speaker: str,
+    edges: list[tuple[str, str, str, str]],
+) -> Any:
     if name == "ExtractedEntities":
-        names = list(dict.fromkeys([speaker, *(e.name for e in ex.entities),
-                                    *(n for s, _, t, _ in edges for n in (s, t))]))
-        return {"extracted_entities": [{"name": n, "entity_type_id": 0, "episode_indices": [0]}
-                                       for n in names]}
+        names = list(
+            dict.fromkeys(
+                [
+                    speaker,
+                    *(e.name for e in ex.entities),
+                    *(n for s, _, t, _ in edges for n in (s, t)),
+                ]
+            )
+        )
+        return {
+            "extracted_entities": [
+                {"name": n, "entity_type_id": 0, "episode_indices": [0]} for n in names
+            ]
+        }
     if name == "ExtractedEdges":
-        return {"edges": [{"source_entity_name": s, "target_entity_name": t,
-                           "relation_type": rel, "fact": fact, "valid_at": None,
-                           "invalid_at": None, "episode_indices": [0]}
-                          for s, rel, t, fact in edges]}
+        return {
+            "edges": [
+                {
+                    "source_entity_name": s,
+                    "target_entity_name": t,
+                    "relation_type": rel,
+                    "fact": fact,
+                    "valid_at": None,
+                    "invalid_at": None,
+                    "episode_indices": [0],
+                }
+                for s, rel, t, fact in edges
+            ]
+        }
     return minimal_instance(schema)
 
 
-_EMPTY: dict[str, Any] = {"entities": [], "facts": [], "relations": [], "profiles": {},
-                          "causal_links": [],
-                          "emotion": {"label": "neutral", "intensity": 0.2, "energy": 0.3}}
+_EMPTY: dict[str, Any] = {
+    "entities": [],
+    "facts": [],
+    "relations": [],
+    "profiles": {},
+    "causal_links": [],
+    "emotion": {"label": "neutral", "intensity": 0.2, "energy": 0.3},
+}
 
 
 class ScriptedEndpoint:
@@ -251,9 +314,21 @@ class ScriptedEndpoint:
             c.completion_tokens += c_tok
             c.by_kind[kind] += 1
             c.unmatched += unmatched
-        return {"id": f"scripted-{c.calls}", "object": "chat.completion", "created": 0,
-                "model": body.get("model", "scripted"),
-                "choices": [{"index": 0, "finish_reason": "stop",
-                             "message": {"role": "assistant", "content": content}}],
-                "usage": {"prompt_tokens": p_tok, "completion_tokens": c_tok,
-                          "total_tokens": p_tok + c_tok}}
+        return {
+            "id": f"scripted-{c.calls}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body.get("model", "scripted"),
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": content},
+                }
+            ],
+            "usage": {
+                "prompt_tokens": p_tok,
+                "completion_tokens": c_tok,
+                "total_tokens": p_tok + c_tok,
+            },
+        }

@@ -36,8 +36,16 @@ from server.settings import Settings
 from tests.cypher import load_query
 
 PEOPLE = ["Clara Rezende", "Bruno Alves", "Marta Souza", "Diego Lima", "Ines Costa"]
-THINGS = ["works at Vertix", "lives in Curitiba", "plays the cello", "runs on Sundays",
-          "speaks Italian", "likes green tea", "owns a bicycle", "studies astronomy"]
+THINGS = [
+    "works at Vertix",
+    "lives in Curitiba",
+    "plays the cello",
+    "runs on Sundays",
+    "speaks Italian",
+    "likes green tea",
+    "owns a bicycle",
+    "studies astronomy",
+]
 LABELS = ["Event", "Fact", "Entity", "Alias", "Audit", "WriteReceipt", "Job", "JobDedup"]
 
 
@@ -68,22 +76,36 @@ async def writer(memory: Memory, agent: str, rate: float, until: float, bar: obj
 
 async def main(minutes: float, rate: float, ttl: float, every: float, report: float) -> None:
     logging.getLogger("neo4j").setLevel(logging.ERROR)  # retried lock waits are expected here
-    settings = Settings(retention_events_s=ttl, retention_receipts_s=ttl, retention_jobs_s=ttl,
-                        retention_dedup_s=ttl, retention_audits_s=ttl,
-                        retention_audit_text_s=ttl, worker_poll_interval_s=0.1)
-    ex = connect(settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(),
-                 settings.neo4j_database)
+    settings = Settings(
+        retention_events_s=ttl,
+        retention_receipts_s=ttl,
+        retention_jobs_s=ttl,
+        retention_dedup_s=ttl,
+        retention_audits_s=ttl,
+        retention_audit_text_s=ttl,
+        worker_poll_interval_s=0.1,
+    )
+    ex = connect(
+        settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(), settings.neo4j_database
+    )
     await ensure_schema(ex, 384)
     memory = build_memory(settings, executor=ex, embedder=HashEmbedder(384))
     agent = f"soak-{uuid.uuid4().hex[:10]}"
-    scheduler = Scheduler(memory.queue, {"retention": every}, holder=f"soak-{agent}",
-                          tick_s=min(5.0, every), agent_id=agent)
+    scheduler = Scheduler(
+        memory.queue,
+        {"retention": every},
+        holder=f"soak-{agent}",
+        tick_s=min(5.0, every),
+        agent_id=agent,
+    )
     worker = Worker(memory.job_deps(), default_handlers(), agent_id=agent, scheduler=scheduler)
     started = time.monotonic()
     until = started + minutes * 60
     samples: list[tuple[float, Counter[str]]] = []
-    print(f"soak: {minutes:g} min at {rate:g} msg/s, every ttl {ttl:g} s, retention every "
-          f"{every:g} s (agent {agent})")
+    print(
+        f"soak: {minutes:g} min at {rate:g} msg/s, every ttl {ttl:g} s, retention every "
+        f"{every:g} s (agent {agent})"
+    )
     print(f"{'t (s)':>6} " + " ".join(f"{lab:>12}" for lab in LABELS) + f" {'total':>7}")
     bar = progress_bar(total=int(minutes * 60 * rate), desc="messages")
     worker_task = asyncio.create_task(worker.run())
@@ -96,8 +118,11 @@ async def main(minutes: float, rate: float, ttl: float, every: float, report: fl
                 continue  # the run ended right after the last report
             c = await counts(ex, agent)
             samples.append((t, c))
-            bar.write(f"{t:6.0f} " + " ".join(f"{c[lab]:12d}" for lab in LABELS)
-                      + f" {sum(c.values()):7d}")
+            bar.write(
+                f"{t:6.0f} "
+                + " ".join(f"{c[lab]:12d}" for lab in LABELS)
+                + f" {sum(c.values()):7d}"
+            )
         written = await write_task
         bar.close()
         await worker.stop()
@@ -114,16 +139,19 @@ async def main(minutes: float, rate: float, ttl: float, every: float, report: fl
         if len(samples) >= 3:
             print(f"growth, first third: {growth(first):8.1f} nodes/min")
             print(f"growth, last third:  {growth(last):8.1f} nodes/min")
-        print(f"final nodes: {sum(samples[-1][1].values())} "
-              f"(max {max(sum(c.values()) for _, c in samples)})")
+        print(
+            f"final nodes: {sum(samples[-1][1].values())} "
+            f"(max {max(sum(c.values()) for _, c in samples)})"
+        )
     finally:
         await delete_agent(ex, agent)
         await ex.close()
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--minutes", type=float, default=10.0, help="how long to write")
     parser.add_argument("--rate", type=float, default=2.0, help="messages per second")
     parser.add_argument("--ttl", type=float, default=60.0, help="every time-to-live (seconds)")

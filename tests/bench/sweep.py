@@ -56,19 +56,26 @@ class Sweep:
         self.first.setdefault(kind, item)
 
 
-def replaying(executor: Executor, embedder: Embedder,
-              recorded: dict[str, dict[str, Any]]) -> Callable[[Item], WritePipeline]:
+def replaying(
+    executor: Executor, embedder: Embedder, recorded: dict[str, dict[str, Any]]
+) -> Callable[[Item], WritePipeline]:
     """A pipeline per item whose LLM replays the item's recorded extraction."""
+
     def pipe_for(item: Item) -> WritePipeline:
         answer = recorded.get(item.text, {"entities": [], "facts": [], "relations": []})
-        llm = ScriptedLLM(by_stage={"Stage: extract_informed": [answer]},
-                          replies=["not json"] * 20)
+        llm = ScriptedLLM(by_stage={"Stage: extract_informed": [answer]}, replies=["not json"] * 20)
         return WritePipeline(executor, embedder, llm.chat())
+
     return pipe_for
 
 
-async def sweep(executor: Executor, pipe: WritePipeline | Callable[[Item], WritePipeline],
-                items: list[Item], progress: bool = True, per_agent: int = 250) -> Sweep:
+async def sweep(
+    executor: Executor,
+    pipe: WritePipeline | Callable[[Item], WritePipeline],
+    items: list[Item],
+    progress: bool = True,
+    per_agent: int = 250,
+) -> Sweep:
     """Write every item and collect the failures: one agent per corpus and ``per_agent``
     consecutive items (a new agent after that keeps writes quick: the sweep looks for failures,
     growth is measured by bench_write)."""
@@ -77,8 +84,9 @@ async def sweep(executor: Executor, pipe: WritePipeline | Callable[[Item], Write
     try:
         for n, item in enumerate(progress_bar(items, desc="write") if progress else items):
             corpus = item.source.split("#")[0].split(" ")[0]
-            agent = agents.setdefault(f"{corpus}/{n // per_agent}",
-                                      f"sweep-{corpus}-{uuid.uuid4().hex[:8]}")
+            agent = agents.setdefault(
+                f"{corpus}/{n // per_agent}", f"sweep-{corpus}-{uuid.uuid4().hex[:8]}"
+            )
             try:
                 writer = pipe(item) if callable(pipe) else pipe
                 result = await writer.write(agent, item.text, item.speaker)
@@ -98,37 +106,51 @@ async def sweep(executor: Executor, pipe: WritePipeline | Callable[[Item], Write
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=1, help="write every N-th item")
-    parser.add_argument("--offset", type=int, default=0,
-                        help="with --every N: start at the offset-th item (0 to N-1)")
+    parser.add_argument(
+        "--offset",
+        type=int,
+        default=0,
+        help="with --every N: start at the offset-th item (0 to N-1)",
+    )
     parser.add_argument("--limit", type=int, default=None, help="at most N items per corpus")
     parser.add_argument("--corpora", default=",".join(CORPORA))
-    parser.add_argument("--llm", action="store_true",
-                        help="MuSiQue through the LLM path, replaying the recorded extraction")
-    parser.add_argument("--per-agent", type=int, default=250,
-                        help="consecutive items written into one agent")
+    parser.add_argument(
+        "--llm",
+        action="store_true",
+        help="MuSiQue through the LLM path, replaying the recorded extraction",
+    )
+    parser.add_argument(
+        "--per-agent", type=int, default=250, help="consecutive items written into one agent"
+    )
     args = parser.parse_args()
     settings = Settings()
-    executor = connect(settings.bolt_uri, settings.neo4j_user,
-                       settings.neo4j_secret(), settings.neo4j_database)
+    executor = connect(
+        settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(), settings.neo4j_database
+    )
     embedder = MiniLMEmbedder(find_tokenizer(settings.home))
     await ensure_schema(executor, embedder.dimensions)
     if not 0 <= args.offset < args.every:
         parser.error("--offset must be between 0 and --every - 1")
-    items = sample(args.every, corpora=tuple(args.corpora.split(",")), limit=args.limit,
-                   offset=args.offset)
+    items = sample(
+        args.every, corpora=tuple(args.corpora.split(",")), limit=args.limit, offset=args.offset
+    )
     start = time.perf_counter()
     try:
         pipe: WritePipeline | Callable[[Item], WritePipeline] = (
-            replaying(executor, embedder, recorded_extractions()) if args.llm
-            else WritePipeline(executor, embedder, None))
+            replaying(executor, embedder, recorded_extractions())
+            if args.llm
+            else WritePipeline(executor, embedder, None)
+        )
         result = await sweep(executor, pipe, items, per_agent=args.per_agent)
     finally:
         await executor.close()
     took = time.perf_counter() - start
-    print(f"\n{len(items)} items ({args.corpora}, every {args.every} from {args.offset}) "
-          f"in {took:.0f} s "
-          f"({len(items) / took:.1f}/s), {result.facts} facts added; "
-          f"failed: {sum(result.failures.values())}")
+    print(
+        f"\n{len(items)} items ({args.corpora}, every {args.every} from {args.offset}) "
+        f"in {took:.0f} s "
+        f"({len(items) / took:.1f}/s), {result.facts} facts added; "
+        f"failed: {sum(result.failures.values())}"
+    )
     for kind, count in result.failures.most_common():
         first = result.first[kind]
         print(f"  {count:5d}  {kind}\n         first: {first.source}: {first.text[:160]!r}")

@@ -38,11 +38,20 @@ __all__ = ["GROWTH_STAGES", "run_growth"]
 
 SPEAKER = "Rafael"
 # Trace steps (graph/memory/write/pipeline.py) → reported stage.
-GROWTH_STAGES = {"extraction": ("extraction",), "embedding": ("embedding",),
-                 "resolution": ("resolution",), "reconcile": ("reconcile",),
-                 "commit": ("upsert",), "other": ("guard", "event", "context")}
-LLM_STAGE = {"extract_informed": "extraction", "extract": "extraction",
-             "resolve_entities": "resolution", "reconcile": "reconcile"}
+GROWTH_STAGES = {
+    "extraction": ("extraction",),
+    "embedding": ("embedding",),
+    "resolution": ("resolution",),
+    "reconcile": ("reconcile",),
+    "commit": ("upsert",),
+    "other": ("guard", "event", "context"),
+}
+LLM_STAGE = {
+    "extract_informed": "extraction",
+    "extract": "extraction",
+    "resolve_entities": "resolution",
+    "reconcile": "reconcile",
+}
 FIRST_PERSON = [
     "I moved to Lisbon in 2019 after finishing my degree. My sister Carla still lives in Porto. "
     "She works as a nurse at Santa Maria hospital. We talk on the phone every Sunday. "
@@ -93,8 +102,11 @@ def messages(n: int) -> list[str]:
     """``n`` messages: 5-sentence HotpotQA passages (when shared/bench is there; else the
     first-person messages alone) with a first-person message after every third."""
     corpus = BENCH / "multihop" / "hotpotqa-corpus.json"
-    passages = [item.text for _, item in zip(range(n), hotpotqa(), strict=False)] \
-        if n and corpus.is_file() else []
+    passages = (
+        [item.text for _, item in zip(range(n), hotpotqa(), strict=False)]
+        if n and corpus.is_file()
+        else []
+    )
     out: list[str] = []
     for i, text in enumerate(passages):
         out.append(text)
@@ -110,8 +122,15 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
 
 
-async def _write_all(pipe: WritePipeline, agent: str, texts: list[str], llm: _TimedLLM | None,
-                     out: Measured, desc: str, timed: bool) -> None:
+async def _write_all(
+    pipe: WritePipeline,
+    agent: str,
+    texts: list[str],
+    llm: _TimedLLM | None,
+    out: Measured,
+    desc: str,
+    timed: bool,
+) -> None:
     for text in progress_bar(texts, desc=desc, unit="msg"):
         if llm is not None:
             llm.seconds.clear()
@@ -132,15 +151,23 @@ async def _write_all(pipe: WritePipeline, agent: str, texts: list[str], llm: _Ti
             out.stages.setdefault(stage, []).append(max(ms, 0.0))
 
 
-async def _measure(ex: Neo4jExecutor, embedder: Embedder, llm: Any, agent: str,
-                   texts: list[str], extra: list[str], label: str) -> Measured:
+async def _measure(
+    ex: Neo4jExecutor,
+    embedder: Embedder,
+    llm: Any,
+    agent: str,
+    texts: list[str],
+    extra: list[str],
+    label: str,
+) -> Measured:
     out = Measured()
     timed = _TimedLLM(llm) if llm is not None else None
     pipe = WritePipeline(WrappedExecutor(ex), embedder, timed)
     await _write_all(pipe, agent, texts, timed, out, f"{label} write", True)
     prof = ProfilingExecutor(ex)
-    await _write_all(WritePipeline(prof, embedder, timed), agent, extra, timed, out,
-                     f"{label} profile", False)
+    await _write_all(
+        WritePipeline(prof, embedder, timed), agent, extra, timed, out, f"{label} profile", False
+    )
     out.hits = prof.hits
     return out
 
@@ -154,18 +181,25 @@ def _report(results: dict[tuple[int, str], Measured]) -> None:
         print("prefill   | " + " | ".join(f"{s:>15}" for s in stages) + " | trips | db hits")
         for size in sizes:
             m = results[(size, path)]
-            cells = [f"{statistics.median(m.stages[s]):6.1f} / {_pct(m.stages[s], 0.95):6.1f}"
-                     for s in GROWTH_STAGES]
+            cells = [
+                f"{statistics.median(m.stages[s]):6.1f} / {_pct(m.stages[s], 0.95):6.1f}"
+                for s in GROWTH_STAGES
+            ]
             cells.append(f"{statistics.median(m.total):6.1f} / {_pct(m.total, 0.95):6.1f}")
             hits = sum(m.hits.values()) / max(m.profiled, 1)
-            print(f"{size:>9} | " + " | ".join(f"{c:>15}" for c in cells)
-                  + f" | {statistics.mean(m.trips):5.1f} | {hits:8.0f}")
+            print(
+                f"{size:>9} | "
+                + " | ".join(f"{c:>15}" for c in cells)
+                + f" | {statistics.mean(m.trips):5.1f} | {hits:8.0f}"
+            )
         base = statistics.median(results[(sizes[0], path)].total)
         top = statistics.median(results[(sizes[-1], path)].total)
-        print(f"p50 at {sizes[-1]} ÷ p50 at {sizes[0]}: {top / base:.2f}x; "
-              f"offline throughput at {sizes[0]}: {1000 / base:.1f} msg/s"
-              if path == "offline" else
-              f"p50 at {sizes[-1]} ÷ p50 at {sizes[0]}: {top / base:.2f}x")
+        print(
+            f"p50 at {sizes[-1]} ÷ p50 at {sizes[0]}: {top / base:.2f}x; "
+            f"offline throughput at {sizes[0]}: {1000 / base:.1f} msg/s"
+            if path == "offline"
+            else f"p50 at {sizes[-1]} ÷ p50 at {sizes[0]}: {top / base:.2f}x"
+        )
     print("\ndb hits per message by statement (largest prefill, top 8)")
     big = sizes[-1]
     for path in paths:
@@ -174,17 +208,24 @@ def _report(results: dict[tuple[int, str], Measured]) -> None:
         print(f"  {path}: {top8}")
 
 
-async def run_growth(ex: Neo4jExecutor, embedder: Embedder, sizes: list[int], n_messages: int,
-                     n_profiled: int, paths: list[str]) -> None:
+async def run_growth(
+    ex: Neo4jExecutor,
+    embedder: Embedder,
+    sizes: list[int],
+    n_messages: int,
+    n_profiled: int,
+    paths: list[str],
+) -> None:
     """Pre-fill one agent per size, then measure every (size, path); agents are deleted."""
     run = uuid.uuid4().hex[:6]
     texts = messages(n_messages + n_profiled)
     timed_texts, extra = texts[:n_messages], texts[n_messages:]
-    agents = {(size, path): f"bench-growth-{path}-{size}-{run}"
-              for size in sizes for path in paths}
+    agents = {(size, path): f"bench-growth-{path}-{size}-{run}" for size in sizes for path in paths}
     results: dict[tuple[int, str], Measured] = {}
-    print(f"load average {os.getloadavg()[0]:.1f}; sizes {sizes}; {n_messages} timed + "
-          f"{n_profiled} profiled messages per size and path")
+    print(
+        f"load average {os.getloadavg()[0]:.1f}; sizes {sizes}; {n_messages} timed + "
+        f"{n_profiled} profiled messages per size and path"
+    )
     try:
         for (size, path), agent in agents.items():
             if size == 0:
@@ -199,8 +240,16 @@ async def run_growth(ex: Neo4jExecutor, embedder: Embedder, sizes: list[int], n_
                 bar.update(done - bar.n)
 
             t = time.perf_counter()
-            res = await remember(ex, table, agent, pre.entities, pre.facts, pre.relations,
-                                 progress=progress, batch_size=1000)
+            res = await remember(
+                ex,
+                table,
+                agent,
+                pre.entities,
+                pre.facts,
+                pre.relations,
+                progress=progress,
+                batch_size=1000,
+            )
             bar.close()
             assert res.complete, res.error
             print(f"prefill {size}: {time.perf_counter() - t:.1f} s")
@@ -210,15 +259,25 @@ async def run_growth(ex: Neo4jExecutor, embedder: Embedder, sizes: list[int], n_
         try:
             llm = None
             if endpoint is not None:
-                llm = build_llm(Settings().model_copy(update={
-                    "llm_base_url": endpoint.base_url("growth"), "llm_max_retries": 0}))
+                llm = build_llm(
+                    Settings().model_copy(
+                        update={"llm_base_url": endpoint.base_url("growth"), "llm_max_retries": 0}
+                    )
+                )
             # Warm the models (spaCy, tokenizer) outside the timings.
             await WritePipeline(ex, embedder, None).write(
-                f"bench-growth-warm-{run}", "warm up the models please", SPEAKER, dry_run=True)
+                f"bench-growth-warm-{run}", "warm up the models please", SPEAKER, dry_run=True
+            )
             for (size, path), agent in agents.items():
                 results[(size, path)] = await _measure(
-                    ex, embedder, llm if path == "llm" else None, agent, timed_texts, extra,
-                    f"{path} {size}")
+                    ex,
+                    embedder,
+                    llm if path == "llm" else None,
+                    agent,
+                    timed_texts,
+                    extra,
+                    f"{path} {size}",
+                )
         finally:
             if endpoint is not None:
                 endpoint.__exit__(None, None, None)

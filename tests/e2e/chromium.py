@@ -17,13 +17,19 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 def start_chromium(width: int = 1400, height: int = 900) -> webdriver.Chrome:
     chromium, driver_bin = shutil.which("chromium"), shutil.which("chromedriver")
     assert chromium and driver_bin, (
-        "chromium/chromium-driver missing (scripts/bootstrap.sh --test installs them)")
+        "chromium/chromium-driver missing (scripts/bootstrap.sh --test installs them)"
+    )
     opts = webdriver.ChromeOptions()
     opts.binary_location = chromium
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                f"--window-size={width},{height}",
-                # Any name but loopback fails to resolve: a page that needs the internet breaks.
-                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        f"--window-size={width},{height}",
+        # Any name but loopback fails to resolve: a page that needs the internet breaks.
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+    ):
         opts.add_argument(arg)
     opts.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
     browser = webdriver.Chrome(service=Service(driver_bin), options=opts)

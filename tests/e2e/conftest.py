@@ -54,9 +54,21 @@ def api_subprocess(env: Mapping[str, str], cwd: Path | None = None) -> Iterator[
     URL once ``/healthz`` answers (fails the test after 90 s) and terminates it afterwards."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "server.app:create_app", "--factory",
-         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        env=dict(env), cwd=cwd,
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "server.app:create_app",
+            "--factory",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        env=dict(env),
+        cwd=cwd,
     )
     url = f"http://127.0.0.1:{port}"
     try:

@@ -17,7 +17,9 @@ def test_neo4j_browser_loads_in_headless_chromium() -> None:
     from selenium.webdriver.support.ui import WebDriverWait
 
     chromium, driver_bin = shutil.which("chromium"), shutil.which("chromedriver")
-    assert chromium and driver_bin, "chromium/chromium-driver missing (scripts/bootstrap.sh --test installs them)"
+    assert chromium and driver_bin, (
+        "chromium/chromium-driver missing (scripts/bootstrap.sh --test installs them)"
+    )
     settings = get_settings()
     if not settings.local_neo4j:
         pytest.skip("NEO4J_URI points at a remote server; the Browser check is for the local one")

@@ -30,8 +30,7 @@ def _run_all() -> dict[str, list[dict[str, Any]]]:
 
     async def main() -> dict[str, list[dict[str, Any]]]:
         out = {}
-        async with connected(settings.bolt_uri, settings.neo4j_user,
-                             settings.neo4j_secret()) as ex:
+        async with connected(settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret()) as ex:
             for name in cypher.names("browser"):
                 out[name] = await ex.run(name, PARAMS, read=True)
         return out
@@ -42,8 +41,12 @@ def _run_all() -> dict[str, list[dict[str, Any]]]:
 def test_every_saved_query_returns_rows(demo_agent: str) -> None:
     results = _run_all()
     assert set(results) == {
-        "browser/changes_since", "browser/entity_graph", "browser/fact_version_chain",
-        "browser/invalidated_relationships", "browser/top_entities"}
+        "browser/changes_since",
+        "browser/entity_graph",
+        "browser/fact_version_chain",
+        "browser/invalidated_relationships",
+        "browser/top_entities",
+    }
     for name, rows in results.items():
         assert rows, f"{name} returned no rows on the demo agent"
     chain = [r["version"] for r in results["browser/fact_version_chain"]]
@@ -64,7 +67,10 @@ def test_every_saved_query_has_the_header_and_is_documented() -> None:
 
 def test_grass_captions() -> None:
     grass = (BROWSER / "hippograph.grass").read_text()
-    for block, caption in (("relationship.RELATES_TO", '"{type}"'), ("node.Fact", '"{text}"'),
-                           ("node.Entity", '"{name}"')):
+    for block, caption in (
+        ("relationship.RELATES_TO", '"{type}"'),
+        ("node.Fact", '"{text}"'),
+        ("node.Entity", '"{name}"'),
+    ):
         body = grass.split(block + " {", 1)[1].split("\n}", 1)[0]
         assert f"caption: {caption}" in body, block

@@ -35,8 +35,13 @@ def client_package(tmp_path_factory: pytest.TempPathFactory) -> Any:
         'type = "datetime.datetime"\n'
     )
     exe = Path(sys.executable).with_name("ariadne-codegen")
-    done = subprocess.run([str(exe), "--config", str(config), "client"], cwd=out,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [str(exe), "--config", str(config), "client"],
+        cwd=out,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     sys.path.insert(0, str(out))
     try:
@@ -62,38 +67,49 @@ def test_generated_client_runs_every_operation(
             assert mine == "person:guilherme_maturana" and r.other_key == other
         assert {r.direction.value for r in rels} == {"OUTGOING", "INCOMING"}
 
-        found = await client.retrieve_context(agent_id=demo_agent,
-                                              query="Where does Guilherme work?")
+        found = await client.retrieve_context(
+            agent_id=demo_agent, query="Where does Guilherme work?"
+        )
         assert found.retrieve.context and len(found.retrieve.facts) <= 5
 
         page1 = await client.people_page(agent_id=demo_agent)
         assert page1.entities.page_info.has_next_page
-        page2 = await client.people_page(agent_id=demo_agent,
-                                         after=page1.entities.page_info.end_cursor)
+        page2 = await client.people_page(
+            agent_id=demo_agent, after=page1.entities.page_info.end_cursor
+        )
         keys = [e.node.key for e in page1.entities.edges + page2.entities.edges]
         assert len(keys) == len(set(keys)) == 4
 
-        graph = await client.neighborhood(agent_id=demo_agent, key="person:guilherme_maturana",
-                                          hops=2)
+        graph = await client.neighborhood(
+            agent_id=demo_agent, key="person:guilherme_maturana", hops=2
+        )
         assert graph.neighborhood.nodes[0].depth == 0 and graph.neighborhood.edges
 
         # Closed sets are generated as Python enums, in arguments and in results.
         enums = client_package
-        activity = await client.recent_activity(agent_id=demo_agent, status=enums.JobStatus.DONE,
-                                                kind=enums.FactKind.PREFERENCE)
-        assert all(j.status is enums.JobStatus.DONE and isinstance(j.kind, enums.JobKind)
-                   for j in activity.jobs)
+        activity = await client.recent_activity(
+            agent_id=demo_agent, status=enums.JobStatus.DONE, kind=enums.FactKind.PREFERENCE
+        )
+        assert all(
+            j.status is enums.JobStatus.DONE and isinstance(j.kind, enums.JobKind)
+            for j in activity.jobs
+        )
         assert activity.audit_log and all(
             a.action is enums.WriteAction.ADD and isinstance(a.mode, enums.WriteMode)
-            for a in activity.audit_log)
+            for a in activity.audit_log
+        )
         assert activity.facts.edges and all(
-            e.node.kind is enums.FactKind.PREFERENCE for e in activity.facts.edges)
-        assert all(isinstance(s, enums.RetrievalSignal)
-                   for f in found.retrieve.facts for s in f.sources)
+            e.node.kind is enums.FactKind.PREFERENCE for e in activity.facts.edges
+        )
+        assert all(
+            isinstance(s, enums.RetrievalSignal) for f in found.retrieve.facts for s in f.sources
+        )
 
-        remembered = await client.remember_fact(agent_id=demo_agent,
-                                                text="Guilherme ran the Lisbon half marathon",
-                                                subject="Guilherme Maturana")
+        remembered = await client.remember_fact(
+            agent_id=demo_agent,
+            text="Guilherme ran the Lisbon half marathon",
+            subject="Guilherme Maturana",
+        )
         assert remembered.remember.errors == []
         assert remembered.remember.summary is not None
         await http.aclose()

@@ -27,7 +27,8 @@ def _run(*cmd: str) -> subprocess.CompletedProcess[str]:
 def generated() -> Path:
     assert shutil.which("node"), "node is required for the TypeScript client check"
     assert (BIN / "graphql-codegen").exists(), (
-        "npm packages missing: run scripts/bootstrap.sh --test (npm ci in tests/e2e/ts)")
+        "npm packages missing: run scripts/bootstrap.sh --test (npm ci in tests/e2e/ts)"
+    )
     done = _run(str(BIN / "graphql-codegen"), "--config", "codegen.yml")
     assert done.returncode == 0, done.stdout + done.stderr
     out = TS / "src" / "generated" / "graphql.ts"
@@ -57,8 +58,7 @@ def test_compiled_client_talks_to_the_live_api(
 ) -> None:
     build = _run(str(BIN / "tsc"), "-p", "tsconfig.json")
     assert build.returncode == 0, build.stdout + build.stderr
-    done = _run("node", "dist/client.js", f"{live_api.url}/graphql", live_api.admin_key,
-                demo_agent)
+    done = _run("node", "dist/client.js", f"{live_api.url}/graphql", live_api.admin_key, demo_agent)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     assert summary["name"] == "Guilherme Maturana" and summary["activeFacts"] > 0
@@ -68,4 +68,5 @@ def test_compiled_client_talks_to_the_live_api(
     assert set(summary["jobStatuses"]) <= {"DONE"}
     # Incoming edges name the other end as their source (Helena -[sibling_of]-> Guilherme).
     assert summary["incoming"] and all(
-        s.endswith("-> person:guilherme_maturana") for s in summary["incoming"])
+        s.endswith("-> person:guilherme_maturana") for s in summary["incoming"]
+    )

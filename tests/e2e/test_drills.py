@@ -59,12 +59,17 @@ class TestWithOneApi:
     """Drills that share one API process."""
 
     async def test_neo4j_sigkill_mid_write_recovers_without_partial_or_lost_messages(
-        self, ex: Executor, neo: LocalNeo4j, served: tuple[FakeLLMServer, drills.Api],
+        self,
+        ex: Executor,
+        neo: LocalNeo4j,
+        served: tuple[FakeLLMServer, drills.Api],
     ) -> None:
         _check(await drills.drill_neo4j_sigkill(ex, neo, messages=2, served=served))
 
     async def test_fifty_identical_concurrent_writes_leave_one_fact_and_one_entity(
-        self, ex: Executor, served: tuple[FakeLLMServer, drills.Api],
+        self,
+        ex: Executor,
+        served: tuple[FakeLLMServer, drills.Api],
     ) -> None:
         _check(await drills.drill_concurrent_identical(ex, writers=50, served=served))
 

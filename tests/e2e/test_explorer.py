@@ -40,9 +40,21 @@ async def scoped_key(executor: Executor) -> AsyncIterator[dict[str, str]]:
     agent, tenant = f"empty-{uuid.uuid4().hex[:10]}", f"explorer-{uuid.uuid4().hex[:8]}"
     _, key = await ApiKeyStore(executor).create(tenant, [agent])
     pair = ("person:ana_souza", "person:ana_s")
-    await executor.run("consolidation/upsert_merge_candidates", {"agent_id": agent, "rows": [
-        {"id": candidate_id(agent, *pair), "keep_key": pair[0], "drop_key": pair[1],
-         "confidence": 0.9, "reason": "same name"}]})
+    await executor.run(
+        "consolidation/upsert_merge_candidates",
+        {
+            "agent_id": agent,
+            "rows": [
+                {
+                    "id": candidate_id(agent, *pair),
+                    "keep_key": pair[0],
+                    "drop_key": pair[1],
+                    "confidence": 0.9,
+                    "reason": "same name",
+                }
+            ],
+        },
+    )
     yield {"agent": agent, "key": key, "candidate": candidate_id(agent, *pair)}
     await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": tenant})
     await delete_agent(executor, agent)
@@ -51,8 +63,11 @@ async def scoped_key(executor: Executor) -> AsyncIterator[dict[str, str]]:
 def _view(browser: webdriver.Chrome, url: str) -> str:
     """Open a hash route and wait until its view has rendered (or shown its error)."""
     browser.get(url)
-    WebDriverWait(browser, 60).until(lambda b: b.execute_script(
-        "const m = document.getElementById('view'); return m && m.dataset.ready === '1'"))
+    WebDriverWait(browser, 60).until(
+        lambda b: b.execute_script(
+            "const m = document.getElementById('view'); return m && m.dataset.ready === '1'"
+        )
+    )
     return str(browser.find_element(By.ID, "view").text)
 
 
@@ -62,9 +77,12 @@ def _use_key(browser: webdriver.Chrome, base: str, key: str) -> None:
     field = browser.find_element(By.ID, "api-key")
     field.clear()
     field.send_keys(key, Keys.ENTER)
-    WebDriverWait(browser, 60).until(lambda b: b.execute_script(
-        "return document.getElementById('view').dataset.ready === '1' && "
-        "sessionStorage.getItem('hippograph.apiKey') !== null"))
+    WebDriverWait(browser, 60).until(
+        lambda b: b.execute_script(
+            "return document.getElementById('view').dataset.ready === '1' && "
+            "sessionStorage.getItem('hippograph.apiKey') !== null"
+        )
+    )
 
 
 def _no_foreign_requests(browser: webdriver.Chrome) -> None:
@@ -80,9 +98,15 @@ def test_page_is_self_contained_and_guarded(live_api: LiveApi) -> None:
     bundle = httpx.get(f"{live_api.url}/explorer-assets/app.js")
     assert bundle.status_code == 200 and "cytoscape" in bundle.text.lower()
     # The host/origin guard covers the page like every route (DNS rebinding, foreign origin).
-    assert httpx.get(f"{live_api.url}/explorer", headers={"Host": "evil.example"}).status_code == 403
-    assert httpx.get(f"{live_api.url}/explorer-assets/app.js",
-                     headers={"Origin": "https://evil.example"}).status_code == 403
+    assert (
+        httpx.get(f"{live_api.url}/explorer", headers={"Host": "evil.example"}).status_code == 403
+    )
+    assert (
+        httpx.get(
+            f"{live_api.url}/explorer-assets/app.js", headers={"Origin": "https://evil.example"}
+        ).status_code
+        == 403
+    )
 
 
 def test_admin_key_browses_the_demo_agent(
@@ -97,8 +121,10 @@ def test_admin_key_browses_the_demo_agent(
     assert all(c > 0 for c in counts), (counts, agents)
 
     # Search: ranked facts with their score breakdown and sources, and the context block.
-    text = _view(browser, f"{base}/explorer#/search?agent={demo_agent}&q="
-                 + quote("Where does Guilherme work?"))
+    text = _view(
+        browser,
+        f"{base}/explorer#/search?agent={demo_agent}&q=" + quote("Where does Guilherme work?"),
+    )
     facts = browser.find_elements(By.CSS_SELECTOR, "#results li.fact")
     assert facts, text
     finals = [float(f.find_element(By.CSS_SELECTOR, '[data-score="final"]').text) for f in facts]
@@ -109,8 +135,9 @@ def test_admin_key_browses_the_demo_agent(
     assert facts[0].find_element(By.TAG_NAME, "a").text.split(" ")[0] in context
 
     # asOf before anything was remembered: nothing to retrieve.
-    past = _view(browser, f"{base}/explorer#/search?agent={demo_agent}&q=Guilherme"
-                 "&asOf=2000-01-01T00:00:00")
+    past = _view(
+        browser, f"{base}/explorer#/search?agent={demo_agent}&q=Guilherme&asOf=2000-01-01T00:00:00"
+    )
     assert "No fact matched." in past
 
     # Entity: aliases, relations, facts and the neighbourhood graph; a click expands a node.
@@ -120,26 +147,34 @@ def test_admin_key_browses_the_demo_agent(
     assert "Guilherme Maturana" in browser.find_element(By.ID, "entity-name").text
     assert browser.find_elements(By.CSS_SELECTOR, "#relations tr.active")
     assert browser.find_elements(By.CSS_SELECTOR, "#entity-facts li")
-    WebDriverWait(browser, 30).until(lambda b: b.execute_script(
-        "return window.explorerGraph && window.explorerGraph.nodes().length > 1"))
+    WebDriverWait(browser, 30).until(
+        lambda b: b.execute_script(
+            "return window.explorerGraph && window.explorerGraph.nodes().length > 1"
+        )
+    )
     labels = browser.execute_script("return window.explorerGraph.edges().map(e => e.data('label'))")
     assert labels and all(labels)
     assert browser.find_elements(By.CSS_SELECTOR, "#legend li")
     before = browser.execute_script("return window.explorerGraph.nodes().length")
     other = browser.execute_script(
-        f"return window.explorerGraph.nodes().filter(n => n.id() !== '{key}')[0].id()")
+        f"return window.explorerGraph.nodes().filter(n => n.id() !== '{key}')[0].id()"
+    )
     button = browser.find_element(By.CSS_SELECTOR, f'#expanders button[data-node="{other}"]')
     button.send_keys(Keys.ENTER)  # keyboard: the node's button expands it like a click
-    WebDriverWait(browser, 30).until(lambda b: b.execute_script(
-        "return window.explorerGraph.nodes().length") >= before)
+    WebDriverWait(browser, 30).until(
+        lambda b: b.execute_script("return window.explorerGraph.nodes().length") >= before
+    )
     assert browser.execute_script("return window.explorerGraph.edges().length") > 0
 
     # Fact: its versions; forget asks for confirmation first (cancelled here).
     fact_link = browser.find_element(By.CSS_SELECTOR, "#entity-facts li a")
     fact_link.click()
-    WebDriverWait(browser, 30).until(lambda b: b.execute_script(
-        "const m = document.getElementById('view'); return m.dataset.view === 'fact' "
-        "&& m.dataset.ready === '1'"))
+    WebDriverWait(browser, 30).until(
+        lambda b: b.execute_script(
+            "const m = document.getElementById('view'); return m.dataset.view === 'fact' "
+            "&& m.dataset.ready === '1'"
+        )
+    )
     assert browser.find_elements(By.CSS_SELECTOR, "#versions li")
     browser.find_element(By.ID, "forget").click()
     assert browser.find_element(By.ID, "forget-confirm").is_displayed()
@@ -171,8 +206,11 @@ def test_scoped_key_sees_its_empty_agent_and_is_refused_others(
     assert not browser.find_elements(By.ID, "results")
 
     # The key may write its agent: remember one fact, then forget it from its fact view.
-    body = httpx.post(f"{base}/graphql", headers={"Authorization": f"Bearer {scoped_key['key']}"},
-                      json={"query": REMEMBER, "variables": {"agentId": agent}}).json()
+    body = httpx.post(
+        f"{base}/graphql",
+        headers={"Authorization": f"Bearer {scoped_key['key']}"},
+        json={"query": REMEMBER, "variables": {"agentId": agent}},
+    ).json()
     fact_id = body["data"]["remember"]["summary"]["factIds"][0]
     _view(browser, f"{base}/explorer#/fact?agent={agent}&id={fact_id}")
     assert "Ana Souza lives in Recife" in browser.find_element(By.ID, "versions").text
@@ -180,7 +218,8 @@ def test_scoped_key_sees_its_empty_agent_and_is_refused_others(
     browser.find_element(By.ID, "forget-reason").send_keys("moved away")
     browser.find_element(By.ID, "forget-yes").send_keys(Keys.ENTER)
     WebDriverWait(browser, 30).until(
-        lambda b: "Forgotten" in b.find_element(By.ID, "forget-status").text)
+        lambda b: "Forgotten" in b.find_element(By.ID, "forget-status").text
+    )
     _view(browser, f"{base}/explorer#/agents")
     row = browser.find_element(By.CSS_SELECTOR, f'tr[data-agent="{agent}"]')
     assert row.find_elements(By.TAG_NAME, "td")[0].text == "0"  # no active fact left
@@ -191,7 +230,8 @@ def test_scoped_key_sees_its_empty_agent_and_is_refused_others(
     browser.find_element(By.CSS_SELECTOR, reject).send_keys(Keys.ENTER)
     WebDriverWait(browser, 10).until(lambda b: b.switch_to.alert).accept()
     WebDriverWait(browser, 30).until(
-        lambda b: "REJECTED" in b.find_element(By.ID, "review-status").text)
+        lambda b: "REJECTED" in b.find_element(By.ID, "review-status").text
+    )
     assert not browser.find_elements(By.CSS_SELECTOR, reject)  # no longer open
     _no_foreign_requests(browser)
 

@@ -56,26 +56,56 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         pytest.fail("the local Neo4j jars are not installed (hippograph neo4j install)")
     bolt_port, http_port, api_port = free_port(), free_port(), free_port()
     api = f"http://127.0.0.1:{api_port}"
-    rt = LocalNeo4j(RuntimeConfig(
-        home=tmp_path_factory.mktemp("first-minutes"), password=PASSWORD, bolt_port=bolt_port,
-        http_port=http_port, heap="512m", pagecache="64m", tx_memory="128m", with_gds=False,
-        browser_allowlist="127.0.0.1", browser_post_connect_cmd=post_connect_cmd(api)))
+    rt = LocalNeo4j(
+        RuntimeConfig(
+            home=tmp_path_factory.mktemp("first-minutes"),
+            password=PASSWORD,
+            bolt_port=bolt_port,
+            http_port=http_port,
+            heap="512m",
+            pagecache="64m",
+            tx_memory="128m",
+            with_gds=False,
+            browser_allowlist="127.0.0.1",
+            browser_post_connect_cmd=post_connect_cmd(api),
+        )
+    )
     for name in ("lib", "plugins"):
         shutil.copytree(getattr(main, name), getattr(rt, name))
     rt.marker.write_text(rt._fingerprint())
     rt.start(log=lambda _m: None)
     bolt = f"bolt://127.0.0.1:{bolt_port}"
-    env = {**os.environ, "NEO4J_URI": bolt, "NEO4J_PASSWORD": PASSWORD,
-           "HIPPOGRAPH_WORKER_ENABLED": "false", "HIPPOGRAPH_AUTH_DISABLED": "true",
-           "HIPPOGRAPH_LLM_BASE_URL": "", "HIPPOGRAPH_LLM_API_KEY": ""}
+    env = {
+        **os.environ,
+        "NEO4J_URI": bolt,
+        "NEO4J_PASSWORD": PASSWORD,
+        "HIPPOGRAPH_WORKER_ENABLED": "false",
+        "HIPPOGRAPH_AUTH_DISABLED": "true",
+        "HIPPOGRAPH_LLM_BASE_URL": "",
+        "HIPPOGRAPH_LLM_API_KEY": "",
+    }
     proc = None
     try:
-        subprocess.run([sys.executable, "-m", "seed"], env=env, cwd=ROOT, check=True,
-                       capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "seed"], env=env, cwd=ROOT, check=True, capture_output=True
+        )
         proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "server.app:create_app", "--factory",
-             "--host", "127.0.0.1", "--port", str(api_port), "--log-level", "warning"],
-            env=env, cwd=ROOT)
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "server.app:create_app",
+                "--factory",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(api_port),
+                "--log-level",
+                "warning",
+            ],
+            env=env,
+            cwd=ROOT,
+        )
         wait_healthy(api, proc, timeout_s=120)
         yield Stack(api=api, browser=f"http://127.0.0.1:{http_port}", bolt=bolt)
     finally:
@@ -106,8 +136,12 @@ def _screenshot(browser: WebDriver, config: pytest.Config, tmp_path: Path, name:
 # web fonts, Segment analytics and the Canny feedback widget; and, when it captures a console
 # error, its built-in Sentry DSN (the org host is in the Browser jar's bundle). Offline they fail
 # and Browser works on; anything else off the machine fails the test.
-NEO4J_BROWSER_THIRD_PARTY = ("https://fonts.googleapis.com/", "https://cdn.segment.com/",
-                             "https://canny.io/", "https://o110884.ingest.sentry.io/")
+NEO4J_BROWSER_THIRD_PARTY = (
+    "https://fonts.googleapis.com/",
+    "https://cdn.segment.com/",
+    "https://canny.io/",
+    "https://o110884.ingest.sentry.io/",
+)
 
 
 def _assert_stayed_local(browser: WebDriver, allowed: tuple[str, ...] = ()) -> list[str]:
@@ -135,12 +169,15 @@ def test_graphiql_runs_the_retrieve_tab_offline(
 ) -> None:
     browser.get(f"{stack.api}/graphql")
     WebDriverWait(browser, 60).until(
-        lambda b: b.find_elements(By.CSS_SELECTOR, ".graphiql-editor .CodeMirror"))
-    tab = next(t for t in browser.find_elements(By.CSS_SELECTOR, ".graphiql-tab")
-               if "Retrieve" in t.text)
+        lambda b: b.find_elements(By.CSS_SELECTOR, ".graphiql-editor .CodeMirror")
+    )
+    tab = next(
+        t for t in browser.find_elements(By.CSS_SELECTOR, ".graphiql-tab") if "Retrieve" in t.text
+    )
     tab.find_element(By.CSS_SELECTOR, "button").click()
     WebDriverWait(browser, 10).until(
-        lambda b: "query Retrieve" in _text(b, ".graphiql-query-editor"))
+        lambda b: "query Retrieve" in _text(b, ".graphiql-query-editor")
+    )
     browser.find_element(By.CSS_SELECTOR, ".graphiql-execute-button").click()
     WebDriverWait(browser, 60).until(lambda b: "Lisboa" in _text(b, ".result-window"))
     result = _text(browser, ".result-window")
@@ -151,11 +188,19 @@ def test_graphiql_runs_the_retrieve_tab_offline(
 
 
 def test_every_page_we_serve_stays_local(stack: Stack, browser: WebDriver) -> None:
-    for path in ("/graphql", "/explorer", "/browser-guide", "/browser-guide/hippograph.grass", "/healthz",
-                 "/readyz", "/metrics"):
+    for path in (
+        "/graphql",
+        "/explorer",
+        "/browser-guide",
+        "/browser-guide/hippograph.grass",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+    ):
         browser.get(f"{stack.api}{path}")
         WebDriverWait(browser, 30).until(
-            lambda b: b.execute_script("return document.readyState") == "complete")
+            lambda b: b.execute_script("return document.readyState") == "complete"
+        )
         time.sleep(1)  # let late scripts start their requests
     _assert_stayed_local(browser)
 
@@ -187,8 +232,12 @@ def _connect(browser: WebDriver, timeout_s: float = 120) -> None:
             fields[0].clear()
             fields[0].send_keys(PASSWORD)
             _click(browser, "[data-testid=connect]")
-        except (ElementClickInterceptedException, ElementNotInteractableException,
-                NoSuchElementException, StaleElementReferenceException):
+        except (
+            ElementClickInterceptedException,
+            ElementNotInteractableException,
+            NoSuchElementException,
+            StaleElementReferenceException,
+        ):
             pass  # the form is still being (re)drawn: try again while it shows
         time.sleep(3)
     pytest.fail("Neo4j Browser kept showing its connect form")
@@ -199,20 +248,24 @@ def test_neo4j_browser_opens_the_guide_and_draws_a_query(
 ) -> None:
     browser.get(f"{stack.browser}/browser/?dbms={stack.bolt.replace('//', '//neo4j@')}")
     WebDriverWait(browser, 120).until(
-        lambda b: b.find_elements(By.CSS_SELECTOR, "[data-testid=password]"))
+        lambda b: b.find_elements(By.CSS_SELECTOR, "[data-testid=password]")
+    )
     _connect(browser)
     # The post-connect command opened the guide by itself.
     WebDriverWait(browser, 120).until(
-        lambda b: "Hippograph memory in Neo4j Browser" in b.find_element(By.TAG_NAME, "body").text)
+        lambda b: "Hippograph memory in Neo4j Browser" in b.find_element(By.TAG_NAME, "body").text
+    )
     # Slide 2 is the entity graph (the carousel renders only the current slide).
     _click(browser, "[data-testid=nextSlide]")
     WebDriverWait(browser, 10).until(lambda b: _entity_graph_block(b) is not None)
     browser.execute_script("arguments[0].click()", _entity_graph_block(browser))
     WebDriverWait(browser, 10).until(
-        lambda b: "RELATES_TO" in _text(b, "[data-testid=activeEditor]"))
+        lambda b: "RELATES_TO" in _text(b, "[data-testid=activeEditor]")
+    )
     _click(browser, "[data-testid=editor-Run]")
     WebDriverWait(browser, 60).until(
-        lambda b: len(b.find_elements(By.CSS_SELECTOR, "svg g.node")) > 0)
+        lambda b: len(b.find_elements(By.CSS_SELECTOR, "svg g.node")) > 0
+    )
     nodes = " ".join(_text(browser, "svg g.node").split())
     assert "Orion Tech" in nodes and "Helena Maturana" in nodes
     # The Hippograph style (applied on connect) captions RELATES_TO edges by their type.

@@ -39,8 +39,9 @@ def test_there_are_examples() -> None:
 
 @pytest.mark.parametrize(("where", "op"), examples(), ids=[w for w, _ in examples()])
 def test_example_runs(live_api: LiveApi, where: str, op: str) -> None:
-    resp = httpx.post(f"{live_api.url}/graphql", json={"query": op}, headers=live_api.headers,
-                      timeout=120)
+    resp = httpx.post(
+        f"{live_api.url}/graphql", json={"query": op}, headers=live_api.headers, timeout=120
+    )
     assert resp.status_code == 200, resp.text
     body = resp.json()
     expected = EXPECTED_ERRORS.get(_name(op) or "")

@@ -30,8 +30,17 @@ pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 HIPPOGRAPH = str(Path(sys.executable).parent / "hippograph")
-TOOLS = {"write_message", "remember_facts", "retrieve_context", "lookup_entity", "list_facts",
-         "forget_fact", "erase_fact", "erase_entity", "ingest_document"}
+TOOLS = {
+    "write_message",
+    "remember_facts",
+    "retrieve_context",
+    "lookup_entity",
+    "list_facts",
+    "forget_fact",
+    "erase_fact",
+    "erase_entity",
+    "ingest_document",
+}
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -61,19 +70,26 @@ async def _session_writes_and_retrieves(client: Client, agent: str) -> None:
     assert {t.name for t in tools} == TOOLS
     assert all(t.description and t.input_schema["properties"] for t in tools)
 
-    written = await client.call_tool("write_message", {
-        "agent_id": agent, "speaker_name": "Clara",
-        "message": "I work at Vertix as a data engineer."})
+    written = await client.call_tool(
+        "write_message",
+        {
+            "agent_id": agent,
+            "speaker_name": "Clara",
+            "message": "I work at Vertix as a data engineer.",
+        },
+    )
     assert not written.is_error, written.content
     assert _body(written)["facts_added"]
 
-    got = await client.call_tool("retrieve_context", {
-        "agent_id": agent, "query": "Where does Clara work?"})
+    got = await client.call_tool(
+        "retrieve_context", {"agent_id": agent, "query": "Where does Clara work?"}
+    )
     assert not got.is_error, got.content
     assert any("Vertix" in f["text"] for f in _body(got)["facts"])
 
-    forbidden = await client.call_tool("retrieve_context", {
-        "agent_id": "someone-else", "query": "Where does Clara work?"})
+    forbidden = await client.call_tool(
+        "retrieve_context", {"agent_id": "someone-else", "query": "Where does Clara work?"}
+    )
     assert forbidden.is_error and _body(forbidden)["error"]["code"] == "FORBIDDEN"
 
     bad = await client.call_tool("list_facts", {"agent_id": agent, "first": "lots"})
@@ -87,8 +103,10 @@ async def _session_writes_and_retrieves(client: Client, agent: str) -> None:
 
 
 def _stdio(**env: str) -> Client:
-    return Client(StdioServerParameters(command=HIPPOGRAPH, args=["mcp"], env=_env(**env),
-                                        cwd=str(ROOT)), read_timeout_seconds=120)
+    return Client(
+        StdioServerParameters(command=HIPPOGRAPH, args=["mcp"], env=_env(**env), cwd=str(ROOT)),
+        read_timeout_seconds=120,
+    )
 
 
 async def test_stdio_session_writes_and_retrieves(scope: dict[str, str]) -> None:
@@ -108,8 +126,15 @@ async def test_stdio_agent_scope_and_unknown_key(scope: dict[str, str]) -> None:
 
 
 def test_stdio_refuses_to_start_without_a_scope() -> None:
-    done = subprocess.run([HIPPOGRAPH, "mcp"], env=_env(), cwd=ROOT, capture_output=True,
-                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [HIPPOGRAPH, "mcp"],
+        env=_env(),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 2
     assert "HIPPOGRAPH_MCP_API_KEY" in done.stderr and done.stdout == ""
 
@@ -124,8 +149,9 @@ def api_url() -> Iterator[str]:
 
 
 def _http(url: str, key: str) -> Client:
-    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"},
-                              timeout=httpx2.Timeout(30, read=120))
+    http = httpx2.AsyncClient(
+        headers={"Authorization": f"Bearer {key}"}, timeout=httpx2.Timeout(30, read=120)
+    )
     return Client(streamable_http_client(f"{url}/mcp", http_client=http))
 
 
@@ -135,8 +161,11 @@ async def test_http_session_writes_and_retrieves(api_url: str, scope: dict[str, 
 
 
 def test_http_without_a_key_is_refused(api_url: str) -> None:
-    res = httpx.post(f"{api_url}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
-                     headers={"Accept": "application/json, text/event-stream"})
+    res = httpx.post(
+        f"{api_url}/mcp",
+        json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        headers={"Accept": "application/json, text/event-stream"},
+    )
     assert res.status_code == 401
     assert res.json()["errors"][0]["extensions"]["code"] == "FORBIDDEN"
     assert res.headers["www-authenticate"] == "Bearer"
@@ -150,22 +179,37 @@ INSPECTOR = ROOT / "tests" / "e2e" / "mcp-inspector" / "node_modules" / ".bin" /
 def _inspect(home: Path, *args: str) -> set[str]:
     """Tool names the inspector CLI lists (``--method tools/list``)."""
     assert INSPECTOR.exists(), "MCP inspector missing: run scripts/bootstrap.sh --test"
-    done = subprocess.run([str(INSPECTOR), "--cli", *args, "--method", "tools/list"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=180,
-                          env={**_env(), "HOME": str(home)})
+    done = subprocess.run(
+        [str(INSPECTOR), "--cli", *args, "--method", "tools/list"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**_env(), "HOME": str(home)},
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return {t["name"] for t in json.loads(done.stdout)["tools"]}
 
 
 def test_inspector_cli_lists_tools_over_stdio(tmp_path: Path) -> None:
-    env = [f"{k}={v}" for k, v in _env(HIPPOGRAPH_MCP_AGENT="inspector").items()
-           if k not in ("PATH", "HOME")]
+    env = [
+        f"{k}={v}"
+        for k, v in _env(HIPPOGRAPH_MCP_AGENT="inspector").items()
+        if k not in ("PATH", "HOME")
+    ]
     flags = [x for pair in env for x in ("-e", pair)]
     assert _inspect(tmp_path, *flags, "--cwd", str(ROOT), HIPPOGRAPH, "mcp") == TOOLS
 
 
-def test_inspector_cli_lists_tools_over_http(tmp_path: Path, api_url: str,
-                                             scope: dict[str, str]) -> None:
-    names = _inspect(tmp_path, f"{api_url}/mcp", "--transport", "http",
-                     "--header", f"Authorization: Bearer {scope['key']}")
+def test_inspector_cli_lists_tools_over_http(
+    tmp_path: Path, api_url: str, scope: dict[str, str]
+) -> None:
+    names = _inspect(
+        tmp_path,
+        f"{api_url}/mcp",
+        "--transport",
+        "http",
+        "--header",
+        f"Authorization: Bearer {scope['key']}",
+    )
     assert names == TOOLS

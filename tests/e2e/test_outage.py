@@ -18,15 +18,26 @@ from tests.e2e.conftest import serve_in_thread
 pytestmark = pytest.mark.e2e
 
 BOLT, HTTP = 27687, 27474
-PASSWORD = "hippograph-dev"  # a throwaway server of its own (loopback, test ports), not the local one
+PASSWORD = (
+    "hippograph-dev"  # a throwaway server of its own (loopback, test ports), not the local one
+)
 QUERY = {"query": '{ entities(agentId: "outage-probe") { totalCount } }'}
 
 
 @pytest.fixture(scope="module")
 def throwaway() -> Iterator[LocalNeo4j]:
-    neo = LocalNeo4j(RuntimeConfig(home=Path("/tmp/gql-outage"), password=PASSWORD,
-                                   bolt_port=BOLT, http_port=HTTP, with_gds=False, heap="512m",
-                                   pagecache="64m", tx_memory="128m"))
+    neo = LocalNeo4j(
+        RuntimeConfig(
+            home=Path("/tmp/gql-outage"),
+            password=PASSWORD,
+            bolt_port=BOLT,
+            http_port=HTTP,
+            with_gds=False,
+            heap="512m",
+            pagecache="64m",
+            tx_memory="128m",
+        )
+    )
     neo.install(log=lambda _: None)  # copies jars once (~1 min), then a no-op
     neo.start(log=lambda _: None)
     try:
@@ -50,9 +61,15 @@ def _wait_ready(url: str, want: int, timeout_s: float = 180) -> int:
 
 
 def test_unavailable_then_automatic_recovery(throwaway: LocalNeo4j) -> None:
-    settings = Settings(neo4j_uri=f"bolt://127.0.0.1:{BOLT}", neo4j_password=PASSWORD,
-                        auth_disabled=True,
-                        embedder="hash", llm_base_url=None, llm_api_key=None, worker_enabled=False)
+    settings = Settings(
+        neo4j_uri=f"bolt://127.0.0.1:{BOLT}",
+        neo4j_password=PASSWORD,
+        auth_disabled=True,
+        embedder="hash",
+        llm_base_url=None,
+        llm_api_key=None,
+        worker_enabled=False,
+    )
     server, thread, url = serve_in_thread(settings)
     try:
         assert _wait_ready(url, 200) == 200

@@ -35,14 +35,22 @@ from tests.e2e.conftest import free_port, wait_healthy
 ROOT = Path(__file__).resolve().parents[2]
 DEADLINE_S = 110.0
 
-PEOPLE = [("Clara Rezende", "Porto", "Acme"), ("Bruno Tavares", "Lisbon", "Globex"),
-          ("Marta Salgado", "Braga", "Initech"), ("Diogo Fontes", "Coimbra", "Umbrella"),
-          ("Ines Carvalho", "Faro", "Hooli"), ("Tiago Moreira", "Aveiro", "Stark"),
-          ("Rita Lobo", "Evora", "Wayne"), ("Nuno Pires", "Viseu", "Wonka")]
+PEOPLE = [
+    ("Clara Rezende", "Porto", "Acme"),
+    ("Bruno Tavares", "Lisbon", "Globex"),
+    ("Marta Salgado", "Braga", "Initech"),
+    ("Diogo Fontes", "Coimbra", "Umbrella"),
+    ("Ines Carvalho", "Faro", "Hooli"),
+    ("Tiago Moreira", "Aveiro", "Stark"),
+    ("Rita Lobo", "Evora", "Wayne"),
+    ("Nuno Pires", "Viseu", "Wonka"),
+]
 SHARED = "My brother Rafael Duarte lives in Madrid and plays the cello every Sunday."
 TWIN = SHARED.replace("My brother", "Our brother")
-DOCUMENT = ("# Team notes\n\nHelena Prates leads the data team in Berlin. She joined Acme in "
-            "2021 and mentors two engineers.\n\nThe quarterly offsite will happen in Sintra.")
+DOCUMENT = (
+    "# Team notes\n\nHelena Prates leads the data team in Berlin. She joined Acme in "
+    "2021 and mentors two engineers.\n\nThe quarterly offsite will happen in Sintra."
+)
 
 WRITE = """mutation($a: ID!, $m: String!, $async: Boolean!, $key: String) {
   write(agentId: $a, message: $m, speakerName: "Ana", async: $async, idempotencyKey: $key) {
@@ -58,18 +66,23 @@ INGEST = """mutation($a: ID!, $t: String!) {
 
 
 def _env(admin: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("HIPPOGRAPH_LLM") and k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
-    env.update({
-        "PYTHONPATH": str(ROOT),
-        "HIPPOGRAPH_ADMIN_API_KEY": admin,
-        "HIPPOGRAPH_AUTH_DISABLED": "false",
-        "HIPPOGRAPH_RATE_LIMIT_PER_MINUTE": "0",
-        "HIPPOGRAPH_API_PROCESSES": "2",
-        "HIPPOGRAPH_WORKER_ENABLED": "false",  # the APIs run no job worker
-        "HIPPOGRAPH_SCHEDULER_ENABLED": "false",
-        "HIPPOGRAPH_WORKER_POLL_INTERVAL_S": "0.2",
-    })
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("HIPPOGRAPH_LLM") and k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")
+    }
+    env.update(
+        {
+            "PYTHONPATH": str(ROOT),
+            "HIPPOGRAPH_ADMIN_API_KEY": admin,
+            "HIPPOGRAPH_AUTH_DISABLED": "false",
+            "HIPPOGRAPH_RATE_LIMIT_PER_MINUTE": "0",
+            "HIPPOGRAPH_API_PROCESSES": "2",
+            "HIPPOGRAPH_WORKER_ENABLED": "false",  # the APIs run no job worker
+            "HIPPOGRAPH_SCHEDULER_ENABLED": "false",
+            "HIPPOGRAPH_WORKER_POLL_INTERVAL_S": "0.2",
+        }
+    )
     return env
 
 
@@ -85,18 +98,38 @@ def cluster(demo_agent: str) -> Iterator[dict[str, Any]]:
     admin = "hg_scale_" + secrets.token_urlsafe(32)
     env = _env(admin)
     ports = [free_port(), free_port()]
-    apis = [subprocess.Popen(_hippograph("serve", "--port", str(p)), env=env, cwd=ROOT,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for p in ports]
-    workers = [subprocess.Popen(_hippograph("worker", "--agent", agent, "--no-scheduler"),
-                                env=env, cwd=ROOT, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, text=True) for _ in range(2)]
+    apis = [
+        subprocess.Popen(
+            _hippograph("serve", "--port", str(p)),
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for p in ports
+    ]
+    workers = [
+        subprocess.Popen(
+            _hippograph("worker", "--agent", agent, "--no-scheduler"),
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     urls = [f"http://127.0.0.1:{p}" for p in ports]
     try:
         deadline = time.monotonic() + 75
         for url, proc in zip(urls, apis, strict=True):
             wait_healthy(url, proc, timeout_s=max(1.0, deadline - time.monotonic()))
-        yield {"agent": agent, "urls": urls, "headers": {"Authorization": f"Bearer {admin}"},
-               "workers": workers}
+        yield {
+            "agent": agent,
+            "urls": urls,
+            "headers": {"Authorization": f"Bearer {admin}"},
+            "workers": workers,
+        }
     finally:
         for proc in [*apis, *workers]:
             if proc.poll() is None:
@@ -135,8 +168,10 @@ async def _load(cluster: dict[str, Any]) -> dict[str, Any]:
     async with httpx.AsyncClient(headers=cluster["headers"], timeout=90) as client:
 
         async def gql(i: int, query: str, **variables: Any) -> dict[str, Any]:
-            res = await client.post(f"{urls[i % 2]}/graphql",
-                                    json={"query": query, "variables": {"a": agent, **variables}})
+            res = await client.post(
+                f"{urls[i % 2]}/graphql",
+                json={"query": query, "variables": {"a": agent, **variables}},
+            )
             assert res.status_code == 200, res.text
             body = res.json()
             assert "errors" not in body, body
@@ -154,12 +189,22 @@ async def _load(cluster: dict[str, Any]) -> dict[str, Any]:
         # both async here: the second must answer with the first's event and job).
         calls += [gql(i, WRITE, m=SHARED, key="shared", **{"async": True}) for i in range(2)]
         # The same text under two keys through both APIs (sync and async): two events, one fact.
-        calls += [gql(0, WRITE, m=TWIN, key="twin-a", **{"async": False}),
-                  gql(1, WRITE, m=TWIN, key="twin-b", **{"async": True})]
+        calls += [
+            gql(0, WRITE, m=TWIN, key="twin-a", **{"async": False}),
+            gql(1, WRITE, m=TWIN, key="twin-b", **{"async": True}),
+        ]
         calls += [gql(0, INGEST, t=DOCUMENT)]
-        calls += [gql(i, RETRIEVE, q=q) for i, q in enumerate(
-            ["Where does Clara live?", "Who works at Globex?", "Who plays the cello?",
-             "Where is the offsite?"])]
+        calls += [
+            gql(i, RETRIEVE, q=q)
+            for i, q in enumerate(
+                [
+                    "Where does Clara live?",
+                    "Who works at Globex?",
+                    "Who plays the cello?",
+                    "Where is the offsite?",
+                ]
+            )
+        ]
         answers = await asyncio.gather(*calls)
         return {"writes": answers[:12], "ingest": answers[12], "retrieves": answers[13:]}
 

@@ -23,8 +23,7 @@ from tests.e2e.conftest import LiveApi
 pytestmark = pytest.mark.e2e
 
 EXAMPLES_PER_FIELD = 15
-LEAKS = re.compile(r"Traceback|File \"|Neo\.ClientError|neo4j\.exceptions|MATCH \(|cypher/",
-                   re.I)
+LEAKS = re.compile(r"Traceback|File \"|Neo\.ClientError|neo4j\.exceptions|MATCH \(|cypher/", re.I)
 AGENT_ARG = re.compile(r'agentId:\s*"((?:[^"\\]|\\.)*)"')
 
 
@@ -50,8 +49,13 @@ def test_no_server_errors_or_leaks(live_api: LiveApi, demo_agent: str) -> None:
             label = operation.label
 
             @given(case=operation.as_strategy())
-            @settings(max_examples=EXAMPLES_PER_FIELD, deadline=None, derandomize=True,
-                      database=None, suppress_health_check=list(HealthCheck))
+            @settings(
+                max_examples=EXAMPLES_PER_FIELD,
+                deadline=None,
+                derandomize=True,
+                database=None,
+                suppress_health_check=list(HealthCheck),
+            )
             def check(case: Any) -> None:
                 body = case.body if isinstance(case.body, dict) else {}
                 agents.update(AGENT_ARG.findall(str(body.get("query", ""))))
@@ -63,5 +67,7 @@ def test_no_server_errors_or_leaks(live_api: LiveApi, demo_agent: str) -> None:
             check()
     finally:
         _forget_agents(agents)
-    print(f"schemathesis: {sum(statuses.values())} requests over {len(operations)} root fields, "
-          f"statuses {dict(statuses)}")
+    print(
+        f"schemathesis: {sum(statuses.values())} requests over {len(operations)} root fields, "
+        f"statuses {dict(statuses)}"
+    )

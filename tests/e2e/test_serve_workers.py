@@ -34,23 +34,45 @@ def test_serve_workers_runs_n_processes_sharing_the_rate_budget() -> None:
     port = free_port()
     admin = "hg_workers_" + secrets.token_urlsafe(32)
     env = {k: v for k, v in os.environ.items() if not k.startswith("HIPPOGRAPH_LLM")}
-    env.update({"HIPPOGRAPH_ADMIN_API_KEY": admin, "HIPPOGRAPH_RATE_LIMIT_PER_MINUTE": "4",
-                "HIPPOGRAPH_WORKER_ENABLED": "false", "PYTHONPATH": str(ROOT)})
+    env.update(
+        {
+            "HIPPOGRAPH_ADMIN_API_KEY": admin,
+            "HIPPOGRAPH_RATE_LIMIT_PER_MINUTE": "4",
+            "HIPPOGRAPH_WORKER_ENABLED": "false",
+            "PYTHONPATH": str(ROOT),
+        }
+    )
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from server.cli import main; main()", "serve", "--port",
-         str(port), "--workers", "2"],
-        env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-c",
+            "from server.cli import main; main()",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+        ],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, proc, timeout_s=90)
-        workers = [p for p in _children(proc.pid)
-                   if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()]
+        workers = [
+            p
+            for p in _children(proc.pid)
+            if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()
+        ]
         assert len(workers) == 2, workers
         codes = []
         for _ in range(12):  # a new connection each time: the kernel picks the process
             with httpx.Client(headers={"Authorization": f"Bearer {admin}"}) as client:
-                codes.append(client.post(f"{url}/graphql",
-                                         json={"query": "{ __typename }"}).status_code)
+                codes.append(
+                    client.post(f"{url}/graphql", json={"query": "{ __typename }"}).status_code
+                )
         granted = codes.count(200)
         # 4 per minute over 2 processes: each grants 2, so 2 to 4 in all, never more.
         assert 2 <= granted <= 4 and set(codes) == {200, 429}, codes

@@ -20,16 +20,28 @@ pytestmark = pytest.mark.neo4j
 
 @pytest.fixture
 async def hashed_agent(executor: Executor, agent_id: str) -> str:
-    await remember(executor, HashEmbedder(), agent_id, entities=MARCOS_ENTITIES,
-                   facts=MARCOS_FACTS, relations=MARCOS_RELATIONS)
+    await remember(
+        executor,
+        HashEmbedder(),
+        agent_id,
+        entities=MARCOS_ENTITIES,
+        facts=MARCOS_FACTS,
+        relations=MARCOS_RELATIONS,
+    )
     return agent_id
 
 
 def test_reembed_cli_moves_an_agent_to_the_configured_model(hashed_agent: str) -> None:
     agent_id = hashed_agent
     runner = CliRunner()
-    query = ["retrieve", "--agent", agent_id, "--no-rerank", "--json",
-             "Where does Marcos Tavares live?"]
+    query = [
+        "retrieve",
+        "--agent",
+        agent_id,
+        "--no-rerank",
+        "--json",
+        "Where does Marcos Tavares live?",
+    ]
     refused = runner.invoke(app, query)
     assert refused.exit_code == 2, refused.output
     assert "hippograph reembed" in refused.output and "Traceback" not in refused.output

@@ -33,12 +33,21 @@ WRITE = """mutation($a: ID!, $m: String!, $async: Boolean!) {
     errors { code message } } }"""
 INGEST = """mutation($a: ID!, $t: String!) { ingestDocument(agentId: $a, text: $t, title: "Notes") {
   documentId jobId errors { code } } }"""
-DOCUMENT = ("Marina Souza lives in Lisbon and works at Orion Tech as an engineer. "
-            "Her brother Paulo Souza lives in Porto and teaches mathematics.")
+DOCUMENT = (
+    "Marina Souza lives in Lisbon and works at Orion Tech as an engineer. "
+    "Her brother Paulo Souza lives in Porto and teaches mathematics."
+)
 
-CUSTOM = {"write_mode": "controlled", "mutations_frozen": True, "pii_mode": "reject",
-          "max_message_chars": 777, "merge_candidate_threshold": 0.71,
-          "document_chunk_chars": 999, "worker_poll_interval_s": 0.05, "worker_concurrency": 3}
+CUSTOM = {
+    "write_mode": "controlled",
+    "mutations_frozen": True,
+    "pii_mode": "reject",
+    "max_message_chars": 777,
+    "merge_candidate_threshold": 0.71,
+    "document_chunk_chars": 999,
+    "worker_poll_interval_s": 0.05,
+    "worker_concurrency": 3,
+}
 
 
 async def facts_of(executor: Executor, agent_id: str) -> int:
@@ -55,8 +64,10 @@ async def events_of(executor: Executor, agent_id: str) -> int:
 def env_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """``HIPPOGRAPH_*`` variables for the CLI (which reads the cached ``get_settings()``)."""
     for key, value in CUSTOM.items():
-        monkeypatch.setenv(f"HIPPOGRAPH_{key.upper()}", str(value).lower()
-                           if isinstance(value, bool) else str(value))
+        monkeypatch.setenv(
+            f"HIPPOGRAPH_{key.upper()}",
+            str(value).lower() if isinstance(value, bool) else str(value),
+        )
     monkeypatch.setenv("HIPPOGRAPH_EMBEDDER", "hash")
     get_settings.cache_clear()
     yield
@@ -94,11 +105,15 @@ async def test_api_worker_and_cli_build_identical_configs(
 
 
 @pytest.fixture
-async def frozen(executor: Executor, hash_embedder: HashEmbedder,
-                 agent_id: str) -> AsyncIterator[tuple[Memory, WorkerHandle]]:
+async def frozen(
+    executor: Executor, hash_embedder: HashEmbedder, agent_id: str
+) -> AsyncIterator[tuple[Memory, WorkerHandle]]:
     """A frozen deployment's services with its worker running for this test's agent."""
-    memory = build_memory(Settings(mutations_frozen=True, worker_poll_interval_s=0.05),
-                          executor=executor, embedder=hash_embedder)
+    memory = build_memory(
+        Settings(mutations_frozen=True, worker_poll_interval_s=0.05),
+        executor=executor,
+        embedder=hash_embedder,
+    )
     handle = await start_worker(memory, concurrency=1, scheduler=False, agent_id=agent_id)
     yield memory, handle
     await handle.stop(grace_s=2.0)
@@ -117,8 +132,9 @@ async def wait_done(memory: Memory, job_ids: list[str], seconds: float = 60.0) -
 async def test_async_write_through_graphql_is_finished_by_the_worker(
     executor: Executor, hash_embedder: HashEmbedder, agent_id: str
 ) -> None:
-    memory = build_memory(Settings(worker_poll_interval_s=0.05), executor=executor,
-                          embedder=hash_embedder)
+    memory = build_memory(
+        Settings(worker_poll_interval_s=0.05), executor=executor, embedder=hash_embedder
+    )
     handle = await start_worker(memory, scheduler=False, agent_id=agent_id)
     try:
         res = await gql(memory, WRITE, {"a": agent_id, "m": MESSAGE, "async": True})

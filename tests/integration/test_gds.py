@@ -29,14 +29,15 @@ async def test_gds_loaded_when_plugin_installed(executor: Executor, settings: Se
     assert version.startswith("2.13.")
 
 
-async def test_gds_client_runs_pagerank(executor: Executor, settings: Settings, agent_id: str) -> None:
+async def test_gds_client_runs_pagerank(
+    executor: Executor, settings: Settings, agent_id: str
+) -> None:
     if not settings.local_neo4j or not _gds_jar_installed():
         pytest.skip("OpenGDS plugin jar not installed in this server (optional component)")
     await executor.run_text(load_query("gds_ring"), {"agent_id": agent_id})
 
     def run() -> None:
-        gds = connect_gds(settings.bolt_uri, settings.neo4j_user,
-                          settings.neo4j_secret())
+        gds = connect_gds(settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret())
         assert gds is not None
         try:
             projected = gds.graph.project.native(

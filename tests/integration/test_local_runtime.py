@@ -52,9 +52,17 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalNeo4j]:
         pytest.fail("the main local Neo4j is not installed (scripts/bootstrap.sh does that)")
     home = tmp_path_factory.mktemp("runtime")
     # No password configured: the home's generated one, as for `make run`.
-    rt = LocalNeo4j(RuntimeConfig(home=home, bolt_port=37687,
-                                  http_port=37474, heap="512m", pagecache="64m", tx_memory="128m",
-                                  with_gds=False))
+    rt = LocalNeo4j(
+        RuntimeConfig(
+            home=home,
+            bolt_port=37687,
+            http_port=37474,
+            heap="512m",
+            pagecache="64m",
+            tx_memory="128m",
+            with_gds=False,
+        )
+    )
     # Reuse the jars already resolved from Maven Central instead of resolving them again.
     for name in ("lib", "plugins"):
         shutil.copytree(getattr(main, name), getattr(rt, name))
@@ -69,8 +77,9 @@ def started(runtime: LocalNeo4j) -> LocalNeo4j:
     return runtime
 
 
-def _login(rt: LocalNeo4j, password: str, text: LiteralString = load("schema/components"),
-           **params: object) -> list[dict[str, Any]]:
+def _login(
+    rt: LocalNeo4j, password: str, text: LiteralString = load("schema/components"), **params: object
+) -> list[dict[str, Any]]:
     """Log in with ``password`` and run one statement."""
     with (
         GraphDatabase.driver(rt.bolt_uri, auth=("neo4j", password)) as driver,
@@ -94,15 +103,20 @@ def test_a_fresh_home_gets_a_random_owner_only_password(started: LocalNeo4j) -> 
 def test_neo4j_http_answers_cors_only_for_its_own_origin(started: LocalNeo4j) -> None:
     base = f"http://127.0.0.1:{started.config.http_port}"
     for method in ("GET", "OPTIONS"):
-        answer = httpx.request(method, f"{base}/", headers={
-            "Origin": "http://evil.example", "Access-Control-Request-Method": "POST"})
+        answer = httpx.request(
+            method,
+            f"{base}/",
+            headers={"Origin": "http://evil.example", "Access-Control-Request-Method": "POST"},
+        )
         allowed = answer.headers.get("access-control-allow-origin")
         assert allowed == base, (method, allowed)  # never "*" nor the foreign origin
 
 
 def test_apoc_routines_outside_the_allowlist_are_refused(started: LocalNeo4j) -> None:
     password = started.passwords()[0]
-    assert str(_login(started, password, load("schema/apoc_version"))[0]["version"]).startswith("5.")
+    assert str(_login(started, password, load("schema/apoc_version"))[0]["version"]).startswith(
+        "5."
+    )
     assert _login(started, password, load_query("sleep"), ms=1) == [{"slept": True}]
     with pytest.raises(ClientError, match=r"apoc\.meta\.schema"):
         _login(started, password, load_query("apoc_meta_schema"))

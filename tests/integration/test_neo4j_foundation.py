@@ -31,8 +31,17 @@ async def test_ensure_schema_is_idempotent_and_online(executor: Executor) -> Non
     assert first.version == second.version >= SCHEMA_VERSION
     assert first.missing == second.missing == ()
     assert first.indexes.keys() == second.indexes.keys()
-    for name in ("fact_embedding", "event_embedding", "entity_embedding", "fact_text",
-                 "event_text", "entity_names", "entity_key", "alias_norm", "relates_evidence"):
+    for name in (
+        "fact_embedding",
+        "event_embedding",
+        "entity_embedding",
+        "fact_text",
+        "event_text",
+        "entity_names",
+        "entity_key",
+        "alias_norm",
+        "relates_evidence",
+    ):
         assert second.indexes[name] == "ONLINE", name
 
 
@@ -55,14 +64,18 @@ async def test_vector_index_returns_nearest_neighbour(
     vectors = await minilm.embed(texts)
     await executor.run_text(
         load_query("create_facts"),
-        {"agent_id": agent_id, "rows": [{"text": t, "embedding": v} for t, v in zip(texts, vectors, strict=True)]},
+        {
+            "agent_id": agent_id,
+            "rows": [{"text": t, "embedding": v} for t, v in zip(texts, vectors, strict=True)],
+        },
     )
     query = (await minilm.embed(["Where does Clara live?"]))[0]
     # The bare index is global (top-k, then the agent filter): ask for every fact in the database
     # so facts of other agents (a shared dev server, benchmarks) cannot crowd this agent's out.
     total = (await executor.run_text(load_query("count_all_facts"), {}, read=True))[0]["facts"]
     rows = await executor.run_text(
-        load_query("vector_top"), {"agent_id": agent_id, "vector": query, "k": max(50, total)},
+        load_query("vector_top"),
+        {"agent_id": agent_id, "vector": query, "k": max(50, total)},
         read=True,
     )
     assert len(rows) == len(texts)
@@ -75,7 +88,12 @@ async def test_fulltext_index_finds_words(executor: Executor, hash_embedder, age
     vectors = await hash_embedder.embed(texts)
     await executor.run_text(
         load_query("create_facts"),
-        {"agent_id": agent_id, "rows": [{"text": t, "embedding": v} for t, v in zip(texts, vectors, strict=True)]},
+        {
+            "agent_id": agent_id,
+            "rows": [{"text": t, "embedding": v} for t, v in zip(texts, vectors, strict=True)],
+        },
     )
-    rows = await executor.run_text(load_query("fulltext_top"), {"agent_id": agent_id, "q": "orion"}, read=True)
+    rows = await executor.run_text(
+        load_query("fulltext_top"), {"agent_id": agent_id, "q": "orion"}, read=True
+    )
     assert [r["text"] for r in rows] == [texts[1]]

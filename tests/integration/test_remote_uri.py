@@ -23,10 +23,19 @@ async def test_neo4j_routing_scheme_works(settings: Settings) -> None:
 
 @pytest.mark.parametrize("command", ["install", "start", "stop"])
 def test_cli_does_nothing_locally_when_uri_is_set(command: str, tmp_path) -> None:
-    env = {"NEO4J_URI": "neo4j://db.invalid:7687", "HIPPOGRAPH_HOME": str(tmp_path),
-           "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-m", "server.cli", "neo4j", command],
-                          capture_output=True, text=True, env=env, timeout=60, check=False)
+    env = {
+        "NEO4J_URI": "neo4j://db.invalid:7687",
+        "HIPPOGRAPH_HOME": str(tmp_path),
+        "PATH": "/usr/bin:/bin",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "server.cli", "neo4j", command],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "nothing to do locally" in proc.stdout
     assert not (tmp_path / "neo4j").exists()

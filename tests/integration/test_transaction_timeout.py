@@ -14,9 +14,13 @@ pytestmark = pytest.mark.neo4j
 
 
 async def test_runaway_transactions_are_terminated_with_a_typed_error(settings: Settings) -> None:
-    ex = connect(settings.bolt_uri, settings.neo4j_user,
-                 settings.neo4j_secret(), settings.neo4j_database,
-                 tx_timeout_s=0.5)
+    ex = connect(
+        settings.bolt_uri,
+        settings.neo4j_user,
+        settings.neo4j_secret(),
+        settings.neo4j_database,
+        tx_timeout_s=0.5,
+    )
     try:
         with pytest.raises(GraphTimeout):
             await ex.run_text(load_query("sleep"), {"ms": 20_000}, read=True)

@@ -15,8 +15,7 @@ def test_no_trusted_proxy_means_the_socket_peer() -> None:
 def test_a_trusted_proxy_forwards_the_right_most_untrusted_entry() -> None:
     trusted = parse_networks("10.0.0.0/8, 192.168.1.7")
     # A client can prepend anything: only what the trusted proxies appended counts.
-    assert client_address("10.0.0.1", "1.2.3.4, 203.0.113.5, 10.9.9.9", trusted) \
-        == "203.0.113.5"
+    assert client_address("10.0.0.1", "1.2.3.4, 203.0.113.5, 10.9.9.9", trusted) == "203.0.113.5"
     assert client_address("192.168.1.7", "203.0.113.5", trusted) == "203.0.113.5"
     assert client_address("10.0.0.1", None, trusted) == "10.0.0.1"
     assert client_address("10.0.0.1", "10.2.2.2, 10.3.3.3", trusted) == "10.2.2.2"

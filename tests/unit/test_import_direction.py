@@ -49,5 +49,7 @@ def test_layers_import_only_downwards(package: str) -> None:
 
 def test_an_upward_import_is_seen() -> None:
     assert imported_roots("from server.settings import Settings\nimport gql.schema\n") == {
-        "server", "gql"}
+        "server",
+        "gql",
+    }
     assert imported_roots("from .sibling import x\n") == set()

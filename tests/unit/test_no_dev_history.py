@@ -25,26 +25,63 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("tracker number", re.compile(r"\bissues?[ -]?#?\d+", re.IGNORECASE)),
     ("tracker number", re.compile(r"(?<![\w&#/:'\"-])#\d{1,4}\b(?![-\w])")),
-    ("working session", re.compile(r"\bsessions?[ -]\d+\b(?! (?:of|in) (?:the )?conversation)",
-                                   re.IGNORECASE)),
-    ("working session", re.compile(r"\b(?:this|that|next|last|previous|each) session's\b",
-                                   re.IGNORECASE)),
-    ("team role", re.compile(r"\b(?:the|a|our) lead(?:'s)?\b(?! to\b)(?! engineer(?:ing)?\b)",
-                             re.IGNORECASE)),
+    (
+        "working session",
+        re.compile(r"\bsessions?[ -]\d+\b(?! (?:of|in) (?:the )?conversation)", re.IGNORECASE),
+    ),
+    (
+        "working session",
+        re.compile(r"\b(?:this|that|next|last|previous|each) session's\b", re.IGNORECASE),
+    ),
+    (
+        "team role",
+        re.compile(r"\b(?:the|a|our) lead(?:'s)?\b(?! to\b)(?! engineer(?:ing)?\b)", re.IGNORECASE),
+    ),
     ("team role", re.compile(r"\blead (?:engineer|commit|changes)\b", re.IGNORECASE)),
-    ("team role", re.compile(r"\bhelpers?(?:'s?)? (?:engineers?|branch(?:es)?|sessions?|"
-                             r"worktrees?)\b", re.IGNORECASE)),
-    ("team role", re.compile(r"\b(?:other|another|every|each|pipeline|helper|fellow|several)"
-                             r" engineers?\b", re.IGNORECASE)),
-    ("team role", re.compile(r"\bengineers?'s? (?:tests?|runs?|branch(?:es)?|work|"
-                             r"benchmarks?)\b", re.IGNORECASE)),
-    ("branch name", re.compile(r"\b[ih]\d{1,2}(?:[a-z]{1,3}-[a-z]+|-[a-z]+|[a-z]{2,8})\b"
-                               r"(?<!i18n)")),
-    ("branch name", re.compile(r"\b(?:merge|merged) (?:branch )?'?(?:main|[ih]\d{1,2}\w*)'? "
-                               r"into\b", re.IGNORECASE)),
+    (
+        "team role",
+        re.compile(
+            r"\bhelpers?(?:'s?)? (?:engineers?|branch(?:es)?|sessions?|"
+            r"worktrees?)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "team role",
+        re.compile(
+            r"\b(?:other|another|every|each|pipeline|helper|fellow|several)"
+            r" engineers?\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "team role",
+        re.compile(
+            r"\bengineers?'s? (?:tests?|runs?|branch(?:es)?|work|"
+            r"benchmarks?)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "branch name",
+        re.compile(
+            r"\b[ih]\d{1,2}(?:[a-z]{1,3}-[a-z]+|-[a-z]+|[a-z]{2,8})\b"
+            r"(?<!i18n)"
+        ),
+    ),
+    (
+        "branch name",
+        re.compile(
+            r"\b(?:merge|merged) (?:branch )?'?(?:main|[ih]\d{1,2}\w*)'? "
+            r"into\b",
+            re.IGNORECASE,
+        ),
+    ),
     ("outside document", re.compile(r"DESIGN\.md|§\s*\d")),
-    ("outside document", re.compile(r"\b(?:stages?|steps?) \d+(?:\s*[-–]\s*\d+)? of the design",
-                                    re.IGNORECASE)),
+    (
+        "outside document",
+        re.compile(r"\b(?:stages?|steps?) \d+(?:\s*[-–]\s*\d+)? of the design", re.IGNORECASE),
+    ),
     ("machine path", re.compile(r"/work/(?:main|wt|shared|helpers)\b")),
 )
 
@@ -81,8 +118,9 @@ def offending_lines(root: Path, paths: list[str]) -> list[str]:
 
 def tracked_files() -> list[str]:
     try:
-        done = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
-                              check=True, timeout=60)
+        done = subprocess.run(
+            ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True, timeout=60
+        )
     except (OSError, subprocess.CalledProcessError) as exc:
         pytest.skip(f"not a git checkout ({exc})")
     return done.stdout.splitlines()
@@ -94,41 +132,47 @@ def test_no_tracked_file_narrates_development() -> None:
     assert offending_lines(ROOT, files) == []
 
 
-@pytest.mark.parametrize("line", [
-    "Failure drills (issue 12 point 7): kill things mid-write",
-    '"""Issue 12.6: ``Entity.history`` is batched."""',
-    "Fixed in #12 after the review.",
-    "docs/STATUS.md: session 3 status by issue",
-    "README: session-4 speed table",
-    "The lead's final speed runs were on a quiet box.",
-    "Four helper engineers in their own worktrees.",
-    "The machine is shared with five other engineers' tests.",
-    "Merge branch 'i10-rank' into main",
-    "keep i13's twin redirect and h21docs' README",
-    "Stages 11-13 of DESIGN.md",
-    "# the informed extraction (DESIGN.md §4 step 7)",
-    "see stage 7 of the design",
-    "data under /work/main/.hippograph",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Failure drills (issue 12 point 7): kill things mid-write",
+        '"""Issue 12.6: ``Entity.history`` is batched."""',
+        "Fixed in #12 after the review.",
+        "docs/STATUS.md: session 3 status by issue",
+        "README: session-4 speed table",
+        "The lead's final speed runs were on a quiet box.",
+        "Four helper engineers in their own worktrees.",
+        "The machine is shared with five other engineers' tests.",
+        "Merge branch 'i10-rank' into main",
+        "keep i13's twin redirect and h21docs' README",
+        "Stages 11-13 of DESIGN.md",
+        "# the informed extraction (DESIGN.md §4 step 7)",
+        "see stage 7 of the design",
+        "data under /work/main/.hippograph",
+    ],
+)
 def test_narration_is_caught(line: str) -> None:
     assert narration(line) is not None
 
 
-@pytest.mark.parametrize("line", [
-    "I work at Vertix as a backend engineer.",
-    "Ana was promoted to tech lead",
-    "Data engineering lead at Orion Tech",
-    '"""Shared helpers for the write-pipeline integration tests."""',
-    "// Test helper: create bare facts with embeddings for one agent.",
-    '"lay": ("laid", "laid"), "lead": ("led", "led"),',
-    "what did it lead to?",
-    "text-color-external: #000000;",
-    'first_id = observation_id(agent_id, "pattern#0", ids)',
-    "evidence like D1:3 in session 2 of the conversation",
-    "Executor sessions share execute_query's bookmark manager",
-    "[Retrieval quality](#retrieval-quality-locomo)",
-    "i18n of the prompts",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I work at Vertix as a backend engineer.",
+        "Ana was promoted to tech lead",
+        "Data engineering lead at Orion Tech",
+        '"""Shared helpers for the write-pipeline integration tests."""',
+        "// Test helper: create bare facts with embeddings for one agent.",
+        '"lay": ("laid", "laid"), "lead": ("led", "led"),',
+        "what did it lead to?",
+        "text-color-external: #000000;",
+        'first_id = observation_id(agent_id, "pattern#0", ids)',
+        "evidence like D1:3 in session 2 of the conversation",
+        "Executor sessions share execute_query's bookmark manager",
+        "[Retrieval quality](#retrieval-quality-locomo)",
+        "i18n of the prompts",
+    ],
+)
 def test_product_prose_passes(line: str) -> None:
     assert narration(line) is None
 
@@ -136,5 +180,4 @@ def test_product_prose_passes(line: str) -> None:
 def test_offending_lines_names_file_and_line(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text('"""Retrieval."""\n# fixed for issue 7\n', encoding="utf-8")
     (tmp_path / "b.json").write_text('{"note": "issue 7"}', encoding="utf-8")
-    assert offending_lines(tmp_path, ["a.py", "b.json"]) == [
-        "a.py:2: tracker number: 'issue 7'"]
+    assert offending_lines(tmp_path, ["a.py", "b.json"]) == ["a.py:2: tracker number: 'issue 7'"]

@@ -11,8 +11,15 @@ from graph.memory.read.config import RetrieveConfig
 from graph.memory.write.config import WriteConfig, apply_overrides
 
 
-@pytest.mark.parametrize("override", [{"pii_mode": "off"}, {"pii_mode": "reject"},
-                                      {"mutations_frozen": False}, {"mutations_frozen": True}])
+@pytest.mark.parametrize(
+    "override",
+    [
+        {"pii_mode": "off"},
+        {"pii_mode": "reject"},
+        {"mutations_frozen": False},
+        {"mutations_frozen": True},
+    ],
+)
 def test_operator_only_write_options_are_refused(override: dict[str, object]) -> None:
     with pytest.raises(ConfigError, match="cannot be overridden") as err:
         apply_overrides(WriteConfig(), override)
@@ -20,12 +27,20 @@ def test_operator_only_write_options_are_refused(override: dict[str, object]) ->
     assert known is not None and known.code is ErrorCode.BAD_INPUT
 
 
-@pytest.mark.parametrize(("server", "requested", "allowed"), [
-    ("full", "full", True), ("full", "controlled", True), ("full", "shadow", True),
-    ("controlled", "shadow", True), ("controlled", "controlled", True),
-    ("controlled", "full", False), ("shadow", "controlled", False), ("shadow", "full", False),
-    ("shadow", "shadow", True),
-])
+@pytest.mark.parametrize(
+    ("server", "requested", "allowed"),
+    [
+        ("full", "full", True),
+        ("full", "controlled", True),
+        ("full", "shadow", True),
+        ("controlled", "shadow", True),
+        ("controlled", "controlled", True),
+        ("controlled", "full", False),
+        ("shadow", "controlled", False),
+        ("shadow", "full", False),
+        ("shadow", "shadow", True),
+    ],
+)
 def test_mode_may_only_get_stricter(server: str, requested: str, allowed: bool) -> None:
     base = WriteConfig(mode=server)
     if allowed:
@@ -35,8 +50,16 @@ def test_mode_may_only_get_stricter(server: str, requested: str, allowed: bool) 
             apply_overrides(base, {"mode": requested})
 
 
-@pytest.mark.parametrize("key", ["max_message_chars", "max_facts", "write_retries",
-                                 "extraction_timeout_s", "reconcile_timeout_s"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "max_message_chars",
+        "max_facts",
+        "write_retries",
+        "extraction_timeout_s",
+        "reconcile_timeout_s",
+    ],
+)
 def test_write_sizes_retries_timeouts_only_lower(key: str) -> None:
     base = WriteConfig()
     server = getattr(base, key)
@@ -48,8 +71,7 @@ def test_write_sizes_retries_timeouts_only_lower(key: str) -> None:
 
 
 def test_harmless_write_tuning_still_works() -> None:
-    cfg = apply_overrides(WriteConfig(), {"enable_llm_resolution": False,
-                                          "fuzzy_threshold": 0.9})
+    cfg = apply_overrides(WriteConfig(), {"enable_llm_resolution": False, "fuzzy_threshold": 0.9})
     assert cfg.enable_llm_resolution is False and cfg.fuzzy_threshold == 0.9
 
 

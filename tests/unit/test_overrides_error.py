@@ -11,8 +11,7 @@ from graph.memory.read.config import RetrieveConfig
 from graph.memory.write.config import WriteConfig, apply_overrides
 
 
-@pytest.mark.parametrize("bad", [{"no_such_option": 1}, {"topk_facts": "many"},
-                                 {"topk_facts": 0}])
+@pytest.mark.parametrize("bad", [{"no_such_option": 1}, {"topk_facts": "many"}, {"topk_facts": 0}])
 def test_retrieve_options_raise_config_error(bad: dict[str, object]) -> None:
     with pytest.raises(ConfigError) as err:
         RetrieveConfig().with_options(bad)
@@ -20,8 +19,9 @@ def test_retrieve_options_raise_config_error(bad: dict[str, object]) -> None:
     assert known is not None and known.code is ErrorCode.BAD_INPUT
 
 
-@pytest.mark.parametrize("bad", [{"no_such_option": 1}, {"max_facts": "many"},
-                                 {"mode": "sometimes"}])
+@pytest.mark.parametrize(
+    "bad", [{"no_such_option": 1}, {"max_facts": "many"}, {"mode": "sometimes"}]
+)
 def test_write_overrides_raise_config_error(bad: dict[str, object]) -> None:
     with pytest.raises(ConfigError) as err:
         apply_overrides(WriteConfig(), bad)

@@ -24,8 +24,11 @@ OLD_PATTERNS = {
     "email": (r"\b[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}\b", "rescan"),
     "markdown title": (r"(?m)^#\s+(.+?)\s*#*\s*$", "adjacent"),
     "entity hint": (r"^(?P<name>[^()]+?)\s*\((?P<hint>[^)]*)\)\s*$", "adjacent"),
-    "portuguese name": (r"((?:[A-ZÀ-Ý][\wÀ-ÿ\-]+)(?:\s+(?:d[aoe]s?\s+)?[A-ZÀ-Ý][\wÀ-ÿ\-]+)*)"
-                        r"\s+(?:mora|vive)", "nested"),
+    "portuguese name": (
+        r"((?:[A-ZÀ-Ý][\wÀ-ÿ\-]+)(?:\s+(?:d[aoe]s?\s+)?[A-ZÀ-Ý][\wÀ-ÿ\-]+)*)"
+        r"\s+(?:mora|vive)",
+        "nested",
+    ),
     "code fence": (r"^\s*```(?:json)?\s*|\s*```\s*$", "rescan"),
     "think block": (r"<think>.*?</think>", "scan"),
     "aggregation": (r"\b(?:list|show)\b.*?\b(?:my|all)\s+(\w+)", "scan"),
@@ -35,8 +38,11 @@ OLD_PATTERNS = {
 def test_every_pattern_in_the_service_has_a_linear_shape() -> None:
     found = collect_patterns()
     assert len(found) >= 30  # the collector really sees the modules' patterns
-    bad = {where: sorted(problems(p, anchored)) for where, p, anchored in found
-           if problems(p, anchored)}
+    bad = {
+        where: sorted(problems(p, anchored))
+        for where, p, anchored in found
+        if problems(p, anchored)
+    }
     assert bad == {}
 
 
@@ -47,8 +53,15 @@ def test_the_checker_rejects_the_old_super_linear_shapes(name: str) -> None:
 
 
 def test_checker_accepts_plain_linear_shapes() -> None:
-    for ok in (r"\w+", r"\s+", r"[^\w\s]", r"\b\d{3}-\d{2}-\d{4}\b", r"^[a-z][a-z0-9_]{0,63}$",
-               r"(?<![\w.])[\w.]+@\w+", r"\b(?:\d[ \-]?){12,18}\d\b"):
+    for ok in (
+        r"\w+",
+        r"\s+",
+        r"[^\w\s]",
+        r"\b\d{3}-\d{2}-\d{4}\b",
+        r"^[a-z][a-z0-9_]{0,63}$",
+        r"(?<![\w.])[\w.]+@\w+",
+        r"\b(?:\d[ \-]?){12,18}\d\b",
+    ):
         assert problems(ok) == set(), ok
 
 
@@ -73,10 +86,27 @@ def test_aggregation_agrees_with_the_old_regex_on_random_strings() -> None:
     old = re.compile(
         r"\b(?:who are|what are|which are|list|show|name|tell me|enumerate|quais sao|quem sao|"
         r"quais|liste|listar|lista|mostre|mostra|me diga|cite)\b.*?\b(?:my|all my|all|meus|"
-        r"minhas|todos os meus|todas as minhas|todos os|todas as|os|as)\s+(\w+)")
+        r"minhas|todos os meus|todas as minhas|todos os|todas as|os|as)\s+(\w+)"
+    )
     rng = random.Random(7)
-    words = ["list", "show", "my", "all", "friends", "os", "amigos", "tell", "me", "who", "are",
-             "projects", "quais", "sao", "x", "as"]
+    words = [
+        "list",
+        "show",
+        "my",
+        "all",
+        "friends",
+        "os",
+        "amigos",
+        "tell",
+        "me",
+        "who",
+        "are",
+        "projects",
+        "quais",
+        "sao",
+        "x",
+        "as",
+    ]
     for _ in range(3_000):
         text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 8)))
         m = old.search(text)
@@ -88,8 +118,10 @@ def test_aggregation_agrees_with_the_old_regex_on_random_strings() -> None:
 
 def test_pii_patterns_still_find_what_they_should_on_hostile_text() -> None:
     noise = "a." * 3_000 + " eyJ-" * 500 + " " + "1 " * 2_000
-    text = noise + " mail me at ana.silva@example.com, token eyJhbGciOiJIUzI1.eyJzdWIiOiIx" \
+    text = (
+        noise + " mail me at ana.silva@example.com, token eyJhbGciOiJIUzI1.eyJzdWIiOiIx"
         "MjM0.SflKxwRJSMeKKF2QT4fw"
+    )
     out = scan_pii(text, "redact")
     assert {f.kind for f in out.findings} == {"email", "jwt"}
     assert "ana.silva@example.com" not in out.text and "[REDACTED:jwt]" in out.text

@@ -24,8 +24,9 @@ class AgentSummary:
     events: int = 0
 
 
-async def agent_summaries(ex: Executor, agent_ids: list[str] | None,
-                          tenant: str | None) -> list[AgentSummary]:
+async def agent_summaries(
+    ex: Executor, agent_ids: list[str] | None, tenant: str | None
+) -> list[AgentSummary]:
     """Agents with counts, ordered by id.
 
     Args:
@@ -34,9 +35,18 @@ async def agent_summaries(ex: Executor, agent_ids: list[str] | None,
         tenant: only agents this tenant owns (named but unclaimed agents are kept); ``None``
             for any tenant (admin).
     """
-    rows = await ex.run("browse/agents_summary",
-                        {"agent_ids": sorted(agent_ids) if agent_ids is not None else None,
-                         "tenant": tenant}, read=True)
-    return [AgentSummary(agent_id=str(r["agent_id"]), facts=int(r["facts"] or 0),
-                         entities=int(r["entities"] or 0), relations=int(r["relations"] or 0),
-                         events=int(r["events"] or 0)) for r in rows]
+    rows = await ex.run(
+        "browse/agents_summary",
+        {"agent_ids": sorted(agent_ids) if agent_ids is not None else None, "tenant": tenant},
+        read=True,
+    )
+    return [
+        AgentSummary(
+            agent_id=str(r["agent_id"]),
+            facts=int(r["facts"] or 0),
+            entities=int(r["entities"] or 0),
+            relations=int(r["relations"] or 0),
+            events=int(r["events"] or 0),
+        )
+        for r in rows
+    ]

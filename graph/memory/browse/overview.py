@@ -25,8 +25,9 @@ class AgentOverview:
     observations: list[ObservationRow] = field(default_factory=list)
 
 
-async def agent_overview(ex: Executor, agent_id: str, top: int = 15,
-                         recent_observations: int = 10) -> AgentOverview:
+async def agent_overview(
+    ex: Executor, agent_id: str, top: int = 15, recent_observations: int = 10
+) -> AgentOverview:
     """The agent's counts, its ``top`` most important entities (with a summary and the number
     of active facts about each) and its newest observations."""
     check_limit(top, "top", 100)
@@ -40,5 +41,6 @@ async def agent_overview(ex: Executor, agent_id: str, top: int = 15,
         documents=int(r.get("documents") or 0),
         top_entities=[dict(e) for e in r.get("top") or []],
         observations=await observations(ex, agent_id, recent_observations)
-        if recent_observations else [],
+        if recent_observations
+        else [],
     )

@@ -171,7 +171,9 @@ async def relationships_by_entities(
 
 async def aliases_by_entities(ex: Executor, agent_id: str, keys: list[str]) -> dict[str, list[str]]:
     """Alias texts of each entity, one query."""
-    rows = await ex.run("browse/aliases_by_entities", {"agent_id": agent_id, "keys": keys}, read=True)
+    rows = await ex.run(
+        "browse/aliases_by_entities", {"agent_id": agent_id, "keys": keys}, read=True
+    )
     return {r["key"]: list(r["aliases"]) for r in rows}
 
 
@@ -188,7 +190,8 @@ async def history_by_entities(
     """The timelines of several entities (at most ``limit`` changes each), one query."""
     check_limit(limit, "limit", MAX_HISTORY)
     rows = await ex.run(
-        "browse/history_by_entities", {"agent_id": agent_id, "keys": keys, "limit": limit},
+        "browse/history_by_entities",
+        {"agent_id": agent_id, "keys": keys, "limit": limit},
         read=True,
     )
     return {r["key"]: [from_map(HistoryRow, c) for c in r["changes"]] for r in rows}
@@ -329,7 +332,9 @@ async def merge_candidates(
     """Merge candidates, most confident first."""
     check_limit(limit, "limit", 500)
     rows = await ex.run(
-        "browse/merge_candidates", {"agent_id": agent_id, "status": status, "limit": limit}, read=True
+        "browse/merge_candidates",
+        {"agent_id": agent_id, "status": status, "limit": limit},
+        read=True,
     )
     return [from_map(MergeCandidateRow, r["candidate"]) for r in rows]
 

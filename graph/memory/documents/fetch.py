@@ -55,8 +55,13 @@ _IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
 
 def _public(addr: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     return not (
-        addr.is_private or addr.is_loopback or addr.is_link_local or addr.is_multicast
-        or addr.is_reserved or addr.is_unspecified or not addr.is_global
+        addr.is_private
+        or addr.is_loopback
+        or addr.is_link_local
+        or addr.is_multicast
+        or addr.is_reserved
+        or addr.is_unspecified
+        or not addr.is_global
     )
 
 
@@ -148,26 +153,36 @@ async def fetch_url(
     """
     try:
         async with asyncio.timeout(timeout_s):
-            return await _fetch(url, max_bytes, content_types, allow_private, timeout_s,
-                                resolver, transport)
+            return await _fetch(
+                url, max_bytes, content_types, allow_private, timeout_s, resolver, transport
+            )
     except TimeoutError as exc:
         raise UrlRefused(f"the fetch took longer than {timeout_s:g} s") from exc
 
 
 async def _fetch(
-    url: str, max_bytes: int, content_types: tuple[str, ...], allow_private: bool,
-    timeout_s: float, resolver: Resolver, transport: httpx.AsyncBaseTransport | None,
+    url: str,
+    max_bytes: int,
+    content_types: tuple[str, ...],
+    allow_private: bool,
+    timeout_s: float,
+    resolver: Resolver,
+    transport: httpx.AsyncBaseTransport | None,
 ) -> FetchedDocument:
     async with httpx.AsyncClient(
-        follow_redirects=False, timeout=timeout_s, transport=transport, trust_env=False,
+        follow_redirects=False,
+        timeout=timeout_s,
+        transport=transport,
+        trust_env=False,
         headers={"User-Agent": "hippograph-document-ingest/0.1"},
     ) as client:
         current = url.strip()
         for _ in range(_MAX_REDIRECTS + 1):
             addresses = await check_url(current, allow_private=allow_private, resolver=resolver)
             target, host_header, sni = _pinned(current, addresses[0])
-            request = client.build_request("GET", target, headers={"Host": host_header},
-                                           extensions={"sni_hostname": sni})
+            request = client.build_request(
+                "GET", target, headers={"Host": host_header}, extensions={"sni_hostname": sni}
+            )
             try:
                 response = await client.send(request, stream=True)
             except httpx.TransportError as exc:
@@ -183,8 +198,9 @@ async def _fetch(
         raise UrlRefused(f"more than {_MAX_REDIRECTS} redirects")
 
 
-async def _read(response: httpx.Response, url: str, max_bytes: int,
-                content_types: tuple[str, ...]) -> FetchedDocument:
+async def _read(
+    response: httpx.Response, url: str, max_bytes: int, content_types: tuple[str, ...]
+) -> FetchedDocument:
     if response.status_code >= 400:
         raise UrlRefused(f"the server answered HTTP {response.status_code}")
     content_type = response.headers.get("content-type", "text/plain")

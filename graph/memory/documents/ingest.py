@@ -93,8 +93,9 @@ class DocumentQuotaExceeded(BadInput):
     """The API key has ingested its document bytes for the current window."""
 
 
-async def _charge(tx: Transaction, cfg: DocumentConfig, key_id: str | None, document_id: str,
-                  size: int) -> None:
+async def _charge(
+    tx: Transaction, cfg: DocumentConfig, key_id: str | None, document_id: str, size: int
+) -> None:
     """Charge ``size`` bytes to ``key_id``'s window (no key, or no quota configured: free).
 
     Raises:
@@ -102,14 +103,21 @@ async def _charge(tx: Transaction, cfg: DocumentConfig, key_id: str | None, docu
     """
     if key_id is None or cfg.quota_bytes <= 0:
         return
-    rows = await tx.run("documents/charge_quota", key_id=key_id, document_id=document_id,
-                        bytes=size, limit=cfg.quota_bytes, window_s=int(cfg.quota_window_s),
-                        now=datetime.now(UTC))
+    rows = await tx.run(
+        "documents/charge_quota",
+        key_id=key_id,
+        document_id=document_id,
+        bytes=size,
+        limit=cfg.quota_bytes,
+        window_s=int(cfg.quota_window_s),
+        now=datetime.now(UTC),
+    )
     if rows and not rows[0]["ok"]:
         raise DocumentQuotaExceeded(
             f"document quota exceeded: this key ingested {rows[0]['used']} of "
             f"{cfg.quota_bytes} bytes in the current {int(cfg.quota_window_s)} s window and "
-            f"the document has {size}; retry later")
+            f"the document has {size}; retry later"
+        )
 
 
 def _redacted(text: str | None, mode: str, what: str) -> str | None:
@@ -132,8 +140,10 @@ def check_url_privacy(url: str, mode: str) -> None:
     except ValueError:
         credentials = False  # check_url refuses a malformed URL with its own message
     if credentials or redact_text(url, "redact").findings:
-        raise BadInput("the document URL carries credentials or personal data, which would be "
-                       "stored with the document; fetch the page yourself and send its text")
+        raise BadInput(
+            "the document URL carries credentials or personal data, which would be "
+            "stored with the document; fetch the page yourself and send its text"
+        )
 
 
 def _doc_id(agent_id: str, *basis: str) -> str:
@@ -191,8 +201,11 @@ async def ingest_document(
         # Up to document_max_bytes of text: the PII scan runs off the event loop.
         raw = (await asyncio.to_thread(redact_text, text, pii_mode, "the document")).text
         props: dict[str, Any] = {
-            "title": _redacted(title, pii_mode, "the title"), "source": source or "upload",
-            "format": fmt, "raw_content": raw, "quota_charged": key_id is not None,
+            "title": _redacted(title, pii_mode, "the title"),
+            "source": source or "upload",
+            "format": fmt,
+            "raw_content": raw,
+            "quota_charged": key_id is not None,
         }
     else:
         assert url is not None
@@ -201,18 +214,21 @@ async def ingest_document(
         await check_url(url, allow_private=cfg.allow_private_urls)
         doc_id = str(uuid.uuid4())
         size = 0
-        props = {"title": _redacted(title, pii_mode, "the title"), "source": source or url,
-                 "format": fmt, "url": url, "quota_key": key_id}
+        props = {
+            "title": _redacted(title, pii_mode, "the title"),
+            "source": source or url,
+            "format": fmt,
+            "url": url,
+            "quota_key": key_id,
+        }
 
     async def register(tx: Transaction) -> list[dict[str, Any]]:
         if text is not None:
             await _charge(tx, cfg, key_id, doc_id, size)
-        return await tx.run("documents/create_document", agent_id=agent_id, id=doc_id,
-                            props=props)
+        return await tx.run("documents/create_document", agent_id=agent_id, id=doc_id, props=props)
 
     rows = await executor.write(register)
-    queued = await queue.enqueue(JobSpec(kind="document_ingest", agent_id=agent_id,
-                                         subject=doc_id))
+    queued = await queue.enqueue(JobSpec(kind="document_ingest", agent_id=agent_id, subject=doc_id))
     return DocumentAccepted(doc_id, queued.job_id, bool(rows and rows[0]["created"]))
 
 
@@ -223,8 +239,9 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
     if deps.embedder is None:
         raise JobFailed("document ingest needs an embedder")
     embedder = deps.embedder
-    rows = await deps.executor.run("documents/get_document",
-                                   {"agent_id": agent_id, "id": doc_id}, read=True)
+    rows = await deps.executor.run(
+        "documents/get_document", {"agent_id": agent_id, "id": doc_id}, read=True
+    )
     if not rows:
         raise PermanentJobError(f"document {doc_id} not found")
     doc = rows[0]["document"]
@@ -234,19 +251,23 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
     if raw is None and doc.get("url"):
         try:
             fetched = await fetch_url(
-                doc["url"], max_bytes=cfg.max_bytes, content_types=cfg.content_types,
-                allow_private=cfg.allow_private_urls, timeout_s=cfg.fetch_timeout_s,
+                doc["url"],
+                max_bytes=cfg.max_bytes,
+                content_types=cfg.content_types,
+                allow_private=cfg.allow_private_urls,
+                timeout_s=cfg.fetch_timeout_s,
             )
         except UrlRefused as exc:
-            await deps.executor.run("documents/set_status", {
-                "agent_id": agent_id, "id": doc_id, "status": "failed", "error": str(exc)})
+            await deps.executor.run(
+                "documents/set_status",
+                {"agent_id": agent_id, "id": doc_id, "status": "failed", "error": str(exc)},
+            )
             raise PermanentJobError(str(exc)) from exc
         raw, content_type = fetched.text, fetched.content_type
         await _charge_fetched(ctx, doc, len(raw.encode("utf-8")))
     if not raw:
         raise PermanentJobError(f"document {doc_id} has no content")
-    fmt = doc.get("format") or detect_format(content_type, doc.get("url") or doc.get("source"),
-                                            raw)
+    fmt = doc.get("format") or detect_format(content_type, doc.get("url") or doc.get("source"), raw)
     # Parsing and chunking up to document_max_bytes of text run off the event loop.
     parsed = await asyncio.to_thread(parse_document, raw, fmt, title=doc.get("title"))
     # What is stored (chunks, title) and what chunk_extract sends to the LLM is redacted
@@ -256,8 +277,10 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
         body = await asyncio.to_thread(redact_text, parsed.text, pii_mode, "the document")
         title = redact_text(parsed.title, pii_mode, "the title").text
     except PIIRejected as exc:
-        await deps.executor.run("documents/set_status", {
-            "agent_id": agent_id, "id": doc_id, "status": "failed", "error": str(exc)})
+        await deps.executor.run(
+            "documents/set_status",
+            {"agent_id": agent_id, "id": doc_id, "status": "failed", "error": str(exc)},
+        )
         raise PermanentJobError(str(exc)) from exc
     parsed = replace(parsed, text=body.text, title=title)
     chunks = await asyncio.to_thread(chunk_text, parsed.text, cfg.chunk_chars, cfg.chunk_overlap)
@@ -274,16 +297,38 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
             vectors += await embedder.embed([c.text for c in batch[e : e + _EMBED_BATCH]])
             done = min(len(chunks), start + e + _EMBED_BATCH)
             await ctx.progress(0.05 + 0.9 * done / len(chunks))
-        await deps.executor.run("documents/write_chunks", {
-            "agent_id": agent_id, "document_id": doc_id,
-            "rows": [{"id": chunk_id(doc_id, c.ord), "ord": c.ord, "text": c.text,
-                      "start": c.start, "end": c.end, "embedding": v}
-                     for c, v in zip(batch, vectors, strict=True)],
-        })
-    await deps.executor.run("documents/finish_chunking", {"agent_id": agent_id, "id": doc_id,
-        "props": {"title": parsed.title, "format": parsed.format, "chunk_count": len(chunks),
-                  "chars": len(parsed.text),
-                  "content_hash": hashlib.sha256(parsed.text.encode()).hexdigest()[:32]}})
+        await deps.executor.run(
+            "documents/write_chunks",
+            {
+                "agent_id": agent_id,
+                "document_id": doc_id,
+                "rows": [
+                    {
+                        "id": chunk_id(doc_id, c.ord),
+                        "ord": c.ord,
+                        "text": c.text,
+                        "start": c.start,
+                        "end": c.end,
+                        "embedding": v,
+                    }
+                    for c, v in zip(batch, vectors, strict=True)
+                ],
+            },
+        )
+    await deps.executor.run(
+        "documents/finish_chunking",
+        {
+            "agent_id": agent_id,
+            "id": doc_id,
+            "props": {
+                "title": parsed.title,
+                "format": parsed.format,
+                "chunk_count": len(chunks),
+                "chars": len(parsed.text),
+                "content_hash": hashlib.sha256(parsed.text.encode()).hexdigest()[:32],
+            },
+        },
+    )
     return await _enqueue_extraction(ctx, doc_id, len(chunks))
 
 
@@ -300,17 +345,25 @@ async def _charge_fetched(ctx: JobContext, doc: dict[str, Any], size: int) -> No
     try:
         await deps.executor.write(charge)
     except DocumentQuotaExceeded as exc:
-        await deps.executor.run("documents/set_status", {
-            "agent_id": agent_id, "id": doc["id"], "status": "failed", "error": str(exc)})
+        await deps.executor.run(
+            "documents/set_status",
+            {"agent_id": agent_id, "id": doc["id"], "status": "failed", "error": str(exc)},
+        )
         raise PermanentJobError(str(exc)) from exc
 
 
 async def _enqueue_extraction(ctx: JobContext, doc_id: str, n_chunks: int) -> dict[str, Any]:
     created = 0
     if ctx.deps.config.documents.extract_chunks and n_chunks:
-        specs = [JobSpec(kind="chunk_extract", agent_id=ctx.job.agent_id,
-                         subject=chunk_id(doc_id, i), payload={"document_id": doc_id})
-                 for i in range(n_chunks)]
+        specs = [
+            JobSpec(
+                kind="chunk_extract",
+                agent_id=ctx.job.agent_id,
+                subject=chunk_id(doc_id, i),
+                payload={"document_id": doc_id},
+            )
+            for i in range(n_chunks)
+        ]
         for start in range(0, len(specs), 500):
             answers = await ctx.deps.queue.enqueue_many(specs[start : start + 500])
             created += sum(a.created for a in answers)
@@ -318,31 +371,41 @@ async def _enqueue_extraction(ctx: JobContext, doc_id: str, n_chunks: int) -> di
     return {"document_id": doc_id, "chunks": n_chunks, "extract_jobs": created}
 
 
-async def document_progress(executor: Executor, agent_id: str, document_id: str
-                            ) -> DocumentProgress:
+async def document_progress(
+    executor: Executor, agent_id: str, document_id: str
+) -> DocumentProgress:
     """Where a document's ingest stands (chunking job, then its extraction jobs).
 
     Raises:
         NotFound: no such document for this agent.
     """
-    rows = await executor.run("documents/progress", {"agent_id": agent_id, "id": document_id},
-                              read=True)
+    rows = await executor.run(
+        "documents/progress", {"agent_id": agent_id, "id": document_id}, read=True
+    )
     if not rows:
         raise NotFound(f"document {document_id} not found")
     r = rows[0]
     ingest = r["ingest"] or {}
     return DocumentProgress(
-        document_id, r["status"], r["title"], int(r["chunks"]), ingest.get("status"),
+        document_id,
+        r["status"],
+        r["title"],
+        int(r["chunks"]),
+        ingest.get("status"),
         float(ingest.get("progress") or 0.0),
         {e["status"]: int(e["n"]) for e in r["extract"] if e},
     )
 
 
-async def search_chunks(executor: Executor, agent_id: str, vector: list[float], limit: int = 5
-                        ) -> list[dict[str, Any]]:
+async def search_chunks(
+    executor: Executor, agent_id: str, vector: list[float], limit: int = 5
+) -> list[dict[str, Any]]:
     """Nearest chunks of the agent's documents (exact cosine scan)."""
-    return await executor.run("documents/search_chunks",
-                              {"agent_id": agent_id, "vector": vector, "limit": limit}, read=True)
+    return await executor.run(
+        "documents/search_chunks",
+        {"agent_id": agent_id, "vector": vector, "limit": limit},
+        read=True,
+    )
 
 
 async def chunk_extract_handler(ctx: JobContext) -> dict[str, Any]:
@@ -353,27 +416,31 @@ async def chunk_extract_handler(ctx: JobContext) -> dict[str, Any]:
     pipeline = ctx.deps.writer
     if pipeline is None:
         raise JobFailed("no write pipeline configured for extraction jobs")
-    rows = await ctx.deps.executor.run("documents/chunk", {"agent_id": ctx.job.agent_id,
-                                                           "id": ctx.job.subject or ""},
-                                       read=True)
+    rows = await ctx.deps.executor.run(
+        "documents/chunk", {"agent_id": ctx.job.agent_id, "id": ctx.job.subject or ""}, read=True
+    )
     if not rows:
         raise PermanentJobError(f"chunk {ctx.job.subject} not found")
     chunk = rows[0]
     speaker = (chunk["title"] or "document")[:120]
     key = f"chunk:{chunk['id']}"
     if ctx.job.attempts > 1:  # a crashed attempt may have left its claim (see async_write)
-        await ctx.deps.executor.run("jobs/release_pending_receipt",
-                                    {"agent_id": ctx.job.agent_id,
-                                     "key": idempotency_digest(key)})
+        await ctx.deps.executor.run(
+            "jobs/release_pending_receipt",
+            {"agent_id": ctx.job.agent_id, "key": idempotency_digest(key)},
+        )
     try:
-        result = await pipeline.write(ctx.job.agent_id, chunk["text"], speaker,
-                                      idempotency_key=key,
-                                      thread_id=f"document:{chunk['document_id']}",
-                                      config_overrides={"offline_noun_phrase_ends": True},
-                                      fence=ctx.fence)
+        result = await pipeline.write(
+            ctx.job.agent_id,
+            chunk["text"],
+            speaker,
+            idempotency_key=key,
+            thread_id=f"document:{chunk['document_id']}",
+            config_overrides={"offline_noun_phrase_ends": True},
+            fence=ctx.fence,
+        )
     except FencedOut as exc:
         raise LeaseLost(ctx.job.id) from exc
     if not result.success:  # LLM down / unusable answer: retried, then dead with last_error
         raise extraction_failed(result.error)
-    return {"chunk_id": chunk["id"], "ord": chunk["ord"],
-            "facts_added": len(result.facts_added)}
+    return {"chunk_id": chunk["id"], "ord": chunk["ord"], "facts_added": len(result.facts_added)}

@@ -3,5 +3,12 @@
 from graph.memory.erase.plan import EraseReport, EraseTarget, erase_target
 from graph.memory.erase.run import erase, erase_agent, erase_entity, erase_fact
 
-__all__ = ["EraseReport", "EraseTarget", "erase", "erase_agent", "erase_entity", "erase_fact",
-           "erase_target"]
+__all__ = [
+    "EraseReport",
+    "EraseTarget",
+    "erase",
+    "erase_agent",
+    "erase_entity",
+    "erase_fact",
+    "erase_target",
+]

@@ -47,8 +47,13 @@ class EraseTarget:
         return "agent" if self.everything else ("fact" if self.fact_id else "entity")
 
 
-def erase_target(agent_id: str, *, fact_id: str | None = None, entity_key: str | None = None,
-                 everything: bool = False) -> EraseTarget:
+def erase_target(
+    agent_id: str,
+    *,
+    fact_id: str | None = None,
+    entity_key: str | None = None,
+    everything: bool = False,
+) -> EraseTarget:
     """Validate an erase request: an agent and exactly one of a fact, an entity or everything.
 
     Raises:
@@ -87,8 +92,9 @@ class EraseReport:
 
     def counts(self) -> dict[str, int]:
         """The non-zero counts, for logs, the audit record and the CLI."""
-        return {f.name: v for f in fields(self)
-                if isinstance(v := getattr(self, f.name), int) and v}
+        return {
+            f.name: v for f in fields(self) if isinstance(v := getattr(self, f.name), int) and v
+        }
 
 
 def text_hash(*parts: str | None) -> str | None:
@@ -113,8 +119,9 @@ def mention_patterns(names: Iterable[str | None]) -> list[str]:
 
     ``\\Q...\\E`` quotes the name, so no character of it acts as regex syntax.
     """
-    return [r"(?isU).*(?<!\w)\Q" + n.replace(r"\E", "") + r"\E(?!\w).*"
-            for n in searchable_names(names)]
+    return [
+        r"(?isU).*(?<!\w)\Q" + n.replace(r"\E", "") + r"\E(?!\w).*" for n in searchable_names(names)
+    ]
 
 
 def name_matcher(names: Iterable[str | None]) -> re.Pattern[str] | None:
@@ -125,8 +132,9 @@ def name_matcher(names: Iterable[str | None]) -> re.Pattern[str] | None:
     return re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in found), re.I)
 
 
-def scrub_rows(rows: Sequence[dict[str, Any]], erased_ids: Iterable[str],
-               names: re.Pattern[str] | None) -> list[dict[str, Any]]:
+def scrub_rows(
+    rows: Sequence[dict[str, Any]], erased_ids: Iterable[str], names: re.Pattern[str] | None
+) -> list[dict[str, Any]]:
     """Audit rows → their scrubbed form: text and reason become one hash; a ``target_id`` that is
     an erased id or names an erased subject becomes its hash too (other ids stay)."""
     gone = set(erased_ids)
@@ -135,8 +143,13 @@ def scrub_rows(rows: Sequence[dict[str, Any]], erased_ids: Iterable[str],
         target = r.get("target_id")
         if target is not None and (target in gone or (names is not None and names.search(target))):
             target = text_hash(target)
-        out.append({"id": r["id"], "text_hash": text_hash(r.get("text"), r.get("reason")),
-                    "target_id": target})
+        out.append(
+            {
+                "id": r["id"],
+                "text_hash": text_hash(r.get("text"), r.get("reason")),
+                "target_id": target,
+            }
+        )
     return out
 
 

@@ -47,8 +47,9 @@ __all__ = ["BATCH", "erase", "erase_agent", "erase_entity", "erase_fact"]
 BATCH = 1_000
 
 
-async def erase(executor: Executor, target: EraseTarget, *,
-                queue: JobQueue | None = None) -> EraseReport:
+async def erase(
+    executor: Executor, target: EraseTarget, *, queue: JobQueue | None = None
+) -> EraseReport:
     """Run the erase ``target`` names (see :func:`graph.memory.erase.plan.erase_target`)."""
     if target.everything:
         return await erase_agent(executor, target.agent_id)
@@ -58,15 +59,17 @@ async def erase(executor: Executor, target: EraseTarget, *,
     return await erase_entity(executor, target.agent_id, target.entity_key, queue=queue)
 
 
-async def erase_fact(executor: Executor, agent_id: str, fact_id: str, *,
-                     queue: JobQueue | None = None) -> EraseReport:
+async def erase_fact(
+    executor: Executor, agent_id: str, fact_id: str, *, queue: JobQueue | None = None
+) -> EraseReport:
     """Erase one fact with its older versions and every copy of its text.
 
     Raises:
         NotFound: the agent has no such fact.
     """
-    rows = await executor.run("erase/fact_closure", {"agent_id": agent_id, "ids": [fact_id]},
-                              read=True)
+    rows = await executor.run(
+        "erase/fact_closure", {"agent_id": agent_id, "ids": [fact_id]}, read=True
+    )
     if not rows or not rows[0]["fact_ids"]:
         raise NotFound(f"fact {fact_id} not found")
     report = EraseReport(scope="fact")
@@ -75,8 +78,9 @@ async def erase_fact(executor: Executor, agent_id: str, fact_id: str, *,
     return report
 
 
-async def erase_entity(executor: Executor, agent_id: str, key: str, *,
-                       queue: JobQueue | None = None) -> EraseReport:
+async def erase_entity(
+    executor: Executor, agent_id: str, key: str, *, queue: JobQueue | None = None
+) -> EraseReport:
     """Erase a subject: the entity (and those merged into it), its aliases and relationships,
     every fact about it, and every stored text naming it.
 
@@ -89,12 +93,28 @@ async def erase_entity(executor: Executor, agent_id: str, key: str, *,
     keys: list[str] = rows[0]["keys"]
     names = [n for n in rows[0]["names"] if n]
     patterns = mention_patterns(names)
-    found = (await executor.run("erase/mentions", {"agent_id": agent_id, "patterns": patterns},
-                                read=True))[0] if patterns else {}
+    found = (
+        (
+            await executor.run(
+                "erase/mentions", {"agent_id": agent_id, "patterns": patterns}, read=True
+            )
+        )[0]
+        if patterns
+        else {}
+    )
     fact_ids = _union(rows[0]["fact_ids"], found.get("fact_ids", []))
     report = EraseReport(scope="entity")
-    await _erase_facts(executor, agent_id, report, fact_ids, found.get("event_ids", []),
-                       found.get("document_ids", []), queue, names=names, keys=keys)
+    await _erase_facts(
+        executor,
+        agent_id,
+        report,
+        fact_ids,
+        found.get("event_ids", []),
+        found.get("document_ids", []),
+        queue,
+        names=names,
+        keys=keys,
+    )
     report.audit_id = await _record(executor, agent_id, report, key)
     return report
 
@@ -103,63 +123,99 @@ async def erase_agent(executor: Executor, agent_id: str, *, batch: int = 10_000)
     """Delete every node of ``agent_id`` and release the id (see
     :func:`graph.admin.delete_agent_nodes`)."""
     done = await delete_agent_nodes(executor, agent_id, batch=batch)
-    return EraseReport(scope="agent", nodes=done.nodes, keys_changed=done.keys_changed,
-                       keys_revoked=done.keys_revoked)
+    return EraseReport(
+        scope="agent",
+        nodes=done.nodes,
+        keys_changed=done.keys_changed,
+        keys_revoked=done.keys_revoked,
+    )
 
 
-async def _erase_facts(executor: Executor, agent_id: str, report: EraseReport,
-                       fact_ids: Sequence[str], event_ids: Sequence[str],
-                       document_ids: Sequence[str], queue: JobQueue | None, *,
-                       names: Sequence[str] = (), keys: Sequence[str] = ()) -> None:
+async def _erase_facts(
+    executor: Executor,
+    agent_id: str,
+    report: EraseReport,
+    fact_ids: Sequence[str],
+    event_ids: Sequence[str],
+    document_ids: Sequence[str],
+    queue: JobQueue | None,
+    *,
+    names: Sequence[str] = (),
+    keys: Sequence[str] = (),
+) -> None:
     closure: dict[str, Any] = {"fact_ids": [], "event_ids": [], "entity_keys": []}
     if fact_ids:
-        closure = (await executor.run("erase/fact_closure",
-                                      {"agent_id": agent_id, "ids": list(fact_ids)},
-                                      read=True) or [closure])[0]
+        closure = (
+            await executor.run(
+                "erase/fact_closure", {"agent_id": agent_id, "ids": list(fact_ids)}, read=True
+            )
+            or [closure]
+        )[0]
     facts = _union(closure["fact_ids"], fact_ids)
-    (docs,) = await executor.run("erase/document_sources", {
-        "agent_id": agent_id, "event_ids": _union(closure["event_ids"], event_ids),
-        "document_ids": list(document_ids)}, read=True)
+    (docs,) = await executor.run(
+        "erase/document_sources",
+        {
+            "agent_id": agent_id,
+            "event_ids": _union(closure["event_ids"], event_ids),
+            "document_ids": list(document_ids),
+        },
+        read=True,
+    )
     events = _union(closure["event_ids"], event_ids, docs["event_ids"])
     documents: list[str] = docs["document_ids"]
     ids = _union(facts, events, documents, docs["chunk_ids"], keys)
     patterns = mention_patterns(names)
     base = {"agent_id": agent_id}
 
-    audits = await executor.run("erase/audits", {**base, "ids": ids, "patterns": patterns},
-                                read=True)
+    audits = await executor.run(
+        "erase/audits", {**base, "ids": ids, "patterns": patterns}, read=True
+    )
     for scrubbed in batches(scrub_rows(audits, ids, name_matcher(names)), BATCH):
         rows = await executor.run("erase/scrub_audits", {"rows": scrubbed})
         report.audits_scrubbed += int(rows[0]["scrubbed"]) if rows else 0
-    report.receipts = await _count(executor, "erase/delete_receipts",
-                                   {**base, "ids": ids, "patterns": patterns})
-    report.jobs = await _count(executor, "erase/delete_jobs",
-                               {**base, "ids": ids, "patterns": patterns})
+    report.receipts = await _count(
+        executor, "erase/delete_receipts", {**base, "ids": ids, "patterns": patterns}
+    )
+    report.jobs = await _count(
+        executor, "erase/delete_jobs", {**base, "ids": ids, "patterns": patterns}
+    )
     if patterns:
-        report.dedup_slots = await _count(executor, "erase/delete_dedup",
-                                          {**base, "patterns": patterns})
-    report.observations = await _count(executor, "erase/delete_observations",
-                                       {**base, "fact_ids": facts, "patterns": patterns})
+        report.dedup_slots = await _count(
+            executor, "erase/delete_dedup", {**base, "patterns": patterns}
+        )
+    report.observations = await _count(
+        executor, "erase/delete_observations", {**base, "fact_ids": facts, "patterns": patterns}
+    )
     if facts:
         (rel,) = await executor.run("erase/relations", {**base, "fact_ids": facts})
-        report.relations_deleted, report.relations_updated = int(rel["deleted"]), int(rel["updated"])
+        report.relations_deleted, report.relations_updated = (
+            int(rel["deleted"]),
+            int(rel["updated"]),
+        )
     touched = [k for k in closure["entity_keys"] if k not in set(keys)]
     cleared = await executor.run("erase/clear_profiles", {**base, "keys": touched})
     report.profiles_cleared = len(cleared)
-    for name, items, field_ in (("erase/delete_events", events, "events"),
-                                ("erase/delete_documents", documents, "documents"),
-                                ("erase/delete_facts", facts, "facts")):
+    for name, items, field_ in (
+        ("erase/delete_events", events, "events"),
+        ("erase/delete_documents", documents, "documents"),
+        ("erase/delete_facts", facts, "facts"),
+    ):
         for chunk in batches(items, BATCH):
-            setattr(report, field_, getattr(report, field_)
-                    + await _count(executor, name, {**base, "ids": chunk}))
+            setattr(
+                report,
+                field_,
+                getattr(report, field_) + await _count(executor, name, {**base, "ids": chunk}),
+            )
     for chunk in batches(list(keys), BATCH):
-        gone = await executor.run("erase/delete_entities",
-                                  {**base, "keys": chunk, "orphans_only": False})
+        gone = await executor.run(
+            "erase/delete_entities", {**base, "keys": chunk, "orphans_only": False}
+        )
         report.entities += len(gone)
     orphans = 0
     for chunk in batches(touched, BATCH):
-        gone = await executor.run("erase/delete_entities",
-                                  {**base, "keys": chunk, "orphans_only": True})
+        gone = await executor.run(
+            "erase/delete_entities", {**base, "keys": chunk, "orphans_only": True}
+        )
         orphans += len(gone)
     report.entities += orphans
     if queue is not None and report.profiles_cleared > orphans:  # profiles to derive again
@@ -174,9 +230,16 @@ async def _count(executor: Executor, name: str, params: dict[str, Any]) -> int:
 async def _record(executor: Executor, agent_id: str, report: EraseReport, target: str) -> str:
     """The audit record of the erase: scope, a hash of the target, counts; no text."""
     audit_id = str(uuid.uuid4())
-    await executor.run("erase/record", {
-        "agent_id": agent_id, "id": audit_id, "target_hash": text_hash(target),
-        "scope": report.scope, "counts": json.dumps(report.counts(), sort_keys=True)})
+    await executor.run(
+        "erase/record",
+        {
+            "agent_id": agent_id,
+            "id": audit_id,
+            "target_hash": text_hash(target),
+            "scope": report.scope,
+            "counts": json.dumps(report.counts(), sort_keys=True),
+        },
+    )
     return audit_id
 
 

@@ -51,8 +51,7 @@ from graph.memory.write.store import Fence
 from graph.memory.write.trace import last_items
 from graph.providers import Embedder
 
-__all__ = ["AsyncWriteAccepted", "extract_handler", "run_pipeline",
-           "write_async"]
+__all__ = ["AsyncWriteAccepted", "extract_handler", "run_pipeline", "write_async"]
 
 _NS = uuid.UUID("3f4c2b1a-8e7d-4c6b-9a5f-1e2d3c4b5a69")
 
@@ -106,20 +105,34 @@ async def write_async(
         warnings.append(f"redacted {len(pii.findings)} sensitive span(s)")
     # The job payload is stored in Neo4j and its messages reach the LLM: redact them now.
     recent = await asyncio.to_thread(
-        redact_context, [m[:recent_chars] for m in last_items(list(recent_messages or []),
-                                                              recent_max)], pii_mode)
+        redact_context,
+        [m[:recent_chars] for m in last_items(list(recent_messages or []), recent_max)],
+        pii_mode,
+    )
     speaker = redact_text((speaker_name or "").strip() or "user", pii_mode, "speaker_name").text
     thread_id = stored_label(thread_id, pii_mode, "thread_id", MAX_THREAD_ID_CHARS)
-    event_id = (str(uuid.uuid5(_NS, join_parts(agent_id, idempotency_key))) if idempotency_key
-                else str(uuid.uuid4()))
+    event_id = (
+        str(uuid.uuid5(_NS, join_parts(agent_id, idempotency_key)))
+        if idempotency_key
+        else str(uuid.uuid4())
+    )
     now = datetime.now(UTC)
-    vector = ((await embedder.embed([event_embedding_text(text, speaker)]))[0]
-              if embedder is not None else None)
+    vector = (
+        (await embedder.embed([event_embedding_text(text, speaker)]))[0]
+        if embedder is not None
+        else None
+    )
     props = {
-        "text": text, "speaker": speaker, "occurred_at": occurred_at or now,
-        "ingested_at": now, "thread_id": thread_id, "source": "async",
-        "embedding": vector, "content_hash": content_hash(agent_id, "event", normalize(text)),
+        "text": text,
+        "speaker": speaker,
+        "occurred_at": occurred_at or now,
+        "ingested_at": now,
+        "thread_id": thread_id,
+        "source": "async",
+        "embedding": vector,
+        "content_hash": content_hash(agent_id, "event", normalize(text)),
     }
+
     async def store(tx: Transaction) -> list[dict[str, Any]]:
         if embedder is not None:  # the event's vector: the agent's model or nothing stored
             await claim_space(tx, agent_id, embedder_name(embedder))
@@ -127,31 +140,54 @@ async def write_async(
 
     rows = await executor.write(store)
     created = bool(rows and rows[0]["created"])
-    queued = await queue.enqueue(JobSpec(
-        kind="extract", agent_id=agent_id, subject=event_id,
-        payload={"event_id": event_id, "recent_messages": recent,
-                 "config_overrides": config_overrides or {}},
-    ))
+    queued = await queue.enqueue(
+        JobSpec(
+            kind="extract",
+            agent_id=agent_id,
+            subject=event_id,
+            payload={
+                "event_id": event_id,
+                "recent_messages": recent,
+                "config_overrides": config_overrides or {},
+            },
+        )
+    )
     return AsyncWriteAccepted(event_id, queued.job_id, created, warnings)
 
 
-async def run_pipeline(writer: WritePipeline, agent_id: str, event: dict[str, Any], *,
-                       idempotency_key: str, recent_messages: list[str] | None = None,
-                       config_overrides: dict[str, Any] | None = None,
-                       fence: Fence | None = None) -> WriteResult:
+async def run_pipeline(
+    writer: WritePipeline,
+    agent_id: str,
+    event: dict[str, Any],
+    *,
+    idempotency_key: str,
+    recent_messages: list[str] | None = None,
+    config_overrides: dict[str, Any] | None = None,
+    fence: Fence | None = None,
+) -> WriteResult:
     """Run the write pipeline's extraction for an already-logged event (no second event)."""
     return await writer.write(
-        agent_id, event["text"], event["speaker"] or "user",
-        recent_messages=recent_messages or None, occurred_at=event.get("occurred_at"),
-        thread_id=event.get("thread_id"), config_overrides=config_overrides or None,
-        idempotency_key=idempotency_key, event_id=event["id"], fence=fence,
+        agent_id,
+        event["text"],
+        event["speaker"] or "user",
+        recent_messages=recent_messages or None,
+        occurred_at=event.get("occurred_at"),
+        thread_id=event.get("thread_id"),
+        config_overrides=config_overrides or None,
+        idempotency_key=idempotency_key,
+        event_id=event["id"],
+        fence=fence,
     )
 
 
 def _summary(result: WriteResult) -> dict[str, Any]:
     """A small JSON-able summary of a WriteResult."""
-    out: dict[str, Any] = {"success": result.success, "error": result.error,
-                           "event_id": result.event_id, "llm_calls": result.llm_calls}
+    out: dict[str, Any] = {
+        "success": result.success,
+        "error": result.error,
+        "event_id": result.event_id,
+        "llm_calls": result.llm_calls,
+    }
     for name in ("facts_added", "facts_updated", "facts_unchanged", "facts_deleted"):
         out[name] = len(getattr(result, name))
     if result.warnings:
@@ -172,8 +208,9 @@ async def extract_handler(ctx: JobContext) -> dict[str, Any]:
     event_id = ctx.payload.get("event_id") or ctx.job.subject
     if not event_id:
         raise PermanentJobError("extract job without an event id")
-    rows = await ctx.deps.executor.run("jobs/event", {"agent_id": ctx.job.agent_id,
-                                                      "id": event_id}, read=True)
+    rows = await ctx.deps.executor.run(
+        "jobs/event", {"agent_id": ctx.job.agent_id, "id": event_id}, read=True
+    )
     if not rows:
         raise PermanentJobError(f"event {event_id} not found")
     key = f"job:{ctx.job.id}"
@@ -181,15 +218,20 @@ async def extract_handler(ctx: JobContext) -> dict[str, Any]:
         # A previous attempt died between claiming the receipt and committing (one transaction,
         # so it wrote nothing else); we hold the lease, so the claim is ours to drop. A
         # completed receipt is kept: the pipeline then returns the stored result.
-        await ctx.deps.executor.run("jobs/release_pending_receipt",
-                                    {"agent_id": ctx.job.agent_id,
-                                     "key": idempotency_digest(key)})
+        await ctx.deps.executor.run(
+            "jobs/release_pending_receipt",
+            {"agent_id": ctx.job.agent_id, "key": idempotency_digest(key)},
+        )
     await ctx.progress(0.1, force=True)
     try:
         result = await run_pipeline(
-            pipeline, ctx.job.agent_id, rows[0], idempotency_key=key,
+            pipeline,
+            ctx.job.agent_id,
+            rows[0],
+            idempotency_key=key,
             recent_messages=ctx.payload.get("recent_messages"),
-            config_overrides=ctx.payload.get("config_overrides"), fence=ctx.fence,
+            config_overrides=ctx.payload.get("config_overrides"),
+            fence=ctx.fence,
         )
     except FencedOut as exc:
         raise LeaseLost(ctx.job.id) from exc

@@ -62,8 +62,13 @@ class DocumentConfig:
     fetch_timeout_s: float = 20.0
     allow_private_urls: bool = False
     content_types: tuple[str, ...] = (
-        "text/html", "text/plain", "text/markdown", "text/", "application/json",
-        "application/xml", "application/xhtml+xml",
+        "text/html",
+        "text/plain",
+        "text/markdown",
+        "text/",
+        "application/json",
+        "application/xml",
+        "application/xhtml+xml",
     )
     extract_chunks: bool = True  # run fact extraction per chunk (as jobs)
 

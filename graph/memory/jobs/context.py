@@ -14,9 +14,19 @@ from graph.memory.write.pipeline import WritePipeline
 from graph.memory.write.store import Fence
 from graph.providers import ChatLLM, Embedder
 
-__all__ = ["JOB_ERROR_CODES", "SAFE_ERRORS", "Handler", "JobContext", "JobDeps", "JobError",
-           "JobFailed", "LeaseLost", "PermanentJobError", "extraction_failed",
-           "job_error"]
+__all__ = [
+    "JOB_ERROR_CODES",
+    "SAFE_ERRORS",
+    "Handler",
+    "JobContext",
+    "JobDeps",
+    "JobError",
+    "JobFailed",
+    "LeaseLost",
+    "PermanentJobError",
+    "extraction_failed",
+    "job_error",
+]
 
 
 class PermanentJobError(Exception):
@@ -73,9 +83,10 @@ def extraction_failed(error: str | None) -> JobFailed:
     """The error an extraction job raises for a write that did not succeed (``error`` is the
     write result's own text): ``LLM_UNAVAILABLE`` for an outage, else ``EXTRACTION_FAILED``."""
     text = error or "no result"
-    return JobFailed(f"extraction failed: {text}",
-                     code="LLM_UNAVAILABLE" if text.startswith("LLM unavailable")
-                     else "EXTRACTION_FAILED")
+    return JobFailed(
+        f"extraction failed: {text}",
+        code="LLM_UNAVAILABLE" if text.startswith("LLM unavailable") else "EXTRACTION_FAILED",
+    )
 
 
 def _code_of(exc: BaseException) -> str:
@@ -88,10 +99,16 @@ def _code_of(exc: BaseException) -> str:
     from graph.memory.write.models import PIIRejected
     from graph.providers.base import LLMError
 
-    for kind, code in ((LLMError, "LLM_UNAVAILABLE"), (GraphUnavailable, "STORE_UNAVAILABLE"),
-                       (DriverError, "STORE_UNAVAILABLE"), (Neo4jError, "STORE_UNAVAILABLE"),
-                       (TimeoutError, "TIMEOUT"), (UrlRefused, "FETCH_REFUSED"),
-                       (PIIRejected, "PII_REJECTED"), (DocumentQuotaExceeded, "QUOTA_EXCEEDED")):
+    for kind, code in (
+        (LLMError, "LLM_UNAVAILABLE"),
+        (GraphUnavailable, "STORE_UNAVAILABLE"),
+        (DriverError, "STORE_UNAVAILABLE"),
+        (Neo4jError, "STORE_UNAVAILABLE"),
+        (TimeoutError, "TIMEOUT"),
+        (UrlRefused, "FETCH_REFUSED"),
+        (PIIRejected, "PII_REJECTED"),
+        (DocumentQuotaExceeded, "QUOTA_EXCEEDED"),
+    ):
         if isinstance(exc, kind):
             return code
     return "INTERNAL"
@@ -102,8 +119,7 @@ def job_error(exc: BaseException) -> JobError:
     ``exc`` (pure): our handlers' descriptions keep their text (cut to 500 characters); any
     other exception keeps only its class and a fixed message, never its text."""
     if isinstance(exc, (PermanentJobError, JobFailed)):
-        code = exc.code or (
-            _code_of(exc.__cause__) if exc.__cause__ is not None else "INTERNAL")
+        code = exc.code or (_code_of(exc.__cause__) if exc.__cause__ is not None else "INTERNAL")
         if code == "INTERNAL":
             code = "BAD_PAYLOAD" if isinstance(exc, PermanentJobError) else "EXTRACTION_FAILED"
         text = str(exc).strip() or JOB_ERROR_CODES[code]
@@ -114,8 +130,9 @@ def job_error(exc: BaseException) -> JobError:
     code = _code_of(exc)
     if code == "INTERNAL":
         return JobError(code, f"{type(exc).__name__} (details in the worker log)")
-    return JobError(code, f"{JOB_ERROR_CODES[code]} ({type(exc).__name__}; details in the "
-                          "worker log)")
+    return JobError(
+        code, f"{JOB_ERROR_CODES[code]} ({type(exc).__name__}; details in the worker log)"
+    )
 
 
 class LeaseLost(Exception):

@@ -13,19 +13,24 @@ from graph.memory.maintenance.profiles import profile_handler
 from graph.memory.maintenance.retention import retention_handler
 from graph.memory.write.guard import stored_label
 
-__all__ = ["KINDS", "MAINTENANCE_KINDS", "SUBJECT_KINDS", "default_handlers",
-           "maintenance_spec"]
+__all__ = ["KINDS", "MAINTENANCE_KINDS", "SUBJECT_KINDS", "default_handlers", "maintenance_spec"]
 
 MAINTENANCE_KINDS = (
-    "profile", "consolidate", "importance", "decay", "dedup_entities", "retention",
+    "profile",
+    "consolidate",
+    "importance",
+    "decay",
+    "dedup_entities",
+    "retention",
 )
 KINDS = ("extract", "document_ingest", "chunk_extract", *MAINTENANCE_KINDS)
 # Maintenance kinds that work on one subject (an entity key); the others work on the whole agent.
 SUBJECT_KINDS = ("profile",)
 
 
-def maintenance_spec(kind: str, agent_id: str, subject: str | None,
-                     pii_mode: str = "redact") -> JobSpec:
+def maintenance_spec(
+    kind: str, agent_id: str, subject: str | None, pii_mode: str = "redact"
+) -> JobSpec:
     """The job a maintenance request queues. A whole-agent kind ignores the subject, so it is
     dropped: the dedup key is then ``kind|agent`` and any number of requests with different
     subjects queue one job, not one LLM-calling whole-agent run each. A kept subject is stored
@@ -36,8 +41,7 @@ def maintenance_spec(kind: str, agent_id: str, subject: str | None,
     """
     if kind not in SUBJECT_KINDS:
         return JobSpec(kind=kind, agent_id=agent_id, subject=None)
-    return JobSpec(kind=kind, agent_id=agent_id,
-                   subject=stored_label(subject, pii_mode, "subject"))
+    return JobSpec(kind=kind, agent_id=agent_id, subject=stored_label(subject, pii_mode, "subject"))
 
 
 def default_handlers(*, with_extraction: bool = True) -> dict[str, Handler]:

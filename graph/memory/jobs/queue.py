@@ -120,9 +120,15 @@ class Enqueued:
 class JobQueue:
     """Queue operations over an :class:`Executor`. Stateless: any number may share a database."""
 
-    def __init__(self, executor: Executor, *, lease_scan: int = 16,
-                 lease_attempts: int = 6, fair_scan: int = 1_000,
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        executor: Executor,
+        *,
+        lease_scan: int = 16,
+        lease_attempts: int = 6,
+        fair_scan: int = 1_000,
+        rng: random.Random | None = None,
+    ) -> None:
         self.executor = executor
         self.lease_scan = lease_scan
         self.lease_attempts = lease_attempts
@@ -144,16 +150,22 @@ class JobQueue:
         for spec in specs:
             job_id = str(uuid.uuid4())
             key = spec.dedup_key or (
-                f"unique|{job_id}" if spec.unique
+                f"unique|{job_id}"
+                if spec.unique
                 else default_dedup_key(spec.kind, spec.agent_id, spec.subject)
             )
-            rows.append({
-                "id": job_id, "kind": spec.kind, "agent_id": spec.agent_id,
-                "subject": spec.subject, "dedup_key": key,
-                "payload": json.dumps(spec.payload, default=str),
-                "max_attempts": max(1, spec.max_attempts),
-                "delay_ms": max(0, int(spec.delay_s * 1000)),
-            })
+            rows.append(
+                {
+                    "id": job_id,
+                    "kind": spec.kind,
+                    "agent_id": spec.agent_id,
+                    "subject": spec.subject,
+                    "dedup_key": key,
+                    "payload": json.dumps(spec.payload, default=str),
+                    "max_attempts": max(1, spec.max_attempts),
+                    "delay_ms": max(0, int(spec.delay_s * 1000)),
+                }
+            )
         # Two specs with one key in the same batch: the first wins, the rest point at it.
         first_by_key: dict[str, dict[str, Any]] = {}
         for row in rows:
@@ -248,8 +260,12 @@ class JobQueue:
         """Mark done. False when the lease was lost (reaped): the work was still idempotent."""
         rows = await self.executor.run(
             "jobs/complete",
-            {"id": job.id, "owner": owner, "token": job.lease_token,
-             "result": json.dumps(result or {}, default=str)},
+            {
+                "id": job.id,
+                "owner": owner,
+                "token": job.lease_token,
+                "result": json.dumps(result or {}, default=str),
+            },
         )
         return bool(rows)
 
@@ -270,9 +286,12 @@ class JobQueue:
         rows = await self.executor.run(
             "jobs/fail",
             {
-                "id": job.id, "owner": owner, "token": job.lease_token,
+                "id": job.id,
+                "owner": owner,
+                "token": job.lease_token,
                 "status": outcome.status,
-                "delay_ms": int(outcome.delay_s * 1000), "error": error[:_MAX_ERROR_CHARS],
+                "delay_ms": int(outcome.delay_s * 1000),
+                "error": error[:_MAX_ERROR_CHARS],
                 "code": code,
             },
         )

@@ -25,9 +25,7 @@ __all__ = ["DEFAULT_LEASE", "Scheduler", "TickResult", "due_kinds"]
 DEFAULT_LEASE = "periodic"
 
 
-def due_kinds(
-    intervals: dict[str, float], last_run: dict[str, float], now: float
-) -> list[str]:
+def due_kinds(intervals: dict[str, float], last_run: dict[str, float], now: float) -> list[str]:
     """Kinds whose interval has elapsed since their last scheduling (never-run kinds are due).
 
     Args:
@@ -87,7 +85,8 @@ class Scheduler:
         self.tick_s = tick_s
         self.lease_ttl_s = lease_ttl_s if lease_ttl_s is not None else max(30.0, 3 * tick_s)
         self.lease_name = lease_name or (
-            DEFAULT_LEASE if agent_id is None else f"{DEFAULT_LEASE}:{agent_id}")
+            DEFAULT_LEASE if agent_id is None else f"{DEFAULT_LEASE}:{agent_id}"
+        )
         self.agent_id = agent_id
         self.max_agents = max_agents
         self.clock = clock
@@ -109,7 +108,8 @@ class Scheduler:
         if not claimed:
             return TickResult(held=True)
         rows = await self.queue.executor.run(
-            "jobs/active_agents", {"limit": self.max_agents, "agent_id": self.agent_id},
+            "jobs/active_agents",
+            {"limit": self.max_agents, "agent_id": self.agent_id},
             read=True,
         )
         specs = [JobSpec(kind=k, agent_id=r["agent_id"]) for r in rows for k in claimed]
@@ -121,20 +121,28 @@ class Scheduler:
         due kinds, recorded as scheduled now (Neo4j's clock, shared by every process)."""
         (row,) = await tx.run("jobs/scheduler_lock", lease=self.lease_name)
         now_ms = int(row["now_ms"])
-        if (row["holder"] not in (None, self.holder) and row["expires_ms"] is not None
-                and int(row["expires_ms"]) >= now_ms):
+        if (
+            row["holder"] not in (None, self.holder)
+            and row["expires_ms"] is not None
+            and int(row["expires_ms"]) >= now_ms
+        ):
             return None
         last_run: dict[str, Any] = json.loads(row["last_run"] or "{}")
         last_s = {k: float(v) / 1000 for k, v in last_run.items()}
         kinds = due_kinds(self.intervals, last_s, now_ms / 1000)
         last_run.update({k: now_ms for k in kinds})
-        held = await tx.run("jobs/scheduler_claim", lease=self.lease_name, holder=self.holder,
-                            ttl_ms=int(self.lease_ttl_s * 1000),
-                            last_run=json.dumps(last_run, sort_keys=True))
+        held = await tx.run(
+            "jobs/scheduler_claim",
+            lease=self.lease_name,
+            holder=self.holder,
+            ttl_ms=int(self.lease_ttl_s * 1000),
+            last_run=json.dumps(last_run, sort_keys=True),
+        )
         return kinds if held else None
 
     async def release(self) -> bool:
         """Give the lease up (on stop) so another process takes over at its next tick."""
         rows = await self.queue.executor.run(
-            "jobs/scheduler_release", {"lease": self.lease_name, "holder": self.holder})
+            "jobs/scheduler_release", {"lease": self.lease_name, "holder": self.holder}
+        )
         return bool(rows)

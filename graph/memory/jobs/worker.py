@@ -94,8 +94,7 @@ class Worker:
     def _sweeps(self) -> bool:
         """Workers that run extractions also sweep for orphaned events (of their agent only,
         when they are dedicated to one)."""
-        return ("extract" in self.handlers
-                and self.deps.config.worker.orphan_sweep_interval_s > 0)
+        return "extract" in self.handlers and self.deps.config.worker.orphan_sweep_interval_s > 0
 
     @property
     def stopping(self) -> bool:
@@ -119,10 +118,13 @@ class Worker:
                         self.stats.update({f"reaped_{k}": v for k, v in reaped.items()})
                     next_reap = time.monotonic() + cfg.reaper_interval_s
                 if time.monotonic() >= next_sweep and self._sweeps:
-                    queued = await sweep_orphans(self.deps.queue, older_than_s=cfg.orphan_after_s,
-                                                 limit=cfg.orphan_batch,
-                                                 max_attempts=cfg.max_attempts,
-                                                 agent_id=self.agent_id)
+                    queued = await sweep_orphans(
+                        self.deps.queue,
+                        older_than_s=cfg.orphan_after_s,
+                        limit=cfg.orphan_batch,
+                        max_attempts=cfg.max_attempts,
+                        agent_id=self.agent_id,
+                    )
                     if queued:
                         log.warning("orphan sweep: queued extraction of %d event(s)", queued)
                         self.stats["orphans_queued"] += queued
@@ -174,8 +176,13 @@ class Worker:
         queue = self.deps.queue
         handler = self.handlers.get(job.kind)
         if handler is None:
-            await queue.fail(job, self.owner, f"no handler for kind {job.kind!r}",
-                             code="BAD_PAYLOAD", permanent=True)
+            await queue.fail(
+                job,
+                self.owner,
+                f"no handler for kind {job.kind!r}",
+                code="BAD_PAYLOAD",
+                permanent=True,
+            )
             self.stats["dead"] += 1
             return
 
@@ -201,8 +208,14 @@ class Worker:
             self.stats["dead"] += 1
             return
         except Exception as exc:  # a handler bug must not kill the worker
-            log.warning("job %s (%s) attempt %d failed: %s", job.id, job.kind, job.attempts,
-                        exc, exc_info=not isinstance(exc, _INFRA_ERRORS))
+            log.warning(
+                "job %s (%s) attempt %d failed: %s",
+                job.id,
+                job.kind,
+                job.attempts,
+                exc,
+                exc_info=not isinstance(exc, _INFRA_ERRORS),
+            )
             err = job_error(exc)
             status = await queue.fail(job, self.owner, err.message, code=err.code, rng=self._rng)
             self.stats[status or "lease_lost"] += 1
@@ -224,8 +237,9 @@ class Worker:
             await asyncio.sleep(every)
             try:
                 if not await self.deps.queue.heartbeat(job, self.owner, None):
-                    log.warning("job %s (%s): lease lost; its commit will be refused",
-                                job.id, job.kind)
+                    log.warning(
+                        "job %s (%s): lease lost; its commit will be refused", job.id, job.kind
+                    )
                     return
             except _INFRA_ERRORS as exc:  # Neo4j blip: try again at the next beat
                 log.warning("job %s: heartbeat failed: %s", job.id, exc)

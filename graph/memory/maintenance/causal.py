@@ -22,22 +22,24 @@ class CausalLink:
     active: bool
 
 
-async def _links(name: str, executor: Executor, agent_id: str, fact_id: str,
-                 active_only: bool) -> list[CausalLink]:
+async def _links(
+    name: str, executor: Executor, agent_id: str, fact_id: str, active_only: bool
+) -> list[CausalLink]:
     rows = await executor.run(
         name, {"agent_id": agent_id, "fact_id": fact_id, "active_only": active_only}, read=True
     )
-    return [CausalLink(r["id"], r["text"], float(r["strength"]), bool(r["active"]))
-            for r in rows]
+    return [CausalLink(r["id"], r["text"], float(r["strength"]), bool(r["active"])) for r in rows]
 
 
-async def causes_of(executor: Executor, agent_id: str, fact_id: str, *,
-                    active_only: bool = False) -> list[CausalLink]:
+async def causes_of(
+    executor: Executor, agent_id: str, fact_id: str, *, active_only: bool = False
+) -> list[CausalLink]:
     """Facts that cause ``fact_id`` (strongest first); closed facts included unless asked."""
     return await _links("consolidation/causes_of", executor, agent_id, fact_id, active_only)
 
 
-async def effects_of(executor: Executor, agent_id: str, fact_id: str, *,
-                     active_only: bool = False) -> list[CausalLink]:
+async def effects_of(
+    executor: Executor, agent_id: str, fact_id: str, *, active_only: bool = False
+) -> list[CausalLink]:
     """Facts that ``fact_id`` causes (strongest first)."""
     return await _links("consolidation/effects_of", executor, agent_id, fact_id, active_only)

@@ -135,8 +135,11 @@ def used_to_now(subject: str | None, old_text: str, new_text: str) -> str:
     """
     old_body = strip_subject(old_text, subject)
     new_body = strip_subject(new_text, subject)
-    if subject and old_body != old_text.strip().rstrip(".!;") and new_body != new_text.strip(
-    ).rstrip(".!;"):
+    if (
+        subject
+        and old_body != old_text.strip().rstrip(".!;")
+        and new_body != new_text.strip().rstrip(".!;")
+    ):
         return f"{subject} used to {_base_verb(old_body)}, now {new_body}."
     return f"Used to: {old_text.strip().rstrip('.')}; now: {new_text.strip().rstrip('.')}."
 

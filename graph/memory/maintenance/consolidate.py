@@ -72,8 +72,10 @@ async def _word_cluster(
             items = (resp.data or {}).get("observations") if isinstance(resp.data, dict) else None
             if isinstance(items, list):
                 out = [
-                    (str(i["text"]).strip()[:600],
-                     str(i["kind"]) if i.get("kind") in _KINDS else "pattern")
+                    (
+                        str(i["text"]).strip()[:600],
+                        str(i["kind"]) if i.get("kind") in _KINDS else "pattern",
+                    )
                     for i in items[:2]
                     if isinstance(i, dict) and str(i.get("text") or "").strip()
                 ]
@@ -96,19 +98,28 @@ async def consolidate_agent(
     result = ConsolidationResult()
     rows = await executor.run(
         "consolidation/active_facts",
-        {"agent_id": agent_id, "limit": cfg.consolidate_max_facts}, read=True,
+        {"agent_id": agent_id, "limit": cfg.consolidate_max_facts},
+        read=True,
     )
     facts = [
-        FactPoint(r["id"], r["text"] or "", r["subject_key"], r["subject_name"], r["embedding"],
-                  float(r["importance"]))
-        for r in rows if r["embedding"]
+        FactPoint(
+            r["id"],
+            r["text"] or "",
+            r["subject_key"],
+            r["subject_name"],
+            r["embedding"],
+            float(r["importance"]),
+        )
+        for r in rows
+        if r["embedding"]
     ]
     clusters = cluster_facts(
         facts, threshold=cfg.consolidate_similarity, min_size=cfg.consolidate_min_cluster
     )[: cfg.consolidate_max_observations]
     result.clusters = len(clusters)
     existing = {
-        r["id"] for r in await executor.run(
+        r["id"]
+        for r in await executor.run(
             "consolidation/observation_ids", {"agent_id": agent_id}, read=True
         )
     }
@@ -119,23 +130,25 @@ async def consolidate_agent(
         # The id of the first observation of a cluster marks it as already worded.
         first_id = observation_id(agent_id, "pattern#0", ids)
         if first_id in existing:
-            kept.update(
-                observation_id(agent_id, f"pattern#{i}", ids) for i in range(2)
-            )
+            kept.update(observation_id(agent_id, f"pattern#{i}", ids) for i in range(2))
             continue
         for i, (text, kind) in enumerate(await _word_cluster(llm, cluster, result)):
             drafts.append(_Draft(observation_id(agent_id, f"pattern#{i}", ids), text, kind, ids))
     pairs = await executor.run(
         "consolidation/supersede_pairs",
-        {"agent_id": agent_id, "limit": cfg.consolidate_max_observations}, read=True,
+        {"agent_id": agent_id, "limit": cfg.consolidate_max_observations},
+        read=True,
     )
     for p in pairs:
         ids = [p["new_id"], p["old_id"]]
-        drafts.append(_Draft(
-            observation_id(agent_id, "change", ids),
-            used_to_now(p["subject_name"], p["old_text"] or "", p["new_text"] or ""),
-            "change", ids,
-        ))
+        drafts.append(
+            _Draft(
+                observation_id(agent_id, "change", ids),
+                used_to_now(p["subject_name"], p["old_text"] or "", p["new_text"] or ""),
+                "change",
+                ids,
+            )
+        )
     result.changes = len(pairs)
     vectors = await embedder.embed([d.text for d in drafts]) if drafts else []
     upserts = [
@@ -171,8 +184,10 @@ async def consolidate_handler(ctx: JobContext) -> dict[str, Any]:
     return result.to_dict()
 
 
-async def list_observations(executor: Executor, agent_id: str, limit: int = 50
-                            ) -> list[dict[str, Any]]:
+async def list_observations(
+    executor: Executor, agent_id: str, limit: int = 50
+) -> list[dict[str, Any]]:
     """The agent's observations with their source fact ids (newest first)."""
-    return await executor.run("consolidation/observations",
-                              {"agent_id": agent_id, "limit": limit}, read=True)
+    return await executor.run(
+        "consolidation/observations", {"agent_id": agent_id, "limit": limit}, read=True
+    )

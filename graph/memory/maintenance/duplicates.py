@@ -95,10 +95,20 @@ def _keep_first(a: EntityPoint, b: EntityPoint) -> bool:
     """Which of two duplicates survives: more facts, then mentions, then older, then the fuller
     name."""
     far = datetime.max
-    ka = (-a.facts, -a.mentions, a.created_at.replace(tzinfo=None) if a.created_at else far,
-          -len(a.name), a.key)
-    kb = (-b.facts, -b.mentions, b.created_at.replace(tzinfo=None) if b.created_at else far,
-          -len(b.name), b.key)
+    ka = (
+        -a.facts,
+        -a.mentions,
+        a.created_at.replace(tzinfo=None) if a.created_at else far,
+        -len(a.name),
+        a.key,
+    )
+    kb = (
+        -b.facts,
+        -b.mentions,
+        b.created_at.replace(tzinfo=None) if b.created_at else far,
+        -len(b.name),
+        b.key,
+    )
     return ka <= kb
 
 
@@ -161,11 +171,19 @@ def find_duplicates(
             confidence = max(confidence, 0.95)
         if confidence < threshold:
             continue
-        reason = f"{why} ({best:.2f})" + (f", embedding cosine {cos:.2f}" if cos is not None
-                                           else "")
+        reason = f"{why} ({best:.2f})" + (
+            f", embedding cosine {cos:.2f}" if cos is not None else ""
+        )
         keep, drop = (a, b) if _keep_first(a, b) else (b, a)
-        out.append(PairScore(keep.key, drop.key, round(confidence, 4), reason,
-                             candidate_id(agent_id, a.key, b.key)))
+        out.append(
+            PairScore(
+                keep.key,
+                drop.key,
+                round(confidence, 4),
+                reason,
+                candidate_id(agent_id, a.key, b.key),
+            )
+        )
     out.sort(key=lambda p: (-p.confidence, p.id))
     return out
 
@@ -173,8 +191,7 @@ def find_duplicates(
 async def _auto_merge(executor: Executor, agent_id: str, pair: PairScore) -> bool:
     """Merge a near-certain pair; a failure leaves the candidate open for a human."""
     try:
-        await merge_entities(executor, agent_id, pair.keep_key, pair.drop_key,
-                             reason=pair.reason)
+        await merge_entities(executor, agent_id, pair.keep_key, pair.drop_key, reason=pair.reason)
     except Exception as exc:
         log.warning("auto-merge %s <- %s failed: %s", pair.keep_key, pair.drop_key, exc)
         return False
@@ -182,45 +199,79 @@ async def _auto_merge(executor: Executor, agent_id: str, pair: PairScore) -> boo
 
 
 async def detect_duplicates(
-    executor: Executor, agent_id: str, config: MaintenanceConfig | None = None,
-    *, max_entities: int = 5_000,
+    executor: Executor,
+    agent_id: str,
+    config: MaintenanceConfig | None = None,
+    *,
+    max_entities: int = 5_000,
 ) -> dict[str, Any]:
     """Score the agent's entities, record candidates, auto-merge the near-certain ones."""
     cfg = config or MaintenanceConfig()
-    rows = await executor.run("consolidation/dedup_entities",
-                              {"agent_id": agent_id, "limit": max_entities}, read=True)
+    rows = await executor.run(
+        "consolidation/dedup_entities", {"agent_id": agent_id, "limit": max_entities}, read=True
+    )
     entities = [
-        EntityPoint(r["key"], r["name"] or r["key"], r["type"], r["embedding"],
-                    int(r["mentions"]), tuple(a for a in r["aliases"] if a),
-                    r["created_at"], int(r["facts"]))
+        EntityPoint(
+            r["key"],
+            r["name"] or r["key"],
+            r["type"],
+            r["embedding"],
+            int(r["mentions"]),
+            tuple(a for a in r["aliases"] if a),
+            r["created_at"],
+            int(r["facts"]),
+        )
         for r in rows
     ]
     pairs = find_duplicates(agent_id, entities, threshold=cfg.merge_candidate_threshold)
     if not pairs:
         return {"entities": len(entities), "candidates": 0, "new": 0, "merged": 0}
-    stored = await executor.run("consolidation/upsert_merge_candidates", {
-        "agent_id": agent_id,
-        "rows": [{"id": p.id, "keep_key": p.keep_key, "drop_key": p.drop_key,
-                  "confidence": p.confidence, "reason": p.reason} for p in pairs],
-    })
+    stored = await executor.run(
+        "consolidation/upsert_merge_candidates",
+        {
+            "agent_id": agent_id,
+            "rows": [
+                {
+                    "id": p.id,
+                    "keep_key": p.keep_key,
+                    "drop_key": p.drop_key,
+                    "confidence": p.confidence,
+                    "reason": p.reason,
+                }
+                for p in pairs
+            ],
+        },
+    )
     status = {r["id"]: r["status"] for r in stored}
     merged = 0
     gone: set[str] = set()
     for p in pairs:
-        if (p.confidence < cfg.merge_auto_threshold
-                or status.get(p.id) != "open" or {p.keep_key, p.drop_key} & gone):
+        if (
+            p.confidence < cfg.merge_auto_threshold
+            or status.get(p.id) != "open"
+            or {p.keep_key, p.drop_key} & gone
+        ):
             continue
         if await _auto_merge(executor, agent_id, p):
             gone.add(p.drop_key)
             merged += 1
-            await executor.run("consolidation/set_merge_status", {
-                "agent_id": agent_id, "id": p.id, "status": "merged",
-                "note": f"auto-merged (confidence {p.confidence:.2f})"})
-    return {"entities": len(entities), "candidates": len(pairs),
-            "new": sum(1 for r in stored if r["created"]), "merged": merged}
+            await executor.run(
+                "consolidation/set_merge_status",
+                {
+                    "agent_id": agent_id,
+                    "id": p.id,
+                    "status": "merged",
+                    "note": f"auto-merged (confidence {p.confidence:.2f})",
+                },
+            )
+    return {
+        "entities": len(entities),
+        "candidates": len(pairs),
+        "new": sum(1 for r in stored if r["created"]),
+        "merged": merged,
+    }
 
 
 async def dedup_handler(ctx: JobContext) -> dict[str, Any]:
     """Job kind ``dedup_entities``."""
-    return await detect_duplicates(ctx.deps.executor, ctx.job.agent_id,
-                                   ctx.deps.config.maintenance)
+    return await detect_duplicates(ctx.deps.executor, ctx.job.agent_id, ctx.deps.config.maintenance)

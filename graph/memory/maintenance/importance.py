@@ -48,7 +48,8 @@ def rescore(
     base = min(1.0, max(0.0, base))
     freq = 1.0 - math.exp(-max(0, retrieval_count) / 5.0)
     recent = (
-        0.0 if days_since_retrieved is None
+        0.0
+        if days_since_retrieved is None
         else 0.5 ** (max(0.0, days_since_retrieved) / cfg.recency_half_life_days)
     )
     reinf = 1.0 - math.exp(-max(0, reinforcement_count - 1) / 3.0)
@@ -61,20 +62,28 @@ def rescore(
 
 
 async def rescore_agent(
-    executor: Executor, agent_id: str, config: MaintenanceConfig | None = None,
-    *, use_gds: bool | None = None,
+    executor: Executor,
+    agent_id: str,
+    config: MaintenanceConfig | None = None,
+    *,
+    use_gds: bool | None = None,
 ) -> dict[str, Any]:
     """Refresh entity centrality, then every active fact's importance (paged UNWIND writes)."""
     cfg = config or MaintenanceConfig()
     if use_gds is None:
-        use_gds = bool((await executor.run("consolidation/gds_available", read=True))[0]
-                       ["available"])
+        use_gds = bool(
+            (await executor.run("consolidation/gds_available", read=True))[0]["available"]
+        )
     centrality = "degree"
     if use_gds:
         try:
-            await executor.run("consolidation/gds_pagerank", {
-                "agent_id": agent_id, "graph_name": f"hippograph_pr_{uuid.uuid4().hex[:12]}",
-            })
+            await executor.run(
+                "consolidation/gds_pagerank",
+                {
+                    "agent_id": agent_id,
+                    "graph_name": f"hippograph_pr_{uuid.uuid4().hex[:12]}",
+                },
+            )
             centrality = "pagerank"
         except Exception:  # GDS present but unusable (memory, version): degree still works
             use_gds = False
@@ -82,20 +91,31 @@ async def rescore_agent(
         await executor.run("consolidation/entity_degree", {"agent_id": agent_id})
     after, updated = "", 0
     while True:
-        rows = await executor.run("consolidation/importance_inputs",
-                                  {"agent_id": agent_id, "after_id": after, "limit": _PAGE},
-                                  read=True)
+        rows = await executor.run(
+            "consolidation/importance_inputs",
+            {"agent_id": agent_id, "after_id": after, "limit": _PAGE},
+            read=True,
+        )
         if not rows:
             break
         scored = [
-            {"id": r["id"], "importance": rescore(
-                float(r["base"]), int(r["retrieval_count"]), r["days_since_retrieved"],
-                int(r["reinforcement_count"]), entity_score=r["entity_score"],
-                stale=bool(r["stale"]), config=cfg)}
+            {
+                "id": r["id"],
+                "importance": rescore(
+                    float(r["base"]),
+                    int(r["retrieval_count"]),
+                    r["days_since_retrieved"],
+                    int(r["reinforcement_count"]),
+                    entity_score=r["entity_score"],
+                    stale=bool(r["stale"]),
+                    config=cfg,
+                ),
+            }
             for r in rows
         ]
-        out = await executor.run("consolidation/set_importance",
-                                 {"agent_id": agent_id, "rows": scored})
+        out = await executor.run(
+            "consolidation/set_importance", {"agent_id": agent_id, "rows": scored}
+        )
         updated += int(out[0]["updated"]) if out else 0
         after = rows[-1]["id"]
         if len(rows) < _PAGE:
@@ -119,6 +139,7 @@ async def decay_handler(ctx: JobContext) -> dict[str, Any]:
     """Job kind ``decay``: stale flags first, then importance (stale facts rank lower)."""
     flags = await decay_agent(ctx.deps.executor, ctx.job.agent_id)
     if flags["flagged"] or flags["unflagged"]:
-        flags.update(await rescore_agent(
-            ctx.deps.executor, ctx.job.agent_id, ctx.deps.config.maintenance))
+        flags.update(
+            await rescore_agent(ctx.deps.executor, ctx.job.agent_id, ctx.deps.config.maintenance)
+        )
     return dict(flags)

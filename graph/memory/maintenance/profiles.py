@@ -38,11 +38,13 @@ def offline_profile(name: str, type_: str | None, facts: Sequence[str], max_char
     return " ".join(parts)[:max_chars]
 
 
-async def _llm_profile(llm: ChatLLM, name: str, type_: str | None, facts: Sequence[str],
-                       max_chars: int) -> str | None:
-    user = json.dumps({"entity": {"name": name, "type": type_},
-                       "facts": [prompts.clip(f) for f in facts]},
-                      ensure_ascii=False)
+async def _llm_profile(
+    llm: ChatLLM, name: str, type_: str | None, facts: Sequence[str], max_chars: int
+) -> str | None:
+    user = json.dumps(
+        {"entity": {"name": name, "type": type_}, "facts": [prompts.clip(f) for f in facts]},
+        ensure_ascii=False,
+    )
     try:
         resp = await llm.complete_json("profile", prompts.load("profile"), user)
     except LLMError:
@@ -70,8 +72,14 @@ async def refresh_profiles(
     cfg = config or MaintenanceConfig()
     rows = await executor.run(
         "consolidation/profile_targets",
-        {"agent_id": agent_id, "keys": list(keys) if keys is not None else None,
-         "limit": cfg.profile_batch, "top": cfg.profile_top_facts, "force": force}, read=True,
+        {
+            "agent_id": agent_id,
+            "keys": list(keys) if keys is not None else None,
+            "limit": cfg.profile_batch,
+            "top": cfg.profile_top_facts,
+            "force": force,
+        },
+        read=True,
     )
     updates: list[dict[str, str]] = []
     for r in rows:
@@ -92,6 +100,10 @@ async def profile_handler(ctx: JobContext) -> dict[str, Any]:
     """Job kind ``profile`` (subject: an entity key, or none for every entity with news)."""
     subject = ctx.job.subject
     return await refresh_profiles(
-        ctx.deps.executor, ctx.deps.llm, ctx.job.agent_id, ctx.deps.config.maintenance,
-        keys=[subject] if subject else None, force=bool(ctx.payload.get("force")),
+        ctx.deps.executor,
+        ctx.deps.llm,
+        ctx.job.agent_id,
+        ctx.deps.config.maintenance,
+        keys=[subject] if subject else None,
+        force=bool(ctx.payload.get("force")),
     )

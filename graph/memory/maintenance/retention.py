@@ -31,20 +31,31 @@ __all__ = ["RETENTION_KINDS", "RetentionConfig", "cutoffs", "retention_handler",
 
 RETENTION_KINDS = ("events", "receipts", "jobs", "dedup", "audits", "audit_text")
 
-_STATEMENTS = {"events": "retention/delete_events", "receipts": "retention/delete_receipts",
-               "jobs": "retention/delete_jobs", "dedup": "retention/delete_dedup",
-               "audits": "retention/delete_audits"}
+_STATEMENTS = {
+    "events": "retention/delete_events",
+    "receipts": "retention/delete_receipts",
+    "jobs": "retention/delete_jobs",
+    "dedup": "retention/delete_dedup",
+    "audits": "retention/delete_audits",
+}
 
 
 def cutoffs(now: datetime, cfg: RetentionConfig) -> dict[str, datetime]:
     """Kind → the instant before which its records go; kinds kept forever are left out."""
-    ttl = {"events": cfg.events_s, "receipts": cfg.receipts_s, "jobs": cfg.jobs_s,
-           "dedup": cfg.dedup_s, "audits": cfg.audits_s, "audit_text": cfg.audit_text_s}
+    ttl = {
+        "events": cfg.events_s,
+        "receipts": cfg.receipts_s,
+        "jobs": cfg.jobs_s,
+        "dedup": cfg.dedup_s,
+        "audits": cfg.audits_s,
+        "audit_text": cfg.audit_text_s,
+    }
     return {kind: now - timedelta(seconds=s) for kind, s in ttl.items() if s > 0}
 
 
-async def run_retention(executor: Executor, agent_id: str, cfg: RetentionConfig,
-                        now: datetime) -> dict[str, int]:
+async def run_retention(
+    executor: Executor, agent_id: str, cfg: RetentionConfig, now: datetime
+) -> dict[str, int]:
     """Apply ``cfg`` to one agent's records as of ``now``; returns how many went per kind."""
     done = dict.fromkeys(RETENTION_KINDS, 0)
     for kind, cutoff in cutoffs(now, cfg).items():
@@ -53,8 +64,7 @@ async def run_retention(executor: Executor, agent_id: str, cfg: RetentionConfig,
             if kind == "audit_text":
                 rows = await executor.run("retention/audit_text", params, read=True)
                 if rows:
-                    await executor.run("erase/scrub_audits",
-                                       {"rows": scrub_rows(rows, (), None)})
+                    await executor.run("erase/scrub_audits", {"rows": scrub_rows(rows, (), None)})
                 n = len(rows)
             else:
                 rows = await executor.run(_STATEMENTS[kind], params)
@@ -67,5 +77,6 @@ async def run_retention(executor: Executor, agent_id: str, cfg: RetentionConfig,
 
 async def retention_handler(ctx: JobContext) -> dict[str, Any]:
     """Job kind ``retention`` (one agent; no subject)."""
-    return await run_retention(ctx.deps.executor, ctx.job.agent_id, ctx.deps.config.retention,
-                               datetime.now(UTC))
+    return await run_retention(
+        ctx.deps.executor, ctx.job.agent_id, ctx.deps.config.retention, datetime.now(UTC)
+    )

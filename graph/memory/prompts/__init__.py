@@ -22,6 +22,7 @@ def clip(text: str, limit: int = FACT_CHARS) -> str:
     """``text`` cut to ``limit`` characters (an ellipsis marks a cut)."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
+
 _FILE = re.compile(r"^(?P<stage>[a-z0-9_]+)\.v(?P<version>\d+)\.md$")
 
 

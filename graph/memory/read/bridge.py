@@ -57,20 +57,35 @@ def lift_bridged(facts: list[ScoredFact], best: float, weight: float) -> int:
     return lifted
 
 
-async def bridge_facts(ex: Executor, scope: Scope, query: str, ordered: list[ScoredFact],
-                       cfg: RetrieveConfig, agent_facts: int) -> list[ScoredFact]:
+async def bridge_facts(
+    ex: Executor,
+    scope: Scope,
+    query: str,
+    ordered: list[ScoredFact],
+    cfg: RetrieveConfig,
+    agent_facts: int,
+) -> list[ScoredFact]:
     """Facts reached from the best of ``ordered`` ([] when ``bridge_seeds`` is 0)."""
     a = cfg.activation
     seeds = bridge_seeds(ordered, a.bridge_seeds)
     if not seeds:
         return []
     x = cfg.expansion
-    rows = await ex.run("traversal/relation_bridge", scope.params(
-        seeds=seeds, terms=stems(query), shared=a.bridge_shared, unmatched=a.bridge_unmatched,
-        hub_max=max(x.entity_hub_min, int(x.entity_hub_share * max(1, agent_facts))),
-        agent_facts=max(1, agent_facts), max_entities=a.bridge_entities,
-        per_entity=a.bridge_per_entity,
-        scan=cfg.graph.graph_limit * cfg.graph.graph_pool_factor), read=True)
+    rows = await ex.run(
+        "traversal/relation_bridge",
+        scope.params(
+            seeds=seeds,
+            terms=stems(query),
+            shared=a.bridge_shared,
+            unmatched=a.bridge_unmatched,
+            hub_max=max(x.entity_hub_min, int(x.entity_hub_share * max(1, agent_facts))),
+            agent_facts=max(1, agent_facts),
+            max_entities=a.bridge_entities,
+            per_entity=a.bridge_per_entity,
+            scan=cfg.graph.graph_limit * cfg.graph.graph_pool_factor,
+        ),
+        read=True,
+    )
     facts = entity_scores(rows, agent_facts)
     for fact in facts:
         fact.sources = {"bridge"}

@@ -66,27 +66,49 @@ class Combined:
     events_keyword_complete: bool = True
 
 
-def _complete(rows: int, limit: int, fetched: int, k: int, cap: int,
-              floor: float | None = None, min_score: float | None = None) -> bool:
+def _complete(
+    rows: int,
+    limit: int,
+    fetched: int,
+    k: int,
+    cap: int,
+    floor: float | None = None,
+    min_score: float | None = None,
+) -> bool:
     """The rule of ``search.overfetch`` after its first round."""
     below = min_score is not None and floor is not None and floor < min_score
     return rows >= limit or fetched < k or below or k >= cap
 
 
-async def all_signals(ex: Executor, scope: Scope, cfg: RetrieveConfig, now: datetime,
-                      sizes: SignalSizes, *, lucene: str, seeds: list[dict[str, Any]],
-                      graph_limit: int, pattern_types: list[str], named: list[str],
-                      stats: dict[str, SearchStats]) -> Combined:
+async def all_signals(
+    ex: Executor,
+    scope: Scope,
+    cfg: RetrieveConfig,
+    now: datetime,
+    sizes: SignalSizes,
+    *,
+    lucene: str,
+    seeds: list[dict[str, Any]],
+    graph_limit: int,
+    pattern_types: list[str],
+    named: list[str],
+    stats: dict[str, SearchStats],
+) -> Combined:
     """Run ``read/signals`` once and split its answer into the per-signal candidate lists."""
     sem_min = index_min_score(cfg.candidates.min_similarity)
-    sem_k = initial_k(cfg.candidates.semantic_limit, sizes.agent_facts, sizes.total_facts,
-                      cfg.budgets.overfetch_cap)
+    sem_k = initial_k(
+        cfg.candidates.semantic_limit,
+        sizes.agent_facts,
+        sizes.total_facts,
+        cfg.budgets.overfetch_cap,
+    )
     budgets = cfg.budgets
     sem_index = sizes.agent_facts > budgets.exact_scan_max_facts and sem_k < budgets.overfetch_cap
     # The full-text query is limited to the agent inside the index (planner.agent_lucene):
     # its own share of the index is all of it.
-    kw_k = initial_k(cfg.candidates.keyword_limit, sizes.agent_facts, sizes.agent_facts,
-                     budgets.fulltext_cap)
+    kw_k = initial_k(
+        cfg.candidates.keyword_limit, sizes.agent_facts, sizes.agent_facts, budgets.fulltext_cap
+    )
     # Sent even when the agent holds no facts/events (the part then finds nothing): Neo4j
     # buckets string parameters by size in its plan cache key, so "" would need its own plan.
     q = ev_q = lucene
@@ -105,32 +127,60 @@ async def all_signals(ex: Executor, scope: Scope, cfg: RetrieveConfig, now: date
     seeds = seeds or [{"key": NO_MATCH, "named": False}]
     named = named or [NO_MATCH]
     pattern_types = pattern_types or [NO_MATCH]
-    row = (await ex.run("read/signals", scope.params(
-        now=now, half_life_days=cfg.scoring.recency_half_life_days,
-        sem_index=sem_index, sem_k=sem_k, sem_min_score=sem_min,
-        sem_limit=cfg.candidates.semantic_limit,
-        q=q, kw_k=kw_k, kw_limit=cfg.candidates.keyword_limit,
-        seeds=seeds, max_entities=cfg.graph.graph_max_entities, max_hops=cfg.graph.max_hops,
-        hop_decay=cfg.graph.hop_decay, query_bonus=cfg.graph.query_bonus,
-        graph_pool=graph_limit * cfg.graph.graph_pool_factor,
-        graph_budget=graph_limit * cfg.graph.graph_pool_factor * cfg.graph.graph_read_budget,
-        graph_scan=graph_limit * cfg.graph.graph_pool_factor * cfg.graph.hub_scan_factor,
-        graph_limit=graph_limit,
-        types=pattern_types, agg_pool=graph_limit * cfg.graph.graph_pool_factor,
-        agg_limit=graph_limit,
-        act_seeds=cfg.activation.activation_seeds if act_on else 0,
-        act_hops=cfg.activation.activation_hops, act_decay=cfg.activation.activation_decay,
-        act_related=cfg.activation.activation_max_related,
-        act_per_entity=cfg.activation.activation_facts_per_entity,
-        act_pool=activation_pool(cfg), act_scan=activation_pool(cfg) * cfg.graph.hub_scan_factor,
-        events=events, ev_q=ev_q, ev_index=ev_index, ev_k=ev_k, ev_min_score=ev_min, ev_limit=ev_limit,
-        ev_kw_k=ev_kw_k, ev_kw_limit=ev_limit,
-        obs=obs, obs_min_score=index_min_score(cfg.candidates.min_similarity),
-        obs_limit=cfg.context.max_observations, named=named, expand_limit=20), read=True))[0]
+    row = (
+        await ex.run(
+            "read/signals",
+            scope.params(
+                now=now,
+                half_life_days=cfg.scoring.recency_half_life_days,
+                sem_index=sem_index,
+                sem_k=sem_k,
+                sem_min_score=sem_min,
+                sem_limit=cfg.candidates.semantic_limit,
+                q=q,
+                kw_k=kw_k,
+                kw_limit=cfg.candidates.keyword_limit,
+                seeds=seeds,
+                max_entities=cfg.graph.graph_max_entities,
+                max_hops=cfg.graph.max_hops,
+                hop_decay=cfg.graph.hop_decay,
+                query_bonus=cfg.graph.query_bonus,
+                graph_pool=graph_limit * cfg.graph.graph_pool_factor,
+                graph_budget=graph_limit
+                * cfg.graph.graph_pool_factor
+                * cfg.graph.graph_read_budget,
+                graph_scan=graph_limit * cfg.graph.graph_pool_factor * cfg.graph.hub_scan_factor,
+                graph_limit=graph_limit,
+                types=pattern_types,
+                agg_pool=graph_limit * cfg.graph.graph_pool_factor,
+                agg_limit=graph_limit,
+                act_seeds=cfg.activation.activation_seeds if act_on else 0,
+                act_hops=cfg.activation.activation_hops,
+                act_decay=cfg.activation.activation_decay,
+                act_related=cfg.activation.activation_max_related,
+                act_per_entity=cfg.activation.activation_facts_per_entity,
+                act_pool=activation_pool(cfg),
+                act_scan=activation_pool(cfg) * cfg.graph.hub_scan_factor,
+                events=events,
+                ev_q=ev_q,
+                ev_index=ev_index,
+                ev_k=ev_k,
+                ev_min_score=ev_min,
+                ev_limit=ev_limit,
+                ev_kw_k=ev_kw_k,
+                ev_kw_limit=ev_limit,
+                obs=obs,
+                obs_min_score=index_min_score(cfg.candidates.min_similarity),
+                obs_limit=cfg.context.max_observations,
+                named=named,
+                expand_limit=20,
+            ),
+            read=True,
+        )
+    )[0]
     out = Combined()
     facts = {f["id"]: f for f in row["facts"]}
-    kw_top = max((float(h["score"]) for h in row["hits"] if h["signal"] == "keyword"),
-                 default=0.0)
+    kw_top = max((float(h["score"]) for h in row["hits"] if h["signal"] == "keyword"), default=0.0)
     for hit in row["hits"]:
         signal = hit["signal"]
         fact = fact_from_row(facts[hit["id"]], signal)
@@ -150,18 +200,35 @@ async def all_signals(ex: Executor, scope: Scope, cfg: RetrieveConfig, now: date
             fact.hops = int(hit["hops"])
         getattr(out, signal).append(fact)
     out.semantic_complete = not sem_index or _complete(
-        len(out.semantic), cfg.candidates.semantic_limit, int(row["sem_fetched"]), sem_k,
-        cfg.budgets.overfetch_cap, row["sem_floor"], sem_min)
-    out.keyword_complete = not q or sizes.agent_facts == 0 or _complete(
-        len(out.keyword), cfg.candidates.keyword_limit, int(row["kw_fetched"]), kw_k,
-        cfg.budgets.fulltext_cap)
-    stats["semantic"] = SearchStats("index" if sem_index else "exact",
-                                    [sem_k] if sem_index else [], False, len(out.semantic))
-    stats["keyword"] = SearchStats("fulltext", [kw_k] if q and sizes.agent_facts else [], False,
-                                   len(out.keyword))
+        len(out.semantic),
+        cfg.candidates.semantic_limit,
+        int(row["sem_fetched"]),
+        sem_k,
+        cfg.budgets.overfetch_cap,
+        row["sem_floor"],
+        sem_min,
+    )
+    out.keyword_complete = (
+        not q
+        or sizes.agent_facts == 0
+        or _complete(
+            len(out.keyword),
+            cfg.candidates.keyword_limit,
+            int(row["kw_fetched"]),
+            kw_k,
+            cfg.budgets.fulltext_cap,
+        )
+    )
+    stats["semantic"] = SearchStats(
+        "index" if sem_index else "exact", [sem_k] if sem_index else [], False, len(out.semantic)
+    )
+    stats["keyword"] = SearchStats(
+        "fulltext", [kw_k] if q and sizes.agent_facts else [], False, len(out.keyword)
+    )
     events_by_id = {e["id"]: e for e in row["events"]}
-    ev_kw_top = max((float(h["score"]) for h in row["event_hits"] if h["signal"] == "keyword"),
-                    default=0.0)
+    ev_kw_top = max(
+        (float(h["score"]) for h in row["event_hits"] if h["signal"] == "keyword"), default=0.0
+    )
     for hit in row["event_hits"]:
         ev = event_from_row(events_by_id[hit["id"]])
         ev.semantic = cosine_from_index(hit["semantic"])
@@ -171,18 +238,38 @@ async def all_signals(ex: Executor, scope: Scope, cfg: RetrieveConfig, now: date
         else:
             out.events_semantic.append(ev)
     out.events_semantic_complete = not (events and ev_index) or _complete(
-        len(out.events_semantic), ev_limit, int(row["ev_fetched"]), ev_k, cfg.budgets.overfetch_cap,
-        row["ev_floor"], ev_min)
+        len(out.events_semantic),
+        ev_limit,
+        int(row["ev_fetched"]),
+        ev_k,
+        cfg.budgets.overfetch_cap,
+        row["ev_floor"],
+        ev_min,
+    )
     out.events_keyword_complete = not (events and ev_q) or _complete(
-        len(out.events_keyword), ev_limit, int(row["ev_kw_fetched"]), ev_kw_k,
-        cfg.budgets.fulltext_cap)
+        len(out.events_keyword),
+        ev_limit,
+        int(row["ev_kw_fetched"]),
+        ev_kw_k,
+        cfg.budgets.fulltext_cap,
+    )
     stats["events_semantic"] = SearchStats(
         "none" if not events else "index" if ev_index else "exact",
-        [ev_k] if events and ev_index else [], False, len(out.events_semantic))
-    stats["events_keyword"] = SearchStats("fulltext", [ev_kw_k] if events and ev_q else [], False,
-                                          len(out.events_keyword))
-    out.observations = [ObservationHit(id=o["id"], text=o["text"] or "", kind=o.get("kind"),
-                                       semantic=cosine_from_index(o["score"]))
-                        for o in row["observations"]]
+        [ev_k] if events and ev_index else [],
+        False,
+        len(out.events_semantic),
+    )
+    stats["events_keyword"] = SearchStats(
+        "fulltext", [ev_kw_k] if events and ev_q else [], False, len(out.events_keyword)
+    )
+    out.observations = [
+        ObservationHit(
+            id=o["id"],
+            text=o["text"] or "",
+            kind=o.get("kind"),
+            semantic=cosine_from_index(o["score"]),
+        )
+        for o in row["observations"]
+    ]
     out.neighbours = list(row["neighbours"])
     return out

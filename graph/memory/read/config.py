@@ -249,8 +249,9 @@ _GROUPS: dict[str, type] = {
     "variants": VariantConfig,
 }
 # Flat option name → the group that holds it (names are unique across groups).
-FLAT: dict[str, str] = {f.name: group for group, cls in _GROUPS.items()
-                        for f in dataclasses.fields(cls)}
+FLAT: dict[str, str] = {
+    f.name: group for group, cls in _GROUPS.items() for f in dataclasses.fields(cls)
+}
 
 
 @dataclass(frozen=True)
@@ -293,9 +294,13 @@ class RetrieveConfig:
         by_group: dict[str, dict[str, Any]] = {}
         for key, value in changes.items():
             by_group.setdefault(FLAT[key], {})[key] = value
-        return dataclasses.replace(self, **{
-            group: dataclasses.replace(getattr(self, group), **fields)
-            for group, fields in by_group.items()})
+        return dataclasses.replace(
+            self,
+            **{
+                group: dataclasses.replace(getattr(self, group), **fields)
+                for group, fields in by_group.items()
+            },
+        )
 
     def with_options(self, options: dict[str, Any] | None) -> RetrieveConfig:
         """A copy with per-call overrides applied and validated (flat names, or a group's
@@ -339,28 +344,46 @@ class RetrieveConfig:
             (c.context_max_tokens >= 50, "context_max_tokens must be >= 50"),
             (c.reranker_timeout_s > 0, "reranker_timeout_s must be > 0"),
             (0.0 <= c.confidence_weight <= 1.0, "confidence_weight must be in [0, 1]"),
-            (0.0 <= c.hop_decay <= 1.0 and 0.0 <= c.activation_decay <= 1.0,
-             "decay factors must be in [0, 1]"),
+            (
+                0.0 <= c.hop_decay <= 1.0 and 0.0 <= c.activation_decay <= 1.0,
+                "decay factors must be in [0, 1]",
+            ),
             (all(k in DEFAULT_WEIGHTS for k in c.weights), "unknown score weight"),
             (c.fusion in FUSIONS, f"fusion must be one of {', '.join(FUSIONS)}"),
-            (c.keyword_model in KEYWORD_MODELS,
-             f"keyword_model must be one of {', '.join(KEYWORD_MODELS)}"),
+            (
+                c.keyword_model in KEYWORD_MODELS,
+                f"keyword_model must be one of {', '.join(KEYWORD_MODELS)}",
+            ),
             (1 <= c.rrf_k <= 1000, "rrf_k must be 1..1000"),
             (0.0 <= c.diversity <= 1.0, "diversity must be in [0, 1]"),
-            (c.entity_expansion in ENTITY_EXPANSIONS,
-             f"entity_expansion must be one of {', '.join(ENTITY_EXPANSIONS)}"),
-            (0.0 <= c.entity_feedback_weight <= 1.0 and 0.0 <= c.entity_decay <= 1.0
-             and 0.0 < c.entity_hub_share <= 1.0,
-             "entity_feedback_weight, entity_decay and entity_hub_share must be in [0, 1]"),
-            (1 <= c.entity_max <= 200 and 1 <= c.entity_per_seed <= 200
-             and 0 <= c.entity_per_neighbour <= 200 and c.entity_hub_min >= 1,
-             "entity_max and entity_per_seed must be 1..200, entity_per_neighbour 0..200, "
-             "entity_hub_min >= 1"),
-            (0 <= c.bridge_seeds <= 20 and 1 <= c.bridge_entities <= 200
-             and 1 <= c.bridge_per_entity <= 50,
-             "bridge_seeds must be 0..20, bridge_entities 1..200, bridge_per_entity 1..50"),
-            (0.0 <= c.bridge_unmatched <= 1.0 and 0.0 <= c.bridge_shared <= 1.0,
-             "bridge_unmatched and bridge_shared must be in [0, 1]"),
+            (
+                c.entity_expansion in ENTITY_EXPANSIONS,
+                f"entity_expansion must be one of {', '.join(ENTITY_EXPANSIONS)}",
+            ),
+            (
+                0.0 <= c.entity_feedback_weight <= 1.0
+                and 0.0 <= c.entity_decay <= 1.0
+                and 0.0 < c.entity_hub_share <= 1.0,
+                "entity_feedback_weight, entity_decay and entity_hub_share must be in [0, 1]",
+            ),
+            (
+                1 <= c.entity_max <= 200
+                and 1 <= c.entity_per_seed <= 200
+                and 0 <= c.entity_per_neighbour <= 200
+                and c.entity_hub_min >= 1,
+                "entity_max and entity_per_seed must be 1..200, entity_per_neighbour 0..200, "
+                "entity_hub_min >= 1",
+            ),
+            (
+                0 <= c.bridge_seeds <= 20
+                and 1 <= c.bridge_entities <= 200
+                and 1 <= c.bridge_per_entity <= 50,
+                "bridge_seeds must be 0..20, bridge_entities 1..200, bridge_per_entity 1..50",
+            ),
+            (
+                0.0 <= c.bridge_unmatched <= 1.0 and 0.0 <= c.bridge_shared <= 1.0,
+                "bridge_unmatched and bridge_shared must be in [0, 1]",
+            ),
             (0.0 <= c.session_lift <= 1.0, "session_lift must be in [0, 1]"),
             (0 <= c.session_seeds <= 20, "session_seeds must be 0..20"),
             (0 <= c.context_turns <= 3, "context_turns must be 0..3"),
@@ -400,7 +423,10 @@ def _flatten(options: dict[str, Any]) -> dict[str, Any]:
 # Timeouts and work caps a per-call option may lower but never raise above the server's
 # value (overrides only narrow the operator's bounds).
 CEILINGS: tuple[str, ...] = (
-    "reranker_timeout_s", "exact_scan_max_facts", "overfetch_cap", "fulltext_cap",
+    "reranker_timeout_s",
+    "exact_scan_max_facts",
+    "overfetch_cap",
+    "fulltext_cap",
     "counts_ttl_s",
 )
 
@@ -413,8 +439,10 @@ def check_within_bounds(server: RetrieveConfig, changes: dict[str, Any]) -> None
     """
     for key in CEILINGS:
         if key in changes and changes[key] > server.get(key):
-            raise ConfigError(f"retrieve option {key!r} may not exceed the server's value "
-                              f"{server.get(key)!r}, got {changes[key]!r}")
+            raise ConfigError(
+                f"retrieve option {key!r} may not exceed the server's value "
+                f"{server.get(key)!r}, got {changes[key]!r}"
+            )
 
 
 def _coerce(key: str, current: Any, value: Any) -> Any:

@@ -53,27 +53,47 @@ def entity_scores(rows: Iterable[dict[str, Any]], agent_facts: int) -> list[Scor
             continue
         reached[fid].add(row["key"])
         fact.hops = min(fact.hops if fact.hops is not None else hops, hops)
-        fact.scores.graph = min(1.0, fact.scores.graph + float(row["weight"]) * specificity(
-            int(row["degree"]), agent_facts))
+        fact.scores.graph = min(
+            1.0,
+            fact.scores.graph + float(row["weight"]) * specificity(int(row["degree"]), agent_facts),
+        )
     return list(facts.values())
 
 
-async def entity_facts(ex: Executor, scope: Scope, plan: RetrievalPlan, cfg: RetrieveConfig,
-                       agent_facts: int, seed_facts: Sequence[ScoredFact] = ()
-                       ) -> list[ScoredFact]:
+async def entity_facts(
+    ex: Executor,
+    scope: Scope,
+    plan: RetrievalPlan,
+    cfg: RetrieveConfig,
+    agent_facts: int,
+    seed_facts: Sequence[ScoredFact] = (),
+) -> list[ScoredFact]:
     """Run ``read/entity_facts`` for the plan's named entities (and, ``"feedback"``, the
     entities of ``seed_facts``); [] when the option is off or there is nothing to seed."""
     if cfg.expansion.entity_expansion == "off":
         return []
     seeds = [{"key": e.key, "weight": 1.0} for e in plan.entities if e.named]
     x = cfg.expansion
-    fact_seeds = ([{"id": f.id, "weight": x.entity_feedback_weight} for f in seed_facts]
-                  if x.entity_expansion == "feedback" else [])
+    fact_seeds = (
+        [{"id": f.id, "weight": x.entity_feedback_weight} for f in seed_facts]
+        if x.entity_expansion == "feedback"
+        else []
+    )
     if not seeds and not fact_seeds:
         return []
     hub_max = max(x.entity_hub_min, int(x.entity_hub_share * max(1, agent_facts)))
-    rows = await ex.run("read/entity_facts", scope.params(
-        seeds=seeds, fact_seeds=fact_seeds, hub_max=hub_max, decay=x.entity_decay,
-        max_entities=x.entity_max, pool=cfg.graph.graph_limit * cfg.graph.graph_pool_factor,
-        per_seed=x.entity_per_seed, per_neighbour=x.entity_per_neighbour), read=True)
+    rows = await ex.run(
+        "read/entity_facts",
+        scope.params(
+            seeds=seeds,
+            fact_seeds=fact_seeds,
+            hub_max=hub_max,
+            decay=x.entity_decay,
+            max_entities=x.entity_max,
+            pool=cfg.graph.graph_limit * cfg.graph.graph_pool_factor,
+            per_seed=x.entity_per_seed,
+            per_neighbour=x.entity_per_neighbour,
+        ),
+        read=True,
+    )
     return entity_scores(rows, agent_facts)

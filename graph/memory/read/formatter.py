@@ -143,6 +143,10 @@ def format_context(
         used += spent
 
     text = "\n\n".join(sections)
-    return FormattedContext(text=text, tokens=counter(text) if text else 0,
-                            facts_used=len(fact_lines), observations_used=len(obs_lines),
-                            events_used=len(event_lines))
+    return FormattedContext(
+        text=text,
+        tokens=counter(text) if text else 0,
+        facts_used=len(fact_lines),
+        observations_used=len(obs_lines),
+        events_used=len(event_lines),
+    )

@@ -33,8 +33,9 @@ from graph.memory.read.traversal import aggregation_facts, bfs_facts, spreading_
 __all__ = ["context_turns", "observations", "one_statement", "per_signal"]
 
 
-def _plan_inputs(plan: RetrievalPlan, cfg: RetrieveConfig
-                 ) -> tuple[str, int, list[dict[str, Any]], list[str]]:
+def _plan_inputs(
+    plan: RetrievalPlan, cfg: RetrieveConfig
+) -> tuple[str, int, list[dict[str, Any]], list[str]]:
     """What both gathering paths take from the plan: the Lucene keyword query ("" = off), the
     graph limit (doubled for a broad question), the named seed entities of the BFS and the
     entity types to aggregate."""
@@ -47,8 +48,13 @@ def _plan_inputs(plan: RetrievalPlan, cfg: RetrieveConfig
 
 
 async def per_signal(
-    ex: Executor, plan: RetrievalPlan, catalog: dict[str, Any], scope: Scope,
-    cfg: RetrieveConfig, now: datetime, trace: dict[str, Any],
+    ex: Executor,
+    plan: RetrievalPlan,
+    catalog: dict[str, Any],
+    scope: Scope,
+    cfg: RetrieveConfig,
+    now: datetime,
+    trace: dict[str, Any],
     window: TimeWindow | None = None,
 ) -> tuple[list[ScoredFact], list[ScoredFact], list[EventHit], list[ObservationHit]]:
     """Run every signal concurrently and merge the fact candidates; spreading activation
@@ -59,18 +65,22 @@ async def per_signal(
     agent_events, total_events = int(catalog["agent_events"]), int(catalog["total_events"])
     lucene, graph_limit, seeds, pattern_types = _plan_inputs(plan, cfg)
     lucene = planner.agent_lucene(lucene, scope.agent_id)
-    stats = {n: SearchStats() for n in ("semantic", "keyword", "events_semantic",
-                                        "events_keyword")}
+    stats = {n: SearchStats() for n in ("semantic", "keyword", "events_semantic", "events_keyword")}
     t = time.perf_counter()
     activation: dict[str, Any] = {}
 
     async def semantic_then_spread() -> tuple[list[ScoredFact], list[ScoredFact]]:
         sem = await semantic_facts(
-            ex, scope, limit=cfg.candidates.semantic_limit,
+            ex,
+            scope,
+            limit=cfg.candidates.semantic_limit,
             min_cosine=cfg.candidates.min_similarity,
-            agent_facts=agent_facts, total_facts=total_facts,
-            exact_max=cfg.budgets.exact_scan_max_facts, cap=cfg.budgets.overfetch_cap,
-            stats=stats["semantic"])
+            agent_facts=agent_facts,
+            total_facts=total_facts,
+            exact_max=cfg.budgets.exact_scan_max_facts,
+            cap=cfg.budgets.overfetch_cap,
+            stats=stats["semantic"],
+        )
         started = time.perf_counter()
         # Seeds: the best semantic hits by the same formula (keyword/graph boosts are not
         # known yet); activation = seed formula × decay^hop, as before.
@@ -82,24 +92,46 @@ async def per_signal(
 
     fact_signals = asyncio.gather(
         semantic_then_spread(),
-        keyword_facts(ex, scope, lucene=lucene, limit=cfg.candidates.keyword_limit,
-                      agent_facts=agent_facts, total_facts=total_facts,
-                      cap=cfg.budgets.fulltext_cap, stats=stats["keyword"]),
+        keyword_facts(
+            ex,
+            scope,
+            lucene=lucene,
+            limit=cfg.candidates.keyword_limit,
+            agent_facts=agent_facts,
+            total_facts=total_facts,
+            cap=cfg.budgets.fulltext_cap,
+            stats=stats["keyword"],
+        ),
         bfs_facts(ex, scope, seeds, cfg, now, limit=graph_limit),
         aggregation_facts(ex, scope, pattern_types, cfg, limit=graph_limit),
     )
     event_signals = asyncio.gather(
-        semantic_events(ex, scope, limit=cfg.context.topk_events * 3,
-                        min_cosine=cfg.context.min_event_similarity, agent_events=agent_events,
-                        total_events=total_events, exact_max=cfg.budgets.exact_scan_max_facts,
-                        cap=cfg.budgets.overfetch_cap, stats=stats["events_semantic"]),
-        keyword_events(ex, scope, lucene=lucene, limit=cfg.context.topk_events * 3,
-                       agent_events=agent_events, total_events=total_events,
-                       cap=cfg.budgets.fulltext_cap, stats=stats["events_keyword"]),
+        semantic_events(
+            ex,
+            scope,
+            limit=cfg.context.topk_events * 3,
+            min_cosine=cfg.context.min_event_similarity,
+            agent_events=agent_events,
+            total_events=total_events,
+            exact_max=cfg.budgets.exact_scan_max_facts,
+            cap=cfg.budgets.overfetch_cap,
+            stats=stats["events_semantic"],
+        ),
+        keyword_events(
+            ex,
+            scope,
+            lucene=lucene,
+            limit=cfg.context.topk_events * 3,
+            agent_events=agent_events,
+            total_events=total_events,
+            cap=cfg.budgets.fulltext_cap,
+            stats=stats["events_keyword"],
+        ),
         observations(ex, scope, cfg, int(catalog.get("agent_observations", 1))),
     )
     ((sem, spread), kw, graph, agg), (ev_sem, ev_kw, obs) = await asyncio.gather(
-        fact_signals, event_signals)
+        fact_signals, event_signals
+    )
     trace["signals"] = {
         "ms": _ms(t),
         **{name: s.as_dict() for name, s in stats.items()},
@@ -109,33 +141,54 @@ async def per_signal(
     }
     facts = ranking.merge_candidates(sem, kw, graph, agg)
     known = {f.id for f in facts}
-    trace["activation"] = {**activation, "concurrent": True, "returned": len(spread),
-                           "unique": sum(1 for f in spread if f.id not in known)}
+    trace["activation"] = {
+        **activation,
+        "concurrent": True,
+        "returned": len(spread),
+        "unique": sum(1 for f in spread if f.id not in known),
+    }
     events = ranking.merge_events(ev_sem, ev_kw)
     return facts, spread, events, obs
 
 
 async def one_statement(
-    ex: Executor, plan: RetrievalPlan, catalog: dict[str, Any], scope: Scope,
-    cfg: RetrieveConfig, now: datetime, trace: dict[str, Any],
+    ex: Executor,
+    plan: RetrievalPlan,
+    catalog: dict[str, Any],
+    scope: Scope,
+    cfg: RetrieveConfig,
+    now: datetime,
+    trace: dict[str, Any],
     window: TimeWindow | None = None,
-) -> tuple[list[ScoredFact], list[ScoredFact], list[EventHit], list[ObservationHit],
-           RetrievalPlan]:
+) -> tuple[list[ScoredFact], list[ScoredFact], list[EventHit], list[ObservationHit], RetrievalPlan]:
     """Every signal in one statement (``combined.all_signals``); a part whose first
     over-fetch round was not enough is re-run alone (concurrently) with the adaptive
     over-fetch, and activation then re-seeded from the full semantic hits."""
     sizes = SignalSizes(
-        agent_facts=int(catalog["agent_facts"]), total_facts=int(catalog["total_facts"]),
-        agent_events=int(catalog["agent_events"]), total_events=int(catalog["total_events"]),
-        agent_observations=int(catalog.get("agent_observations", 1)))
+        agent_facts=int(catalog["agent_facts"]),
+        total_facts=int(catalog["total_facts"]),
+        agent_events=int(catalog["agent_events"]),
+        total_events=int(catalog["total_events"]),
+        agent_observations=int(catalog.get("agent_observations", 1)),
+    )
     lucene, graph_limit, seeds, pattern_types = _plan_inputs(plan, cfg)
     lucene = planner.agent_lucene(lucene, scope.agent_id)
     named = [e.key for e in plan.entities] if cfg.graph.enable_expansion else []
     stats: dict[str, SearchStats] = {}
     t = time.perf_counter()
-    got = await all_signals(ex, scope, cfg, now, sizes, lucene=lucene, seeds=seeds,
-                            graph_limit=graph_limit, pattern_types=pattern_types,
-                            named=named, stats=stats)
+    got = await all_signals(
+        ex,
+        scope,
+        cfg,
+        now,
+        sizes,
+        lucene=lucene,
+        seeds=seeds,
+        graph_limit=graph_limit,
+        pattern_types=pattern_types,
+        named=named,
+        stats=stats,
+    )
     statement_ms = _ms(t)
     sem, spread, kw = got.semantic, got.activation, got.keyword
     ev_sem, ev_kw = got.events_semantic, got.events_keyword
@@ -144,51 +197,81 @@ async def one_statement(
         nonlocal sem, spread
         stats["semantic"] = SearchStats()
         sem = await semantic_facts(
-            ex, scope, limit=cfg.candidates.semantic_limit,
+            ex,
+            scope,
+            limit=cfg.candidates.semantic_limit,
             min_cosine=cfg.candidates.min_similarity,
-            agent_facts=sizes.agent_facts, total_facts=sizes.total_facts,
-            exact_max=cfg.budgets.exact_scan_max_facts, cap=cfg.budgets.overfetch_cap,
-            stats=stats["semantic"])
+            agent_facts=sizes.agent_facts,
+            total_facts=sizes.total_facts,
+            exact_max=cfg.budgets.exact_scan_max_facts,
+            cap=cfg.budgets.overfetch_cap,
+            stats=stats["semantic"],
+        )
         ranking.score_facts(sem, cfg, now, window)
         spread = await spreading_activation(
-            ex, scope, ranking.order(sem)[: cfg.activation.activation_seeds],
-            [f.id for f in sem], cfg)
+            ex,
+            scope,
+            ranking.order(sem)[: cfg.activation.activation_seeds],
+            [f.id for f in sem],
+            cfg,
+        )
 
     async def keyword_again() -> None:
         nonlocal kw
         stats["keyword"] = SearchStats()
-        kw = await keyword_facts(ex, scope, lucene=lucene, limit=cfg.candidates.keyword_limit,
-                                 agent_facts=sizes.agent_facts,
-                                 total_facts=sizes.total_facts, cap=cfg.budgets.fulltext_cap,
-                                 stats=stats["keyword"])
+        kw = await keyword_facts(
+            ex,
+            scope,
+            lucene=lucene,
+            limit=cfg.candidates.keyword_limit,
+            agent_facts=sizes.agent_facts,
+            total_facts=sizes.total_facts,
+            cap=cfg.budgets.fulltext_cap,
+            stats=stats["keyword"],
+        )
 
     async def events_semantic_again() -> None:
         nonlocal ev_sem
         stats["events_semantic"] = SearchStats()
         ev_sem = await semantic_events(
-            ex, scope, limit=cfg.context.topk_events * 3,
+            ex,
+            scope,
+            limit=cfg.context.topk_events * 3,
             min_cosine=cfg.context.min_event_similarity,
-            agent_events=sizes.agent_events, total_events=sizes.total_events,
-            exact_max=cfg.budgets.exact_scan_max_facts, cap=cfg.budgets.overfetch_cap,
-            stats=stats["events_semantic"])
+            agent_events=sizes.agent_events,
+            total_events=sizes.total_events,
+            exact_max=cfg.budgets.exact_scan_max_facts,
+            cap=cfg.budgets.overfetch_cap,
+            stats=stats["events_semantic"],
+        )
 
     async def events_keyword_again() -> None:
         nonlocal ev_kw
         stats["events_keyword"] = SearchStats()
-        ev_kw = await keyword_events(ex, scope, lucene=lucene, limit=cfg.context.topk_events * 3,
-                                     agent_events=sizes.agent_events,
-                                     total_events=sizes.total_events, cap=cfg.budgets.fulltext_cap,
-                                     stats=stats["events_keyword"])
+        ev_kw = await keyword_events(
+            ex,
+            scope,
+            lucene=lucene,
+            limit=cfg.context.topk_events * 3,
+            agent_events=sizes.agent_events,
+            total_events=sizes.total_events,
+            cap=cfg.budgets.fulltext_cap,
+            stats=stats["events_keyword"],
+        )
 
-    again = [(got.semantic_complete, "semantic", semantic_again),
-             (got.keyword_complete, "keyword", keyword_again),
-             (got.events_semantic_complete, "events_semantic", events_semantic_again),
-             (got.events_keyword_complete, "events_keyword", events_keyword_again)]
+    again = [
+        (got.semantic_complete, "semantic", semantic_again),
+        (got.keyword_complete, "keyword", keyword_again),
+        (got.events_semantic_complete, "events_semantic", events_semantic_again),
+        (got.events_keyword_complete, "events_keyword", events_keyword_again),
+    ]
     reruns = [name for done, name, _ in again if not done]
     if reruns:
         await asyncio.gather(*(run() for done, _, run in again if not done))
     trace["signals"] = {
-        "ms": _ms(t), "statement_ms": statement_ms, "statement": "read/signals",
+        "ms": _ms(t),
+        "statement_ms": statement_ms,
+        "statement": "read/signals",
         "rerun": reruns,
         **{name: s.as_dict() for name, s in stats.items()},
         "graph": {"rows": len(got.graph), "seeds": [s["key"] for s in seeds]},
@@ -197,40 +280,62 @@ async def one_statement(
     }
     facts = ranking.merge_candidates(sem, kw, got.graph, got.pattern)
     known = {f.id for f in facts}
-    trace["activation"] = {"in_statement": "semantic" not in reruns,
-                           "returned": len(spread),
-                           "unique": sum(1 for f in spread if f.id not in known)}
+    trace["activation"] = {
+        "in_statement": "semantic" not in reruns,
+        "returned": len(spread),
+        "unique": sum(1 for f in spread if f.id not in known),
+    }
     plan = planner.expand_plan(plan, got.neighbours) if named else plan
     return facts, spread, ranking.merge_events(ev_sem, ev_kw), got.observations, plan
 
 
-async def context_turns(ex: Executor, scope: Scope, events: list[EventHit],
-                        cfg: RetrieveConfig) -> list[tuple[EventHit, float]]:
+async def context_turns(
+    ex: Executor, scope: Scope, events: list[EventHit], cfg: RetrieveConfig
+) -> list[tuple[EventHit, float]]:
     """The turns around the best snippets, with the score of the snippet they neighbour."""
     if cfg.variants.context_turns <= 0 or cfg.variants.context_seeds <= 0 or not events:
         return []
     seeds = sorted(events, key=lambda e: (-e.score, e.id))[: cfg.variants.context_seeds]
     rows = await ex.run(
         "read/adjacent_events",
-        {"agent_id": scope.agent_id, "as_of": scope.as_of, "per_side": cfg.variants.context_turns,
-         "window_s": cfg.variants.context_window_s,
-         "seeds": [{"id": e.id, "score": e.score} for e in seeds]}, read=True)
+        {
+            "agent_id": scope.agent_id,
+            "as_of": scope.as_of,
+            "per_side": cfg.variants.context_turns,
+            "window_s": cfg.variants.context_window_s,
+            "seeds": [{"id": e.id, "score": e.score} for e in seeds],
+        },
+        read=True,
+    )
     return [(event_from_row(r["event"]), float(r["score"])) for r in rows]
 
 
-async def observations(ex: Executor, scope: Scope, cfg: RetrieveConfig,
-                       count: int) -> list[ObservationHit]:
+async def observations(
+    ex: Executor, scope: Scope, cfg: RetrieveConfig, count: int
+) -> list[ObservationHit]:
     """The agent's observations nearest to the query (none when it has none)."""
     if count == 0 or cfg.context.max_observations == 0:
         return []
     rows = await ex.run(
         "read/observations",
-        {"agent_id": scope.agent_id, "as_of": scope.as_of, "vector": scope.vector,
-         "min_score": index_min_score(cfg.candidates.min_similarity),
-         "limit": cfg.context.max_observations},
-        read=True)
-    return [ObservationHit(id=r["id"], text=r["text"] or "", kind=r.get("kind"),
-                           semantic=cosine_from_index(r["score"])) for r in rows]
+        {
+            "agent_id": scope.agent_id,
+            "as_of": scope.as_of,
+            "vector": scope.vector,
+            "min_score": index_min_score(cfg.candidates.min_similarity),
+            "limit": cfg.context.max_observations,
+        },
+        read=True,
+    )
+    return [
+        ObservationHit(
+            id=r["id"],
+            text=r["text"] or "",
+            kind=r.get("kind"),
+            semantic=cosine_from_index(r["score"]),
+        )
+        for r in rows
+    ]
 
 
 def _ms(since: float) -> float:

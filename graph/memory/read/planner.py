@@ -79,6 +79,7 @@ def _casual_run(folded: str) -> bool:
                 reachable[pos] = True
     return reachable[n]
 
+
 _BROAD = re.compile(
     r"\b(?:tell me (?:everything|all|more) about|everything (?:you know )?about|"
     r"what do you know about|what you know about|all about|summari[sz]e|"
@@ -101,23 +102,47 @@ _AGG_NOUN = re.compile(
 # Nouns of aggregation questions → entity types they may refer to (only types the agent has
 # are used). Unknown nouns are tried as a type directly (singular form).
 _TYPE_WORDS: dict[str, tuple[str, ...]] = {
-    "friends": ("person",), "friend": ("person",), "people": ("person",),
-    "contacts": ("person",), "family": ("person",), "colleagues": ("person",),
-    "coworkers": ("person",), "kids": ("person",), "children": ("person",),
-    "amigos": ("person",), "amigas": ("person",), "pessoas": ("person",),
-    "contatos": ("person",), "familiares": ("person",), "colegas": ("person",),
+    "friends": ("person",),
+    "friend": ("person",),
+    "people": ("person",),
+    "contacts": ("person",),
+    "family": ("person",),
+    "colleagues": ("person",),
+    "coworkers": ("person",),
+    "kids": ("person",),
+    "children": ("person",),
+    "amigos": ("person",),
+    "amigas": ("person",),
+    "pessoas": ("person",),
+    "contatos": ("person",),
+    "familiares": ("person",),
+    "colegas": ("person",),
     "filhos": ("person",),
-    "projects": ("project",), "projetos": ("project",),
-    "companies": ("organization", "company"), "organizations": ("organization", "company"),
-    "clients": ("organization", "company"), "employers": ("organization", "company"),
-    "empresas": ("organization", "company"), "clientes": ("organization", "company"),
+    "projects": ("project",),
+    "projetos": ("project",),
+    "companies": ("organization", "company"),
+    "organizations": ("organization", "company"),
+    "clients": ("organization", "company"),
+    "employers": ("organization", "company"),
+    "empresas": ("organization", "company"),
+    "clientes": ("organization", "company"),
     "organizacoes": ("organization", "company"),
-    "places": ("place", "location", "city"), "cities": ("city", "place", "location"),
-    "lugares": ("place", "location", "city"), "cidades": ("city", "place", "location"),
-    "pets": ("pet", "animal"), "animals": ("animal", "pet"), "animais": ("animal", "pet"),
-    "tools": ("tool",), "ferramentas": ("tool",), "skills": ("skill",),
-    "habilidades": ("skill",), "hobbies": ("hobby", "activity"), "books": ("book",),
-    "livros": ("book",), "events": ("event",), "eventos": ("event",),
+    "places": ("place", "location", "city"),
+    "cities": ("city", "place", "location"),
+    "lugares": ("place", "location", "city"),
+    "cidades": ("city", "place", "location"),
+    "pets": ("pet", "animal"),
+    "animals": ("animal", "pet"),
+    "animais": ("animal", "pet"),
+    "tools": ("tool",),
+    "ferramentas": ("tool",),
+    "skills": ("skill",),
+    "habilidades": ("skill",),
+    "hobbies": ("hobby", "activity"),
+    "books": ("book",),
+    "livros": ("book",),
+    "events": ("event",),
+    "eventos": ("event",),
 }
 
 _STOPWORD_TEXT = """a an the and or but of to in on at by for with from as is are was were be been
@@ -203,8 +228,9 @@ def keyword_terms(plan: RetrievalPlan, names: bool = True) -> list[str]:
     words = list(plan.keywords)
     named = [e for e in plan.entities if e.named]
     if not names:
-        covered = {fold(w) for e in named for text in (e.name, e.matched)
-                   for w in normalize(text).split()}
+        covered = {
+            fold(w) for e in named for text in (e.name, e.matched) for w in normalize(text).split()
+        }
         return [w for w in words if fold(w) not in covered]
     for entity in named:
         words.extend(w for w in keywords(entity.name) if w not in words)
@@ -220,9 +246,11 @@ class LookupTerms:
     prefixes: tuple[str, ...]
 
     def params(self) -> dict[str, Any]:
-        return {"norms": list(self.norms),
-                "slugs": [{"slug": s, "gram": g} for s, g in self.slugs],
-                "prefixes": list(self.prefixes)}
+        return {
+            "norms": list(self.norms),
+            "slugs": [{"slug": s, "gram": g} for s, g in self.slugs],
+            "prefixes": list(self.prefixes),
+        }
 
 
 def _content_ngrams(query: str) -> list[str]:
@@ -284,8 +312,10 @@ def _resolve(rows: Iterable[CatalogRow]) -> list[EntityMatch]:
             continue
         chosen.append(row)
         covered.append(words)
-    return [EntityMatch(key=r.key, name=r.name, type=r.type, source=r.via, matched=r.matched)
-            for r in sorted(chosen, key=lambda r: r.key)]
+    return [
+        EntityMatch(key=r.key, name=r.name, type=r.type, source=r.via, matched=r.matched)
+        for r in sorted(chosen, key=lambda r: r.key)
+    ]
 
 
 def aggregation_types(query: str, agent_types: Iterable[str]) -> tuple[str, ...]:
@@ -324,8 +354,9 @@ def build_plan(query: str, agent_types: Iterable[str], rows: Iterable[CatalogRow
     )
 
 
-def expand_plan(plan: RetrievalPlan, neighbours: Iterable[dict[str, Any]],
-                limit: int = 10) -> RetrievalPlan:
+def expand_plan(
+    plan: RetrievalPlan, neighbours: Iterable[dict[str, Any]], limit: int = 10
+) -> RetrievalPlan:
     """Add 1-hop neighbours (rows with key/name/type/strength) of the named entities."""
     known = {e.key for e in plan.entities}
     extra: list[EntityMatch] = []
@@ -334,8 +365,14 @@ def expand_plan(plan: RetrievalPlan, neighbours: Iterable[dict[str, Any]],
         if row["key"] in known or len(extra) >= limit:
             continue
         known.add(row["key"])
-        extra.append(EntityMatch(key=row["key"], name=row.get("name") or row["key"],
-                                 type=row.get("type") or "thing", source="expansion"))
+        extra.append(
+            EntityMatch(
+                key=row["key"],
+                name=row.get("name") or row["key"],
+                type=row.get("type") or "thing",
+                source="expansion",
+            )
+        )
     if not extra:
         return plan
     return replace(plan, entities=plan.entities + tuple(sorted(extra, key=lambda e: e.key)))

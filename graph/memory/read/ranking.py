@@ -137,8 +137,9 @@ def _stem(word: str) -> str:
     return word
 
 
-def keyword_coverage(facts: Sequence[ScoredFact], terms: Sequence[str],
-                     events: Sequence[EventHit] = ()) -> None:
+def keyword_coverage(
+    facts: Sequence[ScoredFact], terms: Sequence[str], events: Sequence[EventHit] = ()
+) -> None:
     """Query-side keyword model: a candidate's keyword score = the share of the query's terms
     it contains, each term weighted by its IDF over the candidate pool (log(1 + N / df)),
     facts and conversation snippets alike.
@@ -159,7 +160,7 @@ def keyword_coverage(facts: Sequence[ScoredFact], terms: Sequence[str],
     covered = [sum(w for t, w in weight.items() if t in ws) / total for ws in words]
     for fact, value in zip(facts, covered, strict=False):
         fact.scores.keyword = max(fact.scores.keyword, value)
-    for event, value in zip(events, covered[len(facts):], strict=True):
+    for event, value in zip(events, covered[len(facts) :], strict=True):
         event.keyword = max(event.keyword, value)
 
 
@@ -170,6 +171,7 @@ def lift_by_session(facts: Sequence[ScoredFact], share: float, seeds: int) -> in
     higher. Returns how many facts rose. Pure; re-score afterwards."""
     if share <= 0.0 or seeds <= 0:
         return 0
+
     def keys(fact: ScoredFact) -> list[object]:
         out: list[object] = [("event", e) for e in fact.event_ids]
         if fact.valid_from is not None:
@@ -182,24 +184,36 @@ def lift_by_session(facts: Sequence[ScoredFact], share: float, seeds: int) -> in
             by_key.setdefault(key, []).append((seed.scores.formula, seed.id))
     lifted = 0
     for fact in facts:  # a seed is lifted by the other seeds only
-        value = share * max((score for k in keys(fact) for score, sid in by_key.get(k, ())
-                             if sid != fact.id), default=0.0)
+        value = share * max(
+            (score for k in keys(fact) for score, sid in by_key.get(k, ()) if sid != fact.id),
+            default=0.0,
+        )
         if value > fact.scores.graph:
             fact.scores.graph = min(1.0, value)
             lifted += 1
     return lifted
 
 
-def score_facts(facts: Iterable[ScoredFact], config: RetrieveConfig, now: datetime,
-                window: TimeWindow | None = None) -> None:
+def score_facts(
+    facts: Iterable[ScoredFact],
+    config: RetrieveConfig,
+    now: datetime,
+    window: TimeWindow | None = None,
+) -> None:
     """Fill recency, importance, confidence, pattern, temporal, formula (and final = formula).
 
     ``window`` is the time the query names: a fact valid from (or created) inside it gets the
     temporal boost."""
-    w_sem, w_rec, w_imp = config.weight("semantic"), config.weight("recency"), config.weight(
-        "importance")
-    w_kw, w_graph, w_time = config.weight("keyword"), config.weight("graph"), config.weight(
-        "temporal")
+    w_sem, w_rec, w_imp = (
+        config.weight("semantic"),
+        config.weight("recency"),
+        config.weight("importance"),
+    )
+    w_kw, w_graph, w_time = (
+        config.weight("keyword"),
+        config.weight("graph"),
+        config.weight("temporal"),
+    )
     facts = list(facts)
     for fact in facts:
         s = fact.scores
@@ -207,10 +221,16 @@ def score_facts(facts: Iterable[ScoredFact], config: RetrieveConfig, now: dateti
         s.recency = recency(fact.created_at, now, config.scoring.recency_half_life_days)
         s.importance = max(0.0, min(1.0, fact.importance if fact.importance is not None else 0.5))
         s.confidence = effective_confidence(fact, now, config.scoring.confidence_half_life_days)
-        s.pattern = pattern_boost(fact.reinforcement_count, config.scoring.pattern_boost_max,
-                                  config.scoring.pattern_saturation)
-        s.temporal = 1.0 if window is not None and window.contains(
-            fact.valid_from or fact.created_at) else 0.0
+        s.pattern = pattern_boost(
+            fact.reinforcement_count,
+            config.scoring.pattern_boost_max,
+            config.scoring.pattern_saturation,
+        )
+        s.temporal = (
+            1.0
+            if window is not None and window.contains(fact.valid_from or fact.created_at)
+            else 0.0
+        )
         base = w_sem * s.semantic + w_rec * s.recency + w_imp * s.importance
         boost = min(1.0, w_kw * s.keyword + w_graph * s.graph + s.pattern + w_time * s.temporal)
         boosted = base + (1.0 - min(1.0, base)) * boost
@@ -222,8 +242,9 @@ def score_facts(facts: Iterable[ScoredFact], config: RetrieveConfig, now: dateti
         fuse_rrf(facts, config)
 
 
-def rrf_scores(columns: Mapping[str, Sequence[float]], weights: Mapping[str, float],
-               k: int) -> list[float]:
+def rrf_scores(
+    columns: Mapping[str, Sequence[float]], weights: Mapping[str, float], k: int
+) -> list[float]:
     """Weighted reciprocal-rank fusion, normalised to 0..1 (1 = first in every signal).
 
     ``columns`` maps a signal to one value per candidate; a candidate with value <= 0 is
@@ -251,32 +272,53 @@ def fuse_rrf(facts: Iterable[ScoredFact], config: RetrieveConfig) -> None:
     items = list(facts)
     if not items:
         return
-    weights = {"semantic": 1.0, "keyword": 1.0 if config.weight("keyword") > 0 else 0.0,
-               "graph": 1.0 if config.weight("graph") > 0 else 0.0}
+    weights = {
+        "semantic": 1.0,
+        "keyword": 1.0 if config.weight("keyword") > 0 else 0.0,
+        "graph": 1.0 if config.weight("graph") > 0 else 0.0,
+    }
     if config.weight("semantic") <= 0:
         weights["semantic"] = 0.0
-    fused = rrf_scores({"semantic": [f.scores.semantic for f in items],
-                        "keyword": [f.scores.keyword for f in items],
-                        "graph": [f.scores.graph for f in items]}, weights, config.variants.rrf_k)
-    w_rec, w_imp, cw = config.weight("recency"), config.weight("importance"), \
-        config.scoring.confidence_weight
+    fused = rrf_scores(
+        {
+            "semantic": [f.scores.semantic for f in items],
+            "keyword": [f.scores.keyword for f in items],
+            "graph": [f.scores.graph for f in items],
+        },
+        weights,
+        config.variants.rrf_k,
+    )
+    w_rec, w_imp, cw = (
+        config.weight("recency"),
+        config.weight("importance"),
+        config.scoring.confidence_weight,
+    )
     for fact, value in zip(items, fused, strict=True):
         s = fact.scores
         base = (1.0 - w_rec - w_imp) * value + w_rec * s.recency + w_imp * s.importance
         boosted = base + (1.0 - min(1.0, base)) * min(
-            1.0, s.pattern + config.weight("temporal") * s.temporal)
+            1.0, s.pattern + config.weight("temporal") * s.temporal
+        )
         s.formula = min(1.0, max(0.0, boosted) * ((1.0 - cw) + cw * s.confidence))
         s.final = s.formula
 
 
-def score_events(events: Iterable[EventHit], config: RetrieveConfig, now: datetime,
-                 named_speakers: Iterable[str] = (), window: TimeWindow | None = None) -> None:
+def score_events(
+    events: Iterable[EventHit],
+    config: RetrieveConfig,
+    now: datetime,
+    named_speakers: Iterable[str] = (),
+    window: TimeWindow | None = None,
+) -> None:
     """Events get the fact formula on the same scale: neutral importance (0.5), base
     confidence 1.0 (a verbatim record of what was said) with the same age decay, the keyword
     boost, and the graph boost of a named entity when that entity is the event's speaker
     (``named_speakers`` are folded names; the speaker is the event's one entity link)."""
-    w_sem, w_rec, w_imp = config.weight("semantic"), config.weight("recency"), config.weight(
-        "importance")
+    w_sem, w_rec, w_imp = (
+        config.weight("semantic"),
+        config.weight("recency"),
+        config.weight("importance"),
+    )
     w_kw, w_graph = config.weight("keyword"), config.weight("graph")
     cw = config.scoring.confidence_weight
     w_time = config.weight("temporal")
@@ -284,8 +326,9 @@ def score_events(events: Iterable[EventHit], config: RetrieveConfig, now: dateti
     events = list(events)
     for ev in events:
         rec = recency(ev.occurred_at, now, config.scoring.recency_half_life_days)
-        confidence = max(0.5, recency(ev.occurred_at, now,
-                                      config.scoring.confidence_half_life_days))
+        confidence = max(
+            0.5, recency(ev.occurred_at, now, config.scoring.confidence_half_life_days)
+        )
         ev.graph = 1.0 if ev.speaker and fold(ev.speaker) in speakers else 0.0
         base = w_sem * max(0.0, ev.semantic) + w_rec * rec + w_imp * 0.5
         in_window = window is not None and window.contains(ev.occurred_at)
@@ -293,17 +336,23 @@ def score_events(events: Iterable[EventHit], config: RetrieveConfig, now: dateti
         boosted = base + (1.0 - min(1.0, base)) * boost
         ev.score = min(1.0, boosted * ((1.0 - cw) + cw * confidence))
     if config.variants.fusion == "rrf" and events:
-        fused = rrf_scores({"semantic": [e.semantic for e in events],
-                            "keyword": [e.keyword for e in events],
-                            "graph": [e.graph for e in events]},
-                           {"semantic": 1.0, "keyword": 1.0, "graph": 1.0}, config.variants.rrf_k)
+        fused = rrf_scores(
+            {
+                "semantic": [e.semantic for e in events],
+                "keyword": [e.keyword for e in events],
+                "graph": [e.graph for e in events],
+            },
+            {"semantic": 1.0, "keyword": 1.0, "graph": 1.0},
+            config.variants.rrf_k,
+        )
         for ev, value in zip(events, fused, strict=True):
             in_window = window is not None and window.contains(ev.occurred_at)
             ev.score = value + (1.0 - value) * w_time * in_window
 
 
-def merge_context(events: list[EventHit], context: Iterable[tuple[EventHit, float]],
-                  decay: float) -> list[EventHit]:
+def merge_context(
+    events: list[EventHit], context: Iterable[tuple[EventHit, float]], decay: float
+) -> list[EventHit]:
     """Add the neighbouring turns of the best snippets: a neighbour scores its seed's score ×
     ``decay`` (an answer often sits in the reply to the turn that matched); a neighbour that
     is already a hit keeps the better score."""
@@ -337,8 +386,9 @@ def order(facts: Iterable[ScoredFact]) -> list[ScoredFact]:
     return sorted(facts, key=lambda f: (-f.scores.final, -f.scores.formula, f.id))
 
 
-def apply_rerank(pool: list[ScoredFact], reranker_scores: Mapping[str, float],
-                 config: RetrieveConfig) -> list[ScoredFact]:
+def apply_rerank(
+    pool: list[ScoredFact], reranker_scores: Mapping[str, float], config: RetrieveConfig
+) -> list[ScoredFact]:
     """Blend reranker scores into the pool; a score under ``min_reranker_score`` vetoes the
     fact (final 0). Facts the reranker did not score keep their formula score."""
     for fact in pool:
@@ -349,8 +399,9 @@ def apply_rerank(pool: list[ScoredFact], reranker_scores: Mapping[str, float],
         if fact.scores.reranker < config.rerank.min_reranker_score:
             fact.scores.final = 0.0
         else:
-            fact.scores.final = blend(fact.scores.formula, fact.scores.reranker,
-                                      config.rerank.reranker_weight)
+            fact.scores.final = blend(
+                fact.scores.formula, fact.scores.reranker, config.rerank.reranker_weight
+            )
     return order(pool)
 
 

@@ -26,8 +26,14 @@ from graph.memory import prompts
 from graph.memory.read.models import ScoredFact
 from graph.providers.base import ChatLLM, Embedder, LLMError, TokenUsage, embed_queries
 
-__all__ = ["EmbeddingRescorer", "RerankOutcome", "RescoreOutcome", "blend_semantic",
-           "parse_scores", "rerank"]
+__all__ = [
+    "EmbeddingRescorer",
+    "RerankOutcome",
+    "RescoreOutcome",
+    "blend_semantic",
+    "parse_scores",
+    "rerank",
+]
 
 _SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -92,15 +98,18 @@ def parse_scores(data: Any, size: int) -> dict[int, float] | None:
     return valid or None
 
 
-async def rerank(llm: ChatLLM, query: str, pool: Sequence[ScoredFact],
-                 timeout_s: float) -> RerankOutcome:
+async def rerank(
+    llm: ChatLLM, query: str, pool: Sequence[ScoredFact], timeout_s: float
+) -> RerankOutcome:
     """Ask the LLM to score every fact of ``pool`` for ``query``."""
     if not pool:
         return RerankOutcome(scores={}, status="ok")
     system = prompts.load("rerank")
     user = json.dumps(
-        {"question": query,
-         "facts": [{"i": i, "text": prompts.clip(f.text)} for i, f in enumerate(pool)]},
+        {
+            "question": query,
+            "facts": [{"i": i, "text": prompts.clip(f.text)} for i, f in enumerate(pool)],
+        },
         ensure_ascii=False,
     )
     try:
@@ -114,10 +123,15 @@ async def rerank(llm: ChatLLM, query: str, pool: Sequence[ScoredFact],
         return RerankOutcome(scores=None, status="error", detail=str(exc)[:200])
     parsed = parse_scores(response.data, len(pool))
     if parsed is None:
-        return RerankOutcome(scores=None, status="unparseable", usage=response.usage,
-                             detail=(response.text or "")[:200])
-    return RerankOutcome(scores={pool[i].id: s for i, s in parsed.items()}, status="ok",
-                         usage=response.usage)
+        return RerankOutcome(
+            scores=None,
+            status="unparseable",
+            usage=response.usage,
+            detail=(response.text or "")[:200],
+        )
+    return RerankOutcome(
+        scores={pool[i].id: s for i, s in parsed.items()}, status="ok", usage=response.usage
+    )
 
 
 @dataclass
@@ -159,15 +173,16 @@ class EmbeddingRescorer:
         if not pool:
             return RescoreOutcome(scores={}, embedded=0, ms=0.0)
         (qvec,), embedded = await asyncio.gather(
-            embed_queries(self.embedder, [query]), self._vectors(f.text for f in pool))
+            embed_queries(self.embedder, [query]), self._vectors(f.text for f in pool)
+        )
         q = np.asarray(qvec, dtype=np.float32)
         scores = {f.id: float(self._cache[f.text] @ q) for f in pool if f.text in self._cache}
-        return RescoreOutcome(scores=scores, embedded=embedded,
-                              ms=round((time.perf_counter() - started) * 1000.0, 2))
+        return RescoreOutcome(
+            scores=scores, embedded=embedded, ms=round((time.perf_counter() - started) * 1000.0, 2)
+        )
 
 
-def blend_semantic(pool: Sequence[ScoredFact], scores: Mapping[str, float],
-                   weight: float) -> int:
+def blend_semantic(pool: Sequence[ScoredFact], scores: Mapping[str, float], weight: float) -> int:
     """Blend second-embedder cosines into the pool's semantic scores:
     ``(1 − weight) × semantic + weight × matched``, where ``matched`` is the second cosine
     mapped onto the pool's semantic scale (same mean and spread within the pool: two models'

@@ -50,10 +50,16 @@ class Retriever:
     operator's PII policy (``WriteConfig.pii_mode``): the query sent to the reranker is
     redacted under it, like earlier messages sent as context (``off`` sends it as given)."""
 
-    def __init__(self, executor: Executor, embedder: Embedder, llm: ChatLLM | None = None,
-                 config: RetrieveConfig | None = None,
-                 rescorer: EmbeddingRescorer | None = None, *,
-                 pii_mode: str = "redact") -> None:
+    def __init__(
+        self,
+        executor: Executor,
+        embedder: Embedder,
+        llm: ChatLLM | None = None,
+        config: RetrieveConfig | None = None,
+        rescorer: EmbeddingRescorer | None = None,
+        *,
+        pii_mode: str = "redact",
+    ) -> None:
         self.executor = executor
         self.embedder = embedder
         self.llm = llm
@@ -63,8 +69,9 @@ class Retriever:
         self.config.validate()
         self._count_cache: dict[str, tuple[float, dict[str, int]]] = {}
 
-    async def plan(self, agent_id: str, query: str, as_of: datetime | None = None,
-                   expand: bool = True) -> tuple[RetrievalPlan, dict[str, Any]]:
+    async def plan(
+        self, agent_id: str, query: str, as_of: datetime | None = None, expand: bool = True
+    ) -> tuple[RetrievalPlan, dict[str, Any]]:
         """The deterministic plan and the catalog counts (no embedding, no LLM); ``expand``
         adds the named entities' 1-hop neighbours. The text work runs in a worker thread: the
         event loop keeps serving other requests meanwhile."""
@@ -73,9 +80,11 @@ class Retriever:
             return skip, {}
         terms = await asyncio.to_thread(planner.lookup_terms, query)
         rows, counts = await asyncio.gather(
-            self.executor.run("read/plan_catalog", {"agent_id": agent_id, **terms.params()},
-                              read=True),
-            self._counts(agent_id))
+            self.executor.run(
+                "read/plan_catalog", {"agent_id": agent_id, **terms.params()}, read=True
+            ),
+            self._counts(agent_id),
+        )
         catalog = {**rows[0], **counts}
         matches = [planner.CatalogRow(**m) for m in catalog["matches"]]
         plan = await asyncio.to_thread(planner.build_plan, query, catalog["types"], matches)
@@ -99,19 +108,27 @@ class Retriever:
         self._count_cache[agent_id] = (now, counts)
         return counts
 
-    async def expand(self, agent_id: str, plan: RetrievalPlan,
-                     as_of: datetime | None) -> RetrievalPlan:
+    async def expand(
+        self, agent_id: str, plan: RetrievalPlan, as_of: datetime | None
+    ) -> RetrievalPlan:
         """The plan with the named entities' 1-hop neighbours (one read; none if no entity)."""
         named = [e.key for e in plan.entities]
         if not named:
             return plan
         neighbours = await self.executor.run(
             "read/entity_neighbours",
-            {"agent_id": agent_id, "keys": named, "as_of": as_of, "limit": 20}, read=True)
+            {"agent_id": agent_id, "keys": named, "as_of": as_of, "limit": 20},
+            read=True,
+        )
         return planner.expand_plan(plan, neighbours)
 
-    async def retrieve(self, agent_id: str, query: str, as_of: datetime | None = None,
-                       options: dict[str, Any] | None = None) -> RetrieveResult:
+    async def retrieve(
+        self,
+        agent_id: str,
+        query: str,
+        as_of: datetime | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> RetrieveResult:
         """Relevant facts, patterns and conversation snippets for ``query``.
 
         Args:
@@ -130,15 +147,23 @@ class Retriever:
         skip = await asyncio.to_thread(planner.casual_plan, query)
         if skip is not None:
             trace["plan"] = {"ms": 0.0, "reason": skip.reason}
-            return RetrieveResult(context="", facts=[], observations=[], events=[], plan=skip,
-                                  total_candidates=0, duration_ms=_ms(started), trace=trace)
+            return RetrieveResult(
+                context="",
+                facts=[],
+                observations=[],
+                events=[],
+                plan=skip,
+                total_candidates=0,
+                duration_ms=_ms(started),
+                trace=trace,
+            )
 
         t = time.perf_counter()
         # Expansion does not steer any signal (BFS walks from the named entities itself), so
         # it runs beside the signals instead of adding a round trip before them.
         (plan, catalog), vectors = await asyncio.gather(
-            self.plan(agent_id, query, as_of, expand=False),
-            embed_queries(self.embedder, [query]))
+            self.plan(agent_id, query, as_of, expand=False), embed_queries(self.embedder, [query])
+        )
         trace["plan"] = {"ms": _ms(t), "reason": plan.reason}
         now = as_of or datetime.now(UTC)
         scope = Scope(agent_id, as_of, list(vectors[0]), cfg.candidates.min_confidence)
@@ -147,12 +172,13 @@ class Retriever:
         trace["plan"]["time_window"] = window.text if window else None
         if cfg.variants.single_statement:
             facts, spread, events, observations, plan = await gather.one_statement(
-                self.executor, plan, catalog, scope, cfg, now, trace, window)
+                self.executor, plan, catalog, scope, cfg, now, trace, window
+            )
         else:
             (facts, spread, events, observations), plan = await asyncio.gather(
-                gather.per_signal(self.executor, plan, catalog, scope, cfg, now, trace,
-                                  window),
-                self.expand(agent_id, plan, as_of) if cfg.graph.enable_expansion else _same(plan))
+                gather.per_signal(self.executor, plan, catalog, scope, cfg, now, trace, window),
+                self.expand(agent_id, plan, as_of) if cfg.graph.enable_expansion else _same(plan),
+            )
         facts = await self._entity_expansion(plan, catalog, scope, cfg, facts, trace)
         trace["plan"]["entities"] = [e.key for e in plan.entities]
         trace["plan"]["entities_sources"] = {e.key: e.source for e in plan.entities}
@@ -163,44 +189,85 @@ class Retriever:
         ranking.score_events(events, cfg, now, speakers, window)
         # Activation and the snippets' neighbouring turns are independent: one stage.
         result_facts, context = await asyncio.gather(
-            self._rank(query, facts, spread, events, cfg, now, trace, window,
-                       (scope, int(catalog.get("agent_facts", 1)))),
-            gather.context_turns(self.executor, scope, events, cfg))
+            self._rank(
+                query,
+                facts,
+                spread,
+                events,
+                cfg,
+                now,
+                trace,
+                window,
+                (scope, int(catalog.get("agent_facts", 1))),
+            ),
+            gather.context_turns(self.executor, scope, events, cfg),
+        )
         events = ranking.merge_context(events, context, cfg.variants.context_decay)
         trace["context_turns"] = {"rows": len(context)}
         fresh = ranking.drop_provenance(events, result_facts)
-        trace["events"] = {"candidates": len(events), "dropped_as_provenance":
-                           len(events) - len(fresh)}
+        trace["events"] = {
+            "candidates": len(events),
+            "dropped_as_provenance": len(events) - len(fresh),
+        }
         events = sorted(fresh, key=lambda e: (-e.score, e.id))[: cfg.context.topk_events]
         formatted = format_context(result_facts, observations, events, cfg)
-        trace["format"] = {"tokens": formatted.tokens, "facts": formatted.facts_used,
-                           "observations": formatted.observations_used,
-                           "events": formatted.events_used}
+        trace["format"] = {
+            "tokens": formatted.tokens,
+            "facts": formatted.facts_used,
+            "observations": formatted.observations_used,
+            "events": formatted.events_used,
+        }
         return RetrieveResult(
-            context=formatted.text, facts=result_facts, observations=observations,
-            events=events, plan=plan, total_candidates=len(facts),
-            duration_ms=_ms(started), trace=trace, context_tokens=formatted.tokens)
+            context=formatted.text,
+            facts=result_facts,
+            observations=observations,
+            events=events,
+            plan=plan,
+            total_candidates=len(facts),
+            duration_ms=_ms(started),
+            trace=trace,
+            context_tokens=formatted.tokens,
+        )
 
-    async def _entity_expansion(self, plan: RetrievalPlan, catalog: dict[str, Any],
-                                scope: Scope, cfg: RetrieveConfig, facts: list[ScoredFact],
-                                trace: dict[str, Any]) -> list[ScoredFact]:
+    async def _entity_expansion(
+        self,
+        plan: RetrievalPlan,
+        catalog: dict[str, Any],
+        scope: Scope,
+        cfg: RetrieveConfig,
+        facts: list[ScoredFact],
+        trace: dict[str, Any],
+    ) -> list[ScoredFact]:
         """The candidates plus the entity-centric expansion's facts (option, one more read)."""
         if cfg.expansion.entity_expansion == "off":
             return facts
         t = time.perf_counter()
         best = sorted(facts, key=lambda f: (-f.scores.semantic, f.id))[
-            : cfg.activation.activation_seeds]
-        extra = await entity_facts(self.executor, scope, plan, cfg,
-                                   int(catalog.get("agent_facts", 1)), best)
+            : cfg.activation.activation_seeds
+        ]
+        extra = await entity_facts(
+            self.executor, scope, plan, cfg, int(catalog.get("agent_facts", 1)), best
+        )
         known = {f.id for f in facts}
-        trace["entity_expansion"] = {"ms": _ms(t), "rows": len(extra),
-                                     "unique": sum(1 for f in extra if f.id not in known)}
+        trace["entity_expansion"] = {
+            "ms": _ms(t),
+            "rows": len(extra),
+            "unique": sum(1 for f in extra if f.id not in known),
+        }
         return ranking.merge_candidates(facts, extra)
 
-    async def _rank(self, query: str, facts: list[ScoredFact], spread: list[ScoredFact],
-                    events: list[EventHit], cfg: RetrieveConfig, now: datetime,
-                    trace: dict[str, Any], window: TimeWindow | None = None,
-                    bridge: tuple[Scope, int] | None = None) -> list[ScoredFact]:
+    async def _rank(
+        self,
+        query: str,
+        facts: list[ScoredFact],
+        spread: list[ScoredFact],
+        events: list[EventHit],
+        cfg: RetrieveConfig,
+        now: datetime,
+        trace: dict[str, Any],
+        window: TimeWindow | None = None,
+        bridge: tuple[Scope, int] | None = None,
+    ) -> list[ScoredFact]:
         """Merge the activated facts no signal found, score (a fact at least its scored source
         turn: ``ranking.lift_to_turns``), bridge from the best (``bridge``: the scope and the
         agent's fact count), rerank, cut."""
@@ -213,8 +280,9 @@ class Retriever:
             return ranking.lift_to_turns(facts, events, cfg.weight("provenance"))
 
         trace["provenance"] = {"lifted": score()}
-        lifted = ranking.lift_by_session(facts, cfg.variants.session_lift,
-                                         cfg.variants.session_seeds)
+        lifted = ranking.lift_by_session(
+            facts, cfg.variants.session_lift, cfg.variants.session_seeds
+        )
         if lifted:
             score()
         trace["session"] = {"lifted": lifted}
@@ -229,8 +297,12 @@ class Retriever:
                 score()
             lifted = lift_bridged(facts, best, cfg.weight("bridge")) if extra else 0
             ordered = ranking.order(facts)
-            trace["bridge"] = {"ms": _ms(t), "rows": len(extra), "lifted": lifted,
-                               "unique": sum(1 for f in extra if f.id not in known)}
+            trace["bridge"] = {
+                "ms": _ms(t),
+                "rows": len(extra),
+                "lifted": lifted,
+                "unique": sum(1 for f in extra if f.id not in known),
+            }
         else:
             trace["bridge"] = {"status": "off"}
         if self.rescorer is not None and cfg.rerank.enable_rescore and ordered:
@@ -240,8 +312,13 @@ class Retriever:
             if blended:
                 score()
                 ordered = ranking.order(facts)
-            trace["rescore"] = {"ms": got.ms, "model": self.rescorer.name, "pool": len(pool),
-                                "blended": blended, "embedded": got.embedded}
+            trace["rescore"] = {
+                "ms": got.ms,
+                "model": self.rescorer.name,
+                "pool": len(pool),
+                "blended": blended,
+                "embedded": got.embedded,
+            }
         else:
             trace["rescore"] = {"status": "off"}
         if self.llm is not None and cfg.rerank.enable_reranker and ordered:
@@ -250,8 +327,13 @@ class Retriever:
             # The query goes to the model provider: the operator's PII policy covers it.
             [for_model] = await asyncio.to_thread(redact_context, [query], self.pii_mode)
             outcome = await rerank(self.llm, for_model, pool, cfg.rerank.reranker_timeout_s)
-            trace["rerank"] = {"ms": _ms(t), "status": outcome.status, "pool": len(pool),
-                               "tokens": outcome.usage.total, "detail": outcome.detail}
+            trace["rerank"] = {
+                "ms": _ms(t),
+                "status": outcome.status,
+                "pool": len(pool),
+                "tokens": outcome.usage.total,
+                "detail": outcome.detail,
+            }
             if outcome.scores is not None:
                 ordered = ranking.apply_rerank(pool, outcome.scores, cfg)
         else:

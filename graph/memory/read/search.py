@@ -96,8 +96,12 @@ def fact_from_row(row: dict[str, Any], source: str) -> ScoredFact:
 
 
 def event_from_row(row: dict[str, Any]) -> EventHit:
-    return EventHit(id=row["id"], text=row.get("text") or "", speaker=row.get("speaker"),
-                    occurred_at=_native(row.get("occurred_at")))
+    return EventHit(
+        id=row["id"],
+        text=row.get("text") or "",
+        speaker=row.get("speaker"),
+        occurred_at=_native(row.get("occurred_at")),
+    )
 
 
 def initial_k(limit: int, agent_count: int, total_count: int, cap: int) -> int:
@@ -122,8 +126,12 @@ class SearchStats:
     rows: int = 0
 
     def as_dict(self) -> dict[str, Any]:
-        return {"strategy": self.strategy, "rounds": self.rounds, "capped": self.capped,
-                "rows": self.rows}
+        return {
+            "strategy": self.strategy,
+            "rounds": self.rounds,
+            "capped": self.capped,
+            "rows": self.rows,
+        }
 
 
 @dataclass(frozen=True)
@@ -136,8 +144,13 @@ class Scope:
     min_confidence: float
 
     def params(self, **extra: Any) -> dict[str, Any]:
-        return {"agent_id": self.agent_id, "as_of": self.as_of, "vector": self.vector,
-                "min_confidence": self.min_confidence, **extra}
+        return {
+            "agent_id": self.agent_id,
+            "as_of": self.as_of,
+            "vector": self.vector,
+            "min_confidence": self.min_confidence,
+            **extra,
+        }
 
 
 async def overfetch(
@@ -167,9 +180,18 @@ async def overfetch(
         k = grow_k(k, cap)
 
 
-async def semantic_facts(ex: Executor, scope: Scope, *, limit: int, min_cosine: float,
-                         agent_facts: int, total_facts: int, exact_max: int, cap: int,
-                         stats: SearchStats) -> list[ScoredFact]:
+async def semantic_facts(
+    ex: Executor,
+    scope: Scope,
+    *,
+    limit: int,
+    min_cosine: float,
+    agent_facts: int,
+    total_facts: int,
+    exact_max: int,
+    cap: int,
+    stats: SearchStats,
+) -> list[ScoredFact]:
     """Facts nearest to the query vector (raw cosine in ``scores.semantic``)."""
     min_score = index_min_score(min_cosine)
     rows: list[dict[str, Any]] | None = None
@@ -178,16 +200,20 @@ async def semantic_facts(ex: Executor, scope: Scope, *, limit: int, min_cosine: 
         stats.strategy = "index"
 
         async def query(k: int) -> dict[str, Any]:
-            res = await ex.run("read/semantic_facts_index",
-                               scope.params(k=k, min_score=min_score, limit=limit), read=True)
+            res = await ex.run(
+                "read/semantic_facts_index",
+                scope.params(k=k, min_score=min_score, limit=limit),
+                read=True,
+            )
             return res[0]
 
         got, complete = await overfetch(query, limit, k0, cap, min_score, stats)
         rows = got if complete else None
     if rows is None:
         stats.strategy = "exact" if not stats.strategy else stats.strategy + "+exact"
-        rows = await ex.run("read/semantic_facts_exact",
-                            scope.params(min_score=min_score, limit=limit), read=True)
+        rows = await ex.run(
+            "read/semantic_facts_exact", scope.params(min_score=min_score, limit=limit), read=True
+        )
     facts = []
     for row in rows:
         fact = fact_from_row(row["fact"], "semantic")
@@ -197,22 +223,32 @@ async def semantic_facts(ex: Executor, scope: Scope, *, limit: int, min_cosine: 
     return facts
 
 
-async def keyword_facts(ex: Executor, scope: Scope, *, lucene: str, limit: int,
-                        agent_facts: int, total_facts: int, cap: int,
-                        stats: SearchStats) -> list[ScoredFact]:
+async def keyword_facts(
+    ex: Executor,
+    scope: Scope,
+    *,
+    lucene: str,
+    limit: int,
+    agent_facts: int,
+    total_facts: int,
+    cap: int,
+    stats: SearchStats,
+) -> list[ScoredFact]:
     """Full-text hits, BM25 normalised to 0..1 by the agent's best hit."""
     stats.strategy = "fulltext"
     if not lucene or agent_facts == 0:
         return []
 
     async def query(k: int) -> dict[str, Any]:
-        res = await ex.run("read/keyword_facts", scope.params(q=lucene, k=k, limit=limit),
-                           read=True)
+        res = await ex.run(
+            "read/keyword_facts", scope.params(q=lucene, k=k, limit=limit), read=True
+        )
         return res[0]
 
     # Limited to the agent inside the index (planner.agent_lucene): no other agent's hits.
-    rows, _ = await overfetch(query, limit, initial_k(limit, agent_facts, agent_facts, cap),
-                               cap, None, stats)
+    rows, _ = await overfetch(
+        query, limit, initial_k(limit, agent_facts, agent_facts, cap), cap, None, stats
+    )
     top = max((float(r["score"]) for r in rows), default=0.0)
     facts = []
     for row in rows:
@@ -224,16 +260,30 @@ async def keyword_facts(ex: Executor, scope: Scope, *, lucene: str, limit: int,
     return facts
 
 
-async def semantic_events(ex: Executor, scope: Scope, *, limit: int, min_cosine: float,
-                          agent_events: int, total_events: int, exact_max: int, cap: int,
-                          stats: SearchStats) -> list[EventHit]:
+async def semantic_events(
+    ex: Executor,
+    scope: Scope,
+    *,
+    limit: int,
+    min_cosine: float,
+    agent_events: int,
+    total_events: int,
+    exact_max: int,
+    cap: int,
+    stats: SearchStats,
+) -> list[EventHit]:
     """Events nearest to the query vector (same strategies as facts)."""
     if agent_events == 0:
         stats.strategy = "none"
         return []
     min_score = index_min_score(min_cosine)
-    params = {"agent_id": scope.agent_id, "as_of": scope.as_of, "vector": scope.vector,
-              "min_score": min_score, "limit": limit}
+    params = {
+        "agent_id": scope.agent_id,
+        "as_of": scope.as_of,
+        "vector": scope.vector,
+        "min_score": min_score,
+        "limit": limit,
+    }
     rows: list[dict[str, Any]] | None = None
     k0 = initial_k(limit, agent_events, total_events, cap)
     if agent_events > exact_max and k0 < cap:
@@ -256,21 +306,35 @@ async def semantic_events(ex: Executor, scope: Scope, *, limit: int, min_cosine:
     return hits
 
 
-async def keyword_events(ex: Executor, scope: Scope, *, lucene: str, limit: int,
-                         agent_events: int, total_events: int, cap: int,
-                         stats: SearchStats) -> list[EventHit]:
+async def keyword_events(
+    ex: Executor,
+    scope: Scope,
+    *,
+    lucene: str,
+    limit: int,
+    agent_events: int,
+    total_events: int,
+    cap: int,
+    stats: SearchStats,
+) -> list[EventHit]:
     """Full-text event hits, BM25 normalised to 0..1 by the agent's best hit."""
     stats.strategy = "fulltext"
     if not lucene or agent_events == 0:
         return []
-    params = {"agent_id": scope.agent_id, "as_of": scope.as_of, "vector": scope.vector,
-              "q": lucene, "limit": limit}
+    params = {
+        "agent_id": scope.agent_id,
+        "as_of": scope.as_of,
+        "vector": scope.vector,
+        "q": lucene,
+        "limit": limit,
+    }
 
     async def query(k: int) -> dict[str, Any]:
         return (await ex.run("read/keyword_events", {**params, "k": k}, read=True))[0]
 
-    rows, _ = await overfetch(query, limit, initial_k(limit, agent_events, agent_events, cap),
-                               cap, None, stats)
+    rows, _ = await overfetch(
+        query, limit, initial_k(limit, agent_events, agent_events, cap), cap, None, stats
+    )
     top = max((float(r["score"]) for r in rows), default=0.0)
     hits = []
     for row in rows:

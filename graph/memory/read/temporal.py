@@ -19,10 +19,30 @@ from graph.memory.text import fold
 __all__ = ["TimeWindow", "query_window"]
 
 _MONTHS = {
-    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
-    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
-    "janeiro": 1, "fevereiro": 2, "marco": 3, "abril": 4, "maio": 5, "junho": 6, "julho": 7,
-    "agosto": 8, "setembro": 9, "outubro": 10, "novembro": 11, "dezembro": 12,
+    "january": 1,
+    "february": 2,
+    "march": 3,
+    "april": 4,
+    "may": 5,
+    "june": 6,
+    "july": 7,
+    "august": 8,
+    "september": 9,
+    "october": 10,
+    "november": 11,
+    "december": 12,
+    "janeiro": 1,
+    "fevereiro": 2,
+    "marco": 3,
+    "abril": 4,
+    "maio": 5,
+    "junho": 6,
+    "julho": 7,
+    "agosto": 8,
+    "setembro": 9,
+    "outubro": 10,
+    "novembro": 11,
+    "dezembro": 12,
 }
 _M = "|".join(sorted(_MONTHS, key=len, reverse=True))
 # "october 13 2023", "13 october 2023", "25 may 2022", "13 de outubro de 2023" (folded text:
@@ -33,10 +53,14 @@ _MONTH_YEAR = re.compile(rf"\b(?:in |em |during |durante )?({_M}) (?:de |of )?(\
 _MONTH = re.compile(rf"\b(?:in|em|during|durante|last|this|no mes de|em) ({_M})\b")
 _YEAR = re.compile(r"\b(?:in|em|during|durante|since|of) ((?:19|20)\d\d)\b")
 _RELATIVE = {
-    "yesterday": "yesterday", "ontem": "yesterday",
-    "last week": "last_week", "semana passada": "last_week",
-    "last month": "last_month", "mes passado": "last_month",
-    "last year": "last_year", "ano passado": "last_year",
+    "yesterday": "yesterday",
+    "ontem": "yesterday",
+    "last week": "last_week",
+    "semana passada": "last_week",
+    "last month": "last_month",
+    "mes passado": "last_month",
+    "last year": "last_year",
+    "ano passado": "last_year",
 }
 _RELATIVE_RE = re.compile(r"\b(" + "|".join(_RELATIVE) + r")\b")
 
@@ -100,6 +124,5 @@ def query_window(query: str, now: datetime) -> TimeWindow | None:
         if kind == "last_month":
             last = today.replace(day=1) - timedelta(days=1)
             return TimeWindow(last.replace(day=1), last, text=m.group(0))
-        return TimeWindow(date(today.year - 1, 1, 1), date(today.year - 1, 12, 31),
-                          text=m.group(0))
+        return TimeWindow(date(today.year - 1, 1, 1), date(today.year - 1, 12, 31), text=m.group(0))
     return None

@@ -21,8 +21,15 @@ def activation_pool(config: RetrieveConfig) -> int:
     return config.activation.activation_facts_per_entity * config.graph.graph_pool_factor * 4
 
 
-async def bfs_facts(ex: Executor, scope: Scope, seeds: list[dict[str, Any]],
-                    config: RetrieveConfig, now: datetime, *, limit: int) -> list[ScoredFact]:
+async def bfs_facts(
+    ex: Executor,
+    scope: Scope,
+    seeds: list[dict[str, Any]],
+    config: RetrieveConfig,
+    now: datetime,
+    *,
+    limit: int,
+) -> list[ScoredFact]:
     """Facts linked (ABOUT) to the seed entities or their neighbours up to ``max_hops``.
 
     ``scores.graph`` is the traversal score divided by the query bonus, so a fact of an entity
@@ -32,14 +39,19 @@ async def bfs_facts(ex: Executor, scope: Scope, seeds: list[dict[str, Any]],
         return []
     rows = await ex.run(
         "traversal/bfs_hop_decay",
-        scope.params(seeds=seeds, max_entities=config.graph.graph_max_entities,
-                     max_hops=config.graph.max_hops, hop_decay=config.graph.hop_decay,
-                     query_bonus=config.graph.query_bonus,
-                     half_life_days=config.scoring.recency_half_life_days, now=now,
-                     pool=limit * config.graph.graph_pool_factor,
-                     budget=limit * config.graph.graph_pool_factor * config.graph.graph_read_budget,
-                     scan=limit * config.graph.graph_pool_factor * config.graph.hub_scan_factor,
-                     limit=limit),
+        scope.params(
+            seeds=seeds,
+            max_entities=config.graph.graph_max_entities,
+            max_hops=config.graph.max_hops,
+            hop_decay=config.graph.hop_decay,
+            query_bonus=config.graph.query_bonus,
+            half_life_days=config.scoring.recency_half_life_days,
+            now=now,
+            pool=limit * config.graph.graph_pool_factor,
+            budget=limit * config.graph.graph_pool_factor * config.graph.graph_read_budget,
+            scan=limit * config.graph.graph_pool_factor * config.graph.hub_scan_factor,
+            limit=limit,
+        ),
         read=True,
     )
     facts = []
@@ -54,14 +66,17 @@ async def bfs_facts(ex: Executor, scope: Scope, seeds: list[dict[str, Any]],
     return facts
 
 
-async def aggregation_facts(ex: Executor, scope: Scope, types: list[str],
-                            config: RetrieveConfig, *, limit: int) -> list[ScoredFact]:
+async def aggregation_facts(
+    ex: Executor, scope: Scope, types: list[str], config: RetrieveConfig, *, limit: int
+) -> list[ScoredFact]:
     """Facts about the agent's entities of the aggregated types ("who are my friends")."""
     if not types:
         return []
-    rows = await ex.run("read/facts_by_entity_type",
-                        scope.params(types=types, pool=limit * config.graph.graph_pool_factor,
-                                     limit=limit), read=True)
+    rows = await ex.run(
+        "read/facts_by_entity_type",
+        scope.params(types=types, pool=limit * config.graph.graph_pool_factor, limit=limit),
+        read=True,
+    )
     facts = []
     for row in rows:
         fact = fact_from_row(row["fact"], "pattern")
@@ -72,8 +87,9 @@ async def aggregation_facts(ex: Executor, scope: Scope, types: list[str],
     return facts
 
 
-async def spreading_activation(ex: Executor, scope: Scope, seeds: list[ScoredFact],
-                               exclude: list[str], config: RetrieveConfig) -> list[ScoredFact]:
+async def spreading_activation(
+    ex: Executor, scope: Scope, seeds: list[ScoredFact], exclude: list[str], config: RetrieveConfig
+) -> list[ScoredFact]:
     """Related facts reached from the seeds' entities (activation = seed score × decay^hop)."""
     if not seeds or config.activation.activation_hops <= 0:
         return []
@@ -81,7 +97,8 @@ async def spreading_activation(ex: Executor, scope: Scope, seeds: list[ScoredFac
         "traversal/spreading_activation",
         scope.params(
             seeds=[{"id": f.id, "score": f.scores.formula} for f in seeds],
-            max_hops=config.activation.activation_hops, decay=config.activation.activation_decay,
+            max_hops=config.activation.activation_hops,
+            decay=config.activation.activation_decay,
             max_related=config.activation.activation_max_related,
             per_entity=config.activation.activation_facts_per_entity,
             per_entity_pool=activation_pool(config),

@@ -31,8 +31,10 @@ async def warm_up(retriever: Retriever) -> float:
     await retriever.retrieve(WARMUP_AGENT, WARMUP_QUERY)
     cfg = retriever.config
     if cfg.activation.bridge_seeds > 0:
-        scope = Scope(WARMUP_AGENT, None, [0.0] * retriever.embedder.dimensions,
-                      cfg.candidates.min_confidence)
-        await bridge_facts(retriever.executor, scope, WARMUP_QUERY,
-                           [ScoredFact(id=WARMUP_AGENT, text="")], cfg, 1)
+        scope = Scope(
+            WARMUP_AGENT, None, [0.0] * retriever.embedder.dimensions, cfg.candidates.min_confidence
+        )
+        await bridge_facts(
+            retriever.executor, scope, WARMUP_QUERY, [ScoredFact(id=WARMUP_AGENT, text="")], cfg, 1
+        )
     return time.perf_counter() - started

@@ -5,5 +5,11 @@ from graph.memory.transfer.exporter import export_agent, export_counts
 from graph.memory.transfer.importer import ImportResult, import_agent
 from graph.memory.transfer.records import ExportHeader, map_id
 
-__all__ = ["ExportHeader", "ImportResult", "export_agent", "export_counts", "import_agent",
-           "map_id"]
+__all__ = [
+    "ExportHeader",
+    "ImportResult",
+    "export_agent",
+    "export_counts",
+    "import_agent",
+    "map_id",
+]

@@ -44,8 +44,9 @@ def _record(kind: str, row: dict[str, Any], embeddings: bool) -> dict[str, Any] 
         if key == "props":
             out["props"] = encode_props(value, embeddings=embeddings)
         elif key == "causes":
-            out["causes"] = [{"id": c["id"], "props": encode_props(c["props"] or {})}
-                             for c in value]
+            out["causes"] = [
+                {"id": c["id"], "props": encode_props(c["props"] or {})} for c in value
+            ]
         else:
             out[key] = value
     if kind == "fact_link" and not out["supersedes"] and not out["causes"]:
@@ -53,9 +54,15 @@ def _record(kind: str, row: dict[str, Any], embeddings: bool) -> dict[str, Any] 
     return out
 
 
-async def export_agent(executor: Executor, agent_id: str, *, embedder_name: str,
-                       dimensions: int, page_size: int = 1000, embeddings: bool = True,
-                       ) -> AsyncIterator[dict[str, Any]]:
+async def export_agent(
+    executor: Executor,
+    agent_id: str,
+    *,
+    embedder_name: str,
+    dimensions: int,
+    page_size: int = 1000,
+    embeddings: bool = True,
+) -> AsyncIterator[dict[str, Any]]:
     """Yield the header, then every record of ``agent_id`` in import order.
 
     Args:
@@ -77,8 +84,9 @@ async def export_agent(executor: Executor, agent_id: str, *, embedder_name: str,
     for kind, statement, column in _PAGES:
         after = ""
         while True:
-            rows = await executor.run(statement, {"agent_id": agent_id, "after": after,
-                                                  "limit": page_size}, read=True)
+            rows = await executor.run(
+                statement, {"agent_id": agent_id, "after": after, "limit": page_size}, read=True
+            )
             for row in rows:
                 record = _record(kind, dict(row), embeddings)
                 if record is not None:

@@ -67,9 +67,14 @@ def map_episode(row: dict[str, Any], agent_id: str) -> StructuredEvent | None:
         if split is not None:
             speaker, text = split
     when = row.get("valid_at") or row.get("created_at")
-    return StructuredEvent(text, speaker, occurred_at=when if isinstance(when, datetime) else None,
-                           id=map_id(agent_id, f"graphiti:{row['uuid']}"),
-                           thread_id=str(row.get("group_id") or "") or None, source="graphiti")
+    return StructuredEvent(
+        text,
+        speaker,
+        occurred_at=when if isinstance(when, datetime) else None,
+        id=map_id(agent_id, f"graphiti:{row['uuid']}"),
+        thread_id=str(row.get("group_id") or "") or None,
+        source="graphiti",
+    )
 
 
 @dataclass(frozen=True)
@@ -94,16 +99,26 @@ def map_edge(row: dict[str, Any], agent_id: str, known_events: set[str]) -> Edge
     valid_to = row.get("invalid_at") or row.get("expired_at")
     if valid_to is not None and valid_from is not None and valid_to <= valid_from:
         valid_to = valid_from  # Graphiti may close an edge the instant it opens it
-    events = [e for e in (map_id(agent_id, f"graphiti:{u}") for u in row.get("episodes") or [])
-              if e in known_events]
+    events = [
+        e
+        for e in (map_id(agent_id, f"graphiti:{u}") for u in row.get("episodes") or [])
+        if e in known_events
+    ]
     if created is not None and valid_from is not None and created > valid_from:
         created_at = valid_from  # known at least from when it became valid in the source
     else:
         created_at = created
-    fact = StructuredFact(text, source, entities=[target] if target and target != source else [],
-                          created_at=created_at, valid_from=valid_from, valid_to=valid_to,
-                          event_ids=events, id=map_id(agent_id, f"graphiti:{row['uuid']}"),
-                          source_context="graphiti")
+    fact = StructuredFact(
+        text,
+        source,
+        entities=[target] if target and target != source else [],
+        created_at=created_at,
+        valid_from=valid_from,
+        valid_to=valid_to,
+        event_ids=events,
+        id=map_id(agent_id, f"graphiti:{row['uuid']}"),
+        source_context="graphiti",
+    )
     kind = normalize_relation_type(str(row.get("name") or ""))
     if valid_to is not None:
         return EdgeMapping(fact, None, "closed edge: kept as fact history, no relationship")

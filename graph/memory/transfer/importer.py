@@ -24,10 +24,17 @@ from graph.providers import Embedder
 __all__ = ["ImportResult", "import_agent"]
 
 _VECTOR_KINDS = frozenset({"entity", "event", "chunk", "fact", "observation"})
-_STATEMENTS = {"entity": "import/entities", "alias": "import/aliases", "event": "import/events",
-               "document": "import/documents", "chunk": "import/chunks", "fact": "import/facts",
-               "fact_link": "import/fact_links", "relation": "import/relations",
-               "observation": "import/observations"}
+_STATEMENTS = {
+    "entity": "import/entities",
+    "alias": "import/aliases",
+    "event": "import/events",
+    "document": "import/documents",
+    "chunk": "import/chunks",
+    "fact": "import/facts",
+    "fact_link": "import/fact_links",
+    "relation": "import/relations",
+    "observation": "import/observations",
+}
 
 
 @dataclass
@@ -54,8 +61,9 @@ def _vector_text(kind: str, props: dict[str, Any]) -> str:
     return str(props.get("text") or "")
 
 
-async def _iterate(records: Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]],
-                   ) -> Any:
+async def _iterate(
+    records: Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]],
+) -> Any:
     if isinstance(records, AsyncIterable):
         async for r in records:
             yield r
@@ -64,10 +72,15 @@ async def _iterate(records: Iterable[dict[str, Any]] | AsyncIterable[dict[str, A
             yield r
 
 
-async def import_agent(executor: Executor, embedder: Embedder, agent_id: str,
-                       records: Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]], *,
-                       batch_size: int = 500,
-                       progress: Callable[[int], None] | None = None) -> ImportResult:
+async def import_agent(
+    executor: Executor,
+    embedder: Embedder,
+    agent_id: str,
+    records: Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]],
+    *,
+    batch_size: int = 500,
+    progress: Callable[[int], None] | None = None,
+) -> ImportResult:
     """Write an export's records into ``agent_id`` (the header must come first).
 
     Args:
@@ -116,8 +129,10 @@ async def import_agent(executor: Executor, embedder: Embedder, agent_id: str,
             raise BadInput(f"unknown record kind {kind!r}")
         rank = KINDS.index(kind)
         if rank < seen_rank:
-            raise BadInput(f"a {kind} record after {KINDS[seen_rank]} records: "
-                           "records must come in export order")
+            raise BadInput(
+                f"a {kind} record after {KINDS[seen_rank]} records: "
+                "records must come in export order"
+            )
         seen_rank = rank
         row = remap_record(line, agent_id)
         need = False
@@ -127,8 +142,10 @@ async def import_agent(executor: Executor, embedder: Embedder, agent_id: str,
                 need = True
             elif vec is not None:
                 if len(vec) != embedder.dimensions:
-                    raise BadInput(f"{kind} vector of dimension {len(vec)}, the server's is "
-                                   f"{embedder.dimensions}")
+                    raise BadInput(
+                        f"{kind} vector of dimension {len(vec)}, the server's is "
+                        f"{embedder.dimensions}"
+                    )
                 row["props"]["embedding"] = vec
         if kind != batch_kind or len(batch) >= batch_size:
             await flush()

@@ -27,10 +27,25 @@ from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelat
 
 __all__ = ["Mem0Import", "map_mem0"]
 
-_KNOWN = frozenset({"id", "memory", "text", "user_id", "agent_id", "run_id", "app_id",
-                    "created_at", "updated_at", "metadata", "categories", "expiration_date"})
-_IGNORED = frozenset({"hash", "score", "owner", "organization", "immutable", "input",
-                      "actor_id", "role"})
+_KNOWN = frozenset(
+    {
+        "id",
+        "memory",
+        "text",
+        "user_id",
+        "agent_id",
+        "run_id",
+        "app_id",
+        "created_at",
+        "updated_at",
+        "metadata",
+        "categories",
+        "expiration_date",
+    }
+)
+_IGNORED = frozenset(
+    {"hash", "score", "owner", "organization", "immutable", "input", "actor_id", "role"}
+)
 
 
 @dataclass
@@ -44,9 +59,15 @@ class Mem0Import:
     unmapped: Counter[str] = field(default_factory=Counter)
 
     def report(self) -> dict[str, Any]:
-        return {"mapped": {"entities": len(self.entities), "facts": len(self.facts),
-                           "relations": len(self.relations)},
-                "skipped": self.skipped, "not_mapped_fields": dict(self.unmapped)}
+        return {
+            "mapped": {
+                "entities": len(self.entities),
+                "facts": len(self.facts),
+                "relations": len(self.relations),
+            },
+            "skipped": self.skipped,
+            "not_mapped_fields": dict(self.unmapped),
+        }
 
 
 def _when(value: Any, where: str) -> datetime | None:
@@ -71,8 +92,9 @@ def _memories(data: Any) -> tuple[list[Any], list[Any]]:
             if isinstance(data.get(key), list):
                 rels = data.get("relations")
                 return data[key], rels if isinstance(rels, list) else []
-    raise BadInput("not a Mem0 get_all export: expected a list of memories or an object "
-                   "with 'results'")
+    raise BadInput(
+        "not a Mem0 get_all export: expected a list of memories or an object with 'results'"
+    )
 
 
 def _categories(mem: dict[str, Any], meta: dict[str, Any]) -> list[str]:
@@ -106,11 +128,19 @@ def map_mem0(data: Any, agent_id: str) -> Mem0Import:
         updated = _when(mem.get("updated_at"), f"memories[{i}].updated_at")
         since = max((d for d in (created, updated) if d is not None), default=None)
         until = _when(mem.get("expiration_date"), f"memories[{i}].expiration_date")
-        out.facts.append(StructuredFact(
-            text, owner, created_at=since, valid_from=since, categories=_categories(mem, meta),
-            id=map_id(agent_id, f"mem0:{mem['id']}") if mem.get("id") else None,
-            temporal_class="temporal" if until else "persistent", valid_until=until,
-            source_context="mem0"))
+        out.facts.append(
+            StructuredFact(
+                text,
+                owner,
+                created_at=since,
+                valid_from=since,
+                categories=_categories(mem, meta),
+                id=map_id(agent_id, f"mem0:{mem['id']}") if mem.get("id") else None,
+                temporal_class="temporal" if until else "persistent",
+                valid_until=until,
+                source_context="mem0",
+            )
+        )
         for key in mem:
             if key not in _KNOWN:
                 out.unmapped[key if key in _IGNORED else f"unknown:{key}"] += 1

@@ -41,8 +41,17 @@ __all__ = [
 FORMAT = "hippograph-export"
 VERSION = 1
 # Record kinds in the order an export writes them (and an importer can apply them).
-KINDS = ("entity", "alias", "event", "document", "chunk", "fact", "fact_link", "relation",
-         "observation")
+KINDS = (
+    "entity",
+    "alias",
+    "event",
+    "document",
+    "chunk",
+    "fact",
+    "fact_link",
+    "relation",
+    "observation",
+)
 # Properties holding datetimes (ISO strings in the file, Neo4j DATETIME in the graph).
 _DATE_SUFFIXES = ("_at",)
 _DATE_NAMES = frozenset({"valid_from", "valid_to", "valid_until", "since"})
@@ -62,9 +71,14 @@ class ExportHeader:
     counts: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": "header", "format": FORMAT, "version": VERSION,
-                               "agent_id": self.agent_id, "embedder": self.embedder,
-                               "dimensions": self.dimensions}
+        out: dict[str, Any] = {
+            "kind": "header",
+            "format": FORMAT,
+            "version": VERSION,
+            "agent_id": self.agent_id,
+            "embedder": self.embedder,
+            "dimensions": self.dimensions,
+        }
         if self.exported_at is not None:
             out["exported_at"] = self.exported_at.isoformat()
         return out
@@ -75,16 +89,22 @@ def parse_header(line: dict[str, Any]) -> ExportHeader:
     if line.get("kind") != "header" or line.get("format") != FORMAT:
         raise BadInput(f"not a {FORMAT} file: the first line must be its header")
     if line.get("version") != VERSION:
-        raise BadInput(f"{FORMAT} version {line.get('version')!r} is not supported "
-                       f"(this server reads version {VERSION})")
+        raise BadInput(
+            f"{FORMAT} version {line.get('version')!r} is not supported "
+            f"(this server reads version {VERSION})"
+        )
     try:
         dims = int(line["dimensions"])
         name = str(line["embedder"])
     except (KeyError, TypeError, ValueError) as exc:
         raise BadInput("the export header lacks embedder and dimensions") from exc
     when = line.get("exported_at")
-    return ExportHeader(str(line.get("agent_id") or ""), name, dims,
-                        datetime.fromisoformat(when) if isinstance(when, str) else None)
+    return ExportHeader(
+        str(line.get("agent_id") or ""),
+        name,
+        dims,
+        datetime.fromisoformat(when) if isinstance(when, str) else None,
+    )
 
 
 def _is_date(name: str) -> bool:
@@ -154,8 +174,11 @@ def remap_record(record: dict[str, Any], agent_id: str) -> dict[str, Any]:
     if kind == "entity":
         return {"key": _need(record, "key"), "props": {**props, "key": record["key"]}}
     if kind == "alias":
-        return {"norm": _need(record, "norm"), "entity_keys": list(record.get("entity_keys") or []),
-                "props": {**props, "norm": record["norm"]}}
+        return {
+            "norm": _need(record, "norm"),
+            "entity_keys": list(record.get("entity_keys") or []),
+            "props": {**props, "norm": record["norm"]},
+        }
     if kind in ("event", "document"):
         new = m(_need(record, "id"))
         return {"id": new, "props": {**props, "id": new}}
@@ -165,24 +188,41 @@ def remap_record(record: dict[str, Any], agent_id: str) -> dict[str, Any]:
     if kind == "fact":
         new = m(_need(record, "id"))
         if "subject_key" in props and "normalized" in props:
-            props["content_hash"] = content_hash(agent_id, props["subject_key"],
-                                                 props["normalized"])
-        return {"id": new, "props": {**props, "id": new},
-                "about": [{"key": a["key"], "primary": bool(a.get("primary"))}
-                          for a in record.get("about") or []],
-                "from_events": [m(e) for e in record.get("from_events") or []]}
+            props["content_hash"] = content_hash(
+                agent_id, props["subject_key"], props["normalized"]
+            )
+        return {
+            "id": new,
+            "props": {**props, "id": new},
+            "about": [
+                {"key": a["key"], "primary": bool(a.get("primary"))}
+                for a in record.get("about") or []
+            ],
+            "from_events": [m(e) for e in record.get("from_events") or []],
+        }
     if kind == "fact_link":
-        return {"id": m(_need(record, "id")),
-                "supersedes": [m(s) for s in record.get("supersedes") or []],
-                "causes": [{"id": m(c["id"]), "props": decode_props(c.get("props") or {})}
-                           for c in record.get("causes") or []]}
+        return {
+            "id": m(_need(record, "id")),
+            "supersedes": [m(s) for s in record.get("supersedes") or []],
+            "causes": [
+                {"id": m(c["id"]), "props": decode_props(c.get("props") or {})}
+                for c in record.get("causes") or []
+            ],
+        }
     if kind == "relation":
         new = m(_need(record, "id"))
         props["id"] = new
         if props.get("evidence_fact_id"):
             props["evidence_fact_id"] = m(props["evidence_fact_id"])
-        return {"id": new, "source": _need(record, "source"), "target": _need(record, "target"),
-                "props": props}
+        return {
+            "id": new,
+            "source": _need(record, "source"),
+            "target": _need(record, "target"),
+            "props": props,
+        }
     new = m(_need(record, "id"))  # observation
-    return {"id": new, "props": {**props, "id": new},
-            "derived_from": [m(f) for f in record.get("derived_from") or []]}
+    return {
+        "id": new,
+        "props": {**props, "id": new},
+        "derived_from": [m(f) for f in record.get("derived_from") or []],
+    }

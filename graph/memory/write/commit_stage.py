@@ -27,13 +27,27 @@ from graph.memory.write.trace import WriteRun
 __all__ = ["account", "copy_into", "decide_and_commit", "save_receipt"]
 
 
-async def decide_and_commit(executor: Executor, agent_id: str, items: list[FactItem],
-                            live: list[FactItem], relations: list[RelationItem],
-                            resolved: Any, ex: Extraction, cfg: WriteConfig,
-                            session: LLMSession | None, run: WriteRun, result: WriteResult,
-                            persist: bool, key: str | None, dry_run: bool,
-                            now: datetime, occurred: datetime, speaker: str,
-                            fence: Fence | None, embedder: str | None = None) -> None:
+async def decide_and_commit(
+    executor: Executor,
+    agent_id: str,
+    items: list[FactItem],
+    live: list[FactItem],
+    relations: list[RelationItem],
+    resolved: Any,
+    ex: Extraction,
+    cfg: WriteConfig,
+    session: LLMSession | None,
+    run: WriteRun,
+    result: WriteResult,
+    persist: bool,
+    key: str | None,
+    dry_run: bool,
+    now: datetime,
+    occurred: datetime,
+    speaker: str,
+    fence: Fence | None,
+    embedder: str | None = None,
+) -> None:
     """Reconcile, plan, upsert: candidates, decisions, plan and the one write transaction.
 
     Raises:
@@ -41,31 +55,57 @@ async def decide_and_commit(executor: Executor, agent_id: str, items: list[FactI
     """
     single = tuple(cfg.single_valued_relations)
     cand_rows, active_rows = await load_fact_candidates(
-        executor, agent_id,
-        [{"index": i.index, "subject_key": i.subject_key, "content_hash": i.content_hash,
-          "embedding": i.embedding} for i in live],
+        executor,
+        agent_id,
+        [
+            {
+                "index": i.index,
+                "subject_key": i.subject_key,
+                "content_hash": i.content_hash,
+                "embedding": i.embedding,
+            }
+            for i in live
+        ],
         cfg.reconcile_candidates * 2,  # over-fetch by vector, keep the top by hybrid score
-        sorted({r.source_key for r in relations if r.type in single}), list(single),
-        cfg.reconcile_add_below, cfg.scan)
+        sorted({r.source_key for r in relations if r.type in single}),
+        list(single),
+        cfg.reconcile_add_below,
+        cfg.scan,
+    )
     for row in cand_rows:
-        items[row["index"]].candidates.append(ExistingFact(
-            row["id"], row["text"], float(row["similarity"]), float(row["confidence"] or 0)))
+        items[row["index"]].candidates.append(
+            ExistingFact(
+                row["id"], row["text"], float(row["similarity"]), float(row["confidence"] or 0)
+            )
+        )
     for item in live:
         item.candidates = hybrid_rank(item.text, item.candidates, cfg.reconcile_candidates)
     await decide(live, session, cfg, run.warnings, ex.known_ids)
-    active = [ExistingRelation(r["id"], r["source_key"], r["target_key"], r["type"],
-                               r["evidence_fact_id"]) for r in active_rows]
+    active = [
+        ExistingRelation(
+            r["id"], r["source_key"], r["target_key"], r["type"], r["evidence_fact_id"]
+        )
+        for r in active_rows
+    ]
     close_rels = apply_single_valued(items, relations, active, single)
     for item in live:
         flag_contradictions(item)
-    run.step("reconcile", decisions={i.index: i.decision.action for i in live
-                                     if i.decision})
+    run.step("reconcile", decisions={i.index: i.decision.action for i in live if i.decision})
 
-    out = build_plan(items=items, relations=relations, entities=resolved.entities,
-                     close_relations=close_rels, mode=cfg.mode,
-                     frozen=cfg.mutations_frozen, event_id=result.event_id,
-                     speaker=speaker, now=now, occurred=occurred, causal=ex.causal,
-                     relation_strength=cfg.relation_strength)
+    out = build_plan(
+        items=items,
+        relations=relations,
+        entities=resolved.entities,
+        close_relations=close_rels,
+        mode=cfg.mode,
+        frozen=cfg.mutations_frozen,
+        event_id=result.event_id,
+        speaker=speaker,
+        now=now,
+        occurred=occurred,
+        causal=ex.causal,
+        relation_strength=cfg.relation_strength,
+    )
     if ex.emotion and persist:
         out.plan.emotion = ex.emotion
     result.facts_added, result.facts_updated = out.added, out.updated
@@ -73,8 +113,10 @@ async def decide_and_commit(executor: Executor, agent_id: str, items: list[FactI
     result.relations = out.relations
     run.warnings += out.warnings
     if out.blocked:
-        run.warnings.append(f"{out.blocked} decision(s) not applied (mode={cfg.mode}, "
-                            f"frozen={cfg.mutations_frozen}, or low confidence)")
+        run.warnings.append(
+            f"{out.blocked} decision(s) not applied (mode={cfg.mode}, "
+            f"frozen={cfg.mutations_frozen}, or low confidence)"
+        )
     account(session, result)
     if dry_run:
         run.step("dry_run", would_write=len(out.plan.new_facts))
@@ -91,8 +133,14 @@ async def decide_and_commit(executor: Executor, agent_id: str, items: list[FactI
     res = await commit(executor, agent_id, out.plan, cfg.write_retries)
     for change in result.facts_unchanged:
         change.reason = f"{change.reason} (reinforcement_count={res.reinforced.get(change.id)})"
-    run.step("upsert", facts=len(out.plan.new_facts), closed=len(res.closed_facts),
-             cascaded=len(res.cascaded), relations=len(res.relations))
+    run.step(
+        "upsert",
+        facts=len(out.plan.new_facts),
+        closed=len(res.closed_facts),
+        cascaded=len(res.cascaded),
+        relations=len(res.relations),
+    )
+
 
 def account(session: LLMSession | None, result: WriteResult) -> None:
     if session is None:
@@ -101,17 +149,26 @@ def account(session: LLMSession | None, result: WriteResult) -> None:
     result.tokens_used = TokenCounts(u.input, u.output, u.total)
     result.llm_calls = session.calls
 
-async def save_receipt(executor: Executor, agent_id: str, key: str, result: WriteResult,
-                       now: datetime) -> WriteResult:
+
+async def save_receipt(
+    executor: Executor, agent_id: str, key: str, result: WriteResult, now: datetime
+) -> WriteResult:
     """Store ``result`` as the key's answer unless one is already stored (then that one
     is returned: the first call that completed answers every retry)."""
     payload = json.dumps(result.to_dict(), default=str)
 
     async def work(tx: Transaction) -> str:
         await tx.run("write/lock_receipt", agent_id=agent_id, key=key, now=now, token="")
-        rows = await tx.run("write/save_receipt", agent_id=agent_id, key=key,
-                            result=payload, now=now, overwrite=False)
+        rows = await tx.run(
+            "write/save_receipt",
+            agent_id=agent_id,
+            key=key,
+            result=payload,
+            now=now,
+            overwrite=False,
+        )
         return str(rows[0]["result"])
+
     stored = await executor.write(work)
     return result if stored == payload else WriteResult.from_dict(json.loads(stored))
 

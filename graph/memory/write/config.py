@@ -10,7 +10,12 @@ from typing import Any
 from graph.errors import ConfigError
 
 __all__ = [
-    "MODES", "PII_MODES", "SINGLE_VALUED_RELATIONS", "Scan", "WriteConfig", "apply_overrides",
+    "MODES",
+    "PII_MODES",
+    "SINGLE_VALUED_RELATIONS",
+    "Scan",
+    "WriteConfig",
+    "apply_overrides",
     "check_within_bounds",
 ]
 
@@ -19,8 +24,17 @@ PII_MODES = ("off", "redact", "reject")
 
 # A subject holds at most one active target for these: a new value supersedes the old one.
 SINGLE_VALUED_RELATIONS: tuple[str, ...] = (
-    "lives_in", "works_at", "spouse_of", "married_to", "employed_by", "based_in", "born_in",
-    "ceo_of", "reports_to", "located_in", "dating",
+    "lives_in",
+    "works_at",
+    "spouse_of",
+    "married_to",
+    "employed_by",
+    "based_in",
+    "born_in",
+    "ceo_of",
+    "reports_to",
+    "located_in",
+    "dating",
 )
 
 
@@ -116,14 +130,29 @@ class WriteConfig:
 
 
 # Per-call overrides may only narrow the operator's behaviour.
-OPERATOR_ONLY: tuple[str, ...] = ("pii_mode", "mutations_frozen", "pending_receipt_ttl_s",
-                                  "entity_scan_max", "fact_scan_max", "overfetch_cap",
-                                  "context_min_similarity")
+OPERATOR_ONLY: tuple[str, ...] = (
+    "pii_mode",
+    "mutations_frozen",
+    "pending_receipt_ttl_s",
+    "entity_scan_max",
+    "fact_scan_max",
+    "overfetch_cap",
+    "context_min_similarity",
+)
 # Sizes, retries and timeouts: an override may lower them, never raise them above the server's.
 CEILINGS: tuple[str, ...] = (
-    "max_message_chars", "informed_extraction_topk", "informed_extraction_context_budget_tokens",
-    "extraction_timeout_s", "max_facts", "max_entities", "max_fact_chars", "recent_messages_max",
-    "resolution_timeout_s", "reconcile_candidates", "reconcile_timeout_s", "write_retries",
+    "max_message_chars",
+    "informed_extraction_topk",
+    "informed_extraction_context_budget_tokens",
+    "extraction_timeout_s",
+    "max_facts",
+    "max_entities",
+    "max_fact_chars",
+    "recent_messages_max",
+    "resolution_timeout_s",
+    "reconcile_candidates",
+    "reconcile_timeout_s",
+    "write_retries",
 )
 
 
@@ -139,18 +168,26 @@ def check_within_bounds(server: WriteConfig, overrides: dict[str, Any]) -> None:
     """
     for key in OPERATOR_ONLY:
         if key in overrides:
-            raise ConfigError(f"write option {key!r} is set by the operator and cannot be "
-                              "overridden per call")
+            raise ConfigError(
+                f"write option {key!r} is set by the operator and cannot be overridden per call"
+            )
     mode = overrides.get("mode")
     if isinstance(mode, str) and mode in MODES and MODES.index(mode) > MODES.index(server.mode):
-        raise ConfigError(f"write option 'mode' may only be stricter than the server's "
-                          f"{server.mode!r} (order: shadow < controlled < full), got {mode!r}")
+        raise ConfigError(
+            f"write option 'mode' may only be stricter than the server's "
+            f"{server.mode!r} (order: shadow < controlled < full), got {mode!r}"
+        )
     for key in CEILINGS:
         value = overrides.get(key)
-        if isinstance(value, int | float) and not isinstance(value, bool) \
-                and value > getattr(server, key):
-            raise ConfigError(f"write option {key!r} may not exceed the server's value "
-                              f"{getattr(server, key)!r}, got {value!r}")
+        if (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and value > getattr(server, key)
+        ):
+            raise ConfigError(
+                f"write option {key!r} may not exceed the server's value "
+                f"{getattr(server, key)!r}, got {value!r}"
+            )
 
 
 def _type_ok(value: Any, expected: Any) -> bool:

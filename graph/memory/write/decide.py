@@ -16,8 +16,9 @@ from graph.memory.write.reconcile import (
 __all__ = ["decide", "informed_decision"]
 
 
-def informed_decision(item: FactItem, known_ids: dict[str, str],
-                      warnings: list[str]) -> FactDecision | None:
+def informed_decision(
+    item: FactItem, known_ids: dict[str, str], warnings: list[str]
+) -> FactDecision | None:
     """The informed extraction's own action for a fact (prompt v2): UPDATE / DELETE / NONE on
     a known fact it was shown, validated like a reconcile answer (target among the shown facts,
     non-empty reason). None for ADD, or when the action was dropped: the thresholds decide."""
@@ -26,16 +27,27 @@ def informed_decision(item: FactItem, known_ids: dict[str, str],
         return None
     target = known_ids.get(item.fact.target_id or "", item.fact.target_id)
     decision = validate_llm_decision(
-        {"action": "NOOP" if action == "NONE" else action, "target_id": target,
-         "reason": item.fact.reason}, known_ids.values(), warnings)
+        {
+            "action": "NOOP" if action == "NONE" else action,
+            "target_id": target,
+            "reason": item.fact.reason,
+        },
+        known_ids.values(),
+        warnings,
+    )
     if decision is None:
         return None
     sim = next((c.similarity for c in item.candidates if c.id == decision.target_id), None)
     return FactDecision(decision.action, decision.target_id, decision.reason, sim, by="llm")
 
 
-async def decide(live: list[FactItem], session: LLMSession | None, cfg: WriteConfig,
-                 warnings: list[str], known_ids: dict[str, str] | None = None) -> None:
+async def decide(
+    live: list[FactItem],
+    session: LLMSession | None,
+    cfg: WriteConfig,
+    warnings: list[str],
+    known_ids: dict[str, str] | None = None,
+) -> None:
     """The reconcile stage for every live fact.
 
     With an informed answer (``known_ids`` not None, prompt v2) the model's own action on a
@@ -53,33 +65,48 @@ async def decide(live: list[FactItem], session: LLMSession | None, cfg: WriteCon
             if own is not None:
                 item.decision = own
                 continue
-        fast = fast_decision(item.candidates, add_below=cfg.reconcile_add_below,
-                             noop_at=cfg.reconcile_noop_at)
+        fast = fast_decision(
+            item.candidates, add_below=cfg.reconcile_add_below, noop_at=cfg.reconcile_noop_at
+        )
         retracting = item.fact.retraction or is_retraction(item.text)
-        if session is None and retracting and item.candidates and (
-                fast is None or fast.action != "NOOP"):
-            item.decision = offline_decision(item.text, item.candidates,
-                                             noop_at=cfg.reconcile_noop_at)
+        if (
+            session is None
+            and retracting
+            and item.candidates
+            and (fast is None or fast.action != "NOOP")
+        ):
+            item.decision = offline_decision(
+                item.text, item.candidates, noop_at=cfg.reconcile_noop_at
+            )
         elif fast is not None and not (
-                # The extractor said this changes known facts: let the LLM judge even a
-                # low-similarity candidate ("moved to Rio" vs "lives in São Paulo").
-                session is not None and known_ids is None and item.fact.action == "UPDATE"
-                and fast.action == "ADD" and item.candidates):
+            # The extractor said this changes known facts: let the LLM judge even a
+            # low-similarity candidate ("moved to Rio" vs "lives in São Paulo").
+            session is not None
+            and known_ids is None
+            and item.fact.action == "UPDATE"
+            and fast.action == "ADD"
+            and item.candidates
+        ):
             item.decision = fast
         elif session is None:
-            item.decision = offline_decision(item.text, item.candidates,
-                                             noop_at=cfg.reconcile_noop_at)
+            item.decision = offline_decision(
+                item.text, item.candidates, noop_at=cfg.reconcile_noop_at
+            )
         elif known_ids is not None:
             band = [c for c in item.candidates if c.similarity >= cfg.reconcile_add_below]
             if all(c.id in shown for c in band):
                 item.decision = FactDecision(
-                    "ADD", reason="informed extraction: new information beside the shown facts",
-                    similarity=band[0].similarity if band else None, by="llm")
+                    "ADD",
+                    reason="informed extraction: new information beside the shown facts",
+                    similarity=band[0].similarity if band else None,
+                    by="llm",
+                )
             elif cfg.llm_calls_for_unseen:
                 ambiguous.append(item)
             else:
-                item.decision = offline_decision(item.text, item.candidates,
-                                                 noop_at=cfg.reconcile_noop_at)
+                item.decision = offline_decision(
+                    item.text, item.candidates, noop_at=cfg.reconcile_noop_at
+                )
         else:
             ambiguous.append(item)
     if session is not None:
@@ -87,16 +114,26 @@ async def decide(live: list[FactItem], session: LLMSession | None, cfg: WriteCon
         session.warnings = []
     if not ambiguous or session is None:
         return
-    payload = [{"index": i.index, "new_fact": i.text, "existing": [
-        {"id": c.id, "text": c.text, "similarity": round(c.similarity, 3)}
-        for c in i.candidates]} for i in ambiguous]
+    payload = [
+        {
+            "index": i.index,
+            "new_fact": i.text,
+            "existing": [
+                {"id": c.id, "text": c.text, "similarity": round(c.similarity, 3)}
+                for c in i.candidates
+            ],
+        }
+        for i in ambiguous
+    ]
     answers = await reconcile_batch(session, payload, cfg.reconcile_timeout_s)
     if answers is None:
         warnings.append("reconcile: LLM failed; ambiguous facts ADDed")
     for item in ambiguous:
-        decision = validate_llm_decision((answers or {}).get(item.index),
-                                         [c.id for c in item.candidates], session.warnings)
-        item.decision = decision or FactDecision("ADD", reason="reconcile fallback: ADD",
-                                                 similarity=item.candidates[0].similarity)
+        decision = validate_llm_decision(
+            (answers or {}).get(item.index), [c.id for c in item.candidates], session.warnings
+        )
+        item.decision = decision or FactDecision(
+            "ADD", reason="reconcile fallback: ADD", similarity=item.candidates[0].similarity
+        )
     warnings += session.warnings
     session.warnings = []

@@ -80,12 +80,19 @@ def _by_rule(name: str, speaker: str) -> bool:
     return f in SPEAKER_PRONOUNS or f in RELATIONSHIP_TERMS or f == fold(speaker)
 
 
-async def resolve_mentions(executor: Executor, agent_id: str, mentions: list[Mention],
-                           speaker: str, vectors: dict[str, list[float]], cfg: WriteConfig,
-                           session: LLMSession | None, message: str,
-                           embeddings_available: bool = True,
-                           profiles: dict[str, str] | None = None,
-                           shown: set[str] | None = None) -> Resolved:
+async def resolve_mentions(
+    executor: Executor,
+    agent_id: str,
+    mentions: list[Mention],
+    speaker: str,
+    vectors: dict[str, list[float]],
+    cfg: WriteConfig,
+    session: LLMSession | None,
+    message: str,
+    embeddings_available: bool = True,
+    profiles: dict[str, str] | None = None,
+    shown: set[str] | None = None,
+) -> Resolved:
     """Resolve every mention to an entity key (see :mod:`resolve` for the rules).
 
     ``shown``: keys of the known entities the informed extraction saw (None: no informed
@@ -95,14 +102,18 @@ async def resolve_mentions(executor: Executor, agent_id: str, mentions: list[Men
     ``resolve_entities`` call decides those names)."""
     norms = sorted({fold(t) for m in mentions for t in (m.surface, *m.aliases) if fold(t)})
     keys = sorted({entity_key(m.surface, m.type) for m in mentions})
-    rows = [{"index": i, "norm": fold(m.surface), "embedding": vectors[m.surface]}
-            for i, m in enumerate(mentions)
-            if not _by_rule(m.surface, speaker) and m.surface in vectors]
+    rows = [
+        {"index": i, "norm": fold(m.surface), "embedding": vectors[m.surface]}
+        for i, m in enumerate(mentions)
+        if not _by_rule(m.surface, speaker) and m.surface in vectors
+    ]
     alias_rows, key_rows, near_rows = await load_entity_candidates(
-        executor, agent_id, norms, keys, rows, 3, cfg.fuzzy_low_threshold, cfg.scan)
+        executor, agent_id, norms, keys, rows, 3, cfg.fuzzy_low_threshold, cfg.scan
+    )
     alias_map = {row["norm"]: row["key"] for row in alias_rows}
     existing: dict[str, tuple[str, str]] = {
-        row["key"]: (row["name"], row["type"]) for row in alias_rows}
+        row["key"]: (row["name"], row["type"]) for row in alias_rows
+    }
     redirect: dict[str, str] = {}
     for row in key_rows:
         if row["merged_into"]:
@@ -112,7 +123,8 @@ async def resolve_mentions(executor: Executor, agent_id: str, mentions: list[Men
     near: dict[int, list[Candidate]] = {}
     for row in near_rows:
         near.setdefault(row["index"], []).append(
-            Candidate(row["key"], row["name"], row["type"], float(row["similarity"])))
+            Candidate(row["key"], row["name"], row["type"], float(row["similarity"]))
+        )
     for cands in near.values():
         cands.sort(key=lambda c: -c.similarity)
 
@@ -120,41 +132,60 @@ async def resolve_mentions(executor: Executor, agent_id: str, mentions: list[Men
     for i, m in enumerate(mentions):
         alias_hit = next((alias_map[fold(a)] for a in m.aliases if fold(a) in alias_map), None)
         if alias_hit and fold(m.surface) not in alias_map and not _by_rule(m.surface, speaker):
-            resolutions.append(Resolution(m.surface, alias_hit,
-                                          existing.get(alias_hit, ("", m.type))[1], "alias"))
+            resolutions.append(
+                Resolution(m.surface, alias_hit, existing.get(alias_hit, ("", m.type))[1], "alias")
+            )
             continue
         res = resolve_entity(
-            m.surface, m.type, speaker, alias_map, existing, near.get(i, []),
-            fuzzy_threshold=cfg.fuzzy_threshold, low_threshold=cfg.fuzzy_low_threshold,
-            min_prefix=cfg.min_prefix_chars, embeddings_available=embeddings_available)
+            m.surface,
+            m.type,
+            speaker,
+            alias_map,
+            existing,
+            near.get(i, []),
+            fuzzy_threshold=cfg.fuzzy_threshold,
+            low_threshold=cfg.fuzzy_low_threshold,
+            min_prefix=cfg.min_prefix_chars,
+            embeddings_available=embeddings_available,
+        )
         res.key = redirect.get(res.key, res.key)
         resolutions.append(res)
 
     ambiguous = [(i, r) for i, r in enumerate(resolutions) if r.method == "ambiguous"]
     choices: dict[int, str | None] = {}
     if shown is not None:
-        ask = {i for i, r in ambiguous if cfg.llm_calls_for_unseen
-               and any(c.key not in shown for c in r.ambiguous)}
+        ask = {
+            i
+            for i, r in ambiguous
+            if cfg.llm_calls_for_unseen and any(c.key not in shown for c in r.ambiguous)
+        }
         for i, r in ambiguous:
             if i not in ask:
-                resolutions[i] = Resolution(r.name, r.key, r.type, "new", is_new=True,
-                                            similarity=r.similarity)
+                resolutions[i] = Resolution(
+                    r.name, r.key, r.type, "new", is_new=True, similarity=r.similarity
+                )
         ambiguous = [(i, r) for i, r in ambiguous if i in ask]
     if ambiguous and session is not None and cfg.enable_llm_resolution:
-        items = [{"index": i, "name": r.name, "type": r.type, "candidates": [
-            {"key": c.key, "name": c.name, "type": c.type} for c in r.ambiguous]}
-            for i, r in ambiguous]
+        items = [
+            {
+                "index": i,
+                "name": r.name,
+                "type": r.type,
+                "candidates": [{"key": c.key, "name": c.name, "type": c.type} for c in r.ambiguous],
+            }
+            for i, r in ambiguous
+        ]
         choices = await disambiguate(session, message, items, cfg.resolution_timeout_s)
     for i, r in ambiguous:
         chosen = choices.get(i)
         if chosen:
             cand = next(c for c in r.ambiguous if c.key == chosen)
-            resolutions[i] = Resolution(r.name, cand.key, cand.type, "llm",
-                                        similarity=r.similarity)
+            resolutions[i] = Resolution(r.name, cand.key, cand.type, "llm", similarity=r.similarity)
             existing[cand.key] = (cand.name, cand.type)
         else:
-            resolutions[i] = Resolution(r.name, r.key, r.type, "new", is_new=True,
-                                        similarity=r.similarity)
+            resolutions[i] = Resolution(
+                r.name, r.key, r.type, "new", is_new=True, similarity=r.similarity
+            )
 
     entities: dict[str, EntityInfo] = {}
     name_map: dict[str, str] = {}
@@ -164,26 +195,52 @@ async def resolve_mentions(executor: Executor, agent_id: str, mentions: list[Men
         known = existing.get(r.key)
         is_new = known is None and r.key != skey
         if r.key == skey:
-            info = entities.setdefault(skey, EntityInfo(skey, speaker, "person", False,
-                                                        [speaker], vectors.get(speaker)))
+            info = entities.setdefault(
+                skey, EntityInfo(skey, speaker, "person", False, [speaker], vectors.get(speaker))
+            )
         elif r.method == "relationship_term":  # "Mom" → "Rafael's mom"; "mom" is no alias
-            info = entities.setdefault(r.key, EntityInfo(
-                r.key, known[0] if known else r.name, "person", is_new, [r.name],
-                vectors.get(m.surface)))
+            info = entities.setdefault(
+                r.key,
+                EntityInfo(
+                    r.key,
+                    known[0] if known else r.name,
+                    "person",
+                    is_new,
+                    [r.name],
+                    vectors.get(m.surface),
+                ),
+            )
         else:
-            info = entities.setdefault(r.key, EntityInfo(
-                r.key, known[0] if known else m.surface, known[1] if known else r.type,
-                is_new, [], vectors.get(m.surface)))
+            info = entities.setdefault(
+                r.key,
+                EntityInfo(
+                    r.key,
+                    known[0] if known else m.surface,
+                    known[1] if known else r.type,
+                    is_new,
+                    [],
+                    vectors.get(m.surface),
+                ),
+            )
             info.surfaces += [m.surface, *m.aliases]
         for t in (m.surface, *m.aliases):
             name_map.setdefault(fold(t), r.key)
-        report.append({"name": m.surface, "key": r.key, "type": info.type, "method": r.method,
-                       "is_new": is_new, "similarity": r.similarity})
+        report.append(
+            {
+                "name": m.surface,
+                "key": r.key,
+                "type": info.type,
+                "method": r.method,
+                "is_new": is_new,
+                "similarity": r.similarity,
+            }
+        )
     name_map.setdefault(fold(speaker), skey)
     # Names that resolve to nothing fall back to the speaker (the pipeline's ``key_of``), so
     # the speaker is always an entity of the plan, mentioned in the text or not.
-    entities.setdefault(skey, EntityInfo(skey, speaker, "person", False, [speaker],
-                                         vectors.get(speaker)))
+    entities.setdefault(
+        skey, EntityInfo(skey, speaker, "person", False, [speaker], vectors.get(speaker))
+    )
     # Seed profiles (English, from informed extraction); the upsert never overwrites one.
     for name, profile in (profiles or {}).items():
         key = name_map.get(fold(name))

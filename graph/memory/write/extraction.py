@@ -47,8 +47,14 @@ IMPORTANCE_BY_CATEGORY: dict[str, float] = {
 }
 CONFIDENCE_LEVELS = (0.95, 0.80, 0.60, 0.40)
 # Fact actions of the informed extraction (v1 said NEW/UPDATE; NOOP is the reconcile word).
-_ACTIONS = {"NEW": "ADD", "ADD": "ADD", "UPDATE": "UPDATE", "DELETE": "DELETE", "NONE": "NONE",
-            "NOOP": "NONE"}
+_ACTIONS = {
+    "NEW": "ADD",
+    "ADD": "ADD",
+    "UPDATE": "UPDATE",
+    "DELETE": "DELETE",
+    "NONE": "NONE",
+    "NOOP": "NONE",
+}
 _IDENTITY_TYPES = {"same_as", "alias_of", "is", "also_known_as", "aka", "identical_to"}
 
 
@@ -131,8 +137,15 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def harden(data: Any, *, max_facts: int = 20, max_entities: int = 50, min_chars: int = 10,
-           max_chars: int = 2000, warnings: list[str] | None = None) -> Extraction | None:
+def harden(
+    data: Any,
+    *,
+    max_facts: int = 20,
+    max_entities: int = 50,
+    min_chars: int = 10,
+    max_chars: int = 2000,
+    warnings: list[str] | None = None,
+) -> Extraction | None:
     """Validate a model's parsed JSON into an :class:`Extraction`; never raises.
 
     Caps facts/entities, drops facts shorter than ``min_chars``, truncates long ones, coerces
@@ -152,8 +165,9 @@ def harden(data: Any, *, max_facts: int = 20, max_entities: int = 50, min_chars:
         if not isinstance(item, dict) or not _str(item.get("name")):
             continue
         aliases = [_str(a) for a in _list(item.get("aliases")) if _str(a)]
-        out.entities.append(ExtractedEntity(_str(item["name"]), normalize_type(_str(
-            item.get("type"))), aliases))
+        out.entities.append(
+            ExtractedEntity(_str(item["name"]), normalize_type(_str(item.get("type"))), aliases)
+        )
     raw_facts = _list(data.get("facts"))
     if len(raw_facts) > max_facts:
         warn.append(f"extraction returned {len(raw_facts)} facts; kept {max_facts}")
@@ -174,8 +188,9 @@ def harden(data: Any, *, max_facts: int = 20, max_entities: int = 50, min_chars:
             kind = "fact"
         category = _str(item.get("importance_category")).lower() or None
         importance = IMPORTANCE_BY_CATEGORY.get(category or "", _float(item.get("importance"), 0.5))
-        temporal = "temporal" if _str(item.get("temporal_class")).lower() == "temporal" else \
-            "persistent"
+        temporal = (
+            "temporal" if _str(item.get("temporal_class")).lower() == "temporal" else "persistent"
+        )
         action = _ACTIONS.get(_str(item.get("action")).upper(), "ADD")
         target = item.get("target_id")
         target_id = _str(target) if isinstance(target, str) else None
@@ -184,16 +199,24 @@ def harden(data: Any, *, max_facts: int = 20, max_entities: int = 50, min_chars:
         until = parse_datetime(item.get("valid_until"))
         if item.get("valid_until") and until is None:
             warn.append(f"unparseable valid_until {str(item.get('valid_until'))[:40]!r} ignored")
-        out.facts.append(ExtractedFact(
-            text=text, subject=_str(item.get("subject")) or "",
-            confidence=_snap_confidence(_float(item.get("confidence"), 0.95)), kind=kind,
-            action=action, target_id=target_id or None,
-            reason=_str(item.get("reason"))[:500], importance_category=category,
-            importance=importance,
-            temporal_class=temporal, valid_until=until,
-            categories=[normalize_type(_str(c)) for c in _list(item.get("categories"))
-                        if _str(c)][:10],
-        ))
+        out.facts.append(
+            ExtractedFact(
+                text=text,
+                subject=_str(item.get("subject")) or "",
+                confidence=_snap_confidence(_float(item.get("confidence"), 0.95)),
+                kind=kind,
+                action=action,
+                target_id=target_id or None,
+                reason=_str(item.get("reason"))[:500],
+                importance_category=category,
+                importance=importance,
+                temporal_class=temporal,
+                valid_until=until,
+                categories=[
+                    normalize_type(_str(c)) for c in _list(item.get("categories")) if _str(c)
+                ][:10],
+            )
+        )
     for item in _list(data.get("relations")):
         if not isinstance(item, dict):
             continue
@@ -205,24 +228,32 @@ def harden(data: Any, *, max_facts: int = 20, max_entities: int = 50, min_chars:
         if rtype is None:
             warn.append(f"relation type {raw_type!r} is not usable; dropped")
             continue
-        out.relations.append(ExtractedRelation(src, dst, rtype,
-                                               _float(item.get("confidence"), 0.8)))
+        out.relations.append(
+            ExtractedRelation(src, dst, rtype, _float(item.get("confidence"), 0.8))
+        )
     profiles = data.get("profiles") or data.get("updated_profiles") or {}
     if isinstance(profiles, list):
-        profiles = {_str(p.get("name")): _str(p.get("profile")) for p in profiles
-                    if isinstance(p, dict)}
+        profiles = {
+            _str(p.get("name")): _str(p.get("profile")) for p in profiles if isinstance(p, dict)
+        }
     if isinstance(profiles, dict):
-        out.profiles = {_str(k): _str(v)[:max_chars] for k, v in profiles.items()
-                        if _str(k) and _str(v)}
+        out.profiles = {
+            _str(k): _str(v)[:max_chars] for k, v in profiles.items() if _str(k) and _str(v)
+        }
     for item in _list(data.get("causal_links")):
-        if isinstance(item, dict) and isinstance(item.get("cause"), int) and isinstance(
-                item.get("effect"), int):
+        if (
+            isinstance(item, dict)
+            and isinstance(item.get("cause"), int)
+            and isinstance(item.get("effect"), int)
+        ):
             out.causal.append((item["cause"], item["effect"], _float(item.get("strength"), 0.5)))
     emotion = data.get("emotion")
     if isinstance(emotion, dict) and _str(emotion.get("label")):
-        out.emotion = {"emotion": _str(emotion.get("label")).lower()[:32],
-                       "intensity": _float(emotion.get("intensity"), 0.0),
-                       "energy": _float(emotion.get("energy"), 0.0)}
+        out.emotion = {
+            "emotion": _str(emotion.get("label")).lower()[:32],
+            "intensity": _float(emotion.get("intensity"), 0.0),
+            "energy": _float(emotion.get("energy"), 0.0),
+        }
     return out
 
 
@@ -265,8 +296,16 @@ def normalize_extraction(ex: Extraction, speaker: str) -> Extraction:
         seen_rel.add(rkey)
         relations.append(replace(rel, source=src, target=dst))
     profiles = {canon(k): v for k, v in ex.profiles.items()}
-    return Extraction(entities, facts, relations, profiles, list(ex.causal), ex.emotion,
-                      ex.known_ids, set(ex.known_entities))
+    return Extraction(
+        entities,
+        facts,
+        relations,
+        profiles,
+        list(ex.causal),
+        ex.emotion,
+        ex.known_ids,
+        set(ex.known_entities),
+    )
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
@@ -300,12 +339,16 @@ class KnownContext:
     keys: set[str] = field(default_factory=set)  # entity keys behind ``entities``
 
     def payload(self) -> dict[str, Any]:
-        return {"known_entities": self.entities, "known_profiles": self.profiles,
-                "known_facts": self.facts}
+        return {
+            "known_entities": self.entities,
+            "known_profiles": self.profiles,
+            "known_facts": self.facts,
+        }
 
 
-def known_context(alias_rows: list[dict[str, Any]], facts: list[dict[str, Any]],
-                  budget: int) -> KnownContext:
+def known_context(
+    alias_rows: list[dict[str, Any]], facts: list[dict[str, Any]], budget: int
+) -> KnownContext:
     """Context stage: the matched entities, then their profiles, then their facts nearest to the
     message (best first, across entities), within a token budget for profiles + facts."""
     out = KnownContext()

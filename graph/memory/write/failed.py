@@ -30,22 +30,36 @@ class FailedMessage:
     failed_at: datetime | None
 
 
-async def mark_failed(executor: Executor, agent_id: str, event_id: str, error: str,
-                      now: datetime) -> None:
+async def mark_failed(
+    executor: Executor, agent_id: str, event_id: str, error: str, now: datetime
+) -> None:
     """Record that ``event_id``'s extraction failed with ``error`` (a client-safe summary)."""
-    await executor.run("write/mark_extraction_failed", {
-        "agent_id": agent_id, "event_id": event_id, "error": error[:300], "now": now})
+    await executor.run(
+        "write/mark_extraction_failed",
+        {"agent_id": agent_id, "event_id": event_id, "error": error[:300], "now": now},
+    )
 
 
-async def failed_messages(executor: Executor, agent_id: str, limit: int = 50,
-                          event_ids: list[str] | None = None) -> list[FailedMessage]:
+async def failed_messages(
+    executor: Executor, agent_id: str, limit: int = 50, event_ids: list[str] | None = None
+) -> list[FailedMessage]:
     """The agent's messages whose extraction failed and has not succeeded since, newest first."""
-    rows = await executor.run("write/failed_events", {
-        "agent_id": agent_id, "event_ids": event_ids,
-        "limit": max(1, min(limit, MAX_LISTED))}, read=True)
-    return [FailedMessage(r["id"], r["speaker"] or "", r["text"] or "",
-                          _native(r["occurred_at"]), r["error"], _native(r["failed_at"]))
-            for r in rows]
+    rows = await executor.run(
+        "write/failed_events",
+        {"agent_id": agent_id, "event_ids": event_ids, "limit": max(1, min(limit, MAX_LISTED))},
+        read=True,
+    )
+    return [
+        FailedMessage(
+            r["id"],
+            r["speaker"] or "",
+            r["text"] or "",
+            _native(r["occurred_at"]),
+            r["error"],
+            _native(r["failed_at"]),
+        )
+        for r in rows
+    ]
 
 
 def _native(value: object) -> datetime | None:

@@ -9,8 +9,18 @@ from graph.errors import BadInput
 from graph.memory.text import clean_text
 from graph.memory.write.models import PIIRejected
 
-__all__ = ["MAX_LABEL_CHARS", "MAX_THREAD_ID_CHARS", "GuardResult", "PIIFinding", "PIIResult", "guard_message",
-           "redact_context", "redact_text", "scan_pii", "stored_label"]
+__all__ = [
+    "MAX_LABEL_CHARS",
+    "MAX_THREAD_ID_CHARS",
+    "GuardResult",
+    "PIIFinding",
+    "PIIResult",
+    "guard_message",
+    "redact_context",
+    "redact_text",
+    "scan_pii",
+    "stored_label",
+]
 
 
 @dataclass(frozen=True)
@@ -62,20 +72,49 @@ def _luhn(digits: str) -> bool:
 # spans punctuation starts only at the beginning of a run (negative lookbehind), so a long
 # run is not rescanned from every position ("a.a.a.a…" for email, "eyJ-eyJ-…" for JWT).
 _PATTERNS: tuple[tuple[str, re.Pattern[str], bool], ...] = (
-    ("private_key", re.compile(r"-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?"
-                               r"(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)"), True),
-    ("api_key", re.compile(
-        r"\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_\-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}"
-        r"|xox[baprs]-[A-Za-z0-9\-]{10,}|AIza[0-9A-Za-z_\-]{35}|hg_[A-Za-z0-9_\-]{20,})"), True),
-    ("jwt", re.compile(r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}"
-                       r"\.[A-Za-z0-9_\-]{10,}"), True),
+    (
+        "private_key",
+        re.compile(
+            r"-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?"
+            r"(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)"
+        ),
+        True,
+    ),
+    (
+        "api_key",
+        re.compile(
+            r"\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_\-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}"
+            r"|xox[baprs]-[A-Za-z0-9\-]{10,}|AIza[0-9A-Za-z_\-]{35}|hg_[A-Za-z0-9_\-]{20,})"
+        ),
+        True,
+    ),
+    (
+        "jwt",
+        re.compile(
+            r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}"
+            r"\.[A-Za-z0-9_\-]{10,}"
+        ),
+        True,
+    ),
     ("password", re.compile(r"(?i)\b(?:password|passwd|senha|pwd)\s*(?:is|=|:|é)\s*(\S+)"), True),
-    ("email", re.compile(r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+"
-                         r"\.[A-Za-z]{2,}\b"), True),
+    (
+        "email",
+        re.compile(
+            r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+"
+            r"\.[A-Za-z]{2,}\b"
+        ),
+        True,
+    ),
     ("credit_card", re.compile(r"\b(?:\d[ \-]?){12,18}\d\b"), True),
     ("ssn", re.compile(r"\b\d{3}-\d{2}-\d{4}\b"), True),
-    ("phone", re.compile(r"(?<![\w+])(?:\+\d{1,3}[ .\-]?)?\(?\d{2,3}\)?[ .\-]?\d{4,5}[ .\-]\d{4}"
-                         r"(?![\d\w])"), True),
+    (
+        "phone",
+        re.compile(
+            r"(?<![\w+])(?:\+\d{1,3}[ .\-]?)?\(?\d{2,3}\)?[ .\-]?\d{4,5}[ .\-]\d{4}"
+            r"(?![\d\w])"
+        ),
+        True,
+    ),
 )
 # A keyword that announces a secret without a clear span cannot be redacted safely.
 _SECRET_HINT = re.compile(r"(?i)\b(?:my|the|our)\s+(?:password|passphrase|pin|senha)\b")
@@ -160,8 +199,9 @@ MAX_LABEL_CHARS = 1_000
 MAX_THREAD_ID_CHARS = 200
 
 
-def stored_label(value: str | None, mode: str, what: str,
-                 max_chars: int = MAX_LABEL_CHARS) -> str | None:
+def stored_label(
+    value: str | None, mode: str, what: str, max_chars: int = MAX_LABEL_CHARS
+) -> str | None:
     """A short client-given label that is stored (thread id, reason, job subject): refused
     when longer than ``max_chars``, then put under the operator's PII policy like any stored
     text (``redact`` replaces clear spans, ``reject`` refuses, naming ``what``).

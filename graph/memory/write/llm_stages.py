@@ -18,44 +18,80 @@ __all__ = ["CallFailed", "LLMSession", "blind_extraction", "informed_extraction"
 
 _ENTITY_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"entities": {"type": "array", "items": {
-        "type": "object", "properties": {
-            "name": {"type": "string"}, "type": {"type": "string"},
-            "aliases": {"type": "array", "items": {"type": "string"}}},
-        "required": ["name"]}}},
+    "properties": {
+        "entities": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "type": {"type": "string"},
+                    "aliases": {"type": "array", "items": {"type": "string"}},
+                },
+                "required": ["name"],
+            },
+        }
+    },
     "required": ["entities"],
 }
 _FACT_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"facts": {"type": "array", "items": {
-        "type": "object", "properties": {
-            "subject": {"type": "string"}, "text": {"type": "string"},
-            "confidence": {"type": "number"}, "kind": {"type": "string"},
-            "action": {"type": "string"}, "importance_category": {"type": "string"},
-            "temporal_class": {"type": "string"}, "valid_until": {"type": ["string", "null"]},
-            "categories": {"type": "array", "items": {"type": "string"}}},
-        "required": ["subject", "text"]}}},
+    "properties": {
+        "facts": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "subject": {"type": "string"},
+                    "text": {"type": "string"},
+                    "confidence": {"type": "number"},
+                    "kind": {"type": "string"},
+                    "action": {"type": "string"},
+                    "importance_category": {"type": "string"},
+                    "temporal_class": {"type": "string"},
+                    "valid_until": {"type": ["string", "null"]},
+                    "categories": {"type": "array", "items": {"type": "string"}},
+                },
+                "required": ["subject", "text"],
+            },
+        }
+    },
     "required": ["facts"],
 }
 _RELATION_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"relations": {"type": "array", "items": {
-        "type": "object", "properties": {
-            "source": {"type": "string"}, "target": {"type": "string"},
-            "type": {"type": "string"}, "confidence": {"type": "number"}},
-        "required": ["source", "target", "type"]}}},
+    "properties": {
+        "relations": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "source": {"type": "string"},
+                    "target": {"type": "string"},
+                    "type": {"type": "string"},
+                    "confidence": {"type": "number"},
+                },
+                "required": ["source", "target", "type"],
+            },
+        }
+    },
     "required": ["relations"],
 }
 _INFORMED_FACT: dict[str, Any] = {
-    "type": "object", "properties": {
+    "type": "object",
+    "properties": {
         **_FACT_SCHEMA["properties"]["facts"]["items"]["properties"],
         "action": {"type": "string", "enum": ["ADD", "UPDATE", "DELETE", "NONE"]},
-        "target_id": {"type": ["string", "null"]}, "reason": {"type": "string"}},
-    "required": ["subject", "text", "action"]}
+        "target_id": {"type": ["string", "null"]},
+        "reason": {"type": "string"},
+    },
+    "required": ["subject", "text", "action"],
+}
 INFORMED_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        **_ENTITY_SCHEMA["properties"], "facts": {"type": "array", "items": _INFORMED_FACT},
+        **_ENTITY_SCHEMA["properties"],
+        "facts": {"type": "array", "items": _INFORMED_FACT},
         **_RELATION_SCHEMA["properties"],
         "profiles": {"type": "object", "additionalProperties": {"type": "string"}},
         "causal_links": {"type": "array", "items": {"type": "object"}},
@@ -89,8 +125,9 @@ class LLMSession:
     warnings: list[str] = field(default_factory=list)
     trace: list[dict[str, Any]] = field(default_factory=list)
 
-    async def ask(self, stage: str, payload: dict[str, Any], schema: dict[str, Any],
-                  timeout_s: float) -> Any:
+    async def ask(
+        self, stage: str, payload: dict[str, Any], schema: dict[str, Any], timeout_s: float
+    ) -> Any:
         """One JSON call. Returns the parsed object, or None for unusable output.
 
         Raises:
@@ -99,8 +136,9 @@ class LLMSession:
         self.calls += 1
         user = json.dumps(payload, ensure_ascii=False, default=str)
         try:
-            resp = await self.llm.complete_json(stage, prompts.load(stage), user, schema=schema,
-                                                timeout_s=timeout_s)
+            resp = await self.llm.complete_json(
+                stage, prompts.load(stage), user, schema=schema, timeout_s=timeout_s
+            )
         except Exception as exc:  # LLMError, timeouts, or a provider bug: the stage degrades
             self.warnings.append(f"{stage}: LLM call failed ({type(exc).__name__}): {exc}"[:300])
             self.trace.append({"llm": stage, "ok": False, "error": "call_failed"})
@@ -114,15 +152,27 @@ class LLMSession:
         return resp.data
 
 
-def _base_payload(message: str, speaker: str, occurred_at: datetime,
-                  recent: list[str]) -> dict[str, Any]:
-    return {"speaker": speaker, "message_time": occurred_at.isoformat(),
-            "recent_messages": recent, "message": message}
+def _base_payload(
+    message: str, speaker: str, occurred_at: datetime, recent: list[str]
+) -> dict[str, Any]:
+    return {
+        "speaker": speaker,
+        "message_time": occurred_at.isoformat(),
+        "recent_messages": recent,
+        "message": message,
+    }
 
 
-async def informed_extraction(session: LLMSession, message: str, speaker: str,
-                              occurred_at: datetime, recent: list[str], known: KnownContext,
-                              caps: dict[str, int], timeout_s: float) -> Extraction | None:
+async def informed_extraction(
+    session: LLMSession,
+    message: str,
+    speaker: str,
+    occurred_at: datetime,
+    recent: list[str],
+    known: KnownContext,
+    caps: dict[str, int],
+    timeout_s: float,
+) -> Extraction | None:
     """Informed extraction and reconcile in one call: extraction informed by the known entities, profiles and
     nearest facts, each fact with its reconciliation action against those facts' short ids.
     The answer's ``known_ids`` maps the short ids back. None when the answer is unusable.
@@ -139,9 +189,15 @@ async def informed_extraction(session: LLMSession, message: str, speaker: str,
     return ex
 
 
-async def blind_extraction(session: LLMSession, message: str, speaker: str,
-                           occurred_at: datetime, recent: list[str], caps: dict[str, int],
-                           timeout_s: float) -> tuple[Extraction | None, bool]:
+async def blind_extraction(
+    session: LLMSession,
+    message: str,
+    speaker: str,
+    occurred_at: datetime,
+    recent: list[str],
+    caps: dict[str, int],
+    timeout_s: float,
+) -> tuple[Extraction | None, bool]:
     """Fallback extraction: entity scan, then facts and relations concurrently; one relations retry when
     0 relations came back for ≥ 2 entities. Returns (extraction or None, retry_triggered).
 
@@ -167,19 +223,23 @@ async def blind_extraction(session: LLMSession, message: str, speaker: str,
             return None
 
     facts_data, rel_data = await asyncio.gather(
-        safe("extract_facts", _FACT_SCHEMA), safe("extract_relations", _RELATION_SCHEMA))
+        safe("extract_facts", _FACT_SCHEMA), safe("extract_relations", _RELATION_SCHEMA)
+    )
     if "extract_facts" in failed:  # the facts are the product: an outage, not "no facts"
         raise CallFailed("extract_facts")
     retried = False
-    rels = harden({"relations": (rel_data or {}).get("relations", [])},
-                  warnings=session.warnings, **caps)
+    rels = harden(
+        {"relations": (rel_data or {}).get("relations", [])}, warnings=session.warnings, **caps
+    )
     if rels is not None and not rels.relations and len(scan.entities) >= 2:
         retried = True
         rel_data = await safe("extract_relations", _RELATION_SCHEMA)
-        rels = harden({"relations": (rel_data or {}).get("relations", [])},
-                      warnings=session.warnings, **caps)
-    facts = harden({"facts": (facts_data or {}).get("facts", [])}, warnings=session.warnings,
-                   **caps)
+        rels = harden(
+            {"relations": (rel_data or {}).get("relations", [])}, warnings=session.warnings, **caps
+        )
+    facts = harden(
+        {"facts": (facts_data or {}).get("facts", [])}, warnings=session.warnings, **caps
+    )
     return Extraction(
         entities=scan.entities,
         facts=facts.facts if facts else [],
@@ -187,15 +247,17 @@ async def blind_extraction(session: LLMSession, message: str, speaker: str,
     ), retried
 
 
-async def disambiguate(session: LLMSession, message: str,
-                       items: list[dict[str, Any]], timeout_s: float) -> dict[int, str | None]:
+async def disambiguate(
+    session: LLMSession, message: str, items: list[dict[str, Any]], timeout_s: float
+) -> dict[int, str | None]:
     """Entity resolution phase 3: one call for every ambiguous name. Index → chosen key or
     None; only keys offered for that index are accepted."""
     if not items:
         return {}
     try:
-        data = await session.ask("resolve_entities", {"message": message, "items": items},
-                                 _MATCH_SCHEMA, timeout_s)
+        data = await session.ask(
+            "resolve_entities", {"message": message, "items": items}, _MATCH_SCHEMA, timeout_s
+        )
     except CallFailed:
         return {}
     out: dict[int, str | None] = {}
@@ -211,8 +273,9 @@ async def disambiguate(session: LLMSession, message: str,
     return out
 
 
-async def reconcile_batch(session: LLMSession, items: list[dict[str, Any]],
-                          timeout_s: float) -> dict[int, Any] | None:
+async def reconcile_batch(
+    session: LLMSession, items: list[dict[str, Any]], timeout_s: float
+) -> dict[int, Any] | None:
     """Reconciliation for the ambiguous facts, one call. Index → raw decision; None when the
     call failed (the caller then ADDs)."""
     if not items:
@@ -223,5 +286,8 @@ async def reconcile_batch(session: LLMSession, items: list[dict[str, Any]],
         return None
     if not isinstance(data, dict) or not isinstance(data.get("decisions"), list):
         return None
-    return {d["index"]: d for d in data["decisions"]
-            if isinstance(d, dict) and isinstance(d.get("index"), int)}
+    return {
+        d["index"]: d
+        for d in data["decisions"]
+        if isinstance(d, dict) and isinstance(d.get("index"), int)
+    }

@@ -89,8 +89,13 @@ class WritePipeline:
     ``llm=None`` selects the offline path (spaCy extraction, rule-based reconciliation).
     """
 
-    def __init__(self, executor: Executor, embedder: Embedder, llm: ChatLLM | None,
-                 config: WriteConfig | None = None) -> None:
+    def __init__(
+        self,
+        executor: Executor,
+        embedder: Embedder,
+        llm: ChatLLM | None,
+        config: WriteConfig | None = None,
+    ) -> None:
         self.executor = executor
         self.embedder = embedder
         self.llm = llm
@@ -140,9 +145,14 @@ class WritePipeline:
         # Text work over a message of up to the body limit runs off the event loop.
         g = await asyncio.to_thread(guard_message, message, cfg.max_message_chars)
         if g.empty:
-            return WriteResult(success=True, warnings=["empty message: nothing stored"],
-                               mode=cfg.mode, dry_run=dry_run, duration_ms=run.ms(),
-                               trace=run.trace)
+            return WriteResult(
+                success=True,
+                warnings=["empty message: nothing stored"],
+                mode=cfg.mode,
+                dry_run=dry_run,
+                duration_ms=run.ms(),
+                trace=run.trace,
+            )
         run.warnings += g.warnings
         # raises PIIRejected before any storage
         text = (await asyncio.to_thread(scan_pii, g.text, cfg.pii_mode)).text
@@ -154,9 +164,13 @@ class WritePipeline:
         thread_id = stored_label(thread_id, cfg.pii_mode, "thread_id", MAX_THREAD_ID_CHARS)
         # Earlier messages reach the LLM as context: the operator's policy covers them too.
         recent = await asyncio.to_thread(
-            redact_context, [m[: cfg.recent_message_chars] for m in last_items(
-                list(recent_messages or []), cfg.recent_messages_max)],
-            cfg.pii_mode)
+            redact_context,
+            [
+                m[: cfg.recent_message_chars]
+                for m in last_items(list(recent_messages or []), cfg.recent_messages_max)
+            ],
+            cfg.pii_mode,
+        )
         run.step("guard", chars=len(text))
 
         now = datetime.now(UTC)
@@ -168,18 +182,33 @@ class WritePipeline:
         logged = event_id is not None
         key = idempotency_digest(idempotency_key) if idempotency_key and not dry_run else None
         if event_id is None:
-            event_id = str(uuid.uuid5(_EVENT_NS, join_parts(agent_id, key))) if key \
-                else str(uuid.uuid4())
-        event = {"id": event_id, "pending": True, "props": {
-            "text": text, "speaker": speaker, "occurred_at": occurred, "ingested_at": now,
-            "thread_id": thread_id, "source": "write", "embedding": message_vec,
-            "content_hash": content_hash(agent_id, "event", normalize(text))}}
+            event_id = (
+                str(uuid.uuid5(_EVENT_NS, join_parts(agent_id, key))) if key else str(uuid.uuid4())
+            )
+        event = {
+            "id": event_id,
+            "pending": True,
+            "props": {
+                "text": text,
+                "speaker": speaker,
+                "occurred_at": occurred,
+                "ingested_at": now,
+                "thread_id": thread_id,
+                "source": "write",
+                "embedding": message_vec,
+                "content_hash": content_hash(agent_id, "event", normalize(text)),
+            },
+        }
         token = uuid.uuid4().hex
-        claim = await log_event(self.executor, agent_id,
-                                event if persist and not logged else None,
-                                (key, token) if key else None, now,
-                                pending_ttl_s=cfg.pending_receipt_ttl_s,
-                                embedder=embedder_name(self.embedder))
+        claim = await log_event(
+            self.executor,
+            agent_id,
+            event if persist and not logged else None,
+            (key, token) if key else None,
+            now,
+            pending_ttl_s=cfg.pending_receipt_ttl_s,
+            embedder=embedder_name(self.embedder),
+        )
         if logged and persist and claim.stored_result is None and not claim.in_progress:
             claim.event_id = event_id
         if claim.stored_result is not None:
@@ -188,32 +217,50 @@ class WritePipeline:
             raise WriteInProgress(
                 "a write with this idempotency_key is in progress; retry later (a claim whose "
                 f"writer died expires after {cfg.pending_receipt_ttl_s:g} s)",
-                retry_after_s=min(cfg.pending_receipt_ttl_s, 30.0))
+                retry_after_s=min(cfg.pending_receipt_ttl_s, 30.0),
+            )
         if claim.taken_over:
-            run.warnings.append("an earlier call with this idempotency_key did not finish; "
-                                "this call ran it again")
+            run.warnings.append(
+                "an earlier call with this idempotency_key did not finish; this call ran it again"
+            )
         result = WriteResult(event_id=claim.event_id, mode=cfg.mode, dry_run=dry_run)
         run.step("event", event_id=claim.event_id)
         try:
-            await self._run_stages(agent_id, text, speaker, recent,
-                                   occurred, now, message_vec, cfg, run, result, persist, key,
-                                   dry_run, fence, token)
+            await self._run_stages(
+                agent_id,
+                text,
+                speaker,
+                recent,
+                occurred,
+                now,
+                message_vec,
+                cfg,
+                run,
+                result,
+                persist,
+                key,
+                dry_run,
+                fence,
+                token,
+            )
         except FencedOut:
             if key:
                 await self._release(agent_id, key, token)
             raise
         except Exception as exc:  # a stage bug or Neo4j outage after the event: keep the event
             # Details go to the log only: a Cypher or driver message is not for clients.
-            log.exception("write pipeline failed for agent %s event %s", agent_id,
-                          result.event_id)
+            log.exception("write pipeline failed for agent %s event %s", agent_id, result.event_id)
             result.success = False
-            result.error = ("write pipeline failed after the event was stored "
-                            f"({type(exc).__name__}); the message is kept")
+            result.error = (
+                "write pipeline failed after the event was stored "
+                f"({type(exc).__name__}); the message is kept"
+            )
             if result.event_id and persist and not dry_run:
                 # Listed by failedMessages, re-run by retryFailedMessages (write/failed.py).
                 with contextlib.suppress(Exception):
-                    await mark_failed(self.executor, agent_id, result.event_id,
-                                      type(exc).__name__, now)
+                    await mark_failed(
+                        self.executor, agent_id, result.event_id, type(exc).__name__, now
+                    )
             if key:
                 await self._release(agent_id, key, token)
         result.warnings = run.warnings
@@ -224,60 +271,101 @@ class WritePipeline:
     async def _release(self, agent_id: str, key: str, token: str) -> None:
         async def work(tx: Transaction) -> None:
             await tx.run("write/release_receipt", agent_id=agent_id, key=key, token=token)
+
         # Best effort: if this fails too, the pending claim is reported as "in progress".
         with contextlib.suppress(Exception):
             await self.executor.write(work)
 
-    async def _extract(self, text: str, speaker: str, recent: list[str], occurred: datetime,
-                       known: KnownContext, cfg: WriteConfig, session: LLMSession | None,
-                       run: WriteRun, result: WriteResult) -> Extraction | None:
+    async def _extract(
+        self,
+        text: str,
+        speaker: str,
+        recent: list[str],
+        occurred: datetime,
+        known: KnownContext,
+        cfg: WriteConfig,
+        session: LLMSession | None,
+        run: WriteRun,
+        result: WriteResult,
+    ) -> Extraction | None:
         if session is None:
-            return await extract_offline(text, speaker, recent,
-                                         noun_phrases=cfg.offline_noun_phrase_ends)
-        caps = {"max_facts": cfg.max_facts, "max_entities": cfg.max_entities,
-                "min_chars": cfg.min_fact_chars, "max_chars": cfg.max_fact_chars}
+            return await extract_offline(
+                text, speaker, recent, noun_phrases=cfg.offline_noun_phrase_ends
+            )
+        caps = {
+            "max_facts": cfg.max_facts,
+            "max_entities": cfg.max_entities,
+            "min_chars": cfg.min_fact_chars,
+            "max_chars": cfg.max_fact_chars,
+        }
         recent = last_items(recent, cfg.recent_messages_max)
         ex: Extraction | None = None
         try:
             if cfg.enable_informed_extraction:
-                ex = await informed_extraction(session, text, speaker, occurred, recent, known,
-                                               caps, cfg.extraction_timeout_s)
+                ex = await informed_extraction(
+                    session, text, speaker, occurred, recent, known, caps, cfg.extraction_timeout_s
+                )
             if ex is None:
-                ex, retried = await blind_extraction(session, text, speaker, occurred, recent,
-                                                     caps, cfg.extraction_timeout_s)
+                ex, retried = await blind_extraction(
+                    session, text, speaker, occurred, recent, caps, cfg.extraction_timeout_s
+                )
                 run.step("fallback_extraction", relation_retry_triggered=retried)
         except CallFailed:
             # The endpoint is down: no point piling up more calls. The event is kept (and
             # stays :PendingExtraction, so the orphan sweep extracts it later).
             run.warnings.append("LLM unavailable: message kept as an event, nothing extracted")
             result.success = False
-            result.error = ("LLM unavailable: nothing was extracted; the message is kept and "
-                            "will be extracted again later")
+            result.error = (
+                "LLM unavailable: nothing was extracted; the message is kept and "
+                "will be extracted again later"
+            )
             return None
         if ex is None:
             result.success = False
-            result.error = "extraction failed: the model returned no usable JSON " \
-                           "(the message is kept as an event)"
+            result.error = (
+                "extraction failed: the model returned no usable JSON "
+                "(the message is kept as an event)"
+            )
         return ex
 
-    async def _run_stages(self, agent_id: str, text: str, speaker: str, recent: list[str],
-                          occurred: datetime, now: datetime, message_vec: list[float],
-                          cfg: WriteConfig, run: WriteRun, result: WriteResult, persist: bool,
-                          key: str | None, dry_run: bool, fence: Fence | None = None,
-                          token: str = "") -> None:
+    async def _run_stages(
+        self,
+        agent_id: str,
+        text: str,
+        speaker: str,
+        recent: list[str],
+        occurred: datetime,
+        now: datetime,
+        message_vec: list[float],
+        cfg: WriteConfig,
+        run: WriteRun,
+        result: WriteResult,
+        persist: bool,
+        key: str | None,
+        dry_run: bool,
+        fence: Fence | None = None,
+        token: str = "",
+    ) -> None:
         session = LLMSession(self.llm) if self.llm is not None else None
         informed = session is not None and cfg.enable_informed_extraction
         alias_rows, ctx_facts = await load_context(
-            self.executor, agent_id, [*word_ngrams(text)[:500], fold(speaker)], message_vec,
-            cfg.informed_extraction_topk if informed else 0, cfg.scan,
-            cfg.context_min_similarity)
-        known = known_context(alias_rows, ctx_facts,
-                              cfg.informed_extraction_context_budget_tokens)
-        run.step("context", aliases=len(alias_rows), profiles=len(known.profiles),
-                 known_facts=len(known.facts))
+            self.executor,
+            agent_id,
+            [*word_ngrams(text)[:500], fold(speaker)],
+            message_vec,
+            cfg.informed_extraction_topk if informed else 0,
+            cfg.scan,
+            cfg.context_min_similarity,
+        )
+        known = known_context(alias_rows, ctx_facts, cfg.informed_extraction_context_budget_tokens)
+        run.step(
+            "context",
+            aliases=len(alias_rows),
+            profiles=len(known.profiles),
+            known_facts=len(known.facts),
+        )
 
-        ex = await self._extract(text, speaker, recent, occurred, known, cfg, session, run,
-                                 result)
+        ex = await self._extract(text, speaker, recent, occurred, known, cfg, session, run, result)
         if session is not None:
             run.warnings += session.warnings
             session.warnings = []
@@ -289,26 +377,40 @@ class WritePipeline:
                 await self._release(agent_id, key, token)
             return
         ex = normalize_extraction(ex, speaker)
-        run.step("extraction", entities=len(ex.entities), facts=len(ex.facts),
-                 relations=len(ex.relations), path="llm" if session else "offline")
+        run.step(
+            "extraction",
+            entities=len(ex.entities),
+            facts=len(ex.facts),
+            relations=len(ex.relations),
+            path="llm" if session else "offline",
+        )
 
         ments = collect_mentions(ex)
         texts = [f.text for f in ex.facts] + [m.surface for m in ments] + [speaker]
         vecs = await self.embedder.embed(texts)
         run.step("embedding", texts=len(texts))
         fact_vecs = vecs[: len(ex.facts)]
-        name_vecs = dict(zip([m.surface for m in ments] + [speaker], vecs[len(ex.facts):],
-                             strict=True))
+        name_vecs = dict(
+            zip([m.surface for m in ments] + [speaker], vecs[len(ex.facts) :], strict=True)
+        )
         keep = semantic_dedup(fact_vecs, cfg.semantic_dedup_threshold)
         if len(keep) < len(ex.facts):
             run.warnings.append(f"{len(ex.facts) - len(keep)} near-duplicate fact(s) removed")
         facts = [ex.facts[i] for i in keep]
         fact_vecs = [fact_vecs[i] for i in keep]
 
-        resolved = await resolve_mentions(self.executor, agent_id, ments, speaker, name_vecs,
-                                          cfg, session, text, profiles=ex.profiles,
-                                          shown=ex.known_entities
-                                          if ex.known_ids is not None else None)
+        resolved = await resolve_mentions(
+            self.executor,
+            agent_id,
+            ments,
+            speaker,
+            name_vecs,
+            cfg,
+            session,
+            text,
+            profiles=ex.profiles,
+            shown=ex.known_entities if ex.known_ids is not None else None,
+        )
         result.entities_resolved = resolved.report
         ents = list(resolved.entities.values())
         run.step("resolution", entities=len(ents))
@@ -338,22 +440,26 @@ class WritePipeline:
             dropped = [r for r in relations if r.evidence is None]
             relations = [r for r in relations if r.evidence is not None]
             if dropped:
-                log.debug("offline: %d relation(s) without a supporting fact dropped",
-                          len(dropped))
+                log.debug("offline: %d relation(s) without a supporting fact dropped", len(dropped))
         for ritem in relations:
             if ritem.evidence is None:  # mirror fact for an unsupported relation
                 mirror = ExtractedFact(
                     f"{names[ritem.source_key]} {ritem.type.replace('_', ' ')} "
-                    f"{names[ritem.target_key]}", names[ritem.source_key],
-                    cfg.mirror_fact_confidence, source_context="inferred_from_relation")
-                item = _item(agent_id, len(items) + len(mirrors), mirror, ritem.source_key, [],
-                             ents)
+                    f"{names[ritem.target_key]}",
+                    names[ritem.source_key],
+                    cfg.mirror_fact_confidence,
+                    source_context="inferred_from_relation",
+                )
+                item = _item(
+                    agent_id, len(items) + len(mirrors), mirror, ritem.source_key, [], ents
+                )
                 item.is_mirror = True
                 mirrors.append(item)
                 ritem.evidence = item.index
         if mirrors:
-            for item, vec in zip(mirrors, await self.embedder.embed([m.text for m in mirrors]),
-                                 strict=True):
+            for item, vec in zip(
+                mirrors, await self.embedder.embed([m.text for m in mirrors]), strict=True
+            ):
                 item.embedding = vec
             items += mirrors
 
@@ -365,10 +471,27 @@ class WritePipeline:
         live = [i for i in items if i.blocked is None]
         for attempt in range(CONFLICT_RETRIES + 1):
             try:
-                await decide_and_commit(self.executor, agent_id, items, live, relations, resolved, ex,
-                                              cfg, session, run, result, persist, key,
-                                              dry_run, now, occurred, speaker, fence,
-                                              embedder_name(self.embedder))
+                await decide_and_commit(
+                    self.executor,
+                    agent_id,
+                    items,
+                    live,
+                    relations,
+                    resolved,
+                    ex,
+                    cfg,
+                    session,
+                    run,
+                    result,
+                    persist,
+                    key,
+                    dry_run,
+                    now,
+                    occurred,
+                    speaker,
+                    fence,
+                    embedder_name(self.embedder),
+                )
                 return
             except WriteConflict as exc:
                 # A concurrent write committed first: decide again on fresh reads.
@@ -382,8 +505,9 @@ class WritePipeline:
                     item.candidates, item.decision, item.blocked = [], None, None
             except AlreadyExtracted:
                 # Another run (retry, job or orphan sweep) committed this message's facts.
-                run.warnings.append("this message was already extracted by another run; "
-                                    "nothing new was written")
+                run.warnings.append(
+                    "this message was already extracted by another run; nothing new was written"
+                )
                 result.facts_added, result.facts_updated = [], []
                 result.facts_unchanged, result.facts_deleted = [], []
                 result.relations = []
@@ -396,10 +520,23 @@ class WritePipeline:
                         run.warnings = stored.warnings
                 return
 
-def _item(agent_id: str, index: int, fact: ExtractedFact, subject_key: str, vec: list[float],
-          ents: list[Any]) -> FactItem:
+
+def _item(
+    agent_id: str,
+    index: int,
+    fact: ExtractedFact,
+    subject_key: str,
+    vec: list[float],
+    ents: list[Any],
+) -> FactItem:
     norm = normalize(fact.text)
-    return FactItem(index=index, fact=fact, subject_key=subject_key, text=fact.text,
-                    normalized=norm, content_hash=content_hash(agent_id, subject_key, norm),
-                    mentioned=[k for k in mentions(fact.text, ents) if k != subject_key],
-                    embedding=list(vec))
+    return FactItem(
+        index=index,
+        fact=fact,
+        subject_key=subject_key,
+        text=fact.text,
+        normalized=norm,
+        content_hash=content_hash(agent_id, subject_key, norm),
+        mentioned=[k for k in mentions(fact.text, ents) if k != subject_key],
+        embedding=list(vec),
+    )

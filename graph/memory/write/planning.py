@@ -98,8 +98,11 @@ def find_evidence(rel: RelationItem, items: list[FactItem]) -> int | None:
     best: FactItem | None = None
     for item in items:
         keys = {item.subject_key, *item.mentioned}
-        if rel.source_key in keys and rel.target_key in keys and (
-                best is None or item.fact.confidence > best.fact.confidence):
+        if (
+            rel.source_key in keys
+            and rel.target_key in keys
+            and (best is None or item.fact.confidence > best.fact.confidence)
+        ):
             best = item
     return best.index if best else None
 
@@ -116,9 +119,12 @@ def flag_contradictions(item: FactItem) -> None:
             return
 
 
-def apply_single_valued(items: list[FactItem], relations: list[RelationItem],
-                        active: list[ExistingRelation], single_valued: tuple[str, ...]
-                        ) -> list[str]:
+def apply_single_valued(
+    items: list[FactItem],
+    relations: list[RelationItem],
+    active: list[ExistingRelation],
+    single_valued: tuple[str, ...],
+) -> list[str]:
     """A single-valued relation (lives_in, works_at, …) with a new target supersedes the old
     one: returns the old relation ids to close, and turns a rule-made ADD of the supporting
     fact into an UPDATE of the old relation's evidence fact (an LLM's explicit choice stays)."""
@@ -134,9 +140,13 @@ def apply_single_valued(items: list[FactItem], relations: list[RelationItem],
         d = item.decision
         if d is not None and d.action == "ADD" and d.by == "rule":
             item.decision = FactDecision(
-                "UPDATE", old.evidence_fact_id,
+                "UPDATE",
+                old.evidence_fact_id,
                 f"single-valued relation {rel.type}: new value supersedes the old one",
-                d.similarity, d.review_needed, "rule")
+                d.similarity,
+                d.review_needed,
+                "rule",
+            )
     return list(dict.fromkeys(close))
 
 
@@ -153,17 +163,33 @@ def block_reason(action: str, mode: str, frozen: bool) -> str | None:
 
 def _fact_row(item: FactItem, speaker: str, now: datetime, occurred: datetime) -> dict[str, Any]:
     f = item.fact
-    return {"id": item.id, "props": {
-        "text": item.text, "normalized": item.normalized, "content_hash": item.content_hash,
-        "subject_key": item.subject_key, "kind": f.kind, "confidence": f.confidence,
-        "importance": f.importance, "importance_category": f.importance_category,
-        "temporal_class": f.temporal_class, "valid_until": f.valid_until,
-        "categories": f.categories, "language": detect_language(item.text), "speaker": speaker,
-        "source_context": f.source_context or "message", "embedding": item.embedding,
-        "valid_from": occurred, "valid_to": None, "invalidated_at": None, "created_at": now,
-        "last_confirmed_at": now, "reinforcement_count": 1,
-        "review_needed": bool(item.decision and item.decision.review_needed),
-    }}
+    return {
+        "id": item.id,
+        "props": {
+            "text": item.text,
+            "normalized": item.normalized,
+            "content_hash": item.content_hash,
+            "subject_key": item.subject_key,
+            "kind": f.kind,
+            "confidence": f.confidence,
+            "importance": f.importance,
+            "importance_category": f.importance_category,
+            "temporal_class": f.temporal_class,
+            "valid_until": f.valid_until,
+            "categories": f.categories,
+            "language": detect_language(item.text),
+            "speaker": speaker,
+            "source_context": f.source_context or "message",
+            "embedding": item.embedding,
+            "valid_from": occurred,
+            "valid_to": None,
+            "invalidated_at": None,
+            "created_at": now,
+            "last_confirmed_at": now,
+            "reinforcement_count": 1,
+            "review_needed": bool(item.decision and item.decision.review_needed),
+        },
+    }
 
 
 @dataclass
@@ -178,9 +204,9 @@ class PlanOutput:
     warnings: list[str] = field(default_factory=list)
 
 
-def drop_unresolved(items: list[FactItem], relations: list[RelationItem],
-                    entities: dict[str, EntityInfo]) -> tuple[list[FactItem],
-                                                              list[RelationItem], list[str]]:
+def drop_unresolved(
+    items: list[FactItem], relations: list[RelationItem], entities: dict[str, EntityInfo]
+) -> tuple[list[FactItem], list[RelationItem], list[str]]:
     """The planner's contract: every entity key it reads is in ``entities``. A fact whose
     subject is not is dropped, a mention that is not is forgotten, and a relation with an end
     that is not is dropped — each with a warning, never an exception for one odd sentence.
@@ -192,8 +218,9 @@ def drop_unresolved(items: list[FactItem], relations: list[RelationItem],
     kept: list[FactItem] = []
     for item in items:
         if item.subject_key not in entities:
-            warnings.append(f"fact {item.index} dropped: its subject {item.subject_key!r} "
-                            "was not resolved")
+            warnings.append(
+                f"fact {item.index} dropped: its subject {item.subject_key!r} was not resolved"
+            )
             continue
         item.mentioned = [k for k in item.mentioned if k in entities]
         kept.append(item)
@@ -209,11 +236,21 @@ def drop_unresolved(items: list[FactItem], relations: list[RelationItem],
     return kept, kept_relations, warnings
 
 
-def build_plan(*, items: list[FactItem], relations: list[RelationItem],
-               entities: dict[str, EntityInfo], close_relations: list[str], mode: str,
-               frozen: bool, event_id: str | None, speaker: str, now: datetime,
-               occurred: datetime, causal: list[tuple[int, int, float]],
-               relation_strength: float) -> PlanOutput:
+def build_plan(
+    *,
+    items: list[FactItem],
+    relations: list[RelationItem],
+    entities: dict[str, EntityInfo],
+    close_relations: list[str],
+    mode: str,
+    frozen: bool,
+    event_id: str | None,
+    speaker: str,
+    now: datetime,
+    occurred: datetime,
+    causal: list[tuple[int, int, float]],
+    relation_strength: float,
+) -> PlanOutput:
     """Turn decisions into the rows of the one write transaction plus the result lists."""
     plan = CommitPlan(now=now, event_id=event_id)
     items, relations, dropped = drop_unresolved(items, relations, entities)
@@ -224,22 +261,41 @@ def build_plan(*, items: list[FactItem], relations: list[RelationItem],
         if d is None:
             continue
         item.blocked = item.blocked or block_reason(d.action, mode, frozen)
-        change = FactChange(item.id if d.action in ("ADD", "UPDATE") else (d.target_id or ""),
-                            item.text, item.subject_key, d.action, d.target_id, d.reason,
-                            item.fact.confidence, d.review_needed)
-        plan.audits.append({
-            "id": str(uuid.uuid4()), "event_id": event_id, "action": d.action,
-            "applied": item.blocked is None, "blocked_reason": item.blocked,
-            "fact_id": change.id or None, "target_id": d.target_id, "reason": d.reason,
-            "mode": mode, "text": item.text})
+        change = FactChange(
+            item.id if d.action in ("ADD", "UPDATE") else (d.target_id or ""),
+            item.text,
+            item.subject_key,
+            d.action,
+            d.target_id,
+            d.reason,
+            item.fact.confidence,
+            d.review_needed,
+        )
+        plan.audits.append(
+            {
+                "id": str(uuid.uuid4()),
+                "event_id": event_id,
+                "action": d.action,
+                "applied": item.blocked is None,
+                "blocked_reason": item.blocked,
+                "fact_id": change.id or None,
+                "target_id": d.target_id,
+                "reason": d.reason,
+                "mode": mode,
+                "text": item.text,
+            }
+        )
         if item.blocked is not None:
             out.blocked += 1
             continue
         if d.action in ("ADD", "UPDATE"):
             plan.new_facts.append(_fact_row(item, speaker, now, occurred))
             plan.about.append({"fact_id": item.id, "key": item.subject_key, "primary": True})
-            plan.about += [{"fact_id": item.id, "key": k, "primary": False}
-                           for k in item.mentioned if k != item.subject_key]
+            plan.about += [
+                {"fact_id": item.id, "key": k, "primary": False}
+                for k in item.mentioned
+                if k != item.subject_key
+            ]
             if event_id:
                 plan.provenance.append({"fact_id": item.id, "event_id": event_id})
             used_keys.update([item.subject_key, *item.mentioned])
@@ -263,30 +319,62 @@ def build_plan(*, items: list[FactItem], relations: list[RelationItem],
         if ev is None or ev.decision is None or ev.decision.action == "DELETE":
             continue
         evidence_id = ev.id if ev.decision.action in ("ADD", "UPDATE") else ev.decision.target_id
-        plan.relations.append({
-            "id": str(uuid.uuid4()), "source_key": rel.source_key, "target_key": rel.target_key,
-            "type": rel.type, "strength": relation_strength, "confidence": rel.confidence,
-            "valid_from": occurred, "evidence_fact_id": evidence_id})
-        out.relations.append({"source_key": rel.source_key, "type": rel.type,
-                              "target_key": rel.target_key, "evidence_fact_id": evidence_id})
+        plan.relations.append(
+            {
+                "id": str(uuid.uuid4()),
+                "source_key": rel.source_key,
+                "target_key": rel.target_key,
+                "type": rel.type,
+                "strength": relation_strength,
+                "confidence": rel.confidence,
+                "valid_from": occurred,
+                "evidence_fact_id": evidence_id,
+            }
+        )
+        out.relations.append(
+            {
+                "source_key": rel.source_key,
+                "type": rel.type,
+                "target_key": rel.target_key,
+                "evidence_fact_id": evidence_id,
+            }
+        )
         used_keys.update([rel.source_key, rel.target_key])
     if plan.relations:
         plan.close_relation_ids = list(close_relations)
     for cause, effect, strength in causal:
         a, b = written.get(cause), written.get(effect)
-        if a and b and a.decision and b.decision and a.decision.action in ("ADD", "UPDATE") \
-                and b.decision.action in ("ADD", "UPDATE"):
+        if (
+            a
+            and b
+            and a.decision
+            and b.decision
+            and a.decision.action in ("ADD", "UPDATE")
+            and b.decision.action in ("ADD", "UPDATE")
+        ):
             plan.causes.append({"cause_id": a.id, "effect_id": b.id, "strength": strength})
     if not (frozen or mode == "shadow"):
         seen_norms: set[str] = set()
         for key in sorted(used_keys):  # sorted: concurrent messages lock entities in one order
             ent = entities[key]
-            plan.entities.append({
-                "key": key, "name": ent.name, "type": ent.type, "importance": 0.5,
-                "source": "message", "embedding": ent.embedding,
-                "profile_text": ent.profile_text, "mentions": 1, "token": uuid.uuid4().hex})
-            norms = {fold(s): s for s in [ent.name, *ent.surfaces]
-                     if fold(s) and fold(s) not in seen_norms}
+            plan.entities.append(
+                {
+                    "key": key,
+                    "name": ent.name,
+                    "type": ent.type,
+                    "importance": 0.5,
+                    "source": "message",
+                    "embedding": ent.embedding,
+                    "profile_text": ent.profile_text,
+                    "mentions": 1,
+                    "token": uuid.uuid4().hex,
+                }
+            )
+            norms = {
+                fold(s): s
+                for s in [ent.name, *ent.surfaces]
+                if fold(s) and fold(s) not in seen_norms
+            }
             seen_norms.update(norms)
             plan.aliases += [{"norm": n, "text": t, "key": key} for n, t in sorted(norms.items())]
     return out

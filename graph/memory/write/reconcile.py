@@ -29,20 +29,77 @@ __all__ = [
 ]
 
 ACTIONS = ("ADD", "UPDATE", "NOOP", "DELETE")
-_NEGATIONS = frozenset({"not", "no", "never", "nor", "none", "n't", "dont", "doesnt", "didnt",
-                        "isnt", "arent", "wasnt", "longer", "anymore", "nao", "nunca", "jamais",
-                        "nem", "mais", "cannot", "cant", "wont"})
+_NEGATIONS = frozenset(
+    {
+        "not",
+        "no",
+        "never",
+        "nor",
+        "none",
+        "n't",
+        "dont",
+        "doesnt",
+        "didnt",
+        "isnt",
+        "arent",
+        "wasnt",
+        "longer",
+        "anymore",
+        "nao",
+        "nunca",
+        "jamais",
+        "nem",
+        "mais",
+        "cannot",
+        "cant",
+        "wont",
+    }
+)
 _RETRACTION = re.compile(
     r"\b(no longer|not anymore|any ?more|n[’']t \w+ (?:\w+ )?anymore|nunca mais|deixei de|"
-    r"deixou de|não \w+ mais|nao \w+ mais|stopped|quit)\b", re.IGNORECASE)
-_ANTONYMS: tuple[tuple[str, str], ...] = (
-    ("like", "dislike"), ("love", "hate"), ("married", "divorced"), ("start", "stop"),
-    ("joined", "left"), ("alive", "dead"), ("true", "false"), ("open", "closed"),
-    ("employed", "unemployed"), ("gosta", "odeia"), ("ama", "odeia"), ("casado", "divorciado"),
-    ("always", "never"), ("vegan", "carnivore"), ("single", "married"),
+    r"deixou de|não \w+ mais|nao \w+ mais|stopped|quit)\b",
+    re.IGNORECASE,
 )
-_STOP = frozenset({"the", "a", "an", "at", "in", "of", "to", "is", "are", "was", "and", "o",
-                   "em", "de", "do", "da", "e", "um", "uma"})
+_ANTONYMS: tuple[tuple[str, str], ...] = (
+    ("like", "dislike"),
+    ("love", "hate"),
+    ("married", "divorced"),
+    ("start", "stop"),
+    ("joined", "left"),
+    ("alive", "dead"),
+    ("true", "false"),
+    ("open", "closed"),
+    ("employed", "unemployed"),
+    ("gosta", "odeia"),
+    ("ama", "odeia"),
+    ("casado", "divorciado"),
+    ("always", "never"),
+    ("vegan", "carnivore"),
+    ("single", "married"),
+)
+_STOP = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "at",
+        "in",
+        "of",
+        "to",
+        "is",
+        "are",
+        "was",
+        "and",
+        "o",
+        "em",
+        "de",
+        "do",
+        "da",
+        "e",
+        "um",
+        "uma",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -99,13 +156,15 @@ def contradicts(new: str, old: str, *, min_overlap: float = 0.6) -> bool:
     for x, y in _ANTONYMS:
         sx, sy = _stem(x), _stem(y)
         if ((sx in a and sy in b) or (sy in a and sx in b)) and len(
-                (a - {sx, sy}) & (b - {sx, sy})) / max(1, min(len(a), len(b)) - 1) >= 0.5:
+            (a - {sx, sy}) & (b - {sx, sy})
+        ) / max(1, min(len(a), len(b)) - 1) >= 0.5:
             return True
     return False
 
 
-def hybrid_rank(text: str, candidates: Sequence[ExistingFact], k: int = 5,
-                lexical_weight: float = 0.25) -> list[ExistingFact]:
+def hybrid_rank(
+    text: str, candidates: Sequence[ExistingFact], k: int = 5, lexical_weight: float = 0.25
+) -> list[ExistingFact]:
     """Hybrid candidate order: ``(1 - w)·cosine + w·token-overlap`` (Jaccard on content
     tokens), best first, top ``k``. The thresholds still apply to the cosine."""
     new_tokens, _ = _content(text)
@@ -119,8 +178,9 @@ def hybrid_rank(text: str, candidates: Sequence[ExistingFact], k: int = 5,
     return sorted(candidates, key=lambda c: (-score(c), c.id))[:k]
 
 
-def fast_decision(candidates: Sequence[ExistingFact], *, add_below: float = 0.50,
-                  noop_at: float = 0.98) -> FactDecision | None:
+def fast_decision(
+    candidates: Sequence[ExistingFact], *, add_below: float = 0.50, noop_at: float = 0.98
+) -> FactDecision | None:
     """The threshold rules: no candidate or best < ``add_below`` → ADD; best ≥ ``noop_at`` →
     NOOP on it; otherwise None (ambiguous: ask the LLM or the offline rules)."""
     if not candidates:
@@ -133,8 +193,9 @@ def fast_decision(candidates: Sequence[ExistingFact], *, add_below: float = 0.50
     return None
 
 
-def offline_decision(text: str, candidates: Sequence[ExistingFact], *,
-                     noop_at: float = 0.98) -> FactDecision:
+def offline_decision(
+    text: str, candidates: Sequence[ExistingFact], *, noop_at: float = 0.98
+) -> FactDecision:
     """Rules for the ambiguous band without an LLM: a retraction that contradicts a candidate
     deletes it; another contradiction adds the new fact flagged ``review_needed``; near-exact
     wording (same content tokens, same polarity) is a NOOP; otherwise ADD."""
@@ -142,21 +203,28 @@ def offline_decision(text: str, candidates: Sequence[ExistingFact], *,
     for cand in ranked:
         if contradicts(text, cand.text):
             if is_retraction(text):
-                return FactDecision("DELETE", cand.id, "retracted: " + cand.text[:80],
-                                    cand.similarity)
-            return FactDecision("ADD", reason=f"contradicts {cand.id}", similarity=cand.similarity,
-                                review_needed=True)
+                return FactDecision(
+                    "DELETE", cand.id, "retracted: " + cand.text[:80], cand.similarity
+                )
+            return FactDecision(
+                "ADD",
+                reason=f"contradicts {cand.id}",
+                similarity=cand.similarity,
+                review_needed=True,
+            )
     new_tokens, new_neg = _content(text)
     for cand in ranked:
         old_tokens, old_neg = _content(cand.text)
         if new_tokens == old_tokens and new_neg == old_neg:
             return FactDecision("NOOP", cand.id, "same content", cand.similarity)
-    return FactDecision("ADD", reason="distinct enough",
-                        similarity=ranked[0].similarity if ranked else None)
+    return FactDecision(
+        "ADD", reason="distinct enough", similarity=ranked[0].similarity if ranked else None
+    )
 
 
-def validate_llm_decision(raw: object, candidate_ids: Iterable[str],
-                          warnings: list[str]) -> FactDecision | None:
+def validate_llm_decision(
+    raw: object, candidate_ids: Iterable[str], warnings: list[str]
+) -> FactDecision | None:
     """Check one LLM decision. Unknown action → None; UPDATE/NOOP/DELETE whose ``target_id``
     is not a candidate, or any decision with an empty reason → dropped (None, with a warning)."""
     if not isinstance(raw, dict):
@@ -204,7 +272,10 @@ def single_valued_conflicts(
         if rel.type not in kinds:
             continue
         for old in active:
-            if (old.source_key == rel.source_key and old.type == rel.type
-                    and old.target_key != rel.target_key):
+            if (
+                old.source_key == rel.source_key
+                and old.type == rel.type
+                and old.target_key != rel.target_key
+            ):
                 out.append((rel, old))
     return out

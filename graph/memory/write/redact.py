@@ -51,9 +51,13 @@ class _Redactor:
         return [self.text(v, f"{where}[{i}]") for i, v in enumerate(values)]
 
 
-def redact_import(entities: Sequence[StructuredEntity], facts: Sequence[StructuredFact],
-                  relations: Sequence[StructuredRelation], events: Sequence[StructuredEvent],
-                  mode: str) -> RedactedImport:
+def redact_import(
+    entities: Sequence[StructuredEntity],
+    facts: Sequence[StructuredFact],
+    relations: Sequence[StructuredRelation],
+    events: Sequence[StructuredEvent],
+    mode: str,
+) -> RedactedImport:
     """Copies of the inputs with every stored free-text field redacted under ``mode``.
 
     Raises:
@@ -62,22 +66,42 @@ def redact_import(entities: Sequence[StructuredEntity], facts: Sequence[Structur
     if mode == "off":
         return RedactedImport(list(entities), list(facts), list(relations), list(events), 0)
     r = _Redactor(mode)
-    ents = [replace(e, name=r.text(e.name, f"entities[{i}].name"),
-                    aliases=r.many(e.aliases, f"entities[{i}].aliases"),
-                    key=r.opt(e.key, f"entities[{i}].key"),
-                    profile_text=r.opt(e.profile_text, f"entities[{i}].profile_text"))
-            for i, e in enumerate(entities)]
-    fcts = [replace(f, text=r.text(f.text, f"facts[{i}].text"),
-                    subject=r.text(f.subject, f"facts[{i}].subject"),
-                    entities=r.many(f.entities, f"facts[{i}].entities"),
-                    speaker=r.opt(f.speaker, f"facts[{i}].speaker"),
-                    source_context=r.opt(f.source_context, f"facts[{i}].source_context"))
-            for i, f in enumerate(facts)]
-    rels = [replace(x, source=r.text(x.source, f"relations[{i}].source"),
-                    target=r.text(x.target, f"relations[{i}].target"))
-            for i, x in enumerate(relations)]
-    evs = [replace(e, text=r.text(e.text, f"events[{i}].text"),
-                   speaker=r.text(e.speaker, f"events[{i}].speaker"),
-                   thread_id=r.opt(e.thread_id, f"events[{i}].thread_id"))
-           for i, e in enumerate(events)]
+    ents = [
+        replace(
+            e,
+            name=r.text(e.name, f"entities[{i}].name"),
+            aliases=r.many(e.aliases, f"entities[{i}].aliases"),
+            key=r.opt(e.key, f"entities[{i}].key"),
+            profile_text=r.opt(e.profile_text, f"entities[{i}].profile_text"),
+        )
+        for i, e in enumerate(entities)
+    ]
+    fcts = [
+        replace(
+            f,
+            text=r.text(f.text, f"facts[{i}].text"),
+            subject=r.text(f.subject, f"facts[{i}].subject"),
+            entities=r.many(f.entities, f"facts[{i}].entities"),
+            speaker=r.opt(f.speaker, f"facts[{i}].speaker"),
+            source_context=r.opt(f.source_context, f"facts[{i}].source_context"),
+        )
+        for i, f in enumerate(facts)
+    ]
+    rels = [
+        replace(
+            x,
+            source=r.text(x.source, f"relations[{i}].source"),
+            target=r.text(x.target, f"relations[{i}].target"),
+        )
+        for i, x in enumerate(relations)
+    ]
+    evs = [
+        replace(
+            e,
+            text=r.text(e.text, f"events[{i}].text"),
+            speaker=r.text(e.speaker, f"events[{i}].speaker"),
+            thread_id=r.opt(e.thread_id, f"events[{i}].thread_id"),
+        )
+        for i, e in enumerate(events)
+    ]
     return RedactedImport(ents, fcts, rels, evs, r.count)

@@ -23,18 +23,58 @@ __all__ = [
     "strip_hint",
 ]
 
-SPEAKER_PRONOUNS = frozenset({
-    "i", "me", "my", "mine", "myself", "user", "the user", "speaker",
-    "eu", "mim", "meu", "minha", "comigo", "yo", "mi",
-})
+SPEAKER_PRONOUNS = frozenset(
+    {
+        "i",
+        "me",
+        "my",
+        "mine",
+        "myself",
+        "user",
+        "the user",
+        "speaker",
+        "eu",
+        "mim",
+        "meu",
+        "minha",
+        "comigo",
+        "yo",
+        "mi",
+    }
+)
 # A bare relationship word as an entity name ("Mom lives in Curitiba") means "the speaker's
 # mom": it resolves to one entity per speaker and term ("Rafael's mom"), never to the speaker
 # (that would move the speaker to Curitiba); a merge can later join it with her real name.
-RELATIONSHIP_TERMS = frozenset({
-    "girlfriend", "boyfriend", "wife", "husband", "partner", "brother", "sister", "mother",
-    "father", "mom", "dad", "friend", "boss", "son", "daughter", "namorada", "namorado",
-    "esposa", "marido", "amigo", "amiga", "irmao", "irma", "mae", "pai", "chefe",
-})
+RELATIONSHIP_TERMS = frozenset(
+    {
+        "girlfriend",
+        "boyfriend",
+        "wife",
+        "husband",
+        "partner",
+        "brother",
+        "sister",
+        "mother",
+        "father",
+        "mom",
+        "dad",
+        "friend",
+        "boss",
+        "son",
+        "daughter",
+        "namorada",
+        "namorado",
+        "esposa",
+        "marido",
+        "amigo",
+        "amiga",
+        "irmao",
+        "irma",
+        "mae",
+        "pai",
+        "chefe",
+    }
+)
 # Greedy name (stripped afterwards): a lazy name followed by ``\s*`` is quadratic on spaces.
 _HINT = re.compile(r"^(?P<name>[^()]+)\((?P<hint>[^)]*)\)\s*$")
 _POSSESSIVE_HINT = re.compile(r"('s|’s)\s|\bde\b|\bdo\b|\bda\b", re.IGNORECASE)
@@ -46,7 +86,7 @@ def speaker_key(speaker: str) -> str:
 
 
 def strip_hint(name: str) -> tuple[str, bool]:
-    """"Carol (Rafael's girlfriend)" → ("Carol", True): a relational hint forces a person."""
+    """ "Carol (Rafael's girlfriend)" → ("Carol", True): a relational hint forces a person."""
     m = _HINT.match(name)
     if not m:
         return name.strip(), False
@@ -121,8 +161,7 @@ def resolve_entity(
     if folded in RELATIONSHIP_TERMS:
         relative = f"{speaker}'s {folded}"
         key = entity_key(relative, "person")
-        return Resolution(relative, key, "person", "relationship_term",
-                          is_new=key not in existing)
+        return Resolution(relative, key, "person", "relationship_term", is_new=key not in existing)
     if folded in alias_matches:
         key = alias_matches[folded]
         return Resolution(name, key, existing.get(key, ("", etype))[1] or etype, "alias")
@@ -140,8 +179,10 @@ def resolve_entity(
                 return Resolution(name, cand.key, "person", "prefix", similarity=cand.similarity)
     scored = candidates
     if not embeddings_available:
-        scored = sorted((Candidate(c.key, c.name, c.type, _fuzzy_string(name, c.name))
-                         for c in candidates), key=lambda c: -c.similarity)
+        scored = sorted(
+            (Candidate(c.key, c.name, c.type, _fuzzy_string(name, c.name)) for c in candidates),
+            key=lambda c: -c.similarity,
+        )
     # A candidate of a different, specific type is a weaker match: place "Paris" ≠ person Paris.
     scored = [c for c in scored if c.type == etype or "thing" in (c.type, etype)]
     if scored and scored[0].similarity >= fuzzy_threshold:
@@ -149,6 +190,13 @@ def resolve_entity(
         return Resolution(name, best.key, best.type, "fuzzy", similarity=best.similarity)
     band = [c for c in scored if c.similarity >= low_threshold][:3]
     if band:
-        return Resolution(name, own_key, etype, "ambiguous", is_new=True,
-                          similarity=band[0].similarity, ambiguous=band)
+        return Resolution(
+            name,
+            own_key,
+            etype,
+            "ambiguous",
+            is_new=True,
+            similarity=band[0].similarity,
+            ambiguous=band,
+        )
     return Resolution(name, own_key, etype, "new", is_new=True)

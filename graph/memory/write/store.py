@@ -28,8 +28,17 @@ from graph.memory.spaces import claim_space
 from graph.memory.write.config import Scan
 from graph.memory.write.overfetch import Round, first_k, index_score, next_k, use_exact
 
-__all__ = ["AlreadyExtracted", "CommitOutcome", "CommitPlan", "EventClaim", "Fence", "Scan",
-           "WriteConflict", "commit", "log_event"]
+__all__ = [
+    "AlreadyExtracted",
+    "CommitOutcome",
+    "CommitPlan",
+    "EventClaim",
+    "Fence",
+    "Scan",
+    "WriteConflict",
+    "commit",
+    "log_event",
+]
 
 Row = dict[str, Any]
 
@@ -62,9 +71,15 @@ class EventClaim:
     taken_over: bool = False  # the key's earlier claim had expired (its writer died)
 
 
-async def log_event(executor: Executor, agent_id: str, event: Row | None,
-                    receipt: tuple[str, str] | None, now: datetime,
-                    pending_ttl_s: float = 600.0, embedder: str | None = None) -> EventClaim:
+async def log_event(
+    executor: Executor,
+    agent_id: str,
+    event: Row | None,
+    receipt: tuple[str, str] | None,
+    now: datetime,
+    pending_ttl_s: float = 600.0,
+    embedder: str | None = None,
+) -> EventClaim:
     """Claim the idempotency key (when given) and store the raw event, one transaction.
 
     Args:
@@ -75,14 +90,21 @@ async def log_event(executor: Executor, agent_id: str, event: Row | None,
         embedder: the model of the event's vector; an agent recorded with another model is
             refused (:class:`graph.errors.EmbedderMismatch`) before anything is stored.
     """
+
     async def work(tx: Transaction) -> EventClaim:
         taken_over = False
         if receipt is not None:
-            await tx.run("write/lock_receipt", agent_id=agent_id, key=receipt[0], now=now,
-                         token=receipt[1])
-            rows = await tx.run("write/claim_receipt", agent_id=agent_id, key=receipt[0],
-                                now=now, token=receipt[1],
-                                ttl_ms=max(1, int(pending_ttl_s * 1000)))
+            await tx.run(
+                "write/lock_receipt", agent_id=agent_id, key=receipt[0], now=now, token=receipt[1]
+            )
+            rows = await tx.run(
+                "write/claim_receipt",
+                agent_id=agent_id,
+                key=receipt[0],
+                now=now,
+                token=receipt[1],
+                ttl_ms=max(1, int(pending_ttl_s * 1000)),
+            )
             taken_over = bool(rows[0]["taken_over"])
             if not rows[0]["claimed"]:
                 stored = rows[0]["result"]
@@ -99,9 +121,16 @@ async def log_event(executor: Executor, agent_id: str, event: Row | None,
     return await executor.write(work)
 
 
-async def _overfetch(tx: Transaction, statement: str, rows: list[Row], ks: dict[int, int],
-                     limit: int, min_score: float, cap: int, **params: Any
-                     ) -> tuple[list[Row], list[Row]]:
+async def _overfetch(
+    tx: Transaction,
+    statement: str,
+    rows: list[Row],
+    ks: dict[int, int],
+    limit: int,
+    min_score: float,
+    cap: int,
+    **params: Any,
+) -> tuple[list[Row], list[Row]]:
     """Index over-fetch rounds for ``rows`` (each with an ``index``), k per row from ``ks``,
     grown for the rows whose round was not conclusive. Returns the rows the statement gave
     for the settled rows, and the input rows that reached the cap (for the exact scan)."""
@@ -109,14 +138,25 @@ async def _overfetch(tx: Transaction, statement: str, rows: list[Row], ks: dict[
     exact: list[Row] = []
     pending = rows
     while pending:
-        got = await tx.run(statement, rows=[{**r, "k": ks[r["index"]]} for r in pending],
-                           k=limit, min_score=min_score, **params)
+        got = await tx.run(
+            statement,
+            rows=[{**r, "k": ks[r["index"]]} for r in pending],
+            k=limit,
+            min_score=min_score,
+            **params,
+        )
         by_index = {g["index"]: g for g in got}
         again: list[Row] = []
         for r in pending:
             g = by_index[r["index"]]
-            k = next_k(Round(ks[r["index"]], int(g["fetched"]), g["floor"], int(g["mine"]),
-                             len(g["near"])), limit, min_score, cap)
+            k = next_k(
+                Round(
+                    ks[r["index"]], int(g["fetched"]), g["floor"], int(g["mine"]), len(g["near"])
+                ),
+                limit,
+                min_score,
+                cap,
+            )
             if k is None:
                 settled.append(g)
             elif k == 0:
@@ -128,20 +168,21 @@ async def _overfetch(tx: Transaction, statement: str, rows: list[Row], ks: dict[
     return settled, exact
 
 
-async def _subject_top(tx: Transaction, agent_id: str, rows: list[Row], limit: int,
-                       min_score: float, scan: Scan) -> tuple[list[Row], list[Row]]:
+async def _subject_top(
+    tx: Transaction, agent_id: str, rows: list[Row], limit: int, min_score: float, scan: Scan
+) -> tuple[list[Row], list[Row]]:
     """Nearest active facts per row ``{index, subject_key, content_hash, embedding}``: rows
     of small subjects are returned for the exact scan, the others answered through the fact
     vector index (``near`` and ``same`` lists per row)."""
     keys = sorted({r["subject_key"] for r in rows})
-    scope = await tx.run("write/subject_scope", agent_id=agent_id, keys=keys,
-                         max=scan.fact_max + 1)
+    scope = await tx.run("write/subject_scope", agent_id=agent_id, keys=keys, max=scan.fact_max + 1)
     counted = {r["key"]: int(r["subject_facts"]) for r in scope}
     small = [r for r in rows if use_exact(counted.get(r["subject_key"], 0), scan.fact_max)]
     large = [r for r in rows if not use_exact(counted.get(r["subject_key"], 0), scan.fact_max)]
     ks = {r["index"]: first_k(limit) for r in large}
-    settled, exact = await _overfetch(tx, "write/fact_candidates_index", large, ks, limit,
-                                      min_score, scan.cap, agent_id=agent_id)
+    settled, exact = await _overfetch(
+        tx, "write/fact_candidates_index", large, ks, limit, min_score, scan.cap, agent_id=agent_id
+    )
     return small + exact, settled
 
 
@@ -156,25 +197,43 @@ def _index_facts(row: Row) -> list[Row]:
     return out
 
 
-async def load_context(executor: Executor, agent_id: str, norms: list[str],
-                       embedding: list[float], k: int, scan: Scan = Scan(),
-                       min_similarity: float = 0.2) -> tuple[list[Row], list[Row]]:
+async def load_context(
+    executor: Executor,
+    agent_id: str,
+    norms: list[str],
+    embedding: list[float],
+    k: int,
+    scan: Scan = Scan(),
+    min_similarity: float = 0.2,
+) -> tuple[list[Row], list[Row]]:
     """Context stage: alias matches for the message's n-grams, then, for every matched entity,
     its top-K active facts nearest to the message (the informed extraction's context and
     reconciliation candidates) — one read transaction. Large subjects go through the fact
     vector index (facts below ``min_similarity`` to the message are then left out)."""
+
     async def work(tx: Transaction) -> tuple[list[Row], list[Row]]:
         aliases = await tx.run("write/match_aliases", agent_id=agent_id, norms=norms)
         keys = sorted({r["key"] for r in aliases})
         if not keys or k <= 0:
             return aliases, []
-        rows = [{"index": i, "subject_key": key, "content_hash": "", "embedding": embedding}
-                for i, key in enumerate(keys)]
-        small, settled = await _subject_top(tx, agent_id, rows, k, index_score(min_similarity),
-                                            scan)
-        facts = await tx.run("write/context_facts", agent_id=agent_id,
-                             keys=[r["subject_key"] for r in small], embedding=embedding,
-                             k=k) if small else []
+        rows = [
+            {"index": i, "subject_key": key, "content_hash": "", "embedding": embedding}
+            for i, key in enumerate(keys)
+        ]
+        small, settled = await _subject_top(
+            tx, agent_id, rows, k, index_score(min_similarity), scan
+        )
+        facts = (
+            await tx.run(
+                "write/context_facts",
+                agent_id=agent_id,
+                keys=[r["subject_key"] for r in small],
+                embedding=embedding,
+                k=k,
+            )
+            if small
+            else []
+        )
         for row in settled:
             facts += [{"key": keys[row["index"]], **f} for f in row["near"]]
         return aliases, facts
@@ -182,52 +241,87 @@ async def load_context(executor: Executor, agent_id: str, norms: list[str],
     return await executor.read(work)
 
 
-async def load_entity_candidates(executor: Executor, agent_id: str, norms: list[str],
-                                 keys: list[str], rows: list[Row], k: int,
-                                 min_similarity: float, scan: Scan = Scan()
-                                 ) -> tuple[list[Row], list[Row], list[Row]]:
+async def load_entity_candidates(
+    executor: Executor,
+    agent_id: str,
+    norms: list[str],
+    keys: list[str],
+    rows: list[Row],
+    k: int,
+    min_similarity: float,
+    scan: Scan = Scan(),
+) -> tuple[list[Row], list[Row], list[Row]]:
     """Resolution stage inputs: alias matches, exact keys, nearest entities — one read
     transaction. Nearest entities by exact scan for small agents, through the entity vector
     index for large ones (``overfetch``); rows ``{index, key, name, type, similarity}``."""
+
     async def work(tx: Transaction) -> tuple[list[Row], list[Row], list[Row]]:
         aliases = await tx.run("write/match_aliases", agent_id=agent_id, norms=norms)
         found = await tx.run("write/match_keys", agent_id=agent_id, keys=keys)
         if not rows:
             return aliases, found, []
-        scope = (await tx.run("write/entity_scope", agent_id=agent_id,
-                              max=scan.entity_max + 1))[0]
+        scope = (await tx.run("write/entity_scope", agent_id=agent_id, max=scan.entity_max + 1))[0]
         exact = rows
         near: list[Row] = []
         if not use_exact(int(scope["agent_entities"]), scan.entity_max):
             settled, exact = await _overfetch(
-                tx, "write/nearest_entities_index", rows, {r["index"]: first_k(k) for r in rows}, k,
-                index_score(min_similarity), scan.cap, agent_id=agent_id)
-            near = [{"index": g["index"], **hit} for g in settled
-                    for hit in [*g["near"], *g["prefix"]]]
+                tx,
+                "write/nearest_entities_index",
+                rows,
+                {r["index"]: first_k(k) for r in rows},
+                k,
+                index_score(min_similarity),
+                scan.cap,
+                agent_id=agent_id,
+            )
+            near = [
+                {"index": g["index"], **hit} for g in settled for hit in [*g["near"], *g["prefix"]]
+            ]
         if exact:
-            near += await tx.run("write/nearest_entities", agent_id=agent_id, rows=exact, k=k,
-                                 min_similarity=min_similarity)
+            near += await tx.run(
+                "write/nearest_entities",
+                agent_id=agent_id,
+                rows=exact,
+                k=k,
+                min_similarity=min_similarity,
+            )
         return aliases, found, near
 
     return await executor.read(work)
 
 
-async def load_fact_candidates(executor: Executor, agent_id: str, rows: list[Row], k: int,
-                               source_keys: list[str], types: list[str],
-                               min_similarity: float = 0.5, scan: Scan = Scan()
-                               ) -> tuple[list[Row], list[Row]]:
+async def load_fact_candidates(
+    executor: Executor,
+    agent_id: str,
+    rows: list[Row],
+    k: int,
+    source_keys: list[str],
+    types: list[str],
+    min_similarity: float = 0.5,
+    scan: Scan = Scan(),
+) -> tuple[list[Row], list[Row]]:
     """Reconcile stage inputs: same-subject candidates and active single-valued relations.
     Subjects with many facts go through the fact vector index (candidates below
     ``min_similarity`` are then left out: they cannot change a decision's threshold)."""
+
     async def work(tx: Transaction) -> tuple[list[Row], list[Row]]:
-        small, settled = await _subject_top(tx, agent_id, rows, k, index_score(min_similarity),
-                                            scan) if rows else ([], [])
-        cands = await tx.run("write/fact_candidates", agent_id=agent_id, rows=small,
-                             k=k) if small else []
+        small, settled = (
+            await _subject_top(tx, agent_id, rows, k, index_score(min_similarity), scan)
+            if rows
+            else ([], [])
+        )
+        cands = (
+            await tx.run("write/fact_candidates", agent_id=agent_id, rows=small, k=k)
+            if small
+            else []
+        )
         for row in settled:
             cands += [{"index": row["index"], **f} for f in _index_facts(row)]
-        rels = await tx.run("write/active_relations", agent_id=agent_id, keys=source_keys,
-                            types=types) if source_keys else []
+        rels = (
+            await tx.run("write/active_relations", agent_id=agent_id, keys=source_keys, types=types)
+            if source_keys
+            else []
+        )
         return cands, rels
 
     return await executor.read(work)
@@ -265,8 +359,9 @@ class CommitOutcome:
     reinforced: dict[str, int] = field(default_factory=dict)
 
 
-async def commit(executor: Executor, agent_id: str, plan: CommitPlan,
-                 retries: int = 2) -> CommitOutcome:
+async def commit(
+    executor: Executor, agent_id: str, plan: CommitPlan, retries: int = 2
+) -> CommitOutcome:
     """Upsert stage: the ONE write transaction of a message. The managed transaction is retried
     by the driver on transient errors (deadlocks included); everything is MERGE-on-id, so a
     rerun cannot duplicate. A transient error that escapes the driver is retried here.
@@ -286,15 +381,17 @@ async def commit(executor: Executor, agent_id: str, plan: CommitPlan,
         out = CommitOutcome()
         if p.fence is not None:
             await tx.run("jobs/lock_job", id=p.fence.job_id)
-            if not await tx.run("jobs/fence", id=p.fence.job_id, owner=p.fence.owner,
-                                token=p.fence.token):
+            if not await tx.run(
+                "jobs/fence", id=p.fence.job_id, owner=p.fence.owner, token=p.fence.token
+            ):
                 raise FencedOut(f"job {p.fence.job_id}: lease lost before the commit")
         if p.embedder is not None and (p.new_facts or p.entities):
             await claim_space(tx, agent_id, p.embedder)
         if p.event_id:
             await tx.run("write/lock_event", **common, event_id=p.event_id)
-            claimed = await tx.run("write/claim_extraction", **common, event_id=p.event_id,
-                                   now=p.now)
+            claimed = await tx.run(
+                "write/claim_extraction", **common, event_id=p.event_id, now=p.now
+            )
             if claimed and claimed[0]["already"]:
                 raise AlreadyExtracted(p.event_id)
         if p.entities:  # sorted keys: also the subject locks, taken in one order
@@ -302,23 +399,27 @@ async def commit(executor: Executor, agent_id: str, plan: CommitPlan,
         if targets:
             await tx.run("write/lock_facts", **common, ids=targets)
         if hashes or targets:
-            check = (await tx.run("write/recheck_facts", **common, hashes=hashes,
-                                  ids=targets))[0]
+            check = (await tx.run("write/recheck_facts", **common, hashes=hashes, ids=targets))[0]
             dup = [r for r in check["active_by_hash"] if r["id"] not in closing]
             if dup or check["inactive"]:
-                raise WriteConflict(f"{len(dup)} fact(s) already active, "
-                                    f"{len(check['inactive'])} target(s) no longer active")
+                raise WriteConflict(
+                    f"{len(dup)} fact(s) already active, "
+                    f"{len(check['inactive'])} target(s) no longer active"
+                )
         if p.aliases:
             await tx.run("write/upsert_aliases", **common, now=p.now, rows=p.aliases)
         if p.close_fact_ids:
-            closed = await tx.run("invalidation/close_facts", **common, ids=p.close_fact_ids,
-                                  now=p.now)
+            closed = await tx.run(
+                "invalidation/close_facts", **common, ids=p.close_fact_ids, now=p.now
+            )
             out.closed_facts = [r["id"] for r in closed]
-            out.cascaded = await tx.run("invalidation/cascade_relationships", **common,
-                                        fact_ids=p.close_fact_ids, now=p.now)
+            out.cascaded = await tx.run(
+                "invalidation/cascade_relationships", **common, fact_ids=p.close_fact_ids, now=p.now
+            )
         if p.close_relation_ids:
-            await tx.run("invalidation/close_relationships", **common,
-                         ids=p.close_relation_ids, now=p.now)
+            await tx.run(
+                "invalidation/close_relationships", **common, ids=p.close_relation_ids, now=p.now
+            )
         if p.new_facts:
             await tx.run("write/create_facts", **common, rows=p.new_facts)
         if p.about:
@@ -333,15 +434,22 @@ async def commit(executor: Executor, agent_id: str, plan: CommitPlan,
             rows = await tx.run("write/reinforce_facts", **common, now=p.now, rows=p.reinforce)
             out.reinforced = {r["id"]: r["reinforcement_count"] for r in rows}
         if p.relations:
-            out.relations = await tx.run("write/upsert_relations", **common, now=p.now,
-                                         reinforce=0.1, rows=p.relations)
+            out.relations = await tx.run(
+                "write/upsert_relations", **common, now=p.now, reinforce=0.1, rows=p.relations
+            )
         if p.emotion and p.event_id:
             await tx.run("write/set_event_emotion", **common, event_id=p.event_id, **p.emotion)
         if p.audits:
             await tx.run("write/create_audits", **common, now=p.now, rows=p.audits)
         if p.receipt:
-            await tx.run("write/save_receipt", **common, key=p.receipt[0], result=p.receipt[1],
-                         now=p.now, overwrite=True)
+            await tx.run(
+                "write/save_receipt",
+                **common,
+                key=p.receipt[0],
+                result=p.receipt[1],
+                now=p.now,
+                overwrite=True,
+            )
         return out
 
     for attempt in range(retries + 1):

@@ -111,12 +111,23 @@ class Child:
                 OpenAIGenericClient,
             )
 
-            llm = OpenAIGenericClient(LLMConfig(api_key="scripted", model="scripted",
-                                                small_model="scripted",
-                                                base_url=req["llm_base_url"]))
+            llm = OpenAIGenericClient(
+                LLMConfig(
+                    api_key="scripted",
+                    model="scripted",
+                    small_model="scripted",
+                    base_url=req["llm_base_url"],
+                )
+            )
             embedder = HashEmbedder()
-        self.graphiti = Graphiti(req["uri"], req["user"], req["password"], llm_client=llm,
-                                 embedder=embedder, cross_encoder=NoCrossEncoder())
+        self.graphiti = Graphiti(
+            req["uri"],
+            req["user"],
+            req["password"],
+            llm_client=llm,
+            embedder=embedder,
+            cross_encoder=NoCrossEncoder(),
+        )
         await self.graphiti.build_indices_and_constraints()
         import graphiti_core  # type: ignore[import-not-found]
 
@@ -133,24 +144,49 @@ class Child:
         for speaker in req["speakers"]:
             name = speaker["name"]
             if (group, name) not in self.speaker_uuid:
-                node = EntityNode(name=name, group_id=group, labels=["Entity"], created_at=now,
-                                  name_embedding=speaker["vec"])
+                node = EntityNode(
+                    name=name,
+                    group_id=group,
+                    labels=["Entity"],
+                    created_at=now,
+                    name_embedding=speaker["vec"],
+                )
                 self.speaker_uuid[(group, name)] = node.uuid
                 nodes.append(node)
         edges: list[Any] = []
         for f in req["facts"]:
             vec = f["vec"]
             when = datetime.fromisoformat(f["valid_at"]) if f.get("valid_at") else None
-            target = EntityNode(name=f["text"][:200], group_id=group, labels=["Entity"],
-                                created_at=when or now, name_embedding=vec)
+            target = EntityNode(
+                name=f["text"][:200],
+                group_id=group,
+                labels=["Entity"],
+                created_at=when or now,
+                name_embedding=vec,
+            )
             nodes.append(target)
-            edges.append(EntityEdge(uuid=f["id"], group_id=group, name="OBSERVED",
-                                    source_node_uuid=self.speaker_uuid[(group, f["speaker"])],
-                                    target_node_uuid=target.uuid, fact=f["text"],
-                                    fact_embedding=vec, created_at=when or now, valid_at=when))
+            edges.append(
+                EntityEdge(
+                    uuid=f["id"],
+                    group_id=group,
+                    name="OBSERVED",
+                    source_node_uuid=self.speaker_uuid[(group, f["speaker"])],
+                    target_node_uuid=target.uuid,
+                    fact=f["text"],
+                    fact_embedding=vec,
+                    created_at=when or now,
+                    valid_at=when,
+                )
+            )
         for start in range(0, max(len(nodes), len(edges)), CHUNK):
-            await add_nodes_and_edges_bulk(self.graphiti.driver, [], [], nodes[start:start + CHUNK],
-                                           edges[start:start + CHUNK], self.embedder)
+            await add_nodes_and_edges_bulk(
+                self.graphiti.driver,
+                [],
+                [],
+                nodes[start : start + CHUNK],
+                edges[start : start + CHUNK],
+                self.embedder,
+            )
         return {"n": len(edges)}
 
     async def episode(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -158,16 +194,21 @@ class Child:
 
         started = time.perf_counter()
         await self.graphiti.add_episode(
-            name=req["name"], episode_body=req["body"], source=EpisodeType.message,
+            name=req["name"],
+            episode_body=req["body"],
+            source=EpisodeType.message,
             source_description="conversation message",
-            reference_time=datetime.fromisoformat(req["when"]), group_id=req["group"])
+            reference_time=datetime.fromisoformat(req["when"]),
+            group_id=req["group"],
+        )
         return {"ms": (time.perf_counter() - started) * 1000}
 
     async def search(self, req: dict[str, Any]) -> dict[str, Any]:
         self.embedder.vectors[req["query"].replace("\n", " ")] = req["vec"]
         started = time.perf_counter()
-        edges = await self.graphiti.search(req["query"], group_ids=[req["group"]],
-                                           num_results=req.get("limit", 20))
+        edges = await self.graphiti.search(
+            req["query"], group_ids=[req["group"]], num_results=req.get("limit", 20)
+        )
         ms = (time.perf_counter() - started) * 1000
         return {"ids": [e.uuid for e in edges], "ms": ms}
 

@@ -39,13 +39,22 @@ def _turns(path: str, limit: int) -> list[dict[str, Any]]:
     with open(path, encoding="utf-8") as fh:
         conv = json.load(fh)[0]["conversation"]
     out: list[dict[str, Any]] = []
-    sessions = sorted((int(m.group(1)), k) for k in conv
-                      if (m := re.fullmatch(r"session_(\d+)", k)) and isinstance(conv[k], list))
+    sessions = sorted(
+        (int(m.group(1)), k)
+        for k in conv
+        if (m := re.fullmatch(r"session_(\d+)", k)) and isinstance(conv[k], list)
+    )
     for _, key in sessions:
         when = parse_session_date(conv[f"{key}_date_time"])
         for i, turn in enumerate(conv[key]):
-            out.append({"speaker": turn["speaker"], "text": turn["text"],
-                        "when": when + timedelta(seconds=i), "dia_id": turn["dia_id"]})
+            out.append(
+                {
+                    "speaker": turn["speaker"],
+                    "text": turn["text"],
+                    "when": when + timedelta(seconds=i),
+                    "dia_id": turn["dia_id"],
+                }
+            )
             if len(out) == limit:
                 return out
     return out
@@ -58,34 +67,47 @@ async def main(path: str, n_turns: int, ports: tuple[int, int]) -> None:
     agent = f"bench-graphiti-import-{uuid.uuid4().hex[:6]}"
     memory = build_memory(settings)
     with ScriptedEndpoint() as endpoint:
-        peer = GraphitiPeer(settings.home, log=lambda m: print(f"  graphiti: {m}"),
-                            bolt_port=ports[0], http_port=ports[1],
-                            llm_base_url=endpoint.base_url("graphiti"), start_timeout_s=600.0)
+        peer = GraphitiPeer(
+            settings.home,
+            log=lambda m: print(f"  graphiti: {m}"),
+            bolt_port=ports[0],
+            http_port=ports[1],
+            llm_base_url=endpoint.base_url("graphiti"),
+            start_timeout_s=600.0,
+        )
         try:
             await peer.start()
             print(f"graphiti-core {peer.version} on {peer.neo4j.uri}")
             recent: list[str] = []
             for turn in progress_bar(turns, desc="graphiti add_episode", unit="turn"):
                 endpoint.current(turn["text"], turn["speaker"], recent[-4:])
-                await peer.episode(group, turn["dia_id"], f"{turn['speaker']}: {turn['text']}",
-                                   turn["when"].isoformat())
+                await peer.episode(
+                    group,
+                    turn["dia_id"],
+                    f"{turn['speaker']}: {turn['text']}",
+                    turn["when"].isoformat(),
+                )
                 recent.append(f"{turn['speaker']}: {turn['text']}")
             source = connect(peer.neo4j.uri, "neo4j", PASSWORD)
             try:
                 await ensure_schema(memory.executor, memory.embedder.dimensions)
                 started = time.perf_counter()
-                report = await import_graphiti(source, memory.executor, memory.embedder, agent,
-                                               groups=[group])
+                report = await import_graphiti(
+                    source, memory.executor, memory.embedder, agent, groups=[group]
+                )
                 secs = time.perf_counter() - started
             finally:
                 await source.close()
             print(json.dumps(report, ensure_ascii=False, indent=2, default=str))
             facts = report["mapped"].get("edges → facts", 0)
-            print(f"import: {facts} facts in {secs:.1f} s ({facts / secs:.1f} facts/s, "
-                  f"re-embedded with {memory.embedder.name})")
+            print(
+                f"import: {facts} facts in {secs:.1f} s ({facts / secs:.1f} facts/s, "
+                f"re-embedded with {memory.embedder.name})"
+            )
             for question in ("What does Caroline do?", "Who did Melanie talk to?"):
-                r = await memory.retriever.retrieve(agent, question,
-                                                    options={"enable_reranker": False})
+                r = await memory.retriever.retrieve(
+                    agent, question, options={"enable_reranker": False}
+                )
                 print(f"{question} → {[f.text for f in r.facts[:3]]}")
         finally:
             await peer.close()

@@ -48,27 +48,39 @@ def ensure_venv(venv: Path = VENV, log: Callable[[str], object] = print) -> Path
     python = venv / "bin" / "python"
     if not python.exists():
         log(f"creating {venv} for Graphiti (once)")
-        proc = subprocess.run([sys.executable, "-m", "venv", str(venv)], capture_output=True,
-                              text=True, check=False)
+        proc = subprocess.run(
+            [sys.executable, "-m", "venv", str(venv)], capture_output=True, text=True, check=False
+        )
         if proc.returncode != 0:
             raise PeerUnavailable(f"python -m venv failed:\n{_tail(proc.stderr)}")
-    probe = subprocess.run([str(python), "-c", "import graphiti_core"], capture_output=True,
-                           text=True, check=False)
+    probe = subprocess.run(
+        [str(python), "-c", "import graphiti_core"], capture_output=True, text=True, check=False
+    )
     if probe.returncode != 0:
         log(f"pip install {' '.join(GRAPHITI_REQUIREMENTS)} into {venv}")
-        proc = subprocess.run([str(python), "-m", "pip", "install", "-q", *GRAPHITI_REQUIREMENTS],
-                              capture_output=True, text=True, check=False)
+        proc = subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", *GRAPHITI_REQUIREMENTS],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         if proc.returncode != 0:
-            raise PeerUnavailable(f"pip install {' '.join(GRAPHITI_REQUIREMENTS)} failed:\n"
-                                  f"{_tail(proc.stdout + proc.stderr)}")
+            raise PeerUnavailable(
+                f"pip install {' '.join(GRAPHITI_REQUIREMENTS)} failed:\n"
+                f"{_tail(proc.stdout + proc.stderr)}"
+            )
     return python
 
 
 def installed_neo4j_homes(project_home: Path) -> list[Path]:
     """Neo4j installs whose jars may be reused: this checkout's, then the main worktree's."""
     homes = [project_home / "neo4j"]
-    proc = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--path-format=absolute",
-                           "--git-common-dir"], capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--path-format=absolute", "--git-common-dir"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if proc.returncode == 0 and proc.stdout.strip():
         homes.append(Path(proc.stdout.strip()).parent / ".hippograph" / "neo4j")
     return [h for h in dict.fromkeys(homes) if (h / ".installed").is_file()]
@@ -77,14 +89,28 @@ def installed_neo4j_homes(project_home: Path) -> list[Path]:
 class PeerNeo4j:
     """The second, throw-away Neo4j that holds Graphiti's graph."""
 
-    def __init__(self, project_home: Path, *, bolt_port: int = 28687, http_port: int = 28474,
-                 heap: str = "1g", pagecache: str = "1g", start_timeout_s: float = 120.0) -> None:
+    def __init__(
+        self,
+        project_home: Path,
+        *,
+        bolt_port: int = 28687,
+        http_port: int = 28474,
+        heap: str = "1g",
+        pagecache: str = "1g",
+        start_timeout_s: float = 120.0,
+    ) -> None:
         BENCH_DIR.mkdir(exist_ok=True)
         self.home = Path(tempfile.mkdtemp(prefix="graphiti-neo4j-", dir=BENCH_DIR))
         self.project_home = project_home
-        self.config = RuntimeConfig(home=self.home, password=PASSWORD, bolt_port=bolt_port,
-                                    http_port=http_port, heap=heap, pagecache=pagecache,
-                                    start_timeout_s=start_timeout_s)
+        self.config = RuntimeConfig(
+            home=self.home,
+            password=PASSWORD,
+            bolt_port=bolt_port,
+            http_port=http_port,
+            heap=heap,
+            pagecache=pagecache,
+            start_timeout_s=start_timeout_s,
+        )
         self.runtime = LocalNeo4j(self.config)
         self.reused: Path | None = None
 
@@ -109,11 +135,18 @@ class PeerNeo4j:
         self._reuse_jars()
         if self.reused is None:
             log(f"installing a Neo4j into {self.home} (no reusable install found)")
-            self.runtime = LocalNeo4j(RuntimeConfig(
-                home=self.home, password=PASSWORD, bolt_port=self.config.bolt_port,
-                http_port=self.config.http_port, heap=self.config.heap,
-                pagecache=self.config.pagecache, with_gds=False,
-                start_timeout_s=self.config.start_timeout_s))
+            self.runtime = LocalNeo4j(
+                RuntimeConfig(
+                    home=self.home,
+                    password=PASSWORD,
+                    bolt_port=self.config.bolt_port,
+                    http_port=self.config.http_port,
+                    heap=self.config.heap,
+                    pagecache=self.config.pagecache,
+                    with_gds=False,
+                    start_timeout_s=self.config.start_timeout_s,
+                )
+            )
         try:
             self.runtime.start(log)
         except Exception as exc:
@@ -129,11 +162,19 @@ class PeerNeo4j:
 class GraphitiPeer:
     """Graphiti in its venv, against the second Neo4j, driven over JSON lines."""
 
-    def __init__(self, project_home: Path, log: Callable[[str], object] = print, *,
-                 bolt_port: int = 28687, http_port: int = 28474,
-                 llm_base_url: str | None = None, start_timeout_s: float = 120.0) -> None:
-        self.neo4j = PeerNeo4j(project_home, bolt_port=bolt_port, http_port=http_port,
-                               start_timeout_s=start_timeout_s)
+    def __init__(
+        self,
+        project_home: Path,
+        log: Callable[[str], object] = print,
+        *,
+        bolt_port: int = 28687,
+        http_port: int = 28474,
+        llm_base_url: str | None = None,
+        start_timeout_s: float = 120.0,
+    ) -> None:
+        self.neo4j = PeerNeo4j(
+            project_home, bolt_port=bolt_port, http_port=http_port, start_timeout_s=start_timeout_s
+        )
         self.log = log
         self.llm_base_url = llm_base_url
         self.proc: asyncio.subprocess.Process | None = None
@@ -144,10 +185,22 @@ class GraphitiPeer:
         await asyncio.to_thread(self.neo4j.start, self.log)
         stderr = (BENCH_DIR / "graphiti-child.log").open("ab")
         self.proc = await asyncio.create_subprocess_exec(
-            str(python), str(CHILD), stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, stderr=stderr, limit=1 << 24)
-        answer = await self.call({"op": "init", "uri": self.neo4j.uri, "user": "neo4j",
-                                  "password": PASSWORD, "llm_base_url": self.llm_base_url})
+            str(python),
+            str(CHILD),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=stderr,
+            limit=1 << 24,
+        )
+        answer = await self.call(
+            {
+                "op": "init",
+                "uri": self.neo4j.uri,
+                "user": "neo4j",
+                "password": PASSWORD,
+                "llm_base_url": self.llm_base_url,
+            }
+        )
         self.version = str(answer.get("version"))
 
     async def call(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -157,29 +210,41 @@ class GraphitiPeer:
         line = await self.proc.stdout.readline()
         if not line:
             log_file = BENCH_DIR / "graphiti-child.log"
-            raise PeerUnavailable(f"Graphiti child exited ({log_file}):\n"
-                                  f"{_tail(log_file.read_text(errors='replace'), 6)}")
+            raise PeerUnavailable(
+                f"Graphiti child exited ({log_file}):\n"
+                f"{_tail(log_file.read_text(errors='replace'), 6)}"
+            )
         answer: dict[str, Any] = json.loads(line)
         if not answer.get("ok"):
             raise PeerUnavailable(f"Graphiti {request['op']} failed: {answer.get('error')}")
         return answer
 
-    async def load(self, group: str, speakers: list[dict[str, Any]],
-                   facts: list[dict[str, Any]]) -> None:
+    async def load(
+        self, group: str, speakers: list[dict[str, Any]], facts: list[dict[str, Any]]
+    ) -> None:
         for start in range(0, len(facts), 5000):
-            await self.call({"op": "load", "group": group, "speakers": speakers,
-                             "facts": facts[start:start + 5000]})
+            await self.call(
+                {
+                    "op": "load",
+                    "group": group,
+                    "speakers": speakers,
+                    "facts": facts[start : start + 5000],
+                }
+            )
 
     async def episode(self, group: str, name: str, body: str, when: str) -> float:
         """``add_episode`` of one message; the ms it took."""
-        answer = await self.call({"op": "episode", "group": group, "name": name, "body": body,
-                                  "when": when})
+        answer = await self.call(
+            {"op": "episode", "group": group, "name": name, "body": body, "when": when}
+        )
         return float(answer["ms"])
 
-    async def search(self, group: str, query: str, vec: list[float],
-                     limit: int = 20) -> tuple[list[str], float]:
-        answer = await self.call({"op": "search", "group": group, "query": query, "vec": vec,
-                                  "limit": limit})
+    async def search(
+        self, group: str, query: str, vec: list[float], limit: int = 20
+    ) -> tuple[list[str], float]:
+        answer = await self.call(
+            {"op": "search", "group": group, "query": query, "vec": vec, "limit": limit}
+        )
         return list(answer["ids"]), float(answer["ms"])
 
     async def close(self) -> None:

@@ -32,7 +32,7 @@ class VectorTable:
         keys = [self.aliases.get(t, t) for t in texts]
         missing = [t for t in dict.fromkeys(keys) if t not in self.vectors]
         for start in range(0, len(missing), 256):
-            batch = missing[start:start + 256]
+            batch = missing[start : start + 256]
             for text, vec in zip(batch, await self.inner.embed(batch), strict=True):
                 self.vectors[text] = vec
         return [self.vector(t) for t in texts]
@@ -61,12 +61,17 @@ def local_rankers(ex: Executor, retriever: Retriever) -> dict[str, Ranker]:
         lists = await asyncio.gather(vector(agent, question, vec), bm25(agent, question, vec))
         return rrf(lists, limit=20)
 
-    return {"hippograph": hippo, "vector top-k": vector, "bm25 (neo4j full-text)": bm25,
-            "vector+bm25 rrf k=60": fused}
+    return {
+        "hippograph": hippo,
+        "vector top-k": vector,
+        "bm25 (neo4j full-text)": bm25,
+        "vector+bm25 rrf k=60": fused,
+    }
 
 
-async def timed(ranker: Ranker, agent: str, question: str, vec: list[float]
-                ) -> tuple[list[str], float]:
+async def timed(
+    ranker: Ranker, agent: str, question: str, vec: list[float]
+) -> tuple[list[str], float]:
     started = time.perf_counter()
     ranked = await ranker(agent, question, vec)
     return ranked, (time.perf_counter() - started) * 1000

@@ -21,8 +21,9 @@ class RankerStats:
     metrics: Metrics = field(default_factory=Metrics)
     ms: list[float] = field(default_factory=list)
 
-    def add(self, ranked: list[str], dia_of: dict[str, set[str]], evidence: set[str],
-            ms: float) -> None:
+    def add(
+        self, ranked: list[str], dia_of: dict[str, set[str]], evidence: set[str], ms: float
+    ) -> None:
         self.metrics.add(ranked, dia_of, evidence, ms)
         self.ms.append(ms)
 
@@ -52,16 +53,26 @@ def quality_table(figures: Mapping[str, Mapping[str, float]]) -> str:
     """One row per ranker: R@5/10/20, MRR, p50/p95 ms and hippograph/peer ratios (R@10, MRR,
     p50 ms; a latency ratio below 1 means Hippograph is faster)."""
     base = figures.get(BASE, {})
-    lines = ["| ranker | R@5 | R@10 | R@20 | MRR | p50 ms | p95 ms "
-             "| hippo/peer R@10 | hippo/peer MRR | hippo/peer p50 |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| ranker | R@5 | R@10 | R@20 | MRR | p50 ms | p95 ms "
+        "| hippo/peer R@10 | hippo/peer MRR | hippo/peer p50 |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for name, f in figures.items():
-        r = [ratio(base.get(key, math.nan), f.get(key, math.nan))
-             for key in ("recall@10", "mrr", "p50_ms")] if name != BASE else [math.nan] * 3
+        r = (
+            [
+                ratio(base.get(key, math.nan), f.get(key, math.nan))
+                for key in ("recall@10", "mrr", "p50_ms")
+            ]
+            if name != BASE
+            else [math.nan] * 3
+        )
         lines.append(
-            f"| {name} | " + " | ".join(_cell(f.get(f"recall@{k}", math.nan)) for k in KS)
+            f"| {name} | "
+            + " | ".join(_cell(f.get(f"recall@{k}", math.nan)) for k in KS)
             + f" | {_cell(f.get('mrr', math.nan))} | {_cell(f['p50_ms'], 1)} "
-            f"| {_cell(f['p95_ms'], 1)} | " + " | ".join(_cell(x, 2) for x in r) + " |")
+            f"| {_cell(f['p95_ms'], 1)} | " + " | ".join(_cell(x, 2) for x in r) + " |"
+        )
     return "\n".join(lines)
 
 
@@ -72,19 +83,29 @@ def repeated_figures(reps: Sequence[Mapping[str, RankerStats]]) -> dict[str, dic
     for name in reps[0]:
         p50s = sorted(rep[name].figures()["p50_ms"] for rep in reps)
         p95s = sorted(rep[name].figures()["p95_ms"] for rep in reps)
-        out[name] = {"p50_ms": percentile(p50s, 50), "p95_ms": percentile(p95s, 50),
-                     "p50_min": p50s[0], "p50_max": p50s[-1], "p95_min": p95s[0],
-                     "p95_max": p95s[-1], "repeats": len(reps)}
+        out[name] = {
+            "p50_ms": percentile(p50s, 50),
+            "p95_ms": percentile(p95s, 50),
+            "p50_min": p50s[0],
+            "p50_max": p50s[-1],
+            "p95_min": p95s[0],
+            "p95_max": p95s[-1],
+            "repeats": len(reps),
+        }
     return out
 
 
-def latency_table(by_size: Mapping[int, Mapping[str, Mapping[str, float]]],
-                  rankers: Sequence[str]) -> str:
+def latency_table(
+    by_size: Mapping[int, Mapping[str, Mapping[str, float]]], rankers: Sequence[str]
+) -> str:
     """Rows = facts per agent, columns = p50 / p95 ms per ranker (medians over repetitions, with
     the p95's min–max when repeated), then hippograph p95 / peer p95."""
     peers = [r for r in rankers if r != BASE]
-    head = ["facts/agent", *(f"{r} p50 / p95 ms" for r in rankers),
-            *(f"hippo/{r} p95" for r in peers)]
+    head = [
+        "facts/agent",
+        *(f"{r} p50 / p95 ms" for r in rankers),
+        *(f"hippo/{r} p95" for r in peers),
+    ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for size, row in sorted(by_size.items()):
         cells = [f"{size:,}"]

@@ -38,8 +38,9 @@ class Corpus:
     all_questions: list[str]  # every question of categories 1-4 (for the latency table)
 
 
-def build_corpora(samples: list[dict[str, Any]], run: str,
-                  max_questions: int | None) -> list[Corpus]:
+def build_corpora(
+    samples: list[dict[str, Any]], run: str, max_questions: int | None
+) -> list[Corpus]:
     corpora = []
     for sample in samples:
         facts = load_conversation(sample, f"{run}f")
@@ -54,12 +55,21 @@ def build_corpora(samples: list[dict[str, Any]], run: str,
 
 
 def graphiti_facts(facts: list[StructuredFact], table: VectorTable) -> list[dict[str, Any]]:
-    return [{"id": f.id, "text": f.text, "speaker": f.subject, "vec": table.vectors[f.text],
-             "valid_at": f.valid_from.isoformat() if f.valid_from else None} for f in facts]
+    return [
+        {
+            "id": f.id,
+            "text": f.text,
+            "speaker": f.subject,
+            "vec": table.vectors[f.text],
+            "valid_at": f.valid_from.isoformat() if f.valid_from else None,
+        }
+        for f in facts
+    ]
 
 
-async def import_all(ex: Executor, table: VectorTable, corpora: list[Corpus],
-                     peer: GraphitiPeer | None) -> None:
+async def import_all(
+    ex: Executor, table: VectorTable, corpora: list[Corpus], peer: GraphitiPeer | None
+) -> None:
     convs = [c for corpus in corpora for c in (corpus.facts, corpus.turns)]
     total = sum(len(c.facts) + len(c.events) + len(c.speakers) for c in convs)
     with progress_bar(total=total, desc="import hippograph") as bar:
@@ -69,9 +79,15 @@ async def import_all(ex: Executor, table: VectorTable, corpora: list[Corpus],
             def progress(n: int, _total: int, base: int = base) -> None:
                 bar.update(base + n - bar.n)
 
-            await remember(ex, table, c.agent_id, facts=c.facts, events=c.events,
-                           entities=[StructuredEntity(s, "person") for s in c.speakers],
-                           progress=progress)
+            await remember(
+                ex,
+                table,
+                c.agent_id,
+                facts=c.facts,
+                events=c.events,
+                entities=[StructuredEntity(s, "person") for s in c.speakers],
+                progress=progress,
+            )
     if peer is not None:
         n_facts = sum(len(c.facts.facts) for c in corpora)
         with progress_bar(total=n_facts, desc="import graphiti") as bar:
@@ -81,8 +97,9 @@ async def import_all(ex: Executor, table: VectorTable, corpora: list[Corpus],
                 bar.update(len(corpus.facts.facts))
 
 
-async def evaluate(corpora: list[Corpus], table: VectorTable, rankers: dict[str, Ranker],
-                   peer: GraphitiPeer | None) -> dict[str, dict[str, RankerStats]]:
+async def evaluate(
+    corpora: list[Corpus], table: VectorTable, rankers: dict[str, Ranker], peer: GraphitiPeer | None
+) -> dict[str, dict[str, RankerStats]]:
     names = [*rankers, *([GRAPHITI] if peer else [])]
     stats = {mode: {n: RankerStats() for n in names} for mode in MODES}
     questions = [(c, q) for c in corpora for q in c.facts.questions if evidence_ids(q["evidence"])]
@@ -107,9 +124,17 @@ async def evaluate(corpora: list[Corpus], table: VectorTable, rankers: dict[str,
     return stats
 
 
-async def scale_latency(ex: Executor, table: VectorTable, corpus: Corpus, size: int, run: str,
-                        rankers: dict[str, Ranker], peer: GraphitiPeer | None,
-                        n_questions: int, repeats: int = 3) -> list[dict[str, RankerStats]]:
+async def scale_latency(
+    ex: Executor,
+    table: VectorTable,
+    corpus: Corpus,
+    size: int,
+    run: str,
+    rankers: dict[str, Ranker],
+    peer: GraphitiPeer | None,
+    n_questions: int,
+    repeats: int = 3,
+) -> list[dict[str, RankerStats]]:
     """Latency with ``size`` facts in one agent/group: the conversation's facts padded with
     suffixed copies (each copy's vector a near-copy of its original's, the same for every
     ranker: ``fusion.copy_vector``). The questions are asked ``repeats`` times: one stats
@@ -123,21 +148,25 @@ async def scale_latency(ex: Executor, table: VectorTable, corpus: Corpus, size: 
     agent, group = f"bench-peers-scale{size}-{run}", f"scale{size}_{run}"
     try:
         with progress_bar(total=len(facts), desc=f"import hippograph ({size:,} facts)") as bar:
-            await remember(ex, table, agent, facts=facts,
-                           entities=[StructuredEntity(s, "person") for s in corpus.facts.speakers],
-                           progress=lambda n, _t: bar.update(n - bar.n))
+            await remember(
+                ex,
+                table,
+                agent,
+                facts=facts,
+                entities=[StructuredEntity(s, "person") for s in corpus.facts.speakers],
+                progress=lambda n, _t: bar.update(n - bar.n),
+            )
         if peer:
             with progress_bar(total=len(facts), desc=f"import graphiti ({size:,} facts)") as bar:
                 speakers = [{"name": s, "vec": table.vectors[s]} for s in corpus.facts.speakers]
                 for start in range(0, len(facts), 5000):
-                    chunk = facts[start:start + 5000]
+                    chunk = facts[start : start + 5000]
                     payload = [{**g, "vec": table.vector(g["text"])} for g in _light(chunk)]
                     await peer.load(group, speakers, payload)
                     bar.update(len(chunk))
-        questions = corpus.all_questions[:n_questions + WARMUP]
+        questions = corpus.all_questions[: n_questions + WARMUP]
         reps = []
-        with progress_bar(total=len(questions) * repeats,
-                          desc=f"latency at {size:,} facts") as bar:
+        with progress_bar(total=len(questions) * repeats, desc=f"latency at {size:,} facts") as bar:
             for _ in range(repeats):
                 stats = {n: RankerStats() for n in (*rankers, *([GRAPHITI] if peer else []))}
                 for i, question in enumerate(questions):
@@ -158,5 +187,12 @@ async def scale_latency(ex: Executor, table: VectorTable, corpus: Corpus, size: 
 
 
 def _light(facts: list[StructuredFact]) -> list[dict[str, Any]]:
-    return [{"id": f.id, "text": f.text, "speaker": f.subject,
-             "valid_at": f.valid_from.isoformat() if f.valid_from else None} for f in facts]
+    return [
+        {
+            "id": f.id,
+            "text": f.text,
+            "speaker": f.subject,
+            "valid_at": f.valid_from.isoformat() if f.valid_from else None,
+        }
+        for f in facts
+    ]

@@ -58,8 +58,9 @@ def served(request: pytest.FixtureRequest) -> Iterator[tuple[str, dict[str, byte
 
 
 async def _scan(executor: Executor, needle: str) -> list[dict[str, object]]:
-    return await executor.run_text(load_query("scan_text"), {"needle": needle.lower(), "limit": 10_000},
-                                   read=True)
+    return await executor.run_text(
+        load_query("scan_text"), {"needle": needle.lower(), "limit": 10_000}, read=True
+    )
 
 
 async def _run_jobs(memory: Memory, agent_id: str) -> int:
@@ -68,68 +69,113 @@ async def _run_jobs(memory: Memory, agent_id: str) -> int:
 
 
 async def _retrieved(memory: Memory, agent_id: str) -> dict[str, list[tuple[str, str]]]:
-    return {q: [(f.id, f.text) for f in (await memory.retriever.retrieve(agent_id, q)).facts]
-            for q in QUESTIONS}
+    return {
+        q: [(f.id, f.text) for f in (await memory.retriever.retrieve(agent_id, q)).facts]
+        for q in QUESTIONS
+    }
 
 
 async def test_erasing_a_subject_leaves_no_trace_of_it_anywhere(
-    executor: Executor, hash_embedder: HashEmbedder, agent_id: str,
+    executor: Executor,
+    hash_embedder: HashEmbedder,
+    agent_id: str,
     served: tuple[str, dict[str, bytes]],
 ) -> None:
     marker = _marker()
     key = f"person:{marker.lower()}"
-    memory = memory_for(executor, hash_embedder,
-                        settings=Settings(url_fetch_allow_private=True))
+    memory = memory_for(executor, hash_embedder, settings=Settings(url_fetch_allow_private=True))
     base, pages = served
 
     # The agent's other memory, which must survive untouched.
-    await memory.admin.remember(agent_id, entities=[
-        StructuredEntity(name="Clara Rezende", type="person"),
-        StructuredEntity(name="Vertix", type="organization"),
-        StructuredEntity(name="Curitiba", type="city"),
-    ], facts=[
-        StructuredFact(text="Clara Rezende works at Vertix as a data engineer",
-                       subject="Clara Rezende", entities=["Vertix"]),
-        StructuredFact(text="Clara Rezende lives in Curitiba", subject="Clara Rezende",
-                       entities=["Curitiba"]),
-        StructuredFact(text="Vertix has its office in Curitiba", subject="Vertix",
-                       entities=["Curitiba"]),
-    ], relations=[StructuredRelation(source="Clara Rezende", target="Vertix", type="works_at")])
-    await memory.writer.write(agent_id, "Clara Rezende goes swimming every Tuesday.", "Bruno",
-                              thread_id="chat-clara")
+    await memory.admin.remember(
+        agent_id,
+        entities=[
+            StructuredEntity(name="Clara Rezende", type="person"),
+            StructuredEntity(name="Vertix", type="organization"),
+            StructuredEntity(name="Curitiba", type="city"),
+        ],
+        facts=[
+            StructuredFact(
+                text="Clara Rezende works at Vertix as a data engineer",
+                subject="Clara Rezende",
+                entities=["Vertix"],
+            ),
+            StructuredFact(
+                text="Clara Rezende lives in Curitiba",
+                subject="Clara Rezende",
+                entities=["Curitiba"],
+            ),
+            StructuredFact(
+                text="Vertix has its office in Curitiba", subject="Vertix", entities=["Curitiba"]
+            ),
+        ],
+        relations=[StructuredRelation(source="Clara Rezende", target="Vertix", type="works_at")],
+    )
+    await memory.writer.write(
+        agent_id, "Clara Rezende goes swimming every Tuesday.", "Bruno", thread_id="chat-clara"
+    )
 
     # The marker, through every input path.
-    await memory.admin.remember(agent_id, entities=[
-        StructuredEntity(name=marker, type="person", aliases=[f"{marker}inho"]),
-    ], facts=[
-        StructuredFact(text=f"{marker} speaks four languages", subject=marker),
-        StructuredFact(text=f"{marker} is a friend of Clara Rezende", subject=marker,
-                       entities=["Clara Rezende"]),
-    ], relations=[StructuredRelation(source=marker, target="Clara Rezende", type="friend_of")])
+    await memory.admin.remember(
+        agent_id,
+        entities=[
+            StructuredEntity(name=marker, type="person", aliases=[f"{marker}inho"]),
+        ],
+        facts=[
+            StructuredFact(text=f"{marker} speaks four languages", subject=marker),
+            StructuredFact(
+                text=f"{marker} is a friend of Clara Rezende",
+                subject=marker,
+                entities=["Clara Rezende"],
+            ),
+        ],
+        relations=[StructuredRelation(source=marker, target="Clara Rezende", type="friend_of")],
+    )
     written = await memory.writer.write(
-        agent_id, f"{marker} works at the Lisbon aquarium.", "Bruno",
-        thread_id=f"chat-{marker}", idempotency_key=f"msg-{marker}")
+        agent_id,
+        f"{marker} works at the Lisbon aquarium.",
+        "Bruno",
+        thread_id=f"chat-{marker}",
+        idempotency_key=f"msg-{marker}",
+    )
     assert written.success
-    await memory.write_async(agent_id, f"{marker} adopted a grey cat named Miso.", "Bruno",
-                             recent_messages=[f"Bruno: have you met {marker}?"])
+    await memory.write_async(
+        agent_id,
+        f"{marker} adopted a grey cat named Miso.",
+        "Bruno",
+        recent_messages=[f"Bruno: have you met {marker}?"],
+    )
     await memory.documents.ingest(
-        agent_id, text=f"# Notes\n\n{marker} studied marine biology in Porto. "
-                       f"{marker} dives on weekends.")
+        agent_id,
+        text=f"# Notes\n\n{marker} studied marine biology in Porto. {marker} dives on weekends.",
+    )
     pages[f"/{marker}.txt"] = f"Profile\n\n{marker} grew up in Faro.".encode()
     await memory.documents.ingest(agent_id, url=f"{base}/{marker}.txt")
     await memory.queue.enqueue(maintenance_spec("profile", agent_id, key))
     await _run_jobs(memory, agent_id)
-    forgotten = [f for f in (await memory.browse.facts(agent_id, entity_key=key)).items
-                 if "languages" in f.text]
+    forgotten = [
+        f
+        for f in (await memory.browse.facts(agent_id, entity_key=key)).items
+        if "languages" in f.text
+    ]
     await memory.admin.forget(agent_id, forgotten[0].id, f"{marker} asked to drop it")
     before = await _retrieved(memory, agent_id)
     found = await _scan(executor, marker)
     # Every path did store the marker somewhere (else the proof below would prove nothing).
     labels = {(r["label"], r["key"]) for r in found}
-    for expected in [("Event", "text"), ("Event", "thread_id"), ("Fact", "text"),
-                     ("Entity", "name"), ("Alias", "text"), ("Audit", "reason"),
-                     ("Job", "payload"), ("Job", "subject"), ("Document", "url"),
-                     ("Chunk", "text"), ("WriteReceipt", "result")]:
+    for expected in [
+        ("Event", "text"),
+        ("Event", "thread_id"),
+        ("Fact", "text"),
+        ("Entity", "name"),
+        ("Alias", "text"),
+        ("Audit", "reason"),
+        ("Job", "payload"),
+        ("Job", "subject"),
+        ("Document", "url"),
+        ("Chunk", "text"),
+        ("WriteReceipt", "result"),
+    ]:
         assert expected in labels, (expected, sorted(labels))
 
     written_at = datetime.now(UTC)

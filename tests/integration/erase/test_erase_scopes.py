@@ -37,20 +37,41 @@ async def test_erasing_a_fact_takes_its_versions_sources_and_derived_data(
     a = await pipe.write(agent_id, "I live in Curitiba.", "Rafael", idempotency_key="k1")
     b = await pipe.write(agent_id, "I moved to Lisbon.", "Rafael")
     versions = [a.facts_added[0].id, b.facts_updated[0].id]
-    kept = await remember(executor, hash_embedder, agent_id, entities=[
-        StructuredEntity(name="Vertix", type="organization")], facts=[
-        StructuredFact(text="Rafael works at Vertix", subject="Rafael", entities=["Vertix"]),
-        StructuredFact(text="Rafael joined Vertix in 2020", subject="Rafael",
-                       entities=["Vertix"])],
-        relations=[StructuredRelation(source="Rafael", target="Vertix", type="works_at")])
+    kept = await remember(
+        executor,
+        hash_embedder,
+        agent_id,
+        entities=[StructuredEntity(name="Vertix", type="organization")],
+        facts=[
+            StructuredFact(text="Rafael works at Vertix", subject="Rafael", entities=["Vertix"]),
+            StructuredFact(
+                text="Rafael joined Vertix in 2020", subject="Rafael", entities=["Vertix"]
+            ),
+        ],
+        relations=[StructuredRelation(source="Rafael", target="Vertix", type="works_at")],
+    )
     works, joined = kept.fact_ids
     # One relationship evidenced by two facts, one by a single fact.
-    rel_rows = await executor.run_text(load_query("set_relation_evidence"), {
-        "agent_id": agent_id, "type": "works_at", "evidence": [works, joined]})
+    rel_rows = await executor.run_text(
+        load_query("set_relation_evidence"),
+        {"agent_id": agent_id, "type": "works_at", "evidence": [works, joined]},
+    )
     assert len(rel_rows) == 1
-    await executor.run("consolidation/upsert_observations", {"agent_id": agent_id, "rows": [
-        {"id": f"obs-{agent_id}", "text": "Rafael moves often", "kind": "pattern",
-         "embedding": (await hash_embedder.embed(["x"]))[0], "fact_ids": versions}]})
+    await executor.run(
+        "consolidation/upsert_observations",
+        {
+            "agent_id": agent_id,
+            "rows": [
+                {
+                    "id": f"obs-{agent_id}",
+                    "text": "Rafael moves often",
+                    "kind": "pattern",
+                    "embedding": (await hash_embedder.embed(["x"]))[0],
+                    "fact_ids": versions,
+                }
+            ],
+        },
+    )
 
     report = await erase_fact(executor, agent_id, versions[-1], queue=memory.queue)
 
@@ -60,8 +81,7 @@ async def test_erasing_a_fact_takes_its_versions_sources_and_derived_data(
         with pytest.raises(NotFound):
             await fact_history(executor, agent_id, fid)
     assert len(await fact_history(executor, agent_id, works)) == 1  # other facts stay
-    audits = await executor.run_text(load_query("erase_audits"), {"agent_id": agent_id},
-                                     read=True)
+    audits = await executor.run_text(load_query("erase_audits"), {"agent_id": agent_id}, read=True)
     erased = [x for x in audits if x["fact_id"] in versions]
     assert erased and all(x["text"] is None and x["text_hash"] for x in erased)
     assert any(x["action"] == "ERASE" for x in audits)
@@ -82,8 +102,9 @@ async def test_erasing_an_agent_deletes_every_node_and_releases_its_id(
     tenant = f"tenant-{agent_id}"
     only, _ = await store.create(tenant, [agent_id])
     both, _ = await store.create(tenant, [agent_id, f"{agent_id}-b"])
-    await memory.writer.write(agent_id, "Clara Rezende works at Vertix.", "Bruno",
-                              idempotency_key="k")
+    await memory.writer.write(
+        agent_id, "Clara Rezende works at Vertix.", "Bruno", idempotency_key="k"
+    )
     await memory.write_async(agent_id, "Clara lives in Curitiba.", "Bruno")
     await memory.documents.ingest(agent_id, text="Vertix sells sensors.")
     assert await _nodes(executor, agent_id) > 5
@@ -111,10 +132,16 @@ async def test_graphql_erase_is_admin_only_with_typed_errors(
     executor: Executor, agent_id: str, hash_embedder: HashEmbedder
 ) -> None:
     memory = memory_for(executor, hash_embedder)
-    done = await remember(executor, hash_embedder, agent_id, entities=[
-        StructuredEntity(name="Clara Rezende", type="person")], facts=[
-        StructuredFact(text="Clara Rezende works at Vertix", subject="Clara Rezende"),
-        StructuredFact(text="Clara Rezende plays chess", subject="Clara Rezende")])
+    done = await remember(
+        executor,
+        hash_embedder,
+        agent_id,
+        entities=[StructuredEntity(name="Clara Rezende", type="person")],
+        facts=[
+            StructuredFact(text="Clara Rezende works at Vertix", subject="Clara Rezende"),
+            StructuredFact(text="Clara Rezende plays chess", subject="Clara Rezende"),
+        ],
+    )
     first, second = done.fact_ids
     user = Principal(tenant="t", agents=frozenset({agent_id}))
     refused: Any = await gql(memory, ERASE_FACT, {"a": agent_id, "f": first}, principal=user)

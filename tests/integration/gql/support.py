@@ -22,14 +22,20 @@ from server.settings import Settings
 schema = build_schema()
 
 
-def memory_for(executor: Executor, embedder: Embedder, llm: ChatLLM | None = None,
-               settings: Settings | None = None) -> Memory:
+def memory_for(
+    executor: Executor,
+    embedder: Embedder,
+    llm: ChatLLM | None = None,
+    settings: Settings | None = None,
+) -> Memory:
     """``build_memory`` over the session executor (offline unless ``llm`` is given)."""
     return build_memory(settings or Settings(), executor=executor, embedder=embedder, llm=llm)
 
 
 async def gql(
-    memory: Memory, query: str, variables: dict[str, Any] | None = None,
+    memory: Memory,
+    query: str,
+    variables: dict[str, Any] | None = None,
     principal: Principal = LOCAL_ADMIN,
 ) -> Any:
     """Execute against the schema directly (no HTTP)."""
@@ -41,19 +47,28 @@ async def gql(
 async def load_story(executor: Executor, embedder: Embedder, agent_id: str) -> dict[str, str]:
     """A small story: Clara works at Vertix (Curitiba); returns entity keys by name."""
     result = await remember(
-        executor, embedder, agent_id,
+        executor,
+        embedder,
+        agent_id,
         entities=[
             StructuredEntity(name="Clara Rezende", type="person", aliases=["Clarinha"]),
             StructuredEntity(name="Vertix", type="organization"),
             StructuredEntity(name="Curitiba", type="city"),
         ],
         facts=[
-            StructuredFact(text="Clara Rezende works at Vertix as a data engineer",
-                           subject="Clara Rezende", entities=["Vertix"]),
-            StructuredFact(text="Clara Rezende lives in Curitiba", subject="Clara Rezende",
-                           entities=["Curitiba"]),
-            StructuredFact(text="Vertix has its office in Curitiba", subject="Vertix",
-                           entities=["Curitiba"]),
+            StructuredFact(
+                text="Clara Rezende works at Vertix as a data engineer",
+                subject="Clara Rezende",
+                entities=["Vertix"],
+            ),
+            StructuredFact(
+                text="Clara Rezende lives in Curitiba",
+                subject="Clara Rezende",
+                entities=["Curitiba"],
+            ),
+            StructuredFact(
+                text="Vertix has its office in Curitiba", subject="Vertix", entities=["Curitiba"]
+            ),
         ],
         relations=[
             StructuredRelation(source="Clara Rezende", target="Vertix", type="works_at"),

@@ -20,8 +20,9 @@ pytestmark = pytest.mark.neo4j
 QUERY = "{ agents { agentId facts entities relations events } }"
 
 
-async def _agents(executor: Executor, embedder: HashEmbedder,
-                  principal: Principal) -> dict[str, dict[str, Any]]:
+async def _agents(
+    executor: Executor, embedder: HashEmbedder, principal: Principal
+) -> dict[str, dict[str, Any]]:
     result = await gql(memory_for(executor, embedder), QUERY, principal=principal)
     assert result.errors is None, result.errors
     return {a["agentId"]: a for a in result.data["agents"]}
@@ -33,13 +34,19 @@ async def test_agents_follow_the_key_scope(
     await load_story(executor, hash_embedder, agent_id)
     empty, tenant = f"test-{uuid.uuid4().hex[:12]}", f"tenant-{uuid.uuid4().hex[:8]}"
     try:
-        named = await _agents(executor, hash_embedder,
-                              Principal(tenant=tenant, agents=frozenset({agent_id, empty})))
+        named = await _agents(
+            executor, hash_embedder, Principal(tenant=tenant, agents=frozenset({agent_id, empty}))
+        )
         assert set(named) == {agent_id, empty}
         story = named[agent_id]
         assert story["facts"] >= 2 and story["entities"] >= 3 and story["relations"] >= 1
-        assert named[empty] == {"agentId": empty, "facts": 0, "entities": 0, "relations": 0,
-                                "events": 0}
+        assert named[empty] == {
+            "agentId": empty,
+            "facts": 0,
+            "entities": 0,
+            "relations": 0,
+            "events": 0,
+        }
         assert agent_id in await _agents(executor, hash_embedder, LOCAL_ADMIN)
 
         await claim_agents(executor, tenant, [agent_id])

@@ -19,26 +19,39 @@ async def test_page_of_100_entities_costs_five_queries(
 ) -> None:
     people = [f"Person Number {i:03d}" for i in range(100)]
     await remember(
-        executor, hash_embedder, agent_id,
-        entities=[StructuredEntity(name=p, type="person", aliases=[f"P{i:03d}x"])
-                  for i, p in enumerate(people)],
-        facts=[StructuredFact(text=f"{p} likes hiking in the mountains", subject=p)
-               for p in people],
-        relations=[StructuredRelation(source=people[i], target=people[i + 1], type="knows")
-                   for i in range(99)],
+        executor,
+        hash_embedder,
+        agent_id,
+        entities=[
+            StructuredEntity(name=p, type="person", aliases=[f"P{i:03d}x"])
+            for i, p in enumerate(people)
+        ],
+        facts=[
+            StructuredFact(text=f"{p} likes hiking in the mountains", subject=p) for p in people
+        ],
+        relations=[
+            StructuredRelation(source=people[i], target=people[i + 1], type="knows")
+            for i in range(99)
+        ],
     )
     recording = RecordingExecutor(executor)
     services = memory_for(recording, hash_embedder)
-    res = await gql(services, """query($a: ID!) { entities(agentId: $a, first: 100) {
+    res = await gql(
+        services,
+        """query($a: ID!) { entities(agentId: $a, first: 100) {
         totalCount edges { node { key aliases facts { text } relationships { type } } } } }""",
-                    {"a": agent_id})
+        {"a": agent_id},
+    )
     assert res.errors is None
     edges = res.data["entities"]["edges"]
     assert len(edges) == 100 and all(len(e["node"]["facts"]) == 1 for e in edges)
     assert all(len(e["node"]["aliases"]) >= 1 for e in edges)
     assert sorted(recording.names) == [
-        "browse/aliases_by_entities", "browse/entities_count", "browse/entities_page",
-        "browse/facts_by_entities", "browse/relationships_by_entities",
+        "browse/aliases_by_entities",
+        "browse/entities_count",
+        "browse/entities_page",
+        "browse/facts_by_entities",
+        "browse/relationships_by_entities",
     ]
     assert recording.round_trips == 5
 
@@ -49,17 +62,26 @@ async def test_history_of_a_page_of_entities_is_one_query(
     """``Entity.history`` is batched (it cost one query per entity)."""
     people = [f"Person Number {i:03d}" for i in range(50)]
     await remember(
-        executor, hash_embedder, agent_id,
+        executor,
+        hash_embedder,
+        agent_id,
         entities=[StructuredEntity(name=p, type="person") for p in people],
-        facts=[StructuredFact(text=f"{p} likes hiking in the mountains", subject=p)
-               for p in people],
-        relations=[StructuredRelation(source=people[i], target=people[i + 1], type="knows")
-                   for i in range(49)],
+        facts=[
+            StructuredFact(text=f"{p} likes hiking in the mountains", subject=p) for p in people
+        ],
+        relations=[
+            StructuredRelation(source=people[i], target=people[i + 1], type="knows")
+            for i in range(49)
+        ],
     )
     recording = RecordingExecutor(executor)
     services = memory_for(recording, hash_embedder)
-    res = await gql(services, """query($a: ID!) { entities(agentId: $a, first: 50) {
-        edges { node { key history(limit: 5) { change text } } } } }""", {"a": agent_id})
+    res = await gql(
+        services,
+        """query($a: ID!) { entities(agentId: $a, first: 50) {
+        edges { node { key history(limit: 5) { change text } } } } }""",
+        {"a": agent_id},
+    )
     assert res.errors is None, res.errors
     edges = res.data["entities"]["edges"]
     assert len(edges) == 50
@@ -67,7 +89,10 @@ async def test_history_of_a_page_of_entities_is_one_query(
     assert all(1 <= len(e["node"]["history"]) <= 5 for e in edges)
     assert any(len(e["node"]["history"]) == 3 for e in edges)  # 1 fact + 2 relationships
     assert sorted(recording.names) == [
-        "browse/entities_count", "browse/entities_page", "browse/history_by_entities"]
+        "browse/entities_count",
+        "browse/entities_page",
+        "browse/history_by_entities",
+    ]
     assert recording.round_trips == 3
 
 
@@ -77,7 +102,9 @@ async def test_relationships_are_capped_per_entity(
     """``Entity.relationships`` takes ``first`` (1..500), newest first."""
     hub, spokes = "Hub Person", [f"Spoke {i:02d}" for i in range(12)]
     await remember(
-        executor, hash_embedder, agent_id,
+        executor,
+        hash_embedder,
+        agent_id,
         entities=[StructuredEntity(name=n, type="person") for n in [hub, *spokes]],
         relations=[StructuredRelation(source=hub, target=s, type="knows") for s in spokes],
     )

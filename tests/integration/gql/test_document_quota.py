@@ -77,8 +77,10 @@ async def test_a_key_cannot_ingest_past_its_window(
     assert json.loads(res.content[0].text)["error"]["code"] == "BAD_INPUT"
 
 
-PAGE = ("Eve Martins lives in Porto. Her e-mail is eve.secret@example.com and her card is "
-        "4111 1111 1111 1111. ") * 6  # ~600 bytes
+PAGE = (
+    "Eve Martins lives in Porto. Her e-mail is eve.secret@example.com and her card is "
+    "4111 1111 1111 1111. "
+) * 6  # ~600 bytes
 
 
 async def test_fetched_pages_are_redacted_and_charged_to_the_key(
@@ -87,26 +89,48 @@ async def test_fetched_pages_are_redacted_and_charged_to_the_key(
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await reader.readuntil(b"\r\n\r\n")
         body = PAGE.encode()
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: "
-                     + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: "
+            + str(len(body)).encode()
+            + b"\r\nConnection: close\r\n\r\n"
+            + body
+        )
         await writer.drain()
         writer.close()
 
     srv = await asyncio.start_server(handle, "127.0.0.1", 0)
     port = srv.sockets[0].getsockname()[1]
     key_id, _ = await ApiKeyStore(executor).create(tenant, [agent_id])
-    cfg = JobsConfig(worker=WorkerConfig(poll_interval_s=0.05, reaper_interval_s=5.0),
-                     documents=DocumentConfig(allow_private_urls=True, quota_bytes=1_000,
-                                              extract_chunks=False))
-    deps = JobDeps(executor=executor, queue=JobQueue(executor), embedder=hash_embedder,
-                   config=cfg, writer=WritePipeline(executor, hash_embedder, None))
+    cfg = JobsConfig(
+        worker=WorkerConfig(poll_interval_s=0.05, reaper_interval_s=5.0),
+        documents=DocumentConfig(allow_private_urls=True, quota_bytes=1_000, extract_chunks=False),
+    )
+    deps = JobDeps(
+        executor=executor,
+        queue=JobQueue(executor),
+        embedder=hash_embedder,
+        config=cfg,
+        writer=WritePipeline(executor, hash_embedder, None),
+    )
     try:
         worker = Worker(deps, default_handlers(), agent_id=agent_id)
-        first = await ingest_document(executor, deps.queue, agent_id, key_id=key_id,
-                                      url=f"http://127.0.0.1:{port}/a", config=cfg.documents)
+        first = await ingest_document(
+            executor,
+            deps.queue,
+            agent_id,
+            key_id=key_id,
+            url=f"http://127.0.0.1:{port}/a",
+            config=cfg.documents,
+        )
         await worker.run_until_idle()
-        second = await ingest_document(executor, deps.queue, agent_id, key_id=key_id,
-                                       url=f"http://127.0.0.1:{port}/b", config=cfg.documents)
+        second = await ingest_document(
+            executor,
+            deps.queue,
+            agent_id,
+            key_id=key_id,
+            url=f"http://127.0.0.1:{port}/b",
+            config=cfg.documents,
+        )
         await worker.run_until_idle()
     finally:
         srv.close()
@@ -115,8 +139,9 @@ async def test_fetched_pages_are_redacted_and_charged_to_the_key(
     failed = await document_progress(executor, agent_id, second.document_id)
     assert done.status == "chunked" and done.chunks >= 1
     assert failed.status == "failed"
-    rows = await executor.run_text(load_query("agent_text_values"), {"agent_id": agent_id},
-                                   read=True)
+    rows = await executor.run_text(
+        load_query("agent_text_values"), {"agent_id": agent_id}, read=True
+    )
     errors = [r["value"] for r in rows if r["label"] == "Document" and r["key"] == "error"]
     assert errors and all("quota" in e for e in errors), errors
     chunks = [r["value"] for r in rows if r["label"] == "Chunk" and r["key"] == "text"]
@@ -131,7 +156,8 @@ async def test_concurrent_ingests_cannot_overshoot_the_quota(
     memory = memory_for(executor, hash_embedder, settings=Settings(document_quota_bytes=1_000))
     results = await asyncio.gather(
         *(memory.documents.ingest(agent_id, text=_doc(i), key_id=key_id) for i in range(6)),
-        return_exceptions=True)
+        return_exceptions=True,
+    )
     accepted = [r for r in results if not isinstance(r, BaseException)]
     refused = [r for r in results if isinstance(r, BaseException)]
     assert len(accepted) == 1, results  # each document is ~600 bytes of a 1,000-byte window

@@ -36,16 +36,19 @@ async def keys(executor: Executor, agent_id: str) -> AsyncIterator[dict[str, str
 
 
 async def test_export_download_streams_the_agent_for_its_tenant_only(
-        executor: Executor, hash_embedder: HashEmbedder, agent_id: str,
-        keys: dict[str, str]) -> None:
+    executor: Executor, hash_embedder: HashEmbedder, agent_id: str, keys: dict[str, str]
+) -> None:
     await load_story(executor, hash_embedder, agent_id)
     await load_story(executor, hash_embedder, keys["agent_b"])
-    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0),
-                     memory=memory_for(executor, hash_embedder))
+    app = create_app(
+        Settings(auth_disabled=False, rate_limit_per_minute=0),
+        memory=memory_for(executor, hash_embedder),
+    )
     own = {"Authorization": f"Bearer {keys['a']}"}
     async with http_client(app) as client:
-        r = await client.get("/export", params={"agent": agent_id, "embeddings": "false"},
-                             headers=own)
+        r = await client.get(
+            "/export", params={"agent": agent_id, "embeddings": "false"}, headers=own
+        )
         assert r.status_code == 200, r.text
         assert r.headers["content-type"].startswith("application/x-ndjson")
         assert f'filename="{agent_id}.jsonl"' in r.headers["content-disposition"]

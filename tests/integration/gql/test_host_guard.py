@@ -19,11 +19,21 @@ from tests.integration.gql.support import memory_for
 pytestmark = pytest.mark.neo4j
 
 HEALTH = {"query": "{ health { ready } }"}
-WRITE = {"query": 'mutation { write(agentId: "rebinding-probe", speaker: "x", text: "hi") '
-                  "{ success } }"}
-ROUTES = [("GET", "/healthz"), ("GET", "/readyz"), ("GET", "/metrics"), ("POST", "/graphql"),
-          ("GET", "/graphql"), ("POST", "/mcp"), ("GET", "/graphiql-assets/x.js"),
-          ("GET", GUIDE_PATH), ("GET", "/explorer"), ("GET", "/explorer-assets/app.js")]
+WRITE = {
+    "query": 'mutation { write(agentId: "rebinding-probe", speaker: "x", text: "hi") { success } }'
+}
+ROUTES = [
+    ("GET", "/healthz"),
+    ("GET", "/readyz"),
+    ("GET", "/metrics"),
+    ("POST", "/graphql"),
+    ("GET", "/graphql"),
+    ("POST", "/mcp"),
+    ("GET", "/graphiql-assets/x.js"),
+    ("GET", GUIDE_PATH),
+    ("GET", "/explorer"),
+    ("GET", "/explorer-assets/app.js"),
+]
 
 
 def _app(executor: Executor, embedder: HashEmbedder, **settings: Any) -> Any:
@@ -31,13 +41,15 @@ def _app(executor: Executor, embedder: HashEmbedder, **settings: Any) -> Any:
     return create_app(Settings(**{**base, **settings}), memory=memory_for(executor, embedder))
 
 
-async def _send(client: httpx.AsyncClient, method: str, path: str,
-                headers: dict[str, str]) -> httpx.Response:
+async def _send(
+    client: httpx.AsyncClient, method: str, path: str, headers: dict[str, str]
+) -> httpx.Response:
     body = HEALTH if path == "/graphql" else {"jsonrpc": "2.0", "id": 1, "method": "ping"}
     if method == "GET":
         return await client.get(path, headers={"accept": "text/html", **headers})
-    return await client.post(path, json=body, headers={
-        "accept": "application/json, text/event-stream", **headers})
+    return await client.post(
+        path, json=body, headers={"accept": "application/json, text/event-stream", **headers}
+    )
 
 
 async def test_every_route_refuses_a_foreign_host_and_origin(
@@ -51,7 +63,9 @@ async def test_every_route_refuses_a_foreign_host_and_origin(
                 host = await _send(c, method, path, {"host": "evil.example"})
                 assert host.status_code == 403, (method, path, host.status_code)
                 assert host.json()["errors"][0]["extensions"] == {
-                    "code": "FORBIDDEN", "reason": "host"}
+                    "code": "FORBIDDEN",
+                    "reason": "host",
+                }
                 origin = await _send(c, method, path, {"origin": "http://evil.example"})
                 assert origin.status_code == 403, (method, path)
                 assert origin.json()["errors"][0]["extensions"]["reason"] == "origin"
@@ -70,8 +84,11 @@ async def test_a_listed_host_is_served(executor: Executor, hash_embedder: HashEm
         transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 5555))
         # A reverse proxy on the same box forwards the listed name to the loopback server.
         async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
-            listed = await client.post("/graphql", json=HEALTH, headers={
-                "host": "memory.example.org", "origin": "https://memory.example.org"})
+            listed = await client.post(
+                "/graphql",
+                json=HEALTH,
+                headers={"host": "memory.example.org", "origin": "https://memory.example.org"},
+            )
             assert listed.status_code == 200, listed.text
             other = await client.post("/graphql", json=HEALTH, headers={"host": "evil.example"})
             assert other.status_code == 403

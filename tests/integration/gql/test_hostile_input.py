@@ -33,7 +33,9 @@ HOLD_S = 8.0
 
 
 async def test_hostile_retrieve_does_not_delay_a_concurrent_health_query(
-    executor: Executor, hash_embedder: HashEmbedder, agent_id: str,
+    executor: Executor,
+    hash_embedder: HashEmbedder,
+    agent_id: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     await load_story(executor, hash_embedder, agent_id)
@@ -49,9 +51,11 @@ async def test_hostile_retrieve_does_not_delay_a_concurrent_health_query(
 
     monkeypatch.setattr(planner, "casual_plan", held_casual_plan)
     app = create_app(Settings(auth_disabled=True), memory=memory_for(executor, hash_embedder))
-    hostile = {"query": "query($a: ID!, $q: String!) { retrieve(agentId: $a, query: $q) "
-                        "{ plan { strategy } } }",
-               "variables": {"a": agent_id, "q": HOSTILE}}
+    hostile = {
+        "query": "query($a: ID!, $q: String!) { retrieve(agentId: $a, query: $q) "
+        "{ plan { strategy } } }",
+        "variables": {"a": agent_id, "q": HOSTILE},
+    }
     async with http_client(app) as client:
         slow = asyncio.create_task(client.post("/graphql", json=hostile))
         while not entered.is_set():  # the hostile request is inside the planner now
@@ -67,7 +71,8 @@ async def test_hostile_retrieve_does_not_delay_a_concurrent_health_query(
 
 
 async def test_a_fragment_chain_is_refused_over_http_and_the_app_keeps_answering(
-    executor: Executor, hash_embedder: HashEmbedder,
+    executor: Executor,
+    hash_embedder: HashEmbedder,
 ) -> None:
     # 30 fragments, each spreading the next twice: 2^30 paths for a walk that expands spreads.
     # Refused as BAD_INPUT by the linear pre-pass (an exponential walk would not return here).
@@ -87,7 +92,9 @@ REMEMBER = """mutation($a: ID!, $f: [FactInput!]) {
 
 
 async def test_a_big_remember_does_not_hold_the_event_loop(
-    executor: Executor, hash_embedder: HashEmbedder, agent_id: str,
+    executor: Executor,
+    hash_embedder: HashEmbedder,
+    agent_id: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """``remember`` prepares its rows (names resolved, texts normalised, languages detected:
@@ -110,8 +117,11 @@ async def test_a_big_remember_does_not_hold_the_event_loop(
     app = create_app(Settings(auth_disabled=True), memory=memory_for(executor, hash_embedder))
     facts = [{"text": f"Ana fact {i}: " + "words " * 300, "subject": "Ana"} for i in range(500)]
     async with http_client(app) as client:
-        slow = asyncio.create_task(client.post("/graphql", json={
-            "query": REMEMBER, "variables": {"a": agent_id, "f": facts}}))
+        slow = asyncio.create_task(
+            client.post(
+                "/graphql", json={"query": REMEMBER, "variables": {"a": agent_id, "f": facts}}
+            )
+        )
         while not entered.is_set():
             await asyncio.sleep(0.01)
             assert not slow.done(), slow.result().text
@@ -135,7 +145,9 @@ class CountingRetriever(Retriever):
 
 
 async def test_an_alias_battery_is_refused_whole_before_any_retrieval(
-    executor: Executor, hash_embedder: HashEmbedder, agent_id: str,
+    executor: Executor,
+    hash_embedder: HashEmbedder,
+    agent_id: str,
 ) -> None:
     """30 aliased retrieves, each reranked by the LLM: 150 requests of a 60-a-minute budget.
     Refused whole (RATE_LIMITED) before any retrieval runs; a concurrent key is unaffected."""
@@ -144,11 +156,14 @@ async def test_an_alias_battery_is_refused_whole_before_any_retrieval(
     from tests.fakes import ScriptedLLM
 
     memory = memory_for(executor, hash_embedder, llm=ScriptedLLM().chat())
-    memory = dataclasses.replace(memory, retriever=CountingRetriever(
-        executor, hash_embedder, memory.llm, memory.retrieve_config))
+    memory = dataclasses.replace(
+        memory,
+        retriever=CountingRetriever(executor, hash_embedder, memory.llm, memory.retrieve_config),
+    )
     app = create_app(Settings(auth_disabled=True, rate_limit_per_minute=60), memory=memory)
-    battery = " ".join(f'r{i}: retrieve(agentId: "{agent_id}", query: "q{i}") {{ context }}'
-                       for i in range(30))
+    battery = " ".join(
+        f'r{i}: retrieve(agentId: "{agent_id}", query: "q{i}") {{ context }}' for i in range(30)
+    )
     CountingRetriever.calls = 0
     async with http_client(app) as client:
         body = (await client.post("/graphql", json={"query": f"{{ {battery} }}"})).json()
@@ -160,32 +175,40 @@ async def test_an_alias_battery_is_refused_whole_before_any_retrieval(
 
 
 async def test_huge_recent_messages_are_bounded_in_an_async_write(
-    executor: Executor, hash_embedder: HashEmbedder, agent_id: str,
+    executor: Executor,
+    hash_embedder: HashEmbedder,
+    agent_id: str,
 ) -> None:
     """A write carrying 200 earlier messages of 9,400 characters (1.9 MB): one event stored,
     and its job keeps what a prompt would get (5 messages of at most 2,000 characters)."""
     from graph.memory.jobs import JobQueue
 
     app = create_app(Settings(auth_disabled=True), memory=memory_for(executor, hash_embedder))
-    write = ('mutation($a: ID!, $r: [String!]) { write(agentId: $a, speakerName: "Ana", '
-             'message: "I live in Porto.", recentMessages: $r, async: true) '
-             '{ queued { jobId } errors { code } } }')
+    write = (
+        'mutation($a: ID!, $r: [String!]) { write(agentId: $a, speakerName: "Ana", '
+        'message: "I live in Porto.", recentMessages: $r, async: true) '
+        "{ queued { jobId } errors { code } } }"
+    )
     huge = [f"m{i} " + "x " * 4_700 for i in range(200)]
     async with http_client(app) as client:
-        body = (await client.post("/graphql", json={
-            "query": write, "variables": {"a": agent_id, "r": huge}})).json()
+        body = (
+            await client.post(
+                "/graphql", json={"query": write, "variables": {"a": agent_id, "r": huge}}
+            )
+        ).json()
     assert body["data"]["write"]["errors"] == [], body
     job = await JobQueue(executor).get(body["data"]["write"]["queued"]["jobId"])
     assert job is not None
     kept = job.payload["recent_messages"]
     assert len(kept) == 5 and all(len(m) <= 2_000 for m in kept)
-    counts = await executor.run_text(load_query("agent_counts"), {"agent_id": agent_id},
-                                     read=True)
+    counts = await executor.run_text(load_query("agent_counts"), {"agent_id": agent_id}, read=True)
     assert sum(r["nodes"] for r in counts if r["label"] == "Event") == 1
 
 
 async def test_a_40k_item_remember_facts_over_mcp_is_refused_whole(
-    executor: Executor, hash_embedder: HashEmbedder, agent_id: str,
+    executor: Executor,
+    hash_embedder: HashEmbedder,
+    agent_id: str,
 ) -> None:
     """40,000 facts in one MCP ``remember_facts`` call over HTTP (1.2 MB, under the body
     limit): a BAD_INPUT tool error before any work, nothing written."""
@@ -198,6 +221,5 @@ async def test_a_40k_item_remember_facts_over_mcp_is_refused_whole(
         assert json.loads(res.content[0].text)["error"]["code"] == "BAD_INPUT"
         ok = await client.call_tool("list_facts", {"agent_id": agent_id})
         assert not ok.is_error
-    counts = await executor.run_text(load_query("agent_counts"), {"agent_id": agent_id},
-                                     read=True)
+    counts = await executor.run_text(load_query("agent_counts"), {"agent_id": agent_id}, read=True)
     assert [r for r in counts if r["nodes"]] == []

@@ -65,8 +65,9 @@ async def test_keys_bearer_header_x_api_key_and_revocation(
         assert missing.json()["errors"][0]["extensions"]["code"] == "FORBIDDEN"
         wrong = await client.post("/graphql", json=HEALTH, headers={"X-API-Key": "hg_nope"})
         assert wrong.status_code == 401
-        ok = await client.post("/graphql", json=HEALTH,
-                               headers={"Authorization": f"Bearer {keys['key']}"})
+        ok = await client.post(
+            "/graphql", json=HEALTH, headers={"Authorization": f"Bearer {keys['key']}"}
+        )
         assert ok.status_code == 200 and ok.json()["data"]["health"]["llmMode"] == "offline"
         ok2 = await client.post("/graphql", json=HEALTH, headers={"X-API-Key": keys["key"]})
         assert ok2.status_code == 200
@@ -86,8 +87,10 @@ async def test_admin_key_from_settings_reaches_any_agent(
     app = _app(executor, hash_embedder, admin_api_key=admin)
     async with http_client(app) as client:
         res = await client.post(
-            "/graphql", headers={"Authorization": f"Bearer {admin}"},
-            json={"query": '{ entities(agentId: "any-agent-at-all") { totalCount } }'})
+            "/graphql",
+            headers={"Authorization": f"Bearer {admin}"},
+            json={"query": '{ entities(agentId: "any-agent-at-all") { totalCount } }'},
+        )
         assert res.json() == {"data": {"entities": {"totalCount": 0}}}
 
 
@@ -97,8 +100,10 @@ async def test_rate_limit_is_per_key(
     app = _app(executor, hash_embedder, rate_limit_per_minute=3)
     headers = {"X-API-Key": keys["key"]}
     async with http_client(app) as client:
-        codes = [(await client.post("/graphql", json=HEALTH, headers=headers)).status_code
-                 for _ in range(4)]
+        codes = [
+            (await client.post("/graphql", json=HEALTH, headers=headers)).status_code
+            for _ in range(4)
+        ]
         assert codes == [200, 200, 200, 429]
         limited = await client.post("/graphql", json=HEALTH, headers=headers)
         assert limited.json()["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
@@ -108,8 +113,8 @@ async def test_rate_limit_is_per_key(
 def _forgets(agent_id: str, n: int) -> dict[str, Any]:
     """One mutation operation with ``n`` aliased ``forget`` fields (unknown facts: cheap)."""
     fields = " ".join(
-        f'f{i}: forget(agentId: "{agent_id}", factId: "nope-{i}") {{ factId }}'
-        for i in range(n))
+        f'f{i}: forget(agentId: "{agent_id}", factId: "nope-{i}") {{ factId }}' for i in range(n)
+    )
     return {"query": f"mutation {{ {fields} }}"}
 
 
@@ -141,18 +146,20 @@ async def test_an_alias_battery_of_retrieves_costs_one_request_each(
 ) -> None:
     """30 aliased retrieves (each a whole retrieval, and an LLM rerank when configured) take 30
     requests of the budget: over it, the operation is refused whole before any retrieval."""
-    battery = " ".join(f'r{i}: retrieve(agentId: "{agent_id}", query: "q{i}") {{ context }}'
-                       for i in range(30))
+    battery = " ".join(
+        f'r{i}: retrieve(agentId: "{agent_id}", query: "q{i}") {{ context }}' for i in range(30)
+    )
     headers = {"X-API-Key": keys["key"]}
     async with http_client(_app(executor, hash_embedder, rate_limit_per_minute=10)) as client:
-        body = (await client.post("/graphql", json={"query": f"{{ {battery} }}"},
-                                  headers=headers)).json()
+        body = (
+            await client.post("/graphql", json={"query": f"{{ {battery} }}"}, headers=headers)
+        ).json()
         assert body["data"] is None
         assert body["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
-        two = " ".join(f'r{i}: retrieve(agentId: "{agent_id}", query: "q") {{ context }}'
-                       for i in range(2))
-        ok = (await client.post("/graphql", json={"query": f"{{ {two} }}"},
-                                headers=headers)).json()
+        two = " ".join(
+            f'r{i}: retrieve(agentId: "{agent_id}", query: "q") {{ context }}' for i in range(2)
+        )
+        ok = (await client.post("/graphql", json={"query": f"{{ {two} }}"}, headers=headers)).json()
         assert "errors" not in ok and set(ok["data"]) == {"r0", "r1"}
 
 
@@ -164,20 +171,25 @@ async def test_a_reranked_retrieve_costs_the_rerank_price(
     from tests.fakes import ScriptedLLM
 
     memory = memory_for(executor, hash_embedder, llm=ScriptedLLM().chat())
-    app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=8,
-                              rerank_rate_cost=5), memory=memory)
-    two = " ".join(f'r{i}: retrieve(agentId: "{agent_id}", query: "q{i}") {{ context }}'
-                   for i in range(2))
-    off = " ".join(f'r{i}: retrieve(agentId: "{agent_id}", query: "q{i}", '
-                   f'options: {{enableReranker: false}}) {{ context }}' for i in range(2))
+    app = create_app(
+        Settings(auth_disabled=False, rate_limit_per_minute=8, rerank_rate_cost=5), memory=memory
+    )
+    two = " ".join(
+        f'r{i}: retrieve(agentId: "{agent_id}", query: "q{i}") {{ context }}' for i in range(2)
+    )
+    off = " ".join(
+        f'r{i}: retrieve(agentId: "{agent_id}", query: "q{i}", '
+        f"options: {{enableReranker: false}}) {{ context }}"
+        for i in range(2)
+    )
     headers = {"X-API-Key": keys["key"]}
     async with http_client(app) as client:
-        body = (await client.post("/graphql", json={"query": f"{{ {two} }}"},
-                                  headers=headers)).json()
+        body = (
+            await client.post("/graphql", json={"query": f"{{ {two} }}"}, headers=headers)
+        ).json()
         assert body["data"] is None
         assert body["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
-        ok = (await client.post("/graphql", json={"query": f"{{ {off} }}"},
-                                headers=headers)).json()
+        ok = (await client.post("/graphql", json={"query": f"{{ {off} }}"}, headers=headers)).json()
         assert "errors" not in ok and set(ok["data"]) == {"r0", "r1"}
 
 
@@ -185,15 +197,24 @@ async def test_rate_budgets_are_divided_between_api_processes(
     executor: Executor, hash_embedder: HashEmbedder, keys: dict[str, Any]
 ) -> None:
     # 6 per minute over 2 processes: each process grants 3, so the cluster grants at most 6.
-    app = _app(executor, hash_embedder, rate_limit_per_minute=6, api_processes=2,
-               auth_failures_per_minute=4)
+    app = _app(
+        executor,
+        hash_embedder,
+        rate_limit_per_minute=6,
+        api_processes=2,
+        auth_failures_per_minute=4,
+    )
     headers = {"X-API-Key": keys["key"]}
     async with http_client(app) as client:
-        codes = [(await client.post("/graphql", json=HEALTH, headers=headers)).status_code
-                 for _ in range(4)]
+        codes = [
+            (await client.post("/graphql", json=HEALTH, headers=headers)).status_code
+            for _ in range(4)
+        ]
         assert codes == [200, 200, 200, 429]
-        guesses = [(await client.post("/graphql", json=HEALTH, headers={"X-API-Key": "hg_g"}))
-                   .status_code for _ in range(3)]
+        guesses = [
+            (await client.post("/graphql", json=HEALTH, headers={"X-API-Key": "hg_g"})).status_code
+            for _ in range(3)
+        ]
         assert guesses == [401, 401, 429]
 
 
@@ -203,12 +224,15 @@ async def test_failed_authentications_lock_out_the_presented_key_at_its_address(
     """A client retrying a wrong key is locked out alone: clients behind the same address (one
     proxy) with their own keys are served; many different wrong keys from one address hit the
     address-wide budget."""
-    app = _app(executor, hash_embedder, auth_failures_per_minute=3,
-               auth_failures_per_address_per_minute=6)
+    app = _app(
+        executor, hash_embedder, auth_failures_per_minute=3, auth_failures_per_address_per_minute=6
+    )
     guess = {"X-API-Key": "hg_guess"}
     async with http_client(app) as client:  # client address 127.0.0.1
-        codes = [(await client.post("/graphql", json=HEALTH, headers=guess)).status_code
-                 for _ in range(4)]
+        codes = [
+            (await client.post("/graphql", json=HEALTH, headers=guess)).status_code
+            for _ in range(4)
+        ]
         assert codes == [401, 401, 401, 429]
         locked = await client.post("/graphql", json=HEALTH, headers=guess)
         assert locked.json()["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
@@ -221,12 +245,16 @@ async def test_failed_authentications_lock_out_the_presented_key_at_its_address(
         for _ in range(5):
             assert (await client.post("/graphql", json=HEALTH)).status_code == 401
         # A spray of different wrong keys: 4 failures so far, the address-wide budget is 6.
-        spray = [(await client.post("/graphql", json=HEALTH,
-                                    headers={"X-API-Key": f"hg_spray{i}"})).status_code
-                 for i in range(3)]
+        spray = [
+            (
+                await client.post("/graphql", json=HEALTH, headers={"X-API-Key": f"hg_spray{i}"})
+            ).status_code
+            for i in range(3)
+        ]
         assert spray == [401, 401, 429]
-        assert (await client.post("/graphql", json=HEALTH,
-                                  headers={"X-API-Key": keys["key"]})).status_code == 429
+        assert (
+            await client.post("/graphql", json=HEALTH, headers={"X-API-Key": keys["key"]})
+        ).status_code == 429
 
 
 async def test_a_trusted_proxy_forwards_the_client_address(
@@ -235,8 +263,13 @@ async def test_a_trusted_proxy_forwards_the_client_address(
     """Behind a proxy listed in ``trusted_proxies``, the address is the client's (the right-most
     X-Forwarded-For entry the proxy did not add): one client's spray does not lock out the
     others. From any other peer, X-Forwarded-For is ignored (it cannot dodge the budget)."""
-    app = _app(executor, hash_embedder, auth_failures_per_minute=2,
-               auth_failures_per_address_per_minute=2, trusted_proxies="10.0.0.0/8")
+    app = _app(
+        executor,
+        hash_embedder,
+        auth_failures_per_minute=2,
+        auth_failures_per_address_per_minute=2,
+        trusted_proxies="10.0.0.0/8",
+    )
 
     def via(client_ip: str, key: str) -> dict[str, str]:
         return {"X-API-Key": key, "X-Forwarded-For": f"{client_ip}, 10.9.9.9"}
@@ -244,15 +277,29 @@ async def test_a_trusted_proxy_forwards_the_client_address(
     async with http_client(app) as direct:  # 127.0.0.1: not a trusted proxy
         transport = httpx.ASGITransport(app=app, client=("10.1.2.3", 4444))
         async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as proxy:
-            codes = [(await proxy.post("/graphql", json=HEALTH, headers=via(
-                "203.0.113.5", f"hg_spray{i}"))).status_code for i in range(3)]
+            codes = [
+                (
+                    await proxy.post(
+                        "/graphql", json=HEALTH, headers=via("203.0.113.5", f"hg_spray{i}")
+                    )
+                ).status_code
+                for i in range(3)
+            ]
             assert codes == [401, 401, 429]
-            served = await proxy.post("/graphql", json=HEALTH, headers=via("203.0.113.6",
-                                                                          keys["key"]))
+            served = await proxy.post(
+                "/graphql", json=HEALTH, headers=via("203.0.113.6", keys["key"])
+            )
             assert served.status_code == 200
-        codes = [(await direct.post("/graphql", json=HEALTH, headers={
-            "X-API-Key": f"hg_spray{i}", "X-Forwarded-For": f"198.51.100.{i}"})).status_code
-            for i in range(3)]
+        codes = [
+            (
+                await direct.post(
+                    "/graphql",
+                    json=HEALTH,
+                    headers={"X-API-Key": f"hg_spray{i}", "X-Forwarded-For": f"198.51.100.{i}"},
+                )
+            ).status_code
+            for i in range(3)
+        ]
         assert codes == [401, 401, 429]
 
 
@@ -267,8 +314,9 @@ def test_auth_failure_memory_is_bounded() -> None:
 async def test_document_limits_refuse_quickly_with_typed_errors(
     executor: Executor, hash_embedder: HashEmbedder
 ) -> None:
-    app = _app(executor, hash_embedder, auth_disabled=True, max_body_bytes=100_000,
-               max_query_cost=5_000)
+    app = _app(
+        executor, hash_embedder, auth_disabled=True, max_body_bytes=100_000, max_query_cost=5_000
+    )
     async with http_client(app) as client:
         deep = "{ health { ready } }"
         depth50 = "{" + "a {" * 50 + "b" + "}" * 51
@@ -284,8 +332,10 @@ async def test_document_limits_refuse_quickly_with_typed_errors(
         aliases = "{ " + " ".join(f"h{i}: health {{ ready }}" for i in range(40)) + " }"
         res = (await client.post("/graphql", json={"query": aliases})).json()
         assert res["errors"][0]["extensions"]["code"] == "BAD_INPUT"
-        costly = ('{ entities(agentId: "a", first: 100) { edges { node { facts(limit: 100) '
-                  "{ id } relationships { id } } } } }")
+        costly = (
+            '{ entities(agentId: "a", first: 100) { edges { node { facts(limit: 100) '
+            "{ id } relationships { id } } } } }"
+        )
         res = (await client.post("/graphql", json={"query": costly})).json()
         assert res["errors"][0]["extensions"] == {"code": "BAD_INPUT", "reason": "cost"}
         ok = (await client.post("/graphql", json={"query": deep})).json()
@@ -314,8 +364,11 @@ async def test_internal_errors_are_masked_and_unavailable_is_typed(
         text = res.text
         assert "secret" not in text and "Traceback" not in text and "MATCH" not in text
         assert res.json()["errors"][0] == {
-            "message": "Internal error.", "locations": [{"line": 1, "column": 3}],
-            "path": ["retrieve"], "extensions": {"code": "INTERNAL"}}
+            "message": "Internal error.",
+            "locations": [{"line": 1, "column": 3}],
+            "path": ["retrieve"],
+            "extensions": {"code": "INTERNAL"},
+        }
     down = ExplodingRetriever(executor, hash_embedder, GraphUnavailable("bolt://10.0.0.1 refused"))
     app = _app(executor, hash_embedder, auth_disabled=True, retriever=down)
     async with http_client(app) as client:

@@ -22,17 +22,24 @@ async def test_seed_is_complete_and_idempotent(
     counts = await executor.run_text(load_query("agent_counts"), {"agent_id": agent_id}, read=True)
     second = await load_demo(memory_for(executor, embedder), agent_id, progress=False)
     assert second.already_loaded
-    assert await executor.run_text(load_query("agent_counts"), {"agent_id": agent_id}, read=True) == counts
+    assert (
+        await executor.run_text(load_query("agent_counts"), {"agent_id": agent_id}, read=True)
+        == counts
+    )
 
     services = memory_for(executor, embedder)
-    res = await gql(services, """query($a: ID!) {
+    res = await gql(
+        services,
+        """query($a: ID!) {
       me: entity(agentId: $a, key: "person:guilherme_maturana") {
         aliases relationships(includeInvalidated: true) { type targetKey active } }
       helena: entity(agentId: $a, key: "person:helena_maturana") {
         relationships(includeInvalidated: true) { type targetKey active invalidatedAt } }
       mergeCandidates(agentId: $a) { keepKey dropKey }
       moves: facts(agentId: $a, includeInvalidated: true, entityKey: "person:guilherme_maturana",
-                   first: 50) { edges { node { id text active } } } }""", {"a": agent_id})
+                   first: 50) { edges { node { id text active } } } }""",
+        {"a": agent_id},
+    )
     assert res.errors is None
     me = res.data["me"]
     assert {"Guili", "Gui Maturana"} <= set(me["aliases"])
@@ -42,11 +49,16 @@ async def test_seed_is_complete_and_idempotent(
     assert jobs >= {("organization:orion_tech", True), ("organization:vertix", False)}
     porto = [r for r in res.data["helena"]["relationships"] if r["targetKey"] == "place:porto"]
     assert porto and porto[0]["active"] is False and porto[0]["invalidatedAt"]
-    assert {"keepKey": "person:guilherme_maturana", "dropKey": "person:guilherme_maturanna"} in \
-        res.data["mergeCandidates"]
+    assert {
+        "keepKey": "person:guilherme_maturana",
+        "dropKey": "person:guilherme_maturanna",
+    } in res.data["mergeCandidates"]
     ended = [e["node"] for e in res.data["moves"]["edges"] if not e["node"]["active"]]
     assert ended, "the moves and the job change must leave superseded versions"
-    chain = await gql(services, "query($a: ID!, $id: ID!) { factHistory(agentId: $a, id: $id) { id } }",
-                      {"a": agent_id, "id": ended[0]["id"]})
+    chain = await gql(
+        services,
+        "query($a: ID!, $id: ID!) { factHistory(agentId: $a, id: $id) { id } }",
+        {"a": agent_id, "id": ended[0]["id"]},
+    )
     assert len(chain.data["factHistory"]) >= 2
     assert story.AGENT == "demo"

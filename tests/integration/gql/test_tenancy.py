@@ -36,8 +36,15 @@ from tests.integration.gql.support import http_client, load_story, memory_for
 
 pytestmark = pytest.mark.neo4j
 
-SCALAR_LITERALS = {"ID": '"x"', "String": '"x"', "Int": "1", "Float": "0.5",
-                   "Boolean": "false", "DateTime": '"2026-01-01T00:00:00+00:00"', "JSON": "{}"}
+SCALAR_LITERALS = {
+    "ID": '"x"',
+    "String": '"x"',
+    "Int": "1",
+    "Float": "0.5",
+    "Boolean": "false",
+    "DateTime": '"2026-01-01T00:00:00+00:00"',
+    "JSON": "{}",
+}
 
 
 def _literal(type_: Any) -> str:
@@ -57,9 +64,11 @@ def _admin_only() -> set[str]:
     names = set()
     for root in (Query, Mutation):
         for f in root.__strawberry_definition__.fields:  # type: ignore[attr-defined]
-            if any(isinstance(ext, PermissionExtension)
-                   and any(isinstance(p, AdminAccess) for p in ext.permissions)
-                   for ext in f.extensions):
+            if any(
+                isinstance(ext, PermissionExtension)
+                and any(isinstance(p, AdminAccess) for p in ext.permissions)
+                for ext in f.extensions
+            ):
                 head, *rest = f.python_name.split("_")
                 names.add(head + "".join(w.capitalize() for w in rest))
     return names
@@ -106,15 +115,38 @@ async def tenant_keys(executor: Executor, agent_id: str) -> AsyncIterator[dict[s
 
 def test_every_agent_field_is_covered() -> None:
     names = {n for n, _ in agent_operations("x")}
-    assert {"retrieve", "entity", "entities", "facts", "factHistory", "events", "neighborhood",
-            "observations", "mergeCandidates", "auditLog", "jobs", "job", "write", "remember",
-            "forget", "mergeEntities", "resolveMergeCandidate", "failedMessages",
-            "retryFailedMessages", "eraseFact", "eraseEntity", "eraseAgent"} <= names
+    assert {
+        "retrieve",
+        "entity",
+        "entities",
+        "facts",
+        "factHistory",
+        "events",
+        "neighborhood",
+        "observations",
+        "mergeCandidates",
+        "auditLog",
+        "jobs",
+        "job",
+        "write",
+        "remember",
+        "forget",
+        "mergeEntities",
+        "resolveMergeCandidate",
+        "failedMessages",
+        "retryFailedMessages",
+        "eraseFact",
+        "eraseEntity",
+        "eraseAgent",
+    } <= names
     assert {"eraseFact", "eraseEntity", "eraseAgent"} == ADMIN_ONLY
 
 
 async def test_tenant_a_cannot_touch_tenant_b_through_any_field(
-    executor: Executor, hash_embedder: HashEmbedder, agent_id: str, other_agent: str,
+    executor: Executor,
+    hash_embedder: HashEmbedder,
+    agent_id: str,
+    other_agent: str,
     tenant_keys: dict[str, str],
 ) -> None:
     await load_story(executor, hash_embedder, other_agent)
@@ -122,8 +154,9 @@ async def test_tenant_a_cannot_touch_tenant_b_through_any_field(
     app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), memory=services)
     headers = {"Authorization": f"Bearer {tenant_keys['a']}"}
     async with http_client(app) as client:  # the app's start (schema step) is done here
-        before = await executor.run_text(load_query("agent_counts"), {"agent_id": other_agent},
-                                         read=True)
+        before = await executor.run_text(
+            load_query("agent_counts"), {"agent_id": other_agent}, read=True
+        )
         for name, op in agent_operations(other_agent):
             body = (await client.post("/graphql", json={"query": op}, headers=headers)).json()
             codes = [e["extensions"]["code"] for e in body.get("errors", [])]
@@ -135,7 +168,9 @@ async def test_tenant_a_cannot_touch_tenant_b_through_any_field(
             body = (await client.post("/graphql", json={"query": op}, headers=headers)).json()
             codes = [e["extensions"]["code"] for e in body.get("errors", [])]
             assert ("FORBIDDEN" in codes) == (name in ADMIN_ONLY), (name, body)
-    after = await executor.run_text(load_query("agent_counts"), {"agent_id": other_agent}, read=True)
+    after = await executor.run_text(
+        load_query("agent_counts"), {"agent_id": other_agent}, read=True
+    )
     assert after == before
 
 
@@ -148,8 +183,15 @@ async def two_tenants(executor: Executor) -> AsyncIterator[dict[str, Any]]:
     _, key_b = await store.create(b, [agent_b])
     _, key_a = await store.create(a, [], all_agents=True)
     new_agents: list[str] = []
-    yield {"store": store, "a": a, "b": b, "agent_b": agent_b, "key_a": key_a,
-           "key_b": key_b, "new_agents": new_agents}
+    yield {
+        "store": store,
+        "a": a,
+        "b": b,
+        "agent_b": agent_b,
+        "key_a": key_a,
+        "key_b": key_b,
+        "new_agents": new_agents,
+    }
     for agent in [agent_b, *new_agents]:
         await delete_agent(executor, agent)
     for tenant in (a, b):
@@ -157,12 +199,15 @@ async def two_tenants(executor: Executor) -> AsyncIterator[dict[str, Any]]:
 
 
 async def test_all_agents_key_reaches_only_agents_of_its_tenant(
-    executor: Executor, hash_embedder: HashEmbedder, two_tenants: dict[str, Any],
+    executor: Executor,
+    hash_embedder: HashEmbedder,
+    two_tenants: dict[str, Any],
 ) -> None:
     t = two_tenants
     await load_story(executor, hash_embedder, t["agent_b"])
-    before = await executor.run_text(load_query("agent_counts"), {"agent_id": t["agent_b"]},
-                                     read=True)
+    before = await executor.run_text(
+        load_query("agent_counts"), {"agent_id": t["agent_b"]}, read=True
+    )
     services = memory_for(executor, hash_embedder)
     app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), memory=services)
     own = f"test-{uuid.uuid4().hex[:12]}"
@@ -182,16 +227,23 @@ async def test_all_agents_key_reaches_only_agents_of_its_tenant(
         # ... and is then out of tenant B's reach, even for a key naming it.
         with pytest.raises(BadInput, match="another tenant"):
             await t["store"].create(t["b"], [own])
-        body = (await client.post("/graphql", json={"query": agent_operations(own)[0][1]},
-                                  headers={"X-API-Key": t["key_b"]})).json()
+        body = (
+            await client.post(
+                "/graphql",
+                json={"query": agent_operations(own)[0][1]},
+                headers={"X-API-Key": t["key_b"]},
+            )
+        ).json()
         assert [e["extensions"]["code"] for e in body["errors"]] == ["FORBIDDEN"]
-    after = await executor.run_text(load_query("agent_counts"), {"agent_id": t["agent_b"]},
-                                    read=True)
+    after = await executor.run_text(
+        load_query("agent_counts"), {"agent_id": t["agent_b"]}, read=True
+    )
     assert after == before
 
 
 async def test_the_same_agent_id_in_two_tenants_is_refused(
-    executor: Executor, two_tenants: dict[str, Any],
+    executor: Executor,
+    two_tenants: dict[str, Any],
 ) -> None:
     t = two_tenants
     with pytest.raises(BadInput, match="belongs to another tenant"):
@@ -205,7 +257,9 @@ async def test_the_same_agent_id_in_two_tenants_is_refused(
 
 
 async def test_memory_without_a_tenant_is_not_claimed_by_all_agents_keys(
-    executor: Executor, hash_embedder: HashEmbedder, two_tenants: dict[str, Any],
+    executor: Executor,
+    hash_embedder: HashEmbedder,
+    two_tenants: dict[str, Any],
     other_agent: str,
 ) -> None:
     """Data written by the operator's CLI (or before tenancy existed) has no tenant: an
@@ -216,19 +270,19 @@ async def test_memory_without_a_tenant_is_not_claimed_by_all_agents_keys(
     app = create_app(Settings(auth_disabled=False, rate_limit_per_minute=0), memory=services)
     query = {"query": f'{{ entities(agentId: "{other_agent}") {{ totalCount }} }}'}
     async with http_client(app) as client:
-        body = (await client.post("/graphql", json=query,
-                                  headers={"X-API-Key": t["key_a"]})).json()
+        body = (await client.post("/graphql", json=query, headers={"X-API-Key": t["key_a"]})).json()
         assert [e["extensions"]["code"] for e in body["errors"]] == ["FORBIDDEN"]
         _, named = await t["store"].create(t["b"], [other_agent])
         body = (await client.post("/graphql", json=query, headers={"X-API-Key": named})).json()
         assert body == {"data": {"entities": {"totalCount": 3}}}
-        body = (await client.post("/graphql", json=query,
-                                  headers={"X-API-Key": t["key_a"]})).json()
+        body = (await client.post("/graphql", json=query, headers={"X-API-Key": t["key_a"]})).json()
         assert [e["extensions"]["code"] for e in body["errors"]] == ["FORBIDDEN"]
 
 
 async def test_reads_never_claim_and_an_unknown_agent_answers_like_a_forbidden_one(
-    executor: Executor, hash_embedder: HashEmbedder, two_tenants: dict[str, Any],
+    executor: Executor,
+    hash_embedder: HashEmbedder,
+    two_tenants: dict[str, Any],
 ) -> None:
     """An --all-agents key reading an agent id nobody uses gets exactly the answer it gets for
     another tenant's agent (so reads cannot tell which ids exist), and the id stays free."""
@@ -243,16 +297,23 @@ async def test_reads_never_claim_and_an_unknown_agent_answers_like_a_forbidden_o
     assert len(reads) > 10
     async with http_client(app) as client:
         for name, op in reads:
-            foreign = await client.post("/graphql", headers=headers,
-                                        json={"query": op.replace("AGENT", t["agent_b"])})
-            unknown = await client.post("/graphql", headers=headers,
-                                        json={"query": op.replace("AGENT", fresh)})
+            foreign = await client.post(
+                "/graphql", headers=headers, json={"query": op.replace("AGENT", t["agent_b"])}
+            )
+            unknown = await client.post(
+                "/graphql", headers=headers, json={"query": op.replace("AGENT", fresh)}
+            )
             assert foreign.status_code == unknown.status_code, name
             assert foreign.json() == unknown.json(), name
             assert [e["extensions"]["code"] for e in unknown.json()["errors"]] == ["FORBIDDEN"]
         owner = await executor.run("tenancy/agent_owner", {"agent_id": fresh}, read=True)
         assert owner == []  # still free: tenant B may take it
         _, key_b = await t["store"].create(t["b"], [fresh])
-        body = (await client.post("/graphql", headers={"X-API-Key": key_b}, json={
-            "query": f'{{ entities(agentId: "{fresh}") {{ totalCount }} }}'})).json()
+        body = (
+            await client.post(
+                "/graphql",
+                headers={"X-API-Key": key_b},
+                json={"query": f'{{ entities(agentId: "{fresh}") {{ totalCount }} }}'},
+            )
+        ).json()
         assert body == {"data": {"entities": {"totalCount": 0}}}

@@ -23,6 +23,9 @@ def queue(executor: Executor) -> JobQueue:
 
 @pytest.fixture
 def fast_deps(executor: Executor, queue: JobQueue) -> JobDeps:
-    cfg = JobsConfig(worker=WorkerConfig(poll_interval_s=0.05, lease_timeout_s=300.0,
-                                         reaper_interval_s=0.5, shutdown_grace_s=1.0))
+    cfg = JobsConfig(
+        worker=WorkerConfig(
+            poll_interval_s=0.05, lease_timeout_s=300.0, reaper_interval_s=0.5, shutdown_grace_s=1.0
+        )
+    )
     return JobDeps(executor=executor, queue=queue, config=cfg)

@@ -68,8 +68,7 @@ async def main(agent_id: str, marker: Path, point: str) -> None:
         pipeline = WritePipeline(FreezingExecutor(ex, marker, 2), embedder, None)
     else:
         pipeline = FreezingPipeline(WritePipeline(ex, embedder, None), marker)
-    deps = JobDeps(executor=ex, queue=JobQueue(ex), embedder=embedder,
-                   writer=pipeline)
+    deps = JobDeps(executor=ex, queue=JobQueue(ex), embedder=embedder, writer=pipeline)
     worker = Worker(deps, {"extract": extract_handler}, owner="crash-worker", agent_id=agent_id)
     while not await worker.run_once():
         await asyncio.sleep(0.1)

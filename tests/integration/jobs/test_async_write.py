@@ -26,21 +26,45 @@ from tests.cypher import load_query
 pytestmark = pytest.mark.neo4j
 
 ROOT = Path(__file__).resolve().parents[3]
-MESSAGE = ("My sister Clara Rezende moved to Porto in March because she got a job at Acme. "
-           "She loves hiking in the mountains and plays the cello.")
+MESSAGE = (
+    "My sister Clara Rezende moved to Porto in March because she got a job at Acme. "
+    "She loves hiking in the mountains and plays the cello."
+)
 
 
 def deps_for(executor: Executor, embedder: Embedder, *, lease_s: float = 300.0) -> JobDeps:
-    cfg = JobsConfig(worker=WorkerConfig(poll_interval_s=0.1, lease_timeout_s=lease_s,
-                                         reaper_interval_s=0.2, shutdown_grace_s=1.0))
-    return JobDeps(executor=executor, queue=JobQueue(executor), embedder=embedder, config=cfg,
-                   writer=WritePipeline(executor, embedder, None))
+    cfg = JobsConfig(
+        worker=WorkerConfig(
+            poll_interval_s=0.1,
+            lease_timeout_s=lease_s,
+            reaper_interval_s=0.2,
+            shutdown_grace_s=1.0,
+        )
+    )
+    return JobDeps(
+        executor=executor,
+        queue=JobQueue(executor),
+        embedder=embedder,
+        config=cfg,
+        writer=WritePipeline(executor, embedder, None),
+    )
 
 
 async def facts_of(executor: Executor, agent_id: str) -> list[tuple[Any, ...]]:
-    rows = await executor.run_text(load_query("consolidation_agent_facts"), {"agent_id": agent_id}, read=True)
-    return sorted((r["text"], r["subject_key"], r["kind"], r["confidence"], r["active"],
-                   r["reinforcement_count"]) for r in rows)
+    rows = await executor.run_text(
+        load_query("consolidation_agent_facts"), {"agent_id": agent_id}, read=True
+    )
+    return sorted(
+        (
+            r["text"],
+            r["subject_key"],
+            r["kind"],
+            r["confidence"],
+            r["active"],
+            r["reinforcement_count"],
+        )
+        for r in rows
+    )
 
 
 async def run_until_done(worker: Worker, queue: JobQueue, job_id: str, seconds: float) -> None:
@@ -62,8 +86,9 @@ async def reference_facts(executor: Executor, embedder: Embedder) -> list[tuple[
     agent = f"test-{uuid.uuid4().hex[:12]}"
     try:
         deps = deps_for(executor, embedder)
-        accepted = await write_async(executor, deps.queue, agent, MESSAGE, "Rafael",
-                                     embedder=embedder)
+        accepted = await write_async(
+            executor, deps.queue, agent, MESSAGE, "Rafael", embedder=embedder
+        )
         assert accepted.job_id is not None
         worker = Worker(deps, {"extract": extract_handler}, agent_id=agent)
         assert await worker.run_until_idle() == 1
@@ -76,20 +101,38 @@ async def test_async_write_logs_the_event_then_the_worker_extracts(
     executor: Executor, embedder: Embedder, agent_id: str
 ) -> None:
     deps = deps_for(executor, embedder)
-    accepted = await write_async(executor, deps.queue, agent_id, MESSAGE, "Rafael",
-                                 embedder=embedder, idempotency_key="msg-1")
+    accepted = await write_async(
+        executor,
+        deps.queue,
+        agent_id,
+        MESSAGE,
+        "Rafael",
+        embedder=embedder,
+        idempotency_key="msg-1",
+    )
     assert accepted.event_id and accepted.job_id and accepted.created
-    event = await executor.run("jobs/event", {"agent_id": agent_id, "id": accepted.event_id},
-                               read=True)
+    event = await executor.run(
+        "jobs/event", {"agent_id": agent_id, "id": accepted.event_id}, read=True
+    )
     assert event[0]["text"] == MESSAGE and event[0]["speaker"] == "Rafael"
     assert await facts_of(executor, agent_id) == []  # nothing extracted yet
     job = await deps.queue.get(accepted.job_id)
     assert job is not None and job.kind == "extract" and job.status == "pending"
     # the same idempotency key again: same event, same job, nothing new
-    again = await write_async(executor, deps.queue, agent_id, MESSAGE, "Rafael",
-                              embedder=embedder, idempotency_key="msg-1")
+    again = await write_async(
+        executor,
+        deps.queue,
+        agent_id,
+        MESSAGE,
+        "Rafael",
+        embedder=embedder,
+        idempotency_key="msg-1",
+    )
     assert (again.event_id, again.job_id, again.created) == (
-        accepted.event_id, accepted.job_id, False)
+        accepted.event_id,
+        accepted.job_id,
+        False,
+    )
     worker = Worker(deps, {"extract": extract_handler}, agent_id=agent_id)
     assert await worker.run_until_idle() == 1
     done = await deps.queue.get(accepted.job_id)
@@ -116,14 +159,17 @@ async def test_sigkilled_worker_loses_nothing_and_duplicates_nothing(
     expected = await reference_facts(executor, embedder)
     assert expected, "the offline pipeline extracted no facts from MESSAGE"
     deps = deps_for(executor, embedder, lease_s=1.0)
-    accepted = await write_async(executor, deps.queue, agent_id, MESSAGE, "Rafael",
-                                 embedder=embedder)
+    accepted = await write_async(
+        executor, deps.queue, agent_id, MESSAGE, "Rafael", embedder=embedder
+    )
     assert accepted.job_id is not None
     marker = tmp_path / "frozen"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.integration.jobs.crash_worker", agent_id, str(marker),
-         point], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [sys.executable, "-m", "tests.integration.jobs.crash_worker", agent_id, str(marker), point],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     try:
         for _ in range(1200):  # the child loads MiniLM and spaCy first
@@ -150,7 +196,8 @@ async def test_sigkilled_worker_loses_nothing_and_duplicates_nothing(
 
 
 async def test_an_async_write_keeps_only_the_bounded_earlier_messages_in_its_job(
-        executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
     """The job payload holds what the prompt would get: the last ``recent_messages_max``
     earlier messages, each cut to ``recent_message_chars`` (not 200 × 200 kB)."""
     from graph.memory.write import WriteConfig

@@ -51,26 +51,48 @@ class SentenceFacts(WritePipeline):
         super().__init__(executor, embedder, None)
         self.calls = 0
 
-    async def write(self, agent_id: str, message: str, speaker_name: str,  # type: ignore[override]
-                    *, idempotency_key: str | None = None, thread_id: str | None = None,
-                    fence: Any = None,
-                    config_overrides: dict[str, Any] | None = None) -> WriteResult:
+    async def write(
+        self,
+        agent_id: str,
+        message: str,
+        speaker_name: str,  # type: ignore[override]
+        *,
+        idempotency_key: str | None = None,
+        thread_id: str | None = None,
+        fence: Any = None,
+        config_overrides: dict[str, Any] | None = None,
+    ) -> WriteResult:
         self.calls += 1
-        sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", message)
-                     if len(s.strip()) >= 10 and not s.lstrip().startswith("#")][:20]
+        sentences = [
+            s.strip()
+            for s in re.split(r"(?<=[.!?])\s+", message)
+            if len(s.strip()) >= 10 and not s.lstrip().startswith("#")
+        ][:20]
         base = idempotency_key or message
-        facts = [StructuredFact(s, subject=speaker_name, confidence=0.8,
-                                id=hashlib.sha256(f"{agent_id}|{base}|{i}".encode()).hexdigest())
-                 for i, s in enumerate(sentences)]
+        facts = [
+            StructuredFact(
+                s,
+                subject=speaker_name,
+                confidence=0.8,
+                id=hashlib.sha256(f"{agent_id}|{base}|{i}".encode()).hexdigest(),
+            )
+            for i, s in enumerate(sentences)
+        ]
         done = await remember(self.executor, self.embedder, agent_id, facts=facts)
-        return WriteResult(success=True, facts_added=[
-            FactChange(i, f.text, speaker_name, "ADD") for i, f in zip(done.fact_ids, facts,
-                                                                       strict=True)])
+        return WriteResult(
+            success=True,
+            facts_added=[
+                FactChange(i, f.text, speaker_name, "ADD")
+                for i, f in zip(done.fact_ids, facts, strict=True)
+            ],
+        )
 
 
 def fast_config(**docs: Any) -> JobsConfig:
-    return JobsConfig(worker=WorkerConfig(poll_interval_s=0.05, reaper_interval_s=5.0),
-                      documents=DocumentConfig(**docs))
+    return JobsConfig(
+        worker=WorkerConfig(poll_interval_s=0.05, reaper_interval_s=5.0),
+        documents=DocumentConfig(**docs),
+    )
 
 
 async def test_one_megabyte_markdown_ingests_as_jobs_with_progress(
@@ -81,13 +103,21 @@ async def test_one_megabyte_markdown_ingests_as_jobs_with_progress(
     assert len(text.encode()) >= 1_000_000
     cfg = fast_config(chunk_chars=4_000, chunk_overlap=300)
     pipeline = SentenceFacts(executor, embedder)
-    deps = JobDeps(executor=executor, queue=JobQueue(executor), embedder=embedder, config=cfg,
-                   writer=pipeline)
-    accepted = await ingest_document(executor, deps.queue, agent_id, text=text,
-                                     fmt="markdown", source="chronicle.md",
-                                     config=cfg.documents)
-    again = await ingest_document(executor, deps.queue, agent_id, text=text, fmt="markdown",
-                                  config=cfg.documents)
+    deps = JobDeps(
+        executor=executor, queue=JobQueue(executor), embedder=embedder, config=cfg, writer=pipeline
+    )
+    accepted = await ingest_document(
+        executor,
+        deps.queue,
+        agent_id,
+        text=text,
+        fmt="markdown",
+        source="chronicle.md",
+        config=cfg.documents,
+    )
+    again = await ingest_document(
+        executor, deps.queue, agent_id, text=text, fmt="markdown", config=cfg.documents
+    )
     assert again.document_id == accepted.document_id and not again.created
     assert again.job_id == accepted.job_id  # deduplicated while pending
     before = await document_progress(executor, agent_id, accepted.document_id)
@@ -99,10 +129,10 @@ async def test_one_megabyte_markdown_ingests_as_jobs_with_progress(
         if job.kind == "document_ingest":
             seen.append(fraction)
 
-    handlers = {k: h for k, h in default_handlers().items()
-                if k in ("document_ingest", "chunk_extract")}
-    workers = [Worker(deps, handlers, agent_id=agent_id, on_progress=on_progress)
-               for _ in range(4)]
+    handlers = {
+        k: h for k, h in default_handlers().items() if k in ("document_ingest", "chunk_extract")
+    }
+    workers = [Worker(deps, handlers, agent_id=agent_id, on_progress=on_progress) for _ in range(4)]
     tasks = [asyncio.create_task(w.run()) for w in workers]
     fractions: list[float] = []
     try:
@@ -128,7 +158,9 @@ async def test_one_megabyte_markdown_ingests_as_jobs_with_progress(
     hits = await search_chunks(executor, agent_id, (await embedder.embed([probe]))[0], 1)
     assert hits[0]["ord"] == 123 and hits[0]["score"] > 0.99
     sentence = next(s for s in re.split(r"(?<=[.!?])\s+", probe) if " lives in " in s)
-    facts = await executor.run_text(load_query("consolidation_agent_facts"), {"agent_id": agent_id}, read=True)
+    facts = await executor.run_text(
+        load_query("consolidation_agent_facts"), {"agent_id": agent_id}, read=True
+    )
     assert any(f["text"] == sentence.strip() for f in facts)
 
 
@@ -143,10 +175,16 @@ async def test_html_document_facts_are_retrievable_through_the_real_pipelines(
     executor: Executor, embedder: Embedder, agent_id: str
 ) -> None:
     cfg = fast_config()
-    deps = JobDeps(executor=executor, queue=JobQueue(executor), embedder=embedder, config=cfg,
-                   writer=WritePipeline(executor, embedder, None))
-    accepted = await ingest_document(executor, deps.queue, agent_id, text=HTML_DOC, fmt="html",
-                                     config=cfg.documents)
+    deps = JobDeps(
+        executor=executor,
+        queue=JobQueue(executor),
+        embedder=embedder,
+        config=cfg,
+        writer=WritePipeline(executor, embedder, None),
+    )
+    accepted = await ingest_document(
+        executor, deps.queue, agent_id, text=HTML_DOC, fmt="html", config=cfg.documents
+    )
     worker = Worker(deps, default_handlers(), agent_id=agent_id)
     assert await worker.run_until_idle() == 2  # ingest + one chunk
     progress = await document_progress(executor, agent_id, accepted.document_id)
@@ -156,13 +194,15 @@ async def test_html_document_facts_are_retrievable_through_the_real_pipelines(
     result = await Retriever(executor, embedder).retrieve(agent_id, "Where does Clara live?")
     assert any("Porto" in f.text for f in result.facts), result.context
     # the same document again: same document, no new jobs, no duplicate facts
-    facts_before = await executor.run_text(load_query("consolidation_agent_facts"), {"agent_id": agent_id},
-                                      read=True)
+    facts_before = await executor.run_text(
+        load_query("consolidation_agent_facts"), {"agent_id": agent_id}, read=True
+    )
     again = await ingest_document(executor, deps.queue, agent_id, text=HTML_DOC, fmt="html")
     assert again.document_id == accepted.document_id
     await worker.run_until_idle()
-    facts_after = await executor.run_text(load_query("consolidation_agent_facts"), {"agent_id": agent_id},
-                                     read=True)
+    facts_after = await executor.run_text(
+        load_query("consolidation_agent_facts"), {"agent_id": agent_id}, read=True
+    )
     assert [f["id"] for f in facts_after] == [f["id"] for f in facts_before]
 
 
@@ -173,8 +213,13 @@ async def test_url_ingest_refuses_loopback_unless_allowed(
     with pytest.raises(UrlRefused):
         await ingest_document(executor, queue, agent_id, url="http://127.0.0.1:1/doc")
     assert await queue.list_jobs(agent_id=agent_id) == []
-    allowed = await ingest_document(executor, queue, agent_id, url="http://127.0.0.1:1/doc",
-                                    config=DocumentConfig(allow_private_urls=True))
+    allowed = await ingest_document(
+        executor,
+        queue,
+        agent_id,
+        url="http://127.0.0.1:1/doc",
+        config=DocumentConfig(allow_private_urls=True),
+    )
     assert allowed.job_id  # accepted; the worker fetches later (under the same guard)
 
 
@@ -186,19 +231,39 @@ async def test_offline_document_chunks_relate_names_to_common_noun_phrases(
     (the option's default)."""
     text = "Sammi Smith is an American country singer. Sammi Smith recorded Help Me Make It."
     cfg = fast_config()
-    deps = JobDeps(executor=executor, queue=JobQueue(executor), embedder=embedder, config=cfg,
-                   writer=WritePipeline(executor, embedder, None))
-    await ingest_document(executor, deps.queue, agent_id, text=text, fmt="text",
-                          title="Sammi Smith", config=cfg.documents)
+    deps = JobDeps(
+        executor=executor,
+        queue=JobQueue(executor),
+        embedder=embedder,
+        config=cfg,
+        writer=WritePipeline(executor, embedder, None),
+    )
+    await ingest_document(
+        executor,
+        deps.queue,
+        agent_id,
+        text=text,
+        fmt="text",
+        title="Sammi Smith",
+        config=cfg.documents,
+    )
     assert await Worker(deps, default_handlers(), agent_id=agent_id).run_until_idle() == 2
-    names = {r["name"] for r in await executor.run_text(
-        load_query("drill_entities"), {"agent_id": agent_id}, read=True)}
+    names = {
+        r["name"]
+        for r in await executor.run_text(
+            load_query("drill_entities"), {"agent_id": agent_id}, read=True
+        )
+    }
     assert "american country singer" in names
     other = f"{agent_id}-chat"
     try:
         await WritePipeline(executor, embedder, None).write(other, text, "Sammi Smith")
-        names = {r["name"] for r in await executor.run_text(
-            load_query("drill_entities"), {"agent_id": other}, read=True)}
+        names = {
+            r["name"]
+            for r in await executor.run_text(
+                load_query("drill_entities"), {"agent_id": other}, read=True
+            )
+        }
         assert "sammi smith" in names and "american country singer" not in names
     finally:
         await delete_agent(executor, other)

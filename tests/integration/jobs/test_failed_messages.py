@@ -44,12 +44,15 @@ async def test_a_failed_message_is_listed_and_rerun_once_fixed(
     assert await facts_of(executor, agent_id) == []
 
     memory = memory_for(executor, embedder)
-    app = create_app(Settings(auth_disabled=True, rate_limit_per_minute=0,
-                              worker_enabled=False), memory=memory)
+    app = create_app(
+        Settings(auth_disabled=True, rate_limit_per_minute=0, worker_enabled=False), memory=memory
+    )
     async with http_client(app) as client:
+
         async def gql(query: str) -> dict[str, Any]:
-            body = (await client.post("/graphql", json={
-                "query": query, "variables": {"a": agent_id}})).json()
+            body = (
+                await client.post("/graphql", json={"query": query, "variables": {"a": agent_id}})
+            ).json()
             assert "errors" not in body, body
             return dict(body["data"])
 
@@ -62,10 +65,13 @@ async def test_a_failed_message_is_listed_and_rerun_once_fixed(
         again = (await gql(RETRY))["retryFailedMessages"]["jobIds"]
         assert again == jobs  # a pending job for the message is not doubled
 
-        deps = dataclasses.replace(deps_for(executor, embedder),
-                                   writer=WritePipeline(executor, embedder, None))  # the fix
-        assert await Worker(deps, {"extract": extract_handler},
-                            agent_id=agent_id).run_until_idle() == 1
+        deps = dataclasses.replace(
+            deps_for(executor, embedder), writer=WritePipeline(executor, embedder, None)
+        )  # the fix
+        assert (
+            await Worker(deps, {"extract": extract_handler}, agent_id=agent_id).run_until_idle()
+            == 1
+        )
         facts = await facts_of(executor, agent_id)
         assert any("Porto" in f[0] for f in facts)
         assert (await gql(FAILED))["failedMessages"] == []
@@ -82,7 +88,8 @@ async def broken_event(executor: Executor, embedder: Embedder, agent_id: str) ->
 
 
 def test_the_cli_lists_a_failed_message_with_its_error_and_queues_its_rerun(
-        broken_event: str, agent_id: str) -> None:
+    broken_event: str, agent_id: str
+) -> None:
     listed = CliRunner().invoke(cli, ["jobs", "failed", "--agent", agent_id])
     assert listed.exit_code == 0, listed.output
     assert broken_event in listed.output and "error=ZeroDivisionError" in listed.output

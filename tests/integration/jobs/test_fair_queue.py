@@ -31,8 +31,11 @@ async def test_a_flooding_agent_does_not_starve_another(
     other = f"test-{uuid.uuid4().hex[:12]}"
     try:
         await queue.enqueue_many(
-            [JobSpec(kind=kind, agent_id=agent_id, unique=True, payload={"n": n})
-             for n in range(300)])
+            [
+                JobSpec(kind=kind, agent_id=agent_id, unique=True, payload={"n": n})
+                for n in range(300)
+            ]
+        )
         await queue.enqueue(JobSpec(kind=kind, agent_id=other, unique=True))
         order = await _drain(queue, kind)
         assert len(order) == 301  # everything ran, once
@@ -51,8 +54,9 @@ async def test_a_tenant_with_many_agents_does_not_starve_another_tenant(
     try:
         await claim_agents(executor, big, flood)
         await claim_agents(executor, small, [lone])
-        await queue.enqueue_many([JobSpec(kind=kind, agent_id=a, unique=True)
-                                  for a in flood for _ in range(20)])
+        await queue.enqueue_many(
+            [JobSpec(kind=kind, agent_id=a, unique=True) for a in flood for _ in range(20)]
+        )
         await queue.enqueue(JobSpec(kind=kind, agent_id=lone, unique=True))
         order = await _drain(queue, kind)
         assert len(order) == 121

@@ -38,8 +38,22 @@ async def test_async_events_of_agents_joined_by_a_pipe_are_two_events(
     executor: Executor, agent_id: str, piped_agent: str, hash_embedder: HashEmbedder
 ) -> None:
     queue = JobQueue(executor)
-    a = await write_async(executor, queue, piped_agent, "Ana likes tea.", "Ana",
-                          embedder=hash_embedder, idempotency_key="k")
-    b = await write_async(executor, queue, agent_id, "Bob likes coffee.", "Bob",
-                          embedder=hash_embedder, idempotency_key="x|k")
+    a = await write_async(
+        executor,
+        queue,
+        piped_agent,
+        "Ana likes tea.",
+        "Ana",
+        embedder=hash_embedder,
+        idempotency_key="k",
+    )
+    b = await write_async(
+        executor,
+        queue,
+        agent_id,
+        "Bob likes coffee.",
+        "Bob",
+        embedder=hash_embedder,
+        idempotency_key="x|k",
+    )
     assert a.created and b.created and a.event_id != b.event_id

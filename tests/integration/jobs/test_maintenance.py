@@ -32,8 +32,20 @@ async def plant(executor: Executor, embedder: Embedder, agent_id: str) -> dict[s
     an expired temporal fact and a causal link. Returns fact ids by short name."""
     past = datetime.now(UTC) - timedelta(days=30)
     yesterday = datetime.now(UTC) - timedelta(days=1)
-    ids = {n: f"{agent_id}-{n}" for n in ("hike1", "hike2", "hike3", "job", "guitar", "lisbon",
-                                          "porto", "vacation", "promotion")}
+    ids = {
+        n: f"{agent_id}-{n}"
+        for n in (
+            "hike1",
+            "hike2",
+            "hike3",
+            "job",
+            "guitar",
+            "lisbon",
+            "porto",
+            "vacation",
+            "promotion",
+        )
+    }
     entities = [
         StructuredEntity("Clara Rezende", "person", aliases=["Clara"]),
         StructuredEntity("Clara Resende", "person"),
@@ -41,29 +53,66 @@ async def plant(executor: Executor, embedder: Embedder, agent_id: str) -> dict[s
         StructuredEntity("Acme", "organization"),
     ]
     facts = [
-        StructuredFact("Clara Rezende loves hiking in the mountains.", "Clara Rezende",
-                       id=ids["hike1"], importance=0.6),
-        StructuredFact("Clara Rezende goes hiking in the mountains every weekend.",
-                       "Clara Rezende", id=ids["hike2"]),
-        StructuredFact("Clara Rezende bought new hiking boots for mountain trails.",
-                       "Clara Rezende", id=ids["hike3"]),
-        StructuredFact("Clara Rezende works at Acme as a software engineer.", "Clara Rezende",
-                       entities=["Acme"], id=ids["job"]),
-        StructuredFact("Rafael Costa plays the guitar in a jazz band.", "Rafael Costa",
-                       id=ids["guitar"]),
-        StructuredFact("Clara Rezende lives in Lisbon.", "Clara Rezende", id=ids["lisbon"],
-                       valid_from=past, valid_to=yesterday, created_at=past),
+        StructuredFact(
+            "Clara Rezende loves hiking in the mountains.",
+            "Clara Rezende",
+            id=ids["hike1"],
+            importance=0.6,
+        ),
+        StructuredFact(
+            "Clara Rezende goes hiking in the mountains every weekend.",
+            "Clara Rezende",
+            id=ids["hike2"],
+        ),
+        StructuredFact(
+            "Clara Rezende bought new hiking boots for mountain trails.",
+            "Clara Rezende",
+            id=ids["hike3"],
+        ),
+        StructuredFact(
+            "Clara Rezende works at Acme as a software engineer.",
+            "Clara Rezende",
+            entities=["Acme"],
+            id=ids["job"],
+        ),
+        StructuredFact(
+            "Rafael Costa plays the guitar in a jazz band.", "Rafael Costa", id=ids["guitar"]
+        ),
+        StructuredFact(
+            "Clara Rezende lives in Lisbon.",
+            "Clara Rezende",
+            id=ids["lisbon"],
+            valid_from=past,
+            valid_to=yesterday,
+            created_at=past,
+        ),
         StructuredFact("Clara Rezende lives in Porto.", "Clara Rezende", id=ids["porto"]),
-        StructuredFact("Rafael Costa is on vacation in Spain.", "Rafael Costa",
-                       id=ids["vacation"], temporal_class="temporal", valid_until=yesterday),
-        StructuredFact("Clara Rezende got a promotion at Acme.", "Clara Rezende",
-                       entities=["Acme"], id=ids["promotion"]),
+        StructuredFact(
+            "Rafael Costa is on vacation in Spain.",
+            "Rafael Costa",
+            id=ids["vacation"],
+            temporal_class="temporal",
+            valid_until=yesterday,
+        ),
+        StructuredFact(
+            "Clara Rezende got a promotion at Acme.",
+            "Clara Rezende",
+            entities=["Acme"],
+            id=ids["promotion"],
+        ),
     ]
     await remember(executor, embedder, agent_id, entities=entities, facts=facts)
-    await executor.run("write/link_supersedes", {
-        "agent_id": agent_id, "rows": [{"new_id": ids["porto"], "old_id": ids["lisbon"]}]})
-    await executor.run("write/link_causes", {"agent_id": agent_id, "rows": [
-        {"cause_id": ids["promotion"], "effect_id": ids["porto"], "strength": 0.8}]})
+    await executor.run(
+        "write/link_supersedes",
+        {"agent_id": agent_id, "rows": [{"new_id": ids["porto"], "old_id": ids["lisbon"]}]},
+    )
+    await executor.run(
+        "write/link_causes",
+        {
+            "agent_id": agent_id,
+            "rows": [{"cause_id": ids["promotion"], "effect_id": ids["porto"], "strength": 0.8}],
+        },
+    )
     return ids
 
 
@@ -90,8 +139,10 @@ async def test_consolidation_makes_observations_with_sources_and_changes(
     assert len(await list_observations(executor, agent_id)) == len(observations)
     # the read side finds observations through their embedding
     vector = (await embedder.embed(["Does Clara like hiking?"]))[0]
-    rows = await executor.run("read/observations", {
-        "agent_id": agent_id, "vector": vector, "min_score": 0.2, "as_of": None, "limit": 3})
+    rows = await executor.run(
+        "read/observations",
+        {"agent_id": agent_id, "vector": vector, "min_score": 0.2, "as_of": None, "limit": 3},
+    )
     assert rows and "hiking" in rows[0]["text"]
     # and the read pipeline shows them as observed patterns
     result = await Retriever(executor, embedder).retrieve(agent_id, "Does Clara like hiking?")
@@ -125,15 +176,22 @@ async def test_profiles_summarise_top_facts_and_only_refresh_on_news(
     ids = await plant(executor, embedder, agent_id)
     first = await refresh_profiles(executor, None, agent_id)
     assert first["refreshed"] >= 3 and first["llm"] == 0
-    rows = await executor.run_text(load_query("consolidation_profiles"),
-                              {"agent_id": agent_id, "keys": ["person:clara_rezende"]}, read=True)
+    rows = await executor.run_text(
+        load_query("consolidation_profiles"),
+        {"agent_id": agent_id, "keys": ["person:clara_rezende"]},
+        read=True,
+    )
     profile = rows[0]["profile_text"]
     assert profile.startswith("Clara Rezende (person).")
     assert "hiking" in profile and "Porto" in profile and "Lisbon" not in profile  # active only
     assert rows[0]["profile_refreshed_at"] is not None and rows[0]["profile_source"] == "offline"
     assert (await refresh_profiles(executor, None, agent_id))["refreshed"] == 0
-    await remember(executor, embedder, agent_id, facts=[
-        StructuredFact("Clara Rezende adopted a dog named Tico.", "Clara Rezende")])
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        facts=[StructuredFact("Clara Rezende adopted a dog named Tico.", "Clara Rezende")],
+    )
     news = await refresh_profiles(executor, None, agent_id)
     assert news["refreshed"] == 1
     assert ids  # planted
@@ -147,8 +205,11 @@ async def test_decay_flags_expired_temporal_facts_and_importance_ranks_them_lowe
     assert await decay_agent(executor, agent_id) == {"flagged": 0, "unflagged": 0}
     result = await rescore_agent(executor, agent_id, use_gds=False)
     assert result["facts_rescored"] == 8 and result["centrality"] == "degree"
-    rows = await executor.run_text(load_query("consolidation_fact_scores"), {
-        "agent_id": agent_id, "ids": [ids["vacation"], ids["guitar"], ids["hike1"]]}, read=True)
+    rows = await executor.run_text(
+        load_query("consolidation_fact_scores"),
+        {"agent_id": agent_id, "ids": [ids["vacation"], ids["guitar"], ids["hike1"]]},
+        read=True,
+    )
     by_id = {r["id"]: r for r in rows}
     vacation, guitar = by_id[ids["vacation"]], by_id[ids["guitar"]]
     assert vacation["stale"] and not guitar["stale"]
@@ -156,10 +217,14 @@ async def test_decay_flags_expired_temporal_facts_and_importance_ranks_them_lowe
     assert vacation["importance_base"] == guitar["importance_base"] == 0.5
     # re-scoring twice does not compound (it always starts from importance_base)
     await rescore_agent(executor, agent_id, use_gds=False)
-    rows2 = await executor.run_text(load_query("consolidation_fact_scores"), {
-        "agent_id": agent_id, "ids": [ids["vacation"], ids["guitar"]]}, read=True)
+    rows2 = await executor.run_text(
+        load_query("consolidation_fact_scores"),
+        {"agent_id": agent_id, "ids": [ids["vacation"], ids["guitar"]]},
+        read=True,
+    )
     assert {r["id"]: r["importance"] for r in rows2} == {
-        r["id"]: r["importance"] for r in rows if r["id"] in {ids["vacation"], ids["guitar"]}}
+        r["id"]: r["importance"] for r in rows if r["id"] in {ids["vacation"], ids["guitar"]}
+    }
 
 
 async def test_causal_links_are_queryable_both_ways(
@@ -178,8 +243,9 @@ async def test_maintenance_kinds_run_as_jobs(
     executor: Executor, embedder: Embedder, agent_id: str, fast_deps: JobDeps
 ) -> None:
     await plant(executor, embedder, agent_id)
-    deps = JobDeps(executor=executor, queue=fast_deps.queue, embedder=embedder,
-                   config=fast_deps.config)
+    deps = JobDeps(
+        executor=executor, queue=fast_deps.queue, embedder=embedder, config=fast_deps.config
+    )
     handlers = default_handlers(with_extraction=False)
     kinds = ["decay", "importance", "profile", "consolidate", "dedup_entities"]
     queued = await deps.queue.enqueue_many([JobSpec(kind=k, agent_id=agent_id) for k in kinds])
@@ -190,8 +256,12 @@ async def test_maintenance_kinds_run_as_jobs(
     plugins = (await executor.run("schema/procedures_like", read=True))[0]
     # PageRank through GDS when the plugin is loaded, degree centrality otherwise.
     centrality = "pagerank" if plugins["gds"] else "degree"
-    assert jobs["decay"].result == {"flagged": 1, "unflagged": 0, "facts_rescored": 8,
-                                    "centrality": centrality}
+    assert jobs["decay"].result == {
+        "flagged": 1,
+        "unflagged": 0,
+        "facts_rescored": 8,
+        "centrality": centrality,
+    }
     assert jobs["consolidate"].result and jobs["consolidate"].result["observations"] >= 2
     assert jobs["dedup_entities"].result and jobs["dedup_entities"].result["candidates"] >= 1
     assert all(e.created for e in queued)
@@ -201,21 +271,26 @@ async def test_near_certain_duplicates_are_merged_automatically(
     executor: Executor, embedder: Embedder, agent_id: str
 ) -> None:
     await plant(executor, embedder, agent_id)
-    await remember(executor, embedder, agent_id, entities=[
-        StructuredEntity("Rafael  Costa!", "person", key="person:rafael_costa_2")],
-        facts=[StructuredFact("Rafael Costa teaches music at a school.",
-                              "person:rafael_costa_2")])
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=[StructuredEntity("Rafael  Costa!", "person", key="person:rafael_costa_2")],
+        facts=[StructuredFact("Rafael Costa teaches music at a school.", "person:rafael_costa_2")],
+    )
     cfg = MaintenanceConfig(merge_auto_threshold=0.95)
     found = await detect_duplicates(executor, agent_id, cfg)
     assert found["merged"] == 1, found
     rows = await merge_candidates(executor, agent_id, status="merged", limit=10)
     assert [(r.keep_key, r.drop_key) for r in rows] == [
-        ("person:rafael_costa", "person:rafael_costa_2")]
+        ("person:rafael_costa", "person:rafael_costa_2")
+    ]
     # the dropped entity is kept (history) but no longer a duplicate candidate
     again = await detect_duplicates(executor, agent_id, cfg)
     assert again["merged"] == 0 and again["entities"] == found["entities"] - 1
-    facts = await executor.run_text(load_query("consolidation_agent_facts"),
-                                    {"agent_id": agent_id}, read=True)
+    facts = await executor.run_text(
+        load_query("consolidation_agent_facts"), {"agent_id": agent_id}, read=True
+    )
     moved = [f for f in facts if f["text"] == "Rafael Costa teaches music at a school."]
     assert [f["subject_key"] for f in moved] == ["person:rafael_costa"]
 
@@ -228,15 +303,19 @@ async def test_manual_resolution_of_merge_candidates(
 
     await plant(executor, embedder, agent_id)
     await detect_duplicates(executor, agent_id, NO_AUTO)
-    (clara,) = [c for c in await merge_candidates(executor, agent_id, status="open")
-                if "clara" in c.keep_key]
+    (clara,) = [
+        c
+        for c in await merge_candidates(executor, agent_id, status="open")
+        if "clara" in c.keep_key
+    ]
     rejected = await resolve_merge_candidate(executor, agent_id, clara.id, accept=False)
     assert rejected.status == "rejected"
     with pytest.raises(BadInput):
         await resolve_merge_candidate(executor, agent_id, clara.id, accept=True)
     await detect_duplicates(executor, agent_id, NO_AUTO)  # a rejection is never re-opened
-    assert [c.status for c in await merge_candidates(executor, agent_id)
-            if c.id == clara.id] == ["rejected"]
+    assert [c.status for c in await merge_candidates(executor, agent_id) if c.id == clara.id] == [
+        "rejected"
+    ]
 
 
 async def test_llm_wording_for_profiles_and_observations(
@@ -249,18 +328,30 @@ async def test_llm_wording_for_profiles_and_observations(
     def profile_reply(body: dict[str, object]) -> dict[str, str]:
         return {"profile": "A person who likes the outdoors."}
 
-    script = ScriptedLLM(by_stage={
-        "Stage: profile": [profile_reply] * 10 + ["not json at all"],
-        "Stage: consolidate": [{"observations": [
-            {"text": "Clara Rezende is an avid mountain hiker.", "kind": "habit"},
-            {"text": "   ", "kind": "pattern"}]}] * 10,
-    })
+    script = ScriptedLLM(
+        by_stage={
+            "Stage: profile": [profile_reply] * 10 + ["not json at all"],
+            "Stage: consolidate": [
+                {
+                    "observations": [
+                        {"text": "Clara Rezende is an avid mountain hiker.", "kind": "habit"},
+                        {"text": "   ", "kind": "pattern"},
+                    ]
+                }
+            ]
+            * 10,
+        }
+    )
     llm = script.chat()
-    profiles = await refresh_profiles(executor, llm, agent_id,
-                                      keys=["person:clara_rezende", "person:rafael_costa"])
+    profiles = await refresh_profiles(
+        executor, llm, agent_id, keys=["person:clara_rezende", "person:rafael_costa"]
+    )
     assert profiles == {"refreshed": 2, "llm": 2, "offline": 0}
-    rows = await executor.run_text(load_query("consolidation_profiles"),
-                              {"agent_id": agent_id, "keys": ["person:clara_rezende"]}, read=True)
+    rows = await executor.run_text(
+        load_query("consolidation_profiles"),
+        {"agent_id": agent_id, "keys": ["person:clara_rezende"]},
+        read=True,
+    )
     assert rows[0]["profile_text"] == "A person who likes the outdoors."
     assert rows[0]["profile_source"] == "llm"
     sent = [r for r in script.requests if "Stage: profile" in r["messages"][0]["content"]]
@@ -271,8 +362,12 @@ async def test_llm_wording_for_profiles_and_observations(
     assert texts["Clara Rezende is an avid mountain hiker."] == "habit"
     assert "   " not in texts  # blank LLM items are dropped
     # an unusable answer falls back to the offline profile
-    await remember(executor, embedder, agent_id, facts=[
-        StructuredFact("Clara Rezende adopted a dog named Tico.", "Clara Rezende")])
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        facts=[StructuredFact("Clara Rezende adopted a dog named Tico.", "Clara Rezende")],
+    )
     script.by_stage["Stage: profile"] = ["not json at all"]
     fallback = await refresh_profiles(executor, llm, agent_id, keys=["person:clara_rezende"])
     assert fallback == {"refreshed": 1, "llm": 0, "offline": 1}

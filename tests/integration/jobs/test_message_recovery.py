@@ -40,12 +40,24 @@ T = TypeVar("T")
 MESSAGE = "Clara Rezende lives in Porto and works at Acme as a software engineer."
 
 
-def deps_for(executor: Executor, writer: WritePipeline | None, *, lease_s: float = 300.0,
-             embedder: HashEmbedder | None = None) -> JobDeps:
-    cfg = JobsConfig(worker=WorkerConfig(poll_interval_s=0.05, lease_timeout_s=lease_s,
-                                         reaper_interval_s=0.1, shutdown_grace_s=1.0))
-    return JobDeps(executor=executor, queue=JobQueue(executor), embedder=embedder,
-                   config=cfg, writer=writer)
+def deps_for(
+    executor: Executor,
+    writer: WritePipeline | None,
+    *,
+    lease_s: float = 300.0,
+    embedder: HashEmbedder | None = None,
+) -> JobDeps:
+    cfg = JobsConfig(
+        worker=WorkerConfig(
+            poll_interval_s=0.05,
+            lease_timeout_s=lease_s,
+            reaper_interval_s=0.1,
+            shutdown_grace_s=1.0,
+        )
+    )
+    return JobDeps(
+        executor=executor, queue=JobQueue(executor), embedder=embedder, config=cfg, writer=writer
+    )
 
 
 def llm_down() -> ChatLLM:
@@ -64,10 +76,12 @@ async def run_attempts(worker: Worker, queue: JobQueue, job_id: str, n: int) -> 
 
 
 async def test_extract_job_with_llm_down_retries_then_dies_visibly(
-        executor: Executor, agent_id: str, hash_embedder: HashEmbedder) -> None:
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
     deps = deps_for(executor, WritePipeline(executor, hash_embedder, llm_down()))
-    accepted = await write_async(executor, deps.queue, agent_id, MESSAGE, SPEAKER,
-                                 embedder=hash_embedder)
+    accepted = await write_async(
+        executor, deps.queue, agent_id, MESSAGE, SPEAKER, embedder=hash_embedder
+    )
     assert accepted.job_id
     worker = Worker(deps, {"extract": extract_handler}, agent_id=agent_id)
     first, second, last = await run_attempts(worker, deps.queue, accepted.job_id, 3)
@@ -83,11 +97,19 @@ async def test_extract_job_with_llm_down_retries_then_dies_visibly(
 
 
 async def test_chunk_job_with_llm_down_retries_then_dies_visibly(
-        executor: Executor, agent_id: str, hash_embedder: HashEmbedder) -> None:
-    deps = deps_for(executor, WritePipeline(executor, hash_embedder, llm_down()),
-                    embedder=hash_embedder)
-    await ingest_document(executor, deps.queue, agent_id, text=f"# Notes\n\n{MESSAGE}\n",
-                          fmt="markdown", config=deps.config.documents)
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
+    deps = deps_for(
+        executor, WritePipeline(executor, hash_embedder, llm_down()), embedder=hash_embedder
+    )
+    await ingest_document(
+        executor,
+        deps.queue,
+        agent_id,
+        text=f"# Notes\n\n{MESSAGE}\n",
+        fmt="markdown",
+        config=deps.config.documents,
+    )
     worker = Worker(deps, default_handlers(), agent_id=agent_id)
     await worker.run_until_idle()  # the ingest job, then the chunk job's first attempt
     [chunk_job] = await deps.queue.list_jobs(agent_id=agent_id, kind="chunk_extract")
@@ -100,7 +122,8 @@ async def test_chunk_job_with_llm_down_retries_then_dies_visibly(
 
 
 async def test_orphaned_events_are_swept_and_extracted_once(
-        executor: Executor, agent_id: str, hash_embedder: HashEmbedder) -> None:
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
     dying = WritePipeline(DiesAtCommit(executor), hash_embedder, None)
     for text in ("I live in Curitiba.", "I like jazz."):
         dying.executor.writes = 0  # type: ignore[attr-defined]
@@ -124,15 +147,26 @@ async def test_orphaned_events_are_swept_and_extracted_once(
 
 
 async def test_worker_loop_sweeps_and_extracts_orphans(
-        executor: Executor, agent_id: str, hash_embedder: HashEmbedder) -> None:
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
     dying = WritePipeline(DiesAtCommit(executor), hash_embedder, None)
     with pytest.raises(asyncio.CancelledError):
         await dying.write(agent_id, "I live in Curitiba.", SPEAKER)
     await age(executor, agent_id, 660)
-    cfg = JobsConfig(worker=WorkerConfig(poll_interval_s=0.05, reaper_interval_s=5.0,
-                                         orphan_after_s=600.0, orphan_sweep_interval_s=0.1))
-    deps = JobDeps(executor=executor, queue=JobQueue(executor), config=cfg,
-                   writer=WritePipeline(executor, hash_embedder, None))
+    cfg = JobsConfig(
+        worker=WorkerConfig(
+            poll_interval_s=0.05,
+            reaper_interval_s=5.0,
+            orphan_after_s=600.0,
+            orphan_sweep_interval_s=0.1,
+        )
+    )
+    deps = JobDeps(
+        executor=executor,
+        queue=JobQueue(executor),
+        config=cfg,
+        writer=WritePipeline(executor, hash_embedder, None),
+    )
     worker = Worker(deps, {"extract": extract_handler}, agent_id=agent_id)
     task = asyncio.create_task(worker.run())
     try:
@@ -166,10 +200,12 @@ class LeaseStolenAtCommit(WrappedExecutor):
 
 @pytest.mark.parametrize("thief", ["worker-b", "worker-a"])  # worker-a: same owner name
 async def test_job_whose_lease_was_lost_commits_nothing(
-        executor: Executor, agent_id: str, hash_embedder: HashEmbedder, thief: str) -> None:
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder, thief: str
+) -> None:
     queue = JobQueue(executor)
-    accepted = await write_async(executor, queue, agent_id, MESSAGE, SPEAKER,
-                                 embedder=hash_embedder)
+    accepted = await write_async(
+        executor, queue, agent_id, MESSAGE, SPEAKER, embedder=hash_embedder
+    )
     assert accepted.job_id
     stale = await queue.lease_id(accepted.job_id, "worker-a")
     assert stale is not None
@@ -182,8 +218,9 @@ async def test_job_whose_lease_was_lost_commits_nothing(
         assert job is not None
         stolen.append(job)
 
-    slow = deps_for(executor, WritePipeline(LeaseStolenAtCommit(executor, steal),
-                                            hash_embedder, None))
+    slow = deps_for(
+        executor, WritePipeline(LeaseStolenAtCommit(executor, steal), hash_embedder, None)
+    )
     with pytest.raises(LeaseLost):
         await extract_handler(JobContext(job=stale, deps=slow, owner="worker-a"))
     assert (await counts(executor, agent_id))["facts"] == 0  # fenced: nothing committed
@@ -197,8 +234,7 @@ async def test_job_whose_lease_was_lost_commits_nothing(
     assert (await counts(executor, agent_id))["facts"] == result["facts_added"]
 
 
-async def test_long_job_renews_its_lease(executor: Executor, agent_id: str,
-                                         kind: str) -> None:
+async def test_long_job_renews_its_lease(executor: Executor, agent_id: str, kind: str) -> None:
     deps = deps_for(executor, None, lease_s=1.5)
     queue = deps.queue
 

@@ -46,7 +46,9 @@ async def test_dedup_allows_a_new_job_once_the_old_one_is_done(
     assert batch[0].job_id == batch[1].job_id == batch[2].job_id
 
 
-async def test_lease_is_exclusive_under_contention(queue: JobQueue, agent_id: str, kind: str) -> None:
+async def test_lease_is_exclusive_under_contention(
+    queue: JobQueue, agent_id: str, kind: str
+) -> None:
     await queue.enqueue_many([JobSpec(kind=kind, agent_id=agent_id, unique=True)] * 5)
     leased = await asyncio.gather(*(queue.lease(f"w{i}", kinds=[kind]) for i in range(10)))
     got = [j.id for j in leased if j is not None]
@@ -67,7 +69,9 @@ async def test_four_workers_run_200_jobs_exactly_once(
         await asyncio.sleep(0.002)
         return {"n": ctx.payload["n"]}
 
-    specs = [JobSpec(kind=kind, agent_id=agent_id, unique=True, payload={"n": n}) for n in range(200)]
+    specs = [
+        JobSpec(kind=kind, agent_id=agent_id, unique=True, payload={"n": n}) for n in range(200)
+    ]
     ids = {e.job_id for e in await fast_deps.queue.enqueue_many(specs)}
     workers = [Worker(fast_deps, {kind: handler}, owner=f"w{i}") for i in range(4)]
     tasks = [asyncio.create_task(w.run()) for w in workers]

@@ -20,13 +20,13 @@ from tests.integration.gql.support import memory_for
 
 pytestmark = pytest.mark.neo4j
 
-TTL = RetentionConfig(events_s=1_000, receipts_s=1_000, jobs_s=1_000, dedup_s=1_000,
-                      audit_text_s=1_000)
+TTL = RetentionConfig(
+    events_s=1_000, receipts_s=1_000, jobs_s=1_000, dedup_s=1_000, audit_text_s=1_000
+)
 
 
 async def _state(executor: Executor, agent_id: str) -> dict[str, dict[str, tuple[bool, bool]]]:
-    rows = await executor.run_text(load_query("retention_state"), {"agent_id": agent_id},
-                                   read=True)
+    rows = await executor.run_text(load_query("retention_state"), {"agent_id": agent_id}, read=True)
     out: dict[str, dict[str, tuple[bool, bool]]] = defaultdict(dict)
     for r in rows:
         out[r["label"]][r["id"]] = (bool(r["text"]), bool(r["pending"]))
@@ -36,8 +36,9 @@ async def _state(executor: Executor, agent_id: str) -> dict[str, dict[str, tuple
 async def _traffic(memory: Memory, agent_id: str, n: int) -> None:
     """Each kind of record retention handles: an idempotent write (event, receipt, audits), an
     extracted async write (job done, dedup slot), and an async write left pending."""
-    await memory.writer.write(agent_id, f"Clara Rezende visited museum {n}.", "Bruno",
-                              idempotency_key=f"k{n}")
+    await memory.writer.write(
+        agent_id, f"Clara Rezende visited museum {n}.", "Bruno", idempotency_key=f"k{n}"
+    )
     await memory.write_async(agent_id, f"Clara Rezende read book {n}.", "Bruno")
     await Worker(memory.job_deps(), default_handlers(), agent_id=agent_id).run_until_idle()
     await memory.write_async(agent_id, f"Clara Rezende bought lamp {n}.", "Bruno")
@@ -71,7 +72,11 @@ async def test_old_records_go_recent_ones_and_pending_work_stay(
         text, _ = after["Audit"][aid]
         assert text == (aid not in old["Audit"])
     assert (done["events"], done["receipts"], done["jobs"], done["dedup"]) == (
-        gone["Event"], gone["WriteReceipt"], gone["Job"], gone["JobDedup"])
+        gone["Event"],
+        gone["WriteReceipt"],
+        gone["Job"],
+        gone["JobDedup"],
+    )
     assert done["audit_text"] == len(old["Audit"])
     # A second run finds nothing more; the pending messages of the first batch are still there.
     again = await run_retention(executor, agent_id, TTL, middle + timedelta(seconds=1_000))
@@ -86,8 +91,9 @@ async def test_retention_runs_as_a_job_and_keeps_what_has_no_ttl(
     await _traffic(memory, agent_id, 1)
     before = await _state(executor, agent_id)
     await memory.queue.enqueue(maintenance_spec("retention", agent_id, None))
-    worker = Worker(memory.job_deps(), {"retention": default_handlers()["retention"]},
-                    agent_id=agent_id)
+    worker = Worker(
+        memory.job_deps(), {"retention": default_handlers()["retention"]}, agent_id=agent_id
+    )
     assert await worker.run_until_idle() == 1
     after = await _state(executor, agent_id)
     # Default settings: nothing is 30 days old, events and audit text are kept forever.

@@ -32,8 +32,14 @@ async def active_agent(executor: Executor, agent_id: str) -> str:
 
 
 def _scheduler(queue: JobQueue, name: str, agent: str, holder: str, **kw: object) -> Scheduler:
-    return Scheduler(queue, kw.pop("intervals", INTERVALS), holder=holder,  # type: ignore[arg-type]
-                     lease_name=name, agent_id=agent, **kw)  # type: ignore[arg-type]
+    return Scheduler(
+        queue,
+        kw.pop("intervals", INTERVALS),
+        holder=holder,  # type: ignore[arg-type]
+        lease_name=name,
+        agent_id=agent,
+        **kw,
+    )  # type: ignore[arg-type]
 
 
 async def _jobs(executor: Executor, agent: str) -> dict[tuple[str, str], int]:
@@ -59,8 +65,10 @@ async def test_two_schedulers_enqueue_once_per_period(
     assert sorted(k for r in results for k in r.kinds) == ["decay", "profile"]
     assert [r.held for r in results].count(True) == 4  # the holder's ticks; the other's refused
     assert sum(r.created for r in results) == 2
-    assert await _jobs(executor, active_agent) == {("decay", "pending"): 1,
-                                                   ("profile", "pending"): 1}
+    assert await _jobs(executor, active_agent) == {
+        ("decay", "pending"): 1,
+        ("profile", "pending"): 1,
+    }
     # The jobs run; the period has not elapsed, so neither process enqueues them again
     # (per-process schedulers each had their own clock and enqueued once per process).
     assert await _finish_all(queue, active_agent) == 2
@@ -73,10 +81,12 @@ async def test_a_dead_holder_is_replaced_and_its_periods_carry_over(
     executor: Executor, queue: JobQueue, active_agent: str, lease_name: str
 ) -> None:
     intervals = {"profile": 3_600.0, "decay": 4.0}
-    a = _scheduler(queue, lease_name, active_agent, "host-a:1/scheduler", lease_ttl_s=1.0,
-                   intervals=intervals)
-    b = _scheduler(queue, lease_name, active_agent, "host-b:2/scheduler", lease_ttl_s=1.0,
-                   intervals=intervals)
+    a = _scheduler(
+        queue, lease_name, active_agent, "host-a:1/scheduler", lease_ttl_s=1.0, intervals=intervals
+    )
+    b = _scheduler(
+        queue, lease_name, active_agent, "host-b:2/scheduler", lease_ttl_s=1.0, intervals=intervals
+    )
     first = await a.tick()
     assert first.held and first.kinds == ["decay", "profile"]
     assert not (await b.tick()).held

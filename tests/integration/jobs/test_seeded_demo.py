@@ -22,10 +22,12 @@ pytestmark = pytest.mark.neo4j
 async def test_consolidated_demo_has_patterns_and_planted_duplicate(
     executor: Executor, embedder: Embedder, agent_id: str, fast_deps: JobDeps
 ) -> None:
-    await load_demo(build_memory(Settings(), executor=executor, embedder=embedder), agent_id,
-                    progress=False)
-    deps = JobDeps(executor=executor, queue=fast_deps.queue, embedder=embedder,
-                   config=fast_deps.config)
+    await load_demo(
+        build_memory(Settings(), executor=executor, embedder=embedder), agent_id, progress=False
+    )
+    deps = JobDeps(
+        executor=executor, queue=fast_deps.queue, embedder=embedder, config=fast_deps.config
+    )
     kinds = ["consolidate", "dedup_entities"]
     await deps.queue.enqueue_many([JobSpec(kind=k, agent_id=agent_id) for k in kinds])
     worker = Worker(deps, default_handlers(with_extraction=False), agent_id=agent_id)

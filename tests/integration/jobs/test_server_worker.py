@@ -22,17 +22,25 @@ pytestmark = pytest.mark.neo4j
 async def test_start_worker_runs_jobs_and_stops(
     executor: Executor, settings: Settings, agent_id: str
 ) -> None:
-    memory = build_memory(settings.model_copy(update={"worker_poll_interval_s": 0.05}),
-                          executor=executor, embedder=HashEmbedder(384))
-    await remember(executor, memory.embedder, agent_id, facts=[
-        StructuredFact("Rafael Costa plays the guitar.", "Rafael Costa")])
+    memory = build_memory(
+        settings.model_copy(update={"worker_poll_interval_s": 0.05}),
+        executor=executor,
+        embedder=HashEmbedder(384),
+    )
+    await remember(
+        executor,
+        memory.embedder,
+        agent_id,
+        facts=[StructuredFact("Rafael Costa plays the guitar.", "Rafael Costa")],
+    )
     handle = await start_worker(memory, concurrency=2, scheduler=False, agent_id=agent_id)
     try:
         assert len(handle.workers) == 2
         assert "extract" in handle.workers[0].kinds  # extraction runs memory.writer
         queue = JobQueue(executor)
-        queued = await queue.enqueue_many([JobSpec(kind=k, agent_id=agent_id)
-                                           for k in ("profile", "decay", "importance")])
+        queued = await queue.enqueue_many(
+            [JobSpec(kind=k, agent_id=agent_id) for k in ("profile", "decay", "importance")]
+        )
         for _ in range(300):
             jobs = [await queue.get(q.job_id) for q in queued]
             if all(j is not None and j.status == "done" for j in jobs):

@@ -35,15 +35,19 @@ async def key(executor: Executor, agent_id: str) -> AsyncIterator[str]:
 
 
 @asynccontextmanager
-async def mcp_client(executor: Executor, embedder: HashEmbedder, headers: dict[str, str],
-                     **settings: Any) -> AsyncIterator[Client]:
-    app = create_app(Settings(**{"auth_disabled": False, "rate_limit_per_minute": 0, **settings}),
-                     memory=memory_for(executor, embedder))
+async def mcp_client(
+    executor: Executor, embedder: HashEmbedder, headers: dict[str, str], **settings: Any
+) -> AsyncIterator[Client]:
+    app = create_app(
+        Settings(**{"auth_disabled": False, "rate_limit_per_minute": 0, **settings}),
+        memory=memory_for(executor, embedder),
+    )
     async with app.router.lifespan_context(app):
         transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 5555))
         http = httpx2.AsyncClient(transport=transport, headers=headers)
-        async with Client(streamable_http_client("http://127.0.0.1:8000/mcp",
-                                                 http_client=http)) as client:
+        async with Client(
+            streamable_http_client("http://127.0.0.1:8000/mcp", http_client=http)
+        ) as client:
             yield client
 
 
@@ -52,8 +56,9 @@ def _error(result: Any) -> dict[str, Any]:
     return dict(json.loads(result.content[0].text)["error"])
 
 
-async def test_key_tenancy_over_http(executor: Executor, hash_embedder: HashEmbedder,
-                                     agent_id: str, key: str) -> None:
+async def test_key_tenancy_over_http(
+    executor: Executor, hash_embedder: HashEmbedder, agent_id: str, key: str
+) -> None:
     async with mcp_client(executor, hash_embedder, {"X-API-Key": key}) as client:
         mine = await client.call_tool("list_facts", {})  # the key's only agent
         assert not mine.is_error and json.loads(mine.content[0].text)["facts"] == []
@@ -61,8 +66,9 @@ async def test_key_tenancy_over_http(executor: Executor, hash_embedder: HashEmbe
         assert _error(other)["code"] == "FORBIDDEN"
 
 
-async def test_rate_limit_is_a_tool_error(executor: Executor, hash_embedder: HashEmbedder,
-                                          agent_id: str, key: str) -> None:
+async def test_rate_limit_is_a_tool_error(
+    executor: Executor, hash_embedder: HashEmbedder, agent_id: str, key: str
+) -> None:
     headers = {"Authorization": f"Bearer {key}"}
     async with mcp_client(executor, hash_embedder, headers, rate_limit_per_minute=3) as client:
         results = [await client.call_tool("list_facts", {}) for _ in range(4)]

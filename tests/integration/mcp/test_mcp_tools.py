@@ -21,8 +21,17 @@ from tests.integration.gql.support import memory_for
 
 pytestmark = pytest.mark.neo4j
 
-TOOL_NAMES = {"write_message", "remember_facts", "retrieve_context", "lookup_entity",
-              "list_facts", "forget_fact", "erase_fact", "erase_entity", "ingest_document"}
+TOOL_NAMES = {
+    "write_message",
+    "remember_facts",
+    "retrieve_context",
+    "lookup_entity",
+    "list_facts",
+    "forget_fact",
+    "erase_fact",
+    "erase_entity",
+    "ingest_document",
+}
 
 
 @pytest.fixture
@@ -62,7 +71,9 @@ async def test_tools_are_listed_with_typed_schemas_and_descriptions(client_for: 
         assert all(p.get("description") for p in props.values()), tool.name
     assert tools["write_message"].input_schema["required"] == ["message", "speaker_name"]
     assert tools["retrieve_context"].input_schema["properties"]["as_of"]["anyOf"][0] == {
-        "format": "date-time", "type": "string"}
+        "format": "date-time",
+        "type": "string",
+    }
     assert tools["retrieve_context"].annotations.read_only_hint is True
     assert tools["forget_fact"].annotations.destructive_hint is True
     assert tools["erase_fact"].annotations.destructive_hint is True
@@ -70,37 +81,66 @@ async def test_tools_are_listed_with_typed_schemas_and_descriptions(client_for: 
 
 async def test_erase_tools_need_an_admin_key_and_delete(client_for: Any, agent_id: str) -> None:
     async with client_for(Principal(tenant="t", agents=frozenset({agent_id}))) as c:
-        stored = _ok(await c.call_tool("remember_facts", {
-            "entities": [{"name": "Clara Rezende", "type": "person"},
-                         {"name": "Bruno Alves", "type": "person"}],
-            "facts": [{"text": "Clara Rezende works at Vertix", "subject": "Clara Rezende"},
-                      {"text": "Bruno Alves plays chess", "subject": "Bruno Alves"}]}))
+        stored = _ok(
+            await c.call_tool(
+                "remember_facts",
+                {
+                    "entities": [
+                        {"name": "Clara Rezende", "type": "person"},
+                        {"name": "Bruno Alves", "type": "person"},
+                    ],
+                    "facts": [
+                        {"text": "Clara Rezende works at Vertix", "subject": "Clara Rezende"},
+                        {"text": "Bruno Alves plays chess", "subject": "Bruno Alves"},
+                    ],
+                },
+            )
+        )
         clara, bruno = stored["fact_ids"]
         assert _code(await c.call_tool("erase_fact", {"fact_id": clara})) == "FORBIDDEN"
-        assert _code(await c.call_tool("erase_entity", {"key": "person:clara_rezende"})
-                     ) == "FORBIDDEN"
+        assert (
+            _code(await c.call_tool("erase_entity", {"key": "person:clara_rezende"})) == "FORBIDDEN"
+        )
     async with client_for(LOCAL_ADMIN) as c:
-        done = _ok(await c.call_tool("erase_entity", {"agent_id": agent_id,
-                                                      "key": "person:clara_rezende"}))
+        done = _ok(
+            await c.call_tool("erase_entity", {"agent_id": agent_id, "key": "person:clara_rezende"})
+        )
         assert done["erased"]["facts"] == 1 and done["erased"]["entities"] == 1
-        assert _code(await c.call_tool("erase_fact", {"agent_id": agent_id, "fact_id": clara})
-                     ) == "NOT_FOUND"
+        assert (
+            _code(await c.call_tool("erase_fact", {"agent_id": agent_id, "fact_id": clara}))
+            == "NOT_FOUND"
+        )
         done = _ok(await c.call_tool("erase_fact", {"agent_id": agent_id, "fact_id": bruno}))
         assert done["erased"]["facts"] == 1 and done["audit_id"]
-        left = _ok(await c.call_tool("list_facts", {"agent_id": agent_id,
-                                                    "include_invalidated": True}))
+        left = _ok(
+            await c.call_tool("list_facts", {"agent_id": agent_id, "include_invalidated": True})
+        )
         assert left["facts"] == []
 
 
 async def test_remember_lookup_list_as_of_forget(client_for: Any, agent_id: str) -> None:
     async with client_for(Principal(tenant="t", agents=frozenset({agent_id}))) as c:
-        stored = _ok(await c.call_tool("remember_facts", {
-            "entities": [{"name": "Clara Rezende", "type": "person", "aliases": ["Clarinha"]},
-                         {"name": "Vertix", "type": "organization"}],
-            "facts": [{"text": "Clara Rezende works at Vertix", "subject": "Clara Rezende",
-                       "entities": ["Vertix"]}],
-            "relations": [{"source": "Clara Rezende", "target": "Vertix", "type": "works at"}],
-        }))  # no agent_id: the key covers exactly one agent
+        stored = _ok(
+            await c.call_tool(
+                "remember_facts",
+                {
+                    "entities": [
+                        {"name": "Clara Rezende", "type": "person", "aliases": ["Clarinha"]},
+                        {"name": "Vertix", "type": "organization"},
+                    ],
+                    "facts": [
+                        {
+                            "text": "Clara Rezende works at Vertix",
+                            "subject": "Clara Rezende",
+                            "entities": ["Vertix"],
+                        }
+                    ],
+                    "relations": [
+                        {"source": "Clara Rezende", "target": "Vertix", "type": "works at"}
+                    ],
+                },
+            )
+        )  # no agent_id: the key covers exactly one agent
         assert stored["facts_added"] == 1 and stored["relations"] == 1
         fact_id = stored["fact_ids"][0]
         before = (datetime.now(UTC) - timedelta(days=1)).isoformat()
@@ -125,53 +165,117 @@ async def test_remember_lookup_list_as_of_forget(client_for: Any, agent_id: str)
 
 async def test_write_then_retrieve_with_as_of(client_for: Any, agent_id: str) -> None:
     async with client_for(LOCAL_ADMIN) as c:
-        written = _ok(await c.call_tool("write_message", {
-            "agent_id": agent_id, "speaker_name": "Clara",
-            "message": "I work at Vertix as a data engineer."}))
+        written = _ok(
+            await c.call_tool(
+                "write_message",
+                {
+                    "agent_id": agent_id,
+                    "speaker_name": "Clara",
+                    "message": "I work at Vertix as a data engineer.",
+                },
+            )
+        )
         assert written["success"] and written["facts_added"]
-        got = _ok(await c.call_tool("retrieve_context", {
-            "agent_id": agent_id, "query": "Where does Clara work?"}))
+        got = _ok(
+            await c.call_tool(
+                "retrieve_context", {"agent_id": agent_id, "query": "Where does Clara work?"}
+            )
+        )
         assert any("Vertix" in f["text"] for f in got["facts"]) and "Vertix" in got["context"]
         earlier = (datetime.now(UTC) - timedelta(hours=1)).isoformat()
-        old = _ok(await c.call_tool("retrieve_context", {
-            "agent_id": agent_id, "query": "Where does Clara work?", "as_of": earlier}))
+        old = _ok(
+            await c.call_tool(
+                "retrieve_context",
+                {"agent_id": agent_id, "query": "Where does Clara work?", "as_of": earlier},
+            )
+        )
         assert not any("Vertix" in f["text"] for f in old["facts"])
-        queued = _ok(await c.call_tool("write_message", {
-            "agent_id": agent_id, "speaker_name": "Clara", "background": True,
-            "message": "I moved to Lisbon."}))
+        queued = _ok(
+            await c.call_tool(
+                "write_message",
+                {
+                    "agent_id": agent_id,
+                    "speaker_name": "Clara",
+                    "background": True,
+                    "message": "I moved to Lisbon.",
+                },
+            )
+        )
         assert queued["queued"] and queued["event_id"] and queued["job_id"]
-        assert _code(await c.call_tool("write_message", {
-            "agent_id": agent_id, "speaker_name": "Clara", "message": "x", "background": True,
-            "dry_run": True})) == "BAD_INPUT"
+        assert (
+            _code(
+                await c.call_tool(
+                    "write_message",
+                    {
+                        "agent_id": agent_id,
+                        "speaker_name": "Clara",
+                        "message": "x",
+                        "background": True,
+                        "dry_run": True,
+                    },
+                )
+            )
+            == "BAD_INPUT"
+        )
 
 
-async def test_ingest_document_queues_a_job(client_for: Any, agent_id: str,
-                                            executor: Executor) -> None:
+async def test_ingest_document_queues_a_job(
+    client_for: Any, agent_id: str, executor: Executor
+) -> None:
     async with client_for(LOCAL_ADMIN) as c:
-        doc = _ok(await c.call_tool("ingest_document", {
-            "agent_id": agent_id, "text": "# Notes\n\nClara moved to Lisbon.", "format": "markdown"}))
+        doc = _ok(
+            await c.call_tool(
+                "ingest_document",
+                {
+                    "agent_id": agent_id,
+                    "text": "# Notes\n\nClara moved to Lisbon.",
+                    "format": "markdown",
+                },
+            )
+        )
         assert doc["created"] is True and doc["job_id"]
-        again = _ok(await c.call_tool("ingest_document", {
-            "agent_id": agent_id, "text": "# Notes\n\nClara moved to Lisbon.", "format": "markdown"}))
+        again = _ok(
+            await c.call_tool(
+                "ingest_document",
+                {
+                    "agent_id": agent_id,
+                    "text": "# Notes\n\nClara moved to Lisbon.",
+                    "format": "markdown",
+                },
+            )
+        )
         assert again["document_id"] == doc["document_id"] and again["created"] is False
         assert _code(await c.call_tool("ingest_document", {"agent_id": agent_id})) == "BAD_INPUT"
-        assert _code(await c.call_tool("ingest_document", {
-            "agent_id": agent_id, "text": "x", "format": "pdf"})) == "BAD_INPUT"
+        assert (
+            _code(
+                await c.call_tool(
+                    "ingest_document", {"agent_id": agent_id, "text": "x", "format": "pdf"}
+                )
+            )
+            == "BAD_INPUT"
+        )
 
 
-async def test_tenancy_and_bad_input_are_coded_tool_errors(client_for: Any,
-                                                           agent_id: str) -> None:
+async def test_tenancy_and_bad_input_are_coded_tool_errors(client_for: Any, agent_id: str) -> None:
     async with client_for(Principal(tenant="t", agents=frozenset({agent_id, "other"}))) as c:
         assert _code(await c.call_tool("retrieve_context", {"query": "x"})) == "BAD_INPUT"
-        for name, args in [("retrieve_context", {"query": "x"}), ("list_facts", {}),
-                           ("write_message", {"message": "hi", "speaker_name": "A"}),
-                           ("forget_fact", {"fact_id": "f"}), ("lookup_entity", {"key": "k"})]:
+        for name, args in [
+            ("retrieve_context", {"query": "x"}),
+            ("list_facts", {}),
+            ("write_message", {"message": "hi", "speaker_name": "A"}),
+            ("forget_fact", {"fact_id": "f"}),
+            ("lookup_entity", {"key": "k"}),
+        ]:
             res = await c.call_tool(name, {"agent_id": "someone-else", **args})
             assert _code(res) == "FORBIDDEN", name
-        assert _code(await c.call_tool("list_facts", {"agent_id": agent_id,
-                                                      "first": "many"})) == "BAD_INPUT"
-        assert _code(await c.call_tool("list_facts", {"agent_id": agent_id,
-                                                      "first": 5000})) == "BAD_INPUT"
+        assert (
+            _code(await c.call_tool("list_facts", {"agent_id": agent_id, "first": "many"}))
+            == "BAD_INPUT"
+        )
+        assert (
+            _code(await c.call_tool("list_facts", {"agent_id": agent_id, "first": 5000}))
+            == "BAD_INPUT"
+        )
         assert _code(await c.call_tool("retrieve_context", {"agent_id": agent_id})) == "BAD_INPUT"
         assert _code(await c.call_tool("lookup_entity", {"agent_id": agent_id})) == "BAD_INPUT"
         assert _code(await c.call_tool("no_such_tool", {})) == "BAD_INPUT"
@@ -179,28 +283,48 @@ async def test_tenancy_and_bad_input_are_coded_tool_errors(client_for: Any,
 
 async def test_resources_profile_and_entities(client_for: Any, agent_id: str) -> None:
     async with client_for(Principal(tenant="t", agents=frozenset({agent_id}))) as c:
-        _ok(await c.call_tool("remember_facts", {
-            "entities": [{"name": "Clara", "type": "person", "importance": 0.9},
-                         {"name": "Lisbon", "type": "city", "importance": 0.2}],
-            "facts": [{"text": "Clara lives in Lisbon", "subject": "Clara",
-                       "entities": ["Lisbon"]}]}))
-        templates = {t.name: t.uri_template for t in (await c.list_resource_templates())
-                     .resource_templates}
-        assert templates == {"agent_profile": "hippograph://agents/{agent_id}/profile",
-                             "agent_entities": "hippograph://agents/{agent_id}/entities"}
-        profile = json.loads((await c.read_resource(
-            f"hippograph://agents/{agent_id}/profile")).contents[0].text)
+        _ok(
+            await c.call_tool(
+                "remember_facts",
+                {
+                    "entities": [
+                        {"name": "Clara", "type": "person", "importance": 0.9},
+                        {"name": "Lisbon", "type": "city", "importance": 0.2},
+                    ],
+                    "facts": [
+                        {
+                            "text": "Clara lives in Lisbon",
+                            "subject": "Clara",
+                            "entities": ["Lisbon"],
+                        }
+                    ],
+                },
+            )
+        )
+        templates = {
+            t.name: t.uri_template for t in (await c.list_resource_templates()).resource_templates
+        }
+        assert templates == {
+            "agent_profile": "hippograph://agents/{agent_id}/profile",
+            "agent_entities": "hippograph://agents/{agent_id}/entities",
+        }
+        profile = json.loads(
+            (await c.read_resource(f"hippograph://agents/{agent_id}/profile")).contents[0].text
+        )
         assert profile["entities"] == 2 and profile["active_facts"] == 1
         assert [e["key"] for e in profile["top_entities"]] == ["person:clara", "city:lisbon"]
-        entities = json.loads((await c.read_resource(
-            f"hippograph://agents/{agent_id}/entities")).contents[0].text)
+        entities = json.loads(
+            (await c.read_resource(f"hippograph://agents/{agent_id}/entities")).contents[0].text
+        )
         assert [e["key"] for e in entities["entities"]] == ["city:lisbon", "person:clara"]
         with pytest.raises(MCPError, match="FORBIDDEN"):
             await c.read_resource("hippograph://agents/someone-else/profile")
 
 
 async def test_an_all_agents_key_cannot_reach_another_tenants_agent(
-    client_for: Any, executor: Executor, agent_id: str,
+    client_for: Any,
+    executor: Executor,
+    agent_id: str,
 ) -> None:
     """--all-agents means every agent of the key's tenant, over MCP as over GraphQL."""
     import uuid
@@ -210,32 +334,37 @@ async def test_an_all_agents_key_cannot_reach_another_tenants_agent(
     owner, other = f"tenant-b-{uuid.uuid4().hex[:8]}", f"tenant-a-{uuid.uuid4().hex[:8]}"
     assert await may_access(executor, owner, agent_id, named=True)  # tenant B owns the agent
     async with client_for(Principal(tenant=other, all_agents=True)) as c:
-        for name, args in [("list_facts", {}), ("retrieve_context", {"query": "x"}),
-                           ("write_message", {"message": "hi", "speaker_name": "A"})]:
+        for name, args in [
+            ("list_facts", {}),
+            ("retrieve_context", {"query": "x"}),
+            ("write_message", {"message": "hi", "speaker_name": "A"}),
+        ]:
             res = await c.call_tool(name, {"agent_id": agent_id, **args})
             assert _code(res) == "FORBIDDEN", name
     async with client_for(Principal(tenant=owner, all_agents=True)) as c:
         assert "facts" in json.dumps(_ok(await c.call_tool("list_facts", {"agent_id": agent_id})))
 
 
-async def test_a_huge_remember_facts_call_is_refused_whole(client_for: Any, executor: Executor,
-                                                           agent_id: str) -> None:
+async def test_a_huge_remember_facts_call_is_refused_whole(
+    client_for: Any, executor: Executor, agent_id: str
+) -> None:
     """40,000 facts over MCP: refused as BAD_INPUT like the GraphQL mutation (1,000 per list),
     nothing stored; 1,000 are accepted."""
     huge = [{"text": f"Fact number {i} about Ana", "subject": "Ana"} for i in range(40_000)]
     async with client_for(LOCAL_ADMIN) as c:
         refused = await c.call_tool("remember_facts", {"agent_id": agent_id, "facts": huge})
         assert _code(refused) == "BAD_INPUT"
-        rows = await executor.run("write/subject_facts",
-                                  {"agent_id": agent_id, "subject_key": "thing:ana"}, read=True)
+        rows = await executor.run(
+            "write/subject_facts", {"agent_id": agent_id, "subject_key": "thing:ana"}, read=True
+        )
         assert rows == []
-        ok = _ok(await c.call_tool("remember_facts", {"agent_id": agent_id,
-                                                      "facts": huge[:1_000]}))
+        ok = _ok(await c.call_tool("remember_facts", {"agent_id": agent_id, "facts": huge[:1_000]}))
         assert ok["facts_added"] == 1_000
 
 
-async def test_read_tools_never_claim_an_agent_id(client_for: Any, executor: Executor,
-                                                   agent_id: str) -> None:
+async def test_read_tools_never_claim_an_agent_id(
+    client_for: Any, executor: Executor, agent_id: str
+) -> None:
     """An --all-agents key reading an id nobody owns gets the answer it gets for another
     tenant's agent (FORBIDDEN), and the id stays free; its first write claims it."""
     import uuid
@@ -246,8 +375,11 @@ async def test_read_tools_never_claim_an_agent_id(client_for: Any, executor: Exe
     owner, tenant = f"tenant-b-{uuid.uuid4().hex[:8]}", f"tenant-a-{uuid.uuid4().hex[:8]}"
     assert await may_access(executor, owner, agent_id, named=True)
     fresh = f"test-{uuid.uuid4().hex[:12]}"
-    reads = [("list_facts", {}), ("retrieve_context", {"query": "x"}),
-             ("lookup_entity", {"name": "Ana"})]
+    reads = [
+        ("list_facts", {}),
+        ("retrieve_context", {"query": "x"}),
+        ("lookup_entity", {"name": "Ana"}),
+    ]
     try:
         async with client_for(Principal(tenant=tenant, all_agents=True)) as c:
             for name, args in reads:
@@ -258,18 +390,25 @@ async def test_read_tools_never_claim_an_agent_id(client_for: Any, executor: Exe
             for uri in ("hippograph://agents/{}/profile", "hippograph://agents/{}/entities"):
                 with pytest.raises(MCPError, match="FORBIDDEN"):
                     await c.read_resource(uri.format(fresh))
-            assert await executor.run("tenancy/agent_owner", {"agent_id": fresh},
-                                      read=True) == []
-            _ok(await c.call_tool("remember_facts", {"agent_id": fresh, "facts": [
-                {"text": "Ana lives in Porto", "subject": "Ana"}]}))
-            assert "Porto" in json.dumps(_ok(await c.call_tool("list_facts",
-                                                               {"agent_id": fresh})))
+            assert await executor.run("tenancy/agent_owner", {"agent_id": fresh}, read=True) == []
+            _ok(
+                await c.call_tool(
+                    "remember_facts",
+                    {
+                        "agent_id": fresh,
+                        "facts": [{"text": "Ana lives in Porto", "subject": "Ana"}],
+                    },
+                )
+            )
+            assert "Porto" in json.dumps(_ok(await c.call_tool("list_facts", {"agent_id": fresh})))
     finally:
         await delete_agent(executor, fresh)
 
 
 async def test_a_reranked_retrieve_context_costs_the_rerank_price(
-    executor: Executor, hash_embedder: HashEmbedder, agent_id: str,
+    executor: Executor,
+    hash_embedder: HashEmbedder,
+    agent_id: str,
 ) -> None:
     """As over GraphQL: with an LLM configured, retrieve_context takes ``rerank_rate_cost``
     requests of the key's budget (the HTTP middleware takes the first)."""
@@ -281,8 +420,13 @@ async def test_a_reranked_retrieve_context_costs_the_rerank_price(
 
     async def resolve(_ctx: Any) -> Caller:
         wait = limiter.take("key")  # what AuthMiddleware does for every request
-        return Caller(memory, LOCAL_ADMIN, rate_wait_s=wait,
-                      rate_take=lambda cost: limiter.take("key", cost), rerank_cost=5)
+        return Caller(
+            memory,
+            LOCAL_ADMIN,
+            rate_wait_s=wait,
+            rate_take=lambda cost: limiter.take("key", cost),
+            rerank_cost=5,
+        )
 
     async with Client(build_mcp(resolve)) as c:
         args = {"agent_id": agent_id, "query": "where does Ana live?"}

@@ -14,18 +14,35 @@ MARCOS_ENTITIES = [
     StructuredEntity("Orion Tech", "organization"),
 ]
 MARCOS_FACTS = [
-    StructuredFact("Marcos Tavares lives in Porto Alegre", "Marcos Tavares",
-                   entities=["Porto Alegre"], confidence=0.95),
-    StructuredFact("Marcos Tavares is a product manager at Vertix", "Marcos Tavares",
-                   entities=["Vertix"], confidence=0.95),
-    StructuredFact("Marcos Tavares is married to Carolina", "Marcos Tavares",
-                   entities=["Carolina"], confidence=0.95),
+    StructuredFact(
+        "Marcos Tavares lives in Porto Alegre",
+        "Marcos Tavares",
+        entities=["Porto Alegre"],
+        confidence=0.95,
+    ),
+    StructuredFact(
+        "Marcos Tavares is a product manager at Vertix",
+        "Marcos Tavares",
+        entities=["Vertix"],
+        confidence=0.95,
+    ),
+    StructuredFact(
+        "Marcos Tavares is married to Carolina",
+        "Marcos Tavares",
+        entities=["Carolina"],
+        confidence=0.95,
+    ),
     StructuredFact("Carolina is an architect", "Carolina", confidence=0.95),
     StructuredFact("Bruno Almeida runs marathons", "Bruno Almeida", confidence=0.95),
-    StructuredFact("Bruno Almeida developed an ML model for fraud detection", "Bruno Almeida",
-                   confidence=0.95),
-    StructuredFact("Bruno Almeida works at Orion Tech", "Bruno Almeida",
-                   entities=["Orion Tech"], confidence=0.95),
+    StructuredFact(
+        "Bruno Almeida developed an ML model for fraud detection", "Bruno Almeida", confidence=0.95
+    ),
+    StructuredFact(
+        "Bruno Almeida works at Orion Tech",
+        "Bruno Almeida",
+        entities=["Orion Tech"],
+        confidence=0.95,
+    ),
 ]
 MARCOS_RELATIONS = [
     StructuredRelation("Marcos Tavares", "Carolina", "married_to"),

@@ -22,8 +22,14 @@ pytestmark = pytest.mark.neo4j
 HUB, NEAR = "Helena Duarte", "Rui Campos"
 HUB_FACTS, NEAR_FACTS = 60, 10
 # pool = graph_limit × graph_pool_factor = 10; budget = 2 × pool; hub scan = 4 × pool
-OPTIONS = {"graph_limit": 5, "graph_pool_factor": 2, "graph_read_budget": 2,
-           "hub_scan_factor": 4, "activation_hops": 0, "min_score": 0.0}
+OPTIONS = {
+    "graph_limit": 5,
+    "graph_pool_factor": 2,
+    "graph_read_budget": 2,
+    "hub_scan_factor": 4,
+    "activation_hops": 0,
+    "min_score": 0.0,
+}
 
 
 class Capture(WrappedExecutor):
@@ -31,8 +37,9 @@ class Capture(WrappedExecutor):
         super().__init__(inner)
         self.params: dict[str, dict[str, Any]] = {}
 
-    async def run(self, name: str, params: dict[str, Any] | None = None, *,
-                  read: bool = False) -> list[dict[str, Any]]:
+    async def run(
+        self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[dict[str, Any]]:
         self.params[name] = dict(params or {})
         return await super().run(name, params, read=read)
 
@@ -45,15 +52,18 @@ def _entity_fact_rows(plan: Any) -> int:
     details = str(plan.get("args", {}).get("Details", ""))
     about = ":ABOUT]" in details and (
         (details.startswith("(e)<-[") and details.split("]", 1)[1].startswith("-(f)"))
-        or (details.startswith("(f)-[") and "]->(e)" in details))
+        or (details.startswith("(f)-[") and "]->(e)" in details)
+    )
     own = int(plan.get("rows", 0)) if plan["operatorType"].startswith("Expand") and about else 0
     return own + sum(_entity_fact_rows(c) for c in plan.get("children", []))
 
 
 def _operators(plan: Any) -> list[str]:
     details = str(plan.get("args", {}).get("Details", ""))[:80]
-    return [f"{plan['operatorType']} {details} rows={plan.get('rows')}",
-            *(op for c in plan.get("children", []) for op in _operators(c))]
+    return [
+        f"{plan['operatorType']} {details} rows={plan.get('rows')}",
+        *(op for c in plan.get("children", []) for op in _operators(c)),
+    ]
 
 
 async def _profile(executor: Executor, name: str, params: dict[str, Any]) -> tuple[int, Any]:
@@ -66,21 +76,25 @@ async def _profile(executor: Executor, name: str, params: dict[str, Any]) -> tup
 
 
 async def test_bfs_reads_the_closest_entity_and_bounds_a_hub(
-        executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
     await remember(
-        executor, embedder, agent_id,
+        executor,
+        embedder,
+        agent_id,
         entities=[StructuredEntity(HUB, "person"), StructuredEntity(NEAR, "person")],
-        facts=[StructuredFact(f"{HUB} wrote chapter {i} of her travel diary", HUB)
-               for i in range(HUB_FACTS)]
-        + [StructuredFact(f"{NEAR} repaired bicycle number {i}", NEAR)
-           for i in range(NEAR_FACTS)],
-        relations=[StructuredRelation(HUB, NEAR, "knows")])
+        facts=[
+            StructuredFact(f"{HUB} wrote chapter {i} of her travel diary", HUB)
+            for i in range(HUB_FACTS)
+        ]
+        + [StructuredFact(f"{NEAR} repaired bicycle number {i}", NEAR) for i in range(NEAR_FACTS)],
+        relations=[StructuredRelation(HUB, NEAR, "knows")],
+    )
     capture = Capture(executor)
     retriever = Retriever(capture, embedder)
     query = f"What did {HUB} write in her diary?"
     one = await retriever.retrieve(agent_id, query, options=OPTIONS)
-    many = await retriever.retrieve(agent_id, query,
-                                    options={**OPTIONS, "single_statement": False})
+    many = await retriever.retrieve(agent_id, query, options={**OPTIONS, "single_statement": False})
     for result in (one, many):
         graph = [f for f in result.facts if "graph" in f.sources]
         assert graph and all(HUB in f.text for f in graph)
@@ -93,10 +107,12 @@ async def test_bfs_reads_the_closest_entity_and_bounds_a_hub(
         if rows == 0:
             # The planner joined facts to entities in a shape the counter does not know (seen
             # once in a clean-clone CI run, not reproduced): say so instead of guessing.
-            warnings.warn(f"{name}: no entity-fact join operator in the plan; bound not "
-                          f"checked: {_operators(plan)}", stacklevel=1)
+            warnings.warn(
+                f"{name}: no entity-fact join operator in the plan; bound not "
+                f"checked: {_operators(plan)}",
+                stacklevel=1,
+            )
             continue
         # An upper bound, not an equality: the planner may also stop the join early (a clean-
         # clone CI run counted 10 rows, the pool, once the hub's facts were read newest first).
         assert rows <= params[scan], (name, rows, _operators(plan))
-

@@ -13,13 +13,24 @@ from graph.providers import Embedder
 
 pytestmark = pytest.mark.neo4j
 
-ENTITIES = [StructuredEntity("Journal of Tidal Studies"), StructuredEntity("Harbour Society"),
-            StructuredEntity("Mara Quill", "person"), StructuredEntity("Tom Reed", "person")]
+ENTITIES = [
+    StructuredEntity("Journal of Tidal Studies"),
+    StructuredEntity("Harbour Society"),
+    StructuredEntity("Mara Quill", "person"),
+    StructuredEntity("Tom Reed", "person"),
+]
 FACTS = [
-    StructuredFact("The Journal of Tidal Studies is a quarterly journal on coastal tides.",
-                   "Journal of Tidal Studies", id="br-journal"),
-    StructuredFact("Mara Quill was the founding chair of the Harbour Society.", "Mara Quill",
-                   entities=["Harbour Society"], id="br-society"),
+    StructuredFact(
+        "The Journal of Tidal Studies is a quarterly journal on coastal tides.",
+        "Journal of Tidal Studies",
+        id="br-journal",
+    ),
+    StructuredFact(
+        "Mara Quill was the founding chair of the Harbour Society.",
+        "Mara Quill",
+        entities=["Harbour Society"],
+        id="br-society",
+    ),
     StructuredFact("Tom Reed grows tomatoes in his garden.", "Tom Reed", id="br-other"),
 ]
 RELATIONS = [StructuredRelation("Journal of Tidal Studies", "Harbour Society", "published by")]
@@ -28,9 +39,11 @@ OPTIONS = {"enable_reranker": False, "min_score": 0.0, "topk_facts": 50}
 
 
 async def test_the_bridge_reaches_the_far_end_of_a_relation_the_question_uses(
-        executor: Executor, agent_id: str, embedder: Embedder) -> None:
-    await remember(executor, embedder, agent_id, entities=ENTITIES, facts=FACTS,
-                   relations=RELATIONS)
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
+    await remember(
+        executor, embedder, agent_id, entities=ENTITIES, facts=FACTS, relations=RELATIONS
+    )
     retriever = Retriever(executor, embedder)
     off = await retriever.retrieve(agent_id, QUERY, options={**OPTIONS, "bridge_seeds": 0})
     assert off.trace["bridge"] == {"status": "off"}

@@ -18,21 +18,40 @@ pytestmark = pytest.mark.neo4j
 
 @pytest.fixture
 async def marcos_agent(executor: Executor, agent_id: str, embedder: Embedder) -> str:
-    await remember(executor, embedder, agent_id, entities=MARCOS_ENTITIES, facts=MARCOS_FACTS,
-                   relations=MARCOS_RELATIONS)
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=MARCOS_ENTITIES,
+        facts=MARCOS_FACTS,
+        relations=MARCOS_RELATIONS,
+    )
     return agent_id
 
 
 def test_cli_prints_context_and_score_table(marcos_agent: str) -> None:
     runner = CliRunner()
-    out = runner.invoke(app, ["retrieve", "--agent", marcos_agent, "--no-rerank",
-                              "Onde o Marcos Tavares mora?"])
+    out = runner.invoke(
+        app, ["retrieve", "--agent", marcos_agent, "--no-rerank", "Onde o Marcos Tavares mora?"]
+    )
     assert out.exit_code == 0, out.output
     assert out.output.startswith("Known facts:\n- Marcos Tavares lives in Porto Alegre")
     assert "final" in out.output and "formula" in out.output and "sem" in out.output
 
-    as_json = runner.invoke(app, ["retrieve", "-a", marcos_agent, "--json", "--top", "2",
-                                  "-o", "min_score=0", "Where does Marcos Tavares live?"])
+    as_json = runner.invoke(
+        app,
+        [
+            "retrieve",
+            "-a",
+            marcos_agent,
+            "--json",
+            "--top",
+            "2",
+            "-o",
+            "min_score=0",
+            "Where does Marcos Tavares live?",
+        ],
+    )
     assert as_json.exit_code == 0, as_json.output
     data = json.loads(as_json.output)
     assert len(data["facts"]) == 2

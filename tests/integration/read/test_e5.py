@@ -44,10 +44,17 @@ async def test_e5_embeds_queries_and_passages_apart(e5: E5Embedder) -> None:
     assert await e5.embed([]) == []
 
 
-async def test_retrieve_with_e5_as_the_embedder(executor: Executor, agent_id: str,
-                                                e5: E5Embedder) -> None:
-    await remember(executor, e5, agent_id, entities=MARCOS_ENTITIES, facts=MARCOS_FACTS,
-                   relations=MARCOS_RELATIONS)
+async def test_retrieve_with_e5_as_the_embedder(
+    executor: Executor, agent_id: str, e5: E5Embedder
+) -> None:
+    await remember(
+        executor,
+        e5,
+        agent_id,
+        entities=MARCOS_ENTITIES,
+        facts=MARCOS_FACTS,
+        relations=MARCOS_RELATIONS,
+    )
     query = "Where does Marcos Tavares live?"
     result = await Retriever(executor, e5).retrieve(agent_id, query)
     top = result.facts[0]
@@ -60,10 +67,17 @@ async def test_retrieve_with_e5_as_the_embedder(executor: Executor, agent_id: st
     assert abs(_cos(q_as_passage, fact) - _cos(q, fact)) > 2e-3
 
 
-async def test_e5_rescores_the_minilm_candidates(executor: Executor, agent_id: str,
-                                                 embedder: Embedder, e5: E5Embedder) -> None:
-    await remember(executor, embedder, agent_id, entities=MARCOS_ENTITIES, facts=MARCOS_FACTS,
-                   relations=MARCOS_RELATIONS)
+async def test_e5_rescores_the_minilm_candidates(
+    executor: Executor, agent_id: str, embedder: Embedder, e5: E5Embedder
+) -> None:
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=MARCOS_ENTITIES,
+        facts=MARCOS_FACTS,
+        relations=MARCOS_RELATIONS,
+    )
     query = "Who runs long distances?"
     wide = {"min_similarity": -1.0, "min_score": 0.0}  # every fact a candidate
     plain = await Retriever(executor, embedder).retrieve(agent_id, query, options=wide)

@@ -62,8 +62,14 @@ async def crowd(executor: Executor) -> AsyncIterator[Crowd]:
     for i, agent in enumerate(agents):
         for j in range(PER_AGENT):
             vec = _unit(q + 0.25 * rng.normal(size=DIM) / np.sqrt(DIM) * 4)
-            rows.append({"id": str(uuid.uuid4()), "agent_id": agent, "embedding": vec.tolist(),
-                         "text": f"zephyr quartz zephyr quartz {i} {j}"})
+            rows.append(
+                {
+                    "id": str(uuid.uuid4()),
+                    "agent_id": agent,
+                    "embedding": vec.tolist(),
+                    "text": f"zephyr quartz zephyr quartz {i} {j}",
+                }
+            )
     target_vecs: dict[str, np.ndarray] = {}
     target_rows = []
     for j in range(TARGET_FACTS):
@@ -72,46 +78,60 @@ async def crowd(executor: Executor) -> AsyncIterator[Crowd]:
         fid = str(uuid.uuid4())
         target_vecs[fid] = vec
         words = ["zephyr"] if j % 3 == 0 else ["quartz"] if j % 3 == 1 else ["granite"]
-        text = " ".join(words + ["is", "mentioned", "in", "target", "note", "number", str(j)]
-                        + ["padding"] * (j % 5))
-        target_rows.append({"id": fid, "agent_id": target, "embedding": vec.tolist(),
-                            "text": text})
+        text = " ".join(
+            words
+            + ["is", "mentioned", "in", "target", "note", "number", str(j)]
+            + ["padding"] * (j % 5)
+        )
+        target_rows.append({"id": fid, "agent_id": target, "embedding": vec.tolist(), "text": text})
     try:
         for start in range(0, len(rows), 1000):
-            await executor.run_text(load_query("read_create_crowd"), {"rows": rows[start:start + 1000],
-                                                          "at": at})
+            await executor.run_text(
+                load_query("read_create_crowd"), {"rows": rows[start : start + 1000], "at": at}
+            )
         await executor.run_text(load_query("read_create_crowd"), {"rows": target_rows, "at": at})
         yield Crowd(target, agents, q.tolist(), target_vecs)
     finally:
         for start in range(0, len(agents), 250):
-            await executor.run_text(load_query("read_delete_crowd"),
-                               {"agent_ids": agents[start:start + 250]})
+            await executor.run_text(
+                load_query("read_delete_crowd"), {"agent_ids": agents[start : start + 250]}
+            )
         await delete_agent(executor, target)
 
 
 def _brute_force(c: Crowd, limit: int, min_cos: float) -> list[str]:
     q = np.array(c.query_vec)
     sims = {fid: float(v @ q) for fid, v in c.target_vecs.items()}
-    ranked = sorted((fid for fid, s in sims.items() if s >= min_cos),
-                    key=lambda fid: (-sims[fid], fid))
+    ranked = sorted(
+        (fid for fid, s in sims.items() if s >= min_cos), key=lambda fid: (-sims[fid], fid)
+    )
     return ranked[:limit]
 
 
 async def test_naive_global_top_k_starves_the_target(executor: Executor, crowd: Crowd) -> None:
-    rows = await executor.run_text(load_query("vector_top"), {"agent_id": crowd.target,
-                                                  "vector": crowd.query_vec, "k": 200})
+    rows = await executor.run_text(
+        load_query("vector_top"), {"agent_id": crowd.target, "vector": crowd.query_vec, "k": 200}
+    )
     assert rows == []  # what a global top-k + filter would return
 
 
 @pytest.mark.parametrize("exact_max", [1_000_000, 0], ids=["exact-scan", "index-overfetch"])
-async def test_semantic_equals_brute_force(executor: Executor, crowd: Crowd,
-                                           exact_max: int) -> None:
+async def test_semantic_equals_brute_force(
+    executor: Executor, crowd: Crowd, exact_max: int
+) -> None:
     stats = SearchStats()
     scope = Scope(crowd.target, None, crowd.query_vec, 0.55)
     got = await semantic_facts(
-        executor, scope, limit=10, min_cosine=0.0, agent_facts=TARGET_FACTS,
-        total_facts=TARGET_FACTS + CROWD_AGENTS * PER_AGENT, exact_max=exact_max,
-        cap=50_000, stats=stats)
+        executor,
+        scope,
+        limit=10,
+        min_cosine=0.0,
+        agent_facts=TARGET_FACTS,
+        total_facts=TARGET_FACTS + CROWD_AGENTS * PER_AGENT,
+        exact_max=exact_max,
+        cap=50_000,
+        stats=stats,
+    )
     assert [f.id for f in got] == _brute_force(crowd, 10, 0.0)
     assert stats.strategy == ("exact" if exact_max else "index")
     if not exact_max:
@@ -123,32 +143,47 @@ async def test_keyword_equals_exhaustive_fulltext(executor: Executor, crowd: Cro
     would need several rounds; the agent-limited query (agent_lucene) gets the target's best
     hits, with the exhaustive ranking's order and scores, in one round."""
     lucene = lucene_query(keywords(QUERY))
-    reference = await executor.run_text(load_query("read_crowd_fulltext_all"),
-                                   {"agent_id": crowd.target, "q": f"text:({lucene})",
-                                    "limit": None})
+    reference = await executor.run_text(
+        load_query("read_crowd_fulltext_all"),
+        {"agent_id": crowd.target, "q": f"text:({lucene})", "limit": None},
+    )
     assert len(reference) > 10
-    crowded = await executor.run_text(load_query("read_crowd_fulltext_all"),
-                                      {"agent_id": crowd.target, "q": f"text:({lucene})",
-                                       "limit": 15})
+    crowded = await executor.run_text(
+        load_query("read_crowd_fulltext_all"),
+        {"agent_id": crowd.target, "q": f"text:({lucene})", "limit": 15},
+    )
     assert crowded == []  # the global top 15 holds none of the target's facts
     stats = SearchStats()
     scope = Scope(crowd.target, None, crowd.query_vec, 0.55)
-    got = await keyword_facts(executor, scope, lucene=agent_lucene(lucene, crowd.target),
-                              limit=10, agent_facts=TARGET_FACTS,
-                              total_facts=TARGET_FACTS + CROWD_AGENTS * PER_AGENT,
-                              cap=50_000, stats=stats)
+    got = await keyword_facts(
+        executor,
+        scope,
+        lucene=agent_lucene(lucene, crowd.target),
+        limit=10,
+        agent_facts=TARGET_FACTS,
+        total_facts=TARGET_FACTS + CROWD_AGENTS * PER_AGENT,
+        cap=50_000,
+        stats=stats,
+    )
     assert [f.id for f in got] == [r["id"] for r in reference[:10]]
     top = reference[0]["score"]
-    assert [f.scores.keyword for f in got] == pytest.approx([r["score"] / top
-                                                             for r in reference[:10]])
+    assert [f.scores.keyword for f in got] == pytest.approx(
+        [r["score"] / top for r in reference[:10]]
+    )
     assert len(stats.rounds) == 1 and not stats.capped
 
 
 async def test_retrieve_is_not_starved(executor: Executor, crowd: Crowd) -> None:
-    retriever = Retriever(executor, FixedEmbedder(crowd.query_vec),
-                          config=RetrieveConfig.of(min_similarity=0.0, topk_facts=10, min_score=0.0,
-                                                weights={"recency": 0.0, "importance": 0.0,
-                                                         "keyword": 0.0, "graph": 0.0}))
+    retriever = Retriever(
+        executor,
+        FixedEmbedder(crowd.query_vec),
+        config=RetrieveConfig.of(
+            min_similarity=0.0,
+            topk_facts=10,
+            min_score=0.0,
+            weights={"recency": 0.0, "importance": 0.0, "keyword": 0.0, "graph": 0.0},
+        ),
+    )
     result = await retriever.retrieve(crowd.target, QUERY)
     assert [f.id for f in result.facts] == _brute_force(crowd, 10, 0.0)
 
@@ -158,12 +193,19 @@ async def test_one_statement_reruns_a_starved_part(executor: Executor, crowd: Cr
     (the crowd is closer): the semantic part is re-run with the adaptive over-fetch and the
     ranking is still the brute-force one. The keyword part is limited to the agent inside
     the full-text index, so it is never starved and never re-run."""
-    retriever = Retriever(executor, FixedEmbedder(crowd.query_vec),
-                          config=RetrieveConfig.of(min_similarity=0.0, topk_facts=10, min_score=0.0,
-                                                semantic_limit=10, keyword_limit=10,
-                                                exact_scan_max_facts=10,
-                                                weights={"recency": 0.0, "importance": 0.0,
-                                                         "keyword": 0.0, "graph": 0.0}))
+    retriever = Retriever(
+        executor,
+        FixedEmbedder(crowd.query_vec),
+        config=RetrieveConfig.of(
+            min_similarity=0.0,
+            topk_facts=10,
+            min_score=0.0,
+            semantic_limit=10,
+            keyword_limit=10,
+            exact_scan_max_facts=10,
+            weights={"recency": 0.0, "importance": 0.0, "keyword": 0.0, "graph": 0.0},
+        ),
+    )
     result = await retriever.retrieve(crowd.target, QUERY)
     assert result.trace["signals"]["statement"] == "read/signals"
     assert "semantic" in result.trace["signals"]["rerun"]

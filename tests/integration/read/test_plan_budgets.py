@@ -40,12 +40,15 @@ pytestmark = pytest.mark.neo4j
 T = TypeVar("T")
 BIG, CROWD, CROWD_FACTS = 10_000, 100, 100
 SPEAKER = "Person3 Surname3"
-MESSAGE = ("Yesterday I met Person7 Surname7 at Org3 Corp in City5; we talked about the kafka "
-           "migration and she said the roadmap review moves to Friday.")
+MESSAGE = (
+    "Yesterday I met Person7 Surname7 at Org3 Corp in City5; we talked about the kafka "
+    "migration and she said the roadmap review moves to Friday."
+)
 
 
-def synthetic(n_facts: int, n_people: int, rng: random.Random, tag: str = "") -> tuple[
-        list[StructuredEntity], list[StructuredFact], list[StructuredRelation]]:
+def synthetic(
+    n_facts: int, n_people: int, rng: random.Random, tag: str = ""
+) -> tuple[list[StructuredEntity], list[StructuredFact], list[StructuredRelation]]:
     """People, organisations and places with relations; facts about a person naming another
     entity, on two topic words (the embedder clusters by topic). ``tag`` prefixes every name:
     agents never share a name, so no two agents hold the same vector and an index over-fetch
@@ -53,9 +56,11 @@ def synthetic(n_facts: int, n_people: int, rng: random.Random, tag: str = "") ->
     people = [f"{tag}Person{i} Surname{i}" for i in range(n_people)]
     orgs = [f"{tag}Org{i} Corp" for i in range(max(3, n_people // 4))]
     places = [f"{tag}City{i}" for i in range(max(3, n_people // 5))]
-    entities = ([StructuredEntity(p, "person") for p in people]
-                + [StructuredEntity(o, "organization") for o in orgs]
-                + [StructuredEntity(c, "place") for c in places])
+    entities = (
+        [StructuredEntity(p, "person") for p in people]
+        + [StructuredEntity(o, "organization") for o in orgs]
+        + [StructuredEntity(c, "place") for c in places]
+    )
     relations = [StructuredRelation(p, rng.choice(orgs), "works_at") for p in people]
     relations += [StructuredRelation(p, rng.choice(places), "lives_in") for p in people]
     relations += [StructuredRelation(p, rng.choice(people), "knows") for p in people]
@@ -63,15 +68,23 @@ def synthetic(n_facts: int, n_people: int, rng: random.Random, tag: str = "") ->
     for i in range(n_facts):
         subject, other = rng.choice(people), rng.choice(orgs + places + people)
         w1, w2 = rng.sample(WORDS, 2)
-        facts.append(StructuredFact(f"{subject} talked about {w1} and {w2} with {other} "
-                                    f"(note {i})", subject, entities=[other],
-                                    importance=rng.random()))
+        facts.append(
+            StructuredFact(
+                f"{subject} talked about {w1} and {w2} with {other} (note {i})",
+                subject,
+                entities=[other],
+                importance=rng.random(),
+            )
+        )
     return entities, facts, relations
 
 
-QUERIES = ("What did {tag}Person7 Surname7 say about kafka?", "who talked about hiking and guitar",
-           "O que o {tag}Person12 Surname12 falou sobre marathon?",
-           "tell me everything about {tag}Org3 Corp")
+QUERIES = (
+    "What did {tag}Person7 Surname7 say about kafka?",
+    "who talked about hiking and guitar",
+    "O que o {tag}Person12 Surname12 falou sobre marathon?",
+    "tell me everything about {tag}Org3 Corp",
+)
 
 
 @dataclass
@@ -99,23 +112,27 @@ class ProfilingExecutor(WrappedExecutor):
         assert profile is not None, name
         self.work[name] = self.work.get(name, Work()) + plan_work(profile)
 
-    async def run(self, name: str, params: dict[str, Any] | None = None, *,
-                  read: bool = False) -> list[dict[str, Any]]:
+    async def run(
+        self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[dict[str, Any]]:
         raw = cast(Any, self.inner)
         async with raw.driver.session(database=raw.database) as session:
-            result = await session.run(cast(LiteralString, "PROFILE " + cypher.load(name)),
-                                       params or {})
+            result = await session.run(
+                cast(LiteralString, "PROFILE " + cypher.load(name)), params or {}
+            )
             rows = [{k: to_python(v) for k, v in r.data().items()} async for r in result]
             self.record(name, (await result.consume()).profile)
         return rows
 
     async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
         return await self.inner.write(
-            lambda tx: work(ProfilingTransaction(tx.tx, tx.statements, owner=self)))
+            lambda tx: work(ProfilingTransaction(tx.tx, tx.statements, owner=self))
+        )
 
     async def read(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
         return await self.inner.read(
-            lambda tx: work(ProfilingTransaction(tx.tx, tx.statements, owner=self)))
+            lambda tx: work(ProfilingTransaction(tx.tx, tx.statements, owner=self))
+        )
 
 
 @dataclass
@@ -136,20 +153,35 @@ async def memory(executor: Executor) -> AsyncIterator[Memory]:
     try:
         rng = random.Random(7)
         entities, facts, relations = synthetic(BIG, 200, rng)
-        await remember(executor, embedder, made.big, entities=entities, facts=facts,
-                       relations=relations, batch_size=2000)
+        await remember(
+            executor,
+            embedder,
+            made.big,
+            entities=entities,
+            facts=facts,
+            relations=relations,
+            batch_size=2000,
+        )
         for agent in made.crowd:
             entities, facts, relations = synthetic(CROWD_FACTS, 20, rng, made.tag(agent))
-            await remember(executor, embedder, agent, entities=entities, facts=facts,
-                           relations=relations, batch_size=2000)
+            await remember(
+                executor,
+                embedder,
+                agent,
+                entities=entities,
+                facts=facts,
+                relations=relations,
+                batch_size=2000,
+            )
         yield made
     finally:
         for agent in [made.big, *made.crowd]:
             await delete_agent(executor, agent)
 
 
-async def scenario_work(executor: Executor, agent: str, tag: str, *,
-                        write: bool) -> dict[str, Work]:
+async def scenario_work(
+    executor: Executor, agent: str, tag: str, *, write: bool
+) -> dict[str, Work]:
     """Every statement's work for the fixed queries (both shapes) and, if asked, one offline
     write. A fresh retriever per call: no cache makes one call differ from the next."""
     profiling = ProfilingExecutor(executor)
@@ -157,39 +189,48 @@ async def scenario_work(executor: Executor, agent: str, tag: str, *,
     for query in QUERIES:
         for single in (True, False):
             retriever = Retriever(profiling, embedder)
-            await retriever.retrieve(agent, query.format(tag=tag),
-                                     options={"single_statement": single})
+            await retriever.retrieve(
+                agent, query.format(tag=tag), options={"single_statement": single}
+            )
     if write:
         pipeline = WritePipeline(profiling, embedder, None)
         await pipeline.write(agent, MESSAGE, SPEAKER)
     return profiling.work
 
 
-async def test_hot_statements_stay_within_their_budgets(
-        executor: Executor, memory: Memory) -> None:
+async def test_hot_statements_stay_within_their_budgets(executor: Executor, memory: Memory) -> None:
     observed: dict[Key, Work] = {}
-    for scenario, agent, write in (("one-agent-10k", memory.big, True),
-                                   ("crowd-100x100", memory.crowd[17], False)):
+    for scenario, agent, write in (
+        ("one-agent-10k", memory.big, True),
+        ("crowd-100x100", memory.crowd[17], False),
+    ):
         work_by_name = await scenario_work(executor, agent, memory.tag(agent), write=write)
         for name, work in work_by_name.items():
             observed[(scenario, name)] = work
     budgets = load_budgets()
     found = problems(observed, budgets)
-    assert not found, ("\n".join(found) + "\n\nObserved (review, then commit as "
-                       "tests/plan_budgets.toml):\n\n" + render(observed, budgets))
+    assert not found, (
+        "\n".join(found) + "\n\nObserved (review, then commit as "
+        "tests/plan_budgets.toml):\n\n" + render(observed, budgets)
+    )
 
 
 async def test_the_guard_fails_on_a_scan_where_the_index_was_planned(
-        executor: Executor, memory: Memory) -> None:
+    executor: Executor, memory: Memory
+) -> None:
     """A deliberately bad plan: the semantic candidates of the 10k-fact agent read by scanning
     its facts (the exact statement) where the budget was made for the vector index."""
     profiling = ProfilingExecutor(executor)
-    retriever = Retriever(profiling, TopicEmbedder(), )
+    retriever = Retriever(
+        profiling,
+        TopicEmbedder(),
+    )
     capture: dict[str, dict[str, Any]] = {}
     real_run = profiling.run
 
-    async def keep(name: str, params: dict[str, Any] | None = None, *,
-                   read: bool = False) -> list[dict[str, Any]]:
+    async def keep(
+        name: str, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[dict[str, Any]]:
         capture[name] = dict(params or {})
         return await real_run(name, params, read=read)
 

@@ -16,10 +16,12 @@ from tests.fakes import AccessRecorder
 pytestmark = pytest.mark.neo4j
 
 
-async def test_retrieve_runs_only_read_transactions(executor: Executor, agent_id: str,
-                                                    embedder: Embedder) -> None:
+async def test_retrieve_runs_only_read_transactions(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
     await WritePipeline(executor, embedder, None).write(
-        agent_id, "I live in Porto and work at Acme.", "Rafael")
+        agent_id, "I live in Porto and work at Acme.", "Rafael"
+    )
     recorder = AccessRecorder(executor)
     result = await Retriever(recorder, embedder).retrieve(agent_id, "Where does Rafael live?")
     assert result.facts, "the retrieve found nothing: the check below would be vacuous"

@@ -44,8 +44,9 @@ class CountingEmbedder:
 
 
 @pytest.mark.parametrize("query", ["hi", "bom dia", "Obrigado!", "hello there"])
-async def test_greetings_skip_with_zero_database_queries(executor: Executor, embedder: Embedder,
-                                                         query: str) -> None:
+async def test_greetings_skip_with_zero_database_queries(
+    executor: Executor, embedder: Embedder, query: str
+) -> None:
     recording = RecordingExecutor(executor)
     counting = CountingEmbedder(embedder)
     result = await Retriever(recording, counting).retrieve("test-anyone", query)
@@ -54,17 +55,35 @@ async def test_greetings_skip_with_zero_database_queries(executor: Executor, emb
     assert recording.names == [] and recording.round_trips == 0 and counting.calls == 0
 
 
-async def test_time_travel_superseded_fact_reappears(executor: Executor, agent_id: str,
-                                                     embedder: Embedder) -> None:
+async def test_time_travel_superseded_fact_reappears(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
     old_id, new_id = str(uuid.uuid4()), str(uuid.uuid4())
-    await remember(executor, embedder, agent_id,
-                   entities=[StructuredEntity("Marcos Tavares", "person")],
-                   facts=[StructuredFact("Marcos Tavares lives in São Paulo", "Marcos Tavares",
-                                         id=old_id, created_at=T0, valid_from=T0),
-                          StructuredFact("Marcos Tavares lives in Porto Alegre",
-                                         "Marcos Tavares", id=new_id, created_at=T1,
-                                         valid_from=T1)])
-    await executor.run_text(load_query("read_close_fact"), {"agent_id": agent_id, "ids": [old_id], "at": T1})
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=[StructuredEntity("Marcos Tavares", "person")],
+        facts=[
+            StructuredFact(
+                "Marcos Tavares lives in São Paulo",
+                "Marcos Tavares",
+                id=old_id,
+                created_at=T0,
+                valid_from=T0,
+            ),
+            StructuredFact(
+                "Marcos Tavares lives in Porto Alegre",
+                "Marcos Tavares",
+                id=new_id,
+                created_at=T1,
+                valid_from=T1,
+            ),
+        ],
+    )
+    await executor.run_text(
+        load_query("read_close_fact"), {"agent_id": agent_id, "ids": [old_id], "at": T1}
+    )
     retriever = Retriever(executor, embedder)
     query = "Where does Marcos Tavares live?"
     now_ids = [f.id for f in (await retriever.retrieve(agent_id, query)).facts]
@@ -79,14 +98,30 @@ async def test_time_travel_superseded_fact_reappears(executor: Executor, agent_i
 
 
 async def test_invalidated_relationship_not_traversed_unless_as_of_before(
-        executor: Executor, agent_id: str, embedder: Embedder) -> None:
-    await remember(executor, embedder, agent_id, entities=MARCOS_ENTITIES,
-                   facts=[StructuredFact(f.text, f.subject, entities=f.entities, created_at=T0,
-                                         valid_from=T0) for f in MARCOS_FACTS],
-                   relations=MARCOS_RELATIONS)
-    await executor.run_text(load_query("read_backdate_relation"), {
-        "agent_id": agent_id, "source": "person:marcos_tavares", "target": "person:carolina",
-        "type": "married_to", "created": T0, "closed": T1})
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=MARCOS_ENTITIES,
+        facts=[
+            StructuredFact(f.text, f.subject, entities=f.entities, created_at=T0, valid_from=T0)
+            for f in MARCOS_FACTS
+        ],
+        relations=MARCOS_RELATIONS,
+    )
+    await executor.run_text(
+        load_query("read_backdate_relation"),
+        {
+            "agent_id": agent_id,
+            "source": "person:marcos_tavares",
+            "target": "person:carolina",
+            "type": "married_to",
+            "created": T0,
+            "closed": T1,
+        },
+    )
     retriever = Retriever(executor, embedder)
     query = "Tell me everything about Marcos Tavares"
 
@@ -96,27 +131,52 @@ async def test_invalidated_relationship_not_traversed_unless_as_of_before(
     now = await retriever.retrieve(agent_id, query, options={"activation_hops": 0})
     assert "Carolina is an architect" not in graph_texts(now)  # only reachable via married_to
     assert "person:carolina" not in {e.key for e in now.plan.entities}
-    before = await retriever.retrieve(agent_id, query, as_of=T0 + timedelta(days=1),
-                                      options={"activation_hops": 0})
+    before = await retriever.retrieve(
+        agent_id, query, as_of=T0 + timedelta(days=1), options={"activation_hops": 0}
+    )
     assert "Carolina is an architect" in graph_texts(before)
     assert "person:carolina" in {e.key for e in before.plan.entities}
     hop = next(f for f in before.facts if f.text == "Carolina is an architect")
     assert hop.hops == 1
 
 
-async def test_events_and_observations_in_context(executor: Executor, agent_id: str,
-                                                  embedder: Embedder) -> None:
+async def test_events_and_observations_in_context(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
     await remember(
-        executor, embedder, agent_id, entities=[StructuredEntity("Ana", "person")],
+        executor,
+        embedder,
+        agent_id,
+        entities=[StructuredEntity("Ana", "person")],
         facts=[StructuredFact("Ana was promoted to tech lead", "Ana")],
-        events=[StructuredEvent("Hey, just wanted to share that I got promoted to tech lead!",
-                                "Ana", occurred_at=datetime(2026, 3, 28, 9, tzinfo=UTC)),
-                StructuredEvent("The weather was rainy all weekend.", "Ana",
-                                occurred_at=datetime(2026, 3, 20, 9, tzinfo=UTC))])
+        events=[
+            StructuredEvent(
+                "Hey, just wanted to share that I got promoted to tech lead!",
+                "Ana",
+                occurred_at=datetime(2026, 3, 28, 9, tzinfo=UTC),
+            ),
+            StructuredEvent(
+                "The weather was rainy all weekend.",
+                "Ana",
+                occurred_at=datetime(2026, 3, 20, 9, tzinfo=UTC),
+            ),
+        ],
+    )
     vec = (await embedder.embed(["Ana often talks about her career growth"]))[0]
-    await executor.run_text(load_query("read_create_observations"), {"agent_id": agent_id, "rows": [
-        {"id": str(uuid.uuid4()), "text": "Ana often talks about her career growth",
-         "kind": "pattern", "embedding": vec}]})
+    await executor.run_text(
+        load_query("read_create_observations"),
+        {
+            "agent_id": agent_id,
+            "rows": [
+                {
+                    "id": str(uuid.uuid4()),
+                    "text": "Ana often talks about her career growth",
+                    "kind": "pattern",
+                    "embedding": vec,
+                }
+            ],
+        },
+    )
     result = await Retriever(executor, embedder).retrieve(agent_id, "How is Ana's career going?")
     assert result.context.startswith("Known facts:\n- Ana was promoted to tech lead")
     assert "Observed patterns:\n- Ana often talks about her career growth" in result.context
@@ -125,19 +185,27 @@ async def test_events_and_observations_in_context(executor: Executor, agent_id: 
     assert [o.text for o in result.observations] == ["Ana often talks about her career growth"]
 
 
-async def test_aggregation_only_when_type_exists(executor: Executor, agent_id: str,
-                                                 embedder: Embedder) -> None:
-    await remember(executor, embedder, agent_id,
-                   entities=[StructuredEntity("Clara", "person"), StructuredEntity("Rafael",
-                                                                                   "person")],
-                   facts=[StructuredFact("Clara is my best friend from school", "Clara"),
-                          StructuredFact("Rafael plays guitar in a band", "Rafael")],
-                   relations=[StructuredRelation("Clara", "Rafael", "knows")])
+async def test_aggregation_only_when_type_exists(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=[StructuredEntity("Clara", "person"), StructuredEntity("Rafael", "person")],
+        facts=[
+            StructuredFact("Clara is my best friend from school", "Clara"),
+            StructuredFact("Rafael plays guitar in a band", "Rafael"),
+        ],
+        relations=[StructuredRelation("Clara", "Rafael", "knows")],
+    )
     retriever = Retriever(executor, embedder)
     friends = await retriever.retrieve(agent_id, "who are my friends?")
     assert friends.plan.reason == "aggregation" and friends.plan.pattern_types == ("person",)
-    assert {f.text for f in friends.facts} >= {"Clara is my best friend from school",
-                                                "Rafael plays guitar in a band"}
+    assert {f.text for f in friends.facts} >= {
+        "Clara is my best friend from school",
+        "Rafael plays guitar in a band",
+    }
     projects = await retriever.retrieve(agent_id, "list my projects")
     assert projects.plan.pattern_types == () and projects.plan.reason == "deterministic"
 
@@ -154,43 +222,68 @@ async def test_bad_input_is_typed(executor: Executor, embedder: Embedder) -> Non
         await retriever.retrieve("a", "where?", options={"topk_facts": -1})
 
 
-async def test_lucene_syntax_in_query_is_harmless(executor: Executor, agent_id: str,
-                                                  embedder: Embedder) -> None:
-    await remember(executor, embedder, agent_id, entities=[StructuredEntity("Ana", "person")],
-                   facts=[StructuredFact("Ana codes in C++ and Rust", "Ana")])
+async def test_lucene_syntax_in_query_is_harmless(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=[StructuredEntity("Ana", "person")],
+        facts=[StructuredFact("Ana codes in C++ and Rust", "Ana")],
+    )
     result = await Retriever(executor, embedder).retrieve(
-        agent_id, 'Does Ana code in C++? title:"x" AND (foo OR bar~) \\ /regex/ *')
+        agent_id, 'Does Ana code in C++? title:"x" AND (foo OR bar~) \\ /regex/ *'
+    )
     assert result.facts and result.facts[0].text == "Ana codes in C++ and Rust"
 
 
 async def test_context_turns_bring_the_reply_and_windows_lift_dated_snippets(
-        executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
     day = datetime(2023, 7, 9, 14, tzinfo=UTC)
-    await remember(executor, embedder, agent_id, events=[
-        StructuredEvent("What did you paint for the exhibition?", "Caroline", occurred_at=day),
-        StructuredEvent("A sunrise over the lake, in orange and purple.", "Melanie",
-                        occurred_at=day + timedelta(seconds=1)),
-        StructuredEvent("Painting the garage door took all weekend.", "Melanie",
-                        occurred_at=day + timedelta(days=40)),
-        StructuredEvent("Unrelated: the bus was late again.", "Caroline",
-                        occurred_at=day + timedelta(days=90))])
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        events=[
+            StructuredEvent("What did you paint for the exhibition?", "Caroline", occurred_at=day),
+            StructuredEvent(
+                "A sunrise over the lake, in orange and purple.",
+                "Melanie",
+                occurred_at=day + timedelta(seconds=1),
+            ),
+            StructuredEvent(
+                "Painting the garage door took all weekend.",
+                "Melanie",
+                occurred_at=day + timedelta(days=40),
+            ),
+            StructuredEvent(
+                "Unrelated: the bus was late again.",
+                "Caroline",
+                occurred_at=day + timedelta(days=90),
+            ),
+        ],
+    )
     retriever = Retriever(executor, embedder)
     query = "What did Melanie paint for the exhibition?"
     plain = await retriever.retrieve(agent_id, query, options={"min_score": 0.0})
     assert plain.trace["context_turns"] == {"rows": 0}
-    with_context = await retriever.retrieve(agent_id, query, options={
-        "context_turns": 1, "context_seeds": 1, "min_score": 0.0})
+    with_context = await retriever.retrieve(
+        agent_id, query, options={"context_turns": 1, "context_seeds": 1, "min_score": 0.0}
+    )
     assert with_context.trace["context_turns"]["rows"] >= 1
-    assert "A sunrise over the lake, in orange and purple." in [
-        e.text for e in with_context.events]
+    assert "A sunrise over the lake, in orange and purple." in [e.text for e in with_context.events]
     # "in August 2023" names the month of the garage-door turn: only that turn is lifted.
     query = "What did Melanie paint in August 2023?"
     dated = await retriever.retrieve(agent_id, query, options={"min_score": 0.0})
-    flat = await retriever.retrieve(agent_id, query, options={
-        "min_score": 0.0, "weights": {"temporal": 0.0}})
+    flat = await retriever.retrieve(
+        agent_id, query, options={"min_score": 0.0, "weights": {"temporal": 0.0}}
+    )
     assert dated.trace["plan"]["time_window"] == "in august 2023"
-    lifted = {e.text[:12]: e.score - f.score for e in dated.events for f in flat.events
-              if e.id == f.id}
+    lifted = {
+        e.text[:12]: e.score - f.score for e in dated.events for f in flat.events if e.id == f.id
+    }
     assert lifted.pop("Painting the") > 0.05
     assert all(abs(v) < 1e-9 for v in lifted.values())
 
@@ -203,8 +296,9 @@ class SlowGraphExecutor(WrappedExecutor):
         self.delay_s = delay_s
         self.log: list[tuple[str, str]] = []
 
-    async def run(self, name: str, params: dict[str, Any] | None = None, *,
-                  read: bool = False) -> list[dict[str, Any]]:
+    async def run(
+        self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[dict[str, Any]]:
         self.log.append(("start", name))
         if name == "traversal/bfs_hop_decay":
             await asyncio.sleep(self.delay_s)
@@ -214,16 +308,30 @@ class SlowGraphExecutor(WrappedExecutor):
             self.log.append(("end", name))
 
 
-async def test_activation_runs_beside_the_other_signals(executor: Executor, agent_id: str,
-                                                        embedder: Embedder) -> None:
-    await remember(executor, embedder, agent_id, entities=MARCOS_ENTITIES,
-                   facts=MARCOS_FACTS, relations=MARCOS_RELATIONS)
+async def test_activation_runs_beside_the_other_signals(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=MARCOS_ENTITIES,
+        facts=MARCOS_FACTS,
+        relations=MARCOS_RELATIONS,
+    )
     slow = SlowGraphExecutor(executor, delay_s=1.5)
     # One semantic hit as seed: the related entities' facts come from activation alone.
     result = await Retriever(slow, embedder).retrieve(
-        agent_id, "Where does Marcos Tavares work?",
-        options={"semantic_limit": 1, "enable_keyword": False, "min_score": 0.0,
-                 "single_statement": False, "activation_hops": 2})
+        agent_id,
+        "Where does Marcos Tavares work?",
+        options={
+            "semantic_limit": 1,
+            "enable_keyword": False,
+            "min_score": 0.0,
+            "single_statement": False,
+            "activation_hops": 2,
+        },
+    )
     spread = slow.log.index(("start", "traversal/spreading_activation"))
     # Seeded by the semantic signal, activation starts while the (held back) BFS still runs:
     # no extra sequential round trip after every signal.
@@ -231,62 +339,112 @@ async def test_activation_runs_beside_the_other_signals(executor: Executor, agen
     assert spread > slow.log.index(("end", "read/semantic_facts_exact"))
     assert result.trace["activation"]["returned"] >= 1
     alone = await Retriever(executor, embedder).retrieve(
-        agent_id, "Where does Marcos Tavares work?",
-        options={"semantic_limit": 1, "enable_keyword": False, "enable_graph": False,
-                 "min_score": 0.0, "single_statement": False, "activation_hops": 2})
+        agent_id,
+        "Where does Marcos Tavares work?",
+        options={
+            "semantic_limit": 1,
+            "enable_keyword": False,
+            "enable_graph": False,
+            "min_score": 0.0,
+            "single_statement": False,
+            "activation_hops": 2,
+        },
+    )
     assert any("activation" in f.sources and f.hops for f in alone.facts)
     # In the one-statement path (default) activation is a subquery of read/signals.
     one = await Retriever(executor, embedder).retrieve(
-        agent_id, "Where does Marcos Tavares work?",
-        options={"semantic_limit": 1, "enable_keyword": False, "enable_graph": False,
-                 "min_score": 0.0, "activation_hops": 2})
+        agent_id,
+        "Where does Marcos Tavares work?",
+        options={
+            "semantic_limit": 1,
+            "enable_keyword": False,
+            "enable_graph": False,
+            "min_score": 0.0,
+            "activation_hops": 2,
+        },
+    )
     assert one.trace["activation"]["in_statement"] is True
     assert {f.id for f in one.facts if "activation" in f.sources} == {
-        f.id for f in alone.facts if "activation" in f.sources}
+        f.id for f in alone.facts if "activation" in f.sources
+    }
 
 
 def _ranked(result: Any) -> list[tuple[str, float]]:
-    return [(f.id, f.scores.final) for f in result.facts] + [
-        (e.id, e.score) for e in result.events]
+    return [(f.id, f.scores.final) for f in result.facts] + [(e.id, e.score) for e in result.events]
 
 
 def _same_ranking(a: Any, b: Any) -> bool:
     """Same ids in the same order, scores equal up to the recency drift between two calls."""
     x, y = _ranked(a), _ranked(b)
-    return bool(x) and [i for i, _ in x] == [i for i, _ in y] and all(
-        abs(s - t) < 1e-6 for (_, s), (_, t) in zip(x, y, strict=True))
+    return (
+        bool(x)
+        and [i for i, _ in x] == [i for i, _ in y]
+        and all(abs(s - t) < 1e-6 for (_, s), (_, t) in zip(x, y, strict=True))
+    )
 
 
 @pytest.mark.parametrize("as_of", [None, T0 + timedelta(days=1)])
 async def test_one_statement_equals_the_signal_statements(
-        executor: Executor, agent_id: str, embedder: Embedder, as_of: datetime | None) -> None:
+    executor: Executor, agent_id: str, embedder: Embedder, as_of: datetime | None
+) -> None:
     """read/signals gives the same candidates and scores as one statement per signal (with
     activation, whose seeds differ by design, off), in one round trip after the plan."""
-    await remember(executor, embedder, agent_id, entities=MARCOS_ENTITIES,
-                   facts=[StructuredFact(f.text, f.subject, entities=f.entities, created_at=T0,
-                                         valid_from=T0) for f in MARCOS_FACTS],
-                   relations=MARCOS_RELATIONS,
-                   events=[StructuredEvent("Marcos said Vertix is hiring product people",
-                                           "Marcos Tavares", occurred_at=T0),
-                           StructuredEvent("Carolina finished the museum project", "Carolina",
-                                           occurred_at=T0 + timedelta(hours=1))])
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=MARCOS_ENTITIES,
+        facts=[
+            StructuredFact(f.text, f.subject, entities=f.entities, created_at=T0, valid_from=T0)
+            for f in MARCOS_FACTS
+        ],
+        relations=MARCOS_RELATIONS,
+        events=[
+            StructuredEvent(
+                "Marcos said Vertix is hiring product people", "Marcos Tavares", occurred_at=T0
+            ),
+            StructuredEvent(
+                "Carolina finished the museum project",
+                "Carolina",
+                occurred_at=T0 + timedelta(hours=1),
+            ),
+        ],
+    )
     vec = (await embedder.embed(["Marcos often talks about work"]))[0]
-    await executor.run_text(load_query("read_create_observations"), {"agent_id": agent_id, "rows": [
-        {"id": str(uuid.uuid4()), "text": "Marcos often talks about work", "kind": "pattern",
-         "embedding": vec}]})
+    await executor.run_text(
+        load_query("read_create_observations"),
+        {
+            "agent_id": agent_id,
+            "rows": [
+                {
+                    "id": str(uuid.uuid4()),
+                    "text": "Marcos often talks about work",
+                    "kind": "pattern",
+                    "embedding": vec,
+                }
+            ],
+        },
+    )
     recording = RecordingExecutor(executor)
     retriever = Retriever(recording, embedder)
     base = {"activation_hops": 0, "bridge_seeds": 0, "min_score": 0.0}
-    for query in ("Tell me everything about Marcos Tavares", "Who works at Vertix?",
-                  "who are my friends?"):
+    for query in (
+        "Tell me everything about Marcos Tavares",
+        "Who works at Vertix?",
+        "who are my friends?",
+    ):
         for attempt in range(10):  # the full-text indexes see new nodes after a refresh
             recording.reset()
             one = await retriever.retrieve(agent_id, query, as_of=as_of, options=base)
             assert recording.names.count("read/signals") == 1
-            assert set(recording.names) <= {"read/plan_catalog", "read/agent_counts",
-                                            "read/signals"}
-            many = await retriever.retrieve(agent_id, query, as_of=as_of,
-                                            options={**base, "single_statement": False})
+            assert set(recording.names) <= {
+                "read/plan_catalog",
+                "read/agent_counts",
+                "read/signals",
+            }
+            many = await retriever.retrieve(
+                agent_id, query, as_of=as_of, options={**base, "single_statement": False}
+            )
             if _same_ranking(one, many) or attempt == 9:
                 break
             await asyncio.sleep(0.5)

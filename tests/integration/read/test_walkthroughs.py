@@ -29,10 +29,17 @@ from tests.integration.read.data import (
 pytestmark = pytest.mark.neo4j
 
 
-async def test_marcos_tavares_walkthrough(executor: Executor, agent_id: str,
-                                          embedder: Embedder) -> None:
-    await remember(executor, embedder, agent_id, entities=MARCOS_ENTITIES, facts=MARCOS_FACTS,
-                   relations=MARCOS_RELATIONS)
+async def test_marcos_tavares_walkthrough(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=MARCOS_ENTITIES,
+        facts=MARCOS_FACTS,
+        relations=MARCOS_RELATIONS,
+    )
     retriever = Retriever(executor, embedder)
     query = "Onde o Marcos Tavares mora?"
     plan, _ = await retriever.plan(agent_id, query)
@@ -41,7 +48,10 @@ async def test_marcos_tavares_walkthrough(executor: Executor, agent_id: str,
     named = [e.key for e in plan.entities if e.named]
     assert named == ["person:marcos_tavares"]
     assert {e.key for e in plan.entities if not e.named} == {
-        "person:carolina", "organization:vertix", "place:porto_alegre"}
+        "person:carolina",
+        "organization:vertix",
+        "place:porto_alegre",
+    }
     assert plan.similarity_query == query and plan.strategy == "multi_signal"
 
     result = await retriever.retrieve(agent_id, query)
@@ -55,8 +65,16 @@ async def test_marcos_tavares_walkthrough(executor: Executor, agent_id: str,
     assert named_kw.facts[0].id == top.id
     assert {"semantic", "keyword", "graph"} <= named_kw.facts[0].sources
     s = top.scores
-    for component in (s.semantic, s.keyword, s.graph, s.recency, s.importance, s.confidence,
-                      s.formula, s.final):
+    for component in (
+        s.semantic,
+        s.keyword,
+        s.graph,
+        s.recency,
+        s.importance,
+        s.confidence,
+        s.formula,
+        s.final,
+    ):
         assert 0.0 <= component <= 1.0
     assert s.reranker is None and s.final == s.formula  # offline: no rerank
     assert result.context.startswith("Known facts:\n- Marcos Tavares lives in Porto Alegre\n")
@@ -68,8 +86,9 @@ async def test_marcos_tavares_walkthrough(executor: Executor, agent_id: str,
     assert [e.key for e in by_alias.entities if e.named] == ["person:marcos_tavares"]
 
 
-async def test_vertix_facts_found_through_entity_links(executor: Executor, agent_id: str,
-                                                       embedder: Embedder) -> None:
+async def test_vertix_facts_found_through_entity_links(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
     await remember(executor, embedder, agent_id, entities=VERTIX_ENTITIES, facts=VERTIX_FACTS)
     retriever = Retriever(executor, embedder)
     query = "O que aconteceu com a Vertix?"
@@ -80,12 +99,14 @@ async def test_vertix_facts_found_through_entity_links(executor: Executor, agent
     cfg = RetrieveConfig()
     from datetime import UTC, datetime
 
-    graph = await bfs_facts(executor, scope, plan.seed_entities(), cfg, datetime.now(UTC),
-                            limit=50)
+    graph = await bfs_facts(executor, scope, plan.seed_entities(), cfg, datetime.now(UTC), limit=50)
     texts = {f.text for f in graph}
     assert texts == {
-        "Clara Rezende left Vertix", "Vertix received Series A of R$ 20M",
-        "Ricardo Gomes is co-founder of Vertix", "Vertix signed contract with Ambev"}
+        "Clara Rezende left Vertix",
+        "Vertix received Series A of R$ 20M",
+        "Ricardo Gomes is co-founder of Vertix",
+        "Vertix signed contract with Ambev",
+    }
     primary_only = [f for f in graph if f.subject_key == "organization:vertix"]
     assert len(graph) == 4 and len(primary_only) == 2  # 4 facts vs 2 without links
     assert all(f.hops == 0 and f.scores.graph > 0.9 for f in graph)
@@ -98,46 +119,68 @@ async def test_vertix_facts_found_through_entity_links(executor: Executor, agent
 
 def _scores_reply(scorer: Any) -> Any:
     """A scripted reply that scores every fact of the rerank request with ``scorer(text)``."""
+
     def reply(body: dict[str, Any]) -> dict[str, Any]:
         user = next(m["content"] for m in body["messages"] if m["role"] == "user")
         facts = json.loads(user)["facts"]
         return {"scores": [{"i": f["i"], "score": scorer(f["text"])} for f in facts]}
+
     return reply
 
 
 BRUNO_FACTS = [
-    StructuredFact("Bruno Almeida runs marathons", "Bruno Almeida", importance=0.45,
-                   confidence=0.95),
-    StructuredFact("Bruno Almeida developed an ML model for fraud detection", "Bruno Almeida",
-                   importance=0.92, confidence=0.95),
-    StructuredFact("Bruno Almeida works at Orion Tech", "Bruno Almeida", importance=0.35,
-                   confidence=0.95),
+    StructuredFact(
+        "Bruno Almeida runs marathons", "Bruno Almeida", importance=0.45, confidence=0.95
+    ),
+    StructuredFact(
+        "Bruno Almeida developed an ML model for fraud detection",
+        "Bruno Almeida",
+        importance=0.92,
+        confidence=0.95,
+    ),
+    StructuredFact(
+        "Bruno Almeida works at Orion Tech", "Bruno Almeida", importance=0.35, confidence=0.95
+    ),
 ]
 # Formula = importance exactly (other weights and the confidence factor off), so the seed's
 # numbers (0.45 / 0.38 / 0.35 → 0.135 …; 0.92 → 0.92) are reproduced through the real stack.
-EXACT = {"weights": {"semantic": 0.0, "recency": 0.0, "importance": 1.0, "keyword": 0.0,
-                     "graph": 0.0}, "confidence_weight": 0.0, "pattern_boost_max": 0.0,
-         "activation_hops": 0}
+EXACT = {
+    "weights": {"semantic": 0.0, "recency": 0.0, "importance": 1.0, "keyword": 0.0, "graph": 0.0},
+    "confidence_weight": 0.0,
+    "pattern_boost_max": 0.0,
+    "activation_hops": 0,
+}
 
 
-async def test_bruno_almeida_rerank_blend(executor: Executor, agent_id: str,
-                                          embedder: Embedder) -> None:
-    await remember(executor, embedder, agent_id,
-                   entities=[StructuredEntity("Bruno Almeida", "person")], facts=BRUNO_FACTS)
-    llm = ScriptedLLM(by_stage={"relevance judge": [
-        _scores_reply(lambda text: 0.0),
-        _scores_reply(lambda text: 1.0 if "fraud" in text else 0.0),
-    ]})
+async def test_bruno_almeida_rerank_blend(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=[StructuredEntity("Bruno Almeida", "person")],
+        facts=BRUNO_FACTS,
+    )
+    llm = ScriptedLLM(
+        by_stage={
+            "relevance judge": [
+                _scores_reply(lambda text: 0.0),
+                _scores_reply(lambda text: 1.0 if "fraud" in text else 0.0),
+            ]
+        }
+    )
     retriever = Retriever(executor, embedder, llm.chat())
-    nothing = await retriever.retrieve(agent_id, "Qual o time de futebol do Bruno Almeida?",
-                                       options=EXACT)
+    nothing = await retriever.retrieve(
+        agent_id, "Qual o time de futebol do Bruno Almeida?", options=EXACT
+    )
     assert nothing.facts == [] and nothing.context == ""
     assert nothing.trace["rerank"]["status"] == "ok" and nothing.trace["rerank"]["pool"] == 3
 
-    result = await retriever.retrieve(agent_id, "O que o Bruno Almeida desenvolveu?",
-                                      options=EXACT)
+    result = await retriever.retrieve(agent_id, "O que o Bruno Almeida desenvolveu?", options=EXACT)
     assert [f.text for f in result.facts] == [
-        "Bruno Almeida developed an ML model for fraud detection"]
+        "Bruno Almeida developed an ML model for fraud detection"
+    ]
     s = result.facts[0].scores
     assert (s.formula, s.reranker, s.final) == (0.92, 1.0, 0.92)
     assert llm.calls == 2
@@ -149,21 +192,35 @@ class _SlowLLM:
 
     name = "slow"
 
-    async def complete_json(self, stage: str, system: str, user: str, *,
-                            schema: dict[str, Any] | None = None,
-                            timeout_s: float | None = None) -> LLMResponse:
+    async def complete_json(
+        self,
+        stage: str,
+        system: str,
+        user: str,
+        *,
+        schema: dict[str, Any] | None = None,
+        timeout_s: float | None = None,
+    ) -> LLMResponse:
         await asyncio.sleep(30)
         raise AssertionError("unreachable")
 
 
-async def test_rerank_timeout_and_errors_keep_formula_order(executor: Executor, agent_id: str,
-                                                            embedder: Embedder) -> None:
-    await remember(executor, embedder, agent_id,
-                   entities=[StructuredEntity("Bruno Almeida", "person")], facts=BRUNO_FACTS)
+async def test_rerank_timeout_and_errors_keep_formula_order(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=[StructuredEntity("Bruno Almeida", "person")],
+        facts=BRUNO_FACTS,
+    )
     offline = await Retriever(executor, embedder).retrieve(
-        agent_id, "What did Bruno Almeida build?")
+        agent_id, "What did Bruno Almeida build?"
+    )
     slow = await Retriever(executor, embedder, _SlowLLM()).retrieve(
-        agent_id, "What did Bruno Almeida build?", options={"reranker_timeout_s": 0.2})
+        agent_id, "What did Bruno Almeida build?", options={"reranker_timeout_s": 0.2}
+    )
     assert slow.trace["rerank"]["status"] == "timeout"
     assert [f.id for f in slow.facts] == [f.id for f in offline.facts]
     assert all(f.scores.reranker is None for f in slow.facts)

@@ -15,11 +15,16 @@ from tests.fakes import AccessRecorder
 
 pytestmark = pytest.mark.neo4j
 
+
 async def test_warm_up_runs_the_real_signals_statement_and_only_reads(
     executor: Executor, embedder: Embedder, agent_id: str
 ) -> None:
-    await remember(executor, embedder, agent_id,
-                   facts=[StructuredFact("Ana works at Acme in Curitiba.", subject="Ana")])
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        facts=[StructuredFact("Ana works at Acme in Curitiba.", subject="Ana")],
+    )
     seen_by_request = AccessRecorder(executor)
     await Retriever(seen_by_request, embedder).retrieve(agent_id, "Where does Ana work?")
     warming = AccessRecorder(executor)
@@ -30,5 +35,7 @@ async def test_warm_up_runs_the_real_signals_statement_and_only_reads(
     assert [c for c in warming.calls if c[1] != "read"] == []
     assert ("read/signals", "read") in warming.calls
     assert set(seen_by_request.calls) <= set(warming.calls)
-    assert await executor.run_text(load_query("agent_counts"), {"agent_id": WARMUP_AGENT},
-                                   read=True) == []
+    assert (
+        await executor.run_text(load_query("agent_counts"), {"agent_id": WARMUP_AGENT}, read=True)
+        == []
+    )

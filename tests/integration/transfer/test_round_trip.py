@@ -32,9 +32,14 @@ pytestmark = pytest.mark.neo4j
 
 T0 = datetime(2025, 1, 10, tzinfo=UTC)
 T1 = datetime(2025, 6, 1, tzinfo=UTC)
-QUERIES = ["Where does Marcos Tavares live?", "Who is Marcos Tavares married to?",
-           "What does Bruno Almeida do?", "Tell me everything about Marcos Tavares",
-           "Where does Ana work?", "What pet does Ana have?"]
+QUERIES = [
+    "Where does Marcos Tavares live?",
+    "Who is Marcos Tavares married to?",
+    "What does Bruno Almeida do?",
+    "Tell me everything about Marcos Tavares",
+    "Where does Ana work?",
+    "What pet does Ana have?",
+]
 AS_OF = [T0 + timedelta(days=30), T1 + timedelta(days=1)]
 
 
@@ -49,49 +54,94 @@ async def _fill(executor: Executor, embedder: Embedder, agent: str) -> str:
     """Facts with a history (a superseded version, a forgotten fact), relations, aliases, and
     messages through the offline write pipeline (events, provenance)."""
     old_id = str(uuid.uuid4())
-    await remember(executor, embedder, agent, entities=MARCOS_ENTITIES,
-                   facts=[StructuredFact(f.text, f.subject, entities=f.entities, created_at=T0,
-                                         valid_from=T0) for f in MARCOS_FACTS]
-                   + [StructuredFact("Marcos Tavares lives in São Paulo", "Marcos Tavares",
-                                     id=old_id, created_at=T0 - timedelta(days=5),
-                                     valid_from=T0 - timedelta(days=5))],
-                   relations=MARCOS_RELATIONS)
-    await executor.run_text(load_query("read_close_fact"),
-                            {"agent_id": agent, "ids": [old_id], "at": T1})
+    await remember(
+        executor,
+        embedder,
+        agent,
+        entities=MARCOS_ENTITIES,
+        facts=[
+            StructuredFact(f.text, f.subject, entities=f.entities, created_at=T0, valid_from=T0)
+            for f in MARCOS_FACTS
+        ]
+        + [
+            StructuredFact(
+                "Marcos Tavares lives in São Paulo",
+                "Marcos Tavares",
+                id=old_id,
+                created_at=T0 - timedelta(days=5),
+                valid_from=T0 - timedelta(days=5),
+            )
+        ],
+        relations=MARCOS_RELATIONS,
+    )
+    await executor.run_text(
+        load_query("read_close_fact"), {"agent_id": agent, "ids": [old_id], "at": T1}
+    )
     writer = WritePipeline(executor, embedder, None)
-    for text in ["I'm Ana and I work at Globex as a data engineer.",
-                 "My dog Biscuit is a beagle.", "Actually, I now work at Initech."]:
+    for text in [
+        "I'm Ana and I work at Globex as a data engineer.",
+        "My dog Biscuit is a beagle.",
+        "Actually, I now work at Initech.",
+    ]:
         await writer.write(agent, text, "Ana")
-    await remember(executor, embedder, agent, entities=[StructuredEntity("Rex", "animal")],
-                   facts=[StructuredFact("Ana used to have a cat called Rex", "Ana",
-                                         entities=["Rex"])])
-    gone = [r["id"] for r in await executor.run_text(
-        load_query("transfer_fact_ids"), {"agent": agent, "text": "cat called Rex"})]
+    await remember(
+        executor,
+        embedder,
+        agent,
+        entities=[StructuredEntity("Rex", "animal")],
+        facts=[StructuredFact("Ana used to have a cat called Rex", "Ana", entities=["Rex"])],
+    )
+    gone = [
+        r["id"]
+        for r in await executor.run_text(
+            load_query("transfer_fact_ids"), {"agent": agent, "text": "cat called Rex"}
+        )
+    ]
     await forget(executor, agent, gone[0], "no longer true")
     return old_id
 
 
-async def _answers(retriever: Retriever, agent: str, mapping: dict[str, str] | None,
-                   ) -> list[Any]:
+async def _answers(
+    retriever: Retriever,
+    agent: str,
+    mapping: dict[str, str] | None,
+) -> list[Any]:
     out = []
     for query in QUERIES:
         for when in [None, *AS_OF]:
-            r = await retriever.retrieve(agent, query, as_of=when,
-                                         options={"enable_reranker": False})
+            r = await retriever.retrieve(
+                agent, query, as_of=when, options={"enable_reranker": False}
+            )
             ids = [f.id for f in r.facts]
-            out.append((query, when, [mapping.get(i, i) for i in ids] if mapping else ids,
-                        [f.text for f in r.facts]))
+            out.append(
+                (
+                    query,
+                    when,
+                    [mapping.get(i, i) for i in ids] if mapping else ids,
+                    [f.text for f in r.facts],
+                )
+            )
     return out
 
 
-async def _export(executor: Executor, agent: str, embedder: Embedder,
-                  page_size: int = 3) -> list[dict[str, Any]]:
-    return [r async for r in export_agent(executor, agent, embedder_name=embedder.name,
-                                          dimensions=embedder.dimensions, page_size=page_size)]
+async def _export(
+    executor: Executor, agent: str, embedder: Embedder, page_size: int = 3
+) -> list[dict[str, Any]]:
+    return [
+        r
+        async for r in export_agent(
+            executor,
+            agent,
+            embedder_name=embedder.name,
+            dimensions=embedder.dimensions,
+            page_size=page_size,
+        )
+    ]
 
 
 async def test_round_trip_gives_the_same_answers_now_and_as_of(
-        executor: Executor, embedder: Embedder, agent_id: str, other_agent: str) -> None:
+    executor: Executor, embedder: Embedder, agent_id: str, other_agent: str
+) -> None:
     old_id = await _fill(executor, embedder, agent_id)
     records = await _export(executor, agent_id, embedder)
     header = records[0]
@@ -129,17 +179,26 @@ async def test_round_trip_gives_the_same_answers_now_and_as_of(
 
 
 async def test_import_with_another_model_re_embeds(
-        executor: Executor, embedder: Embedder, agent_id: str, other_agent: str) -> None:
-    await remember(executor, HashEmbedder(), agent_id, entities=MARCOS_ENTITIES,
-                   facts=MARCOS_FACTS, relations=MARCOS_RELATIONS)
-    records = [r async for r in export_agent(executor, agent_id, embedder_name="hash",
-                                             dimensions=384)]
+    executor: Executor, embedder: Embedder, agent_id: str, other_agent: str
+) -> None:
+    await remember(
+        executor,
+        HashEmbedder(),
+        agent_id,
+        entities=MARCOS_ENTITIES,
+        facts=MARCOS_FACTS,
+        relations=MARCOS_RELATIONS,
+    )
+    records = [
+        r async for r in export_agent(executor, agent_id, embedder_name="hash", dimensions=384)
+    ]
     assert records[0]["embedder"] == "hash"
     result = await import_agent(executor, embedder, other_agent, records)
     assert result.reembedded and result.source_embedder == "hash"
     assert await recorded_space(executor, other_agent) == embedder.name
-    top = (await Retriever(executor, embedder).retrieve(
-        other_agent, "Where does Marcos Tavares live?", options={"enable_reranker": False}))
+    top = await Retriever(executor, embedder).retrieve(
+        other_agent, "Where does Marcos Tavares live?", options={"enable_reranker": False}
+    )
     assert top.facts[0].text == "Marcos Tavares lives in Porto Alegre"
     rows = await executor.run_text(load_query("transfer_fact_vectors"), {"agent": other_agent})
     fresh = await embedder.embed([r["text"] for r in rows])
@@ -148,23 +207,35 @@ async def test_import_with_another_model_re_embeds(
 
 
 async def test_bad_exports_are_refused_with_nothing_written(
-        executor: Executor, embedder: Embedder, other_agent: str) -> None:
+    executor: Executor, embedder: Embedder, other_agent: str
+) -> None:
     with pytest.raises(BadInput, match="header"):
         await import_agent(executor, embedder, other_agent, [{"kind": "fact", "id": "x"}])
-    header = {"kind": "header", "format": "hippograph-export", "version": 1,
-              "embedder": embedder.name, "dimensions": embedder.dimensions}
+    header = {
+        "kind": "header",
+        "format": "hippograph-export",
+        "version": 1,
+        "embedder": embedder.name,
+        "dimensions": embedder.dimensions,
+    }
     with pytest.raises(BadInput, match="unknown record kind"):
         await import_agent(executor, embedder, other_agent, [header, {"kind": "widget"}])
     with pytest.raises(BadInput, match="export order"):
-        await import_agent(executor, embedder, other_agent,
-                           [header, {"kind": "fact", "id": "f", "props": {"text": "x"}},
-                            {"kind": "entity", "key": "person:x", "props": {}}])
+        await import_agent(
+            executor,
+            embedder,
+            other_agent,
+            [
+                header,
+                {"kind": "fact", "id": "f", "props": {"text": "x"}},
+                {"kind": "entity", "key": "person:x", "props": {}},
+            ],
+        )
     rows = await executor.run_text(load_query("transfer_node_count"), {"agent": other_agent})
     assert rows[0]["n"] == 0
 
 
-def test_cli_export_then_import(agent_id: str, other_agent: str,
-                                tmp_path: Path) -> None:
+def test_cli_export_then_import(agent_id: str, other_agent: str, tmp_path: Path) -> None:
     runner = CliRunner()
 
     async def fill() -> None:
@@ -173,8 +244,14 @@ def test_cli_export_then_import(agent_id: str, other_agent: str,
 
         mem = build_memory(get_settings())
         try:
-            await remember(mem.executor, mem.embedder, agent_id, entities=MARCOS_ENTITIES,
-                           facts=MARCOS_FACTS, relations=MARCOS_RELATIONS)
+            await remember(
+                mem.executor,
+                mem.embedder,
+                agent_id,
+                entities=MARCOS_ENTITIES,
+                facts=MARCOS_FACTS,
+                relations=MARCOS_RELATIONS,
+            )
         finally:
             await mem.close()
 

@@ -25,22 +25,35 @@ def _aware(ts: datetime) -> datetime:
     return ts if ts.tzinfo is not None else ts.replace(tzinfo=UTC)
 
 
-async def facts_as_of(executor: Executor, agent_id: str, as_of: datetime,
-                      subject_key: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
+async def facts_as_of(
+    executor: Executor,
+    agent_id: str,
+    as_of: datetime,
+    subject_key: str | None = None,
+    limit: int = 1000,
+) -> list[dict[str, Any]]:
     """Facts of ``agent_id`` known and valid at ``as_of`` (optionally one subject), oldest first."""
-    rows = await executor.run_text(load_query("history_facts_as_of"), {
-        "agent_id": agent_id, "as_of": _aware(as_of), "subject_key": subject_key,
-        "limit": limit}, read=True)
+    rows = await executor.run_text(
+        load_query("history_facts_as_of"),
+        {"agent_id": agent_id, "as_of": _aware(as_of), "subject_key": subject_key, "limit": limit},
+        read=True,
+    )
     return rows
 
 
-async def relationships_as_of(executor: Executor, agent_id: str, as_of: datetime,
-                              entity_key: str | None = None,
-                              limit: int = 1000) -> list[dict[str, Any]]:
+async def relationships_as_of(
+    executor: Executor,
+    agent_id: str,
+    as_of: datetime,
+    entity_key: str | None = None,
+    limit: int = 1000,
+) -> list[dict[str, Any]]:
     """Entity relationships known and valid at ``as_of`` (optionally touching one entity)."""
-    rows = await executor.run_text(load_query("history_relationships_as_of"), {
-        "agent_id": agent_id, "as_of": _aware(as_of), "entity_key": entity_key,
-        "limit": limit}, read=True)
+    rows = await executor.run_text(
+        load_query("history_relationships_as_of"),
+        {"agent_id": agent_id, "as_of": _aware(as_of), "entity_key": entity_key, "limit": limit},
+        read=True,
+    )
     return rows
 
 
@@ -50,8 +63,9 @@ async def fact_history(executor: Executor, agent_id: str, fact_id: str) -> list[
     Raises:
         NotFound: no such fact for this agent.
     """
-    return [dataclasses.asdict(row) for row in await browse_fact_history(executor, agent_id,
-                                                                            fact_id)]
+    return [
+        dataclasses.asdict(row) for row in await browse_fact_history(executor, agent_id, fact_id)
+    ]
 
 
 async def get_fact(executor: Executor, agent_id: str, fact_id: str) -> dict[str, Any]:
@@ -60,9 +74,9 @@ async def get_fact(executor: Executor, agent_id: str, fact_id: str) -> dict[str,
     Raises:
         NotFound: no such fact for this agent.
     """
-    rows = await executor.run_text(load_query("history_fact_by_id"),
-                                   {"agent_id": agent_id, "fact_id": fact_id},
-                                   read=True)
+    rows = await executor.run_text(
+        load_query("history_fact_by_id"), {"agent_id": agent_id, "fact_id": fact_id}, read=True
+    )
     if not rows:
         raise NotFound(f"fact {fact_id!r} not found")
     fact = dict(rows[0]["fact"])

@@ -21,12 +21,14 @@ async def test_concurrent_writes_of_one_fact_create_it_once(
     executor: Executor, agent_id: str, embedder: Embedder
 ) -> None:
     pipe = WritePipeline(executor, embedder, None)
-    writes = await asyncio.gather(*(pipe.write(agent_id, "I work at Acme.", SPEAKER)
-                                    for _ in range(4)))
+    writes = await asyncio.gather(
+        *(pipe.write(agent_id, "I work at Acme.", SPEAKER) for _ in range(4))
+    )
     assert all(w.success for w in writes)
     c = await counts(executor, agent_id)
     assert c["active_facts"] == 1, c
-    state = (await executor.run_text(load_query("scale_check"), {"agent_id": agent_id},
-                                     read=True))[0]
+    state = (await executor.run_text(load_query("scale_check"), {"agent_id": agent_id}, read=True))[
+        0
+    ]
     assert state["dup_facts"] == [] and state["events"] == 4
     assert state["events_without_facts"] == []  # every message is the fact's provenance

@@ -62,34 +62,46 @@ class CommitBarrier(WrappedExecutor):
 
 
 async def integrity(executor: Executor, agent_id: str) -> dict[str, int]:
-    rows = await executor.run_text(load_query("fact_integrity"), {"agent_id": agent_id},
-                                   read=True)
+    rows = await executor.run_text(load_query("fact_integrity"), {"agent_id": agent_id}, read=True)
     return {k: int(v) for k, v in rows[0].items()}
 
 
 async def pending(executor: Executor, agent_id: str) -> list[str]:
-    rows = await executor.run_text(load_query("pending_events"), {"agent_id": agent_id},
-                                   read=True)
+    rows = await executor.run_text(load_query("pending_events"), {"agent_id": agent_id}, read=True)
     return [r["id"] for r in rows]
 
 
 async def age(executor: Executor, agent_id: str, seconds: int) -> None:
-    await executor.run_text(load_query("age_receipt"), {"agent_id": agent_id,
-                                                         "seconds": seconds})
+    await executor.run_text(load_query("age_receipt"), {"agent_id": agent_id, "seconds": seconds})
 
 
 async def log_events(executor: Executor, agent_id: str, text: str, n: int) -> list[str]:
     ids = [str(uuid.uuid4()) for _ in range(n)]
     now = datetime.now(UTC)
     for eid in ids:
-        await executor.run("jobs/log_event", {"agent_id": agent_id, "id": eid, "props": {
-            "text": text, "speaker": SPEAKER, "occurred_at": now, "ingested_at": now,
-            "thread_id": None, "source": "async", "embedding": None, "content_hash": eid}})
+        await executor.run(
+            "jobs/log_event",
+            {
+                "agent_id": agent_id,
+                "id": eid,
+                "props": {
+                    "text": text,
+                    "speaker": SPEAKER,
+                    "occurred_at": now,
+                    "ingested_at": now,
+                    "thread_id": None,
+                    "source": "async",
+                    "embedding": None,
+                    "content_hash": eid,
+                },
+            },
+        )
     return ids
 
 
 async def test_dead_writer_claim_expires_and_retry_runs_once(
-        executor: Executor, agent_id: str, hash_embedder: HashEmbedder) -> None:
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
     dying = WritePipeline(DiesAtCommit(executor), hash_embedder, None)
     with pytest.raises(asyncio.CancelledError):
         await dying.write(agent_id, "I live in Curitiba.", SPEAKER, idempotency_key="k-1")
@@ -133,9 +145,11 @@ class Neo4jDropsAtCommit(WrappedExecutor):
 
 
 async def test_neo4j_lost_before_commit_keeps_the_message_and_frees_the_key_later(
-        executor: Executor, agent_id: str, hash_embedder: HashEmbedder) -> None:
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
     res = await WritePipeline(Neo4jDropsAtCommit(executor), hash_embedder, None).write(
-        agent_id, "I live in Curitiba.", SPEAKER, idempotency_key="k-drop")
+        agent_id, "I live in Curitiba.", SPEAKER, idempotency_key="k-drop"
+    )
     assert not res.success and res.error and "message is kept" in res.error
     assert len(await pending(executor, agent_id)) == 1  # for the orphan sweep
     pipe = WritePipeline(executor, hash_embedder, None)
@@ -167,10 +181,14 @@ class PausesAtCommit(WrappedExecutor):
 
 
 async def test_a_claim_taken_over_from_a_live_writer_only_wastes_work(
-        executor: Executor, agent_id: str, hash_embedder: HashEmbedder) -> None:
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
     slow_ex = PausesAtCommit(executor)
-    slow = asyncio.create_task(WritePipeline(slow_ex, hash_embedder, None).write(
-        agent_id, "I live in Curitiba.", SPEAKER, idempotency_key="k-live"))
+    slow = asyncio.create_task(
+        WritePipeline(slow_ex, hash_embedder, None).write(
+            agent_id, "I live in Curitiba.", SPEAKER, idempotency_key="k-live"
+        )
+    )
     await asyncio.wait_for(slow_ex.arrived.wait(), timeout=60)
     await age(executor, agent_id, 660)  # the TTL passes while the first writer still runs
     pipe = WritePipeline(executor, hash_embedder, None)
@@ -179,39 +197,45 @@ async def test_a_claim_taken_over_from_a_live_writer_only_wastes_work(
     slow_ex.gate.set()
     first = await slow
     # the late first writer commits nothing and answers with the stored result
-    assert first.success and [f.id for f in first.facts_added] == \
-        [f.id for f in second.facts_added]
+    assert first.success and [f.id for f in first.facts_added] == [f.id for f in second.facts_added]
     c = await counts(executor, agent_id)
     assert (c["events"], c["facts"], c["receipts"], c["from_event"]) == (1, 1, 1, 1)
 
 
 async def test_llm_outage_does_not_store_the_key_or_claim_success(
-        executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
     import httpx
 
     down = ScriptedLLM(replies=[httpx.ConnectError("refused")])
     res = await WritePipeline(executor, embedder, down.chat()).write(
-        agent_id, "I live in Curitiba and work at Acme.", SPEAKER, idempotency_key="k-llm")
+        agent_id, "I live in Curitiba and work at Acme.", SPEAKER, idempotency_key="k-llm"
+    )
     assert not res.success and res.error and "LLM unavailable" in res.error
     assert (await counts(executor, agent_id))["receipts"] == 0  # released: a retry re-runs
     assert len(await pending(executor, agent_id)) == 1
-    up = ScriptedLLM(by_stage={INFORMED: [extraction(
-        [("Curitiba", "place")], [(SPEAKER, "Rafael lives in Curitiba")])]})
+    up = ScriptedLLM(
+        by_stage={
+            INFORMED: [extraction([("Curitiba", "place")], [(SPEAKER, "Rafael lives in Curitiba")])]
+        }
+    )
     again = await WritePipeline(executor, embedder, up.chat()).write(
-        agent_id, "I live in Curitiba and work at Acme.", SPEAKER, idempotency_key="k-llm")
+        agent_id, "I live in Curitiba and work at Acme.", SPEAKER, idempotency_key="k-llm"
+    )
     assert again.success and again.facts_added and again.event_id == res.event_id
     c = await counts(executor, agent_id)
     assert (c["events"], c["facts"]) == (1, 1)
     assert await pending(executor, agent_id) == []
 
 
-async def test_one_event_is_extracted_once(executor: Executor, agent_id: str,
-                                           hash_embedder: HashEmbedder) -> None:
+async def test_one_event_is_extracted_once(
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
     [eid] = await log_events(executor, agent_id, "I live in Curitiba.", 1)
     pipe = WritePipeline(CommitBarrier(executor, 2), hash_embedder, None)
-    results = await asyncio.gather(*[
-        pipe.write(agent_id, "I live in Curitiba.", SPEAKER, event_id=eid)
-        for _ in range(2)])
+    results = await asyncio.gather(
+        *[pipe.write(agent_id, "I live in Curitiba.", SPEAKER, event_id=eid) for _ in range(2)]
+    )
     assert all(r.success for r in results)
     assert sum(1 for r in results if r.facts_added) == 1
     assert sum(1 for r in results if any("already extracted" in w for w in r.warnings)) == 1
@@ -221,13 +245,14 @@ async def test_one_event_is_extracted_once(executor: Executor, agent_id: str,
 
 @pytest.mark.parametrize("n", [30])
 async def test_concurrent_identical_messages_leave_one_active_fact(
-        executor: Executor, agent_id: str, hash_embedder: HashEmbedder, n: int) -> None:
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder, n: int
+) -> None:
     # Worst case, deterministic: every writer has decided ADD before any commits.
     events = await log_events(executor, agent_id, "I live in Curitiba.", n)
     pipe = WritePipeline(CommitBarrier(executor, n), hash_embedder, None)
-    results = await asyncio.gather(*[
-        pipe.write(agent_id, "I live in Curitiba.", SPEAKER, event_id=eid)
-        for eid in events])
+    results = await asyncio.gather(
+        *[pipe.write(agent_id, "I live in Curitiba.", SPEAKER, event_id=eid) for eid in events]
+    )
     assert all(r.success for r in results), [r.error for r in results if not r.success]
     check = await integrity(executor, agent_id)
     assert check["duplicate_hashes"] == 0 and check["duplicate_entity_names"] == 0
@@ -238,8 +263,9 @@ async def test_concurrent_identical_messages_leave_one_active_fact(
 
     # And through the whole pipeline (event log included), as clients send them.
     plain = WritePipeline(executor, hash_embedder, None)
-    results = await asyncio.gather(*[
-        plain.write(agent_id, "I like jazz and bossa nova.", SPEAKER) for _ in range(n)])
+    results = await asyncio.gather(
+        *[plain.write(agent_id, "I like jazz and bossa nova.", SPEAKER) for _ in range(n)]
+    )
     assert all(r.success for r in results)
     check = await integrity(executor, agent_id)
     assert check["duplicate_hashes"] == 0 and check["duplicate_entity_names"] == 0
@@ -247,11 +273,16 @@ async def test_concurrent_identical_messages_leave_one_active_fact(
 
 
 async def test_concurrent_updates_of_one_fact_leave_one_successor(
-        executor: Executor, agent_id: str, embedder: Embedder) -> None:
-    seed = ScriptedLLM(by_stage={INFORMED: [extraction(
-        [("Curitiba", "place")], [(SPEAKER, "Rafael lives in Curitiba")])]})
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
+    seed = ScriptedLLM(
+        by_stage={
+            INFORMED: [extraction([("Curitiba", "place")], [(SPEAKER, "Rafael lives in Curitiba")])]
+        }
+    )
     first = await WritePipeline(executor, embedder, seed.chat()).write(
-        agent_id, "I live in Curitiba.", SPEAKER)
+        agent_id, "I live in Curitiba.", SPEAKER
+    )
     assert first.facts_added
     moves = {"Rio de Janeiro": "I moved to Rio de Janeiro.", "Recife": "I moved to Recife."}
 
@@ -260,18 +291,24 @@ async def test_concurrent_updates_of_one_fact_leave_one_successor(
         city = next(c for c in moves if c in message)
         answer = extraction([(city, "place")], [(SPEAKER, f"Rafael lives in {city}")])
         known = {f["text"]: f["id"] for f in json.loads(message)["known_facts"]}
-        answer["facts"][0].update(action="UPDATE", target_id=known["Rafael lives in Curitiba"],
-                                  reason="moved")
+        answer["facts"][0].update(
+            action="UPDATE", target_id=known["Rafael lives in Curitiba"], reason="moved"
+        )
         return answer
 
-    llm = ScriptedLLM(by_stage={INFORMED: [informed] * 2},
-                      replies=[reconcile_with("UPDATE", "moved")] * 6)
-    events = {city: (await log_events(executor, agent_id, text, 1))[0]
-              for city, text in moves.items()}
+    llm = ScriptedLLM(
+        by_stage={INFORMED: [informed] * 2}, replies=[reconcile_with("UPDATE", "moved")] * 6
+    )
+    events = {
+        city: (await log_events(executor, agent_id, text, 1))[0] for city, text in moves.items()
+    }
     pipe = WritePipeline(CommitBarrier(executor, 2), embedder, llm.chat())
-    results = await asyncio.gather(*[
-        pipe.write(agent_id, text, SPEAKER, event_id=events[city])
-        for city, text in moves.items()])
+    results = await asyncio.gather(
+        *[
+            pipe.write(agent_id, text, SPEAKER, event_id=events[city])
+            for city, text in moves.items()
+        ]
+    )
     assert all(r.success for r in results), [r.error for r in results]
     assert sum(len(r.facts_updated) for r in results) == 2  # a chain, not a fork
     check = await integrity(executor, agent_id)
@@ -280,20 +317,25 @@ async def test_concurrent_updates_of_one_fact_leave_one_successor(
 
 
 async def test_facts_call_down_in_the_fallback_is_an_outage(
-        executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
     import httpx
 
     from tests.integration.write.helpers import CLARA_ENTITIES, CLARA_MESSAGE, CLARA_RELATIONS
 
-    llm = ScriptedLLM(by_stage={
-        INFORMED: ["this is not JSON {"],
-        "Stage: extract_entities": [{"entities": [{"name": n, "type": t}
-                                                  for n, t in CLARA_ENTITIES]}],
-        "Stage: extract_facts": [httpx.ReadTimeout("timed out")],
-        "Stage: extract_relations": [extraction(relations=CLARA_RELATIONS)],
-    })
+    llm = ScriptedLLM(
+        by_stage={
+            INFORMED: ["this is not JSON {"],
+            "Stage: extract_entities": [
+                {"entities": [{"name": n, "type": t} for n, t in CLARA_ENTITIES]}
+            ],
+            "Stage: extract_facts": [httpx.ReadTimeout("timed out")],
+            "Stage: extract_relations": [extraction(relations=CLARA_RELATIONS)],
+        }
+    )
     res = await WritePipeline(executor, embedder, llm.chat()).write(
-        agent_id, CLARA_MESSAGE, SPEAKER)
+        agent_id, CLARA_MESSAGE, SPEAKER
+    )
     # not "success with zero facts": the message waits for a later extraction
     assert not res.success and res.error and "LLM unavailable" in res.error
     c = await counts(executor, agent_id)

@@ -32,8 +32,9 @@ SECRETS = ("4111", "eve.secret", "example.com")
 
 
 async def stored_values(executor: Executor, agent_id: str) -> list[tuple[str, str, str]]:
-    rows = await executor.run_text(load_query("agent_text_values"), {"agent_id": agent_id},
-                                   read=True)
+    rows = await executor.run_text(
+        load_query("agent_text_values"), {"agent_id": agent_id}, read=True
+    )
     return [(r["label"], r["key"], json.dumps(r["value"], default=str)) for r in rows]
 
 
@@ -55,16 +56,28 @@ REMEMBER = """mutation($a: ID!, $e: [EntityInput!], $f: [FactInput!], $r: [Relat
 def _remember_vars(agent_id: str) -> dict[str, Any]:
     return {
         "a": agent_id,
-        "e": [{"name": f"Eve {EMAIL}", "type": "person", "aliases": [EMAIL, "Eve"],
-               "key": f"person:{EMAIL}"}],
-        "f": [{"text": f"Eve pays with card {CARD} and mails {EMAIL}",
-               "subject": f"Eve {EMAIL}", "entities": [f"Bob {EMAIL}"]}],
+        "e": [
+            {
+                "name": f"Eve {EMAIL}",
+                "type": "person",
+                "aliases": [EMAIL, "Eve"],
+                "key": f"person:{EMAIL}",
+            }
+        ],
+        "f": [
+            {
+                "text": f"Eve pays with card {CARD} and mails {EMAIL}",
+                "subject": f"Eve {EMAIL}",
+                "entities": [f"Bob {EMAIL}"],
+            }
+        ],
         "r": [{"source": f"Eve {EMAIL}", "target": f"Bob {EMAIL}", "type": "knows"}],
     }
 
 
-async def test_remember_redacts_every_stored_field(executor: Executor, agent_id: str,
-                                                   hash_embedder: HashEmbedder) -> None:
+async def test_remember_redacts_every_stored_field(
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
     memory = memory_for(executor, hash_embedder)  # pii_mode "redact" (the default setting)
     res = await gql(memory, REMEMBER, _remember_vars(agent_id))
     assert res.errors is None, res.errors
@@ -81,16 +94,22 @@ async def test_remember_redacts_every_stored_field(executor: Executor, agent_id:
     assert len(ents) == 2, ents  # Eve (declared) and Bob (from a reference)
 
 
-async def test_remember_in_reject_mode_stores_nothing(executor: Executor, agent_id: str,
-                                                      hash_embedder: HashEmbedder) -> None:
+async def test_remember_in_reject_mode_stores_nothing(
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
     memory = memory_for(executor, hash_embedder, settings=Settings(pii_mode="reject"))
     res = await gql(memory, REMEMBER, _remember_vars(agent_id))
     assert res.data["remember"]["errors"][0]["code"] == "BAD_INPUT"
     assert "entities[0].name" in res.data["remember"]["errors"][0]["message"]
     assert await stored_values(executor, agent_id) == []
     with pytest.raises(PIIRejected):
-        await remember(executor, hash_embedder, agent_id, pii_mode="reject",
-                       facts=[StructuredFact(text=f"card {CARD}", subject="Eve")])
+        await remember(
+            executor,
+            hash_embedder,
+            agent_id,
+            pii_mode="reject",
+            facts=[StructuredFact(text=f"card {CARD}", subject="Eve")],
+        )
     assert await stored_values(executor, agent_id) == []
 
 
@@ -101,24 +120,36 @@ Her e-mail is {EMAIL} and her card number is {CARD}.
 """
 
 
-def _deps(executor: Executor, embedder: HashEmbedder, llm: ScriptedLLM,
-          pii_mode: str = "redact") -> JobDeps:
-    cfg = JobsConfig(worker=WorkerConfig(poll_interval_s=0.05, reaper_interval_s=5.0),
-                     documents=DocumentConfig())
+def _deps(
+    executor: Executor, embedder: HashEmbedder, llm: ScriptedLLM, pii_mode: str = "redact"
+) -> JobDeps:
+    cfg = JobsConfig(
+        worker=WorkerConfig(poll_interval_s=0.05, reaper_interval_s=5.0), documents=DocumentConfig()
+    )
     writer = WritePipeline(executor, embedder, llm.chat(), WriteConfig(pii_mode=pii_mode))
-    return JobDeps(executor=executor, queue=JobQueue(executor), embedder=embedder, llm=None,
-                   config=cfg, writer=writer)
+    return JobDeps(
+        executor=executor,
+        queue=JobQueue(executor),
+        embedder=embedder,
+        llm=None,
+        config=cfg,
+        writer=writer,
+    )
 
 
 async def test_document_content_chunks_and_extraction_prompts_are_redacted(
     executor: Executor, agent_id: str, hash_embedder: HashEmbedder
 ) -> None:
-    llm = ScriptedLLM(replies=[extraction([("Eve Martins", "person")],
-                                          [("Eve Martins", "Eve Martins lives in Porto")])])
+    llm = ScriptedLLM(
+        replies=[
+            extraction([("Eve Martins", "person")], [("Eve Martins", "Eve Martins lives in Porto")])
+        ]
+    )
     deps = _deps(executor, hash_embedder, llm)
     memory = memory_for(executor, hash_embedder)
-    accepted = await memory.documents.ingest(agent_id, text=DOC, title=f"Notes of {EMAIL}",
-                                             fmt="markdown")
+    accepted = await memory.documents.ingest(
+        agent_id, text=DOC, title=f"Notes of {EMAIL}", fmt="markdown"
+    )
     # Before the worker runs, the registered document holds the raw content: redacted.
     pending = await stored_values(executor, agent_id)
     assert any(k == "raw_content" for _, k, _ in pending)
@@ -134,8 +165,9 @@ async def test_document_content_chunks_and_extraction_prompts_are_redacted(
     assert progress.complete
 
 
-async def test_document_in_reject_mode_is_refused(executor: Executor, agent_id: str,
-                                                  hash_embedder: HashEmbedder) -> None:
+async def test_document_in_reject_mode_is_refused(
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
     memory = memory_for(executor, hash_embedder, settings=Settings(pii_mode="reject"))
     with pytest.raises(PIIRejected):
         await memory.documents.ingest(agent_id, text=DOC)
@@ -145,13 +177,15 @@ async def test_document_in_reject_mode_is_refused(executor: Executor, agent_id: 
 RECENT = [f"Eve: my card is {CARD}", f"Eve: write to me at {EMAIL}", "Eve: see you in Porto"]
 
 
-async def test_recent_messages_reach_the_llm_redacted(executor: Executor, agent_id: str,
-                                                      hash_embedder: HashEmbedder) -> None:
+async def test_recent_messages_reach_the_llm_redacted(
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
     for mode in ("redact", "reject"):
         llm = ScriptedLLM(replies=[extraction()])
         pipe = WritePipeline(executor, hash_embedder, llm.chat(), WriteConfig(pii_mode=mode))
-        res = await pipe.write(agent_id, "I moved to Lisbon last week.", SPEAKER,
-                               recent_messages=RECENT)
+        res = await pipe.write(
+            agent_id, "I moved to Lisbon last week.", SPEAKER, recent_messages=RECENT
+        )
         assert res.success, res.error
         assert llm.calls >= 1
         assert prompts_leak(llm) == [], mode
@@ -165,8 +199,15 @@ async def test_async_write_keeps_no_pii_in_the_job_or_the_prompt(
 ) -> None:
     llm = ScriptedLLM(replies=[extraction()])
     deps = _deps(executor, hash_embedder, llm)
-    accepted = await write_async(executor, deps.queue, agent_id, "I moved to Lisbon.", SPEAKER,
-                                 embedder=hash_embedder, recent_messages=RECENT)
+    accepted = await write_async(
+        executor,
+        deps.queue,
+        agent_id,
+        "I moved to Lisbon.",
+        SPEAKER,
+        embedder=hash_embedder,
+        recent_messages=RECENT,
+    )
     assert accepted.job_id
     assert leaks(await stored_values(executor, agent_id)) == []  # the job payload included
     worker = Worker(deps, default_handlers(), agent_id=agent_id)
@@ -186,8 +227,9 @@ def test_structured_inputs_are_not_mutated() -> None:
     assert out.relations[0].source == "[REDACTED:email]" and out.redacted == 2
 
 
-async def test_a_speaker_name_holding_pii_is_redacted(executor: Executor, agent_id: str,
-                                                      hash_embedder: HashEmbedder) -> None:
+async def test_a_speaker_name_holding_pii_is_redacted(
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
     llm = ScriptedLLM(replies=[extraction()])
     pipe = WritePipeline(executor, hash_embedder, llm.chat(), WriteConfig(pii_mode="redact"))
     res = await pipe.write(agent_id, "I moved to Lisbon last week.", EMAIL)
@@ -196,8 +238,10 @@ async def test_a_speaker_name_holding_pii_is_redacted(executor: Executor, agent_
     assert leaks(await stored_values(executor, agent_id)) == []
 
 
-FACTS_OF_EVE = [StructuredFact("Eve lives in Porto", "Eve"),
-                StructuredFact("Eve works at Acme", "Eve")]
+FACTS_OF_EVE = [
+    StructuredFact("Eve lives in Porto", "Eve"),
+    StructuredFact("Eve works at Acme", "Eve"),
+]
 
 
 async def test_the_retrieve_query_reaches_the_reranker_redacted(
@@ -214,8 +258,8 @@ async def test_the_retrieve_query_reaches_the_reranker_redacted(
     llm = ScriptedLLM(by_stage={"relevance judge": [scores]})
     retriever = Retriever(executor, hash_embedder, llm.chat(), pii_mode="redact")
     result = await retriever.retrieve(
-        agent_id, f"Where does Eve live? Answer to {EMAIL}, card {CARD}",
-        options={"min_score": 0.0})
+        agent_id, f"Where does Eve live? Answer to {EMAIL}, card {CARD}", options={"min_score": 0.0}
+    )
     assert result.trace["rerank"]["status"] == "ok"
     assert llm.calls == 1 and prompts_leak(llm) == []
     assert "[REDACTED:email]" in json.dumps(llm.requests[0])
@@ -236,9 +280,13 @@ async def test_reasons_thread_ids_and_job_subjects_are_redacted(
     executor: Executor, agent_id: str, hash_embedder: HashEmbedder
 ) -> None:
     memory = memory_for(executor, hash_embedder)  # pii_mode "redact" (the default setting)
-    stored = await remember(executor, hash_embedder, agent_id, facts=FACTS_OF_EVE,
-                            entities=[StructuredEntity("Eve", "person"),
-                                      StructuredEntity("Evie", "person")])
+    stored = await remember(
+        executor,
+        hash_embedder,
+        agent_id,
+        facts=FACTS_OF_EVE,
+        entities=[StructuredEntity("Eve", "person"), StructuredEntity("Evie", "person")],
+    )
     for query, variables in [
         (FORGET, {"f": stored.fact_ids[0], "r": f"asked by {EMAIL}"}),
         (MERGE, {"k": "person:eve", "d": "person:evie", "r": f"same person, see {EMAIL}"}),
@@ -259,8 +307,10 @@ async def test_labels_in_reject_mode_are_refused_and_nothing_is_stored(
     executor: Executor, agent_id: str, hash_embedder: HashEmbedder
 ) -> None:
     memory = memory_for(executor, hash_embedder, settings=Settings(pii_mode="reject"))
-    for query, variables in [(RUN_JOB, {"s": f"person:{EMAIL}"}),
-                             (WRITE, {"t": f"thread-{EMAIL}", "b": True})]:
+    for query, variables in [
+        (RUN_JOB, {"s": f"person:{EMAIL}"}),
+        (WRITE, {"t": f"thread-{EMAIL}", "b": True}),
+    ]:
         res = await gql(memory, query, {"a": agent_id, **variables})
         payload = next(iter(res.data.values()))
         assert [e["code"] for e in payload["errors"]] == ["BAD_INPUT"], payload
@@ -275,9 +325,11 @@ async def test_a_document_url_carrying_a_secret_is_refused(
     from graph.errors import BadInput
 
     memory = memory_for(executor, hash_embedder)
-    for url in (f"https://files.example.org/export?owner={EMAIL}",
-                "https://eve:hunter2@files.example.org/notes.txt",
-                "https://files.example.org/doc?key=sk-live-abcdefghijklmnop1234"):
+    for url in (
+        f"https://files.example.org/export?owner={EMAIL}",
+        "https://eve:hunter2@files.example.org/notes.txt",
+        "https://files.example.org/doc?key=sk-live-abcdefghijklmnop1234",
+    ):
         with pytest.raises(BadInput, match="URL"):
             await memory.documents.ingest(agent_id, url=url)
     assert await stored_values(executor, agent_id) == []

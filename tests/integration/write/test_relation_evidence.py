@@ -22,14 +22,23 @@ pytestmark = pytest.mark.neo4j
 
 
 async def test_forgetting_one_evidence_fact_keeps_a_relation_another_supports(
-        executor: Executor, agent_id: str, embedder: Embedder) -> None:
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
     ents = [StructuredEntity("Clara", "person"), StructuredEntity("Orion Tech", "organization")]
-    facts = [StructuredFact("Clara works at Orion Tech.", "Clara", ["Orion Tech"]),
-             StructuredFact("Clara joined Orion Tech as an engineer.", "Clara", ["Orion Tech"])]
+    facts = [
+        StructuredFact("Clara works at Orion Tech.", "Clara", ["Orion Tech"]),
+        StructuredFact("Clara joined Orion Tech as an engineer.", "Clara", ["Orion Tech"]),
+    ]
     first, second = (await remember(executor, embedder, agent_id, ents, facts)).fact_ids
     for evidence in (first, second):  # two messages supporting the same relationship
-        await remember(executor, embedder, agent_id, relations=[StructuredRelation(
-            "Clara", "Orion Tech", "works_at", evidence_fact_id=evidence)])
+        await remember(
+            executor,
+            embedder,
+            agent_id,
+            relations=[
+                StructuredRelation("Clara", "Orion Tech", "works_at", evidence_fact_id=evidence)
+            ],
+        )
 
     async def works_at() -> list[str]:
         rels = await relationships_as_of(executor, agent_id, datetime.now(UTC))

@@ -21,31 +21,53 @@ pytestmark = pytest.mark.neo4j
 
 
 async def _count(executor: Executor, agent_id: str, name: str) -> int:
-    rows = await executor.run_text(load_query("history_agent_counts"), {"agent_id": agent_id}, read=True)
+    rows = await executor.run_text(
+        load_query("history_agent_counts"), {"agent_id": agent_id}, read=True
+    )
     return int(rows[0][name])
 
 
 async def test_remember_imports_everything_and_is_idempotent(
     executor: Executor, agent_id: str, hash_embedder: HashEmbedder
 ) -> None:
-    ents = [StructuredEntity("Clara Rezende", "person", aliases=["Clarinha"]),
-            StructuredEntity("Orion Tech", "organization")]
+    ents = [
+        StructuredEntity("Clara Rezende", "person", aliases=["Clarinha"]),
+        StructuredEntity("Orion Tech", "organization"),
+    ]
     facts = [
-        StructuredFact("Clara Rezende works at Orion Tech", subject="Clarinha",
-                       entities=["organization:orion_tech"], id="f-clara-1",
-                       event_ids=["ev-1"], categories=["Work"]),
-        StructuredFact("Clara likes jazz", subject="Clara Rezende", kind="weird",
-                       valid_from=datetime(2024, 1, 1, tzinfo=UTC)),
+        StructuredFact(
+            "Clara Rezende works at Orion Tech",
+            subject="Clarinha",
+            entities=["organization:orion_tech"],
+            id="f-clara-1",
+            event_ids=["ev-1"],
+            categories=["Work"],
+        ),
+        StructuredFact(
+            "Clara likes jazz",
+            subject="Clara Rezende",
+            kind="weird",
+            valid_from=datetime(2024, 1, 1, tzinfo=UTC),
+        ),
         StructuredFact("Bob is Clara's friend", subject="Bob"),
     ]
-    rels = [StructuredRelation("Clara Rezende", "Orion Tech", "works at",
-                               evidence_fact_id="f-clara-1"),
-            StructuredRelation("Clara Rezende", "Clara Rezende", "same_as"),
-            StructuredRelation("Bob", "Clara Rezende", "`bad type`")]
+    rels = [
+        StructuredRelation("Clara Rezende", "Orion Tech", "works at", evidence_fact_id="f-clara-1"),
+        StructuredRelation("Clara Rezende", "Clara Rezende", "same_as"),
+        StructuredRelation("Bob", "Clara Rezende", "`bad type`"),
+    ]
     events = [StructuredEvent("Clara works at Orion Tech", "Rafael", id="ev-1")]
     seen: list[tuple[int, int]] = []
-    res = await remember(executor, hash_embedder, agent_id, ents, facts, rels, events,
-                         progress=lambda d, t: seen.append((d, t)))
+    res = await remember(
+        executor,
+        hash_embedder,
+        agent_id,
+        ents,
+        facts,
+        rels,
+        events,
+        progress=lambda d, t: seen.append((d, t)),
+    )
     assert res.facts_added == 3 and res.facts_unchanged == 0
     assert res.fact_ids[0] == "f-clara-1"
     assert res.entity_keys["Bob"] == "thing:bob"

@@ -37,25 +37,32 @@ class DropsAtWrite(WrappedExecutor):
 
 
 async def _facts(executor: Executor, agent_id: str) -> int:
-    rows = await executor.run_text(load_query("count_agent_facts"), {"agent_id": agent_id},
-                                   read=True)
+    rows = await executor.run_text(
+        load_query("count_agent_facts"), {"agent_id": agent_id}, read=True
+    )
     return int(next(iter(rows[0].values())))
 
 
 async def test_a_failed_batch_reports_what_was_stored_and_what_was_not(
     executor: Executor, agent_id: str, hash_embedder: HashEmbedder
 ) -> None:
-    facts = [StructuredFact(text=f"Eve visited city number {i}", subject="Eve")
-             for i in range(5)]
+    facts = [StructuredFact(text=f"Eve visited city number {i}", subject="Eve") for i in range(5)]
     # writes: 1 entity batch, then fact batches of 2 (writes 2, 3 and 4), then relations (5)
     flaky = DropsAtWrite(executor, 3)
     result = await remember(
-        flaky, hash_embedder, agent_id, batch_size=2,
-        entities=[StructuredEntity(name="Eve", type="person"),
-                  StructuredEntity(name="Bob", type="person")],
+        flaky,
+        hash_embedder,
+        agent_id,
+        batch_size=2,
+        entities=[
+            StructuredEntity(name="Eve", type="person"),
+            StructuredEntity(name="Bob", type="person"),
+        ],
         facts=facts,
-        relations=[StructuredRelation(source="Eve", target="Bob", type="knows"),
-                   StructuredRelation(source="Eve", target="Bob", type="123")],
+        relations=[
+            StructuredRelation(source="Eve", target="Bob", type="knows"),
+            StructuredRelation(source="Eve", target="Bob", type="123"),
+        ],
     )
     assert result.complete is False and result.error and "facts batch" in result.error
     assert result.facts_added == 2 and len(result.fact_ids) == 2
@@ -71,20 +78,28 @@ async def test_a_failure_before_anything_is_stored_is_the_error_itself(
     executor: Executor, agent_id: str, hash_embedder: HashEmbedder
 ) -> None:
     with pytest.raises(GraphUnavailable):
-        await remember(DropsAtWrite(executor, 1), hash_embedder, agent_id,
-                       facts=[StructuredFact(text="Eve likes tea", subject="Eve")])
+        await remember(
+            DropsAtWrite(executor, 1),
+            hash_embedder,
+            agent_id,
+            facts=[StructuredFact(text="Eve likes tea", subject="Eve")],
+        )
 
 
 async def test_the_api_lists_skipped_relations(
     executor: Executor, agent_id: str, hash_embedder: HashEmbedder
 ) -> None:
-    res = await gql(memory_for(executor, hash_embedder), """mutation($a: ID!) {
+    res = await gql(
+        memory_for(executor, hash_embedder),
+        """mutation($a: ID!) {
       remember(agentId: $a, relations: [{source: "Eve", target: "Bob", type: "knows"},
                                         {source: "Eve", target: "Eve", type: "knows"}]) {
         summary { relations complete error refused { section index key reason } } } }""",
-                    {"a": agent_id})
+        {"a": agent_id},
+    )
     assert res.errors is None, res.errors
     summary = res.data["remember"]["summary"]
     assert summary["relations"] == 1 and summary["complete"] is True and summary["error"] is None
-    assert summary["refused"] == [{"section": "RELATIONS", "index": 1, "key": "thing:eve",
-                                   "reason": "self-relation"}]
+    assert summary["refused"] == [
+        {"section": "RELATIONS", "index": 1, "key": "thing:eve", "reason": "self-relation"}
+    ]

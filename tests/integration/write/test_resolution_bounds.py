@@ -36,19 +36,25 @@ async def big_agent(executor: Executor) -> AsyncIterator[str]:
     await delete_agent(executor, agent)
 
 
-async def _resolution_hits(executor: Executor, embedder: Embedder, agent: str,
-                           ) -> tuple[int, ProfilingExecutor, list[dict[str, object]]]:
+async def _resolution_hits(
+    executor: Executor,
+    embedder: Embedder,
+    agent: str,
+) -> tuple[int, ProfilingExecutor, list[dict[str, object]]]:
     assert isinstance(executor, Neo4jExecutor)
     prof = ProfilingExecutor(executor)
     vecs = await embedder.embed(NAMES)
-    rows = [{"index": i, "norm": fold(n), "embedding": v}
-            for i, (n, v) in enumerate(zip(NAMES, vecs, strict=True))]
+    rows = [
+        {"index": i, "norm": fold(n), "embedding": v}
+        for i, (n, v) in enumerate(zip(NAMES, vecs, strict=True))
+    ]
     await load_entity_candidates(prof, agent, [fold(n) for n in NAMES], [], rows, 3, 0.5, SCAN)
     return sum(prof.hits.values()), prof, rows
 
 
 async def test_resolution_of_a_large_agent_uses_the_entity_vector_index(
-        executor: Executor, agent_id: str, big_agent: str, hash_embedder: Embedder) -> None:
+    executor: Executor, agent_id: str, big_agent: str, hash_embedder: Embedder
+) -> None:
     await remember(executor, hash_embedder, agent_id, entities=_people(300))
     await remember(executor, hash_embedder, big_agent, entities=_people(1_500))
     small, _, _ = await _resolution_hits(executor, hash_embedder, agent_id)
@@ -63,13 +69,17 @@ async def test_resolution_of_a_large_agent_uses_the_entity_vector_index(
     # entity_max + 1 index entries) — and fewer than the exact scan of the same agent.
     assert large <= small * 1.5 + 100, (small, large, dict(prof.hits))
     scan = ProfilingExecutor(executor)  # type: ignore[arg-type]
-    await scan.run("write/nearest_entities", {"agent_id": big_agent, "rows": rows, "k": 3,
-                                              "min_similarity": 0.5}, read=True)
+    await scan.run(
+        "write/nearest_entities",
+        {"agent_id": big_agent, "rows": rows, "k": 3, "min_similarity": 0.5},
+        read=True,
+    )
     assert large < sum(scan.hits.values()), (large, dict(scan.hits))
 
 
 async def test_small_agents_keep_the_exact_scan_on_their_own_entities(
-        executor: Executor, agent_id: str, hash_embedder: Embedder) -> None:
+    executor: Executor, agent_id: str, hash_embedder: Embedder
+) -> None:
     await remember(executor, hash_embedder, agent_id, entities=_people(50))
     _, prof, _ = await _resolution_hits(executor, hash_embedder, agent_id)
     assert "write/nearest_entities_index" not in prof.hits
@@ -79,20 +89,26 @@ async def test_small_agents_keep_the_exact_scan_on_their_own_entities(
 
 
 async def test_candidates_of_a_large_subject_come_from_the_fact_vector_index(
-        executor: Executor, agent_id: str, hash_embedder: Embedder) -> None:
-    facts = [StructuredFact(f"Ana noted item {i} about topic {i % 13}", "Ana")
-             for i in range(400)] + [StructuredFact("Bruno likes chess", "Bruno")]
-    await remember(executor, hash_embedder, agent_id,
-                   entities=[StructuredEntity("Ana", "person"),
-                             StructuredEntity("Bruno", "person")], facts=facts)
+    executor: Executor, agent_id: str, hash_embedder: Embedder
+) -> None:
+    facts = [
+        StructuredFact(f"Ana noted item {i} about topic {i % 13}", "Ana") for i in range(400)
+    ] + [StructuredFact("Bruno likes chess", "Bruno")]
+    await remember(
+        executor,
+        hash_embedder,
+        agent_id,
+        entities=[StructuredEntity("Ana", "person"), StructuredEntity("Bruno", "person")],
+        facts=facts,
+    )
     assert isinstance(executor, Neo4jExecutor)
     prof = ProfilingExecutor(executor)
     texts = ["Ana noted item 7 about topic 7", "Bruno likes chess a lot"]
     vecs = await hash_embedder.embed(texts)
-    rows = [{"index": 0, "subject_key": "person:ana", "content_hash": "none",
-             "embedding": vecs[0]},
-            {"index": 1, "subject_key": "person:bruno", "content_hash": "none",
-             "embedding": vecs[1]}]
+    rows = [
+        {"index": 0, "subject_key": "person:ana", "content_hash": "none", "embedding": vecs[0]},
+        {"index": 1, "subject_key": "person:bruno", "content_hash": "none", "embedding": vecs[1]},
+    ]
     cands, _ = await load_fact_candidates(prof, agent_id, rows, 10, [], [], 0.5, SCAN)
     assert "ProcedureCall" in operators(prof.plans["write/fact_candidates_index"])
     ana = [c for c in cands if c["index"] == 0]

@@ -16,13 +16,16 @@ from tests.integration.write.history import fact_history, facts_as_of, get_fact,
 pytestmark = pytest.mark.neo4j
 
 
-@pytest.mark.parametrize(("first_msg", "second_msg"), [
-    ("I live in Curitiba.", "I moved to São Paulo."),
-    ("Eu moro em Curitiba.", "Eu me mudei para São Paulo."),
-])
+@pytest.mark.parametrize(
+    ("first_msg", "second_msg"),
+    [
+        ("I live in Curitiba.", "I moved to São Paulo."),
+        ("Eu moro em Curitiba.", "Eu me mudei para São Paulo."),
+    ],
+)
 async def test_offline_move_supersedes_and_cascades(
-        executor: Executor, agent_id: str, embedder: Embedder, first_msg: str,
-        second_msg: str) -> None:
+    executor: Executor, agent_id: str, embedder: Embedder, first_msg: str, second_msg: str
+) -> None:
     pipe = WritePipeline(executor, embedder, None)
     first = await pipe.write(agent_id, first_msg, SPEAKER)
     between = datetime.now(UTC)
@@ -44,13 +47,17 @@ async def test_offline_move_supersedes_and_cascades(
     assert len(then) == 1 and "Curitiba" in then[0]["text"]
 
 
-async def test_offline_is_deterministic_and_reconciles(executor: Executor, agent_id: str,
-                                                       embedder: Embedder) -> None:
+async def test_offline_is_deterministic_and_reconciles(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
     pipe = WritePipeline(executor, embedder, None)
     a = await pipe.write(agent_id, "I work at Acme.", SPEAKER, dry_run=True)
     b = await pipe.write(agent_id, "I work at Acme.", SPEAKER, dry_run=True)
-    assert [f.text for f in a.facts_added] == [f.text for f in b.facts_added] == [
-        "Rafael works at Acme."]
+    assert (
+        [f.text for f in a.facts_added]
+        == [f.text for f in b.facts_added]
+        == ["Rafael works at Acme."]
+    )
     assert a.relations[0]["type"] == b.relations[0]["type"] == "works_at"
     first = await pipe.write(agent_id, "I work at Acme.", SPEAKER)
     again = await pipe.write(agent_id, "I work at Acme.", SPEAKER)
@@ -61,14 +68,23 @@ async def test_offline_is_deterministic_and_reconciles(executor: Executor, agent
     assert c["active_facts"] == 0 and c["active_relations"] == 0
 
 
-async def test_offline_entities_aliases_and_people(executor: Executor, agent_id: str,
-                                                   embedder: Embedder) -> None:
+async def test_offline_entities_aliases_and_people(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
     pipe = WritePipeline(executor, embedder, None)
-    res = await pipe.write(agent_id, "My friend Guili (Guilherme Maturana) lives in Porto "
-                           "Alegre. Clara Rezende works at Orion Tech.", SPEAKER)
+    res = await pipe.write(
+        agent_id,
+        "My friend Guili (Guilherme Maturana) lives in Porto "
+        "Alegre. Clara Rezende works at Orion Tech.",
+        SPEAKER,
+    )
     keys = {e["key"] for e in res.entities_resolved}
-    assert {"person:guilherme_maturana", "place:porto_alegre", "person:clara_rezende",
-            "organization:orion_tech"} <= keys
+    assert {
+        "person:guilherme_maturana",
+        "place:porto_alegre",
+        "person:clara_rezende",
+        "organization:orion_tech",
+    } <= keys
     types = {(r["source_key"], r["type"], r["target_key"]) for r in res.relations}
     assert ("person:guilherme_maturana", "lives_in", "place:porto_alegre") in types
     assert ("person:clara_rezende", "works_at", "organization:orion_tech") in types

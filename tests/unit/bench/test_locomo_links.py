@@ -11,11 +11,12 @@ def _fact(text: str, speaker: str) -> StructuredFact:
 
 
 def test_facts_link_to_the_entities_they_mention_resolved_across_the_conversation() -> None:
-    facts = [_fact("Caroline attended an LGBTQ support group in Boston.", "Caroline"),
-             _fact("Melanie is proud of Caroline for supporting the LGBTQ+ community.",
-                   "Melanie"),
-             _fact("Melanie lives in Boston with her kids.", "Melanie"),
-             _fact("Melanie is painting a sunset.", "Melanie")]
+    facts = [
+        _fact("Caroline attended an LGBTQ support group in Boston.", "Caroline"),
+        _fact("Melanie is proud of Caroline for supporting the LGBTQ+ community.", "Melanie"),
+        _fact("Melanie lives in Boston with her kids.", "Melanie"),
+        _fact("Melanie is painting a sunset.", "Melanie"),
+    ]
     links = link_entities(facts, ["Caroline", "Melanie"])
     assert set(facts[0].entities) == {"Boston", "LGBTQ"}
     # the other speaker resolves to her person entity; "LGBTQ+" to the entity seen before
@@ -28,5 +29,7 @@ def test_facts_link_to_the_entities_they_mention_resolved_across_the_conversatio
     # the extractor's relations (its verb table's "lives in", the open relations read off the
     # parse) become relationships between the entities; "her kids" is no entity, so no end
     assert [(r.source, r.type, r.target) for r in links.relations] == [
-        ("Caroline", "attended_group_in", "Boston"), ("Melanie", "proud_of", "Caroline"),
-        ("Melanie", "lives_in", "Boston")]
+        ("Caroline", "attended_group_in", "Boston"),
+        ("Melanie", "proud_of", "Caroline"),
+        ("Melanie", "lives_in", "Boston"),
+    ]

@@ -48,22 +48,41 @@ def test_both_corpus_formats_and_question_formats_load() -> None:
     hotpot = load_corpus({"A": ["one. ", "two."], "B": ["three."]})
     assert musique[1] == Passage(1, "B", "b text")
     assert hotpot[0].text == "one. two."
-    qs = load_questions([
-        {"question": "q1", "paragraphs": [
-            {"title": "B", "paragraph_text": "b text ", "is_supporting": True},
-            {"title": "A", "paragraph_text": "a text", "is_supporting": False}]},
-        {"question": "q2", "paragraphs": [
-            {"title": "Z", "paragraph_text": "not in corpus", "is_supporting": True}]},
-    ], musique)
+    qs = load_questions(
+        [
+            {
+                "question": "q1",
+                "paragraphs": [
+                    {"title": "B", "paragraph_text": "b text ", "is_supporting": True},
+                    {"title": "A", "paragraph_text": "a text", "is_supporting": False},
+                ],
+            },
+            {
+                "question": "q2",
+                "paragraphs": [
+                    {"title": "Z", "paragraph_text": "not in corpus", "is_supporting": True}
+                ],
+            },
+        ],
+        musique,
+    )
     assert qs == [Question("q1", frozenset({1}))]
     hq = load_questions([{"question": "h", "supporting_facts": [["A", 1], ["B", 0]]}], hotpot)
     assert hq[0].gold == frozenset({0, 1})
 
 
 def test_openie_keeps_well_formed_triples_and_their_ends_as_entities() -> None:
-    got = load_openie({"docs": [{"text": "t", "extracted_entities": ["X", 3, " "],
-                                 "extracted_triples": [["X", "is in", "Y"], ["bad"],
-                                                       ["X", "", "Z"]]}]})
+    got = load_openie(
+        {
+            "docs": [
+                {
+                    "text": "t",
+                    "extracted_entities": ["X", 3, " "],
+                    "extracted_triples": [["X", "is in", "Y"], ["bad"], ["X", "", "Z"]],
+                }
+            ]
+        }
+    )
     names, triples = got["t"]
     assert names == ["X", "Y"]
     assert [(t.subject, t.predicate, t.object) for t in triples] == [("X", "is in", "Y")]
@@ -105,8 +124,13 @@ def test_ppr_reaches_the_second_hop_passage_through_a_shared_phrase() -> None:
     """Passage 10 names A and B; passage 11 names B and C. A query about A (the triple A-B)
     ranks 11 above 12 (unrelated) although its dense score is lower: the bridge is B."""
     phrases = np.eye(3, dtype=np.float32)  # A, B, C: unrelated names, no synonymy
-    index = build_index(phrases, [[10], [10, 11], [11]], [(0, 1), (1, 2)],
-                        np.array([[1, 0], [0, 1]], dtype=np.float32), [10, 11, 12])
+    index = build_index(
+        phrases,
+        [[10], [10, 11], [11]],
+        [(0, 1), (1, 2)],
+        np.array([[1, 0], [0, 1]], dtype=np.float32),
+        [10, 11, 12],
+    )
     ranked = index.rank(np.array([1.0, 0.0]), {10: 0.9, 11: 0.1, 12: 0.3})
     assert ranked == [10, 11, 12]
     assert len(index.graph.src) == 2 + 4  # two relation edges, four context edges
@@ -119,16 +143,36 @@ def test_similar_phrase_names_get_a_synonymy_edge() -> None:
 
 
 def test_the_endpoint_replays_a_recording_and_counts_messages_without_one() -> None:
-    recorded = {"a passage": {"entities": [{"name": "X", "type": "thing", "aliases": []}],
-                              "facts": [], "relations": []}}
+    recorded = {
+        "a passage": {
+            "entities": [{"name": "X", "type": "thing", "aliases": []}],
+            "facts": [],
+            "relations": [],
+        }
+    }
     ep = ScriptedEndpoint(recorded=recorded)
-    body = {"messages": [
-        {"role": "system", "content": "Stage: extract_informed v2"},
-        {"role": "user", "content": '{"message": "a passage", "speaker": "n", '
-                                    '"recent_messages": []}'}]}
+    body = {
+        "messages": [
+            {"role": "system", "content": "Stage: extract_informed v2"},
+            {
+                "role": "user",
+                "content": '{"message": "a passage", "speaker": "n", "recent_messages": []}',
+            },
+        ]
+    }
     got = json.loads(ep.answer("t", body)["choices"][0]["message"]["content"])
     assert got["entities"][0]["name"] == "X" and got["emotion"]["label"] == "neutral"
-    other = {**body, "messages": [body["messages"][0], {"role": "user", "content": json.dumps(
-        {"message": "unknown", "speaker": "n", "recent_messages": []})}]}
+    other = {
+        **body,
+        "messages": [
+            body["messages"][0],
+            {
+                "role": "user",
+                "content": json.dumps(
+                    {"message": "unknown", "speaker": "n", "recent_messages": []}
+                ),
+            },
+        ],
+    }
     assert json.loads(ep.answer("t", other)["choices"][0]["message"]["content"])["facts"] == []
     assert ep.counts["t"].calls == 2 and ep.counts["t"].unmatched == 1

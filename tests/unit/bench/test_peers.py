@@ -44,8 +44,11 @@ def test_scaled_copies_pad_with_suffixed_copies() -> None:
     items = [("f1", "likes tea"), ("f2", "runs")]
     out = scaled_copies(items, 5)
     assert out[:2] == [("f1", "likes tea", "f1"), ("f2", "runs", "f2")]
-    assert out[2:] == [("f1-c1", "likes tea (copy 1)", "f1"), ("f2-c1", "runs (copy 1)", "f2"),
-                       ("f1-c2", "likes tea (copy 2)", "f1")]
+    assert out[2:] == [
+        ("f1-c1", "likes tea (copy 1)", "f1"),
+        ("f2-c1", "runs (copy 1)", "f2"),
+        ("f1-c2", "likes tea (copy 2)", "f1"),
+    ]
     assert len({i for i, _, _ in scaled_copies(items, 101)}) == 101
     assert scaled_copies(items, 1) == [("f1", "likes tea", "f1")]
     assert scaled_copies([], 10) == []
@@ -70,8 +73,14 @@ def test_ranker_stats_recall_mrr_and_latency() -> None:
 
 
 def test_quality_table_has_ratios_against_hippograph() -> None:
-    base = {"recall@5": 0.5, "recall@10": 0.6, "recall@20": 0.7, "mrr": 0.4,
-            "p50_ms": 100.0, "p95_ms": 150.0}
+    base = {
+        "recall@5": 0.5,
+        "recall@10": 0.6,
+        "recall@20": 0.7,
+        "mrr": 0.4,
+        "p50_ms": 100.0,
+        "p95_ms": 150.0,
+    }
     peer = {**base, "recall@10": 0.5, "mrr": 0.5, "p50_ms": 50.0}
     table = quality_table({"hippograph": base, "vector top-k": peer})
     lines = table.splitlines()
@@ -81,8 +90,10 @@ def test_quality_table_has_ratios_against_hippograph() -> None:
 
 
 def test_latency_table_rows_per_size() -> None:
-    row = {"hippograph": {"p50_ms": 10.0, "p95_ms": 20.0},
-           "graphiti search()": {"p50_ms": 30.0, "p95_ms": 40.0}}
+    row = {
+        "hippograph": {"p50_ms": 10.0, "p95_ms": 20.0},
+        "graphiti search()": {"p50_ms": 30.0, "p95_ms": 40.0},
+    }
     table = latency_table({10000: row, 270: row}, ["hippograph", "graphiti search()"])
     lines = table.splitlines()
     assert "hippo/graphiti search() p95" in lines[0]
@@ -130,16 +141,25 @@ def test_copy_vector_stays_close_in_many_dimensions() -> None:
 SAMPLE = {
     "sample_id": "conv 1",
     "conversation": {
-        "speaker_a": "Ann", "speaker_b": "Bob",
+        "speaker_a": "Ann",
+        "speaker_b": "Bob",
         "session_1_date_time": "1:56 pm on 8 May, 2023",
-        "session_1": [{"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a cat."},
-                      {"speaker": "Bob", "dia_id": "D1:2", "text": "Nice!"}],
+        "session_1": [
+            {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a cat."},
+            {"speaker": "Bob", "dia_id": "D1:2", "text": "Nice!"},
+        ],
     },
-    "observation": {"session_1_observation": {"Ann": [["Ann adopted a cat.", "D1:1"]],
-                                              "Bob": [["Bob likes cats.", "D1:2"]]}},
-    "qa": [{"question": "What did Ann adopt?", "evidence": ["D1:1"], "category": 1},
-           {"question": "Adversarial?", "evidence": ["D1:2"], "category": 5},
-           {"question": "Who likes cats?", "evidence": ["D1:2"], "category": 4}],
+    "observation": {
+        "session_1_observation": {
+            "Ann": [["Ann adopted a cat.", "D1:1"]],
+            "Bob": [["Bob likes cats.", "D1:2"]],
+        }
+    },
+    "qa": [
+        {"question": "What did Ann adopt?", "evidence": ["D1:1"], "category": 1},
+        {"question": "Adversarial?", "evidence": ["D1:2"], "category": 5},
+        {"question": "Who likes cats?", "evidence": ["D1:2"], "category": 4},
+    ],
 }
 
 

@@ -9,9 +9,21 @@ import pytest
 
 from tests.plan_budgets import BUDGETS_FILE, Budget, Work, load_budgets, plan_work, problems, render
 
-PLAN = {"operatorType": "ProduceResults", "dbHits": 0, "rows": 5, "children": [
-    {"operatorType": "Limit", "dbHits": 0, "rows": 5, "children": [
-        {"operatorType": "NodeIndexSeek", "dbHits": 120, "rows": 40, "children": []}]}]}
+PLAN = {
+    "operatorType": "ProduceResults",
+    "dbHits": 0,
+    "rows": 5,
+    "children": [
+        {
+            "operatorType": "Limit",
+            "dbHits": 0,
+            "rows": 5,
+            "children": [
+                {"operatorType": "NodeIndexSeek", "dbHits": 120, "rows": 40, "children": []}
+            ],
+        }
+    ],
+}
 
 
 def test_plan_work_sums_every_operator() -> None:
@@ -40,8 +52,9 @@ def test_unbudgeted_heavy_statements_and_stale_budgets_fail() -> None:
 
 
 def test_rendered_budgets_parse_back_with_their_reasons(tmp_path: Path) -> None:
-    text = render({("s", "read/x"): Work(900, 30, 2), ("s", "read/new"): Work(5000, 3, 1)},
-                  budget(1000))
+    text = render(
+        {("s", "read/x"): Work(900, 30, 2), ("s", "read/new"): Work(5000, 3, 1)}, budget(1000)
+    )
     path = tmp_path / "b.toml"
     path.write_text(text, encoding="utf-8")
     loaded = load_budgets(path)
@@ -51,8 +64,10 @@ def test_rendered_budgets_parse_back_with_their_reasons(tmp_path: Path) -> None:
 
 def test_a_budget_without_a_reason_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "b.toml"
-    path.write_text('[[budget]]\nscenario = "s"\nstatement = "x"\ndb_hits = 1\nrows = 1\n'
-                    'reason = " "\n', encoding="utf-8")
+    path.write_text(
+        '[[budget]]\nscenario = "s"\nstatement = "x"\ndb_hits = 1\nrows = 1\nreason = " "\n',
+        encoding="utf-8",
+    )
     with pytest.raises(ValueError, match="no reason"):
         load_budgets(path)
 

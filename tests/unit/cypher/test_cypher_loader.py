@@ -68,8 +68,10 @@ def _python_files() -> list[Path]:
 
 def test_python_code_holds_no_cypher() -> None:
     root = CYPHER_ROOT.parent
-    pattern = re.compile(r"[\"'](MATCH|MERGE|UNWIND|CREATE|CALL db\.|CALL dbms\.|CALL apoc\.|"
-                         r"CALL gds\.)[ (]")
+    pattern = re.compile(
+        r"[\"'](MATCH|MERGE|UNWIND|CREATE|CALL db\.|CALL dbms\.|CALL apoc\.|"
+        r"CALL gds\.)[ (]"
+    )
     offenders = [str(p.relative_to(root)) for p in _python_files() if pattern.search(p.read_text())]
     assert offenders == []
 
@@ -81,8 +83,9 @@ NAME = re.compile(r"[\"']([a-z0-9_]+(?:/[a-z0-9_]+)+)[\"']")
 
 
 def test_every_statement_name_resolves_and_every_file_has_a_caller() -> None:
-    shipped = {str(p.relative_to(CYPHER_ROOT))[: -len(".cypher")]
-               for p in CYPHER_ROOT.rglob("*.cypher")}
+    shipped = {
+        str(p.relative_to(CYPHER_ROOT))[: -len(".cypher")] for p in CYPHER_ROOT.rglob("*.cypher")
+    }
     folders = {p.name for p in CYPHER_ROOT.iterdir() if p.is_dir()}
     used: dict[str, str] = {}
     for path in _python_files():

@@ -57,12 +57,17 @@ def test_quote_end_inside_a_name_cannot_break_out() -> None:
 
 
 def test_audits_keep_ids_and_a_hash_not_text() -> None:
-    rows = [{"id": "1", "text": "Ana lives in Porto", "reason": None, "target_id": "f-9"},
-            {"id": "2", "text": None, "reason": None, "target_id": "person:ana"},
-            {"id": "3", "text": None, "reason": "merged Ana", "target_id": "f-1"}]
+    rows = [
+        {"id": "1", "text": "Ana lives in Porto", "reason": None, "target_id": "f-9"},
+        {"id": "2", "text": None, "reason": None, "target_id": "person:ana"},
+        {"id": "3", "text": None, "reason": "merged Ana", "target_id": "f-1"},
+    ]
     out = scrub_rows(rows, ["f-9"], name_matcher(["Ana"]))
-    assert out[0] == {"id": "1", "text_hash": text_hash("Ana lives in Porto"),
-                      "target_id": text_hash("f-9")}
+    assert out[0] == {
+        "id": "1",
+        "text_hash": text_hash("Ana lives in Porto"),
+        "target_id": text_hash("f-9"),
+    }
     assert out[1]["text_hash"] is None and out[1]["target_id"] == text_hash("person:ana")
     assert out[2]["target_id"] == "f-1" and out[2]["text_hash"].startswith("sha256:")
     assert all("Ana" not in str(r) for r in out)

@@ -29,9 +29,11 @@ class FlakyDriver:
 async def test_fails_fast_during_cooldown_and_recovers() -> None:
     driver = FlakyDriver()
     now = [100.0]
-    ex = BreakerExecutor(Neo4jExecutor(driver, "neo4j", autocommit_reads=False),  # type: ignore[arg-type]
-                         cooldown_s=3.0,
-                         clock=lambda: now[0])
+    ex = BreakerExecutor(
+        Neo4jExecutor(driver, "neo4j", autocommit_reads=False),  # type: ignore[arg-type]
+        cooldown_s=3.0,
+        clock=lambda: now[0],
+    )
     with pytest.raises(GraphUnavailable):
         await ex.run("schema/ping", read=True)
     assert driver.attempts == 1 and ex.is_open

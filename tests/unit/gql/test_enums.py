@@ -72,14 +72,17 @@ def test_closed_sets_are_enums_in_the_schema(where: tuple[str, ...]) -> None:
     assert named.description and all(v.description for v in named.values.values())
 
 
-@pytest.mark.parametrize(("enum", "pipeline"), [
-    (FactKind, FACT_KINDS),
-    (JobKind, KINDS),
-    (MaintenanceJob, MAINTENANCE_KINDS),
-    (JobStatus, STATUSES),
-    (WriteMode, get_args(Settings.model_fields["write_mode"].annotation)),
-    (DocumentFormat, FORMATS),
-])
+@pytest.mark.parametrize(
+    ("enum", "pipeline"),
+    [
+        (FactKind, FACT_KINDS),
+        (JobKind, KINDS),
+        (MaintenanceJob, MAINTENANCE_KINDS),
+        (JobStatus, STATUSES),
+        (WriteMode, get_args(Settings.model_fields["write_mode"].annotation)),
+        (DocumentFormat, FORMATS),
+    ],
+)
 def test_members_are_exactly_the_pipeline_values(
     enum: type[Enum], pipeline: tuple[str, ...]
 ) -> None:
@@ -96,5 +99,7 @@ def test_mapping_both_ways() -> None:
     assert to_api(JobStatus, None) is None
     assert to_pipeline(JobStatus.DEAD) == "dead" and to_pipeline(None) is None
     assert to_api_list(RetrievalSignal, ["keyword", "semantic", "bogus", "keyword"]) == [
-        RetrievalSignal.KEYWORD, RetrievalSignal.SEMANTIC]
+        RetrievalSignal.KEYWORD,
+        RetrievalSignal.SEMANTIC,
+    ]
     assert to_api(ContextTier, "hot") is ContextTier.HOT

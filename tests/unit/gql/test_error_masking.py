@@ -14,12 +14,16 @@ from graph.errors import BadInput
 
 
 def test_an_unexpected_exception_is_logged_and_masked(caplog: pytest.LogCaptureFixture) -> None:
-    error = GraphQLError("boom", path=["retrieve"],
-                         original_error=RuntimeError("password=secret MATCH (n)"))
+    error = GraphQLError(
+        "boom", path=["retrieve"], original_error=RuntimeError("password=secret MATCH (n)")
+    )
     with caplog.at_level(logging.ERROR, logger="hippograph.gql"):
         safe = user_safe(error)
-    assert safe.formatted == {"message": "Internal error.", "path": ["retrieve"],
-                              "extensions": {"code": "INTERNAL"}}
+    assert safe.formatted == {
+        "message": "Internal error.",
+        "path": ["retrieve"],
+        "extensions": {"code": "INTERNAL"},
+    }
     assert any(r.exc_info and "secret" in str(r.exc_info[1]) for r in caplog.records)
 
 
@@ -33,5 +37,6 @@ def test_errors_raised_on_purpose_keep_their_code() -> None:
 def test_masking_uses_the_public_extension_hook() -> None:
     assert issubclass(UserSafeErrors, SchemaExtension)
     assert "on_operation" in vars(UserSafeErrors)
-    assert not any(name.startswith("_") and not name.startswith("__")
-                   for name in vars(UserSafeErrors))
+    assert not any(
+        name.startswith("_") and not name.startswith("__") for name in vars(UserSafeErrors)
+    )

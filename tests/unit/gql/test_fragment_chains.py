@@ -60,15 +60,19 @@ async def test_cycles_and_deep_fragments_are_refused_before_validation() -> None
     schema = build_schema(QueryLimits(max_depth=3))
     cyclic = await run(schema, "query{...A} fragment A on Query{...B} fragment B on Query{...A}")
     assert cyclic.errors[0].extensions["reason"] == "fragments"
-    deep = await run(schema, "query{...A} fragment A on Query{health{ready}}"
-                     " fragment B on Query{health{a:health{b:health{c:health{ready}}}}}")
+    deep = await run(
+        schema,
+        "query{...A} fragment A on Query{health{ready}}"
+        " fragment B on Query{health{a:health{b:health{c:health{ready}}}}}",
+    )
     assert deep.errors[0].extensions["code"] == "BAD_INPUT"
 
 
 async def test_ordinary_fragment_reuse_still_runs() -> None:
     schema = build_schema(QueryLimits())
-    query = ("query { a: health { ...H } b: health { ...H } } "
-             "fragment H on Health { llmMode embedder }")
+    query = (
+        "query { a: health { ...H } b: health { ...H } } fragment H on Health { llmMode embedder }"
+    )
     result = await run(schema, query)
     assert result.errors is None, result.errors
     assert result.data["a"] == result.data["b"]

@@ -52,7 +52,9 @@ async def test_one_megabyte_query_is_refused_by_size() -> None:
 
 async def test_cost_counts_page_sizes() -> None:
     cheap = '{ entities(agentId: "a", first: 5) { edges { node { facts(limit: 5) { id } } } } }'
-    costly = '{ entities(agentId: "a", first: 100) { edges { node { facts(limit: 100) { id } } } } }'
+    costly = (
+        '{ entities(agentId: "a", first: 100) { edges { node { facts(limit: 100) { id } } } } }'
+    )
     res = await run(costly)
     assert res.errors[0].extensions == {"code": "BAD_INPUT", "reason": "cost"}
     # The cheap one passes validation and then needs the database (which is absent here).
@@ -61,8 +63,10 @@ async def test_cost_counts_page_sizes() -> None:
 
 
 async def test_anonymous_principal_is_forbidden_without_touching_the_database() -> None:
-    res = await schema.execute('{ entities(agentId: "a") { totalCount } }',
-                               context_value=Context(no_database(), Principal(tenant="t")))
+    res = await schema.execute(
+        '{ entities(agentId: "a") { totalCount } }',
+        context_value=Context(no_database(), Principal(tenant="t")),
+    )
     assert res.errors[0].extensions == {"code": "FORBIDDEN"}
 
 
@@ -149,8 +153,7 @@ HISTORY_BY_VARIABLE = """query($h: Int!) { entities(agentId: "a", first: 10) {
 
 
 async def _run(query: str, variables: dict[str, Any]) -> Any:
-    return await schema.execute(query, variables,
-                                context_value=Context(no_database(), LOCAL_ADMIN))
+    return await schema.execute(query, variables, context_value=Context(no_database(), LOCAL_ADMIN))
 
 
 async def test_variable_page_sizes_cost_the_value_sent() -> None:
@@ -165,8 +168,11 @@ async def test_variable_page_sizes_cost_the_value_sent() -> None:
     res = await _run(HISTORY_BY_VARIABLE, {"h": 5})
     assert res.errors is None or res.errors[0].extensions.get("reason") != "cost"
     # a huge variable page is refused by its cost before any resolver runs
-    res = await _run('query($n: Int!) { entities(agentId: "a", first: $n) '
-                     "{ edges { node { key name type } } } }", {"n": 100_000})
+    res = await _run(
+        'query($n: Int!) { entities(agentId: "a", first: $n) '
+        "{ edges { node { key name type } } } }",
+        {"n": 100_000},
+    )
     assert res.errors[0].extensions == {"code": "BAD_INPUT", "reason": "cost"}
 
 
@@ -181,8 +187,7 @@ def test_expensive_query_fields_are_charged_one_request_each() -> None:
 
     from gql.limits import charged_fields
 
-    aliases = " ".join(f'r{i}: retrieve(agentId: "x", query: "q") {{ context }}'
-                       for i in range(30))
+    aliases = " ".join(f'r{i}: retrieve(agentId: "x", query: "q") {{ context }}' for i in range(30))
     doc = parse(f"""
         query Battery {{ {aliases} health {{ ready }} }}
         query Walk {{ a: neighborhood(agentId: "x", key: "k") {{ __typename }} health {{ ready }} }}
@@ -198,8 +203,7 @@ def test_a_retrieve_that_reranks_with_the_llm_costs_the_rerank_price() -> None:
 
     from gql.limits import charged_fields
 
-    aliases = " ".join(f'r{i}: retrieve(agentId: "x", query: "q") {{ context }}'
-                       for i in range(30))
+    aliases = " ".join(f'r{i}: retrieve(agentId: "x", query: "q") {{ context }}' for i in range(30))
     off = 'retrieve(agentId: "x", query: "q", options: {enableReranker: false}) { context }'
     doc = parse(f"""
         query Battery {{ {aliases} }}
@@ -211,7 +215,9 @@ def test_a_retrieve_that_reranks_with_the_llm_costs_the_rerank_price() -> None:
     assert charged_fields(doc, "Battery", rerank_cost=5) == 150
     assert charged_fields(doc, "Off", rerank_cost=5) == 2
     assert charged_fields(doc, "ByVariable", rerank_cost=5) == 5
-    assert charged_fields(doc, "ByVariable", rerank_cost=5,
-                          variables={"o": {"enableReranker": False}}) == 1
+    assert (
+        charged_fields(doc, "ByVariable", rerank_cost=5, variables={"o": {"enableReranker": False}})
+        == 1
+    )
     assert charged_fields(doc, "Forget", rerank_cost=5) == 1
     assert charged_fields(doc, "Battery") == 30  # no LLM: one each

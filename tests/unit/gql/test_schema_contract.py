@@ -15,7 +15,9 @@ from gql.schema import schema
 def test_every_type_field_and_argument_is_described() -> None:
     missing = []
     for name, type_ in schema._schema.type_map.items():
-        if name.startswith("__") or not isinstance(type_, GraphQLObjectType | GraphQLInputObjectType):
+        if name.startswith("__") or not isinstance(
+            type_, GraphQLObjectType | GraphQLInputObjectType
+        ):
             continue
         if not type_.description:
             missing.append(name)

@@ -6,7 +6,9 @@ from graph.runtime import LocalNeo4j, RuntimeConfig
 
 
 def test_config_is_loopback_with_explicit_memory(tmp_path: Path) -> None:
-    rt = LocalNeo4j(RuntimeConfig(home=tmp_path, password="pw-123456", bolt_port=17000, http_port=17001))
+    rt = LocalNeo4j(
+        RuntimeConfig(home=tmp_path, password="pw-123456", bolt_port=17000, http_port=17001)
+    )
     rt.write_config()
     conf = dict(
         line.split("=", 1)

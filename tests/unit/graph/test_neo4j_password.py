@@ -43,7 +43,9 @@ def test_the_secret_file_is_owner_only_whatever_the_umask(tmp_path: Path) -> Non
     assert sorted(p.name for p in path.parent.iterdir()) == ["secret"]
 
 
-def test_candidates_prefer_the_file_then_the_old_password_then_a_pending_one(tmp_path: Path) -> None:
+def test_candidates_prefer_the_file_then_the_old_password_then_a_pending_one(
+    tmp_path: Path,
+) -> None:
     assert candidates(tmp_path) == [LEGACY_PASSWORD]  # data from before the file existed
     write_secret(pending_path(tmp_path), "pending-pw")  # a rotation interrupted half-way
     assert candidates(tmp_path) == [LEGACY_PASSWORD, "pending-pw"]
@@ -77,8 +79,9 @@ def test_the_runtime_uses_the_file_unless_a_password_is_configured(tmp_path: Pat
 
 def _conf(tmp_path: Path) -> dict[str, str]:
     text = (tmp_path / "neo4j/conf/neo4j.conf").read_text()
-    return dict(line.split("=", 1) for line in text.splitlines()
-                if "=" in line and not line.startswith("#"))
+    return dict(
+        line.split("=", 1) for line in text.splitlines() if "=" in line and not line.startswith("#")
+    )
 
 
 def test_conf_limits_apoc_and_cors(tmp_path: Path) -> None:
@@ -102,7 +105,8 @@ def test_every_apoc_routine_the_code_calls_is_allowed() -> None:
         for path in (root / folder).rglob("*.cypher"):
             if path.stem == "apoc_meta_schema":
                 continue  # the one the allow-list test expects to be refused
-            body = "\n".join(line for line in path.read_text().splitlines()
-                             if not line.lstrip().startswith("//"))
+            body = "\n".join(
+                line for line in path.read_text().splitlines() if not line.lstrip().startswith("//")
+            )
             called |= set(re.findall(r"\bapoc(?:\.\w+)+", body))
     assert called and called <= set(APOC_USED)

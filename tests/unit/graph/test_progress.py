@@ -50,10 +50,13 @@ def test_terminal_output_is_the_usual_bar() -> None:
 
 
 def test_stderr_of_a_piped_process_has_no_frames() -> None:
-    code = ("from graph.progress import progress_bar\n"
-            "for _ in progress_bar(range(20000), desc='piped'): pass\n")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                          check=True)
+    code = (
+        "from graph.progress import progress_bar\n"
+        "for _ in progress_bar(range(20000), desc='piped'): pass\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     assert "\r" not in done.stderr
     assert done.stderr.splitlines()[-1].startswith("piped: 100% 20000/20000")
 

@@ -27,7 +27,9 @@ def test_parse_json_text(text: str, expected: object) -> None:
 
 async def test_hash_embedder_is_deterministic_and_normalised() -> None:
     emb = HashEmbedder(64)
-    a, b, c = await emb.embed(["I live in Curitiba", "I live in Curitiba", "quantum chromodynamics"])
+    a, b, c = await emb.embed(
+        ["I live in Curitiba", "I live in Curitiba", "quantum chromodynamics"]
+    )
     assert a == b
     assert math.isclose(sum(x * x for x in a), 1.0, rel_tol=1e-9)
     sim = lambda u, v: sum(x * y for x, y in zip(u, v, strict=True))  # noqa: E731

@@ -70,13 +70,16 @@ async def test_reads_are_routed_as_reads_and_share_the_bookmarks() -> None:
     await ex.run("schema/ping")
     assert await ex.read(lambda tx: None) == "r"  # type: ignore[arg-type,return-value]
     assert await ex.write(lambda tx: None) == "w"  # type: ignore[arg-type,return-value]
-    assert driver.log == [("run", READ_ACCESS, bookmarks),
-                          ("execute_query", RoutingControl.WRITE),
-                          ("execute_read", READ_ACCESS, bookmarks),
-                          ("execute_write", None, bookmarks)]
+    assert driver.log == [
+        ("run", READ_ACCESS, bookmarks),
+        ("execute_query", RoutingControl.WRITE),
+        ("execute_read", READ_ACCESS, bookmarks),
+        ("execute_write", None, bookmarks),
+    ]
     managed = Driver()
     await Neo4jExecutor(managed, "neo4j", autocommit_reads=False).run(  # type: ignore[arg-type]
-        "schema/ping", read=True)
+        "schema/ping", read=True
+    )
     assert managed.log == [("execute_query", RoutingControl.READ)]
 
 

@@ -15,8 +15,9 @@ class MetaOnly:
         self.meta: dict[str, Any] = {"version": version, "dimensions": 384, "applied": applied}
         self.scripts: list[str] = []
 
-    async def run(self, name: str, params: dict[str, Any] | None = None, *,
-                  read: bool = False) -> list[dict[str, Any]]:
+    async def run(
+        self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[dict[str, Any]]:
         if name == "schema/get_version":
             return [dict(self.meta)]
         if name == "schema/index_states":

@@ -43,8 +43,10 @@ def test_detect_format() -> None:
 
 
 def test_chunks_cover_the_text_with_overlap_and_clean_boundaries() -> None:
-    paragraph = ("Clara likes hiking in the mountains near Porto. She goes every weekend. "
-                 "Rafael prefers the beach and plays the guitar. ") * 3
+    paragraph = (
+        "Clara likes hiking in the mountains near Porto. She goes every weekend. "
+        "Rafael prefers the beach and plays the guitar. "
+    ) * 3
     text = "\n\n".join(f"## Part {i}\n\n{paragraph}" for i in range(20))
     chunks = chunk_text(text, size=500, overlap=80)
     assert len(chunks) > 10
@@ -70,12 +72,25 @@ def test_chunking_edge_cases() -> None:
     assert "".join(p.text for p in parts) == unbroken
 
 
-@pytest.mark.parametrize("ip,public", [
-    ("127.0.0.1", False), ("10.1.2.3", False), ("192.168.0.10", False), ("172.16.5.4", False),
-    ("169.254.169.254", False), ("0.0.0.0", False), ("100.64.0.1", False), ("::1", False),
-    ("fe80::1", False), ("fc00::1", False), ("::ffff:127.0.0.1", False), ("224.0.0.1", False),
-    ("8.8.8.8", True), ("2606:4700:4700::1111", True),
-])
+@pytest.mark.parametrize(
+    "ip,public",
+    [
+        ("127.0.0.1", False),
+        ("10.1.2.3", False),
+        ("192.168.0.10", False),
+        ("172.16.5.4", False),
+        ("169.254.169.254", False),
+        ("0.0.0.0", False),
+        ("100.64.0.1", False),
+        ("::1", False),
+        ("fe80::1", False),
+        ("fc00::1", False),
+        ("::ffff:127.0.0.1", False),
+        ("224.0.0.1", False),
+        ("8.8.8.8", True),
+        ("2606:4700:4700::1111", True),
+    ],
+)
 def test_public_address_classification(ip: str, public: bool) -> None:
     assert is_public_address(ip) is public
 
@@ -83,6 +98,7 @@ def test_public_address_classification(ip: str, public: bool) -> None:
 def resolver_for(table: dict[str, list[str]]):  # type: ignore[no-untyped-def]
     async def resolve(host: str, port: int) -> list[str]:
         return table[host]
+
     return resolve
 
 
@@ -129,10 +145,11 @@ async def loopback_server() -> AsyncIterator[tuple[str, dict[str, bytes]]]:
         await server.wait_closed()
 
 
-def response(body: bytes, content_type: str = "text/html; charset=utf-8",
-             extra: str = "") -> bytes:
-    head = (f"HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: close\r\n{extra}\r\n")
+def response(body: bytes, content_type: str = "text/html; charset=utf-8", extra: str = "") -> bytes:
+    head = (
+        f"HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n{extra}\r\n"
+    )
     return head.encode() + body
 
 
@@ -146,8 +163,9 @@ async def test_fetch_to_loopback_is_refused_unless_allowed(
     routes["/doc"] = response(HTML.encode())
     with pytest.raises(UrlRefused, match="private/loopback"):
         await fetch_url(f"{base}/doc", max_bytes=10_000, content_types=TYPES)
-    fetched = await fetch_url(f"{base}/doc", max_bytes=10_000, content_types=TYPES,
-                              allow_private=True)
+    fetched = await fetch_url(
+        f"{base}/doc", max_bytes=10_000, content_types=TYPES, allow_private=True
+    )
     assert fetched.content_type.startswith("text/html") and "Porto" in fetched.text
 
 
@@ -184,9 +202,15 @@ async def test_a_redirect_to_a_private_address_is_refused() -> None:
         hops.append(f"{request.url} Host={request.headers['host']}")
         return httpx.Response(302, headers={"location": "http://169.254.169.254/latest"})
 
-    public = resolver_for({"public.example": ["93.184.216.34"],
-                           "169.254.169.254": ["169.254.169.254"]})
+    public = resolver_for(
+        {"public.example": ["93.184.216.34"], "169.254.169.254": ["169.254.169.254"]}
+    )
     with pytest.raises(UrlRefused, match="private/loopback"):
-        await fetch_url("https://public.example/page", max_bytes=1_000, content_types=TYPES,
-                        resolver=public, transport=httpx.MockTransport(handler))
+        await fetch_url(
+            "https://public.example/page",
+            max_bytes=1_000,
+            content_types=TYPES,
+            resolver=public,
+            transport=httpx.MockTransport(handler),
+        )
     assert hops == ["https://93.184.216.34/page Host=public.example"]  # pinned to the check

@@ -22,7 +22,7 @@ def test_agents_without_tenant_take_turns() -> None:
     queue = _queue()
     rows = _rows(("a", None), ("b", None), ("c", None))
     picks = [queue._pick_agent(rows) for _ in range(9)]
-    assert all(sorted(picks[i:i + 3]) == ["a", "b", "c"] for i in range(0, 9, 3))
+    assert all(sorted(picks[i : i + 3]) == ["a", "b", "c"] for i in range(0, 9, 3))
 
 
 def test_tenants_take_turns_then_their_agents() -> None:

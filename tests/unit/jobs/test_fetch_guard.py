@@ -20,16 +20,19 @@ from graph.memory.documents.fetch import UrlRefused, check_url, fetch_url, is_pu
 TYPES = ("text/",)
 
 
-@pytest.mark.parametrize("ip", [
-    "2002:7f00:1::1",          # 6to4 of 127.0.0.1
-    "2002:a9fe:a9fe::1",       # 6to4 of 169.254.169.254 (cloud metadata)
-    "2002:c0a8:1::1",          # 6to4 of 192.168.0.1
-    "2001:0:4136:e378:8000:63bf:3fff:fdd2",  # Teredo
-    "64:ff9b::7f00:1",         # NAT64 of 127.0.0.1
-    "64:ff9b::a00:1",          # NAT64 of 10.0.0.1
-    "::ffff:169.254.169.254",  # IPv4-mapped
-    "::127.0.0.1",             # IPv4-compatible
-])
+@pytest.mark.parametrize(
+    "ip",
+    [
+        "2002:7f00:1::1",  # 6to4 of 127.0.0.1
+        "2002:a9fe:a9fe::1",  # 6to4 of 169.254.169.254 (cloud metadata)
+        "2002:c0a8:1::1",  # 6to4 of 192.168.0.1
+        "2001:0:4136:e378:8000:63bf:3fff:fdd2",  # Teredo
+        "64:ff9b::7f00:1",  # NAT64 of 127.0.0.1
+        "64:ff9b::a00:1",  # NAT64 of 10.0.0.1
+        "::ffff:169.254.169.254",  # IPv4-mapped
+        "::127.0.0.1",  # IPv4-compatible
+    ],
+)
 def test_ipv6_forms_of_private_ipv4_are_refused(ip: str) -> None:
     assert is_public_address(ip) is False
 
@@ -46,16 +49,21 @@ async def server() -> AsyncIterator[dict[str, Any]]:
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         request = (await reader.readuntil(b"\r\n\r\n")).decode()
-        host = [ln.split(":", 1)[1].strip() for ln in request.split("\r\n")
-                if ln.lower().startswith("host:")]
+        host = [
+            ln.split(":", 1)[1].strip()
+            for ln in request.split("\r\n")
+            if ln.lower().startswith("host:")
+        ]
         state["hosts"].append(host[0] if host else None)
         body = b"x" * 40
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
-                     b"Content-Length: 40\r\nConnection: close\r\n\r\n")
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+            b"Content-Length: 40\r\nConnection: close\r\n\r\n"
+        )
         try:
             if state["trickle"]:
                 for i in range(len(body)):
-                    writer.write(body[i:i + 1])
+                    writer.write(body[i : i + 1])
                     await writer.drain()
                     await asyncio.sleep(0.3)
             else:
@@ -80,6 +88,7 @@ def checked_as(address: str):  # type: ignore[no-untyped-def]
     async def resolve(host: str, port: int) -> list[str]:
         calls.append(host)
         return [address]
+
     resolve.calls = calls  # type: ignore[attr-defined]
     return resolve
 
@@ -99,25 +108,36 @@ def dns_answers(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
 
 
 async def test_the_connection_goes_to_the_checked_address(
-    server: dict[str, Any], dns_answers: dict[str, str],
+    server: dict[str, Any],
+    dns_answers: dict[str, str],
 ) -> None:
     dns_answers["docs.test"] = "127.0.0.2"  # a second lookup would go nowhere
     resolver = checked_as("127.0.0.1")
-    doc = await fetch_url(f"http://docs.test:{server['port']}/a", max_bytes=1_000,
-                          content_types=TYPES, allow_private=True, resolver=resolver)
+    doc = await fetch_url(
+        f"http://docs.test:{server['port']}/a",
+        max_bytes=1_000,
+        content_types=TYPES,
+        allow_private=True,
+        resolver=resolver,
+    )
     assert doc.text == "x" * 40 and doc.url == f"http://docs.test:{server['port']}/a"
     assert server["hosts"] == [f"docs.test:{server['port']}"]  # the name is still sent
     assert resolver.calls == ["docs.test"]  # type: ignore[attr-defined]
 
 
 async def test_a_dns_answer_changed_after_the_check_is_never_used(
-    server: dict[str, Any], dns_answers: dict[str, str],
+    server: dict[str, Any],
+    dns_answers: dict[str, str],
 ) -> None:
     dns_answers["rebind.test"] = "127.0.0.1"  # where the attacker points the name later
     with pytest.raises(UrlRefused, match="connection failed") as refused:
-        await fetch_url(f"http://rebind.test:{server['port']}/secret", max_bytes=1_000,
-                        content_types=TYPES, allow_private=True,
-                        resolver=checked_as("127.0.0.2"))
+        await fetch_url(
+            f"http://rebind.test:{server['port']}/secret",
+            max_bytes=1_000,
+            content_types=TYPES,
+            allow_private=True,
+            resolver=checked_as("127.0.0.2"),
+        )
     assert server["hosts"] == []  # the server behind the rebound name saw nothing
     assert "127.0.0" not in str(refused.value)
 
@@ -125,8 +145,13 @@ async def test_a_dns_answer_changed_after_the_check_is_never_used(
 async def test_one_deadline_covers_the_whole_fetch(server: dict[str, Any]) -> None:
     server["trickle"] = True  # each read is quick (0.3 s); the whole body takes 12 s
     with pytest.raises(UrlRefused, match="longer than 1 s"):
-        await fetch_url(f"http://127.0.0.1:{server['port']}/slow", max_bytes=1_000,
-                        content_types=TYPES, allow_private=True, timeout_s=1.0)
+        await fetch_url(
+            f"http://127.0.0.1:{server['port']}/slow",
+            max_bytes=1_000,
+            content_types=TYPES,
+            allow_private=True,
+            timeout_s=1.0,
+        )
 
 
 async def test_refusals_do_not_echo_resolved_addresses() -> None:

@@ -23,10 +23,13 @@ def fp(i: str, vec: list[float], subject: str | None = None, imp: float = 0.5) -
 
 def test_clusters_join_similar_facts_and_same_subject_facts_only() -> None:
     facts = [
-        fp("a", [1.0, 0.0, 0, 0, 0]), fp("b", [0.95, 0.1, 0, 0, 0]),  # similar
-        fp("c", [0.6, 0.8, 0, 0, 0], "s"), fp("d", [0.0, 1.0, 0, 0, 0], "s"),  # same subject
+        fp("a", [1.0, 0.0, 0, 0, 0]),
+        fp("b", [0.95, 0.1, 0, 0, 0]),  # similar
+        fp("c", [0.6, 0.8, 0, 0, 0], "s"),
+        fp("d", [0.0, 1.0, 0, 0, 0], "s"),  # same subject
         fp("e", [0, 0, 0, 1.0, 0]),  # alone
-        fp("f", [0, 0, 1.0, 0, 0], "t"), fp("g", [0, 0, 0.6, 0, 0.8], "t"),  # cos 0.6
+        fp("f", [0, 0, 1.0, 0, 0], "t"),
+        fp("g", [0, 0, 0.6, 0, 0.8], "t"),  # cos 0.6
     ]
     groups = [sorted(f.id for f in g) for g in cluster_facts(facts, threshold=0.9)]
     assert sorted(groups) == [["a", "b"], ["c", "d"], ["f", "g"]]
@@ -45,15 +48,20 @@ def test_observation_ids_are_stable_and_order_free() -> None:
 
 def test_used_to_now_wording() -> None:
     assert used_to_now("Clara", "Clara lives in Lisbon.", "Clara lives in Porto.") == (
-        "Clara used to live in Lisbon, now lives in Porto.")
+        "Clara used to live in Lisbon, now lives in Porto."
+    )
     assert used_to_now("Alex", "Alex loves pizza", "Alex hates pizza") == (
-        "Alex used to love pizza, now hates pizza.")
+        "Alex used to love pizza, now hates pizza."
+    )
     assert used_to_now("Ana", "Ana is a nurse", "Ana is a doctor") == (
-        "Ana used to be a nurse, now is a doctor.")
+        "Ana used to be a nurse, now is a doctor."
+    )
     assert used_to_now("Ana", "Ana watches football", "Ana studies law").startswith(
-        "Ana used to watch football")
+        "Ana used to watch football"
+    )
     assert used_to_now("Bob", "The office is in Lisbon", "The office is in Porto") == (
-        "Used to: The office is in Lisbon; now: The office is in Porto.")
+        "Used to: The office is in Lisbon; now: The office is in Porto."
+    )
 
 
 def test_name_similarity_and_norm() -> None:
@@ -67,8 +75,16 @@ def test_name_similarity_and_norm() -> None:
 def test_find_duplicates_scores_blocks_and_respects_types() -> None:
     t0 = datetime(2024, 1, 1, tzinfo=UTC)
     ents = [
-        EntityPoint("person:clara_rezende", "Clara Rezende", "person", [1.0, 0.0], 3, ("Clara",),
-                    t0, facts=5),
+        EntityPoint(
+            "person:clara_rezende",
+            "Clara Rezende",
+            "person",
+            [1.0, 0.0],
+            3,
+            ("Clara",),
+            t0,
+            facts=5,
+        ),
         EntityPoint("person:clara_resende", "Clara Resende", "person", [0.98, 0.2], 1, (), t0),
         EntityPoint("city:porto", "Porto", "city", [0.0, 1.0]),
         EntityPoint("organization:porto", "Porto", "organization", [0.0, 1.0]),

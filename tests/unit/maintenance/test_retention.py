@@ -20,8 +20,9 @@ def test_defaults_keep_messages_and_audit_text_forever() -> None:
 
 
 def test_every_kind_can_be_set_and_disabled() -> None:
-    every = RetentionConfig(events_s=60, receipts_s=1, jobs_s=2, dedup_s=3, audit_text_s=4,
-                            audits_s=5)
+    every = RetentionConfig(
+        events_s=60, receipts_s=1, jobs_s=2, dedup_s=3, audit_text_s=4, audits_s=5
+    )
     assert set(cutoffs(NOW, every)) == set(RETENTION_KINDS)
     assert cutoffs(NOW, every)["events"] == NOW - timedelta(minutes=1)
     none = RetentionConfig(receipts_s=0, jobs_s=0, dedup_s=0)
@@ -29,8 +30,9 @@ def test_every_kind_can_be_set_and_disabled() -> None:
 
 
 def test_settings_reach_the_job_and_the_schedule() -> None:
-    cfg = jobs_config(Settings(retention_events_s=86_400, retention_audit_text_s=7,
-                               schedule_retention_s=600))
+    cfg = jobs_config(
+        Settings(retention_events_s=86_400, retention_audit_text_s=7, schedule_retention_s=600)
+    )
     assert cfg.retention.events_s == 86_400 and cfg.retention.audit_text_s == 7
     assert cfg.schedule["retention"] == 600
     assert JobsConfig().schedule["retention"] > 0

@@ -28,8 +28,15 @@ class RaisingRetriever:
 
 def _client(exc: Exception, principal: Principal = LOCAL_ADMIN, wait: float = 0.0) -> Client:
     writer = WritePipeline(None, None, None)  # type: ignore[arg-type]  # holds the PII policy
-    memory = Memory(executor=None, embedder=None, llm=None, writer=writer,  # type: ignore[arg-type]
-                    retriever=RaisingRetriever(exc), queue=None, jobs=None)  # type: ignore[arg-type]
+    memory = Memory(
+        executor=None,
+        embedder=None,
+        llm=None,
+        writer=writer,  # type: ignore[arg-type]
+        retriever=RaisingRetriever(exc),
+        queue=None,
+        jobs=None,
+    )  # type: ignore[arg-type]
 
     async def resolve(_ctx: Any) -> Caller:
         return Caller(memory, principal, wait)
@@ -44,12 +51,15 @@ async def _error_of(client: Client, args: dict[str, Any] | None = None) -> dict[
     return dict(json.loads(res.content[0].text)["error"])
 
 
-@pytest.mark.parametrize(("exc", "code"), [
-    (BadInput("query is empty"), "BAD_INPUT"),
-    (NotFound("no such thing"), "NOT_FOUND"),
-    (GraphUnavailable("bolt refused"), "UNAVAILABLE"),
-    (ApiError(ErrorCode.FORBIDDEN, "no"), "FORBIDDEN"),
-])
+@pytest.mark.parametrize(
+    ("exc", "code"),
+    [
+        (BadInput("query is empty"), "BAD_INPUT"),
+        (NotFound("no such thing"), "NOT_FOUND"),
+        (GraphUnavailable("bolt refused"), "UNAVAILABLE"),
+        (ApiError(ErrorCode.FORBIDDEN, "no"), "FORBIDDEN"),
+    ],
+)
 async def test_known_errors_keep_their_graphql_codes(exc: Exception, code: str) -> None:
     assert (await _error_of(_client(exc)))["code"] == code
 

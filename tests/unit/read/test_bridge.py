@@ -34,8 +34,12 @@ def test_seeds_carry_their_score_relative_to_the_best() -> None:
 
 
 def test_a_bridged_fact_rises_to_its_share_of_the_best_score_never_above_it() -> None:
-    facts = [_fact("seed", 0.8), _fact("far", 0.3, bridge=1.0), _fact("near", 0.7, bridge=0.5),
-             _fact("plain", 0.1)]
+    facts = [
+        _fact("seed", 0.8),
+        _fact("far", 0.3, bridge=1.0),
+        _fact("near", 0.7, bridge=0.5),
+        _fact("plain", 0.1),
+    ]
     assert lift_bridged(facts, best=0.8, weight=0.9) == 1
     by_id = {f.id: f.scores.final for f in facts}
     assert by_id["far"] == pytest.approx(0.72) and by_id["far"] < by_id["seed"]

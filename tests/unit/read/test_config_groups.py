@@ -43,8 +43,16 @@ FLAT_DEFAULTS: dict[str, Any] = {
     "recency_half_life_days": 14.0,
     "confidence_half_life_days": 365.0,
     "confidence_weight": 0.2,
-    "weights": {"semantic": 0.7, "recency": 0.2, "importance": 0.1, "keyword": 0.15,
-                "graph": 0.15, "bridge": 0.9, "temporal": 0.15, "provenance": 1.0},
+    "weights": {
+        "semantic": 0.7,
+        "recency": 0.2,
+        "importance": 0.1,
+        "keyword": 0.15,
+        "graph": 0.15,
+        "bridge": 0.9,
+        "temporal": 0.15,
+        "provenance": 1.0,
+    },
     "pattern_boost_max": 0.1,
     "pattern_saturation": 10,
     "min_score": 0.15,
@@ -97,19 +105,36 @@ FLAT_DEFAULTS: dict[str, Any] = {
     "counts_ttl_s": 30.0,
 }
 
-RANKED = [("f08", 0.806445), ("f05", 0.694846), ("f13", 0.631821), ("f02", 0.598394),
-          ("f04", 0.550918), ("f10", 0.53128), ("f07", 0.456683), ("f15", 0.407831),
-          ("f01", 0.40068), ("f12", 0.317988), ("f09", 0.278844), ("f14", 0.271932),
-          ("f11", 0.255881), ("f03", 0.203751), ("f00", 0.18)]
+RANKED = [
+    ("f08", 0.806445),
+    ("f05", 0.694846),
+    ("f13", 0.631821),
+    ("f02", 0.598394),
+    ("f04", 0.550918),
+    ("f10", 0.53128),
+    ("f07", 0.456683),
+    ("f15", 0.407831),
+    ("f01", 0.40068),
+    ("f12", 0.317988),
+    ("f09", 0.278844),
+    ("f14", 0.271932),
+    ("f11", 0.255881),
+    ("f03", 0.203751),
+    ("f00", 0.18),
+]
 
 
 def _facts() -> list[ScoredFact]:
     out = []
     for i in range(16):
-        f = ScoredFact(id=f"f{i:02d}", text=f"fact {i} about topic {i % 4}",
-                       confidence=0.5 + (i % 5) * 0.1, importance=(i % 3) / 2,
-                       created_at=NOW - timedelta(days=3 * i + (i % 4) * 40),
-                       reinforcement_count=i % 6)
+        f = ScoredFact(
+            id=f"f{i:02d}",
+            text=f"fact {i} about topic {i % 4}",
+            confidence=0.5 + (i % 5) * 0.1,
+            importance=(i % 3) / 2,
+            created_at=NOW - timedelta(days=3 * i + (i % 4) * 40),
+            reinforcement_count=i % 6,
+        )
         f.scores.semantic = ((i * 37) % 100) / 100
         f.scores.keyword = ((i * 53) % 7) / 7 if i % 2 else 0.0
         f.scores.graph = 1.0 / (1 + i % 3) if i % 3 else 0.0
@@ -138,17 +163,32 @@ def test_fixed_candidates_rank_and_format_the_same() -> None:
 def test_flat_and_grouped_overrides_agree() -> None:
     base = RetrieveConfig()
     flat = base.with_options({"max_hops": 1, "topk_facts": 5, "weights": {"recency": 0.0}})
-    grouped = base.with_options({"graph": {"max_hops": 1}, "context": {"topk_facts": 5},
-                                 "scoring": {"weights": {"recency": 0.0}}})
-    assert flat == grouped == RetrieveConfig.of(max_hops=1, topk_facts=5,
-                                                weights={**base.scoring.weights, "recency": 0.0})
+    grouped = base.with_options(
+        {
+            "graph": {"max_hops": 1},
+            "context": {"topk_facts": 5},
+            "scoring": {"weights": {"recency": 0.0}},
+        }
+    )
+    assert (
+        flat
+        == grouped
+        == RetrieveConfig.of(
+            max_hops=1, topk_facts=5, weights={**base.scoring.weights, "recency": 0.0}
+        )
+    )
     assert (flat.graph.max_hops, flat.context.topk_facts, flat.weight("recency")) == (1, 5, 0.0)
     assert base.graph.max_hops == 2
 
 
-@pytest.mark.parametrize("options", [
-    {"graph": {"topk_facts": 5}}, {"graph": 1}, {"variants": {"nope": 1}},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"graph": {"topk_facts": 5}},
+        {"graph": 1},
+        {"variants": {"nope": 1}},
+    ],
+)
 def test_a_group_takes_only_its_own_fields(options: dict[str, Any]) -> None:
     with pytest.raises(ConfigError):
         RetrieveConfig().with_options(options)

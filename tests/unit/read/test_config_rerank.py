@@ -21,8 +21,12 @@ def test_defaults_match_the_design() -> None:
     assert (act.bridge_seeds, act.bridge_unmatched, act.bridge_shared) == (3, 0.5, 0.5)
     assert (act.activation_facts_per_entity, act.activation_max_related) == (3, 5)
     assert (rr.rerank_pool, rr.reranker_weight, rr.min_reranker_score) == (40, 0.70, 0.10)
-    assert (rr.reranker_timeout_s, ctx.context_max_tokens, c.scoring.min_score,
-            ctx.topk_facts) == (5.0, 2000, 0.15, 20)
+    assert (rr.reranker_timeout_s, ctx.context_max_tokens, c.scoring.min_score, ctx.topk_facts) == (
+        5.0,
+        2000,
+        0.15,
+        20,
+    )
     assert (ctx.hot_tier_ratio, ctx.warm_tier_ratio, ctx.cold_tier_ratio) == (0.5, 0.3, 0.2)
     assert c.scoring.pattern_boost_max == 0.10
 
@@ -35,11 +39,19 @@ def test_options_override_per_call_without_touching_the_base() -> None:
     assert new.weight("semantic") == 0.7 and base.weight("recency") == 0.2
 
 
-@pytest.mark.parametrize("options", [
-    {"nope": 1}, {"topk_facts": "5"}, {"topk_facts": 0}, {"max_hops": 3},
-    {"enable_reranker": 1}, {"weights": {"bogus": 1.0}}, {"reranker_weight": 1.5},
-    {"min_similarity": True},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"nope": 1},
+        {"topk_facts": "5"},
+        {"topk_facts": 0},
+        {"max_hops": 3},
+        {"enable_reranker": 1},
+        {"weights": {"bogus": 1.0}},
+        {"reranker_weight": 1.5},
+        {"min_similarity": True},
+    ],
+)
 def test_bad_options_raise_bad_input(options: dict[str, object]) -> None:
     with pytest.raises(BadInput):
         RetrieveConfig().with_options(options)
@@ -47,7 +59,9 @@ def test_bad_options_raise_bad_input(options: dict[str, object]) -> None:
 
 def test_parse_reranker_answers() -> None:
     assert parse_scores({"scores": [{"i": 0, "score": 0.9}, {"i": 1, "score": 0}]}, 2) == {
-        0: 0.9, 1: 0.0}
+        0: 0.9,
+        1: 0.0,
+    }
     assert parse_scores({"scores": [0.2, "0.7", 3]}, 3) == {0: 0.2, 1: 0.7, 2: 1.0}
     assert parse_scores({"0": 0.5, "7": 0.1}, 2) == {0: 0.5}
     assert parse_scores({"scores": [{"i": 9, "score": 1}]}, 2) is None

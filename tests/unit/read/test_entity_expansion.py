@@ -9,10 +9,17 @@ from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.entity_expansion import entity_scores, specificity
 
 
-def _row(key: str, fid: str, hops: int, weight: float, degree: int,
-         semantic: float = 0.8) -> dict[str, object]:
-    return {"key": key, "hops": hops, "weight": weight, "degree": degree, "semantic": semantic,
-            "fact": {"id": fid, "text": fid}}
+def _row(
+    key: str, fid: str, hops: int, weight: float, degree: int, semantic: float = 0.8
+) -> dict[str, object]:
+    return {
+        "key": key,
+        "hops": hops,
+        "weight": weight,
+        "degree": degree,
+        "semantic": semantic,
+        "fact": {"id": fid, "text": fid},
+    }
 
 
 def test_specificity_favours_rare_entities() -> None:
@@ -22,15 +29,21 @@ def test_specificity_favours_rare_entities() -> None:
 
 
 def test_a_fact_reaching_two_entities_outscores_one_reaching_either() -> None:
-    rows = [_row("thing:lgbtq", "both", 0, 1.0, 17), _row("person:caroline", "both", 0, 1.0, 100),
-            _row("thing:lgbtq", "one", 0, 1.0, 17), _row("person:caroline", "hub", 0, 1.0, 100),
-            _row("thing:pride", "far", 1, 0.5, 3)]
+    rows = [
+        _row("thing:lgbtq", "both", 0, 1.0, 17),
+        _row("person:caroline", "both", 0, 1.0, 100),
+        _row("thing:lgbtq", "one", 0, 1.0, 17),
+        _row("person:caroline", "hub", 0, 1.0, 100),
+        _row("thing:pride", "far", 1, 0.5, 3),
+    ]
     scores = {f.id: f for f in entity_scores(rows, 200)}
     assert scores["both"].scores.graph > scores["one"].scores.graph > scores["hub"].scores.graph
     assert scores["both"].scores.graph == pytest.approx(
-        specificity(17, 200) + specificity(100, 200))
+        specificity(17, 200) + specificity(100, 200)
+    )
     assert scores["far"].hops == 1 and scores["far"].scores.graph == pytest.approx(
-        0.5 * specificity(3, 200))
+        0.5 * specificity(3, 200)
+    )
     assert all(f.sources == {"entity"} for f in scores.values())
     assert scores["one"].scores.semantic == pytest.approx(0.6)  # index scale → cosine
 

@@ -19,12 +19,20 @@ def test_token_counter_examples() -> None:
 
 
 def test_context_sections_and_no_metadata_in_facts() -> None:
-    facts = [ScoredFact(id="f-123", text="Lives in Sao Paulo", confidence=0.9),
-             ScoredFact(id="f-456", text="Works at Acme Corp\n as a backend engineer")]
+    facts = [
+        ScoredFact(id="f-123", text="Lives in Sao Paulo", confidence=0.9),
+        ScoredFact(id="f-456", text="Works at Acme Corp\n as a backend engineer"),
+    ]
     facts[0].scores.final = 0.87
     obs = [ObservationHit(id="o1", text="Regularly discusses work-life balance", kind=None)]
-    events = [EventHit(id="e1", text="Hey, I got promoted to tech lead! " * 20, speaker="Ana",
-                       occurred_at=datetime(2026, 3, 28, 10, 0, tzinfo=UTC))]
+    events = [
+        EventHit(
+            id="e1",
+            text="Hey, I got promoted to tech lead! " * 20,
+            speaker="Ana",
+            occurred_at=datetime(2026, 3, 28, 10, 0, tzinfo=UTC),
+        )
+    ]
     out = format_context(facts, obs, events, RetrieveConfig())
     known, patterns, convos = out.text.split("\n\n")
     assert known == "Known facts:\n- Lives in Sao Paulo\n- Works at Acme Corp as a backend engineer"

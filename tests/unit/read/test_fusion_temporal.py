@@ -16,15 +16,18 @@ from graph.memory.read.temporal import TimeWindow, query_window
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 
-@pytest.mark.parametrize(("query", "start", "end"), [
-    ("What did Mel show Caroline on October 13, 2023?", date(2023, 10, 12), date(2023, 10, 14)),
-    ("What did Nate do for Joanna on 25 May, 2022?", date(2022, 5, 24), date(2022, 5, 26)),
-    ("o que houve em 13 de outubro de 2023", date(2023, 10, 12), date(2023, 10, 14)),
-    ("What did she paint in July 2023?", date(2023, 7, 1), date(2023, 7, 31)),
-    ("How often did he go to the beach in 2023?", date(2023, 1, 1), date(2023, 12, 31)),
-    ("what did I do last year", date(2025, 1, 1), date(2025, 12, 31)),
-    ("what happened last month", date(2026, 2, 1), date(2026, 2, 28)),
-])
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("What did Mel show Caroline on October 13, 2023?", date(2023, 10, 12), date(2023, 10, 14)),
+        ("What did Nate do for Joanna on 25 May, 2022?", date(2022, 5, 24), date(2022, 5, 26)),
+        ("o que houve em 13 de outubro de 2023", date(2023, 10, 12), date(2023, 10, 14)),
+        ("What did she paint in July 2023?", date(2023, 7, 1), date(2023, 7, 31)),
+        ("How often did he go to the beach in 2023?", date(2023, 1, 1), date(2023, 12, 31)),
+        ("what did I do last year", date(2025, 1, 1), date(2025, 12, 31)),
+        ("what happened last month", date(2026, 2, 1), date(2026, 2, 28)),
+    ],
+)
 def test_query_window_dates(query: str, start: date, end: date) -> None:
     window = query_window(query, NOW)
     assert window is not None and (window.start, window.end) == (start, end)
@@ -49,14 +52,16 @@ def test_temporal_boost_lifts_facts_inside_the_window() -> None:
     ranking.score_facts([inside, outside], RetrieveConfig(), NOW, window)
     assert inside.scores.temporal == 1.0 and outside.scores.temporal == 0.0
     assert inside.scores.final > outside.scores.final
-    ranking.score_facts([inside, outside], RetrieveConfig.of(weights={"temporal": 0.0}), NOW,
-                        window)
+    ranking.score_facts(
+        [inside, outside], RetrieveConfig.of(weights={"temporal": 0.0}), NOW, window
+    )
     assert inside.scores.final == pytest.approx(outside.scores.final)
 
 
 def test_rrf_scores_rank_ties_and_absence() -> None:
-    scores = ranking.rrf_scores({"a": [0.9, 0.5, 0.5, 0.0], "b": [0.0, 0.0, 1.0, 0.0]},
-                                {"a": 1.0, "b": 1.0}, k=1)
+    scores = ranking.rrf_scores(
+        {"a": [0.9, 0.5, 0.5, 0.0], "b": [0.0, 0.0, 1.0, 0.0]}, {"a": 1.0, "b": 1.0}, k=1
+    )
     # a: ranks 1, 2, 2 (tie), absent; b: only the third candidate, rank 1
     best = 2 / 2
     assert scores == pytest.approx([(1 / 2) / best, (1 / 3) / best, (1 / 3 + 1 / 2) / best, 0.0])
@@ -85,8 +90,7 @@ def test_a_fact_scores_at_least_its_source_turn() -> None:
     strong = ScoredFact(id="h", text="h", event_ids=["e2"], confidence=0.9)
     strong.scores.semantic, strong.scores.keyword = 1.0, 1.0
     facts = [fact, other, strong]
-    turns = [EventHit(id="e2", text="t", speaker=None, occurred_at=None, semantic=0.8,
-                      keyword=0.5)]
+    turns = [EventHit(id="e2", text="t", speaker=None, occurred_at=None, semantic=0.8, keyword=0.5)]
     ranking.score_events(turns, config, NOW)
     ranking.score_facts(facts, config, NOW)
     before = {f.id: f.scores.final for f in facts}
@@ -100,8 +104,11 @@ def test_a_fact_scores_at_least_its_source_turn() -> None:
 
 
 def test_diversify_moves_near_copies_down() -> None:
-    texts = ["Caroline went to a pride parade in June", "Caroline went to the pride parade in June",
-             "Melanie painted a lake sunrise"]
+    texts = [
+        "Caroline went to a pride parade in June",
+        "Caroline went to the pride parade in June",
+        "Melanie painted a lake sunrise",
+    ]
     facts = [ScoredFact(id=str(i), text=t) for i, t in enumerate(texts)]
     for f, score in zip(facts, (0.9, 0.85, 0.8), strict=True):
         f.scores.final = f.scores.formula = score
@@ -111,11 +118,22 @@ def test_diversify_moves_near_copies_down() -> None:
 
 
 def test_keyword_terms_with_and_without_entity_names() -> None:
-    plan = planner.build_plan("What did Caroline research?", ["person"], [
-        planner.CatalogRow(key="person:caroline", name="Caroline", type="person", via="slug",
-                           matched="caroline")])
-    assert plan.entities == (EntityMatch("person:caroline", "Caroline", "person", "slug",
-                                         "caroline"),)
+    plan = planner.build_plan(
+        "What did Caroline research?",
+        ["person"],
+        [
+            planner.CatalogRow(
+                key="person:caroline",
+                name="Caroline",
+                type="person",
+                via="slug",
+                matched="caroline",
+            )
+        ],
+    )
+    assert plan.entities == (
+        EntityMatch("person:caroline", "Caroline", "person", "slug", "caroline"),
+    )
     assert planner.keyword_terms(plan) == ["caroline", "research"]
     assert planner.keyword_terms(plan, names=False) == ["research"]
 
@@ -138,8 +156,12 @@ def test_session_lift_raises_facts_of_the_seeds_turn_or_instant() -> None:
 
 
 def test_keyword_coverage_weighs_rare_terms_over_the_pool() -> None:
-    texts = ["Caroline went hiking in the mountains", "Caroline painted a sunset",
-             "Caroline adopted a dog", "Melanie paints landscapes"]
+    texts = [
+        "Caroline went hiking in the mountains",
+        "Caroline painted a sunset",
+        "Caroline adopted a dog",
+        "Melanie paints landscapes",
+    ]
     facts = [ScoredFact(id=str(i), text=t) for i, t in enumerate(texts)]
     facts[2].scores.keyword = 0.9  # a BM25 score higher than its coverage is kept
     ranking.keyword_coverage(facts, ["Caroline", "painting"])

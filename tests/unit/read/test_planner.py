@@ -8,19 +8,42 @@ from graph.memory.read import planner
 from graph.memory.read.planner import CatalogRow, agent_lucene
 
 
-@pytest.mark.parametrize("query", [
-    "hi", "Hi!", "hello there", "bom dia", "Bom dia!!", "obrigado", "Obrigada :)", "oi",
-    "boa noite", "thanks", "thank you", "ok", "tchau", "valeu", "Olá", "   ",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "hi",
+        "Hi!",
+        "hello there",
+        "bom dia",
+        "Bom dia!!",
+        "obrigado",
+        "Obrigada :)",
+        "oi",
+        "boa noite",
+        "thanks",
+        "thank you",
+        "ok",
+        "tchau",
+        "valeu",
+        "Olá",
+        "   ",
+    ],
+)
 def test_greetings_and_small_talk_skip(query: str) -> None:
     plan = planner.casual_plan(query)
     assert plan is not None and plan.skip
 
 
-@pytest.mark.parametrize("query", [
-    "Onde o Marcos Tavares mora?", "hi, where does Ana live?", "bom dia, qual o meu projeto?",
-    "thanks for telling me about Porto Alegre", "who are my friends",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Onde o Marcos Tavares mora?",
+        "hi, where does Ana live?",
+        "bom dia, qual o meu projeto?",
+        "thanks for telling me about Porto Alegre",
+        "who are my friends",
+    ],
+)
 def test_real_questions_do_not_skip(query: str) -> None:
     assert planner.casual_plan(query) is None
 
@@ -53,31 +76,42 @@ def test_marcos_tavares_resolves_deterministically() -> None:
 
 
 def test_ambiguous_first_name_prefix_is_dropped() -> None:
-    rows = [CatalogRow("person:ana_lima", "Ana Lima", "person", "prefix", "ana"),
-            CatalogRow("person:ana_souza", "Ana Souza", "person", "prefix", "ana")]
+    rows = [
+        CatalogRow("person:ana_lima", "Ana Lima", "person", "prefix", "ana"),
+        CatalogRow("person:ana_souza", "Ana Souza", "person", "prefix", "ana"),
+    ]
     assert planner.build_plan("where does Ana live", ["person"], rows).entities == ()
     unique = planner.build_plan("where does Ana live", ["person"], rows[:1])
     assert [e.key for e in unique.entities] == ["person:ana_lima"]
 
 
-@pytest.mark.parametrize(("query", "types", "expected"), [
-    ("who are my friends?", ["person", "project"], ("person",)),
-    ("list my projects", ["person", "project"], ("project",)),
-    ("quais são meus projetos?", ["project"], ("project",)),
-    ("list my projects", ["person"], ()),  # type absent for this agent → no aggregation
-    ("list my recipes", ["recipe"], ("recipe",)),
-])
-def test_aggregation_only_for_existing_types(query: str, types: list[str],
-                                             expected: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("query", "types", "expected"),
+    [
+        ("who are my friends?", ["person", "project"], ("person",)),
+        ("list my projects", ["person", "project"], ("project",)),
+        ("quais são meus projetos?", ["project"], ("project",)),
+        ("list my projects", ["person"], ()),  # type absent for this agent → no aggregation
+        ("list my recipes", ["recipe"], ("recipe",)),
+    ],
+)
+def test_aggregation_only_for_existing_types(
+    query: str, types: list[str], expected: tuple[str, ...]
+) -> None:
     plan = planner.build_plan(query, types, [])
     assert plan.pattern_types == expected
     assert plan.reason == ("aggregation" if expected else "deterministic")
 
 
-@pytest.mark.parametrize("query", [
-    "tell me everything about Vertix", "What do you know about Clara?",
-    "me conta tudo sobre a Vertix", "o que você sabe sobre o Bruno?",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "tell me everything about Vertix",
+        "What do you know about Clara?",
+        "me conta tudo sobre a Vertix",
+        "o que você sabe sobre o Bruno?",
+    ],
+)
 def test_broad_queries(query: str) -> None:
     plan = planner.build_plan(query, [], [])
     assert plan.broad_query and plan.reason == "broad"
@@ -92,7 +126,10 @@ def test_expansion_adds_neighbours_once_in_order() -> None:
     ]
     expanded = planner.expand_plan(plan, neighbours)
     assert [e.key for e in expanded.entities] == [
-        "person:marcos_tavares", "person:carolina", "place:porto_alegre"]
+        "person:marcos_tavares",
+        "person:carolina",
+        "place:porto_alegre",
+    ]
     assert [e.named for e in expanded.entities] == [True, False, False]
     assert expanded.seed_entities()[0] == {"key": "person:marcos_tavares", "named": True}
 
@@ -104,8 +141,10 @@ def test_lucene_query_escapes_syntax() -> None:
 
 
 def test_agent_lucene_limits_the_words_to_text_and_the_agent_by_a_zero_weight_phrase() -> None:
-    assert agent_lucene("kafka OR migration", "team-a:bot_7") == \
-        'text:(kafka OR migration) AND agent_id:"team-a:bot_7"^0'
+    assert (
+        agent_lucene("kafka OR migration", "team-a:bot_7")
+        == 'text:(kafka OR migration) AND agent_id:"team-a:bot_7"^0'
+    )
     # quotes and backslashes of an id cannot end the phrase early
     assert agent_lucene("x", 'a"b\\c') == 'text:(x) AND agent_id:"a\\"b\\\\c"^0'
     assert agent_lucene("", "team-a") == ""  # keyword signal off stays off

@@ -34,8 +34,9 @@ def test_pattern_boost_grows_to_the_cap() -> None:
 
 
 def test_formula_weights() -> None:
-    cfg = RetrieveConfig.of(weights={"semantic": 0.7, "recency": 0.2, "importance": 0.1,
-                                  "keyword": 0.0, "graph": 0.0})
+    cfg = RetrieveConfig.of(
+        weights={"semantic": 0.7, "recency": 0.2, "importance": 0.1, "keyword": 0.0, "graph": 0.0}
+    )
     fact = ScoredFact(id="a", text="a", confidence=1.0, importance=0.5, created_at=NOW)
     fact.scores.semantic = 0.8
     ranking.score_facts([fact], cfg, NOW)
@@ -131,6 +132,8 @@ def test_provenance_events_are_dropped() -> None:
     from graph.memory.read.models import EventHit
 
     fact = ScoredFact(id="f", text="z", event_ids=["e1"])
-    events = [EventHit(id="e1", text="a", speaker=None, occurred_at=None),
-              EventHit(id="e2", text="b", speaker=None, occurred_at=None)]
+    events = [
+        EventHit(id="e1", text="a", speaker=None, occurred_at=None),
+        EventHit(id="e2", text="b", speaker=None, occurred_at=None),
+    ]
     assert [e.id for e in ranking.drop_provenance(events, [fact])] == ["e2"]

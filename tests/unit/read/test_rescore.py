@@ -32,12 +32,16 @@ def test_blend_weight_mixes_and_leaves_unscored_facts() -> None:
     assert [round(f.scores.semantic, 6) for f in pool] == [0.4, 0.4, 0.4, 0.2]
 
 
-@pytest.mark.parametrize(("scores", "weight"), [
-    ({"a": 0.9}, 1.0),  # one score: no scale to match
-    ({"a": 0.9, "b": 0.1}, 0.0),  # weight 0: off
-])
-def test_blend_does_nothing_without_a_scale_or_weight(scores: dict[str, float],
-                                                     weight: float) -> None:
+@pytest.mark.parametrize(
+    ("scores", "weight"),
+    [
+        ({"a": 0.9}, 1.0),  # one score: no scale to match
+        ({"a": 0.9, "b": 0.1}, 0.0),  # weight 0: off
+    ],
+)
+def test_blend_does_nothing_without_a_scale_or_weight(
+    scores: dict[str, float], weight: float
+) -> None:
     pool = [_fact("a", 0.5), _fact("b", 0.4)]
     assert blend_semantic(pool, scores, weight) == 0
     assert [f.scores.semantic for f in pool] == [0.5, 0.4]
@@ -69,8 +73,11 @@ class Counting(HashEmbedder):
 async def test_rescorer_embeds_each_fact_text_once_and_the_query_as_a_query() -> None:
     inner = Counting()
     rescorer = EmbeddingRescorer(inner, cache_size=10)
-    pool = [_fact("1", 0.5, "Caroline went hiking"), _fact("2", 0.4, "Melanie paints"),
-            _fact("3", 0.3, "Caroline went hiking")]
+    pool = [
+        _fact("1", 0.5, "Caroline went hiking"),
+        _fact("2", 0.4, "Melanie paints"),
+        _fact("3", 0.3, "Caroline went hiking"),
+    ]
     got = await rescorer.similarities("Caroline went hiking", pool)
     assert got.embedded == 2 and inner.passages == ["Caroline went hiking", "Melanie paints"]
     assert inner.queries == ["Caroline went hiking"]
@@ -96,10 +103,15 @@ async def test_embed_queries_prefers_embed_query() -> None:
     assert await embed_queries(plain, ["q"]) == await plain.embed(["q"])
 
 
-@pytest.mark.parametrize("options", [
-    {"rescore_pool": 0}, {"rescore_pool": 201}, {"rescore_weight": 1.5},
-    {"enable_rescore": 1},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"rescore_pool": 0},
+        {"rescore_pool": 201},
+        {"rescore_weight": 1.5},
+        {"enable_rescore": 1},
+    ],
+)
 def test_bad_rescore_options_raise_bad_input(options: dict[str, object]) -> None:
     with pytest.raises(BadInput):
         RetrieveConfig().with_options(options)

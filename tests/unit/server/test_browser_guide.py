@@ -16,11 +16,14 @@ from server.settings import Settings
 
 def test_guide_has_a_runnable_block_per_saved_query() -> None:
     page = guide_html("http://127.0.0.1:8000/")
-    blocks = [html.unescape(b) for b in re.findall(r'<pre mode="cypher" class="runnable">(.*?)</pre>',
-                                                   page, re.S)]
+    blocks = [
+        html.unescape(b)
+        for b in re.findall(r'<pre mode="cypher" class="runnable">(.*?)</pre>', page, re.S)
+    ]
     for name in cypher.names("browser"):
-        body = "\n".join(line for line in cypher.load(name).splitlines()
-                         if not line.startswith("//")).strip()
+        body = "\n".join(
+            line for line in cypher.load(name).splitlines() if not line.startswith("//")
+        ).strip()
         assert body in blocks, f"{name} has no clickable block"
     assert f":params {DEMO_PARAMS}" in blocks
     assert ":style http://127.0.0.1:8000/browser-guide/hippograph.grass" in blocks
@@ -39,18 +42,29 @@ def test_demo_params_cover_every_saved_query() -> None:
 def test_post_connect_styles_sets_params_then_plays() -> None:
     cmd = post_connect_cmd("http://127.0.0.1:8000")
     parts = [p.strip() for p in cmd.split("; ")]
-    assert parts == ["style http://127.0.0.1:8000/browser-guide/hippograph.grass",
-                     f"params {DEMO_PARAMS}", "play http://127.0.0.1:8000/browser-guide"]
+    assert parts == [
+        "style http://127.0.0.1:8000/browser-guide/hippograph.grass",
+        f"params {DEMO_PARAMS}",
+        "play http://127.0.0.1:8000/browser-guide",
+    ]
     assert ";" not in DEMO_PARAMS  # Browser splits the setting on ';'
 
 
 def test_generated_conf_allow_lists_the_api_and_opens_the_guide(tmp_path: Path) -> None:
-    rt = LocalNeo4j(RuntimeConfig(home=tmp_path, password="pw-123456", browser_allowlist="127.0.0.1",
-                                  browser_post_connect_cmd=post_connect_cmd("http://127.0.0.1:8000")))
+    rt = LocalNeo4j(
+        RuntimeConfig(
+            home=tmp_path,
+            password="pw-123456",
+            browser_allowlist="127.0.0.1",
+            browser_post_connect_cmd=post_connect_cmd("http://127.0.0.1:8000"),
+        )
+    )
     rt.write_config()
-    conf = dict(line.split("=", 1)
-                for line in (tmp_path / "neo4j/conf/neo4j.conf").read_text().splitlines()
-                if "=" in line and not line.startswith("#"))
+    conf = dict(
+        line.split("=", 1)
+        for line in (tmp_path / "neo4j/conf/neo4j.conf").read_text().splitlines()
+        if "=" in line and not line.startswith("#")
+    )
     assert conf["browser.remote_content_hostname_whitelist"] == "127.0.0.1"
     assert conf["browser.post_connect_cmd"].endswith("play http://127.0.0.1:8000/browser-guide")
     assert conf["client.allow_telemetry"] == "false"

@@ -33,8 +33,11 @@ def test_missing_bundle_says_how_to_build_it(tmp_path: Path) -> None:
 
 def test_policy_allows_no_other_host() -> None:
     sources = [d.split()[1:] for d in CSP.split("; ")]
-    assert all(s in ("'self'", "'none'", "'unsafe-inline'", "data:", "blob:")
-               for srcs in sources for s in srcs)
+    assert all(
+        s in ("'self'", "'none'", "'unsafe-inline'", "data:", "blob:")
+        for srcs in sources
+        for s in srcs
+    )
 
 
 def test_host_guard_covers_the_explorer(tmp_path: Path) -> None:

@@ -17,8 +17,16 @@ def test_split_host_drops_ports_and_brackets() -> None:
 def test_only_loopback_and_listed_hosts_pass() -> None:
     for ok in ("127.0.0.1:8000", "localhost", "[::1]:8000", "127.5.6.7", "memory.example.org"):
         assert host_allowed(ok, LISTED), ok
-    for bad in ("evil.example", "evil.example:8000", "127.0.0.1.evil.example", "", None,
-                "localhost.evil.example", "0.0.0.0:8000", "memory.example.org.evil.example"):
+    for bad in (
+        "evil.example",
+        "evil.example:8000",
+        "127.0.0.1.evil.example",
+        "",
+        None,
+        "localhost.evil.example",
+        "0.0.0.0:8000",
+        "memory.example.org.evil.example",
+    ):
         assert not host_allowed(bad, LISTED), bad
 
 
@@ -26,8 +34,13 @@ def test_origins_must_be_loopback_or_listed() -> None:
     assert origin_allowed(None, LISTED)  # not a browser's cross-site request
     for ok in ("http://127.0.0.1:8000", "http://localhost:3000", "https://memory.example.org"):
         assert origin_allowed(ok, LISTED), ok
-    for bad in ("http://evil.example", "null", "file://", "chrome-extension://abc",
-                "http://127.0.0.1.evil.example"):
+    for bad in (
+        "http://evil.example",
+        "null",
+        "file://",
+        "chrome-extension://abc",
+        "http://127.0.0.1.evil.example",
+    ):
         assert not origin_allowed(bad, LISTED), bad
 
 

@@ -16,8 +16,9 @@ from server.settings import Settings
 
 def test_namespaces_are_bound_to_the_memory_they_belong_to() -> None:
     executor = cast(Executor, object())  # never used: nothing here runs a query
-    memory = build_memory(Settings(document_chunk_chars=999), executor=executor,
-                          embedder=HashEmbedder(16))
+    memory = build_memory(
+        Settings(document_chunk_chars=999), executor=executor, embedder=HashEmbedder(16)
+    )
     assert isinstance(memory.browse, Browse) and memory.browse.executor is executor
     assert isinstance(memory.history, History) and memory.history.executor is executor
     assert isinstance(memory.admin, Admin) and memory.admin.embedder is memory.embedder

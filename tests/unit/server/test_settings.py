@@ -6,8 +6,13 @@ from server.settings import Settings
 
 
 def test_defaults_are_embedded_offline_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
-    for var in ("NEO4J_URI", "HIPPOGRAPH_LLM_BASE_URL", "HIPPOGRAPH_LLM_API_KEY",
-                "HIPPOGRAPH_NEO4J_BOLT_PORT", "HIPPOGRAPH_API_HOST"):
+    for var in (
+        "NEO4J_URI",
+        "HIPPOGRAPH_LLM_BASE_URL",
+        "HIPPOGRAPH_LLM_API_KEY",
+        "HIPPOGRAPH_NEO4J_BOLT_PORT",
+        "HIPPOGRAPH_API_HOST",
+    ):
         monkeypatch.delenv(var, raising=False)
     s = Settings(_env_file=None)
     assert s.local_neo4j and s.bolt_uri == "bolt://127.0.0.1:7687"

@@ -24,7 +24,11 @@ def test_header_round_trips_and_refuses_other_files() -> None:
     line = ExportHeader("alice", "minilm", 384, T).to_json()
     header = parse_header(line)
     assert (header.agent_id, header.embedder, header.dimensions, header.exported_at) == (
-        "alice", "minilm", 384, T)
+        "alice",
+        "minilm",
+        384,
+        T,
+    )
     with pytest.raises(BadInput, match="header"):
         parse_header({"kind": "fact"})
     with pytest.raises(BadInput, match="version"):
@@ -36,8 +40,12 @@ def test_header_round_trips_and_refuses_other_files() -> None:
 def test_props_encode_and_decode_datetimes_and_drop_the_agent() -> None:
     props = {"agent_id": "a", "text": "x", "valid_from": T, "created_at": T, "embedding": [0.1]}
     encoded = encode_props(props)
-    assert encoded == {"created_at": T.isoformat(), "embedding": [0.1], "text": "x",
-                       "valid_from": T.isoformat()}
+    assert encoded == {
+        "created_at": T.isoformat(),
+        "embedding": [0.1],
+        "text": "x",
+        "valid_from": T.isoformat(),
+    }
     assert "embedding" not in encode_props(props, embeddings=False)
     assert decode_props(encoded) == {k: v for k, v in props.items() if k != "agent_id"}
     assert decode_props({"valid_to": None, "n": 1}) == {"n": 1}
@@ -54,11 +62,19 @@ def test_ids_map_per_agent_deterministically() -> None:
 
 
 def test_fact_record_is_rewritten_for_the_new_agent() -> None:
-    record = {"kind": "fact", "id": "f1", "about": [{"key": "person:ana", "primary": True}],
-              "from_events": ["e1"],
-              "props": {"text": "Ana likes tea", "subject_key": "person:ana",
-                        "normalized": "ana likes tea", "content_hash": "old",
-                        "created_at": T.isoformat()}}
+    record = {
+        "kind": "fact",
+        "id": "f1",
+        "about": [{"key": "person:ana", "primary": True}],
+        "from_events": ["e1"],
+        "props": {
+            "text": "Ana likes tea",
+            "subject_key": "person:ana",
+            "normalized": "ana likes tea",
+            "content_hash": "old",
+            "created_at": T.isoformat(),
+        },
+    }
     row = remap_record(record, "bob")
     assert row["id"] == map_id("bob", "f1") == row["props"]["id"]
     assert row["props"]["content_hash"] == content_hash("bob", "person:ana", "ana likes tea")
@@ -68,12 +84,27 @@ def test_fact_record_is_rewritten_for_the_new_agent() -> None:
 
 
 def test_links_relations_and_chunks_map_every_id_they_hold() -> None:
-    link = remap_record({"kind": "fact_link", "id": "f2", "supersedes": ["f1"],
-                         "causes": [{"id": "f3", "props": {"strength": 0.5}}]}, "b")
+    link = remap_record(
+        {
+            "kind": "fact_link",
+            "id": "f2",
+            "supersedes": ["f1"],
+            "causes": [{"id": "f3", "props": {"strength": 0.5}}],
+        },
+        "b",
+    )
     assert link["supersedes"] == [map_id("b", "f1")]
     assert link["causes"] == [{"id": map_id("b", "f3"), "props": {"strength": 0.5}}]
-    rel = remap_record({"kind": "relation", "id": "r1", "source": "person:a", "target": "org:x",
-                        "props": {"type": "works_at", "evidence_fact_id": "f1"}}, "b")
+    rel = remap_record(
+        {
+            "kind": "relation",
+            "id": "r1",
+            "source": "person:a",
+            "target": "org:x",
+            "props": {"type": "works_at", "evidence_fact_id": "f1"},
+        },
+        "b",
+    )
     assert rel["props"]["evidence_fact_id"] == map_id("b", "f1") and rel["source"] == "person:a"
     chunk = remap_record({"kind": "chunk", "id": "c1", "document_id": "d1", "props": {}}, "b")
     assert chunk["props"]["document_id"] == map_id("b", "d1") == chunk["document_id"]

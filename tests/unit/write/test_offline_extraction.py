@@ -24,8 +24,12 @@ def test_first_person_becomes_speaker(nlp) -> None:  # type: ignore[no-untyped-d
 
 
 def test_moves_marriage_work_and_pronouns(nlp) -> None:  # type: ignore[no-untyped-def]
-    ex = extract_with(nlp, "I moved to São Paulo. Clara Rezende works at Orion Tech. "
-                      "She is married to Thiago Nogueira.", "Rafael")
+    ex = extract_with(
+        nlp,
+        "I moved to São Paulo. Clara Rezende works at Orion Tech. "
+        "She is married to Thiago Nogueira.",
+        "Rafael",
+    )
     assert ("Rafael", "lives_in", "São Paulo") in _rels(ex)
     assert ("Clara Rezende", "works_at", "Orion Tech") in _rels(ex)
     assert ("Clara Rezende", "married_to", "Thiago Nogueira") in _rels(ex)
@@ -43,7 +47,8 @@ def test_negation_is_a_retraction_without_relation(nlp) -> None:  # type: ignore
 def test_apposition_alias_and_possessive_relation(nlp) -> None:  # type: ignore[no-untyped-def]
     ex = extract_with(nlp, "My friend Guili (Guilherme Maturana) lives in Porto Alegre.", "Rafael")
     assert [(e.name, e.aliases) for e in ex.entities if e.type == "person"] == [
-        ("Guilherme Maturana", ["Guili"])]
+        ("Guilherme Maturana", ["Guili"])
+    ]
     assert ("Rafael", "friend_of", "Guilherme Maturana") in _rels(ex)
 
 
@@ -85,16 +90,26 @@ def test_dash_and_semicolon_joined_clauses_keep_the_informative_one(nlp) -> None
     """Chat joins clauses with " - " / "—" / ";": the reaction after it ("it's rewarding")
     must not take the informative clause before it down with it."""
     recent = ["Melanie: How have you been?"]
-    ex = extract_with(nlp, "Hey Melanie! Last weekend I joined a mentorship program for LGBTQ "
-                      "youth - it's really rewarding to help the community.", "Caroline", recent)
+    ex = extract_with(
+        nlp,
+        "Hey Melanie! Last weekend I joined a mentorship program for LGBTQ "
+        "youth - it's really rewarding to help the community.",
+        "Caroline",
+        recent,
+    )
     assert [f.text for f in ex.facts] == [
-        "Last weekend Caroline joined a mentorship program for LGBTQ youth."]
-    ex = extract_with(nlp, "Yesterday I took the kids to the museum — it was so cool!",
-                      "Melanie", recent)
+        "Last weekend Caroline joined a mentorship program for LGBTQ youth."
+    ]
+    ex = extract_with(
+        nlp, "Yesterday I took the kids to the museum — it was so cool!", "Melanie", recent
+    )
     assert [f.text for f in ex.facts] == ["Yesterday Melanie took the kids to the museum."]
-    ex = extract_with(nlp, "I'm lucky to have my husband and kids; they keep me motivated.",
-                      "Melanie", recent)
-    assert [f.text for f in ex.facts][:1] == ["Melanie is lucky to have Melanie's husband and kids."]
+    ex = extract_with(
+        nlp, "I'm lucky to have my husband and kids; they keep me motivated.", "Melanie", recent
+    )
+    assert [f.text for f in ex.facts][:1] == [
+        "Melanie is lucky to have Melanie's husband and kids."
+    ]
     # Hyphenated words and ranges are not clause joins.
     ex = extract_with(nlp, "I run a well-known 2-3 person bakery.", "Ana")
     assert [f.text for f in ex.facts] == ["Ana runs a well-known 2-3 person bakery."]

@@ -21,18 +21,49 @@ from graph.memory.write.reconcile import FactDecision
 from tests.bench.corpus_texts import BENCH, sample
 
 FRAGMENTS = [
-    "6998150000000000000 ♠ 1.5 × 10 --", "17.4 -- 23.2 GWh", "(63 TJ)", "≈ 4.184 MJ/kg",
-    "| Year | Team | Goals |", "| 1998 | Ajax | 12 |", "Population: 1,234,567 (2011 est.)",
-    "• first item", "1. Introduction", "- bullet", "\"I moved to Berlin,\" she said.",
-    "'Quoted title'", "« guillemets »", "東京は日本の首都です。", "Москва — столица России.",
-    "Eu moro em Curitiba.", "I live in Curitiba.", "My sister Ana works at Acme Corp.",
-    "He was born in Paris on 3 May 1950.", "The Little Boy atomic bomb was dropped on Hiroshima.",
-    "She is married to Thiago Nogueira.", "We went there.", "They said it was fine.",
-    "Paris, the capital of France, is large.", "Jean's brother lives in Lyon.",
-    "I no longer work at Acme.", "Dr. J. R. R. Tolkien (1892–1973) wrote it.", "", "   ",
-    "???", "!!!", "C++ & C# → Rust", "e.g., i.e., etc.", "The film was directed by Ang Lee.",
-    "Born: 12 March 1901, Vienna, Austria-Hungary", "Its population is 40,000.",
-    "Emoji 🎉 party", "tab\tseparated\tvalues", "line\nbreak", "I", "me", "my", "Mr.",
+    "6998150000000000000 ♠ 1.5 × 10 --",
+    "17.4 -- 23.2 GWh",
+    "(63 TJ)",
+    "≈ 4.184 MJ/kg",
+    "| Year | Team | Goals |",
+    "| 1998 | Ajax | 12 |",
+    "Population: 1,234,567 (2011 est.)",
+    "• first item",
+    "1. Introduction",
+    "- bullet",
+    '"I moved to Berlin," she said.',
+    "'Quoted title'",
+    "« guillemets »",
+    "東京は日本の首都です。",
+    "Москва — столица России.",
+    "Eu moro em Curitiba.",
+    "I live in Curitiba.",
+    "My sister Ana works at Acme Corp.",
+    "He was born in Paris on 3 May 1950.",
+    "The Little Boy atomic bomb was dropped on Hiroshima.",
+    "She is married to Thiago Nogueira.",
+    "We went there.",
+    "They said it was fine.",
+    "Paris, the capital of France, is large.",
+    "Jean's brother lives in Lyon.",
+    "I no longer work at Acme.",
+    "Dr. J. R. R. Tolkien (1892–1973) wrote it.",
+    "",
+    "   ",
+    "???",
+    "!!!",
+    "C++ & C# → Rust",
+    "e.g., i.e., etc.",
+    "The film was directed by Ang Lee.",
+    "Born: 12 March 1901, Vienna, Austria-Hungary",
+    "Its population is 40,000.",
+    "Emoji 🎉 party",
+    "tab\tseparated\tvalues",
+    "line\nbreak",
+    "I",
+    "me",
+    "my",
+    "Mr.",
 ]
 
 texts = st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=8).map(" ".join)
@@ -44,10 +75,13 @@ def nlp() -> Any:
     return load_nlp()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(text=texts, speaker=speakers)
-def test_offline_extraction_names_only_resolvable_entities(nlp: Any, text: str,
-                                                           speaker: str) -> None:
+def test_offline_extraction_names_only_resolvable_entities(
+    nlp: Any, text: str, speaker: str
+) -> None:
     check_extraction(nlp, text, speaker)
 
 
@@ -67,8 +101,12 @@ def _corpus_pieces() -> list[str]:
     """Sentences of the benchmark corpora (every 7th passage or turn), when they are present."""
     if not BENCH.is_dir():
         return []
-    return [piece for item in sample(every=7) for piece in re.split(r"(?<=[.!?])\s+", item.text)
-            if piece.strip()]
+    return [
+        piece
+        for item in sample(every=7)
+        for piece in re.split(r"(?<=[.!?])\s+", item.text)
+        if piece.strip()
+    ]
 
 
 PIECES = _corpus_pieces()
@@ -87,8 +125,11 @@ def corpus_texts(draw: Any) -> str:
 
 
 @pytest.mark.skipif(not PIECES, reason="no benchmark data beside the repository")
-@settings(max_examples=120, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(text=corpus_texts() if PIECES else st.just(""), speaker=speakers)
 def test_offline_extraction_of_cut_corpus_sentences(nlp: Any, text: str, speaker: str) -> None:
     check_extraction(nlp, text, speaker)
@@ -112,27 +153,50 @@ def plans(draw: Any) -> tuple[list[FactItem], list[RelationItem], dict[str, Enti
     for i in range(draw(st.integers(0, 5))):
         action = draw(st.sampled_from(["ADD", "UPDATE", "NOOP", "DELETE"]))
         target = None if action == "ADD" else f"old{i}"
-        item = FactItem(index=i, fact=ExtractedFact(f"fact {i}", "x", 0.9),
-                        subject_key=draw(st.sampled_from(KEYS)), text=f"fact {i}",
-                        normalized=f"fact {i}", content_hash=f"h{i}",
-                        mentioned=draw(st.lists(st.sampled_from(KEYS), max_size=3)))
+        item = FactItem(
+            index=i,
+            fact=ExtractedFact(f"fact {i}", "x", 0.9),
+            subject_key=draw(st.sampled_from(KEYS)),
+            text=f"fact {i}",
+            normalized=f"fact {i}",
+            content_hash=f"h{i}",
+            mentioned=draw(st.lists(st.sampled_from(KEYS), max_size=3)),
+        )
         item.decision = FactDecision(action, target, "r")
         items.append(item)
-    relations = [RelationItem(draw(st.sampled_from(KEYS)), draw(st.sampled_from(KEYS)), "rel",
-                              0.8, draw(st.one_of(st.none(), st.integers(0, 5))))
-                 for _ in range(draw(st.integers(0, 4)))]
+    relations = [
+        RelationItem(
+            draw(st.sampled_from(KEYS)),
+            draw(st.sampled_from(KEYS)),
+            "rel",
+            0.8,
+            draw(st.one_of(st.none(), st.integers(0, 5))),
+        )
+        for _ in range(draw(st.integers(0, 4)))
+    ]
     return items, relations, entities
 
 
 @settings(max_examples=200, deadline=None)
 @given(plan=plans(), mode=st.sampled_from(["full", "controlled", "shadow"]))
 def test_the_planner_writes_only_entities_it_was_given(
-        plan: tuple[list[FactItem], list[RelationItem], dict[str, EntityInfo]],
-        mode: str) -> None:
+    plan: tuple[list[FactItem], list[RelationItem], dict[str, EntityInfo]], mode: str
+) -> None:
     items, relations, entities = plan
-    out = build_plan(items=items, relations=relations, entities=entities, close_relations=[],
-                     mode=mode, frozen=False, event_id="ev", speaker="a", now=NOW,
-                     occurred=NOW, causal=[(0, 1, 0.5)], relation_strength=0.8)
+    out = build_plan(
+        items=items,
+        relations=relations,
+        entities=entities,
+        close_relations=[],
+        mode=mode,
+        frozen=False,
+        event_id="ev",
+        speaker="a",
+        now=NOW,
+        occurred=NOW,
+        causal=[(0, 1, 0.5)],
+        relation_strength=0.8,
+    )
     p = out.plan
     assert {a["key"] for a in p.about} <= set(entities)
     assert {k for r in p.relations for k in (r["source_key"], r["target_key"])} <= set(entities)

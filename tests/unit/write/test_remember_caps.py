@@ -14,21 +14,30 @@ LONG_TEXT = "x" * (MAX_TEXT_CHARS + 1)
 LONG_NAME = "n" * (MAX_NAME_CHARS + 1)
 
 
-@pytest.mark.parametrize(("entities", "facts", "relations", "events"), [
-    ([StructuredEntity(LONG_NAME)], [], [], []),
-    ([StructuredEntity("Ana", aliases=[LONG_NAME])], [], [], []),
-    ([], [StructuredFact(LONG_TEXT, "Ana")], [], []),
-    ([], [StructuredFact("Ana likes tea", LONG_NAME)], [], []),
-    ([], [StructuredFact("Ana likes tea", "Ana", [LONG_NAME])], [], []),
-    ([], [], [StructuredRelation("Ana", LONG_NAME, "knows")], []),
-    ([], [], [], [StructuredEvent(LONG_TEXT, "Ana")]),
-])
-def test_long_texts_and_names_are_refused(entities: list, facts: list, relations: list,
-                                          events: list) -> None:
+@pytest.mark.parametrize(
+    ("entities", "facts", "relations", "events"),
+    [
+        ([StructuredEntity(LONG_NAME)], [], [], []),
+        ([StructuredEntity("Ana", aliases=[LONG_NAME])], [], [], []),
+        ([], [StructuredFact(LONG_TEXT, "Ana")], [], []),
+        ([], [StructuredFact("Ana likes tea", LONG_NAME)], [], []),
+        ([], [StructuredFact("Ana likes tea", "Ana", [LONG_NAME])], [], []),
+        ([], [], [StructuredRelation("Ana", LONG_NAME, "knows")], []),
+        ([], [], [], [StructuredEvent(LONG_TEXT, "Ana")]),
+    ],
+)
+def test_long_texts_and_names_are_refused(
+    entities: list, facts: list, relations: list, events: list
+) -> None:
     with pytest.raises(BadInput):
         check_sizes(entities, facts, relations, events, max_items=None)
 
 
 def test_texts_at_the_cap_pass() -> None:
-    check_sizes([StructuredEntity("n" * MAX_NAME_CHARS)],
-                [StructuredFact("x" * MAX_TEXT_CHARS, "Ana")], [], [], max_items=1_000)
+    check_sizes(
+        [StructuredEntity("n" * MAX_NAME_CHARS)],
+        [StructuredFact("x" * MAX_TEXT_CHARS, "Ana")],
+        [],
+        [],
+        max_items=1_000,
+    )

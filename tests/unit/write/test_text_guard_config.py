@@ -50,7 +50,12 @@ def test_clean_text_handles_broken_utf8_and_controls() -> None:
 
 def test_word_ngrams() -> None:
     assert word_ngrams("Clara Rezende left", 2) == [
-        "clara", "rezende", "left", "clara rezende", "rezende left"]
+        "clara",
+        "rezende",
+        "left",
+        "clara rezende",
+        "rezende left",
+    ]
 
 
 def test_guard() -> None:
@@ -67,8 +72,7 @@ def test_pii_redacts_clear_spans() -> None:
     # Not a Luhn-valid number: left alone.
     assert scan_pii("order 1234 5678 9012 3456", "redact").text == "order 1234 5678 9012 3456"
     assert scan_pii("key sk-abcdefghijklmnopqrstu1", "redact").text == "key [REDACTED:api_key]"
-    assert scan_pii("my password is hunter2", "redact").text == \
-        "my password is [REDACTED:password]"
+    assert scan_pii("my password is hunter2", "redact").text == "my password is [REDACTED:password]"
     assert scan_pii("card 4111 1111 1111 1111", "off").findings == []
 
 
@@ -83,20 +87,33 @@ def test_pii_rejects() -> None:
 def test_config_overrides_type_checked() -> None:
     base = WriteConfig()
     assert base.min_fact_confidence_for_write == 0.55 and base.mode == "full"
-    cfg = apply_overrides(base, {"fuzzy_threshold": 1, "mode": "shadow",
-                                 "single_valued_relations": ["lives_in"]})
+    cfg = apply_overrides(
+        base, {"fuzzy_threshold": 1, "mode": "shadow", "single_valued_relations": ["lives_in"]}
+    )
     assert cfg.fuzzy_threshold == 1.0 and cfg.mode == "shadow"
     assert cfg.single_valued_relations == ("lives_in",)
     assert apply_overrides(base, None) is base
-    for bad in ({"nope": 1}, {"fuzzy_threshold": "x"}, {"enable_llm_resolution": 1},
-                {"max_facts": 2.5}, {"mode": "yolo"}, {"max_facts": True}):
+    for bad in (
+        {"nope": 1},
+        {"fuzzy_threshold": "x"},
+        {"enable_llm_resolution": 1},
+        {"max_facts": 2.5},
+        {"mode": "yolo"},
+        {"max_facts": True},
+    ):
         with pytest.raises(ConfigError):
             apply_overrides(base, bad)
 
 
 def test_prompts_are_versioned_files() -> None:
-    for stage in ("extract_informed", "extract_entities", "extract_facts", "extract_relations",
-                  "resolve_entities", "reconcile"):
+    for stage in (
+        "extract_informed",
+        "extract_entities",
+        "extract_facts",
+        "extract_relations",
+        "resolve_entities",
+        "reconcile",
+    ):
         text = prompts.load(stage)
         assert f"Stage: {stage}" in text and prompts.version_of(stage) >= 1
     informed = prompts.load("extract_informed", 1)
@@ -105,7 +122,8 @@ def test_prompts_are_versioned_files() -> None:
     # v2: extraction and reconciliation in one answer, against the shown known facts' ids.
     assert prompts.version_of("extract_informed") == 2
     assert "known_facts" in prompts.load("extract_informed") and "target_id" in prompts.load(
-        "extract_informed")
+        "extract_informed"
+    )
     with pytest.raises(prompts.PromptNotFound):
         prompts.load("extract_informed", 99)
 
@@ -123,8 +141,18 @@ def test_detect_language_and_dates() -> None:
     assert parse_datetime("2025-03-01T10:00:00Z") == datetime(2025, 3, 1, 10, tzinfo=UTC)
     assert parse_datetime("next week") is None
     warnings: list[str] = []
-    ex = harden({"facts": [{"subject": "R", "text": "Rafael is on call this week",
-                            "temporal_class": "temporal", "valid_until": "soon"}]},
-                warnings=warnings)
+    ex = harden(
+        {
+            "facts": [
+                {
+                    "subject": "R",
+                    "text": "Rafael is on call this week",
+                    "temporal_class": "temporal",
+                    "valid_until": "soon",
+                }
+            ]
+        },
+        warnings=warnings,
+    )
     assert ex is not None and ex.facts[0].valid_until is None
     assert ex.facts[0].temporal_class == "temporal" and "valid_until" in warnings[0]

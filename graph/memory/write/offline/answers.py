@@ -30,21 +30,74 @@ __all__ = ["answer_fact", "last_question"]
 _ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|ya|u)\b", re.IGNORECASE)
 # A real question opens with a question word or an inverted auxiliary; a tag ("…, you know?",
 # "…, right?") or a statement with a question mark does not ask anything.
-_ASKING = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "any",
-           "anything", "ever", "do", "does", "did", "are", "is", "was", "were", "have", "has",
-           "had", "can", "could", "would", "will", "should"}
+_ASKING = {
+    "what",
+    "which",
+    "who",
+    "whom",
+    "whose",
+    "when",
+    "where",
+    "why",
+    "how",
+    "any",
+    "anything",
+    "ever",
+    "do",
+    "does",
+    "did",
+    "are",
+    "is",
+    "was",
+    "were",
+    "have",
+    "has",
+    "had",
+    "can",
+    "could",
+    "would",
+    "will",
+    "should",
+}
 _LEADS = {"so", "and", "but", "oh", "well", "also", "btw"}
 # Question words in the second person → the answerer; first person → the asker. Verb
 # agreement for the common inversions ("are you" → "is John", "do you" → "does John").
-_INVERSIONS = (("are you", "is {s}"), ("were you", "was {s}"), ("do you", "does {s}"),
-               ("have you", "has {s}"), ("am i", "is {o}"))
-_WORDS = {"you're": "{s} is", "you've": "{s} has", "you'll": "{s} will", "you'd": "{s} would",
-          "you": "{s}", "ya": "{s}", "u": "{s}", "your": "{s}'s", "yours": "{s}'s",
-          "yourself": "{s}", "i'm": "{o} is", "i've": "{o} has", "i'll": "{o} will",
-          "i'd": "{o} would", "i": "{o}", "me": "{o}", "my": "{o}'s", "mine": "{o}'s",
-          "myself": "{o}"}
-_WORD = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in sorted(
-    [*(a for a, _ in _INVERSIONS), *_WORDS], key=len, reverse=True)) + r")\b", re.IGNORECASE)
+_INVERSIONS = (
+    ("are you", "is {s}"),
+    ("were you", "was {s}"),
+    ("do you", "does {s}"),
+    ("have you", "has {s}"),
+    ("am i", "is {o}"),
+)
+_WORDS = {
+    "you're": "{s} is",
+    "you've": "{s} has",
+    "you'll": "{s} will",
+    "you'd": "{s} would",
+    "you": "{s}",
+    "ya": "{s}",
+    "u": "{s}",
+    "your": "{s}'s",
+    "yours": "{s}'s",
+    "yourself": "{s}",
+    "i'm": "{o} is",
+    "i've": "{o} has",
+    "i'll": "{o} will",
+    "i'd": "{o} would",
+    "i": "{o}",
+    "me": "{o}",
+    "my": "{o}'s",
+    "mine": "{o}'s",
+    "myself": "{o}",
+}
+_WORD = re.compile(
+    r"\b(?:"
+    + "|".join(
+        re.escape(w) for w in sorted([*(a for a, _ in _INVERSIONS), *_WORDS], key=len, reverse=True)
+    )
+    + r")\b",
+    re.IGNORECASE,
+)
 
 
 def _unbracketed(text: str) -> str:
@@ -64,7 +117,7 @@ def _questions(text: str) -> list[str]:
     for i, ch in enumerate(text):
         if ch in ".!?\n":
             if ch == "?" and text[start:i].strip():
-                out.append(text[start:i + 1].strip())
+                out.append(text[start : i + 1].strip())
             start = i + 1
     return out
 
@@ -97,6 +150,7 @@ def last_question(recent: list[str] | None, speaker: str) -> tuple[str, str] | N
 def third_person_question(question: str, speaker: str, asker: str) -> str:
     """The question with "you" → the answerer and "I" → the asker ("Which team did you sign
     with?" → "Which team did John sign with?")."""
+
     def swap(m: re.Match[str]) -> str:
         low = m.group(0).lower()
         form = dict(_INVERSIONS).get(low) or _WORDS[low]
@@ -117,29 +171,55 @@ def _informative(sent: Any, listener: set[int]) -> bool:
     if is_reaction(root) or sent[0].lower_ == "let":  # "Let's make sure…" proposes
         return False
     subj = subject_of(root)
-    nouns = [t for t in sent if t.i not in listener and t.pos_ in ("NOUN", "PROPN", "NUM")
-             and not generic_noun(t) and t.lower_ not in SECOND_PERSON]
+    nouns = [
+        t
+        for t in sent
+        if t.i not in listener
+        and t.pos_ in ("NOUN", "PROPN", "NUM")
+        and not generic_noun(t)
+        and t.lower_ not in SECOND_PERSON
+    ]
     if nouns:
         return True
     adjectives = [t for t in sent if t.pos_ == "ADJ" and t.dep_ in ("acomp", "attr")]
     return bool(adjectives) and subj is not None and not is_deictic(subj)
 
 
-_SMALL_TALK_VERBS = {"be", "do", "have", "go", "get", "happen", "say", "think", "mean", "up",
-                     "believe", "know", "guess", "imagine"}
+_SMALL_TALK_VERBS = {
+    "be",
+    "do",
+    "have",
+    "go",
+    "get",
+    "happen",
+    "say",
+    "think",
+    "mean",
+    "up",
+    "believe",
+    "know",
+    "guess",
+    "imagine",
+}
 
 
 def _asks_something(question: Any) -> bool:
     """Does the (parsed) question ask about something — a noun, name, number or a content
     verb — rather than how the listener is ("How are you doing?", "What's up?")?"""
-    return any((t.pos_ in ("NOUN", "PROPN", "NUM") and not generic_noun(t)
-                and t.lower_ not in SECOND_PERSON)
-               or (t.pos_ == "VERB" and t.lemma_.lower() not in _SMALL_TALK_VERBS)
-               for t in question)
+    return any(
+        (
+            t.pos_ in ("NOUN", "PROPN", "NUM")
+            and not generic_noun(t)
+            and t.lower_ not in SECOND_PERSON
+        )
+        or (t.pos_ == "VERB" and t.lemma_.lower() not in _SMALL_TALK_VERBS)
+        for t in question
+    )
 
 
-def answer_fact(doc: Any, recent: list[str] | None, speaker: str, listener: set[int],
-                parse: Any) -> str | None:
+def answer_fact(
+    doc: Any, recent: list[str] | None, speaker: str, listener: set[int], parse: Any
+) -> str | None:
     """The question-and-answer fact of a turn that answers the other speaker's question, or
     None (see module docstring). ``listener`` are token ids naming the asker (vocatives);
     ``parse`` is the spaCy pipeline (the question is parsed too)."""
@@ -152,8 +232,7 @@ def answer_fact(doc: Any, recent: list[str] | None, speaker: str, listener: set[
     for sent in doc.sents:
         if not _informative(sent, listener):
             continue
-        clause = Clause(sent.root, [t for t in sent if t.i not in listener],
-                        subject_of(sent.root))
+        clause = Clause(sent.root, [t for t in sent if t.i not in listener], subject_of(sent.root))
         answer = rewrite(clause, speaker, asker, None)
         if len(answer) < 4:
             continue

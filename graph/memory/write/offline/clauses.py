@@ -17,35 +17,169 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Clause", "clauses", "generic_noun", "is_deictic", "is_reaction", "rewrite",
-           "subject_of", "third_person"]
+__all__ = [
+    "Clause",
+    "clauses",
+    "generic_noun",
+    "is_deictic",
+    "is_reaction",
+    "rewrite",
+    "subject_of",
+    "third_person",
+]
 
-FIRST_PERSON = {"i": "{s}", "me": "{s}", "myself": "{s}", "my": "{s}'s", "mine": "{s}'s",
-                "we": "{s}", "us": "{s}", "our": "{s}'s", "ours": "{s}'s", "ourselves": "{s}"}
-SECOND_PERSON = {"you": "{o}", "ya": "{o}", "u": "{o}", "yourself": "{o}", "your": "{o}'s",
-                 "ur": "{o}'s", "yours": "{o}'s", "yourselves": "{o}"}
+FIRST_PERSON = {
+    "i": "{s}",
+    "me": "{s}",
+    "myself": "{s}",
+    "my": "{s}'s",
+    "mine": "{s}'s",
+    "we": "{s}",
+    "us": "{s}",
+    "our": "{s}'s",
+    "ours": "{s}'s",
+    "ourselves": "{s}",
+}
+SECOND_PERSON = {
+    "you": "{o}",
+    "ya": "{o}",
+    "u": "{o}",
+    "yourself": "{o}",
+    "your": "{o}'s",
+    "ur": "{o}'s",
+    "yours": "{o}'s",
+    "yourselves": "{o}",
+}
 _SUBJECT_PRONOUNS = {"i", "we"}
 # Subjects that point back at the conversation ("That's cool", "It sounds great", "What a day").
-_DEICTIC_SUBJECTS = {"it", "that", "this", "there", "what", "which", "who", "everything",
-                     "they", "these", "those", "one", "someone", "everyone",
-                     "nothing", "something", "anything", "thing", "things"}
+_DEICTIC_SUBJECTS = {
+    "it",
+    "that",
+    "this",
+    "there",
+    "what",
+    "which",
+    "who",
+    "everything",
+    "they",
+    "these",
+    "those",
+    "one",
+    "someone",
+    "everyone",
+    "nothing",
+    "something",
+    "anything",
+    "thing",
+    "things",
+}
 # Predicates that react to the listener or the conversation rather than state something.
-_REACTION_LEMMAS = {"thank", "sound", "seem", "hope", "wish", "bet", "agree",
-                    "appreciate", "congratulate", "apologize", "wait", "welcome", "mean",
-                    "guess", "suppose", "bye", "ttyl", "cheer", "rock", "glad", "sorry",
-                    "understand", "relate"}
+_REACTION_LEMMAS = {
+    "thank",
+    "sound",
+    "seem",
+    "hope",
+    "wish",
+    "bet",
+    "agree",
+    "appreciate",
+    "congratulate",
+    "apologize",
+    "wait",
+    "welcome",
+    "mean",
+    "guess",
+    "suppose",
+    "bye",
+    "ttyl",
+    "cheer",
+    "rock",
+    "glad",
+    "sorry",
+    "understand",
+    "relate",
+}
 # Nouns too generic to carry a proposition on their own.
-_GENERIC_NOUNS = {"thing", "things", "stuff", "lot", "lots", "bit", "way", "kind", "sort",
-                  "one", "ones", "time", "day", "idea", "news", "chat", "talk", "luck", "fun",
-                  "pic", "pics", "photo", "picture", "question", "problem", "deal", "moment",
-                  "sense", "point", "feeling", "glad", "thanks", "hey", "hi", "wow",
-                  "bye", "yeah", "haha", "lol", "omg", "congrats", "cheers", "ttyl"}
-_CONTRACTIONS = {"'m": "is", "’m": "is", "m": "is", "'re": "is", "’re": "is",
-                 "'ve": "has", "’ve": "has", "'ll": "will", "’ll": "will",
-                 "'d": "would", "’d": "would"}
+_GENERIC_NOUNS = {
+    "thing",
+    "things",
+    "stuff",
+    "lot",
+    "lots",
+    "bit",
+    "way",
+    "kind",
+    "sort",
+    "one",
+    "ones",
+    "time",
+    "day",
+    "idea",
+    "news",
+    "chat",
+    "talk",
+    "luck",
+    "fun",
+    "pic",
+    "pics",
+    "photo",
+    "picture",
+    "question",
+    "problem",
+    "deal",
+    "moment",
+    "sense",
+    "point",
+    "feeling",
+    "glad",
+    "thanks",
+    "hey",
+    "hi",
+    "wow",
+    "bye",
+    "yeah",
+    "haha",
+    "lol",
+    "omg",
+    "congrats",
+    "cheers",
+    "ttyl",
+}
+_CONTRACTIONS = {
+    "'m": "is",
+    "’m": "is",
+    "m": "is",
+    "'re": "is",
+    "’re": "is",
+    "'ve": "has",
+    "’ve": "has",
+    "'ll": "will",
+    "’ll": "will",
+    "'d": "would",
+    "’d": "would",
+}
 _DROP_DEPS = {"intj", "cc", "punct", "preconj", "discourse"}
-_LEAD_WORDS = {"so", "but", "and", "also", "anyway", "well", "oh", "yeah", "yes", "no", "ok",
-               "okay", "plus", "then", "hey", "wow", "honestly", "actually", "btw"}
+_LEAD_WORDS = {
+    "so",
+    "but",
+    "and",
+    "also",
+    "anyway",
+    "well",
+    "oh",
+    "yeah",
+    "yes",
+    "no",
+    "ok",
+    "okay",
+    "plus",
+    "then",
+    "hey",
+    "wow",
+    "honestly",
+    "actually",
+    "btw",
+}
 
 
 @dataclass
@@ -111,10 +245,16 @@ def _heads(root: Any) -> list[Any]:
     for child in root.children:
         if child.dep_ == "conj" and child.pos_ in ("VERB", "AUX"):
             out += _heads(child)
-        elif (child.dep_ in ("ccomp", "parataxis") and child.i < root.i
-              and child.pos_ in ("VERB", "AUX") and _subject(child) is not None
-              and any(t.dep_ == "punct" and t.text == "," and child.i < t.i < root.i
-                      for t in root.children)):
+        elif (
+            child.dep_ in ("ccomp", "parataxis")
+            and child.i < root.i
+            and child.pos_ in ("VERB", "AUX")
+            and _subject(child) is not None
+            and any(
+                t.dep_ == "punct" and t.text == "," and child.i < t.i < root.i
+                for t in root.children
+            )
+        ):
             out.insert(0, child)
     return out
 
@@ -131,8 +271,7 @@ def clauses(sent: Any) -> list[Clause]:
             if other.i != head.i and other.head.i == head.i:
                 cut |= {t.i for t in other.subtree}
         for child in head.children:  # the "and" joining two predicates
-            if child.dep_ == "cc" and any(c.i in head_ids and c.i > child.i
-                                          for c in head.children):
+            if child.dep_ == "cc" and any(c.i in head_ids and c.i > child.i for c in head.children):
                 cut.add(child.i)
         tokens = [t for t in head.subtree if t.i not in cut]
         subject = _subject(head)
@@ -153,15 +292,25 @@ def _implied_speaker(head: Any, tokens: list[Any]) -> bool:
     """A subjectless statement that starts with a past/progressive verb ("Lost my job",
     "Still working on it", "Gonna continue my studies") — the speaker is talking about
     themself. Imperatives (base form) and questions are not."""
-    words = [t for t in tokens if t.dep_ not in _DROP_DEPS and t.lower_ not in _LEAD_WORDS
-             and not (t.pos_ == "PROPN" and t.i < head.i and t.dep_ != "compound")]
+    words = [
+        t
+        for t in tokens
+        if t.dep_ not in _DROP_DEPS
+        and t.lower_ not in _LEAD_WORDS
+        and not (t.pos_ == "PROPN" and t.i < head.i and t.dep_ != "compound")
+    ]
     while words and words[0].pos_ == "ADV":  # "Still working…", "Just got…"
         words = words[1:]
     if not words:
         return False
     first = words[0]
-    return first.lower_ in _SPOKEN_STARTS or (first.pos_ in ("VERB", "AUX") and (
-        first.tag_ in ("VBD", "VBN", "VBG") or (first.tag_ == "VB" and first.lower_.endswith("ed"))))
+    return first.lower_ in _SPOKEN_STARTS or (
+        first.pos_ in ("VERB", "AUX")
+        and (
+            first.tag_ in ("VBD", "VBN", "VBG")
+            or (first.tag_ == "VB" and first.lower_.endswith("ed"))
+        )
+    )
 
 
 def _addressed(head: Any) -> bool:
@@ -177,8 +326,7 @@ def _addressed(head: Any) -> bool:
     return False
 
 
-def salient(clause: Clause, sent: Any, named: set[int], vocative: set[int] | None = None
-            ) -> bool:
+def salient(clause: Clause, sent: Any, named: set[int], vocative: set[int] | None = None) -> bool:
     """Is the clause a statement worth keeping as a fact (see module docstring)? ``named``
     are token ids inside entity names; ``vocative`` those naming the listener."""
     vocative = vocative or set()
@@ -198,14 +346,26 @@ def salient(clause: Clause, sent: Any, named: set[int], vocative: set[int] | Non
     if _addressed(head):
         return False
     subj_ids = {t.i for t in subj.subtree} if subj is not None else set()
-    content = [t for t in clause.tokens if t.i not in subj_ids and (
-        (t.pos_ in ("NOUN", "PROPN", "NUM") and t.lower_ not in _GENERIC_NOUNS
-         and t.lower_ not in SECOND_PERSON) or t.i in named) and t.i not in vocative]
+    content = [
+        t
+        for t in clause.tokens
+        if t.i not in subj_ids
+        and (
+            (
+                t.pos_ in ("NOUN", "PROPN", "NUM")
+                and t.lower_ not in _GENERIC_NOUNS
+                and t.lower_ not in SECOND_PERSON
+            )
+            or t.i in named
+        )
+        and t.i not in vocative
+    ]
     return bool(content)
 
 
-def _render(tokens: list[Any], agree: set[int], speaker: str, other: str | None,
-            last_person: str | None) -> str:
+def _render(
+    tokens: list[Any], agree: set[int], speaker: str, other: str | None, last_person: str | None
+) -> str:
     """Tokens as text with pronouns replaced and the verbs in ``agree`` (token ids whose
     subject was first person) put in the third person, contractions spelled out."""
     parts: list[str] = []
@@ -236,42 +396,59 @@ def _render(tokens: list[Any], agree: set[int], speaker: str, other: str | None,
     return "".join(parts).strip()
 
 
-_SPOKEN = {"wanna": ("wants to", "want to"), "gonna": ("going to", "going to"),
-           "gotta": ("has to", "have to")}
+_SPOKEN = {
+    "wanna": ("wants to", "want to"),
+    "gonna": ("going to", "going to"),
+    "gotta": ("has to", "have to"),
+}
 
 
 def rewrite(clause: Clause, speaker: str, other: str | None, last_person: str | None) -> str:
     """The clause as a self-contained sentence (see module docstring)."""
     tokens = list(clause.tokens)
-    while tokens and (tokens[0].dep_ in _DROP_DEPS or tokens[0].lower_ in _LEAD_WORDS
-                      or (tokens[0].dep_ in ("npadvmod", "appos", "dep")
-                          and tokens[0].pos_ == "PROPN" and tokens[0].i < clause.head.i)
-                      or tokens[0].dep_ == "mark"):
+    while tokens and (
+        tokens[0].dep_ in _DROP_DEPS
+        or tokens[0].lower_ in _LEAD_WORDS
+        or (
+            tokens[0].dep_ in ("npadvmod", "appos", "dep")
+            and tokens[0].pos_ == "PROPN"
+            and tokens[0].i < clause.head.i
+        )
+        or tokens[0].dep_ == "mark"
+    ):
         tokens = tokens[1:]
     while tokens and tokens[-1].dep_ in ("punct", "cc"):
         tokens = tokens[:-1]
     if not tokens:
         return ""
-    agree = {t.head.i for t in tokens
-             if t.lower_ in _SUBJECT_PRONOUNS and t.dep_.startswith("nsubj")}
+    agree = {
+        t.head.i for t in tokens if t.lower_ in _SUBJECT_PRONOUNS and t.dep_.startswith("nsubj")
+    }
     subj = clause.subject
     first_person = clause.implied or (subj is not None and subj.lower_ in _SUBJECT_PRONOUNS)
     if first_person:
         agree.add(clause.head.i)
     agree |= {t.i for t in tokens if t.dep_ in ("aux", "auxpass") and t.head.i in agree}
     inherited = subj is not None and subj.i not in {t.i for t in tokens}
-    if inherited and first_person and clause.head.tag_ == "VB" and not any(
-            c.dep_ in ("aux", "auxpass") for c in clause.head.children):
+    if (
+        inherited
+        and first_person
+        and clause.head.tag_ == "VB"
+        and not any(c.dep_ in ("aux", "auxpass") for c in clause.head.children)
+    ):
         agree.add(clause.head.i)  # "I live here and work there" → "… works there"
         tokens = [_AsPresent(t) if t.i == clause.head.i else t for t in tokens]
     out = _render(tokens, agree, speaker, other, last_person)
     if inherited and subj is not None:
-        subject_text = _render(sorted(subj.subtree, key=lambda t: t.i), set(), speaker, other,
-                               last_person)
+        subject_text = _render(
+            sorted(subj.subtree, key=lambda t: t.i), set(), speaker, other, last_person
+        )
         out = f"{subject_text} {out}"
     elif clause.implied and subj is None:
-        verb = next((t for t in tokens if t.pos_ in ("VERB", "AUX")
-                     or t.lower_ in _SPOKEN_STARTS), tokens[0])
+        verb = next(
+            (t for t in tokens if t.pos_ in ("VERB", "AUX") or t.lower_ in _SPOKEN_STARTS),
+            tokens[0],
+        )
         progressive = verb.tag_ == "VBG" or verb.lower_ in ("gon", "gonna")
         out = f"{speaker} {'is ' if progressive else ''}{out[0].lower() + out[1:]}"
     out = out.rstrip(" ,;:-–—")

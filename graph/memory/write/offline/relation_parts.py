@@ -8,14 +8,48 @@ from typing import Any
 
 from graph.memory.write.offline.coref import End, Ends, conjuncts
 
-__all__ = ["OpenRelation", "Out", "containers", "negated", "pobjs", "targets", "targets_of",
-           "under_negation", "unreal"]
+__all__ = [
+    "OpenRelation",
+    "Out",
+    "containers",
+    "negated",
+    "pobjs",
+    "targets",
+    "targets_of",
+    "under_negation",
+    "unreal",
+]
 
 _NEG_ADV = {"longer", "anymore", "never", "not"}
 _MODALS = {"would", "'d", "’d", "might", "could", "should", "may", "must"}
-_WISH = {"want", "wanna", "love", "like", "hope", "wish", "plan", "dream", "try", "consider",
-         "think", "need", "intend", "aim", "seek", "expect", "refuse", "fail", "decline",
-         "propose", "suggest", "ask", "attempt", "threaten", "promise", "offer"}
+_WISH = {
+    "want",
+    "wanna",
+    "love",
+    "like",
+    "hope",
+    "wish",
+    "plan",
+    "dream",
+    "try",
+    "consider",
+    "think",
+    "need",
+    "intend",
+    "aim",
+    "seek",
+    "expect",
+    "refuse",
+    "fail",
+    "decline",
+    "propose",
+    "suggest",
+    "ask",
+    "attempt",
+    "threaten",
+    "promise",
+    "offer",
+}
 _LOCATIVE = {"in", "at", "near", "on", "within", "across", "throughout"}
 
 
@@ -37,8 +71,14 @@ class Out:
         self.relations: list[OpenRelation] = []
         self._seen: set[tuple[str, str, str]] = set()
 
-    def add(self, source: End | None, target: End | None, rtype: str | None, base: float,
-            construction: str) -> None:
+    def add(
+        self,
+        source: End | None,
+        target: End | None,
+        rtype: str | None,
+        base: float,
+        construction: str,
+    ) -> None:
         if source is None or target is None or rtype is None or source.name == target.name:
             return
         if "date" in (source.type, target.type):
@@ -108,8 +148,9 @@ def targets(prep: Any, ends: Ends) -> list[End]:
                     continue
                 # "in the rainforest of Guadalcanal" → Guadalcanal; "a member of the Lok Sabha
                 # of India" / "in Lunenburg County in Nova Scotia" → also the place
-                if (prep.lower_ in _LOCATIVE and (end is None or end.kind == "phrase")) \
-                        or inner.type == "place":
+                if (
+                    prep.lower_ in _LOCATIVE and (end is None or end.kind == "phrase")
+                ) or inner.type == "place":
                     out.append(End(inner.name, inner.type, inner.weight * 0.85, inner.kind))
     return out
 
@@ -118,8 +159,12 @@ def targets_of(noun: Any, ends: Ends) -> list[End]:
     """ "one of the New Seven Wonders": the named end after a quantity's "of"."""
     if noun.lemma_.lower() not in ("one", "some", "many", "several", "all", "each", "none"):
         return []
-    return [e for prep in noun.children if prep.dep_ == "prep" and prep.lower_ == "of"
-            for e in targets(prep, ends)]
+    return [
+        e
+        for prep in noun.children
+        if prep.dep_ == "prep" and prep.lower_ == "of"
+        for e in targets(prep, ends)
+    ]
 
 
 def containers(tok: Any, end: End, ends: Ends) -> list[End]:

@@ -88,8 +88,11 @@ def _subject_tokens(verb: Any, depth: int = 0) -> list[tuple[Any, bool]]:
         return _subject_tokens(verb.head, depth + 1)
     if verb.dep_ in ("acl", "relcl") and verb.head.pos_ in ("NOUN", "PROPN"):
         return [(verb.head, True)]  # "a film directed by…", "X (born 1983)"
-    if verb.dep_ == "advcl" and verb.tag_ in ("VBN", "VBG") and not any(
-            c.dep_ == "mark" for c in verb.children):
+    if (
+        verb.dep_ == "advcl"
+        and verb.tag_ in ("VBN", "VBG")
+        and not any(c.dep_ == "mark" for c in verb.children)
+    ):
         return _subject_tokens(verb.head, depth + 1)  # "Based in Wichita, the district…"
     return []
 
@@ -101,8 +104,9 @@ def _subject_ends(verb: Any, ends: Ends) -> list[End]:
     expletive "it" ("it was announced that…") is nobody."""
     out = []
     for tok, modifier in _subject_tokens(verb):
-        if tok.lower_ == "it" and any(c.dep_ in ("ccomp", "xcomp", "csubj") and c.i > verb.i
-                                      for c in verb.children):
+        if tok.lower_ == "it" and any(
+            c.dep_ in ("ccomp", "xcomp", "csubj") and c.i > verb.i for c in verb.children
+        ):
             continue
         end = ends.of(tok, modifier)
         if end is not None and end.type != "date" and (modifier or end.kind != "phrase"):
@@ -164,8 +168,11 @@ def _complement(comp: Any, subjects: list[End], out: Out) -> None:
         return
     for prep in comp.children:
         if prep.dep_ == "prep":
-            rtype = verb_predicate(comp, prep.lower_, passive=True) if comp.pos_ == "VERB" \
+            rtype = (
+                verb_predicate(comp, prep.lower_, passive=True)
+                if comp.pos_ == "VERB"
                 else noun_predicate(comp, prep.lower_)
+            )
             for pobj in pobjs(prep):
                 for s in subjects:
                     out.add(s, out.ends.of(pobj), rtype, 0.65, "adjective")
@@ -187,8 +194,7 @@ def _copula(be: Any, out: Out) -> None:
                     out.add(s, target, f"is_{child.lower_}", 0.6, "prep")
 
 
-def open_relations(doc: Any, mentions: Mentions, noun_phrases: bool = False
-                   ) -> list[OpenRelation]:
+def open_relations(doc: Any, mentions: Mentions, noun_phrases: bool = False) -> list[OpenRelation]:
     """Relations stated by a parsed passage (see module docstring). ``mentions`` are the
     extractor's entity names by token; ``noun_phrases``: common noun phrases may be ends (new
     entities of type "thing")."""
@@ -209,10 +215,15 @@ def open_relations(doc: Any, mentions: Mentions, noun_phrases: bool = False
     return out.relations
 
 
-def merge_open_relations(doc: Any, by_token: dict[int, str], types: dict[str, str],
-                         speaker: str | None, other: str | None,
-                         existing: list[ExtractedRelation], noun_phrases: bool = False
-                         ) -> tuple[list[ExtractedRelation], dict[str, str]]:
+def merge_open_relations(
+    doc: Any,
+    by_token: dict[int, str],
+    types: dict[str, str],
+    speaker: str | None,
+    other: str | None,
+    existing: list[ExtractedRelation],
+    noun_phrases: bool = False,
+) -> tuple[list[ExtractedRelation], dict[str, str]]:
     """The open relations of a parse that the extractor's own relations (``existing``, from
     its precise verb pattern table) do not already state for the same pair of ends, and the new
     entities (common noun phrases: name → type) their ends need. ``noun_phrases``: see
@@ -227,6 +238,5 @@ def merge_open_relations(doc: Any, by_token: dict[int, str], types: dict[str, st
         for end in (rel.source, rel.target):
             if end.name not in types and end.name != speaker:
                 new.setdefault(end.name, end.type)
-        out.append(ExtractedRelation(rel.source.name, rel.target.name, rel.type,
-                                     rel.confidence))
+        out.append(ExtractedRelation(rel.source.name, rel.target.name, rel.type, rel.confidence))
     return out, new

@@ -105,8 +105,7 @@ async def remember(
     # Scanning every text for PII is CPU work: off the event loop, so one big import does not
     # stall the other requests of the process.
     clean = await asyncio.to_thread(redact_import, entities, facts, relations, events, pii_mode)
-    entities, facts, relations, events = clean.entities, clean.facts, clean.relations, \
-        clean.events
+    entities, facts, relations, events = clean.entities, clean.facts, clean.relations, clean.events
     now = datetime.now(UTC)
     result = RememberResult()
     if clean.redacted:
@@ -114,8 +113,20 @@ async def remember(
     # One transaction per batch; ``cursor`` names the batch in flight for a partial report.
     cursor: dict[str, Any] = {"section": "entities", "start": 0, "committed": 0}
     try:
-        await _import(executor, embedder, agent_id, entities, facts, relations, events,
-                      progress, batch_size, now, result, cursor)
+        await _import(
+            executor,
+            embedder,
+            agent_id,
+            entities,
+            facts,
+            relations,
+            events,
+            progress,
+            batch_size,
+            now,
+            result,
+            cursor,
+        )
     except Exception as exc:
         if not cursor["committed"]:
             raise  # nothing stored: the caller gets the error itself (e.g. UNAVAILABLE)
@@ -135,9 +146,14 @@ def _declare(entities: Sequence[StructuredEntity], registry: Registry) -> None:
         registry.declare(ent)
 
 
-def _prepare_rows(agent_id: str, facts: Sequence[StructuredFact],
-                  relations: Sequence[StructuredRelation], registry: Registry, now: datetime,
-                  result: RememberResult) -> tuple[list[FactRow], list[dict[str, Any]]]:
+def _prepare_rows(
+    agent_id: str,
+    facts: Sequence[StructuredFact],
+    relations: Sequence[StructuredRelation],
+    registry: Registry,
+    now: datetime,
+    result: RememberResult,
+) -> tuple[list[FactRow], list[dict[str, Any]]]:
     """The fact rows (id, stored properties, mentioned keys, event ids) and relation rows of
     the import, references resolved through ``registry`` (unknown names become ``thing``
     entities); skipped relations are recorded in ``result``. No I/O."""
@@ -165,37 +181,55 @@ def _prepare_rows(agent_id: str, facts: Sequence[StructuredFact],
         rtype = normalize_relation_type(rel.type)
         if rtype is None:
             result.warnings.append(f"relation type {rel.type!r} is not usable; skipped")
-            result.refused.append(RefusedItem("relations", i, None,
-                                              f"relation type {rel.type!r} is not usable"))
+            result.refused.append(
+                RefusedItem("relations", i, None, f"relation type {rel.type!r} is not usable")
+            )
             continue
         src, dst = resolve(rel.source), resolve(rel.target)
         if src == dst:
             result.warnings.append(f"self-relation {rel.source!r} {rtype} skipped")
             result.refused.append(RefusedItem("relations", i, src, "self-relation"))
             continue
-        rel_rows.append({"index": i,
-            "id": str(uuid.uuid4()), "source_key": src, "target_key": dst, "type": rtype,
-            "strength": min(1.0, max(0.0, rel.strength)), "confidence": rel.confidence,
-            "valid_from": rel.valid_from, "evidence_fact_id": rel.evidence_fact_id,
-        })
+        rel_rows.append(
+            {
+                "index": i,
+                "id": str(uuid.uuid4()),
+                "source_key": src,
+                "target_key": dst,
+                "type": rtype,
+                "strength": min(1.0, max(0.0, rel.strength)),
+                "confidence": rel.confidence,
+                "valid_from": rel.valid_from,
+                "evidence_fact_id": rel.evidence_fact_id,
+            }
+        )
     return fact_rows, rel_rows
 
 
-async def _vectors(embedder: Embedder,
-                   items: Sequence[tuple[Sequence[float] | None, str]]) -> list[list[float]]:
+async def _vectors(
+    embedder: Embedder, items: Sequence[tuple[Sequence[float] | None, str]]
+) -> list[list[float]]:
     """A vector per (caller-supplied vector or None, text): the given ones as they are, the
     others embedded in one call."""
     missing = [text for vec, text in items if vec is None]
     computed = iter(await embedder.embed(missing) if missing else [])
-    return [[float(v) for v in vec] if vec is not None else next(computed)
-            for vec, text in items]
+    return [[float(v) for v in vec] if vec is not None else next(computed) for vec, text in items]
 
 
-async def _import(executor: Executor, embedder: Embedder, agent_id: str,
-                  entities: Sequence[StructuredEntity], facts: Sequence[StructuredFact],
-                  relations: Sequence[StructuredRelation], events: Sequence[StructuredEvent],
-                  progress: Progress | None, batch_size: int, now: datetime,
-                  result: RememberResult, cursor: dict[str, Any]) -> None:
+async def _import(
+    executor: Executor,
+    embedder: Embedder,
+    agent_id: str,
+    entities: Sequence[StructuredEntity],
+    facts: Sequence[StructuredFact],
+    relations: Sequence[StructuredRelation],
+    events: Sequence[StructuredEvent],
+    progress: Progress | None,
+    batch_size: int,
+    now: datetime,
+    result: RememberResult,
+    cursor: dict[str, Any],
+) -> None:
     """Resolve, deduplicate and write the (redacted) import, one transaction per batch;
     ``cursor`` tracks the batch in flight and what a partial report needs."""
     registry = Registry()
@@ -206,7 +240,8 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
     await asyncio.to_thread(_declare, entities, registry)
     await load_known(executor, agent_id, refs, registry)
     fact_rows, rel_rows = await asyncio.to_thread(
-        _prepare_rows, agent_id, facts, relations, registry, now, result)
+        _prepare_rows, agent_id, facts, relations, registry, now, result
+    )
 
     # Exact duplicates: within the import, and against active facts already stored.
     hashes = [p["content_hash"] for _, p, _, _ in fact_rows]
@@ -229,8 +264,9 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
     total = len(entity_list) + len(fact_rows) + len(rel_rows) + len(events)
     done = 0
     token = uuid.uuid4().hex
-    cursor.update(entity_list=entity_list, n_events=len(events), n_facts=len(fact_rows),
-                  rel_rows=rel_rows)
+    cursor.update(
+        entity_list=entity_list, n_events=len(events), n_facts=len(fact_rows), rel_rows=rel_rows
+    )
 
     # Entity names are embedded in one call for the whole import (the embedder sorts texts by
     # length, so fewer, fuller batches pad less); caller-supplied vectors are kept as given.
@@ -241,17 +277,33 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
         cursor.update(section="entities", start=start)
         chunk = entity_list[start : start + batch_size]
         vectors = entity_vectors[start : start + batch_size]
-        rows = [{
-            "key": key, "name": clean_text(e.name).strip(), "type": normalize_type(e.type),
-            "importance": e.importance, "source": "structured", "embedding": vec,
-            "profile_text": e.profile_text, "mentions": 0, "token": token,
-        } for (key, e), vec in zip(chunk, vectors, strict=True)]
-        alias_map = {fold(t): {"norm": fold(t), "text": clean_text(t).strip(), "key": key}
-                     for key, e in chunk for t in (e.name, *e.aliases) if fold(t)}
+        rows = [
+            {
+                "key": key,
+                "name": clean_text(e.name).strip(),
+                "type": normalize_type(e.type),
+                "importance": e.importance,
+                "source": "structured",
+                "embedding": vec,
+                "profile_text": e.profile_text,
+                "mentions": 0,
+                "token": token,
+            }
+            for (key, e), vec in zip(chunk, vectors, strict=True)
+        ]
+        alias_map = {
+            fold(t): {"norm": fold(t), "text": clean_text(t).strip(), "key": key}
+            for key, e in chunk
+            for t in (e.name, *e.aliases)
+            if fold(t)
+        }
         aliases = list(alias_map.values())
 
-        async def write_entities(tx: Transaction, rows: list[dict[str, Any]] = rows,
-                                 aliases: list[dict[str, Any]] = aliases) -> int:
+        async def write_entities(
+            tx: Transaction,
+            rows: list[dict[str, Any]] = rows,
+            aliases: list[dict[str, Any]] = aliases,
+        ) -> int:
             await claim_space(tx, agent_id, space)
             created = await tx.run("write/upsert_entities", agent_id=agent_id, now=now, rows=rows)
             await tx.run("write/upsert_aliases", agent_id=agent_id, now=now, rows=aliases)
@@ -267,13 +319,25 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
     for start in range(0, len(events), batch_size):
         cursor.update(section="events", start=start)
         ev_chunk = events[start : start + batch_size]
-        vectors = await embedder.embed([event_embedding_text(clean_text(e.text), e.speaker)
-                                        for e in ev_chunk])
-        ev_rows = [{"id": e.id or str(uuid.uuid4()), "props": {
-            "text": clean_text(e.text), "speaker": e.speaker, "occurred_at": e.occurred_at or now,
-            "ingested_at": now, "thread_id": e.thread_id, "source": e.source or "structured",
-            "embedding": vec, "content_hash": content_hash(agent_id, "event", normalize(e.text)),
-        }} for e, vec in zip(ev_chunk, vectors, strict=True)]
+        vectors = await embedder.embed(
+            [event_embedding_text(clean_text(e.text), e.speaker) for e in ev_chunk]
+        )
+        ev_rows = [
+            {
+                "id": e.id or str(uuid.uuid4()),
+                "props": {
+                    "text": clean_text(e.text),
+                    "speaker": e.speaker,
+                    "occurred_at": e.occurred_at or now,
+                    "ingested_at": now,
+                    "thread_id": e.thread_id,
+                    "source": e.source or "structured",
+                    "embedding": vec,
+                    "content_hash": content_hash(agent_id, "event", normalize(e.text)),
+                },
+            }
+            for e, vec in zip(ev_chunk, vectors, strict=True)
+        ]
 
         async def write_events(tx: Transaction, rows: list[dict[str, Any]] = ev_rows) -> None:
             await claim_space(tx, agent_id, space)
@@ -287,11 +351,15 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
             progress(done, total)
 
     seen_hash: dict[str, str] = {}
-    given = {fid: [float(v) for v in f.embedding]
-             for (fid, _, _, _), f in zip(fact_rows, facts, strict=True) if f.embedding}
+    given = {
+        fid: [float(v) for v in f.embedding]
+        for (fid, _, _, _), f in zip(fact_rows, facts, strict=True)
+        if f.embedding
+    }
     for start in range(0, len(fact_rows), batch_size):
-        cursor.update(section="facts", start=start, ids=len(result.fact_ids),
-                      unchanged=result.facts_unchanged)
+        cursor.update(
+            section="facts", start=start, ids=len(result.fact_ids), unchanged=result.facts_unchanged
+        )
         chunk_rows = fact_rows[start : start + batch_size]
         new_rows: list[dict[str, Any]] = []
         about: list[dict[str, Any]] = []
@@ -318,16 +386,20 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
             about += [{"fact_id": fid, "key": k, "primary": False} for k in mentioned]
             provenance += [{"fact_id": fid, "event_id": e} for e in event_ids]
         if new_rows:
-            vectors = await _vectors(embedder, [(r.pop("given"), r["props"]["text"])
-                                                for r in new_rows])
+            vectors = await _vectors(
+                embedder, [(r.pop("given"), r["props"]["text"]) for r in new_rows]
+            )
             for row, vec in zip(new_rows, vectors, strict=True):
                 row["props"]["embedding"] = vec
         reinforce_rows = [{"id": k, "count": c} for k, c in reinforce.items()]
 
-        async def write_facts(tx: Transaction, new_rows: list[dict[str, Any]] = new_rows,
-                              about: list[dict[str, Any]] = about,
-                              provenance: list[dict[str, Any]] = provenance,
-                              reinforce_rows: list[dict[str, Any]] = reinforce_rows) -> None:
+        async def write_facts(
+            tx: Transaction,
+            new_rows: list[dict[str, Any]] = new_rows,
+            about: list[dict[str, Any]] = about,
+            provenance: list[dict[str, Any]] = provenance,
+            reinforce_rows: list[dict[str, Any]] = reinforce_rows,
+        ) -> None:
             if new_rows:
                 await claim_space(tx, agent_id, space)
                 await tx.run("write/create_facts", agent_id=agent_id, rows=new_rows)
@@ -335,8 +407,9 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
             if provenance:
                 await tx.run("write/link_events", agent_id=agent_id, rows=provenance)
             if reinforce_rows:
-                await tx.run("write/reinforce_facts", agent_id=agent_id, now=now,
-                             rows=reinforce_rows)
+                await tx.run(
+                    "write/reinforce_facts", agent_id=agent_id, now=now, rows=reinforce_rows
+                )
 
         await executor.write(write_facts)
         cursor["committed"] += 1
@@ -350,8 +423,9 @@ async def _import(executor: Executor, embedder: Embedder, agent_id: str,
         rchunk = rel_rows[start : start + batch_size]
 
         async def write_relations(tx: Transaction, rows: list[dict[str, Any]] = rchunk) -> None:
-            await tx.run("write/upsert_relations", agent_id=agent_id, now=now, reinforce=0.1,
-                         rows=rows)
+            await tx.run(
+                "write/upsert_relations", agent_id=agent_id, now=now, reinforce=0.1, rows=rows
+            )
 
         await executor.write(write_relations)
         cursor["committed"] += 1

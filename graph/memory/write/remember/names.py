@@ -42,8 +42,9 @@ def is_key(ref: str) -> bool:
     return bool(sep and head and tail and " " not in head)
 
 
-async def load_known(executor: Executor, agent_id: str, refs: Sequence[str],
-                     registry: Registry) -> None:
+async def load_known(
+    executor: Executor, agent_id: str, refs: Sequence[str], registry: Registry
+) -> None:
     norms = sorted({fold(r) for r in refs if fold(r) and fold(r) not in registry.by_norm})
     keys = sorted({r for r in refs if is_key(r) and r not in registry.keys})
     if not norms and not keys:

@@ -22,12 +22,19 @@ from graph.memory.write.models import (
     StructuredRelation,
 )
 
-__all__ = ["API_MAX_ITEMS", "MAX_NESTED", "check_sizes", "check_vectors", "fact_props",
-           "report_partial"]
+__all__ = [
+    "API_MAX_ITEMS",
+    "MAX_NESTED",
+    "check_sizes",
+    "check_vectors",
+    "fact_props",
+    "report_partial",
+]
 
 
-def fact_props(agent_id: str, fact: StructuredFact, subject_key: str, now: datetime,
-               warnings: list[str]) -> dict[str, Any]:
+def fact_props(
+    agent_id: str, fact: StructuredFact, subject_key: str, now: datetime, warnings: list[str]
+) -> dict[str, Any]:
     text = clean_text(fact.text).strip()
     kind = fact.kind if fact.kind in FACT_KINDS else "fact"
     if kind != fact.kind:
@@ -42,7 +49,9 @@ def fact_props(agent_id: str, fact: StructuredFact, subject_key: str, now: datet
         "kind": kind,
         "confidence": float(fact.confidence),
         "importance": float(fact.importance),
-        "temporal_class": fact.temporal_class if fact.temporal_class == "temporal" else "persistent",
+        "temporal_class": fact.temporal_class
+        if fact.temporal_class == "temporal"
+        else "persistent",
         "valid_until": fact.valid_until,
         "categories": [normalize_type(c) for c in fact.categories],
         "speaker": fact.speaker,
@@ -66,9 +75,13 @@ MAX_TEXT_CHARS = 12_000
 MAX_NAME_CHARS = 500  # an entity name, alias or reference
 
 
-def check_sizes(entities: Sequence[StructuredEntity], facts: Sequence[StructuredFact],
-                relations: Sequence[StructuredRelation], events: Sequence[StructuredEvent],
-                max_items: int | None) -> None:
+def check_sizes(
+    entities: Sequence[StructuredEntity],
+    facts: Sequence[StructuredFact],
+    relations: Sequence[StructuredRelation],
+    events: Sequence[StructuredEvent],
+    max_items: int | None,
+) -> None:
     """Refuse oversized imports before any work (pure).
 
     Raises:
@@ -76,11 +89,17 @@ def check_sizes(entities: Sequence[StructuredEntity], facts: Sequence[Structured
             a text or name longer than MAX_TEXT_CHARS / MAX_NAME_CHARS.
     """
     if max_items is not None:
-        for name, items in (("entities", entities), ("facts", facts),
-                            ("relations", relations), ("events", events)):
+        for name, items in (
+            ("entities", entities),
+            ("facts", facts),
+            ("relations", relations),
+            ("events", events),
+        ):
             if len(items) > max_items:
-                raise BadInput(f"remember takes at most {max_items} {name} per call "
-                               f"(got {len(items)}); split the import into several calls")
+                raise BadInput(
+                    f"remember takes at most {max_items} {name} per call "
+                    f"(got {len(items)}); split the import into several calls"
+                )
     for ent in entities:
         if len(ent.aliases) > MAX_NESTED:
             raise BadInput(f"an entity may carry at most {MAX_NESTED} aliases")
@@ -88,22 +107,28 @@ def check_sizes(entities: Sequence[StructuredEntity], facts: Sequence[Structured
             raise BadInput(f"entity names and aliases are at most {MAX_NAME_CHARS} characters")
     for section, texts in (("fact", [f.text for f in facts]), ("event", [e.text for e in events])):
         if any(len(t) > MAX_TEXT_CHARS for t in texts):
-            raise BadInput(f"a {section} text is at most {MAX_TEXT_CHARS} characters; "
-                           "write long text as a message or a document")
+            raise BadInput(
+                f"a {section} text is at most {MAX_TEXT_CHARS} characters; "
+                "write long text as a message or a document"
+            )
     for rel in relations:
         if max(len(rel.source), len(rel.target), len(rel.type)) > MAX_NAME_CHARS:
             raise BadInput(f"relation ends and types are at most {MAX_NAME_CHARS} characters")
     for fact in facts:
         if any(len(r) > MAX_NAME_CHARS for r in (fact.subject, *fact.entities)):
             raise BadInput(f"fact subjects and entities are at most {MAX_NAME_CHARS} characters")
-        for name, nested in (("entities", fact.entities), ("categories", fact.categories),
-                             ("event ids", fact.event_ids)):
+        for name, nested in (
+            ("entities", fact.entities),
+            ("categories", fact.categories),
+            ("event ids", fact.event_ids),
+        ):
             if len(nested) > MAX_NESTED:
                 raise BadInput(f"a fact may carry at most {MAX_NESTED} {name}")
 
 
-def check_vectors(entities: Sequence[StructuredEntity], facts: Sequence[StructuredFact],
-                  dimensions: int) -> None:
+def check_vectors(
+    entities: Sequence[StructuredEntity], facts: Sequence[StructuredFact], dimensions: int
+) -> None:
     """Refuse caller-supplied vectors of the wrong size or with non-finite values (pure).
 
     A vector is stored as given, in the agent's embedding space: it must come from the same
@@ -117,8 +142,10 @@ def check_vectors(entities: Sequence[StructuredEntity], facts: Sequence[Structur
     for section, i, vec in given:
         if vec is not None:
             if len(vec) != dimensions:
-                raise BadInput(f"{section}[{i}].embedding has {len(vec)} values; the "
-                               f"configured embedder's vectors have {dimensions}")
+                raise BadInput(
+                    f"{section}[{i}].embedding has {len(vec)} values; the "
+                    f"configured embedder's vectors have {dimensions}"
+                )
             if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in vec):
                 raise BadInput(f"{section}[{i}].embedding must hold finite numbers only")
 
@@ -134,22 +161,30 @@ def report_partial(result: RememberResult, exc: Exception, cursor: dict[str, Any
     rel_rows: list[dict[str, Any]] = cursor["rel_rows"]
     reason = f"not stored: a {section} batch failed ({type(exc).__name__})"
     result.complete = False
-    result.error = (f"stopped at the {section} batch starting at item {start} "
-                    f"({type(exc).__name__}); earlier batches are stored, see refused")
+    result.error = (
+        f"stopped at the {section} batch starting at item {start} "
+        f"({type(exc).__name__}); earlier batches are stored, see refused"
+    )
     if section == "facts":  # counted while the failed batch was prepared: undo
-        del result.fact_ids[cursor["ids"]:]
+        del result.fact_ids[cursor["ids"] :]
         result.facts_unchanged = cursor["unchanged"]
-    later = _SECTIONS[_SECTIONS.index(section):]
+    later = _SECTIONS[_SECTIONS.index(section) :]
     first = {name: (start if name == section else 0) for name in later}
     if "entities" in later:
-        result.refused += [RefusedItem("entities", None, key, reason)
-                           for key, _ in entity_list[first["entities"]:]]
+        result.refused += [
+            RefusedItem("entities", None, key, reason)
+            for key, _ in entity_list[first["entities"] :]
+        ]
     if "events" in later:
-        result.refused += [RefusedItem("events", i, None, reason)
-                           for i in range(first["events"], n_events)]
+        result.refused += [
+            RefusedItem("events", i, None, reason) for i in range(first["events"], n_events)
+        ]
     if "facts" in later:
-        result.refused += [RefusedItem("facts", i, None, reason)
-                           for i in range(first["facts"], n_facts)]
+        result.refused += [
+            RefusedItem("facts", i, None, reason) for i in range(first["facts"], n_facts)
+        ]
     if "relations" in later:
-        result.refused += [RefusedItem("relations", r["index"], r["source_key"], reason)
-                           for r in rel_rows[first["relations"]:]]
+        result.refused += [
+            RefusedItem("relations", r["index"], r["source_key"], reason)
+            for r in rel_rows[first["relations"] :]
+        ]
