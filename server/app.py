@@ -20,7 +20,6 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
 from strawberry.asgi import GraphQL
 
 from gql.context import Context
@@ -33,14 +32,14 @@ from graph.schema import ensure_schema
 from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
 from server.breaker import BreakerExecutor
 from server.browser_guide import browser_guide_routes
-from server.explorer import explorer_routes
-from server.export_route import EXPORT_PATH, export_routes
+from server.explorer import OptionalStaticFiles, explorer_routes
 from server.health import healthz, metrics, readiness, readyz
 from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter, parse_networks
 from server.mcp.http import McpHttp
 from server.memory import Memory, build_memory, connect_executor
 from server.origin import HostGuard, host_guard_enabled
 from server.settings import Settings, get_settings
+from server.transfer_routes import EXPORT_PATH, IMPORT_PATH, export_routes
 from server.worker import start_worker, stop_worker
 
 log = logging.getLogger("hippograph")
@@ -146,7 +145,9 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
         Route("/metrics", metrics),
         Route("/graphql", graphql, methods=["GET", "POST"]),
         # GraphiQL's scripts/styles, fetched by scripts/bootstrap.sh (check_dir: may be absent).
-        Mount(ASSETS_PATH, StaticFiles(directory=settings.home / "graphiql", check_dir=False)),
+        Mount(
+            ASSETS_PATH, OptionalStaticFiles(directory=settings.home / "graphiql", check_dir=False)
+        ),
         *browser_guide_routes(),
         *explorer_routes(settings.home),  # the memory explorer page and its bundle
         *export_routes(),
@@ -158,7 +159,11 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
     middleware = [
         # Outermost: a rebinding page's request is refused before anything else looks at it.
         *([Middleware(HostGuard, listed=listed)] if guard else []),
-        Middleware(BodySizeLimit, max_bytes=settings.max_body_bytes),
+        Middleware(
+            BodySizeLimit,
+            max_bytes=settings.max_body_bytes,
+            per_path={IMPORT_PATH: settings.import_max_bytes},
+        ),
         Middleware(
             AuthMiddleware,
             auth_disabled=settings.auth_disabled,
@@ -169,7 +174,7 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
                 settings.auth_failures_per_address_per_minute, settings.api_processes
             ),
             trusted_proxies=parse_networks(settings.trusted_proxies),
-            paths=("/graphql", "/mcp", EXPORT_PATH),
+            paths=("/graphql", "/mcp", EXPORT_PATH, IMPORT_PATH),
             deferred_limit_paths=("/mcp",),
         ),
     ]

@@ -14,11 +14,31 @@ import hashlib
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, PlainTextResponse
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 
-__all__ = ["ASSETS_PATH", "CSP", "EXPLORER_PATH", "explorer_html", "explorer_routes"]
+__all__ = [
+    "ASSETS_PATH",
+    "CSP",
+    "EXPLORER_PATH",
+    "OptionalStaticFiles",
+    "explorer_html",
+    "explorer_routes",
+]
+
+
+class OptionalStaticFiles(StaticFiles):
+    """Static files from a folder the bootstrap builds: while it is absent (a checkout that
+    has not run it), every asset is a plain 404 instead of a server error."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.directory is None or not Path(self.directory).is_dir():
+            await PlainTextResponse("Not Found", status_code=404)(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
 
 EXPLORER_PATH = "/explorer"
 ASSETS_PATH = "/explorer-assets"
@@ -75,5 +95,5 @@ def explorer_routes(home: Path) -> list[BaseRoute]:
 
     return [
         Route(EXPLORER_PATH, page, methods=["GET"]),
-        Mount(ASSETS_PATH, StaticFiles(directory=bundle_dir, check_dir=False)),
+        Mount(ASSETS_PATH, OptionalStaticFiles(directory=bundle_dir, check_dir=False)),
     ]

@@ -181,16 +181,20 @@ class AuthFailureLimiter:
 class BodySizeLimit:
     """Refuses request bodies over ``max_bytes`` with 413, by header or while streaming."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(
+        self, app: ASGIApp, max_bytes: int, per_path: dict[str, int] | None = None
+    ) -> None:
         self.app = app
-        self.max_bytes = max_bytes
+        self.default_max = max_bytes
+        self.per_path = per_path or {}  # routes with their own limit (the import upload)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        max_bytes = self.per_path.get(scope.get("path", ""), self.default_max)
         for name, value in scope["headers"]:
-            if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
+            if name == b"content-length" and value.isdigit() and int(value) > max_bytes:
                 await self._refuse(scope, receive, send)
                 return
         received = 0
@@ -202,7 +206,7 @@ class BodySizeLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
+                if received > max_bytes:
                     too_big = True
                     raise _BodyTooLarge
             return message
@@ -223,7 +227,10 @@ class BodySizeLimit:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         await json_error(
-            413, "BAD_INPUT", f"Request body exceeds {self.max_bytes} bytes.", reason="body_size"
+            413,
+            "BAD_INPUT",
+            f"Request body exceeds {self.per_path.get(scope.get('path', ''), self.default_max)} bytes.",
+            reason="body_size",
         )(scope, receive, send)
 
 

@@ -107,6 +107,8 @@ class Settings(BaseSettings):
         "spreads replaced by their fragments (fragment chains are refused past it)",
     )
     max_body_bytes: int = 2_000_000
+    # POST /import (admin keys only): an agent's export or a Mem0 file, read as it streams.
+    import_max_bytes: int = 512_000_000
     rate_limit_per_minute: int = Field(
         default=600,
         ge=0,

@@ -33,6 +33,8 @@ ROUTES = [
     ("GET", GUIDE_PATH),
     ("GET", "/explorer"),
     ("GET", "/explorer-assets/app.js"),
+    ("GET", "/export"),
+    ("POST", "/import"),
 ]
 
 
