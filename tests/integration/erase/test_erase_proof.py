@@ -23,7 +23,7 @@ from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelat
 from graph.providers import HashEmbedder
 from server.settings import Settings
 from tests.cypher import load_query
-from tests.integration.gql.support import memory_for
+from tests.integration.gql.support import load_story, memory_for
 
 pytestmark = pytest.mark.neo4j
 
@@ -87,30 +87,7 @@ async def test_erasing_a_subject_leaves_no_trace_of_it_anywhere(
     base, pages = served
 
     # The agent's other memory, which must survive untouched.
-    await memory.admin.remember(
-        agent_id,
-        entities=[
-            StructuredEntity(name="Clara Rezende", type="person"),
-            StructuredEntity(name="Vertix", type="organization"),
-            StructuredEntity(name="Curitiba", type="city"),
-        ],
-        facts=[
-            StructuredFact(
-                text="Clara Rezende works at Vertix as a data engineer",
-                subject="Clara Rezende",
-                entities=["Vertix"],
-            ),
-            StructuredFact(
-                text="Clara Rezende lives in Curitiba",
-                subject="Clara Rezende",
-                entities=["Curitiba"],
-            ),
-            StructuredFact(
-                text="Vertix has its office in Curitiba", subject="Vertix", entities=["Curitiba"]
-            ),
-        ],
-        relations=[StructuredRelation(source="Clara Rezende", target="Vertix", type="works_at")],
-    )
+    await load_story(executor, hash_embedder, agent_id)
     await memory.writer.write(
         agent_id, "Clara Rezende goes swimming every Tuesday.", "Bruno", thread_id="chat-clara"
     )
