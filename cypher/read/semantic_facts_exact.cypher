@@ -1,13 +1,14 @@
-// Semantic signal, exact: cosine over every visible fact of the agent (agent_id range index); used for agents small enough that a scan beats index over-fetch.
+// Semantic signal, exact: cosine over every visible fact of the agent (agent_id range index, pinned by a hint, and the as-of test as one CASE: an OR here lets the planner, by the statistics of the day, split the scan into a union over the valid_to index, and the work then changes from run to run); used for agents small enough that a scan beats index over-fetch.
 // params: $agent_id string, $vector list<float>, $min_score float (index scale (1+cos)/2), $min_confidence float, $as_of datetime|null, $limit int
 // returns: fact map, score float (index scale (1+cos)/2) (times as integer microseconds since the epoch: cheap to decode)
 MATCH (f:Fact {agent_id: $agent_id})
+USING INDEX f:Fact(agent_id)
 WHERE f.embedding IS NOT NULL AND coalesce(f.confidence, 0.0) >= $min_confidence
-  AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
-    OR ($as_of IS NOT NULL AND f.created_at <= $as_of
-        AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
-        AND coalesce(f.valid_from, f.created_at) <= $as_of
-        AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+  AND CASE WHEN $as_of IS NULL THEN f.valid_to IS NULL AND f.invalidated_at IS NULL
+    ELSE f.created_at <= $as_of
+      AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
+      AND coalesce(f.valid_from, f.created_at) <= $as_of
+      AND (f.valid_to IS NULL OR f.valid_to > $as_of) END
 WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
 WHERE score >= $min_score
 RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count,

@@ -24,12 +24,13 @@ CALL {
 CALL {
   UNWIND CASE WHEN $sem_index THEN [] ELSE [1] END AS go
   MATCH (f:Fact {agent_id: $agent_id})
+  USING INDEX f:Fact(agent_id)
   WHERE f.embedding IS NOT NULL AND coalesce(f.confidence, 0.0) >= $min_confidence
-    AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
-    OR ($as_of IS NOT NULL AND f.created_at <= $as_of
+    AND CASE WHEN $as_of IS NULL THEN f.valid_to IS NULL AND f.invalidated_at IS NULL
+      ELSE f.created_at <= $as_of
         AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
         AND coalesce(f.valid_from, f.created_at) <= $as_of
-        AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
+        AND (f.valid_to IS NULL OR f.valid_to > $as_of) END
   WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
   WHERE score >= $sem_min_score
   WITH f, score ORDER BY score DESC, f.id LIMIT $sem_limit

@@ -32,6 +32,7 @@ from graph.memory.write import (
     remember,
 )
 from tests.bench.bench_retrieve import WORDS, TopicEmbedder
+from tests.cypher import load_query
 from tests.fakes import WrappedExecutor
 from tests.plan_budgets import Key, Work, load_budgets, plan_work, problems, render
 
@@ -173,6 +174,8 @@ async def memory(executor: Executor) -> AsyncIterator[Memory]:
                 relations=relations,
                 batch_size=2000,
             )
+        # plans made for other tests' data would be reused from the cache: replan on this one
+        await executor.run_text(load_query("prepare_for_replanning"), {"timeout_s": 60})
         yield made
     finally:
         for agent in [made.big, *made.crowd]:
