@@ -17,7 +17,16 @@ from strawberry.dataloader import DataLoader
 from graph.executor import Executor
 from graph.memory import browse
 
-__all__ = ["AliasKey", "EntityKey", "FactsKey", "HistoryKey", "Loaders", "RelsKey"]
+__all__ = [
+    "AliasKey",
+    "EntityKey",
+    "FactKey",
+    "FactsKey",
+    "HistoryKey",
+    "Loaders",
+    "PathKey",
+    "RelsKey",
+]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -50,6 +59,21 @@ class RelsKey(NamedTuple):
     per_entity: int
 
 
+class FactKey(NamedTuple):
+    agent_id: str
+    key: str  # the fact id
+
+
+class PathKey(NamedTuple):
+    """A retrieved fact (``key``, with its hop count) and where the retrieval started."""
+
+    agent_id: str
+    starts: tuple[str, ...]
+    as_of: datetime | None
+    key: str
+    hops: int
+
+
 class HistoryKey(NamedTuple):
     agent_id: str
     key: str
@@ -77,6 +101,26 @@ def _grouped(
             rest = tuple(v for name, v in zip(k._fields, k, strict=True) if name != "key")
             out.append(found.get((rest, k.key), default()))
         return out
+
+    return load
+
+
+def _paths(ex: Executor) -> Callable[[Sequence[PathKey]], Awaitable[list[list[browse.HopStep]]]]:
+    """Batch function of hop paths: one query per (agent, starts, as_of) group."""
+
+    async def load(keys: Sequence[PathKey]) -> list[list[browse.HopStep]]:
+        groups: dict[tuple[str, tuple[str, ...], datetime | None], list[PathKey]] = defaultdict(
+            list
+        )
+        for k in keys:
+            groups[(k.agent_id, k.starts, k.as_of)].append(k)
+        found: dict[PathKey, list[browse.HopStep]] = {}
+        for (agent_id, starts, as_of), group in groups.items():
+            facts = [browse.PathRequest(k.key, k.hops) for k in dict.fromkeys(group)]
+            paths = await browse.hop_paths(ex, agent_id, list(starts), facts, as_of)
+            for k in group:
+                found[k] = paths.get(k.key, [])
+        return [found[k] for k in keys]
 
     return load
 
@@ -117,6 +161,12 @@ class Loaders:
             agent_id, limit = rest
             return await browse.history_by_entities(ex, agent_id, keys, limit)
 
+        async def evidence(rest: tuple[Any, ...], ids: list[str]) -> dict[str, Any]:
+            return await browse.evidence_by_facts(ex, rest[0], ids)
+
+        async def cascades(rest: tuple[Any, ...], ids: list[str]) -> dict[str, Any]:
+            return await browse.cascades_by_facts(ex, rest[0], ids)
+
         async def aliases(rest: tuple[Any, ...], keys: list[str]) -> dict[str, Any]:
             return await browse.aliases_by_entities(ex, rest[0], keys)
 
@@ -131,3 +181,10 @@ class Loaders:
         self.history: DataLoader[HistoryKey, list[browse.HistoryRow]] = DataLoader(
             _grouped(history, list)
         )
+        self.evidence: DataLoader[FactKey, list[browse.EventRow]] = DataLoader(
+            _grouped(evidence, list)
+        )
+        self.cascades: DataLoader[FactKey, list[browse.RelationshipRow]] = DataLoader(
+            _grouped(cascades, list)
+        )
+        self.hop_path: DataLoader[PathKey, list[browse.HopStep]] = DataLoader(_paths(ex))

@@ -14,7 +14,7 @@ from gql.context import Info
 from gql.loaders import EntityKey
 from gql.permissions import agent_field
 from gql.types.admin import AuditEntry, Job, MergeCandidate, Observation
-from gql.types.agent import AgentSummary
+from gql.types.agent import AgentSummary, Viewer
 from gql.types.entity import Entity, EntityConnection, entity_connection
 from gql.types.enums import FactKind, JobStatus, MergeCandidateStatus, WriteAction, to_pipeline
 from gql.types.event import EventConnection, event_connection
@@ -60,6 +60,12 @@ class Query:
         )
         return [AgentSummary.from_row(r) for r in rows]
 
+    @strawberry.field(description="What the calling API key grants (admin or not, its agents).")
+    def viewer(self, info: Info) -> Viewer:
+        p = info.context.principal
+        named = [] if p.admin or p.all_agents else sorted(p.agents)
+        return Viewer(admin=p.admin, all_agents=p.all_agents, agents=named)
+
     @agent_field(description="Memory context for a query: ranked facts, snippets and patterns.")
     async def retrieve(
         self,
@@ -82,7 +88,7 @@ class Query:
         result = await info.context.memory.retriever.retrieve(
             str(agent_id), query, as_of=as_of, options=options.as_dict() if options else None
         )
-        return retrieve_result_from(result)
+        return retrieve_result_from(result, str(agent_id), as_of)
 
     @agent_field(description="One entity by key, or null when the agent has no such entity.")
     async def entity(
@@ -161,7 +167,7 @@ class Query:
             first=first,
             after=after,
         )
-        return fact_connection(page)
+        return fact_connection(str(agent_id), page)
 
     @agent_field(description="Every version of a fact (SUPERSEDES chain both ways), oldest first.")
     async def fact_history(
@@ -173,7 +179,7 @@ class Query:
         ],
     ) -> list[Fact]:
         rows = await info.context.memory.history.fact(str(agent_id), str(id))
-        return [Fact.from_row(r) for r in rows]
+        return [Fact.from_row(r, str(agent_id)) for r in rows]
 
     @agent_field(description="Messages received (events), newest first (Relay pages).")
     async def events(

@@ -1,4 +1,5 @@
-"""An agent the caller may read, with the size of its memory (``Query.agents``)."""
+"""An agent the caller may read, with the size of its memory (``Query.agents``), and what the
+caller's key grants (``Query.viewer``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,23 @@ import strawberry
 
 from graph.memory.browse.agents import AgentSummary as AgentSummaryRow
 
-__all__ = ["AgentSummary"]
+__all__ = ["AgentSummary", "Viewer"]
+
+
+@strawberry.type(
+    description="What the calling API key grants, so a client offers only what it may do."
+)
+class Viewer:
+    admin: bool = strawberry.field(
+        description="An admin key: may read every agent and erase (`eraseFact`, "
+        "`eraseEntity`, `eraseAgent`). Also true when authentication is off."
+    )
+    all_agents: bool = strawberry.field(
+        description="The key covers every agent of its tenant rather than a named list."
+    )
+    agents: list[str] = strawberry.field(
+        description="The agent ids the key names (empty for an admin or all-agents key)."
+    )
 
 
 @strawberry.type(description="An agent the API key may read and how much it remembers.")

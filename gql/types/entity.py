@@ -202,7 +202,7 @@ class Entity:
         key = FactsKey(
             self.agent_id, self.key, as_of, include_invalidated, to_pipeline(kind), limit
         )
-        return [Fact.from_row(f) for f in await info.context.loaders.facts.load(key)]
+        return [Fact.from_row(f, self.agent_id) for f in await info.context.loaders.facts.load(key)]
 
     @strawberry.field(
         description="Relationships to other entities, both directions: each says whether this "

@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 
+from gql.context import Info
+from gql.loaders import FactKey
 from gql.types.common import PageInfo, page_info
 from gql.types.enums import FactKind, to_api
+from gql.types.event import Event
 from graph.memory.browse import FactRow, Page
+
+if TYPE_CHECKING:
+    from gql.types.entity import Relationship
 
 __all__ = ["Fact", "FactConnection", "FactEdge", "fact_connection"]
 
 
 @strawberry.type(description="One statement the agent remembers, e.g. 'Clara works at Vertix'.")
 class Fact:
+    agent_id: strawberry.Private[str]
     id: strawberry.ID = strawberry.field(description="Stable fact id (UUID).")
     text: str = strawberry.field(description="The fact as a sentence.")
     subject_key: str | None = strawberry.field(
@@ -63,9 +71,32 @@ class Fact:
     def active(self) -> bool:
         return self.valid_to is None and self.invalidated_at is None
 
+    @strawberry.field(
+        description="The evidence: the messages this fact was extracted from, oldest first (at "
+        "most 20), as stored, so redacted when the PII policy redacts. Empty for a fact "
+        "imported without a message."
+    )
+    async def evidence(self, info: Info) -> list[Event]:
+        rows = await info.context.loaders.evidence.load(FactKey(self.agent_id, str(self.id)))
+        return [Event.from_row(e) for e in rows]
+
+    @strawberry.field(
+        description="Relationships this fact is evidence for, current and past, oldest first "
+        "(at most 100), each seen from its source. Forgetting the fact ends those of them "
+        "that no other active fact supports."
+    )
+    async def cascades(
+        self, info: Info
+    ) -> list[Annotated[Relationship, strawberry.lazy("gql.types.entity")]]:
+        from gql.types.entity import Relationship
+
+        rows = await info.context.loaders.cascades.load(FactKey(self.agent_id, str(self.id)))
+        return [Relationship.from_row(r, r.source_key) for r in rows]
+
     @classmethod
-    def from_row(cls, row: FactRow) -> Fact:
+    def from_row(cls, row: FactRow, agent_id: str) -> Fact:
         return cls(
+            agent_id=agent_id,
             id=strawberry.ID(row.id),
             text=row.text,
             subject_key=row.subject_key,
@@ -102,9 +133,9 @@ class FactConnection:
     page_info: PageInfo = strawberry.field(description="Pagination state.")
 
 
-def fact_connection(page: Page[FactRow]) -> FactConnection:
+def fact_connection(agent_id: str, page: Page[FactRow]) -> FactConnection:
     edges = [
-        FactEdge(node=Fact.from_row(f), cursor=c)
+        FactEdge(node=Fact.from_row(f, agent_id), cursor=c)
         for f, c in zip(page.items, page.cursors, strict=True)
     ]
     return FactConnection(

@@ -7,6 +7,8 @@ from typing import Any
 
 import strawberry
 
+from gql.context import Info
+from gql.loaders import PathKey
 from gql.types.enums import (
     ContextTier,
     FactKind,
@@ -20,6 +22,7 @@ from graph.memory.read import models as read_models
 __all__ = [
     "EventHit",
     "FactScores",
+    "HopStep",
     "ObservationHit",
     "RetrievalPlan",
     "RetrieveOptions",
@@ -60,8 +63,28 @@ class FactScores:
     final: float = strawberry.field(description="The blended score used for ranking.")
 
 
+@strawberry.type(
+    description="One entity on the graph path that reached a retrieved fact, with the "
+    "relationship that led to it, e.g. `Guilherme Maturana -[works_at]-> Vertix`."
+)
+class HopStep:
+    key: str = strawberry.field(description="Entity key.")
+    name: str | None = strawberry.field(description="Entity display name.")
+    via: str | None = strawberry.field(
+        description="Type of the relationship from the previous step to this entity (null "
+        "for the first step, an entity named in the query)."
+    )
+    forward: bool = strawberry.field(
+        description="True when that relationship runs from the previous entity to this one "
+        "(`previous -[via]-> this`), false when it runs the other way."
+    )
+
+
 @strawberry.type(description="A fact chosen for the context, with its scores.")
 class ScoredFact:
+    agent_id: strawberry.Private[str]
+    as_of: strawberry.Private[datetime | None]
+    starts: strawberry.Private[tuple[str, ...]]
     id: strawberry.ID = strawberry.field(description="Fact id.")
     text: str = strawberry.field(description="Fact text.")
     subject_key: str | None = strawberry.field(description="Subject entity key.")
@@ -74,6 +97,21 @@ class ScoredFact:
     tier: ContextTier | None = strawberry.field(description="Section of the context it is in.")
     score: float = strawberry.field(description="Final score.")
     scores: FactScores = strawberry.field(description="Every score component.")
+
+    @strawberry.field(
+        description="The hop path behind `hops`: a shortest chain of relationships (at most "
+        "`hops` long, as memory stood at the query's `asOf`) from an entity named in the query "
+        "to an entity this fact is about, starting entity first; one step when the fact is "
+        "about a named entity. Null when the fact has no `hops`; empty when no named entity "
+        "reaches it (e.g. found by spreading activation from another fact). Costs one batched "
+        "read for all facts, only when asked for."
+    )
+    async def hop_path(self, info: Info) -> list[HopStep] | None:
+        if self.hops is None:
+            return None
+        key = PathKey(self.agent_id, self.starts, self.as_of, str(self.id), self.hops)
+        steps = await info.context.loaders.hop_path.load(key)
+        return [HopStep(key=s.key, name=s.name, via=s.via, forward=s.forward) for s in steps]
 
 
 @strawberry.type(description="A conversation snippet relevant to the query.")
@@ -108,14 +146,24 @@ class RetrieveResult:
     events: list[EventHit] = strawberry.field(description="Conversation snippets chosen.")
     observations: list[ObservationHit] = strawberry.field(description="Patterns chosen.")
     plan: RetrievalPlan = strawberry.field(description="The retrieval plan.")
-    total_candidates: int = strawberry.field(description="Candidates considered before ranking.")
+    total_candidates: int = strawberry.field(
+        description="Distinct candidate facts ranked: every signal's, spreading activation's "
+        "and bridging's together (at least the number of `facts` returned)."
+    )
     duration_ms: float = strawberry.field(description="Server-side time taken.")
 
 
-def retrieve_result_from(r: read_models.RetrieveResult) -> RetrieveResult:
-    """Map ``graph.memory.read.RetrieveResult`` to the API type."""
+def retrieve_result_from(
+    r: read_models.RetrieveResult, agent_id: str, as_of: datetime | None = None
+) -> RetrieveResult:
+    """Map ``graph.memory.read.RetrieveResult`` to the API type (``agent_id`` and ``as_of`` of
+    the call: the hop paths are looked up from the plan's named entities on request)."""
+    starts = tuple(e.key for e in r.plan.entities if e.named)
     facts = [
         ScoredFact(
+            agent_id=agent_id,
+            as_of=as_of,
+            starts=starts,
             id=strawberry.ID(f.id),
             text=f.text,
             subject_key=f.subject_key,

@@ -139,7 +139,7 @@ class RetrieveResult:
     observations: list[ObservationHit]
     events: list[EventHit]
     plan: RetrievalPlan
-    total_candidates: int
+    total_candidates: int  # distinct facts ranked (signals + activation + bridge) >= len(facts)
     duration_ms: float
     trace: dict[str, Any] = field(default_factory=dict)
     context_tokens: int = 0

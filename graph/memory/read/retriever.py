@@ -188,7 +188,7 @@ class Retriever:
         speakers = [fold(n) for e in plan.entities if e.named for n in (e.name, e.matched)]
         ranking.score_events(events, cfg, now, speakers, window)
         # Activation and the snippets' neighbouring turns are independent: one stage.
-        result_facts, context = await asyncio.gather(
+        (result_facts, pool), context = await asyncio.gather(
             self._rank(
                 query,
                 facts,
@@ -223,7 +223,7 @@ class Retriever:
             observations=observations,
             events=events,
             plan=plan,
-            total_candidates=len(facts),
+            total_candidates=pool,
             duration_ms=_ms(started),
             trace=trace,
             context_tokens=formatted.tokens,
@@ -267,10 +267,12 @@ class Retriever:
         trace: dict[str, Any],
         window: TimeWindow | None = None,
         bridge: tuple[Scope, int] | None = None,
-    ) -> list[ScoredFact]:
+    ) -> tuple[list[ScoredFact], int]:
         """Merge the activated facts no signal found, score (a fact at least its scored source
         turn: ``ranking.lift_to_turns``), bridge from the best (``bridge``: the scope and the
-        agent's fact count), rerank, cut."""
+        agent's fact count), rerank, cut. Returns the ranked facts and how many distinct
+        candidates were ranked (signals, activation and bridge together: the
+        ``total_candidates`` the result reports, never fewer than the facts returned)."""
         known = {f.id for f in facts}
         fresh = [f for f in spread if f.id not in known]
         facts = ranking.merge_candidates(facts, fresh) if fresh else facts
@@ -338,7 +340,7 @@ class Retriever:
                 ordered = ranking.apply_rerank(pool, outcome.scores, cfg)
         else:
             trace["rerank"] = {"status": "off"}
-        return ranking.rank(ordered, cfg)
+        return ranking.rank(ordered, cfg), len(facts)
 
 
 async def _same(plan: RetrievalPlan) -> RetrievalPlan:

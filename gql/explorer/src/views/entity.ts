@@ -2,8 +2,50 @@
 // instant) and its neighbourhood graph. Without a key: a filterable list of the agent's entities.
 import { request } from "../api";
 import { h, isoOrNull, link, route, when } from "../dom";
-import { EntityListDocument, EntityViewDocument } from "../generated/graphql";
+import { EntityListDocument, EntityViewDocument, type EntityViewQuery } from "../generated/graphql";
 import { neighbourhood } from "./graph";
+
+type Change = NonNullable<EntityViewQuery["entity"]>["history"][number];
+
+/** An instant as the datetime-local value the routes carry (UTC, ms), 1 ms after `at` so the
+ * change made at `at` (stored with microseconds) is included. */
+function localAfter(at: string): string {
+  return new Date(Date.parse(at) + 1).toISOString().slice(0, 23);
+}
+
+/** The asOf slider: one stop per change of the entity's facts and relations, oldest first, and
+ * "now" last. Arrow keys move it; the view follows on change. */
+function asOfSlider(agent: string, key: string, history: Change[], asOfLocal: string): HTMLElement | null {
+  const stops = [...history].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  if (!stops.length) return null;
+  const at = asOfLocal ? Date.parse(`${asOfLocal}Z`) : Infinity;
+  let index = stops.length;  // "now"
+  if (asOfLocal) {
+    index = 0;
+    stops.forEach((c, i) => { if (Date.parse(c.at) < at) index = i; });
+  }
+  const label = (i: number): string => i >= stops.length ? "now (current memory)"
+    : `${when(stops[i]!.at)}: ${stops[i]!.change.toLowerCase().replace("_", " ")} — ${stops[i]!.text}`;
+  const slider = h("input", { id: "asof-slider", type: "range", min: 0, max: stops.length, step: 1,
+    value: index, "aria-valuetext": label(index) });
+  const shown = h("output", { id: "asof-shown", for: "asof-slider", "aria-live": "polite" }, label(index));
+  slider.addEventListener("input", () => {
+    const i = Number(slider.value);
+    shown.textContent = label(i);
+    slider.setAttribute("aria-valuetext", label(i));
+  });
+  slider.addEventListener("change", () => {
+    const i = Number(slider.value);
+    const p: Record<string, string> = { agent, key };
+    if (i < stops.length) p.asOf = localAfter(stops[i]!.at);
+    location.hash = route("entity", p);
+  });
+  return h("div", { id: "asof-timeline", role: "group", "aria-labelledby": "asof-slider-label" },
+    h("label", { for: "asof-slider", id: "asof-slider-label" },
+      `Timeline (${stops.length} change${stops.length === 1 ? "" : "s"}): relations and facts as of`),
+    h("div", {}, slider), shown,
+    h("div", { id: "asof-ticks", "aria-hidden": "true" }, h("span", {}, when(stops[0]!.at)), h("span", {}, "now")));
+}
 
 async function entityList(main: HTMLElement, agent: string, text: string): Promise<void> {
   const input = h("input", { id: "entity-filter", type: "search", value: text });
@@ -44,6 +86,7 @@ export async function entityView(main: HTMLElement, params: URLSearchParams): Pr
     if (asOfIn.value) p.asOf = asOfIn.value;
     location.hash = route("entity", p);
   });
+  const slider = asOfSlider(agent, key, e.history, asOfLocal);
   const rel = e.relationships.map((r) => h("tr", { class: r.active ? "active" : "past" },
     h("td", {}, r.direction === "OUTGOING" ? "→" : "←"), h("td", {}, r.type),
     h("td", {}, link(route("entity", { agent, key: r.otherKey }), r.otherName ?? r.otherKey)),
@@ -51,6 +94,7 @@ export async function entityView(main: HTMLElement, params: URLSearchParams): Pr
   main.replaceChildren(
     h("h2", { id: "entity-name" }, e.name ?? e.key, h("small", {}, ` ${e.type ?? ""} · ${e.key}`)),
     h("p", { id: "aliases" }, "Aliases: ", e.aliases.join(", ") || "none"),
+    ...(slider ? [slider] : []),
     asOfForm,
     h("h3", {}, "Relations"),
     h("table", { id: "relations" }, h("caption", {}, "Relations, current and past"),

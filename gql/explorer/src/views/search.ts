@@ -6,6 +6,18 @@ import { SearchDocument, type SearchQuery } from "../generated/graphql";
 
 type Fact = SearchQuery["retrieve"]["facts"][number];
 
+/** "Clara Rezende -works_at-> Vertix": the entities and relations the graph walked. */
+function hopPath(agent: string, f: Fact): HTMLElement | null {
+  if (!f.hopPath) return null;
+  if (!f.hopPath.length) return h("p", { class: "meta hop-path" }, `${f.hops} hop(s), not from an entity named in the query`);
+  const parts: (Node | string)[] = [];
+  for (const step of f.hopPath) {
+    if (step.via) parts.push(step.forward ? ` −${step.via}→ ` : ` ←${step.via}− `);
+    parts.push(link(route("entity", { agent, key: step.key }), step.name ?? step.key));
+  }
+  return h("p", { class: "meta hop-path", "aria-label": `Hop path of ${f.hops} hop(s)` }, "path: ", ...parts);
+}
+
 function factCard(agent: string, f: Fact, rank: number): HTMLElement {
   const s = f.scores;
   const parts: [string, number | null | undefined][] = [
@@ -17,6 +29,7 @@ function factCard(agent: string, f: Fact, rank: number): HTMLElement {
     h("p", { class: "meta" }, `score ${fmt(f.score)} · tier ${f.tier ?? "–"} · `,
       `sources ${f.sources.join(", ") || "–"}`, f.hops !== null && f.hops !== undefined ? ` · ${f.hops} hop(s)` : "",
       f.subjectKey ? [" · about ", link(route("entity", { agent, key: f.subjectKey }), f.subjectKey)] : ""),
+    hopPath(agent, f),
     h("table", { class: "scores" },
       h("caption", {}, `Score breakdown of result ${rank}`),
       h("tr", {}, ...parts.map(([n]) => h("th", { scope: "col" }, n))),
@@ -49,7 +62,7 @@ export async function searchView(main: HTMLElement, params: URLSearchParams): Pr
   }
   const { retrieve: r } = await request(SearchDocument, { agentId: agent, query: q, asOf: isoOrNull(asOf) });
   main.append(
-    h("p", { class: "meta", id: "plan" }, `${r.facts.length} facts of ${r.totalCandidates} candidates in `,
+    h("p", { class: "meta", id: "plan" }, `${r.facts.length} facts chosen from ${r.totalCandidates} candidates in `,
       `${fmt(r.durationMs, 0)} ms · strategy ${r.plan.strategy}: ${r.plan.reason}`),
     r.facts.length ? h("ol", { id: "results" }, r.facts.map((f, i) => factCard(agent, f, i + 1)))
       : h("p", { class: "empty", id: "results" }, "No fact matched."),
