@@ -1,11 +1,13 @@
 """The memory explorer (/explorer) driven in headless Chromium against the live API (auth on)
 and the demo agent: every view renders real data, a key scoped to an empty agent sees only that
-agent and is refused another one, and the page never requests another host."""
+agent and is refused another one (and may not erase), and the page never requests another host.
+With ``--screenshots DIR`` the search and entity views are saved there (the README's images)."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from urllib.parse import quote
 
 import httpx
@@ -13,6 +15,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import WebDriverWait
 
 from graph.admin import delete_agent
@@ -39,23 +42,29 @@ async def scoped_key(executor: Executor) -> AsyncIterator[dict[str, str]]:
     """An API key of a fresh tenant naming only a fresh, empty agent."""
     agent, tenant = f"empty-{uuid.uuid4().hex[:10]}", f"explorer-{uuid.uuid4().hex[:8]}"
     _, key = await ApiKeyStore(executor).create(tenant, [agent])
-    pair = ("person:ana_souza", "person:ana_s")
+    pair, other = ("person:ana_souza", "person:ana_s"), ("person:ana_souza", "person:aninha")
     await executor.run(
         "consolidation/upsert_merge_candidates",
         {
             "agent_id": agent,
             "rows": [
                 {
-                    "id": candidate_id(agent, *pair),
-                    "keep_key": pair[0],
-                    "drop_key": pair[1],
+                    "id": candidate_id(agent, *p),
+                    "keep_key": p[0],
+                    "drop_key": p[1],
                     "confidence": 0.9,
                     "reason": "same name",
                 }
+                for p in (pair, other)
             ],
         },
     )
-    yield {"agent": agent, "key": key, "candidate": candidate_id(agent, *pair)}
+    yield {
+        "agent": agent,
+        "key": key,
+        "candidate": candidate_id(agent, *other),
+        "accept": candidate_id(agent, *pair),
+    }
     await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": tenant})
     await delete_agent(executor, agent)
 
@@ -85,6 +94,27 @@ def _use_key(browser: webdriver.Chrome, base: str, key: str) -> None:
     )
 
 
+def _screenshot(
+    browser: webdriver.Chrome, config: pytest.Config, tmp_path: Path, name: str
+) -> None:
+    """Always into tmp_path (a real PNG or the test fails); also into --screenshots DIR."""
+    png = browser.get_screenshot_as_png()
+    assert png.startswith(b"\x89PNG")
+    (tmp_path / name).write_bytes(png)
+    if out := config.getoption("--screenshots"):
+        Path(out).mkdir(parents=True, exist_ok=True)
+        (Path(out) / name).write_bytes(png)
+
+
+def _gql(api: str, key: str, query: str, variables: dict[str, str]) -> dict[str, object]:
+    reply = httpx.post(
+        f"{api}/graphql",
+        headers={"Authorization": f"Bearer {key}"},
+        json={"query": query, "variables": variables},
+    ).json()
+    return dict(reply)
+
+
 def _no_foreign_requests(browser: webdriver.Chrome) -> None:
     urls = requested_urls(browser)
     assert urls, "the performance log recorded nothing"
@@ -110,7 +140,11 @@ def test_page_is_self_contained_and_guarded(live_api: LiveApi) -> None:
 
 
 def test_admin_key_browses_the_demo_agent(
-    browser: webdriver.Chrome, live_api: LiveApi, demo_agent: str
+    browser: webdriver.Chrome,
+    live_api: LiveApi,
+    demo_agent: str,
+    pytestconfig: pytest.Config,
+    tmp_path: Path,
 ) -> None:
     base = live_api.url
     assert "UNAUTHENTICATED" in _view(browser, f"{base}/explorer#/agents")  # no key yet
@@ -133,6 +167,15 @@ def test_admin_key_browses_the_demo_agent(
     assert any(s in facts[0].text.split("sources ")[1] for s in signals), facts[0].text
     context = browser.find_element(By.ID, "context").text
     assert facts[0].find_element(By.TAG_NAME, "a").text.split(" ")[0] in context
+    # Never more facts than candidates; the graph's hop path names the query's entity first.
+    chosen, pool = (int(w) for w in browser.find_element(By.ID, "plan").text.split()[0:5:4])
+    assert 0 < chosen <= pool, browser.find_element(By.ID, "plan").text
+    paths = [p.text for p in browser.find_elements(By.CSS_SELECTOR, "#results .hop-path")]
+    assert any(p.startswith("path: Guilherme Maturana") for p in paths), paths
+    assert any("→" in p or "←" in p for p in paths), (
+        paths
+    )  # at least one fact reached over a relation
+    _screenshot(browser, pytestconfig, tmp_path, "explorer-search.png")
 
     # asOf before anything was remembered: nothing to retrieve.
     past = _view(
@@ -165,6 +208,27 @@ def test_admin_key_browses_the_demo_agent(
         lambda b: b.execute_script("return window.explorerGraph.nodes().length") >= before
     )
     assert browser.execute_script("return window.explorerGraph.edges().length") > 0
+    _screenshot(browser, pytestconfig, tmp_path, "explorer-entity.png")
+
+    # The asOf slider: labelled, one stop per change, "now" last; Home (keyboard) goes back to
+    # the first change, where fewer relations held than today.
+    slider = browser.find_element(By.ID, "asof-slider")
+    assert browser.find_element(By.CSS_SELECTOR, 'label[for="asof-slider"]').text
+    assert slider.get_attribute("value") == slider.get_attribute("max")
+    assert "now" in str(slider.get_attribute("aria-valuetext"))
+    rows = "#relations tr.active, #relations tr.past"
+    now_rows = len(browser.find_elements(By.CSS_SELECTOR, rows))
+    slider.send_keys(Keys.HOME)
+    WebDriverWait(browser, 30).until(staleness_of(slider))  # the view re-rendered
+    WebDriverWait(browser, 30).until(
+        lambda b: b.execute_script("return document.getElementById('view').dataset.ready === '1'")
+    )
+    assert "asOf=" in browser.current_url
+    slider = browser.find_element(By.ID, "asof-slider")
+    assert slider.get_attribute("value") == "0"
+    assert "now" not in browser.find_element(By.ID, "asof-shown").text
+    assert len(browser.find_elements(By.CSS_SELECTOR, rows)) < now_rows
+    _view(browser, f"{base}/explorer#/entity?agent={demo_agent}&key={key}")
 
     # Fact: its versions; forget asks for confirmation first (cancelled here).
     fact_link = browser.find_element(By.CSS_SELECTOR, "#entity-facts li a")
@@ -176,6 +240,16 @@ def test_admin_key_browses_the_demo_agent(
         )
     )
     assert browser.find_elements(By.CSS_SELECTOR, "#versions li")
+    # Its evidence (the demo's messages) and the relations resting on it (a table or "None").
+    assert browser.find_elements(By.CSS_SELECTOR, "#evidence li blockquote")
+    assert browser.find_element(By.ID, "cascades").is_displayed()
+    # An admin key may erase: the button asks first (cancelled here: the demo stays whole).
+    erase = browser.find_element(By.ID, "erase")
+    assert erase.is_enabled() and not browser.find_elements(By.ID, "erase-why")
+    erase.click()
+    assert browser.find_element(By.ID, "erase-confirm").is_displayed()
+    browser.find_element(By.ID, "erase-no").click()
+    assert not browser.find_element(By.ID, "erase-confirm").is_displayed()
     browser.find_element(By.ID, "forget").click()
     assert browser.find_element(By.ID, "forget-confirm").is_displayed()
     browser.find_element(By.ID, "forget-no").click()
@@ -214,6 +288,10 @@ def test_scoped_key_sees_its_empty_agent_and_is_refused_others(
     fact_id = body["data"]["remember"]["summary"]["factIds"][0]
     _view(browser, f"{base}/explorer#/fact?agent={agent}&id={fact_id}")
     assert "Ana Souza lives in Recife" in browser.find_element(By.ID, "versions").text
+    assert "imported" in browser.find_element(By.ID, "evidence").text  # no message behind it
+    # This key may forget but not erase: the button is disabled and says why.
+    assert not browser.find_element(By.ID, "erase").is_enabled()
+    assert "admin API key" in browser.find_element(By.ID, "erase-why").text
     browser.find_element(By.ID, "forget").send_keys(Keys.ENTER)
     browser.find_element(By.ID, "forget-reason").send_keys("moved away")
     browser.find_element(By.ID, "forget-yes").send_keys(Keys.ENTER)
@@ -233,6 +311,30 @@ def test_scoped_key_sees_its_empty_agent_and_is_refused_others(
         lambda b: "REJECTED" in b.find_element(By.ID, "review-status").text
     )
     assert not browser.find_elements(By.CSS_SELECTOR, reject)  # no longer open
+
+    # Accept: the duplicate (with a fact of its own) is merged into the kept entity.
+    _gql(base, scoped_key["key"], REMEMBER_DUPLICATE, {"agentId": agent})
+    accept = f'button[data-merge="{scoped_key["accept"]}"][data-accept="true"]'
+    browser.find_element(By.CSS_SELECTOR, accept).send_keys(Keys.ENTER)
+    WebDriverWait(browser, 10).until(lambda b: b.switch_to.alert).accept()
+    WebDriverWait(browser, 30).until(
+        lambda b: "MERGED" in b.find_element(By.ID, "review-status").text
+    )
+    merged = _gql(base, scoped_key["key"], ENTITY, {"agentId": agent, "key": "person:ana_s"})
+    assert merged["data"] == {"entity": {"mergedInto": "person:ana_souza"}}, merged
+    _view(browser, f"{base}/explorer#/entity?agent={agent}&key=person:ana_souza")
+    assert "Ana S likes frevo" in browser.find_element(By.ID, "entity-facts").text
+
+    # The admin key erases the forgotten fact for good from its fact view.
+    _use_key(browser, base, live_api.admin_key)
+    _view(browser, f"{base}/explorer#/fact?agent={agent}&id={fact_id}")
+    browser.find_element(By.ID, "erase").send_keys(Keys.ENTER)
+    browser.find_element(By.ID, "erase-yes").send_keys(Keys.ENTER)
+    WebDriverWait(browser, 30).until(
+        lambda b: "Erased" in b.find_element(By.ID, "forget-status").text
+    )
+    gone = _gql(base, live_api.admin_key, HISTORY, {"agentId": agent, "id": fact_id})
+    assert gone["errors"][0]["extensions"]["code"] == "NOT_FOUND", gone  # type: ignore[index]
     _no_foreign_requests(browser)
 
 
@@ -241,3 +343,14 @@ REMEMBER = """mutation($agentId: ID!) {
     summary { factIds } errors { code message }
   }
 }"""
+
+REMEMBER_DUPLICATE = """mutation($agentId: ID!) {
+  remember(agentId: $agentId, entities: [{name: "Ana S", type: "person"}],
+           facts: [{text: "Ana S likes frevo", subject: "Ana S"}]) { errors { code message } }
+}"""
+
+ENTITY = """query($agentId: ID!, $key: String!) {
+  entity(agentId: $agentId, key: $key) { mergedInto }
+}"""
+
+HISTORY = """query($agentId: ID!, $id: ID!) { factHistory(agentId: $agentId, id: $id) { id } }"""
