@@ -42,7 +42,7 @@ async def scoped_key(executor: Executor) -> AsyncIterator[dict[str, str]]:
     """An API key of a fresh tenant naming only a fresh, empty agent."""
     agent, tenant = f"empty-{uuid.uuid4().hex[:10]}", f"explorer-{uuid.uuid4().hex[:8]}"
     _, key = await ApiKeyStore(executor).create(tenant, [agent])
-    pair, other = ("person:ana_souza", "person:ana_s"), ("person:ana_souza", "person:aninha")
+    pair, other = ("person:ana_souza", "person:nina_r"), ("person:ana_souza", "person:ana_s")
     await executor.run(
         "consolidation/upsert_merge_candidates",
         {
@@ -170,6 +170,13 @@ def test_admin_key_browses_the_demo_agent(
     # Never more facts than candidates; the graph's hop path names the query's entity first.
     chosen, pool = (int(w) for w in browser.find_element(By.ID, "plan").text.split()[0:5:4])
     assert 0 < chosen <= pool, browser.find_element(By.ID, "plan").text
+    # Named in full, the entity starts the graph signal: each fact found through it shows
+    # the hop path (the entity itself, or the relation walked from it).
+    _view(
+        browser,
+        f"{base}/explorer#/search?agent={demo_agent}&q="
+        + quote("Where does Guilherme Maturana work?"),
+    )
     paths = [p.text for p in browser.find_elements(By.CSS_SELECTOR, "#results .hop-path")]
     assert any(p.startswith("path: Guilherme Maturana") for p in paths), paths
     assert any("→" in p or "←" in p for p in paths), (
@@ -313,17 +320,19 @@ def test_scoped_key_sees_its_empty_agent_and_is_refused_others(
     assert not browser.find_elements(By.CSS_SELECTOR, reject)  # no longer open
 
     # Accept: the duplicate (with a fact of its own) is merged into the kept entity.
-    _gql(base, scoped_key["key"], REMEMBER_DUPLICATE, {"agentId": agent})
+    dup = _gql(base, scoped_key["key"], REMEMBER_DUPLICATE, {"agentId": agent})
+    assert dup["data"] == {"remember": {"errors": []}}, dup
     accept = f'button[data-merge="{scoped_key["accept"]}"][data-accept="true"]'
     browser.find_element(By.CSS_SELECTOR, accept).send_keys(Keys.ENTER)
     WebDriverWait(browser, 10).until(lambda b: b.switch_to.alert).accept()
-    WebDriverWait(browser, 30).until(
-        lambda b: "MERGED" in b.find_element(By.ID, "review-status").text
+    said = WebDriverWait(browser, 30).until(
+        lambda b: "REJECTED" not in (t := b.find_element(By.ID, "review-status").text) and t
     )
-    merged = _gql(base, scoped_key["key"], ENTITY, {"agentId": agent, "key": "person:ana_s"})
+    assert "MERGED" in said, said
+    merged = _gql(base, scoped_key["key"], ENTITY, {"agentId": agent, "key": "person:nina_r"})
     assert merged["data"] == {"entity": {"mergedInto": "person:ana_souza"}}, merged
     _view(browser, f"{base}/explorer#/entity?agent={agent}&key=person:ana_souza")
-    assert "Ana S likes frevo" in browser.find_element(By.ID, "entity-facts").text
+    assert "Nina R likes frevo" in browser.find_element(By.ID, "entity-facts").text
 
     # The admin key erases the forgotten fact for good from its fact view.
     _use_key(browser, base, live_api.admin_key)
@@ -345,8 +354,9 @@ REMEMBER = """mutation($agentId: ID!) {
 }"""
 
 REMEMBER_DUPLICATE = """mutation($agentId: ID!) {
-  remember(agentId: $agentId, entities: [{name: "Ana S", type: "person"}],
-           facts: [{text: "Ana S likes frevo", subject: "Ana S"}]) { errors { code message } }
+  remember(agentId: $agentId, entities: [{name: "Ana Souza", type: "person"},
+                                           {name: "Nina R", type: "person"}],
+           facts: [{text: "Nina R likes frevo", subject: "Nina R"}]) { errors { code message } }
 }"""
 
 ENTITY = """query($agentId: ID!, $key: String!) {

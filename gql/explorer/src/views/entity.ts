@@ -13,19 +13,29 @@ function localAfter(at: string): string {
   return new Date(Date.parse(at) + 1).toISOString().slice(0, 23);
 }
 
-/** The asOf slider: one stop per change of the entity's facts and relations, oldest first, and
- * "now" last. Arrow keys move it; the view follows on change. */
+/** The asOf slider: one stop per instant at which the entity's facts or relations changed
+ * (changes of one write share it), oldest first, and "now" last. Arrow keys move it; the view
+ * follows on change. */
 function asOfSlider(agent: string, key: string, history: Change[], asOfLocal: string): HTMLElement | null {
-  const stops = [...history].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  const byInstant = new Map<string, Change[]>();
+  for (const c of [...history].sort((a, b) => Date.parse(a.at) - Date.parse(b.at))) {
+    byInstant.set(c.at, [...(byInstant.get(c.at) ?? []), c]);
+  }
+  const stops = [...byInstant.entries()];
   if (!stops.length) return null;
   const at = asOfLocal ? Date.parse(`${asOfLocal}Z`) : Infinity;
   let index = stops.length;  // "now"
   if (asOfLocal) {
     index = 0;
-    stops.forEach((c, i) => { if (Date.parse(c.at) < at) index = i; });
+    stops.forEach(([t], i) => { if (Date.parse(t) < at) index = i; });
   }
-  const label = (i: number): string => i >= stops.length ? "now (current memory)"
-    : `${when(stops[i]!.at)}: ${stops[i]!.change.toLowerCase().replace("_", " ")} — ${stops[i]!.text}`;
+  const label = (i: number): string => {
+    if (i >= stops.length) return "now (current memory)";
+    const [t, changes] = stops[i]!;
+    const first = changes[0]!;
+    const more = changes.length > 1 ? ` (+${changes.length - 1} more)` : "";
+    return `${when(t)}: ${first.change.toLowerCase().replace("_", " ")} — ${first.text}${more}`;
+  };
   const slider = h("input", { id: "asof-slider", type: "range", min: 0, max: stops.length, step: 1,
     value: index, "aria-valuetext": label(index) });
   const shown = h("output", { id: "asof-shown", for: "asof-slider", "aria-live": "polite" }, label(index));
@@ -37,14 +47,14 @@ function asOfSlider(agent: string, key: string, history: Change[], asOfLocal: st
   slider.addEventListener("change", () => {
     const i = Number(slider.value);
     const p: Record<string, string> = { agent, key };
-    if (i < stops.length) p.asOf = localAfter(stops[i]!.at);
+    if (i < stops.length) p.asOf = localAfter(stops[i]![0]);
     location.hash = route("entity", p);
   });
   return h("div", { id: "asof-timeline", role: "group", "aria-labelledby": "asof-slider-label" },
     h("label", { for: "asof-slider", id: "asof-slider-label" },
-      `Timeline (${stops.length} change${stops.length === 1 ? "" : "s"}): relations and facts as of`),
+      `Timeline (${history.length} change${history.length === 1 ? "" : "s"}): relations and facts as of`),
     h("div", {}, slider), shown,
-    h("div", { id: "asof-ticks", "aria-hidden": "true" }, h("span", {}, when(stops[0]!.at)), h("span", {}, "now")));
+    h("div", { id: "asof-ticks", "aria-hidden": "true" }, h("span", {}, when(stops[0]![0])), h("span", {}, "now")));
 }
 
 async function entityList(main: HTMLElement, agent: string, text: string): Promise<void> {
