@@ -1,7 +1,7 @@
 // Delete up to $batch nodes of one agent; callers repeat until deleted = 0 (bounded tx memory).
-// The AgentStats counter (read/agent_counts) loses what each batch deletes until it is deleted itself.
 // params: $agent_id string, $batch int
 // returns: deleted int
+// The AgentStats counter (read/agent_counts) loses what each batch deletes until it is deleted itself.
 MATCH (n {agent_id: $agent_id})
 WITH n LIMIT $batch
 WITH n, CASE WHEN n:Fact THEN 1 ELSE 0 END AS fact, CASE WHEN n:Event THEN 1 ELSE 0 END AS event,

@@ -1,8 +1,8 @@
 // Create or refresh observations and link each to the facts it was derived from.
-// Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
-// created on first use from the agent's current counts.
 // params: $agent_id string, $rows list<{id, text, kind, embedding, fact_ids list<string>}>
 // returns: id string
+// Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
+// created on first use from the agent's current counts.
 MERGE (s:AgentStats {agent_id: $agent_id})
   ON CREATE SET s.counting = true
 WITH s

@@ -1,7 +1,7 @@
 // Delete up to $batch nodes of one agent (every label that carries agent_id, each through its index); callers repeat until deleted < $batch.
-// The AgentStats counter (read/agent_counts) loses what each batch deletes until it is deleted itself.
 // params: $agent_id string, $batch int
 // returns: deleted int
+// The AgentStats counter (read/agent_counts) loses what each batch deletes until it is deleted itself.
 CALL () {
   MATCH (n:Fact {agent_id: $agent_id}) RETURN n LIMIT $batch
   UNION MATCH (n:Event {agent_id: $agent_id}) RETURN n LIMIT $batch

@@ -1,7 +1,7 @@
 // Delete a batch of events (messages) with their relationships.
-// Subtracts what it deletes from the agent's AgentStats counter (read/agent_counts), if there is one.
 // params: $agent_id string, $ids list<string> (one batch)
 // returns: deleted int
+// Subtracts what it deletes from the agent's AgentStats counter (read/agent_counts), if there is one.
 UNWIND $ids AS eid
 MATCH (ev:Event {id: eid}) WHERE ev.agent_id = $agent_id
 DETACH DELETE ev

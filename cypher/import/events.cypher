@@ -1,8 +1,8 @@
 // Write a batch of imported events (MERGE on the mapped id: re-importing rewrites them).
-// Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
-// created on first use from the agent's current counts.
 // params: $agent_id string, $rows list<{id string, props map}>
 // returns: written int
+// Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
+// created on first use from the agent's current counts.
 MERGE (s:AgentStats {agent_id: $agent_id})
   ON CREATE SET s.counting = true
 WITH s

@@ -1,10 +1,10 @@
 // Async write, raw-first: store the message as an Event (MERGE on id: a retried call with the
-// Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
-// created on first use from the agent's current counts.
 // params: $agent_id string, $id string, $props map {text, speaker, occurred_at, ingested_at, thread_id, source, embedding, content_hash}
 // returns: id string, created bool
 // same idempotency key finds the event it already stored). A new event is marked
 // :PendingExtraction until its extraction commits.
+// Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
+// created on first use from the agent's current counts.
 MERGE (s:AgentStats {agent_id: $agent_id})
   ON CREATE SET s.counting = true
 WITH s

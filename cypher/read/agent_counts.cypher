@@ -1,8 +1,8 @@
 // Corpus sizes that steer the search strategy (exact scan vs index over-fetch) and skip empty signals: the agent's facts, events and observations, and the database totals.
-// The agent's sizes come from its AgentStats counter (one node, kept by every statement that creates or deletes those nodes); an agent without one (written before the counter existed) is counted through the agent_id indexes.
 // params: $agent_id string
 // returns: agent_facts int, agent_events int, agent_observations int, total_facts int, total_events int,
 //          embedder string|null (the model recorded for the agent's vectors: graph/memory/spaces.py)
+// The agent's sizes come from its AgentStats counter (one node, kept by every statement that creates or deletes those nodes); an agent without one (written before the counter existed) is counted through the agent_id indexes.
 OPTIONAL MATCH (s:AgentStats {agent_id: $agent_id})
 CALL (s) {
   WITH s

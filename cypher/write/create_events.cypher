@@ -1,10 +1,10 @@
 // Store raw messages (the immutable audit trail); MERGE on id makes retries idempotent.
-// Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
-// created on first use from the agent's current counts.
 // params: $agent_id string, $rows list<{id string, props map, pending bool (optional)}>
 // returns: id string
 // A row with pending = true is a message still to be extracted: it carries the
 // :PendingExtraction label until its extraction commits (the orphan sweep looks for it).
+// Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
+// created on first use from the agent's current counts.
 MERGE (s:AgentStats {agent_id: $agent_id})
   ON CREATE SET s.counting = true
 WITH s

@@ -1,8 +1,8 @@
 // Create fact versions; MERGE on id makes a retried transaction idempotent (callers pre-check supplied ids).
-// Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
-// created on first use from the agent's current counts.
 // params: $agent_id string, $rows list<{id string, props map}>
 // returns: written int
+// Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
+// created on first use from the agent's current counts.
 MERGE (s:AgentStats {agent_id: $agent_id})
   ON CREATE SET s.counting = true
 WITH s
