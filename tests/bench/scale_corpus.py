@@ -21,185 +21,41 @@ import numpy as np
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 
 DIM = 384
-TOPICS = [
-    "coffee",
-    "hiking",
-    "budget",
-    "launch",
-    "roadmap",
-    "guitar",
-    "marathon",
-    "python",
-    "recipe",
-    "garden",
-    "invoice",
-    "vacation",
-    "contract",
-    "hiring",
-    "design",
-    "migration",
-    "football",
-    "painting",
-    "chess",
-    "dentist",
-    "apartment",
-    "wedding",
-    "course",
-    "kafka",
-    "database",
-    "salary",
-    "mentor",
-    "podcast",
-    "cycling",
-    "sailing",
-    "pottery",
-    "taxes",
-    "insurance",
-    "mortgage",
-    "vaccine",
-    "yoga",
-    "camera",
-    "piano",
-    "surfing",
-    "novel",
-]
+_TOPICS_TEXT = (
+    "coffee hiking budget launch roadmap guitar marathon python recipe garden invoice "
+    "vacation contract hiring design migration football painting chess dentist apartment "
+    "wedding course kafka database salary mentor podcast cycling sailing pottery taxes "
+    "insurance mortgage vaccine yoga camera piano surfing novel"
+)
+TOPICS = _TOPICS_TEXT.split()
 # A few words that go with each topic, so sentences vary beyond the topic word itself.
 TOPIC_WORDS = {
     t: [f"{t} {w}" for w in ("plan", "costs", "class", "trip", "notes", "deadline", "group")]
     for t in TOPICS
 }
-FIRST = [
-    "Ana",
-    "Bruno",
-    "Carla",
-    "Diego",
-    "Elisa",
-    "Fabio",
-    "Gabriela",
-    "Hugo",
-    "Irene",
-    "Joao",
-    "Karen",
-    "Lucas",
-    "Marta",
-    "Nuno",
-    "Olga",
-    "Pedro",
-    "Quentin",
-    "Rita",
-    "Sofia",
-    "Tiago",
-    "Ursula",
-    "Vasco",
-    "Wanda",
-    "Xavier",
-    "Yara",
-    "Zeca",
-    "Alice",
-    "Bernardo",
-    "Clara",
-    "Duarte",
-]
-LAST = [
-    "Souza",
-    "Lima",
-    "Dias",
-    "Alves",
-    "Rocha",
-    "Reis",
-    "Costa",
-    "Pereira",
-    "Santos",
-    "Ferreira",
-    "Gomes",
-    "Martins",
-    "Ribeiro",
-    "Carvalho",
-    "Teixeira",
-    "Moreira",
-    "Correia",
-    "Mendes",
-    "Nunes",
-    "Soares",
-    "Vieira",
-    "Monteiro",
-    "Cardoso",
-    "Rodrigues",
-    "Barbosa",
-    "Pinto",
-    "Castro",
-    "Araujo",
-    "Freitas",
-    "Lopes",
-]
-CITIES = [
-    "Curitiba",
-    "Lisbon",
-    "Porto",
-    "Recife",
-    "Santos",
-    "Natal",
-    "Belem",
-    "Manaus",
-    "Braga",
-    "Coimbra",
-    "Faro",
-    "Sintra",
-    "Aveiro",
-    "Fortaleza",
-    "Salvador",
-    "Florianopolis",
-    "Campinas",
-    "Goiania",
-    "Vitoria",
-    "Maceio",
-    "Madrid",
-    "Seville",
-    "Valencia",
-    "Bilbao",
-    "Toulouse",
-    "Lyon",
-    "Nantes",
-    "Turin",
-    "Milan",
-    "Bologna",
-    "Munich",
-    "Hamburg",
-    "Cologne",
-    "Dublin",
-    "Galway",
-    "Leeds",
-    "Bristol",
-    "Oslo",
-    "Bergen",
-    "Tallinn",
-]
-ORG_A = [
-    "Acme",
-    "Orion",
-    "Vertix",
-    "Globex",
-    "Initech",
-    "Umbrella",
-    "Nimbus",
-    "Quanta",
-    "Helix",
-    "Boreal",
-    "Lumen",
-    "Atlas",
-]
-ORG_B = [
-    "Tech",
-    "Labs",
-    "Logistics",
-    "Health",
-    "Foods",
-    "Bank",
-    "Studio",
-    "Energy",
-    "Media",
-    "Robotics",
-]
+_FIRST_TEXT = (
+    "Ana Bruno Carla Diego Elisa Fabio Gabriela Hugo Irene Joao Karen Lucas Marta Nuno Olga "
+    "Pedro Quentin Rita Sofia Tiago Ursula Vasco Wanda Xavier Yara Zeca Alice Bernardo "
+    "Clara Duarte"
+)
+FIRST = _FIRST_TEXT.split()
+_LAST_TEXT = (
+    "Souza Lima Dias Alves Rocha Reis Costa Pereira Santos Ferreira Gomes Martins Ribeiro "
+    "Carvalho Teixeira Moreira Correia Mendes Nunes Soares Vieira Monteiro Cardoso "
+    "Rodrigues Barbosa Pinto Castro Araujo Freitas Lopes"
+)
+LAST = _LAST_TEXT.split()
+_CITIES_TEXT = (
+    "Curitiba Lisbon Porto Recife Santos Natal Belem Manaus Braga Coimbra Faro Sintra "
+    "Aveiro Fortaleza Salvador Florianopolis Campinas Goiania Vitoria Maceio Madrid Seville "
+    "Valencia Bilbao Toulouse Lyon Nantes Turin Milan Bologna Munich Hamburg Cologne Dublin "
+    "Galway Leeds Bristol Oslo Bergen Tallinn"
+)
+CITIES = _CITIES_TEXT.split()
+_ORG_A_TEXT = "Acme Orion Vertix Globex Initech Umbrella Nimbus Quanta Helix Boreal Lumen Atlas"
+ORG_A = _ORG_A_TEXT.split()
+_ORG_B_TEXT = "Tech Labs Logistics Health Foods Bank Studio Energy Media Robotics"
+ORG_B = _ORG_B_TEXT.split()
 MONTHS = "January February March April May June July August September October November December"
 MONTH = MONTHS.split()
 TEMPLATES = (
@@ -246,7 +102,7 @@ class ScaleEmbedder:
         out: list[list[float]] = []
         for text in texts:
             words = text.lower().replace(",", " ").replace(".", " ").replace("?", " ").split()
-            topic = next((TOPICS.index(w) for w in words if w in TOPICS), _seed(text) % 50)
+            topic = next((TOPICS.index(w) for w in words if w in TOPICS), _seed(text) % len(TOPICS))
             out.extend(CENTROIDS.vectors([topic % len(TOPICS)], _seed("q", text)))
         return out
 
