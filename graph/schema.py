@@ -37,6 +37,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (6, "schema/v006_embedding_spaces"),
     (7, "schema/v007_agent_fulltext"),
     (8, "schema/v008_entity_agent"),
+    (9, "schema/v009_agent_stats"),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 VECTOR_INDEXES = ("fact", "event", "entity", "chunk", "observation")

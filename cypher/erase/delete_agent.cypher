@@ -1,6 +1,7 @@
 // Delete up to $batch nodes of one agent (every label that carries agent_id, each through its index); callers repeat until deleted < $batch.
 // params: $agent_id string, $batch int
 // returns: deleted int
+// The AgentStats counter (read/agent_counts) loses what each batch deletes until it is deleted itself.
 CALL () {
   MATCH (n:Fact {agent_id: $agent_id}) RETURN n LIMIT $batch
   UNION MATCH (n:Event {agent_id: $agent_id}) RETURN n LIMIT $batch
@@ -15,7 +16,14 @@ CALL () {
   UNION MATCH (n:Chunk {agent_id: $agent_id}) RETURN n LIMIT $batch
   UNION MATCH (n:WriteReceipt {agent_id: $agent_id}) RETURN n LIMIT $batch
   UNION MATCH (n:AgentEmbedder {agent_id: $agent_id}) RETURN n LIMIT $batch
+  UNION MATCH (n:AgentStats {agent_id: $agent_id}) RETURN n LIMIT $batch
 }
 WITH n LIMIT $batch
+WITH n, CASE WHEN n:Fact THEN 1 ELSE 0 END AS fact, CASE WHEN n:Event THEN 1 ELSE 0 END AS event,
+     CASE WHEN n:Observation THEN 1 ELSE 0 END AS observation
 DETACH DELETE n
-RETURN count(*) AS deleted
+WITH count(*) AS deleted, sum(fact) AS facts, sum(event) AS events, sum(observation) AS observations
+OPTIONAL MATCH (s:AgentStats {agent_id: $agent_id})
+SET s.facts = s.facts - facts, s.events = s.events - events,
+    s.observations = s.observations - observations
+RETURN deleted

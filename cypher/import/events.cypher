@@ -1,7 +1,21 @@
 // Write a batch of imported events (MERGE on the mapped id: re-importing rewrites them).
 // params: $agent_id string, $rows list<{id string, props map}>
 // returns: written int
+// Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
+// created on first use from the agent's current counts.
+MERGE (s:AgentStats {agent_id: $agent_id})
+  ON CREATE SET s.counting = true
+WITH s
+CALL (s) {
+  WITH s
+  WHERE s.counting
+  SET s.facts = COUNT { (x:Fact {agent_id: $agent_id}) },
+      s.events = COUNT { (x:Event {agent_id: $agent_id}) },
+      s.observations = COUNT { (x:Observation {agent_id: $agent_id}) }
+  REMOVE s.counting
+}
 UNWIND $rows AS row
 MERGE (n:Event {id: row.id})
+  ON CREATE SET s.events = s.events + 1
 SET n += row.props, n.agent_id = $agent_id
 RETURN count(n) AS written

@@ -1,8 +1,22 @@
 // Write a batch of imported observations with their DERIVED_FROM links to facts.
 // params: $agent_id string, $rows list<{id string, props map, derived_from list<string>}>
 // returns: written int
+// Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
+// created on first use from the agent's current counts.
+MERGE (s:AgentStats {agent_id: $agent_id})
+  ON CREATE SET s.counting = true
+WITH s
+CALL (s) {
+  WITH s
+  WHERE s.counting
+  SET s.facts = COUNT { (x:Fact {agent_id: $agent_id}) },
+      s.events = COUNT { (x:Event {agent_id: $agent_id}) },
+      s.observations = COUNT { (x:Observation {agent_id: $agent_id}) }
+  REMOVE s.counting
+}
 UNWIND $rows AS row
 MERGE (o:Observation {id: row.id})
+  ON CREATE SET s.observations = s.observations + 1
 SET o += row.props, o.agent_id = $agent_id
 WITH o, row
 CALL (o, row) {

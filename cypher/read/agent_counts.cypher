@@ -2,17 +2,18 @@
 // params: $agent_id string
 // returns: agent_facts int, agent_events int, agent_observations int, total_facts int, total_events int,
 //          embedder string|null (the model recorded for the agent's vectors: graph/memory/spaces.py)
-CALL {
-  MATCH (f:Fact {agent_id: $agent_id})
-  RETURN count(f) AS agent_facts
-}
-CALL {
-  MATCH (v:Event {agent_id: $agent_id})
-  RETURN count(v) AS agent_events
-}
-CALL {
-  MATCH (o:Observation {agent_id: $agent_id})
-  RETURN count(o) AS agent_observations
+// The agent's sizes come from its AgentStats counter (one node, kept by every statement that creates or deletes those nodes); an agent without one (written before the counter existed) is counted through the agent_id indexes.
+OPTIONAL MATCH (s:AgentStats {agent_id: $agent_id})
+CALL (s) {
+  WITH s
+  WHERE s IS NOT NULL
+  RETURN s.facts AS agent_facts, s.events AS agent_events, s.observations AS agent_observations
+  UNION ALL
+  WITH s
+  WHERE s IS NULL
+  RETURN COUNT { (f:Fact {agent_id: $agent_id}) } AS agent_facts,
+         COUNT { (v:Event {agent_id: $agent_id}) } AS agent_events,
+         COUNT { (o:Observation {agent_id: $agent_id}) } AS agent_observations
 }
 CALL {
   MATCH (f:Fact)
@@ -23,7 +24,7 @@ CALL {
   RETURN count(v) AS total_events
 }
 CALL {
-  OPTIONAL MATCH (s:AgentEmbedder {agent_id: $agent_id})
-  RETURN s.embedder AS embedder
+  OPTIONAL MATCH (e:AgentEmbedder {agent_id: $agent_id})
+  RETURN e.embedder AS embedder
 }
 RETURN agent_facts, agent_events, agent_observations, total_facts, total_events, embedder
