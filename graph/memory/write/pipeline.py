@@ -59,6 +59,7 @@ from graph.memory.write.planning import (
     find_evidence,
     mentions,
 )
+from graph.memory.write.reads import load_context
 from graph.memory.write.reconcile import (
     FactDecision,
 )
@@ -66,7 +67,6 @@ from graph.memory.write.store import (
     AlreadyExtracted,
     Fence,
     WriteConflict,
-    load_context,
     log_event,
 )
 from graph.memory.write.trace import WriteRun, last_items
