@@ -230,9 +230,9 @@ def _canonical(pair: tuple[str, str], names: dict[str, list[str]]) -> tuple[str,
 
 def _constructions(nlp: Any, doc: Any, ex: Any, speaker: str) -> dict[tuple[str, str], str]:
     """Which construction produced each extracted relation ("pattern": the verb table)."""
-    from graph.memory.write.offline.extractor import _Doc  # the extractor's own entity spans
+    from graph.memory.write.offline.names import MessageNames  # the extractor's entity spans
 
-    state = _Doc(doc, speaker)
+    state = MessageNames(doc, speaker)
     state.name_speaker(doc)
     state.merge_short_names()
     found = open_relations(

@@ -20,8 +20,9 @@ from graph.memory.write.planning import (
     build_plan,
     flag_contradictions,
 )
+from graph.memory.write.reads import load_fact_candidates
 from graph.memory.write.reconcile import ExistingFact, ExistingRelation, hybrid_rank
-from graph.memory.write.store import Fence, commit, load_fact_candidates
+from graph.memory.write.store import Fence, commit
 from graph.memory.write.trace import WriteRun
 
 __all__ = ["account", "copy_into", "decide_and_commit", "save_receipt"]

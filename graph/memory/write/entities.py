@@ -12,6 +12,7 @@ from graph.memory.write.config import WriteConfig
 from graph.memory.write.extraction import Extraction
 from graph.memory.write.llm_stages import LLMSession, disambiguate
 from graph.memory.write.planning import EntityInfo
+from graph.memory.write.reads import load_entity_candidates
 from graph.memory.write.resolve import (
     RELATIONSHIP_TERMS,
     SPEAKER_PRONOUNS,
@@ -21,7 +22,6 @@ from graph.memory.write.resolve import (
     speaker_key,
     strip_hint,
 )
-from graph.memory.write.store import load_entity_candidates
 
 __all__ = ["Mention", "Resolved", "collect_mentions", "resolve_mentions"]
 

@@ -9,6 +9,7 @@ import json
 import logging
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -27,7 +28,7 @@ from graph.memory.text import (
 )
 from graph.memory.write.commit_stage import account, copy_into, decide_and_commit, save_receipt
 from graph.memory.write.config import WriteConfig, apply_overrides
-from graph.memory.write.entities import collect_mentions, resolve_mentions
+from graph.memory.write.entities import Mention, collect_mentions, resolve_mentions
 from graph.memory.write.extraction import (
     ExtractedFact,
     Extraction,
@@ -59,6 +60,7 @@ from graph.memory.write.planning import (
     find_evidence,
     mentions,
 )
+from graph.memory.write.reads import load_context
 from graph.memory.write.reconcile import (
     FactDecision,
 )
@@ -66,7 +68,6 @@ from graph.memory.write.store import (
     AlreadyExtracted,
     Fence,
     WriteConflict,
-    load_context,
     log_event,
 )
 from graph.memory.write.trace import WriteRun, last_items
@@ -172,7 +173,51 @@ class WritePipeline:
             cfg.pii_mode,
         )
         run.step("guard", chars=len(text))
+        # Offline, the extraction needs nothing from the database: it (and the embedding of
+        # its names and facts) runs while the message is embedded and its event logged.
+        early = (
+            asyncio.create_task(self._extract_offline(text, speaker, recent, cfg))
+            if self.llm is None
+            else None
+        )
+        try:
+            return await self._log_and_run(
+                agent_id,
+                text,
+                speaker,
+                recent,
+                occurred_at,
+                thread_id,
+                dry_run,
+                cfg,
+                run,
+                idempotency_key,
+                event_id,
+                fence,
+                early,
+            )
+        finally:
+            if early is not None:  # not awaited when the write ended early (a stored answer)
+                early.cancel()
+                early.add_done_callback(_retrieve)
 
+    async def _log_and_run(
+        self,
+        agent_id: str,
+        text: str,
+        speaker: str,
+        recent: list[str],
+        occurred_at: datetime | None,
+        thread_id: str | None,
+        dry_run: bool,
+        cfg: WriteConfig,
+        run: WriteRun,
+        idempotency_key: str | None,
+        event_id: str | None,
+        fence: Fence | None,
+        early: asyncio.Task[Prepared] | None,
+    ) -> WriteResult:
+        """Embed and log the event (raw first), then run the stages after it."""
         now = datetime.now(UTC)
         occurred = occurred_at or now
         if occurred.tzinfo is None:
@@ -242,6 +287,7 @@ class WritePipeline:
                 dry_run,
                 fence,
                 token,
+                early,
             )
         except FencedOut:
             if key:
@@ -276,6 +322,19 @@ class WritePipeline:
         with contextlib.suppress(Exception):
             await self.executor.write(work)
 
+    async def _extract_offline(
+        self, text: str, speaker: str, recent: list[str], cfg: WriteConfig
+    ) -> Prepared:
+        ex = await extract_offline(text, speaker, recent, noun_phrases=cfg.offline_noun_phrase_ends)
+        return await self._prepare(ex, speaker)
+
+    async def _prepare(self, ex: Extraction, speaker: str) -> Prepared:
+        """Normalise the extraction and embed its facts and names (one embedder call)."""
+        ex = normalize_extraction(ex, speaker)
+        ments = collect_mentions(ex)
+        texts = [f.text for f in ex.facts] + [m.surface for m in ments] + [speaker]
+        return Prepared(ex, ments, texts, await self.embedder.embed(texts))
+
     async def _extract(
         self,
         text: str,
@@ -284,14 +343,10 @@ class WritePipeline:
         occurred: datetime,
         known: KnownContext,
         cfg: WriteConfig,
-        session: LLMSession | None,
+        session: LLMSession,
         run: WriteRun,
         result: WriteResult,
     ) -> Extraction | None:
-        if session is None:
-            return await extract_offline(
-                text, speaker, recent, noun_phrases=cfg.offline_noun_phrase_ends
-            )
         caps = {
             "max_facts": cfg.max_facts,
             "max_entities": cfg.max_entities,
@@ -345,38 +400,47 @@ class WritePipeline:
         dry_run: bool,
         fence: Fence | None = None,
         token: str = "",
+        early: asyncio.Task[Prepared] | None = None,
     ) -> None:
         session = LLMSession(self.llm) if self.llm is not None else None
-        informed = session is not None and cfg.enable_informed_extraction
-        alias_rows, ctx_facts = await load_context(
-            self.executor,
-            agent_id,
-            [*word_ngrams(text)[:500], fold(speaker)],
-            message_vec,
-            cfg.informed_extraction_topk if informed else 0,
-            cfg.scan,
-            cfg.context_min_similarity,
-        )
-        known = known_context(alias_rows, ctx_facts, cfg.informed_extraction_context_budget_tokens)
-        run.step(
-            "context",
-            aliases=len(alias_rows),
-            profiles=len(known.profiles),
-            known_facts=len(known.facts),
-        )
-
-        ex = await self._extract(text, speaker, recent, occurred, known, cfg, session, run, result)
-        if session is not None:
+        if session is None:
+            # The context (known names and facts) only informs the LLM's extraction.
+            assert early is not None
+            prep = await early
+        else:
+            informed = cfg.enable_informed_extraction
+            alias_rows, ctx_facts = await load_context(
+                self.executor,
+                agent_id,
+                [*word_ngrams(text)[:500], fold(speaker)],
+                message_vec,
+                cfg.informed_extraction_topk if informed else 0,
+                cfg.scan,
+                cfg.context_min_similarity,
+            )
+            known = known_context(
+                alias_rows, ctx_facts, cfg.informed_extraction_context_budget_tokens
+            )
+            run.step(
+                "context",
+                aliases=len(alias_rows),
+                profiles=len(known.profiles),
+                known_facts=len(known.facts),
+            )
+            raw = await self._extract(
+                text, speaker, recent, occurred, known, cfg, session, run, result
+            )
             run.warnings += session.warnings
             session.warnings = []
-        if ex is None:
-            # Nothing extracted (LLM down or unusable answer): not a stored answer for the key
-            # — a retry runs again — and the event stays pending for the orphan sweep.
-            account(session, result)
-            if key and not dry_run:
-                await self._release(agent_id, key, token)
-            return
-        ex = normalize_extraction(ex, speaker)
+            if raw is None:
+                # Nothing extracted (LLM down or unusable answer): not a stored answer for the
+                # key — a retry runs again — and the event stays pending for the orphan sweep.
+                account(session, result)
+                if key and not dry_run:
+                    await self._release(agent_id, key, token)
+                return
+            prep = await self._prepare(raw, speaker)
+        ex, ments, texts, vecs = prep.ex, prep.ments, prep.texts, prep.vecs
         run.step(
             "extraction",
             entities=len(ex.entities),
@@ -385,9 +449,6 @@ class WritePipeline:
             path="llm" if session else "offline",
         )
 
-        ments = collect_mentions(ex)
-        texts = [f.text for f in ex.facts] + [m.surface for m in ments] + [speaker]
-        vecs = await self.embedder.embed(texts)
         run.step("embedding", texts=len(texts))
         fact_vecs = vecs[: len(ex.facts)]
         name_vecs = dict(
@@ -519,6 +580,22 @@ class WritePipeline:
                         copy_into(result, stored)
                         run.warnings = stored.warnings
                 return
+
+
+@dataclass
+class Prepared:
+    """An extraction, normalised, with its names and the vectors of its facts and names."""
+
+    ex: Extraction
+    ments: list[Mention]
+    texts: list[str]
+    vecs: list[list[float]]
+
+
+def _retrieve(task: asyncio.Task[Any]) -> None:
+    """Done callback of a task nobody awaits: its exception is read, not logged as lost."""
+    if not task.cancelled():
+        task.exception()
 
 
 def _item(

@@ -14,8 +14,8 @@ from graph.executor import Executor, Neo4jExecutor
 from graph.memory.text import fold
 from graph.memory.write import StructuredEntity, StructuredFact
 from graph.memory.write.config import Scan
+from graph.memory.write.reads import load_context, load_entity_candidates, load_fact_candidates
 from graph.memory.write.remember import remember
-from graph.memory.write.store import load_context, load_entity_candidates, load_fact_candidates
 from graph.providers import Embedder
 from tests.bench.profiling import ProfilingExecutor, operators
 

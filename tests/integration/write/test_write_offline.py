@@ -10,6 +10,7 @@ import pytest
 from graph.executor import Executor
 from graph.memory.write import WritePipeline
 from graph.providers import Embedder
+from tests.fakes import RecordingExecutor
 from tests.integration.write.helpers import SPEAKER, counts
 from tests.integration.write.history import fact_history, facts_as_of, get_fact, relationships_as_of
 
@@ -91,3 +92,20 @@ async def test_offline_entities_aliases_and_people(
     nxt = await pipe.write(agent_id, "Guili adopted a cat.", SPEAKER)  # greetings are no facts
     [guili] = [e for e in nxt.entities_resolved if e["name"] == "Guili"]
     assert guili["method"] == "alias" and guili["key"] == "person:guilherme_maturana"
+
+
+async def test_offline_write_reads_no_context(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
+    """The context read only informs an LLM extraction: offline, a message costs the event,
+    the entity and fact candidate reads and the write transaction — and stores the same."""
+    rec = RecordingExecutor(executor)
+    pipe = WritePipeline(rec, embedder, None)
+    res = await pipe.write(agent_id, "I live in Curitiba and work at Acme.", SPEAKER)
+    assert res.success and len(res.facts_added) == 2
+    assert rec.round_trips == 4
+    rec.reset()
+    again = await pipe.write(agent_id, "I live in Curitiba and work at Acme.", SPEAKER)
+    assert rec.round_trips == 4
+    assert not again.facts_added and len(again.facts_unchanged) == 2
+    assert (await counts(executor, agent_id))["facts"] == 2

@@ -21,9 +21,9 @@ from graph.memory.write.offline.clauses import (
     generic_noun,
     is_deictic,
     is_reaction,
-    rewrite,
     subject_of,
 )
+from graph.memory.write.offline.rewriting import rewrite
 
 __all__ = ["answer_fact", "last_question"]
 

@@ -6,10 +6,9 @@
 - salience: a clause is a fact only when it states something about someone — not a question,
   greeting, thanks, backchannel ("hears ya", "totally gets it"), a wish or reaction addressed to
   the listener ("hope you find…", "so happy for you"), nor a comment on what was just said
-  ("That's cool!", "Sounds great"): those stay as events only;
-- rewriting: first person → the speaker with third-person verb agreement and contractions
-  spelled out ("I'm" → "Ana is", "I'll" → "Ana will", never "Ana'll"); "you"/"your" → the other
-  speaker when known; vocatives, interjections and joining conjunctions dropped.
+  ("That's cool!", "Sounds great"): those stay as events only.
+
+Rewriting a clause as a self-contained sentence: ``rewriting``.
 """
 
 from __future__ import annotations
@@ -18,14 +17,18 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "DROP_DEPS",
+    "FIRST_PERSON",
+    "LEAD_WORDS",
+    "SECOND_PERSON",
+    "SPOKEN_STARTS",
+    "SUBJECT_PRONOUNS",
     "Clause",
     "clauses",
     "generic_noun",
     "is_deictic",
     "is_reaction",
-    "rewrite",
     "subject_of",
-    "third_person",
 ]
 
 FIRST_PERSON = {
@@ -50,7 +53,7 @@ SECOND_PERSON = {
     "yours": "{o}'s",
     "yourselves": "{o}",
 }
-_SUBJECT_PRONOUNS = {"i", "we"}
+SUBJECT_PRONOUNS = {"i", "we"}
 # Subjects that point back at the conversation ("That's cool", "It sounds great", "What a day").
 _DEICTIC_SUBJECTS = {
     "it",
@@ -145,21 +148,8 @@ _GENERIC_NOUNS = {
     "cheers",
     "ttyl",
 }
-_CONTRACTIONS = {
-    "'m": "is",
-    "’m": "is",
-    "m": "is",
-    "'re": "is",
-    "’re": "is",
-    "'ve": "has",
-    "’ve": "has",
-    "'ll": "will",
-    "’ll": "will",
-    "'d": "would",
-    "’d": "would",
-}
-_DROP_DEPS = {"intj", "cc", "punct", "preconj", "discourse"}
-_LEAD_WORDS = {
+DROP_DEPS = {"intj", "cc", "punct", "preconj", "discourse"}
+LEAD_WORDS = {
     "so",
     "but",
     "and",
@@ -191,23 +181,6 @@ class Clause:
     tokens: list[Any]
     subject: Any | None
     implied: bool = False
-
-
-def third_person(token: Any) -> str:
-    """The third-person singular present of a first-person verb form (``token.tag_`` VBP)."""
-    low = token.lower_
-    if low in _CONTRACTIONS:
-        return "had" if low.endswith("d") and token.lemma_ == "have" else _CONTRACTIONS[low]
-    if token.lemma_ == "be":
-        return "is" if token.tag_ == "VBP" else token.text
-    if token.tag_ != "VBP":
-        return token.text
-    lemma = token.lemma_.lower() if token.lemma_ != "have" else "ha"
-    if lemma.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return lemma + "es"
-    if lemma.endswith("y") and lemma[-2:-1] not in "aeiou":
-        return lemma[:-1] + "ies"
-    return lemma + "s"
 
 
 def _subject(verb: Any) -> Any | None:
@@ -285,7 +258,7 @@ def clauses(sent: Any) -> list[Clause]:
     return out
 
 
-_SPOKEN_STARTS = {"gon", "gonna", "wan", "wanna", "gotta"}
+SPOKEN_STARTS = {"gon", "gonna", "wan", "wanna", "gotta"}
 
 
 def _implied_speaker(head: Any, tokens: list[Any]) -> bool:
@@ -295,8 +268,8 @@ def _implied_speaker(head: Any, tokens: list[Any]) -> bool:
     words = [
         t
         for t in tokens
-        if t.dep_ not in _DROP_DEPS
-        and t.lower_ not in _LEAD_WORDS
+        if t.dep_ not in DROP_DEPS
+        and t.lower_ not in LEAD_WORDS
         and not (t.pos_ == "PROPN" and t.i < head.i and t.dep_ != "compound")
     ]
     while words and words[0].pos_ == "ADV":  # "Still working…", "Just got…"
@@ -304,7 +277,7 @@ def _implied_speaker(head: Any, tokens: list[Any]) -> bool:
     if not words:
         return False
     first = words[0]
-    return first.lower_ in _SPOKEN_STARTS or (
+    return first.lower_ in SPOKEN_STARTS or (
         first.pos_ in ("VERB", "AUX")
         and (
             first.tag_ in ("VBD", "VBN", "VBG")
@@ -361,106 +334,3 @@ def salient(clause: Clause, sent: Any, named: set[int], vocative: set[int] | Non
         and t.i not in vocative
     ]
     return bool(content)
-
-
-def _render(
-    tokens: list[Any], agree: set[int], speaker: str, other: str | None, last_person: str | None
-) -> str:
-    """Tokens as text with pronouns replaced and the verbs in ``agree`` (token ids whose
-    subject was first person) put in the third person, contractions spelled out."""
-    parts: list[str] = []
-    replaced_prev = False
-    for tok in tokens:
-        low, text = tok.lower_, tok.text
-        replaced = False
-        if tok.pos_ == "PRON" and low in FIRST_PERSON:
-            text, replaced = FIRST_PERSON[low].format(s=speaker), True
-        elif tok.pos_ == "PRON" and low in SECOND_PERSON and other:
-            text, replaced = SECOND_PERSON[low].format(o=other), True
-        elif low in ("he", "she") and tok.dep_.startswith("nsubj") and last_person:
-            text, replaced = last_person, True
-        elif low in _SPOKEN:
-            text = _SPOKEN[low][0 if tok.i in agree else 1]
-        elif tok.i in agree and (tok.tag_ == "VBP" or low in _CONTRACTIONS):
-            text = third_person(tok)
-        if low in _CONTRACTIONS and (replaced_prev or text != tok.text):
-            text = " " + (third_person(tok) if text == tok.text else text)
-        elif low in ("na", "ta") and tok.i > 0 and tok.nbor(-1).lower_ in ("gon", "wan", "got"):
-            text = " to"  # gonna / wanna / gotta split by the tokenizer
-        elif low == "gon":
-            text = "going"
-        elif low == "wan":
-            text = "wants" if tok.i in agree else "want"
-        parts.append(text + tok.whitespace_)
-        replaced_prev = replaced
-    return "".join(parts).strip()
-
-
-_SPOKEN = {
-    "wanna": ("wants to", "want to"),
-    "gonna": ("going to", "going to"),
-    "gotta": ("has to", "have to"),
-}
-
-
-def rewrite(clause: Clause, speaker: str, other: str | None, last_person: str | None) -> str:
-    """The clause as a self-contained sentence (see module docstring)."""
-    tokens = list(clause.tokens)
-    while tokens and (
-        tokens[0].dep_ in _DROP_DEPS
-        or tokens[0].lower_ in _LEAD_WORDS
-        or (
-            tokens[0].dep_ in ("npadvmod", "appos", "dep")
-            and tokens[0].pos_ == "PROPN"
-            and tokens[0].i < clause.head.i
-        )
-        or tokens[0].dep_ == "mark"
-    ):
-        tokens = tokens[1:]
-    while tokens and tokens[-1].dep_ in ("punct", "cc"):
-        tokens = tokens[:-1]
-    if not tokens:
-        return ""
-    agree = {
-        t.head.i for t in tokens if t.lower_ in _SUBJECT_PRONOUNS and t.dep_.startswith("nsubj")
-    }
-    subj = clause.subject
-    first_person = clause.implied or (subj is not None and subj.lower_ in _SUBJECT_PRONOUNS)
-    if first_person:
-        agree.add(clause.head.i)
-    agree |= {t.i for t in tokens if t.dep_ in ("aux", "auxpass") and t.head.i in agree}
-    inherited = subj is not None and subj.i not in {t.i for t in tokens}
-    if (
-        inherited
-        and first_person
-        and clause.head.tag_ == "VB"
-        and not any(c.dep_ in ("aux", "auxpass") for c in clause.head.children)
-    ):
-        agree.add(clause.head.i)  # "I live here and work there" → "… works there"
-        tokens = [_AsPresent(t) if t.i == clause.head.i else t for t in tokens]
-    out = _render(tokens, agree, speaker, other, last_person)
-    if inherited and subj is not None:
-        subject_text = _render(
-            sorted(subj.subtree, key=lambda t: t.i), set(), speaker, other, last_person
-        )
-        out = f"{subject_text} {out}"
-    elif clause.implied and subj is None:
-        verb = next(
-            (t for t in tokens if t.pos_ in ("VERB", "AUX") or t.lower_ in _SPOKEN_STARTS),
-            tokens[0],
-        )
-        progressive = verb.tag_ == "VBG" or verb.lower_ in ("gon", "gonna")
-        out = f"{speaker} {'is ' if progressive else ''}{out[0].lower() + out[1:]}"
-    out = out.rstrip(" ,;:-–—")
-    return (out[0].upper() + out[1:] + ".") if out else ""
-
-
-class _AsPresent:
-    """A token seen as a present-tense verb (tag VBP), for agreement of a bare ``conj``."""
-
-    def __init__(self, token: Any) -> None:
-        self._t = token
-        self.tag_ = "VBP"
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._t, name)
