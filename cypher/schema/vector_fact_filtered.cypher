@@ -1,0 +1,6 @@
+// Cosine vector index on Fact.embedding that also stores agent_id, for in-index filtered search (Cypher 25 SEARCH … WHERE node.agent_id = …; Neo4j 2026.01+ only).
+// params: $dimensions int
+// returns: nothing
+CYPHER 25
+CREATE VECTOR INDEX fact_embedding IF NOT EXISTS FOR (n:Fact) ON (n.embedding) WITH [n.agent_id]
+OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}}
