@@ -79,11 +79,11 @@ async def load(ex: Neo4jExecutor, prefix: str, groups: list[tuple[str, int, int]
                     }
                 )
                 if len(rows) >= 2_000:
-                    await ex.run_text(load_query("bench_vector_facts"), {"rows": rows})
+                    await ex.run_text(load_query("vector_facts"), {"rows": rows})
                     bar.update(len(rows))
                     rows = []
     if rows:
-        await ex.run_text(load_query("bench_vector_facts"), {"rows": rows})
+        await ex.run_text(load_query("vector_facts"), {"rows": rows})
         bar.update(len(rows))
     bar.close()
 
@@ -183,7 +183,7 @@ async def main(small: str, large: str, queries: int, sample: int, keep: bool) ->
         if not keep:
             while (
                 await ex.run_text(
-                    load_query("bench_vector_cleanup"), {"prefix": prefix, "batch": 10_000}
+                    load_query("vector_facts_cleanup"), {"prefix": prefix, "batch": 10_000}
                 )
             )[0]["deleted"]:
                 pass

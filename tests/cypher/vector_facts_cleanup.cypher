@@ -1,4 +1,4 @@
-// Bench only: deletes a batch of the agent-vector bench's facts (agent ids start with the prefix).
+// Tests and benches: deletes a batch of those facts (agent ids start with the prefix).
 // params: $prefix string, $batch int
 // returns: deleted int
 MATCH (f:Fact) WHERE f.agent_id STARTS WITH $prefix

@@ -1,4 +1,4 @@
-// Bench only: plain visible facts with caller vectors, many agents at once (no entities, no events).
+// Tests and benches: plain visible facts with caller vectors, many agents at once (no entities, no events).
 // params: $rows list<{id string, agent_id string, text string, embedding list<float>}>
 // returns: created int
 UNWIND $rows AS r
