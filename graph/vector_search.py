@@ -50,10 +50,11 @@ class VectorSearchForm:
 
 async def detect(ex: Executor) -> VectorSearchForm:
     """Two cheap reads: the server's versions and the fact index's properties."""
-    comp = (await ex.run("schema/vector_search_form", read=True))[0]
+    comps = await ex.run("schema/vector_search_form", read=True)
     rows = await ex.run("schema/fact_vector_index", read=True)
     props = tuple(str(p) for p in rows[0]["properties"]) if rows else ()
+    version, cypher = (comps[0]["version"], list(comps[0]["cypher"])) if comps else (None, [])
     return VectorSearchForm(
-        server_filtered=server_has_filtered_search(comp["version"], list(comp["cypher"])),
+        server_filtered=server_has_filtered_search(version, cypher),
         index_properties=props,
     )

@@ -146,6 +146,12 @@ async def measure(
     return out
 
 
+async def cleanup(ex: Neo4jExecutor, prefix: str) -> None:
+    query = load_query("vector_facts_cleanup")
+    while (await ex.run_text(query, {"prefix": prefix, "batch": 10_000}))[0]["deleted"]:
+        pass
+
+
 async def main(small: str, large: str, queries: int, sample: int, keep: bool) -> None:
     settings = Settings()
     ex = connect(
@@ -155,6 +161,7 @@ async def main(small: str, large: str, queries: int, sample: int, keep: bool) ->
         await ensure_schema(ex, DIM, timeout_s=600)
         form = await detect(ex)
         version = (await ex.run("schema/components", read=True))[0]["version"]
+        await cleanup(ex, "bav-")  # leftovers of an interrupted run
         prefix = f"bav-{uuid.uuid4().hex[:6]}-"
         groups = [("s", *sizes(small)), ("l", *sizes(large))]
         groups = [g for g in groups if g[1] and g[2]]
