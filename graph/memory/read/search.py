@@ -120,6 +120,9 @@ def grow_k(k: int, cap: int) -> int:
     return min(cap, k * 4)
 
 
+SEARCH_BEAM = 4  # filtered search asks the index for this many times the page
+
+
 def fact_strategy(
     limit: int, agent_count: int, total_count: int, exact_max: int, cap: int, filtered: bool
 ) -> str:
@@ -224,9 +227,10 @@ async def semantic_facts(
             res = await ex.run(name, scope.params(k=k, min_score=min_score, limit=limit), read=True)
             return res[0]
 
-        # The agent's own hits: slack for hidden (invalidated, low-confidence) facts only.
+        # The agent's own hits, 4x the page: the graph walk is approximate and a wider beam
+        # finds the true best (recall@10 0.89 at LIMIT 15, 0.99 at 40: docs/benchmarks.md).
         k0 = (
-            min(cap, max(limit * 3 // 2, limit + 1))
+            min(cap, limit * SEARCH_BEAM)
             if strategy == "search"
             else initial_k(limit, agent_facts, total_facts, cap)
         )
