@@ -1,7 +1,7 @@
 """Agent-scoped vector search with many agents sharing one index: exact scan of the agent's
 facts vs over-fetch of the global index vs in-index filtered search (Neo4j 2026.01+).
 
-    .venv/bin/python -m tests.bench.bench_agent_vectors                       # 1,000 x 60 + 20 x 2,000
+    .venv/bin/python -m tests.bench.bench_agent_vectors                       # 1,000 x 60 + 20 x 2,000 facts
     .venv/bin/python -m tests.bench.bench_agent_vectors --small 1000x100 --large 0x0 --queries 30
 
 Facts are imported with caller vectors (clustered, 384 dimensions, like a sentence model's),
@@ -188,12 +188,7 @@ async def main(small: str, large: str, queries: int, sample: int, keep: bool) ->
                       f"{statistics.median(cols['p95']):>7.1f} {statistics.median(cols['hits']):>9.0f} "
                       f"{statistics.median(cols['k']):>7.0f} {statistics.mean(cols['recall']):>9.2f}")  # fmt: skip
         if not keep:
-            while (
-                await ex.run_text(
-                    load_query("vector_facts_cleanup"), {"prefix": prefix, "batch": 10_000}
-                )
-            )[0]["deleted"]:
-                pass
+            await cleanup(ex, prefix)
     finally:
         await ex.close()
 
