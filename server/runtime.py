@@ -13,11 +13,12 @@ def local_neo4j(settings: Settings | None = None) -> LocalNeo4j:
     s = settings or get_settings()
     return LocalNeo4j(
         RuntimeConfig(
-            home=s.home,
+            home=s.neo4j_home,
             password=s.neo4j_password.get_secret_value() if s.neo4j_password else None,
             bolt_port=s.neo4j_bolt_port,
             http_port=s.neo4j_http_port,
             heap=s.neo4j_heap,
+            line=s.neo4j_line,
             pagecache=s.neo4j_pagecache,
             tx_memory=s.neo4j_tx_memory,
             tx_timeout_s=s.neo4j_tx_timeout_s,

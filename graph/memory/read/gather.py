@@ -80,6 +80,7 @@ async def per_signal(
             exact_max=cfg.budgets.exact_scan_max_facts,
             cap=cfg.budgets.overfetch_cap,
             stats=stats["semantic"],
+            filtered=bool(catalog.get("fact_search")),
         )
         started = time.perf_counter()
         # Seeds: the best semantic hits by the same formula (keyword/graph boosts are not
@@ -170,6 +171,7 @@ async def one_statement(
         agent_events=int(catalog["agent_events"]),
         total_events=int(catalog["total_events"]),
         agent_observations=int(catalog.get("agent_observations", 1)),
+        fact_search=bool(catalog.get("fact_search")),
     )
     lucene, graph_limit, seeds, pattern_types = _plan_inputs(plan, cfg)
     lucene = planner.agent_lucene(lucene, scope.agent_id)
@@ -206,6 +208,7 @@ async def one_statement(
             exact_max=cfg.budgets.exact_scan_max_facts,
             cap=cfg.budgets.overfetch_cap,
             stats=stats["semantic"],
+            filtered=bool(catalog.get("fact_search")),
         )
         ranking.score_facts(sem, cfg, now, window)
         spread = await spreading_activation(

