@@ -49,9 +49,13 @@ from graph.memory.write.remember.rows import (
 )
 from graph.providers import Embedder
 
-__all__ = ["API_MAX_ITEMS", "Progress", "check_sizes", "remember"]
+__all__ = ["API_MAX_ITEMS", "BATCH_SIZE", "Progress", "check_sizes", "remember"]
 
 Progress = Callable[[int, int], None]
+
+# Rows per UNWIND statement and write transaction: large enough that round trips and commits
+# stop dominating a bulk import, small enough that one transaction stays a few MB.
+BATCH_SIZE = 2_000
 
 
 async def remember(
@@ -64,7 +68,7 @@ async def remember(
     events: Sequence[StructuredEvent] = (),
     progress: Progress | None = None,
     *,
-    batch_size: int = 500,
+    batch_size: int = BATCH_SIZE,
     max_items: int | None = None,
     pii_mode: str = "redact",
 ) -> RememberResult:
