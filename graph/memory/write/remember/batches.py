@@ -29,7 +29,7 @@ async def write_entities(
     async def work(tx: Transaction) -> int:
         await claim_space(tx, agent_id, space)
         created = await tx.run("write/upsert_entities", agent_id=agent_id, now=now, rows=rows)
-        await tx.run("write/upsert_aliases", agent_id=agent_id, now=now, rows=aliases)
+        await tx.run("remember/upsert_aliases", agent_id=agent_id, now=now, rows=aliases)
         return sum(1 for r in created if r["created"])
 
     return await executor.write(work)
@@ -57,7 +57,7 @@ async def write_facts(
         if batch.new_rows:
             await claim_space(tx, agent_id, space)
             await tx.run("write/create_facts", agent_id=agent_id, rows=batch.new_rows)
-            await tx.run("write/link_about", agent_id=agent_id, rows=batch.about)
+            await tx.run("remember/link_about", agent_id=agent_id, rows=batch.about)
         if batch.provenance:
             await tx.run("write/link_events", agent_id=agent_id, rows=batch.provenance)
         if batch.reinforce:
@@ -73,6 +73,8 @@ async def write_relations(
     entities."""
 
     async def work(tx: Transaction) -> None:
-        await tx.run("write/upsert_relations", agent_id=agent_id, now=now, reinforce=0.1, rows=rows)
+        await tx.run(
+            "remember/upsert_relations", agent_id=agent_id, now=now, reinforce=0.1, rows=rows
+        )
 
     await executor.write(work)
