@@ -46,7 +46,7 @@ from graph.memory.write.models import (
     StructuredFact,
     StructuredRelation,
 )
-from graph.memory.write.remember import Progress, remember
+from graph.memory.write.remember import BATCH_SIZE, Progress, remember
 from graph.providers import Embedder
 
 __all__ = ["Admin", "Browse", "Documents", "History"]
@@ -200,7 +200,7 @@ class Admin:
         events: Sequence[StructuredEvent] = (),
         progress: Progress | None = None,
         *,
-        batch_size: int = 500,
+        batch_size: int = BATCH_SIZE,
         max_items: int | None = None,
     ) -> RememberResult:
         """Import entities, facts, relations and events as given (no LLM; idempotent)."""

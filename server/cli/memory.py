@@ -139,7 +139,7 @@ def register(app: typer.Typer) -> None:
     def remember_cmd(
         file: Path = typer.Argument(..., exists=True, dir_okay=False, help="JSONL file"),
         agent: str = typer.Option("default", "--agent", help="Agent id"),
-        batch_size: int = typer.Option(500, "--batch-size", min=1, max=10_000),
+        batch_size: int = typer.Option(2_000, "--batch-size", min=1, max=10_000),
     ) -> None:
         """Import entities/facts/relations/events from a JSONL file (no LLM)."""
         from graph.progress import progress_bar

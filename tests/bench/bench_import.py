@@ -34,6 +34,7 @@ from graph.admin import delete_agent
 from graph.executor import Executor, Transaction
 from graph.memory.services import Admin
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
+from graph.memory.write.remember import BATCH_SIZE
 from graph.progress import progress_bar
 from graph.providers import Embedder
 from graph.schema import ensure_schema
@@ -256,7 +257,7 @@ def main() -> None:
         action="store_true",
         help="also store every triple as a fact about its subject",
     )
-    ap.add_argument("--batch-size", type=int, default=500)
+    ap.add_argument("--batch-size", type=int, default=BATCH_SIZE)
     ap.add_argument("--profile", action="store_true", help="seconds per statement and embedding")
     ap.add_argument("--repeat", action="store_true", help="time a second, identical import")
     ap.add_argument("--keep", action="store_true", help="keep the agent (default: delete it)")
