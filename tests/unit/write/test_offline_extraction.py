@@ -113,3 +113,24 @@ def test_dash_and_semicolon_joined_clauses_keep_the_informative_one(nlp) -> None
     # Hyphenated words and ranges are not clause joins.
     ex = extract_with(nlp, "I run a well-known 2-3 person bakery.", "Ana")
     assert [f.text for f in ex.facts] == ["Ana runs a well-known 2-3 person bakery."]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Hi! I'm Guilherme Maturana and I live in Curitiba.",
+        "I am Guilherme Maturana.",
+        "My name is Guilherme Maturana.",
+    ],
+)
+def test_a_self_introduction_is_not_a_fact(nlp, message: str) -> None:  # type: ignore[no-untyped-def]
+    ex = extract_with(nlp, message, "Guilherme Maturana")
+    texts = [f.text for f in ex.facts]
+    assert not [t for t in texts if t.count("Guilherme Maturana") > 1], texts
+    if "Curitiba" in message:
+        assert texts == ["Guilherme Maturana lives in Curitiba."]
+
+
+def test_a_name_equal_to_another_is_still_a_fact(nlp) -> None:  # type: ignore[no-untyped-def]
+    ex = extract_with(nlp, "Clara Rezende is the sister of Thiago Nogueira.", "Rafael")
+    assert [f.text for f in ex.facts] == ["Clara Rezende is the sister of Thiago Nogueira."]

@@ -137,6 +137,15 @@ async def extract_offline(
     return await asyncio.to_thread(extract_with, nlp, message, speaker, recent, None, noun_phrases)
 
 
+def names_itself(text: str, subject: str) -> bool:
+    """Whether a rewritten clause only says its subject is called by its own name: a
+    self-introduction ("I'm Ana Souza", said by Ana Souza) rewrites to "Ana Souza is Ana
+    Souza.", which tells nothing a reader does not already have."""
+    name = re.escape(fold(subject))
+    said = fold(text).strip().rstrip(".!")
+    return re.fullmatch(rf"{name}(?: ?'? ?s name)? (?:is|am|are|was) {name}", said) is not None
+
+
 def other_speaker(recent: list[str] | None, speaker: str) -> str | None:
     """The most recent other speaker named in ``recent`` ('Speaker: text' lines), if any."""
     for line in reversed(recent or []):
@@ -306,7 +315,7 @@ def extract_with(
             if subject is None:
                 continue
             text = rewrite(clause, speaker, state.other, last_person)
-            if len(text) < 10:
+            if len(text) < 10 or names_itself(text, subject):
                 continue
             used.update(mentioned)
             if state.other and any(t.lower_ in SECOND_PERSON for t in clause.tokens):
