@@ -87,6 +87,7 @@ GRAPH_OFF = {
     "enable_expansion": False,
     "enable_aggregation": False,
     "activation_hops": 0,
+    "bridge_seeds": 0,
 }
 
 
