@@ -237,8 +237,11 @@ def test_admin_key_browses_the_demo_agent(
     assert len(browser.find_elements(By.CSS_SELECTOR, rows)) < now_rows
     _view(browser, f"{base}/explorer#/entity?agent={demo_agent}&key={key}")
 
-    # Fact: its versions; forget asks for confirmation first (cancelled here).
-    fact_link = browser.find_element(By.CSS_SELECTOR, "#entity-facts li a")
+    # Fact (one the demo's messages stated: the job change): its versions; forget asks for
+    # confirmation first (cancelled here).
+    fact_link = browser.find_element(
+        By.XPATH, "//ul[@id='entity-facts']/li[@class='active']/a[contains(., 'Orion Tech')]"
+    )
     fact_link.click()
     WebDriverWait(browser, 30).until(
         lambda b: b.execute_script(
