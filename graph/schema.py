@@ -6,8 +6,8 @@ runs when its name is not there yet, so code that knows fewer or other migration
 release, a branch sharing a dev database) neither lowers the recorded version nor hides a
 migration that shares a number with one applied elsewhere. Re-running is a no-op (every statement
 uses ``IF NOT EXISTS``), so it is safe on every start. On a server with in-index filtered
-vector search (Neo4j 2026.01+) the fact vector index stores ``agent_id`` too, and a plain one
-left by an older server is rebuilt once (``graph/vector_search.py``). Vector indexes take the embedder's dimension;
+vector search (Neo4j 2026.01+) the fact, entity and event vector indexes store ``agent_id`` too,
+and a plain one left by an older server is rebuilt once (``graph/vector_search.py``). Vector indexes take the embedder's dimension;
 a database built for another dimension is refused (a re-embed job is the way to change models).
 """
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cypher
 from graph.errors import GraphError
 from graph.executor import Executor
-from graph.vector_search import detect
+from graph.vector_search import FILTERABLE, detect
 
 __all__ = [
     "MIGRATIONS",
@@ -101,10 +101,10 @@ async def ensure_schema(ex: Executor, dimensions: int, *, timeout_s: float = 120
         for statement in cypher.load_script(name):
             await ex.run_text(statement)
     form = await detect(ex)
-    if form.needs_rebuild:  # a database from a server without filtered search: rebuild once
-        await ex.run("schema/drop_fact_vector_index")
+    for label in form.rebuild():  # built by a server without filtered search: rebuild once
+        await ex.run(f"schema/drop_{label}_vector_index")
     for label in VECTOR_INDEXES:
-        name = "fact_filtered" if label == "fact" and form.server_filtered else label
+        name = f"{label}_filtered" if label in FILTERABLE and form.server_filtered else label
         await ex.run(f"schema/vector_{name}", {"dimensions": dimensions})
     await ex.run(
         "schema/set_version",

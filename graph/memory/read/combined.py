@@ -47,6 +47,7 @@ class SignalSizes:
     total_events: int
     agent_observations: int
     fact_search: bool = False  # the fact index allows in-index filtered search
+    event_search: bool = False  # the event index allows in-index filtered search
 
 
 @dataclass
@@ -129,7 +130,17 @@ async def all_signals(
     ev_limit = cfg.context.topk_events * 3
     ev_min = index_min_score(cfg.context.min_event_similarity)
     ev_k = initial_k(ev_limit, sizes.agent_events, sizes.total_events, cfg.budgets.overfetch_cap)
-    ev_index = sizes.agent_events > budgets.exact_scan_max_facts and ev_k < budgets.overfetch_cap
+    ev_strategy = fact_strategy(
+        ev_limit,
+        sizes.agent_events,
+        sizes.total_events,
+        budgets.exact_scan_max_facts,
+        budgets.overfetch_cap,
+        sizes.event_search,
+    )
+    ev_index = ev_strategy != "exact"
+    if ev_strategy == "search":  # as for facts: a one-hit probe here, SEARCH alone afterwards
+        ev_k = 1
     ev_kw_k = initial_k(ev_limit, sizes.agent_events, sizes.agent_events, cfg.budgets.fulltext_cap)
     events = sizes.agent_events > 0
     obs = sizes.agent_observations > 0 and cfg.context.max_observations > 0
@@ -254,14 +265,17 @@ async def all_signals(
             out.events_keyword.append(ev)
         else:
             out.events_semantic.append(ev)
-    out.events_semantic_complete = not (events and ev_index) or _complete(
-        len(out.events_semantic),
-        ev_limit,
-        int(row["ev_fetched"]),
-        ev_k,
-        cfg.budgets.overfetch_cap,
-        row["ev_floor"],
-        ev_min,
+    out.events_semantic_complete = not (events and ev_strategy == "search") and (
+        not (events and ev_index)
+        or _complete(
+            len(out.events_semantic),
+            ev_limit,
+            int(row["ev_fetched"]),
+            ev_k,
+            cfg.budgets.overfetch_cap,
+            row["ev_floor"],
+            ev_min,
+        )
     )
     out.events_keyword_complete = not (events and ev_q) or _complete(
         len(out.events_keyword),
@@ -271,7 +285,7 @@ async def all_signals(
         cfg.budgets.fulltext_cap,
     )
     stats["events_semantic"] = SearchStats(
-        "none" if not events else "index" if ev_index else "exact",
+        "none" if not events else ev_strategy,
         [ev_k] if events and ev_index else [],
         False,
         len(out.events_semantic),

@@ -117,6 +117,7 @@ async def per_signal(
             exact_max=cfg.budgets.exact_scan_max_facts,
             cap=cfg.budgets.overfetch_cap,
             stats=stats["events_semantic"],
+            filtered=bool(catalog.get("event_search")),
         ),
         keyword_events(
             ex,
@@ -172,6 +173,7 @@ async def one_statement(
         total_events=int(catalog["total_events"]),
         agent_observations=int(catalog.get("agent_observations", 1)),
         fact_search=bool(catalog.get("fact_search")),
+        event_search=bool(catalog.get("event_search")),
     )
     lucene, graph_limit, seeds, pattern_types = _plan_inputs(plan, cfg)
     lucene = planner.agent_lucene(lucene, scope.agent_id)
@@ -246,6 +248,7 @@ async def one_statement(
             exact_max=cfg.budgets.exact_scan_max_facts,
             cap=cfg.budgets.overfetch_cap,
             stats=stats["events_semantic"],
+            filtered=bool(catalog.get("event_search")),
         )
 
     async def events_keyword_again() -> None:

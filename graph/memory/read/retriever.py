@@ -25,7 +25,7 @@ from graph.memory.spaces import check_space, embedder_name
 from graph.memory.text import fold
 from graph.memory.write.guard import redact_context
 from graph.providers.base import ChatLLM, Embedder, embed_queries
-from graph.vector_search import detect
+from graph.vector_search import VectorSearchForm, detect
 
 __all__ = ["Retriever"]
 
@@ -69,7 +69,7 @@ class Retriever:
         self.config = config or RetrieveConfig()
         self.config.validate()
         self._count_cache: dict[str, tuple[float, dict[str, int]]] = {}
-        self._fact_search: bool | None = None  # in-index filtered vector search (detected)
+        self._search_form: VectorSearchForm | None = None  # in-index filtered search (detected)
 
     async def plan(
         self, agent_id: str, query: str, as_of: datetime | None = None, expand: bool = True
@@ -81,26 +81,31 @@ class Retriever:
         if skip is not None:
             return skip, {}
         terms = await asyncio.to_thread(planner.lookup_terms, query)
-        rows, counts, fact_search = await asyncio.gather(
+        rows, counts, form = await asyncio.gather(
             self.executor.run(
                 "read/plan_catalog", {"agent_id": agent_id, **terms.params()}, read=True
             ),
             self._counts(agent_id),
             self._filtered_search(),
         )
-        catalog = {**rows[0], **counts, "fact_search": fact_search}
+        catalog = {
+            **rows[0],
+            **counts,
+            "fact_search": form.filtered,
+            "event_search": form.filtered_for("event"),
+        }
         matches = [planner.CatalogRow(**m) for m in catalog["matches"]]
         plan = await asyncio.to_thread(planner.build_plan, query, catalog["types"], matches)
         if expand:
             plan = await self.expand(agent_id, plan, as_of)
         return plan, catalog
 
-    async def _filtered_search(self) -> bool:
-        """Whether the fact index allows in-index filtered search (read once: the form only
-        changes when ``ensure_schema`` rebuilds the index at start-up)."""
-        if self._fact_search is None:
-            self._fact_search = (await detect(self.executor)).filtered
-        return self._fact_search
+    async def _filtered_search(self) -> VectorSearchForm:
+        """Which indexes allow in-index filtered search (read once: the form only changes
+        when ``ensure_schema`` rebuilds an index at start-up)."""
+        if self._search_form is None:
+            self._search_form = await detect(self.executor)
+        return self._search_form
 
     async def _counts(self, agent_id: str) -> dict[str, int]:
         """Corpus sizes, cached for ``counts_ttl_s``: they only steer the search strategy. A

@@ -298,8 +298,10 @@ async def semantic_events(
     exact_max: int,
     cap: int,
     stats: SearchStats,
+    filtered: bool = False,
 ) -> list[EventHit]:
-    """Events nearest to the query vector (same strategies as facts)."""
+    """Events nearest to the query vector (same strategies as facts; ``filtered``: the event
+    index allows in-index filtered search)."""
     if agent_events == 0:
         stats.strategy = "none"
         return []
@@ -312,12 +314,20 @@ async def semantic_events(
         "limit": limit,
     }
     rows: list[dict[str, Any]] | None = None
-    k0 = initial_k(limit, agent_events, total_events, cap)
-    if agent_events > exact_max and k0 < cap:
-        stats.strategy = "index"
+    strategy = fact_strategy(limit, agent_events, total_events, exact_max, cap, filtered)
+    if strategy != "exact":
+        stats.strategy = strategy
+        name = (
+            "read/semantic_events_search" if strategy == "search" else "read/semantic_events_index"
+        )
+        k0 = (
+            min(cap, limit * SEARCH_BEAM)
+            if strategy == "search"
+            else initial_k(limit, agent_events, total_events, cap)
+        )
 
         async def query(k: int) -> dict[str, Any]:
-            return (await ex.run("read/semantic_events_index", {**params, "k": k}, read=True))[0]
+            return (await ex.run(name, {**params, "k": k}, read=True))[0]
 
         got, complete = await overfetch(query, limit, k0, cap, min_score, stats)
         rows = got if complete else None

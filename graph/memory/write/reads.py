@@ -2,7 +2,8 @@
 fact-candidate reads, each one read transaction taking UNWIND batches.
 
 The nearest-neighbour reads cost the same whatever the agent's size (``overfetch``: exact scan
-of small sets, vector index over-fetch of large ones, inside the same read transactions).
+of small sets, vector index over-fetch of large ones — or in-index filtered search for entities
+where the server has it — inside the same read transactions).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 from graph.executor import Executor, Transaction
 from graph.memory.write.config import Scan
 from graph.memory.write.overfetch import Round, first_k, index_score, next_k, use_exact
+from graph.vector_search import form_of
 
 __all__ = ["load_context", "load_entity_candidates", "load_fact_candidates"]
 
@@ -38,6 +40,7 @@ async def _overfetch(
         got = await tx.run(
             statement,
             rows=[{**r, "k": ks[r["index"]]} for r in pending],
+            beam=max(ks[r["index"]] for r in pending),  # SEARCH takes one static LIMIT
             k=limit,
             min_score=min_score,
             **params,
@@ -150,7 +153,13 @@ async def load_entity_candidates(
 ) -> tuple[list[Row], list[Row], list[Row]]:
     """Resolution stage inputs: alias matches, exact keys, nearest entities — one read
     transaction. Nearest entities by exact scan for small agents, through the entity vector
-    index for large ones (``overfetch``); rows ``{index, key, name, type, similarity}``."""
+    index for large ones (``overfetch``; in-index filtered search where the server and the
+    index allow it, ``graph/vector_search.py``); rows ``{index, key, name, type, similarity}``."""
+    search = (
+        "write/nearest_entities_search"
+        if rows and (await form_of(executor)).filtered_for("entity")
+        else "write/nearest_entities_index"
+    )
 
     async def work(tx: Transaction) -> tuple[list[Row], list[Row], list[Row]]:
         aliases = await tx.run("write/match_aliases", agent_id=agent_id, norms=norms)
@@ -163,7 +172,7 @@ async def load_entity_candidates(
         if not use_exact(int(scope["agent_entities"]), scan.entity_max):
             settled, exact = await _overfetch(
                 tx,
-                "write/nearest_entities_index",
+                search,
                 rows,
                 {r["index"]: first_k(k) for r in rows},
                 k,

@@ -443,7 +443,7 @@ async def test_one_statement_equals_the_signal_statements(
                 "read/signals",
                 # the vector search form, read once per Retriever (its first retrieve)
                 "schema/vector_search_form",
-                "schema/fact_vector_index",
+                "schema/vector_index_properties",
             }
             many = await retriever.retrieve(
                 agent_id, query, as_of=as_of, options={**base, "single_statement": False}

