@@ -1,12 +1,13 @@
 """Synthetic bulk import rate: ``.venv/bin/python -m tests.bench.bench_import_synthetic
-[--facts N] [--agents A] [--entities-per-fact K] [--batch-size N]``.
+[--facts N] [--agents A] [--entities-per-fact K] [--batch-size N] [--profile]``.
 
 Imports ``--facts`` facts per agent for ``--agents`` fresh agents through ``remember`` with
 caller-supplied vectors (random unit vectors of the configured embedder's size, made before
 the clock starts), so the figure is the database-bound rate a large import can expect. Every
 fact has a subject and ``K`` mentioned entities drawn from a pool of ``N / 5`` names per
 agent, and one relation between its subject and its first mentioned entity. Prints facts/s,
-entities/s and relations/s over all agents; the agents are deleted at the end.
+entities/s and relations/s over all agents (``--profile``: seconds per statement, in commits
+and in Python); the agents are deleted at the end.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from graph.progress import progress_bar
 from graph.schema import ensure_schema
 from server.memory import build_embedder, connect_executor
 from server.settings import Settings
+from tests.bench.bench_import import Meter, MeteredExecutor, print_profile
 
 WORDS = [
     "river",
@@ -80,7 +82,8 @@ async def run(args: argparse.Namespace) -> None:
     ex = connect_executor(settings)
     embedder = build_embedder(settings)
     await ensure_schema(ex, embedder.dimensions)
-    admin = Admin(ex, embedder, pii_mode="off")
+    meter = Meter()
+    admin = Admin(MeteredExecutor(ex, meter) if args.profile else ex, embedder, pii_mode="off")
     data = [
         corpus(args.facts, args.entities_per_fact, embedder.dimensions, seed)
         for seed in range(args.agents)
@@ -110,6 +113,8 @@ async def run(args: argparse.Namespace) -> None:
         f"  entities/s   {entities / seconds:.0f}\n"
         f"  relations/s  {relations / seconds:.0f}"
     )
+    if args.profile:
+        print_profile(meter, seconds)
 
 
 def main() -> None:
@@ -118,6 +123,7 @@ def main() -> None:
     ap.add_argument("--agents", type=int, default=1)
     ap.add_argument("--entities-per-fact", type=int, default=2)
     ap.add_argument("--batch-size", type=int, default=BATCH_SIZE)
+    ap.add_argument("--profile", action="store_true", help="seconds per statement, commits")
     asyncio.run(run(ap.parse_args()))
 
 

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, LiteralString, TypeVar, cast
 
 import cypher
-from graph.executor import Neo4jExecutor, Row, Transaction, _row
+from graph.executor import Neo4jExecutor, Row, Transaction, _row, quiet_params
 
 __all__ = ["ProfilingExecutor", "db_hits", "operators"]
 
@@ -33,7 +33,9 @@ class _ProfilingTransaction(Transaction):
 
     async def run(self, name: str, **params: Any) -> list[Row]:
         self.statements.append(name)
-        result = await self.tx.run(cast(LiteralString, "PROFILE " + cypher.load(name)), params)
+        result = await self.tx.run(
+            cast(LiteralString, "PROFILE " + cypher.load(name)), quiet_params(params)
+        )
         rows = [_row(record.data()) async for record in result]
         self.owner.record(name, (await result.consume()).profile)
         return rows
@@ -68,7 +70,9 @@ class ProfilingExecutor(Neo4jExecutor):
     ) -> list[Row]:
         self.round_trips += 1
         async with self.driver.session(database=self.database) as session:
-            result = await session.run(cast(LiteralString, "PROFILE " + query), params or {})
+            result = await session.run(
+                cast(LiteralString, "PROFILE " + query), quiet_params(params or {})
+            )
             rows = [_row(record.data()) async for record in result]
             self.record(self._name, (await result.consume()).profile)
         return rows

@@ -14,13 +14,11 @@ from graph.memory.write.remember.prepare import (
     prepare_rows,
 )
 
-NOW = datetime(2026, 1, 1, tzinfo=UTC)
-
 
 def _rows(facts: list[StructuredFact]):  # type: ignore[no-untyped-def]
     registry = Registry()
     result = RememberResult()
-    fact_rows, _ = prepare_rows("agent", facts, [], registry, NOW, result)
+    fact_rows, _ = prepare_rows("agent", facts, [], registry, result)
     return fact_rows
 
 
@@ -62,10 +60,7 @@ def test_stored_ids_and_stored_texts_are_unchanged() -> None:
 def test_new_facts_link_their_subject_once_as_primary() -> None:
     rows = _rows([StructuredFact("Ana met Bo", "Ana", entities=["Bo", "Ana", "Bo"], id="f")])
     (batch,) = plan_fact_batches(rows, set(), {}, 500)
-    assert [(a["key"], a["primary"]) for a in batch.about] == [
-        ("thing:ana", True),
-        ("thing:bo", False),
-    ]
+    assert batch.new_rows[0]["keys"] == ["thing:ana", "thing:bo"]  # the subject first
 
 
 def test_entity_rows_carry_each_folded_name_once() -> None:
@@ -76,3 +71,18 @@ def test_entity_rows_carry_each_folded_name_once() -> None:
         {"norm": "clarinha", "text": "Clarinha"},
     ]
     assert row["embedding"] == [0.0] and row["token"] == "t"
+
+
+def test_fact_times_are_the_callers_or_left_to_the_statement() -> None:
+    given = datetime(2024, 5, 1, tzinfo=UTC)
+    rows = _rows(
+        [
+            StructuredFact("Ana likes tea", "Ana", id="f1"),
+            StructuredFact("Ana likes jazz", "Ana", id="f2", created_at=given, valid_from=given),
+        ]
+    )
+    # No datetime per row unless the caller gave one: the statement fills in the import's time.
+    plain, dated = rows[0][1], rows[1][1]
+    assert plain["created_at"] is None and plain["valid_from"] is None
+    assert dated["created_at"] == given and dated["valid_from"] == given
+    assert "last_confirmed_at" not in plain  # the statement sets it to created_at

@@ -50,14 +50,13 @@ async def write_events(
 async def write_facts(
     executor: Executor, agent_id: str, space: str, now: datetime, batch: FactBatch
 ) -> None:
-    """Create the batch's new facts with their entity and event links, reinforce the known
-    ones it repeats."""
+    """Create the batch's new facts with their entity links (one statement) and event links,
+    reinforce the known ones it repeats."""
 
     async def work(tx: Transaction) -> None:
         if batch.new_rows:
             await claim_space(tx, agent_id, space)
-            await tx.run("write/create_facts", agent_id=agent_id, rows=batch.new_rows)
-            await tx.run("remember/link_about", agent_id=agent_id, rows=batch.about)
+            await tx.run("remember/create_facts", agent_id=agent_id, now=now, rows=batch.new_rows)
         if batch.provenance:
             await tx.run("write/link_events", agent_id=agent_id, rows=batch.provenance)
         if batch.reinforce:

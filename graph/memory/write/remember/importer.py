@@ -155,7 +155,7 @@ async def _vectors(
 
 def _floats(vec: Sequence[float]) -> list[float]:
     """``vec`` as a list of floats, as the driver stores it (no copy when it already is)."""
-    if type(vec) is list and all(type(v) is float for v in vec):
+    if type(vec) is list and set(map(type, vec)) == {float}:
         return vec
     return [float(v) for v in vec]
 
@@ -184,7 +184,7 @@ async def _import(
     await asyncio.to_thread(declare, entities, registry)
     await load_known(executor, agent_id, refs, registry)
     fact_rows, rel_rows = await asyncio.to_thread(
-        prepare_rows, agent_id, facts, relations, registry, now, result
+        prepare_rows, agent_id, facts, relations, registry, result
     )
 
     # Exact duplicates: within the import, and against active facts already stored.

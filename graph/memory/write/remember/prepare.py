@@ -60,7 +60,6 @@ def prepare_rows(
     facts: Sequence[StructuredFact],
     relations: Sequence[StructuredRelation],
     registry: Registry,
-    now: datetime,
     result: RememberResult,
 ) -> tuple[list[FactRow], list[dict[str, Any]]]:
     """The fact rows and relation rows of the import, references resolved through
@@ -83,7 +82,7 @@ def prepare_rows(
             raise BadInput("fact text must not be empty")
         subject = resolve(fact.subject)
         mentioned = [k for k in dict.fromkeys(resolve(e) for e in fact.entities) if k != subject]
-        props = fact_props(agent_id, fact, subject, now, result.warnings)
+        props = fact_props(agent_id, fact, subject, result.warnings)
         fact_rows.append((fact.id or str(uuid.uuid4()), props, mentioned, list(fact.event_ids)))
     rel_rows: list[dict[str, Any]] = []
     for i, rel in enumerate(relations):
@@ -180,8 +179,8 @@ class FactBatch:
 
     start: int
     size: int
+    # {id, props, keys}: keys = the subject, then the mentioned entities (its ABOUT links)
     new_rows: list[dict[str, Any]] = field(default_factory=list)
-    about: list[dict[str, Any]] = field(default_factory=list)
     provenance: list[dict[str, Any]] = field(default_factory=list)
     reinforce: list[dict[str, Any]] = field(default_factory=list)
     fact_ids: list[str] = field(default_factory=list)  # input order, the stored id of each
@@ -220,9 +219,9 @@ def plan_fact_batches(
             if active:
                 seen_hash[h] = fid
             batch.fact_ids.append(fid)
-            batch.new_rows.append({"id": fid, "props": props})
-            batch.about.append({"fact_id": fid, "key": props["subject_key"], "primary": True})
-            batch.about += [{"fact_id": fid, "key": k, "primary": False} for k in mentioned]
+            batch.new_rows.append(
+                {"id": fid, "props": props, "keys": [props["subject_key"], *mentioned]}
+            )
             batch.provenance += [{"fact_id": fid, "event_id": e} for e in event_ids]
         batch.reinforce = [{"id": k, "count": c} for k, c in reinforce.items()]
         batches.append(batch)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from graph.errors import BadInput
@@ -33,13 +32,15 @@ __all__ = [
 
 
 def fact_props(
-    agent_id: str, fact: StructuredFact, subject_key: str, now: datetime, warnings: list[str]
+    agent_id: str, fact: StructuredFact, subject_key: str, warnings: list[str]
 ) -> dict[str, Any]:
+    """The stored properties of an imported fact. Its times are the caller's or null: the
+    write statement (``remember/create_facts``) fills the null ones with the import's time,
+    sent once per statement rather than once per row."""
     text = clean_text(fact.text).strip()
     kind = fact.kind if fact.kind in FACT_KINDS else "fact"
     if kind != fact.kind:
         warnings.append(f"unknown fact kind {fact.kind!r} coerced to 'fact'")
-    created = fact.created_at or now
     norm = normalize(text)
     return {
         "text": text,
@@ -57,11 +58,10 @@ def fact_props(
         "speaker": fact.speaker,
         "language": detect_language(text),
         "source_context": fact.source_context or "structured_import",
-        "valid_from": fact.valid_from or created,
+        "valid_from": fact.valid_from,  # null: created_at
         "valid_to": fact.valid_to,
         "invalidated_at": None,
-        "created_at": created,
-        "last_confirmed_at": created,
+        "created_at": fact.created_at,  # null: the import's time; also last_confirmed_at
         "reinforcement_count": max(1, int(fact.reinforcement_count)),
         "review_needed": False,
     }
@@ -146,8 +146,19 @@ def check_vectors(
                     f"{section}[{i}].embedding has {len(vec)} values; the "
                     f"configured embedder's vectors have {dimensions}"
                 )
-            if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in vec):
+            if not _finite_numbers(vec):
                 raise BadInput(f"{section}[{i}].embedding must hold finite numbers only")
+
+
+_PLAIN_NUMBERS = frozenset({float, int, bool})
+
+
+def _finite_numbers(vec: Sequence[Any]) -> bool:
+    """Every value a finite int or float (C-level passes when all are plain floats and ints:
+    a large import checks millions of values)."""
+    if set(map(type, vec)) <= _PLAIN_NUMBERS:
+        return all(map(math.isfinite, vec))
+    return all(isinstance(v, (int, float)) and math.isfinite(v) for v in vec)
 
 
 _SECTIONS = REMEMBER_SECTIONS
