@@ -256,14 +256,7 @@ class WritePipeline:
                 token,
                 None if claim.space_claimed else embedder_name(self.embedder),
             )
-            await run_stages(
-                self.executor,
-                self.embedder,
-                self.llm,
-                call,
-                early,
-                lambda: self._release(agent_id, key or "", token),
-            )
+            await self._run_stages(call, early)
         except FencedOut:
             if key:
                 await self._release(agent_id, key, token)
@@ -288,6 +281,17 @@ class WritePipeline:
         result.duration_ms = run.ms()
         result.trace = run.trace
         return result
+
+    async def _run_stages(self, call: WriteCall, early: asyncio.Task[Prepared] | None) -> None:
+        """The stages after the event (``stages.run_stages``)."""
+        await run_stages(
+            self.executor,
+            self.embedder,
+            self.llm,
+            call,
+            early,
+            lambda: self._release(call.agent_id, call.key or "", call.token),
+        )
 
     async def _release(self, agent_id: str, key: str, token: str) -> None:
         async def work(tx: Transaction) -> None:
