@@ -72,8 +72,12 @@ async def decide_and_commit(
             for i in live
         ],
         cfg.reconcile_candidates * 2,  # over-fetch by vector, keep the top by hybrid score
-        sorted({r.source_key for r in relations if r.type in single}),
-        list(single),
+        [
+            {"key": key, "type": type_}
+            for key, type_ in sorted(
+                {(r.source_key, r.type) for r in relations if r.type in single}
+            )
+        ],
         cfg.reconcile_add_below,
         cfg.scan,
     )

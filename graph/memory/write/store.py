@@ -217,10 +217,8 @@ async def commit(
             )
         if p.new_facts:
             await tx.run("write/create_facts", **common, rows=p.new_facts)
-        if p.about:
-            await tx.run("write/link_about", **common, rows=p.about)
-        if p.provenance:
-            await tx.run("write/link_events", **common, rows=p.provenance)
+        if p.about or p.provenance:
+            await tx.run("write/link_facts", **common, about=p.about, provenance=p.provenance)
         if p.supersedes:
             await tx.run("write/link_supersedes", **common, rows=p.supersedes)
         if p.causes:

@@ -106,11 +106,11 @@ async def test_offline_write_is_two_transactions(
     res = await pipe.write(agent_id, "I live in Curitiba and work at Acme.", SPEAKER)
     assert res.success and len(res.facts_added) == 2
     assert rec.round_trips == 2
-    assert "spaces/claim" not in rec.statements and "write/match_aliases" in rec.statements
-    assert len(rec.statements) <= 18, rec.statements
+    assert "spaces/claim" not in rec.statements and "write/entity_lookup" in rec.statements
+    assert len(rec.statements) <= 15, rec.statements
     rec.reset()
     again = await pipe.write(agent_id, "I live in Curitiba and work at Acme.", SPEAKER)
     assert rec.round_trips == 2
-    assert len(rec.statements) <= 18, rec.statements
+    assert len(rec.statements) <= 16, rec.statements
     assert not again.facts_added and len(again.facts_unchanged) == 2
     assert (await counts(executor, agent_id))["facts"] == 2
