@@ -96,7 +96,10 @@ _FORMS: weakref.WeakKeyDictionary[Executor, VectorSearchForm] = weakref.WeakKeyD
 
 async def form_of(ex: Executor) -> VectorSearchForm:
     """:func:`detect`, read once per executor once every filterable index exists (before
-    ``ensure_schema`` has built them all the answer is not cached)."""
+    ``ensure_schema`` has built them all the answer is not cached). An executor over one open
+    transaction (``SharedTransaction``: the offline write) asks the executor it wraps, outside
+    that transaction."""
+    ex = getattr(ex, "base", ex)
     form = _FORMS.get(ex)
     if form is None:
         form = await detect(ex)

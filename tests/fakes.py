@@ -137,20 +137,43 @@ class WrappedExecutor:
 
 
 class RecordingExecutor(WrappedExecutor):
-    """An executor over the real driver that records every statement name and round trip."""
+    """An executor over the real driver that records every statement name and round trip:
+    ``names`` the statements run on their own, ``statements`` those and every statement of
+    the units of work (transactions), in order."""
 
     def __init__(self, inner: Executor) -> None:
         super().__init__(inner)
         self.names: list[str] = []
+        self.statements: list[str] = []
 
     async def run(
         self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
     ) -> list[dict[str, Any]]:
         self.names.append(name)
+        self.statements.append(name)
         return await super().run(name, params, read=read)
+
+    async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        return await super().write(self._recorded(work))
+
+    async def read(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        return await super().read(self._recorded(work))
+
+    def _recorded(
+        self, work: Callable[[Transaction], Awaitable[T]]
+    ) -> Callable[[Transaction], Awaitable[T]]:
+        async def recorded(tx: Transaction) -> T:
+            start = len(tx.statements)
+            try:
+                return await work(tx)
+            finally:
+                self.statements += tx.statements[start:]
+
+        return recorded
 
     def reset(self) -> None:
         self.names.clear()
+        self.statements.clear()
         self.round_trips = 0
 
 

@@ -1,13 +1,21 @@
 // Store raw messages (the immutable audit trail); MERGE on id makes retries idempotent.
-// params: $agent_id string, $rows list<{id string, props map, pending bool (optional)}>
-// returns: id string
+// params: $agent_id string, $rows list<{id string, props map, pending bool (optional)}>, $embedder string or null
+// returns: id string, embedder string (the model recorded for the agent; null when $embedder is null)
 // A row with pending = true is a message still to be extracted: it carries the
 // :PendingExtraction label until its extraction commits (the orphan sweep looks for it).
 // Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
-// created on first use from the agent's current counts.
+// created on first use from the agent's current counts. With $embedder, the agent's embedding
+// model is claimed in the same statement (as spaces/claim: recorded at the first write): the
+// caller compares the returned model and rolls the transaction back when it is another one.
+CALL () {
+  UNWIND CASE WHEN $embedder IS NULL THEN [] ELSE [$embedder] END AS model
+  MERGE (sp:AgentEmbedder {agent_id: $agent_id})
+  ON CREATE SET sp.embedder = model, sp.since = datetime()
+  RETURN head(collect(sp.embedder)) AS recorded
+}
 MERGE (s:AgentStats {agent_id: $agent_id})
   ON CREATE SET s.counting = true
-WITH s
+WITH s, recorded
 CALL (s) {
   WITH s
   WHERE s.counting
@@ -21,4 +29,4 @@ MERGE (ev:Event {id: row.id})
 ON CREATE SET ev += row.props, ev.agent_id = $agent_id, s.events = s.events + 1
 FOREACH (_ IN CASE WHEN coalesce(row.pending, false) AND ev.extracted_at IS NULL
                    THEN [1] ELSE [] END | SET ev:PendingExtraction)
-RETURN ev.id AS id
+RETURN ev.id AS id, recorded AS embedder

@@ -1,8 +1,11 @@
 // Register aliases, first write wins per (agent_id, norm): an alias never moves to another entity.
 // params: $agent_id string, $now datetime, $rows list<{norm string, text string, key string}>
 // returns: norm string, key string (the entity the alias points to after this write)
+// Lookups are pinned to the unique keys (USING INDEX SEEK): left to itself the planner may
+// take the Entity(agent_id) index and filter the agent's entities per row, or scan an index.
 UNWIND $rows AS row
 MATCH (e:Entity {agent_id: $agent_id, key: row.key})
+USING INDEX SEEK e:Entity(agent_id, key)
 MERGE (a:Alias {agent_id: $agent_id, norm: row.norm})
 ON CREATE SET a.text = row.text, a.created_at = $now
 WITH a, e, row

@@ -1,9 +1,13 @@
 // Create or reinforce entity relationships (RELATES_TO, semantic type in `type`); self-loops skipped.
 // params: $agent_id string, $now datetime, $reinforce float, $rows list<{id, source_key, target_key, type, strength, confidence, valid_from, evidence_fact_id}>
 // returns: id string, type string, source_key string, target_key string, created bool, strength float
+// Lookups are pinned to the unique keys (USING INDEX SEEK): left to itself the planner may
+// take the Entity(agent_id) index and filter the agent's entities per row, or scan an index.
 UNWIND $rows AS row
 MATCH (s:Entity {agent_id: $agent_id, key: row.source_key})
+USING INDEX SEEK s:Entity(agent_id, key)
 MATCH (t:Entity {agent_id: $agent_id, key: row.target_key})
+USING INDEX SEEK t:Entity(agent_id, key)
 WITH s, t, row WHERE s <> t
 // Writing to the source node takes its lock, so concurrent messages cannot both create the edge.
 SET s.updated_at = $now

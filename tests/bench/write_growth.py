@@ -37,13 +37,14 @@ from tests.fakes import WrappedExecutor
 __all__ = ["GROWTH_STAGES", "run_growth"]
 
 SPEAKER = "Rafael"
-# Trace steps (graph/memory/write/pipeline.py) → reported stage.
+# Trace steps (graph/memory/write/pipeline.py, stages.py) → reported stage; "commit" is the
+# offline transaction's COMMIT (its reads, decisions and statements are the steps before it).
 GROWTH_STAGES = {
     "extraction": ("extraction",),
     "embedding": ("embedding",),
     "resolution": ("resolution",),
     "reconcile": ("reconcile",),
-    "commit": ("upsert",),
+    "commit": ("upsert", "commit"),
     "other": ("guard", "event", "context"),
 }
 LLM_STAGE = {

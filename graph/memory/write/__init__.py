@@ -15,9 +15,11 @@ Rooms (modules with pure decisions are unit-tested without a database):
   rules, no LLM) → ``extraction`` (hardening, normalisation, semantic dedup) → ``resolve`` +
   ``entities`` (entity resolution) → ``reconcile`` + ``decide`` (ADD / UPDATE / DELETE /
   NOOP) → ``planning`` (mirror facts, evidence, supersession, commit rows) →
-  ``commit_stage`` (candidates, plan, write, receipts); ``trace`` records each call and
-  ``pipeline`` wires the stages. Round trips per message: 5 (event, context read, entity
-  candidates, fact candidates, one write transaction).
+  ``commit_stage`` (candidates, plan, write, receipts); ``trace`` records each call,
+  ``pipeline`` checks the call and logs the event, ``stages`` runs the rest
+  (``extract_stage``, ``assemble``, ``shared_tx``). Transactions per message: 5 on the LLM
+  path (event, context read, entity candidates, fact candidates, the write transaction), 2
+  offline (the event, then reads, decisions and writes in one transaction).
 - ``offline/``: the offline extractor (``extractor``, ``clauses``, ``answers``, ``portuguese``).
 - ``remember/``: structured import (``importer``, ``names``, ``rows``).
 - Around them: ``models`` (inputs and results), ``config`` (``WriteConfig`` and overrides),

@@ -48,8 +48,12 @@ async def decide_and_commit(
     speaker: str,
     fence: Fence | None,
     embedder: str | None = None,
+    retries: int | None = None,
 ) -> None:
     """Reconcile, plan, upsert: candidates, decisions, plan and the one write transaction.
+    ``embedder``: the model to record for the agent in it (None: already claimed);
+    ``retries``: of the write transaction on a transient error (default
+    ``cfg.write_retries``; 0 when ``executor`` shares a transaction its owner retries).
 
     Raises:
         WriteConflict: the commit's re-check found a concurrent write (decide again).
@@ -68,8 +72,12 @@ async def decide_and_commit(
             for i in live
         ],
         cfg.reconcile_candidates * 2,  # over-fetch by vector, keep the top by hybrid score
-        sorted({r.source_key for r in relations if r.type in single}),
-        list(single),
+        [
+            {"key": key, "type": type_}
+            for key, type_ in sorted(
+                {(r.source_key, r.type) for r in relations if r.type in single}
+            )
+        ],
         cfg.reconcile_add_below,
         cfg.scan,
     )
@@ -131,7 +139,9 @@ async def decide_and_commit(
         result.warnings = run.warnings
         result.duration_ms = run.ms()
         out.plan.receipt = (key, json.dumps(result.to_dict(), default=str))
-    res = await commit(executor, agent_id, out.plan, cfg.write_retries)
+    res = await commit(
+        executor, agent_id, out.plan, cfg.write_retries if retries is None else retries
+    )
     for change in result.facts_unchanged:
         change.reason = f"{change.reason} (reinforcement_count={res.reinforced.get(change.id)})"
     run.step(

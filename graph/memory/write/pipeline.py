@@ -1,5 +1,7 @@
-"""The write pipeline (docs/architecture.md): message → event → extraction → resolution →
-reconciliation → one write transaction. Stages are small functions; this module wires them."""
+"""The write pipeline (docs/architecture.md): message → guard → event → extraction →
+resolution → reconciliation → one write transaction. This module checks the call and logs the
+event; the stages after it are in ``stages`` (extraction in ``extract_stage``, items in
+``assemble``, reconcile/plan/upsert in ``commit_stage``)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ import json
 import logging
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,23 +21,12 @@ from graph.memory.text import (
     clean_text,
     content_hash,
     event_embedding_text,
-    fold,
     idempotency_digest,
     join_parts,
     normalize,
-    word_ngrams,
 )
-from graph.memory.write.commit_stage import account, copy_into, decide_and_commit, save_receipt
 from graph.memory.write.config import WriteConfig, apply_overrides
-from graph.memory.write.entities import Mention, collect_mentions, resolve_mentions
-from graph.memory.write.extraction import (
-    ExtractedFact,
-    Extraction,
-    KnownContext,
-    known_context,
-    normalize_extraction,
-    semantic_dedup,
-)
+from graph.memory.write.extract_stage import Prepared, prepare_offline
 from graph.memory.write.failed import mark_failed
 from graph.memory.write.guard import (
     MAX_THREAD_ID_CHARS,
@@ -46,30 +36,9 @@ from graph.memory.write.guard import (
     scan_pii,
     stored_label,
 )
-from graph.memory.write.llm_stages import (
-    CallFailed,
-    LLMSession,
-    blind_extraction,
-    informed_extraction,
-)
 from graph.memory.write.models import WriteResult
-from graph.memory.write.offline import extract_offline
-from graph.memory.write.planning import (
-    FactItem,
-    RelationItem,
-    find_evidence,
-    mentions,
-)
-from graph.memory.write.reads import load_context
-from graph.memory.write.reconcile import (
-    FactDecision,
-)
-from graph.memory.write.store import (
-    AlreadyExtracted,
-    Fence,
-    WriteConflict,
-    log_event,
-)
+from graph.memory.write.stages import WriteCall, run_stages
+from graph.memory.write.store import Fence, log_event
 from graph.memory.write.trace import WriteRun, last_items
 from graph.providers import ChatLLM, Embedder
 
@@ -80,8 +49,6 @@ log = logging.getLogger(__name__)
 # Keyed writes store their event under an id derived from the key, so a retry (after a crash
 # or an expired claim) finds the event it logged before instead of logging a second one.
 _EVENT_NS = uuid.UUID("8b1d6a52-3c7e-4f0a-9d2b-6e5f4a3c2b10")
-# Decide-again rounds when the commit's re-check finds a concurrent write (WriteConflict).
-CONFLICT_RETRIES = 3
 
 
 class WritePipeline:
@@ -176,7 +143,7 @@ class WritePipeline:
         # Offline, the extraction needs nothing from the database: it (and the embedding of
         # its names and facts) runs while the message is embedded and its event logged.
         early = (
-            asyncio.create_task(self._extract_offline(text, speaker, recent, cfg))
+            asyncio.create_task(prepare_offline(text, speaker, recent, cfg, self.embedder))
             if self.llm is None
             else None
         )
@@ -271,7 +238,7 @@ class WritePipeline:
         result = WriteResult(event_id=claim.event_id, mode=cfg.mode, dry_run=dry_run)
         run.step("event", event_id=claim.event_id)
         try:
-            await self._run_stages(
+            call = WriteCall(
                 agent_id,
                 text,
                 speaker,
@@ -287,8 +254,9 @@ class WritePipeline:
                 dry_run,
                 fence,
                 token,
-                early,
+                None if claim.space_claimed else embedder_name(self.embedder),
             )
+            await self._run_stages(call, early)
         except FencedOut:
             if key:
                 await self._release(agent_id, key, token)
@@ -314,6 +282,17 @@ class WritePipeline:
         result.trace = run.trace
         return result
 
+    async def _run_stages(self, call: WriteCall, early: asyncio.Task[Prepared] | None) -> None:
+        """The stages after the event (``stages.run_stages``)."""
+        await run_stages(
+            self.executor,
+            self.embedder,
+            self.llm,
+            call,
+            early,
+            lambda: self._release(call.agent_id, call.key or "", call.token),
+        )
+
     async def _release(self, agent_id: str, key: str, token: str) -> None:
         async def work(tx: Transaction) -> None:
             await tx.run("write/release_receipt", agent_id=agent_id, key=key, token=token)
@@ -322,298 +301,8 @@ class WritePipeline:
         with contextlib.suppress(Exception):
             await self.executor.write(work)
 
-    async def _extract_offline(
-        self, text: str, speaker: str, recent: list[str], cfg: WriteConfig
-    ) -> Prepared:
-        ex = await extract_offline(text, speaker, recent, noun_phrases=cfg.offline_noun_phrase_ends)
-        return await self._prepare(ex, speaker)
-
-    async def _prepare(self, ex: Extraction, speaker: str) -> Prepared:
-        """Normalise the extraction and embed its facts and names (one embedder call)."""
-        ex = normalize_extraction(ex, speaker)
-        ments = collect_mentions(ex)
-        texts = [f.text for f in ex.facts] + [m.surface for m in ments] + [speaker]
-        return Prepared(ex, ments, texts, await self.embedder.embed(texts))
-
-    async def _extract(
-        self,
-        text: str,
-        speaker: str,
-        recent: list[str],
-        occurred: datetime,
-        known: KnownContext,
-        cfg: WriteConfig,
-        session: LLMSession,
-        run: WriteRun,
-        result: WriteResult,
-    ) -> Extraction | None:
-        caps = {
-            "max_facts": cfg.max_facts,
-            "max_entities": cfg.max_entities,
-            "min_chars": cfg.min_fact_chars,
-            "max_chars": cfg.max_fact_chars,
-        }
-        recent = last_items(recent, cfg.recent_messages_max)
-        ex: Extraction | None = None
-        try:
-            if cfg.enable_informed_extraction:
-                ex = await informed_extraction(
-                    session, text, speaker, occurred, recent, known, caps, cfg.extraction_timeout_s
-                )
-            if ex is None:
-                ex, retried = await blind_extraction(
-                    session, text, speaker, occurred, recent, caps, cfg.extraction_timeout_s
-                )
-                run.step("fallback_extraction", relation_retry_triggered=retried)
-        except CallFailed:
-            # The endpoint is down: no point piling up more calls. The event is kept (and
-            # stays :PendingExtraction, so the orphan sweep extracts it later).
-            run.warnings.append("LLM unavailable: message kept as an event, nothing extracted")
-            result.success = False
-            result.error = (
-                "LLM unavailable: nothing was extracted; the message is kept and "
-                "will be extracted again later"
-            )
-            return None
-        if ex is None:
-            result.success = False
-            result.error = (
-                "extraction failed: the model returned no usable JSON "
-                "(the message is kept as an event)"
-            )
-        return ex
-
-    async def _run_stages(
-        self,
-        agent_id: str,
-        text: str,
-        speaker: str,
-        recent: list[str],
-        occurred: datetime,
-        now: datetime,
-        message_vec: list[float],
-        cfg: WriteConfig,
-        run: WriteRun,
-        result: WriteResult,
-        persist: bool,
-        key: str | None,
-        dry_run: bool,
-        fence: Fence | None = None,
-        token: str = "",
-        early: asyncio.Task[Prepared] | None = None,
-    ) -> None:
-        session = LLMSession(self.llm) if self.llm is not None else None
-        if session is None:
-            # The context (known names and facts) only informs the LLM's extraction.
-            assert early is not None
-            prep = await early
-        else:
-            informed = cfg.enable_informed_extraction
-            alias_rows, ctx_facts = await load_context(
-                self.executor,
-                agent_id,
-                [*word_ngrams(text)[:500], fold(speaker)],
-                message_vec,
-                cfg.informed_extraction_topk if informed else 0,
-                cfg.scan,
-                cfg.context_min_similarity,
-            )
-            known = known_context(
-                alias_rows, ctx_facts, cfg.informed_extraction_context_budget_tokens
-            )
-            run.step(
-                "context",
-                aliases=len(alias_rows),
-                profiles=len(known.profiles),
-                known_facts=len(known.facts),
-            )
-            raw = await self._extract(
-                text, speaker, recent, occurred, known, cfg, session, run, result
-            )
-            run.warnings += session.warnings
-            session.warnings = []
-            if raw is None:
-                # Nothing extracted (LLM down or unusable answer): not a stored answer for the
-                # key — a retry runs again — and the event stays pending for the orphan sweep.
-                account(session, result)
-                if key and not dry_run:
-                    await self._release(agent_id, key, token)
-                return
-            prep = await self._prepare(raw, speaker)
-        ex, ments, texts, vecs = prep.ex, prep.ments, prep.texts, prep.vecs
-        run.step(
-            "extraction",
-            entities=len(ex.entities),
-            facts=len(ex.facts),
-            relations=len(ex.relations),
-            path="llm" if session else "offline",
-        )
-
-        run.step("embedding", texts=len(texts))
-        fact_vecs = vecs[: len(ex.facts)]
-        name_vecs = dict(
-            zip([m.surface for m in ments] + [speaker], vecs[len(ex.facts) :], strict=True)
-        )
-        keep = semantic_dedup(fact_vecs, cfg.semantic_dedup_threshold)
-        if len(keep) < len(ex.facts):
-            run.warnings.append(f"{len(ex.facts) - len(keep)} near-duplicate fact(s) removed")
-        facts = [ex.facts[i] for i in keep]
-        fact_vecs = [fact_vecs[i] for i in keep]
-
-        resolved = await resolve_mentions(
-            self.executor,
-            agent_id,
-            ments,
-            speaker,
-            name_vecs,
-            cfg,
-            session,
-            text,
-            profiles=ex.profiles,
-            shown=ex.known_entities if ex.known_ids is not None else None,
-        )
-        result.entities_resolved = resolved.report
-        ents = list(resolved.entities.values())
-        run.step("resolution", entities=len(ents))
-
-        def key_of(name: str) -> str:
-            return resolved.key_of(name, speaker)
-
-        items: list[FactItem] = []
-        for fact, vec in zip(facts, fact_vecs, strict=True):
-            items.append(_item(agent_id, len(items), fact, key_of(fact.subject), vec, ents))
-        relations: list[RelationItem] = []
-        seen_rel: set[tuple[str, str, str]] = set()
-        for rel in ex.relations:
-            src, dst = key_of(rel.source), key_of(rel.target)
-            if src == dst or (src, dst, rel.type) in seen_rel:
-                continue
-            seen_rel.add((src, dst, rel.type))
-            relations.append(RelationItem(src, dst, rel.type, rel.confidence))
-        mirrors: list[FactItem] = []
-        names = {e.key: e.name for e in ents}
-        for ritem in relations:
-            ritem.evidence = find_evidence(ritem, items)
-        if session is None:
-            # Offline, a relation is read off the parse of a sentence whose fact names both
-            # ends; one no fact supports came from a sentence that made no fact (small talk,
-            # "I hear ya"): kept as an edge it would need an invented mirror fact, so it goes.
-            dropped = [r for r in relations if r.evidence is None]
-            relations = [r for r in relations if r.evidence is not None]
-            if dropped:
-                log.debug("offline: %d relation(s) without a supporting fact dropped", len(dropped))
-        for ritem in relations:
-            if ritem.evidence is None:  # mirror fact for an unsupported relation
-                mirror = ExtractedFact(
-                    f"{names[ritem.source_key]} {ritem.type.replace('_', ' ')} "
-                    f"{names[ritem.target_key]}",
-                    names[ritem.source_key],
-                    cfg.mirror_fact_confidence,
-                    source_context="inferred_from_relation",
-                )
-                item = _item(
-                    agent_id, len(items) + len(mirrors), mirror, ritem.source_key, [], ents
-                )
-                item.is_mirror = True
-                mirrors.append(item)
-                ritem.evidence = item.index
-        if mirrors:
-            for item, vec in zip(
-                mirrors, await self.embedder.embed([m.text for m in mirrors]), strict=True
-            ):
-                item.embedding = vec
-            items += mirrors
-
-        # Reconcile stage.
-        low = [i for i in items if i.fact.confidence < cfg.min_fact_confidence_for_write]
-        for item in low:
-            item.decision = FactDecision("ADD", reason="below min_fact_confidence_for_write")
-            item.blocked = "low_confidence"
-        live = [i for i in items if i.blocked is None]
-        for attempt in range(CONFLICT_RETRIES + 1):
-            try:
-                await decide_and_commit(
-                    self.executor,
-                    agent_id,
-                    items,
-                    live,
-                    relations,
-                    resolved,
-                    ex,
-                    cfg,
-                    session,
-                    run,
-                    result,
-                    persist,
-                    key,
-                    dry_run,
-                    now,
-                    occurred,
-                    speaker,
-                    fence,
-                    embedder_name(self.embedder),
-                )
-                return
-            except WriteConflict as exc:
-                # A concurrent write committed first: decide again on fresh reads.
-                if attempt >= CONFLICT_RETRIES:
-                    raise
-                run.step("conflict", attempt=attempt + 1, reason=str(exc))
-                # The informed answer's UPDATE/DELETE/NONE targets were read before the other
-                # write: stale now. Decide like the blind path (thresholds + reconcile call).
-                ex.known_ids = None
-                for item in live:
-                    item.candidates, item.decision, item.blocked = [], None, None
-            except AlreadyExtracted:
-                # Another run (retry, job or orphan sweep) committed this message's facts.
-                run.warnings.append(
-                    "this message was already extracted by another run; nothing new was written"
-                )
-                result.facts_added, result.facts_updated = [], []
-                result.facts_unchanged, result.facts_deleted = [], []
-                result.relations = []
-                if key:
-                    result.warnings = run.warnings
-                    result.duration_ms = run.ms()
-                    stored = await save_receipt(self.executor, agent_id, key, result, now)
-                    if stored is not result:  # the first call's answer, as for any retry
-                        copy_into(result, stored)
-                        run.warnings = stored.warnings
-                return
-
-
-@dataclass
-class Prepared:
-    """An extraction, normalised, with its names and the vectors of its facts and names."""
-
-    ex: Extraction
-    ments: list[Mention]
-    texts: list[str]
-    vecs: list[list[float]]
-
 
 def _retrieve(task: asyncio.Task[Any]) -> None:
     """Done callback of a task nobody awaits: its exception is read, not logged as lost."""
     if not task.cancelled():
         task.exception()
-
-
-def _item(
-    agent_id: str,
-    index: int,
-    fact: ExtractedFact,
-    subject_key: str,
-    vec: list[float],
-    ents: list[Any],
-) -> FactItem:
-    norm = normalize(fact.text)
-    return FactItem(
-        index=index,
-        fact=fact,
-        subject_key=subject_key,
-        text=fact.text,
-        normalized=norm,
-        content_hash=content_hash(agent_id, subject_key, norm),
-        mentioned=[k for k in mentions(fact.text, ents) if k != subject_key],
-        embedding=list(vec),
-    )

@@ -162,14 +162,21 @@ async def load_entity_candidates(
     )
 
     async def work(tx: Transaction) -> tuple[list[Row], list[Row], list[Row]]:
-        aliases = await tx.run("write/match_aliases", agent_id=agent_id, norms=norms)
-        found = await tx.run("write/match_keys", agent_id=agent_id, keys=keys)
+        lookup = (
+            await tx.run(
+                "write/entity_lookup",
+                agent_id=agent_id,
+                norms=norms,
+                keys=keys,
+                max=scan.entity_max + 1,
+            )
+        )[0]
+        aliases, found = lookup["aliases"], lookup["found"]
         if not rows:
             return aliases, found, []
-        scope = (await tx.run("write/entity_scope", agent_id=agent_id, max=scan.entity_max + 1))[0]
         exact = rows
         near: list[Row] = []
-        if not use_exact(int(scope["agent_entities"]), scan.entity_max):
+        if not use_exact(int(lookup["agent_entities"]), scan.entity_max):
             settled, exact = await _overfetch(
                 tx,
                 search,
@@ -201,12 +208,12 @@ async def load_fact_candidates(
     agent_id: str,
     rows: list[Row],
     k: int,
-    source_keys: list[str],
-    types: list[str],
+    single: list[Row],
     min_similarity: float = 0.5,
     scan: Scan = Scan(),
 ) -> tuple[list[Row], list[Row]]:
-    """Reconcile stage inputs: same-subject candidates and active single-valued relations.
+    """Reconcile stage inputs: same-subject candidates and the active relations of the
+    message's single-valued ``{key, type}`` pairs (source entity, relation type).
     Subjects with many facts go through the fact vector index (candidates below
     ``min_similarity`` are then left out: they cannot change a decision's threshold)."""
 
@@ -224,9 +231,7 @@ async def load_fact_candidates(
         for row in settled:
             cands += [{"index": row["index"], **f} for f in _index_facts(row)]
         rels = (
-            await tx.run("write/active_relations", agent_id=agent_id, keys=source_keys, types=types)
-            if source_keys
-            else []
+            await tx.run("write/active_relations", agent_id=agent_id, rows=single) if single else []
         )
         return cands, rels
 

@@ -1,8 +1,9 @@
 """Neo4j writes of the write pipeline: the raw-first event log, then ONE write transaction.
 
-Round trips per message (full mode): 1 event log (+ idempotency claim in the same transaction),
-1 context read (aliases + pre-retrieval), 1 entity-candidate read, 1 fact-candidate read
-(those three in ``reads``), 1 write transaction → 5. Every statement takes UNWIND batches.
+Transactions per message: the event log (+ idempotency claim and the embedding model check in
+the same transaction), then, on the LLM path, the context read, the entity-candidate and
+fact-candidate reads (``reads``) and the write transaction → 5; the offline path runs its reads
+inside its write transaction (``stages``) → 2. Every statement takes UNWIND batches.
 
 Concurrency: the write transaction first locks what its decisions were made on —
 the job (fencing token, for job-run writes), the event (one extraction per message), the
@@ -22,7 +23,7 @@ from neo4j.exceptions import TransientError
 
 from graph.errors import FencedOut, GraphError
 from graph.executor import Executor, Transaction
-from graph.memory.spaces import claim_space
+from graph.memory.spaces import check_space, claim_space
 
 __all__ = [
     "AlreadyExtracted",
@@ -64,6 +65,7 @@ class EventClaim:
     stored_result: str | None = None
     in_progress: bool = False
     taken_over: bool = False  # the key's earlier claim had expired (its writer died)
+    space_claimed: bool = False  # the agent's embedding model was checked in this transaction
 
 
 async def log_event(
@@ -106,10 +108,14 @@ async def log_event(
                 return EventClaim(None, stored, in_progress=stored is None)
         if event is None:
             return EventClaim(None)
+        # The model check shares the event's statement (spaces/claim inside it): a refused
+        # model raises here and the transaction, event included, rolls back.
+        rows = await tx.run(
+            "write/create_events", agent_id=agent_id, rows=[event], embedder=embedder
+        )
         if embedder is not None:
-            await claim_space(tx, agent_id, embedder)
-        await tx.run("write/create_events", agent_id=agent_id, rows=[event])
-        return EventClaim(event["id"], taken_over=taken_over)
+            check_space(agent_id, rows[0]["embedder"], embedder)
+        return EventClaim(event["id"], taken_over=taken_over, space_claimed=embedder is not None)
 
     if event is None and receipt is None:
         return EventClaim(None)
@@ -211,10 +217,8 @@ async def commit(
             )
         if p.new_facts:
             await tx.run("write/create_facts", **common, rows=p.new_facts)
-        if p.about:
-            await tx.run("write/link_about", **common, rows=p.about)
-        if p.provenance:
-            await tx.run("write/link_events", **common, rows=p.provenance)
+        if p.about or p.provenance:
+            await tx.run("write/link_facts", **common, about=p.about, provenance=p.provenance)
         if p.supersedes:
             await tx.run("write/link_supersedes", **common, rows=p.supersedes)
         if p.causes:

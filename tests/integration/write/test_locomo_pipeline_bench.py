@@ -84,7 +84,8 @@ async def test_pipeline_benchmark_prints_every_table(
     rows = [line.split() for line in out.splitlines() if line.startswith("tiny-1 ")]
     assert rows[0][:4] == ["tiny-1", "1.000", "1.000", "0.60"]  # precision, recall, facts/turn
     assert rows[1][:2] == ["tiny-1", "2"]  # 2 questions; R@10 pipeline, gold, ratio
-    assert "Neo4j round trips 4.00" in out and "LLM calls 0.00" in out  # offline: no context read
+    # offline: the event, then one transaction (reads, decisions, writes); no context read
+    assert "Neo4j round trips 2.00" in out and "LLM calls 0.00" in out
     facts = json.loads(dump.read_text(encoding="utf-8"))
     assert sorted(f["text"] for f in facts) == [
         "Ana lives in Curitiba.",

@@ -12,7 +12,7 @@ import pytest
 from graph.admin import delete_agent
 from graph.executor import Executor, Neo4jExecutor
 from graph.memory.text import fold
-from graph.memory.write import StructuredEntity, StructuredFact
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.memory.write.config import Scan
 from graph.memory.write.reads import load_context, load_entity_candidates, load_fact_candidates
 from graph.memory.write.remember import remember
@@ -115,7 +115,7 @@ async def test_candidates_of_a_large_subject_come_from_the_fact_vector_index(
         {"index": 0, "subject_key": "person:ana", "content_hash": "none", "embedding": vecs[0]},
         {"index": 1, "subject_key": "person:bruno", "content_hash": "none", "embedding": vecs[1]},
     ]
-    cands, _ = await load_fact_candidates(prof, agent_id, rows, 10, [], [], 0.5, SCAN)
+    cands, _ = await load_fact_candidates(prof, agent_id, rows, 10, [], 0.5, SCAN)
     assert "ProcedureCall" in operators(prof.plans["write/fact_candidates_index"])
     ana = [c for c in cands if c["index"] == 0]
     assert ana and ana[0]["text"] == "Ana noted item 7 about topic 7" and len(ana) <= 10
@@ -129,3 +129,39 @@ async def test_candidates_of_a_large_subject_come_from_the_fact_vector_index(
     assert 0 < len(known) <= 10 and all(f["key"] == "person:ana" for f in known)
     assert known[0]["text"] == "Ana noted item 7 about topic 7"
     assert "write/context_facts" not in prof.hits
+
+
+async def test_single_valued_check_reads_only_the_messages_source_and_type_pairs(
+    executor: Executor, agent_id: str, hash_embedder: Embedder
+) -> None:
+    """``write/active_relations`` answers the (source, type) pairs of the message's
+    single-valued relations only: a speaker with many relations of other types (and other
+    single-valued types) gives just the one relation a new target would supersede. Its work
+    is the source's outgoing relations, whatever the size of the agent or the database."""
+    assert isinstance(executor, Neo4jExecutor)
+    people = _people(120)
+    await remember(
+        executor,
+        hash_embedder,
+        agent_id,
+        entities=[
+            StructuredEntity("Rafael", "person"),
+            *people,
+            StructuredEntity("Lisbon", "place"),
+        ],
+        relations=[
+            *[StructuredRelation("Rafael", p.name, "knows") for p in people],
+            StructuredRelation("Rafael", "Lisbon", "lives_in"),
+            StructuredRelation("Rafael", people[0].name, "works_at"),
+        ],
+    )
+    prof = ProfilingExecutor(executor)
+    single = [{"key": "person:rafael", "type": "lives_in"}]
+    _, active = await load_fact_candidates(prof, agent_id, [], 10, single, 0.5, SCAN)
+    assert [(r["source_key"], r["type"], r["target_key"]) for r in active] == [
+        ("person:rafael", "lives_in", "place:lisbon")
+    ]
+    # the source through the unique (agent_id, key) lookup — not an Entity index scanned and
+    # filtered (work growing with the database) — then its outgoing relations (122 here)
+    assert operators(prof.plans["write/active_relations"])[-1] == "NodeUniqueIndexSeek"
+    assert prof.hits["write/active_relations"] <= 4 * 122 + 20

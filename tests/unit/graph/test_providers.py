@@ -6,6 +6,7 @@ import httpx
 import pytest
 
 from graph.providers import HashEmbedder, LLMError
+from graph.providers.embedders import length_batches
 from graph.providers.openai_chat import parse_json_text
 from tests.fakes import ScriptedLLM
 
@@ -62,3 +63,15 @@ async def test_openai_chat_recovers_after_one_timeout() -> None:
     llm = ScriptedLLM(replies=[httpx.ReadTimeout("slow"), {"ok": True}])
     resp = await llm.chat(max_retries=1).complete_json("extraction", "s", "u")
     assert resp.data == {"ok": True} and llm.calls == 2
+
+
+def test_length_batches_keep_short_texts_apart_from_long_ones() -> None:
+    # ten 5-token names and five 30-token facts: one batch computes 15 × 30 slots, two 200
+    assert length_batches([5] * 10 + [30] * 5, 32) == [range(0, 10), range(10, 15)]
+    # nearly equal lengths share a batch (a model call costs more than a little padding)
+    assert length_batches([10, 11, 12, 12], 32) == [range(0, 4)]
+    # at most max_rows rows per batch, every text in exactly one batch, in order
+    batches = length_batches([7] * 70, 32)
+    assert len(batches) == 3 and all(len(b) <= 32 for b in batches)
+    assert [i for b in batches for i in b] == list(range(70))
+    assert length_batches([], 32) == []

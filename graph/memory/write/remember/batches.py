@@ -42,7 +42,7 @@ async def write_events(
 
     async def work(tx: Transaction) -> None:
         await claim_space(tx, agent_id, space)
-        await tx.run("write/create_events", agent_id=agent_id, rows=rows)
+        await tx.run("write/create_events", agent_id=agent_id, rows=rows, embedder=None)
 
     await executor.write(work)
 
