@@ -155,11 +155,6 @@ async def load_entity_candidates(
     transaction. Nearest entities by exact scan for small agents, through the entity vector
     index for large ones (``overfetch``; in-index filtered search where the server and the
     index allow it, ``graph/vector_search.py``); rows ``{index, key, name, type, similarity}``."""
-    search = (
-        "write/nearest_entities_search"
-        if rows and (await form_of(executor)).filtered_for("entity")
-        else "write/nearest_entities_index"
-    )
 
     async def work(tx: Transaction) -> tuple[list[Row], list[Row], list[Row]]:
         lookup = (
@@ -177,9 +172,12 @@ async def load_entity_candidates(
         exact = rows
         near: list[Row] = []
         if not use_exact(int(lookup["agent_entities"]), scan.entity_max):
+            # Which index form (read once per process, outside this transaction): only a large
+            # agent needs to know.
+            filtered = (await form_of(executor)).filtered_for("entity")
             settled, exact = await _overfetch(
                 tx,
-                search,
+                "write/nearest_entities_search" if filtered else "write/nearest_entities_index",
                 rows,
                 {r["index"]: first_k(k) for r in rows},
                 k,
