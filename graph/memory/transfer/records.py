@@ -214,6 +214,8 @@ def remap_record(record: dict[str, Any], agent_id: str) -> dict[str, Any]:
         props["id"] = new
         if props.get("evidence_fact_id"):
             props["evidence_fact_id"] = m(props["evidence_fact_id"])
+        if props.get("evidence_fact_ids"):
+            props["evidence_fact_ids"] = [m(f) for f in props["evidence_fact_ids"]]
         return {
             "id": new,
             "source": _need(record, "source"),

@@ -101,11 +101,18 @@ def test_links_relations_and_chunks_map_every_id_they_hold() -> None:
             "id": "r1",
             "source": "person:a",
             "target": "org:x",
-            "props": {"type": "works_at", "evidence_fact_id": "f1"},
+            "props": {
+                "type": "works_at",
+                "evidence_fact_id": "f1",
+                "evidence_fact_ids": ["f0", "f1"],
+            },
         },
         "b",
     )
     assert rel["props"]["evidence_fact_id"] == map_id("b", "f1") and rel["source"] == "person:a"
+    # Every supporting fact, not only the newest: the cascade keeps a relationship open while
+    # one of them is active.
+    assert rel["props"]["evidence_fact_ids"] == [map_id("b", "f0"), map_id("b", "f1")]
     chunk = remap_record({"kind": "chunk", "id": "c1", "document_id": "d1", "props": {}}, "b")
     assert chunk["props"]["document_id"] == map_id("b", "d1") == chunk["document_id"]
     entity = remap_record({"kind": "entity", "key": "person:a", "props": {"name": "A"}}, "b")
