@@ -32,7 +32,7 @@ from graph.memory.read.search import (
 )
 from graph.memory.read.traversal import activation_pool
 
-__all__ = ["NO_MATCH", "Combined", "SignalSizes", "all_signals"]
+__all__ = ["NO_MATCH", "Combined", "SignalSizes", "all_signals", "searched"]
 
 NO_MATCH = ""  # list pad in read/signals: no entity key or entity type is empty
 
@@ -81,6 +81,30 @@ def _complete(
     """The rule of ``search.overfetch`` after its first round."""
     below = min_score is not None and floor is not None and floor < min_score
     return rows >= limit or fetched < k or below or k >= cap
+
+
+def searched(cfg: RetrieveConfig, sizes: SignalSizes) -> tuple[bool, bool]:
+    """Whether the semantic part of facts, and of events, goes through in-index filtered
+    search (pure): SEARCH cannot run inside ``read/signals``, so such a part runs on its own
+    (``gather.one_statement`` starts it alongside the statement)."""
+    b = cfg.budgets
+    facts = fact_strategy(
+        cfg.candidates.semantic_limit,
+        sizes.agent_facts,
+        sizes.total_facts,
+        b.exact_scan_max_facts,
+        b.overfetch_cap,
+        sizes.fact_search,
+    )
+    events = fact_strategy(
+        cfg.context.topk_events * 3,
+        sizes.agent_events,
+        sizes.total_events,
+        b.exact_scan_max_facts,
+        b.overfetch_cap,
+        sizes.event_search,
+    )
+    return facts == "search", events == "search" and sizes.agent_events > 0
 
 
 async def all_signals(

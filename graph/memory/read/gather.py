@@ -13,7 +13,7 @@ from typing import Any
 
 from graph.executor import Executor
 from graph.memory.read import planner, ranking
-from graph.memory.read.combined import SignalSizes, all_signals
+from graph.memory.read.combined import SignalSizes, all_signals, searched
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EventHit, ObservationHit, RetrievalPlan, ScoredFact
 from graph.memory.read.search import (
@@ -179,28 +179,10 @@ async def one_statement(
     lucene = planner.agent_lucene(lucene, scope.agent_id)
     named = [e.key for e in plan.entities] if cfg.graph.enable_expansion else []
     stats: dict[str, SearchStats] = {}
-    t = time.perf_counter()
-    got = await all_signals(
-        ex,
-        scope,
-        cfg,
-        now,
-        sizes,
-        lucene=lucene,
-        seeds=seeds,
-        graph_limit=graph_limit,
-        pattern_types=pattern_types,
-        named=named,
-        stats=stats,
-    )
-    statement_ms = _ms(t)
-    sem, spread, kw = got.semantic, got.activation, got.keyword
-    ev_sem, ev_kw = got.events_semantic, got.events_keyword
 
-    async def semantic_again() -> None:
-        nonlocal sem, spread
-        stats["semantic"] = SearchStats()
-        sem = await semantic_facts(
+    async def semantic_again() -> tuple[SearchStats, list[ScoredFact], list[ScoredFact]]:
+        own = SearchStats()
+        hits = await semantic_facts(
             ex,
             scope,
             limit=cfg.candidates.semantic_limit,
@@ -209,17 +191,73 @@ async def one_statement(
             total_facts=sizes.total_facts,
             exact_max=cfg.budgets.exact_scan_max_facts,
             cap=cfg.budgets.overfetch_cap,
-            stats=stats["semantic"],
+            stats=own,
             filtered=bool(catalog.get("fact_search")),
         )
-        ranking.score_facts(sem, cfg, now, window)
-        spread = await spreading_activation(
+        ranking.score_facts(hits, cfg, now, window)
+        activated = await spreading_activation(
             ex,
             scope,
-            ranking.order(sem)[: cfg.activation.activation_seeds],
-            [f.id for f in sem],
+            ranking.order(hits)[: cfg.activation.activation_seeds],
+            [f.id for f in hits],
             cfg,
         )
+        return own, hits, activated
+
+    async def events_semantic_again() -> tuple[SearchStats, list[EventHit]]:
+        own = SearchStats()
+        hits = await semantic_events(
+            ex,
+            scope,
+            limit=cfg.context.topk_events * 3,
+            min_cosine=cfg.context.min_event_similarity,
+            agent_events=sizes.agent_events,
+            total_events=sizes.total_events,
+            exact_max=cfg.budgets.exact_scan_max_facts,
+            cap=cfg.budgets.overfetch_cap,
+            stats=own,
+            filtered=bool(catalog.get("event_search")),
+        )
+        return own, hits
+
+    # A part that goes through in-index filtered search (SEARCH cannot run inside the one
+    # statement) does not wait for it: it starts first and runs alongside.
+    fact_search, event_search = searched(cfg, sizes)
+    early_sem = asyncio.create_task(semantic_again()) if fact_search else None
+    early_ev = asyncio.create_task(events_semantic_again()) if event_search else None
+    if early_sem is not None or early_ev is not None:
+        await asyncio.sleep(0)  # let them send their statements first
+    t = time.perf_counter()
+    try:
+        got = await all_signals(
+            ex,
+            scope,
+            cfg,
+            now,
+            sizes,
+            lucene=lucene,
+            seeds=seeds,
+            graph_limit=graph_limit,
+            pattern_types=pattern_types,
+            named=named,
+            stats=stats,
+        )
+    except BaseException:
+        for task in (early_sem, early_ev):
+            if task is not None:
+                task.cancel()
+        raise
+    statement_ms = _ms(t)
+    sem, spread, kw = got.semantic, got.activation, got.keyword
+    ev_sem, ev_kw = got.events_semantic, got.events_keyword
+    if early_sem is not None:
+        stats["semantic"], sem, spread = await early_sem
+    if early_ev is not None:
+        stats["events_semantic"], ev_sem = await early_ev
+
+    async def semantic_late() -> None:
+        nonlocal sem, spread
+        stats["semantic"], sem, spread = await semantic_again()
 
     async def keyword_again() -> None:
         nonlocal kw
@@ -235,21 +273,9 @@ async def one_statement(
             stats=stats["keyword"],
         )
 
-    async def events_semantic_again() -> None:
+    async def events_semantic_late() -> None:
         nonlocal ev_sem
-        stats["events_semantic"] = SearchStats()
-        ev_sem = await semantic_events(
-            ex,
-            scope,
-            limit=cfg.context.topk_events * 3,
-            min_cosine=cfg.context.min_event_similarity,
-            agent_events=sizes.agent_events,
-            total_events=sizes.total_events,
-            exact_max=cfg.budgets.exact_scan_max_facts,
-            cap=cfg.budgets.overfetch_cap,
-            stats=stats["events_semantic"],
-            filtered=bool(catalog.get("event_search")),
-        )
+        stats["events_semantic"], ev_sem = await events_semantic_again()
 
     async def events_keyword_again() -> None:
         nonlocal ev_kw
@@ -265,10 +291,10 @@ async def one_statement(
             stats=stats["events_keyword"],
         )
 
-    again = [
-        (got.semantic_complete, "semantic", semantic_again),
+    again = [  # the parts searched alongside are done; the rest re-run when incomplete
+        (got.semantic_complete or fact_search, "semantic", semantic_late),
         (got.keyword_complete, "keyword", keyword_again),
-        (got.events_semantic_complete, "events_semantic", events_semantic_again),
+        (got.events_semantic_complete or event_search, "events_semantic", events_semantic_late),
         (got.events_keyword_complete, "events_keyword", events_keyword_again),
     ]
     reruns = [name for done, name, _ in again if not done]
@@ -279,6 +305,9 @@ async def one_statement(
         "statement_ms": statement_ms,
         "statement": "read/signals",
         "rerun": reruns,
+        "alongside": [
+            n for n, on in (("semantic", fact_search), ("events_semantic", event_search)) if on
+        ],
         **{name: s.as_dict() for name, s in stats.items()},
         "graph": {"rows": len(got.graph), "seeds": [s["key"] for s in seeds]},
         "aggregation": {"rows": len(got.pattern), "types": pattern_types},
@@ -287,7 +316,7 @@ async def one_statement(
     facts = ranking.merge_candidates(sem, kw, got.graph, got.pattern)
     known = {f.id for f in facts}
     trace["activation"] = {
-        "in_statement": "semantic" not in reruns,
+        "in_statement": "semantic" not in reruns and not fact_search,
         "returned": len(spread),
         "unique": sum(1 for f in spread if f.id not in known),
     }

@@ -25,7 +25,7 @@ from graph.memory.spaces import check_space, embedder_name
 from graph.memory.text import fold
 from graph.memory.write.guard import redact_context
 from graph.providers.base import ChatLLM, Embedder, embed_queries
-from graph.vector_search import VectorSearchForm, detect
+from graph.vector_search import VectorSearchForm, form_of
 
 __all__ = ["Retriever"]
 
@@ -69,7 +69,6 @@ class Retriever:
         self.config = config or RetrieveConfig()
         self.config.validate()
         self._count_cache: dict[str, tuple[float, dict[str, int]]] = {}
-        self._search_form: VectorSearchForm | None = None  # in-index filtered search (detected)
 
     async def plan(
         self, agent_id: str, query: str, as_of: datetime | None = None, expand: bool = True
@@ -101,11 +100,9 @@ class Retriever:
         return plan, catalog
 
     async def _filtered_search(self) -> VectorSearchForm:
-        """Which indexes allow in-index filtered search (read once: the form only changes
-        when ``ensure_schema`` rebuilds an index at start-up)."""
-        if self._search_form is None:
-            self._search_form = await detect(self.executor)
-        return self._search_form
+        """Which indexes allow in-index filtered search: read once per executor, shared with
+        the write path (the form only changes when ``ensure_schema`` rebuilds an index)."""
+        return await form_of(self.executor)
 
     async def _counts(self, agent_id: str) -> dict[str, int]:
         """Corpus sizes, cached for ``counts_ttl_s``: they only steer the search strategy. A

@@ -15,8 +15,9 @@ from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.retriever import Retriever
 from graph.memory.read.search import Scope, SearchStats, semantic_events, semantic_facts
 from graph.providers import HashEmbedder
-from graph.vector_search import detect
+from graph.vector_search import detect, form_of
 from tests.cypher import load_query
+from tests.fakes import RecordingExecutor
 
 pytestmark = pytest.mark.neo4j
 
@@ -141,3 +142,43 @@ async def test_retrieve_finds_the_agents_own_events_under_a_closer_crowd(
     # Only the agent's own events (none of the closer crowd's), the semantic part full.
     assert result.events and all(e.id in expected for e in result.events), result.events
     assert signals["events_semantic"]["rows"] >= 5, signals
+
+
+async def test_the_form_is_read_once_per_executor_by_readers_and_writers(
+    executor: Executor, agent_id: str
+) -> None:
+    """Retrievers (one per request or per tenant in a process) and entity resolution share
+    one answer per executor: only the first asks the server."""
+    recording = RecordingExecutor(executor)
+    names = ("schema/vector_search_form", "schema/vector_index_properties")
+    first = await form_of(recording)
+    assert [n for n in recording.names if n in names] == list(names)
+    recording.reset()
+    for _ in range(2):
+        retriever = Retriever(recording, HashEmbedder(DIM))
+        await retriever.retrieve(agent_id, "who works where?")
+        assert await retriever._filtered_search() is first
+    assert not [n for n in recording.names if n in names], recording.names
+
+
+@pytest.mark.parametrize("crowd", ["facts"], indirect=True)
+async def test_filtered_search_starts_alongside_the_one_statement(
+    executor: Executor, agent_id: str, crowd: tuple[str, list[float], list[str]]
+) -> None:
+    """SEARCH cannot run inside read/signals; on a server with filtered indexes the agent's
+    own semantic search is sent first and runs alongside the statement, not after it."""
+    if not (await detect(executor)).filtered:
+        pytest.skip("this server has no in-index filtered vector search (Neo4j 5.26)")
+    _, query, expected = crowd
+    recording = RecordingExecutor(executor)
+    retriever = Retriever(
+        recording,
+        QueryEmbedder(query),
+        config=RetrieveConfig.of(min_similarity=0.0, min_score=0.0, exact_scan_max_facts=10),
+    )
+    result = await retriever.retrieve(agent_id, "what about the target")
+    names = recording.names
+    assert names.index("read/semantic_facts_search") < names.index("read/signals"), names
+    assert result.trace["signals"]["alongside"] == ["semantic"]
+    assert result.trace["signals"]["semantic"]["strategy"] == "search"
+    assert result.facts and {f.id for f in result.facts} <= set(expected), result.facts

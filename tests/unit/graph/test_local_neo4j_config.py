@@ -23,6 +23,7 @@ def test_config_is_loopback_with_explicit_memory(tmp_path: Path) -> None:
     assert conf["server.memory.pagecache.size"] == "512m"
     assert "dbms.memory.transaction.total.max" in conf
     assert conf["db.transaction.timeout"] == "120s"  # the server terminates runaway queries
+    assert conf["db.tx_log.rotation.retention_policy"] == "1G size"  # bounded disk use
 
 
 def test_transaction_timeout_follows_settings(tmp_path: Path) -> None:

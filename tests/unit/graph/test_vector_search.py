@@ -90,3 +90,20 @@ def test_entity_and_event_indexes_take_the_filtered_form_too() -> None:
     plain = VectorSearchForm(server_filtered=False, index_properties=("embedding",),
                              others={"entity": ("embedding",)})  # fmt: skip
     assert plain.rebuild() == [] and not plain.filtered_for("entity")
+
+
+def test_parts_searched_alongside_the_one_statement() -> None:
+    """Only parts that will use SEARCH (a filtered index, an agent past the exact-scan size)
+    start alongside read/signals; an agent without events has no event part to start."""
+    from graph.memory.read.combined import SignalSizes, searched
+    from graph.memory.read.config import RetrieveConfig
+
+    cfg = RetrieveConfig.of(exact_scan_max_facts=100)
+
+    def sizes(facts: int, events: int, filtered: bool) -> SignalSizes:
+        return SignalSizes(facts, 10**6, events, 10**6, 0, filtered, filtered)
+
+    assert searched(cfg, sizes(5_000, 5_000, True)) == (True, True)
+    assert searched(cfg, sizes(5_000, 0, True)) == (True, False)
+    assert searched(cfg, sizes(50, 50, True)) == (False, False)
+    assert searched(cfg, sizes(5_000, 5_000, False)) == (False, False)
