@@ -4,7 +4,7 @@
 UNWIND $keys AS key
 CALL (key) {
   MATCH (f:Fact {agent_id: $agent_id, subject_key: key})
-  USING INDEX f:Fact(agent_id, subject_key)
+  USING INDEX SEEK f:Fact(agent_id, subject_key)
   WHERE f.valid_to IS NULL AND f.invalidated_at IS NULL AND f.embedding IS NOT NULL
   WITH f, 2 * vector.similarity.cosine(f.embedding, $embedding) - 1 AS similarity
   RETURN f.id AS id, f.text AS text, f.confidence AS confidence, similarity

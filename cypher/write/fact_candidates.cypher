@@ -4,7 +4,7 @@
 UNWIND $rows AS row
 CALL (row) {
   MATCH (f:Fact {agent_id: $agent_id, subject_key: row.subject_key})
-  USING INDEX f:Fact(agent_id, subject_key)
+  USING INDEX SEEK f:Fact(agent_id, subject_key)
   WHERE f.valid_to IS NULL AND f.invalidated_at IS NULL
   WITH f, CASE WHEN f.content_hash = row.content_hash THEN 1.0
                WHEN f.embedding IS NULL THEN 0.0

@@ -4,7 +4,7 @@
 UNWIND $keys AS key
 CALL (key) {
   MATCH (f:Fact {agent_id: $agent_id, subject_key: key})
-  USING INDEX f:Fact(agent_id, subject_key)
+  USING INDEX SEEK f:Fact(agent_id, subject_key)
   WITH f LIMIT $max
   RETURN count(f) AS subject_facts
 }

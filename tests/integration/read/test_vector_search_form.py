@@ -161,14 +161,23 @@ async def test_the_form_is_read_once_per_executor_by_readers_and_writers(
     assert not [n for n in recording.names if n in names], recording.names
 
 
+@pytest.fixture
+async def filtered_server(executor: Executor) -> None:
+    """Skips before any data is written (requested ahead of ``crowd``) on a server without
+    in-index filtered vector search."""
+    if not (await detect(executor)).filtered:
+        pytest.skip("this server has no in-index filtered vector search (Neo4j 5.26)")
+
+
 @pytest.mark.parametrize("crowd", ["facts"], indirect=True)
 async def test_filtered_search_starts_alongside_the_one_statement(
-    executor: Executor, agent_id: str, crowd: tuple[str, list[float], list[str]]
+    filtered_server: None,
+    executor: Executor,
+    agent_id: str,
+    crowd: tuple[str, list[float], list[str]],
 ) -> None:
     """SEARCH cannot run inside read/signals; on a server with filtered indexes the agent's
     own semantic search is sent first and runs alongside the statement, not after it."""
-    if not (await detect(executor)).filtered:
-        pytest.skip("this server has no in-index filtered vector search (Neo4j 5.26)")
     _, query, expected = crowd
     recording = RecordingExecutor(executor)
     retriever = Retriever(
