@@ -83,10 +83,8 @@ def _complete(
     return rows >= limit or fetched < k or below or k >= cap
 
 
-def searched(cfg: RetrieveConfig, sizes: SignalSizes) -> tuple[bool, bool]:
-    """Whether the semantic part of facts, and of events, goes through in-index filtered
-    search (pure): SEARCH cannot run inside ``read/signals``, so such a part runs on its own
-    (``gather.one_statement`` starts it alongside the statement)."""
+def strategies(cfg: RetrieveConfig, sizes: SignalSizes) -> tuple[str, str]:
+    """The semantic part's strategy for facts and for events (``search.fact_strategy``)."""
     b = cfg.budgets
     facts = fact_strategy(
         cfg.candidates.semantic_limit,
@@ -104,6 +102,14 @@ def searched(cfg: RetrieveConfig, sizes: SignalSizes) -> tuple[bool, bool]:
         b.overfetch_cap,
         sizes.event_search,
     )
+    return facts, events
+
+
+def searched(cfg: RetrieveConfig, sizes: SignalSizes) -> tuple[bool, bool]:
+    """Whether the semantic part of facts, and of events, goes through in-index filtered
+    search (pure): SEARCH cannot run inside ``read/signals``, so such a part runs on its own
+    (``gather.one_statement`` starts it alongside the statement)."""
+    facts, events = strategies(cfg, sizes)
     return facts == "search", events == "search" and sizes.agent_events > 0
 
 
@@ -130,14 +136,7 @@ async def all_signals(
         cfg.budgets.overfetch_cap,
     )
     budgets = cfg.budgets
-    sem_strategy = fact_strategy(
-        cfg.candidates.semantic_limit,
-        sizes.agent_facts,
-        sizes.total_facts,
-        budgets.exact_scan_max_facts,
-        budgets.overfetch_cap,
-        sizes.fact_search,
-    )
+    sem_strategy, ev_strategy = strategies(cfg, sizes)
     # Filtered search has no procedure form to embed here: the part runs a one-hit index
     # probe (cheap, discarded) and the caller re-runs it alone with SEARCH.
     sem_index = sem_strategy != "exact"
@@ -154,14 +153,6 @@ async def all_signals(
     ev_limit = cfg.context.topk_events * 3
     ev_min = index_min_score(cfg.context.min_event_similarity)
     ev_k = initial_k(ev_limit, sizes.agent_events, sizes.total_events, cfg.budgets.overfetch_cap)
-    ev_strategy = fact_strategy(
-        ev_limit,
-        sizes.agent_events,
-        sizes.total_events,
-        budgets.exact_scan_max_facts,
-        budgets.overfetch_cap,
-        sizes.event_search,
-    )
     ev_index = ev_strategy != "exact"
     if ev_strategy == "search":  # as for facts: a one-hit probe here, SEARCH alone afterwards
         ev_k = 1
