@@ -72,7 +72,8 @@ class LocalNeo4j(Assembly):
         cmd = [
             self.config.java_bin, "-cp", f"{self.lib}/*",
             "org.neo4j.server.startup.Neo4jAdminCommand",
-            "dbms", "set-initial-password", self.passwords()[0],
+            # "--": a configured password may start with "-"; it is not an option.
+            "dbms", "set-initial-password", "--", self.passwords()[0],
         ]  # fmt: skip
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
         if proc.returncode != 0:

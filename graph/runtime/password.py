@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import string
 from pathlib import Path
 
 import cypher
@@ -48,9 +49,13 @@ def pending_path(home: Path) -> Path:
     return home / f"{PASSWORD_FILE}.new"
 
 
+_ALPHABET = string.ascii_letters + string.digits
+
+
 def new_password() -> str:
-    """A random password: 32 URL-safe characters (192 bits)."""
-    return secrets.token_urlsafe(24)
+    """A random password: 32 letters and digits (190 bits). No punctuation, so it never starts
+    with ``-`` and is never read as an option by a command line it is pasted into."""
+    return "".join(secrets.choice(_ALPHABET) for _ in range(32))
 
 
 def read_secret(path: Path) -> str | None:

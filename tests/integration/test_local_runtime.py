@@ -100,6 +100,17 @@ def test_a_fresh_home_gets_a_random_owner_only_password(started: LocalNeo4j) -> 
         _login(started, LEGACY_PASSWORD)
 
 
+def test_a_configured_password_may_start_with_a_dash(tmp_path: Path) -> None:
+    # The admin command that sets the initial password must not read it as an option.
+    main = local_neo4j()
+    rt = LocalNeo4j(RuntimeConfig(home=tmp_path, password="-starts-with-a-dash-0123456789"))
+    rt.lib.parent.mkdir(parents=True)
+    rt.lib.symlink_to(main.lib, target_is_directory=True)
+    rt.write_config()
+    rt._set_initial_password()
+    assert (rt.data / "dbms" / "auth.ini").exists()
+
+
 def test_neo4j_http_answers_cors_only_for_its_own_origin(started: LocalNeo4j) -> None:
     base = f"http://127.0.0.1:{started.config.http_port}"
     for method in ("GET", "OPTIONS"):

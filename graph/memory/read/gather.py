@@ -30,7 +30,20 @@ from graph.memory.read.search import (
 from graph.memory.read.temporal import TimeWindow
 from graph.memory.read.traversal import aggregation_facts, bfs_facts, spreading_activation
 
-__all__ = ["context_turns", "observations", "one_statement", "per_signal"]
+__all__ = ["context_turns", "drop_tasks", "observations", "one_statement", "per_signal"]
+
+
+def drop_tasks(*tasks: asyncio.Task[Any] | None) -> None:
+    """Give up on tasks whose results are no longer wanted (the retrieve failed): cancel the
+    running ones, and retrieve a finished one's exception so that it is not reported as never
+    retrieved."""
+    for task in tasks:
+        if task is None:
+            continue
+        if not task.done():
+            task.cancel()
+        elif not task.cancelled():
+            task.exception()
 
 
 def _plan_inputs(
@@ -243,17 +256,19 @@ async def one_statement(
             stats=stats,
         )
     except BaseException:
-        for task in (early_sem, early_ev):
-            if task is not None:
-                task.cancel()
+        drop_tasks(early_sem, early_ev)
         raise
     statement_ms = _ms(t)
     sem, spread, kw = got.semantic, got.activation, got.keyword
     ev_sem, ev_kw = got.events_semantic, got.events_keyword
-    if early_sem is not None:
-        stats["semantic"], sem, spread = await early_sem
-    if early_ev is not None:
-        stats["events_semantic"], ev_sem = await early_ev
+    try:
+        if early_sem is not None:
+            stats["semantic"], sem, spread = await early_sem
+        if early_ev is not None:
+            stats["events_semantic"], ev_sem = await early_ev
+    except BaseException:
+        drop_tasks(early_sem, early_ev)
+        raise
 
     async def semantic_late() -> None:
         nonlocal sem, spread

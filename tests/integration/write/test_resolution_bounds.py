@@ -4,6 +4,8 @@ Small agents keep the exact scan (tests/unit/write/test_overfetch.py holds the r
 
 from __future__ import annotations
 
+import random
+import string
 import uuid
 from collections.abc import AsyncIterator
 
@@ -37,19 +39,33 @@ async def big_agent(executor: Executor) -> AsyncIterator[str]:
     await delete_agent(executor, agent)
 
 
+def _unseen_names(n: int) -> list[str]:
+    """Names made of words no other test writes (random letters): the over-fetch of the shared
+    entity index on Neo4j 5.26 also grows with how many *other* agents hold a name near the
+    asked one, which depends on what the test database holds at that moment; these names keep
+    such a crowd out of a test about the agent's own size."""
+    rng = random.Random(uuid.uuid4().int)
+
+    def word() -> str:
+        return "".join(rng.choice(string.ascii_lowercase) for _ in range(9)).title()
+
+    return [f"{word()} {word()}" for _ in range(n)]
+
+
 async def _resolution_hits(
     executor: Executor,
     embedder: Embedder,
     agent: str,
+    names: list[str] = NAMES,
 ) -> tuple[int, ProfilingExecutor, list[dict[str, object]]]:
     assert isinstance(executor, Neo4jExecutor)
     prof = ProfilingExecutor(executor)
-    vecs = await embedder.embed(NAMES)
+    vecs = await embedder.embed(names)
     rows = [
         {"index": i, "norm": fold(n), "embedding": v}
-        for i, (n, v) in enumerate(zip(NAMES, vecs, strict=True))
+        for i, (n, v) in enumerate(zip(names, vecs, strict=True))
     ]
-    await load_entity_candidates(prof, agent, [fold(n) for n in NAMES], [], rows, 3, 0.5, SCAN)
+    await load_entity_candidates(prof, agent, [fold(n) for n in names], [], rows, 3, 0.5, SCAN)
     return sum(prof.hits.values()), prof, rows
 
 
@@ -58,8 +74,9 @@ async def test_resolution_of_a_large_agent_uses_the_entity_vector_index(
 ) -> None:
     await remember(executor, hash_embedder, agent_id, entities=_people(300))
     await remember(executor, hash_embedder, big_agent, entities=_people(1_500))
-    small, _, _ = await _resolution_hits(executor, hash_embedder, agent_id)
-    large, prof, rows = await _resolution_hits(executor, hash_embedder, big_agent)
+    names = _unseen_names(len(NAMES))
+    small, _, _ = await _resolution_hits(executor, hash_embedder, agent_id, names)
+    large, prof, rows = await _resolution_hits(executor, hash_embedder, big_agent, names)
     # Neo4j 2026: in-index filtered search of the agent's own entities; 5.26: global over-fetch.
     filtered = (await detect(executor)).filtered_for("entity")
     statement = "write/nearest_entities_search" if filtered else "write/nearest_entities_index"

@@ -29,6 +29,11 @@ def test_new_passwords_are_long_and_random() -> None:
     assert all(len(p) >= 32 for p in drawn) and LEGACY_PASSWORD not in drawn
 
 
+def test_new_passwords_are_letters_and_digits_only() -> None:
+    # A leading "-" would be read as an option by the admin command (and by cypher-shell -p).
+    assert all(new_password().isalnum() for _ in range(2_000))
+
+
 def test_the_secret_file_is_owner_only_whatever_the_umask(tmp_path: Path) -> None:
     old = os.umask(0)
     try:
