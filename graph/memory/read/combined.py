@@ -90,7 +90,7 @@ def strategies(cfg: RetrieveConfig, sizes: SignalSizes) -> tuple[str, str]:
         cfg.candidates.semantic_limit,
         sizes.agent_facts,
         sizes.total_facts,
-        b.exact_scan_max_facts,
+        b.exact_max(sizes.fact_search),
         b.overfetch_cap,
         sizes.fact_search,
     )
@@ -98,7 +98,7 @@ def strategies(cfg: RetrieveConfig, sizes: SignalSizes) -> tuple[str, str]:
         cfg.context.topk_events * 3,
         sizes.agent_events,
         sizes.total_events,
-        b.exact_scan_max_facts,
+        b.exact_max(sizes.event_search),
         b.overfetch_cap,
         sizes.event_search,
     )

@@ -16,8 +16,10 @@ or when its share of the database is so small that the first over-fetch would al
 (2 shared cores): exact scan costs ~0.035 ms per fact (10k facts: 370 ms) while an over-fetch
 round costs ~40 ms at small k and ~105 ms at k = 18k, so the crossover sits near 1,000 facts.
 With in-index filtered vector search (Neo4j 2026.01+, ``graph/vector_search.py``) a fact
-search above ``exact_scan_max_facts`` asks the index for the agent's own top-k instead
-(``read/semantic_facts_search``): its cost does not grow with the number of other agents.
+search above ``search_min_facts`` (default 100) asks the index for the agent's own top-k
+instead (``read/semantic_facts_search``): its cost does not grow with the number of other
+agents, and with a beam of 4× the page it matched the exact top 10 at 50 to 1,000 facts
+(``tests/bench/bench_agent_vectors.py``) while costing less than the scan from ~100 facts.
 Full-text: the fact and event full-text indexes also index ``agent_id``, and the query carries a
 zero-weight phrase on it (``planner.agent_lucene``), so Lucene returns this agent's best hits
 only; the first round asks for the limit with 50 % slack and grows while invalidated facts

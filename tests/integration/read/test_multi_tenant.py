@@ -210,6 +210,7 @@ async def test_one_statement_reruns_a_starved_part(executor: Executor, crowd: Cr
             semantic_limit=10,
             keyword_limit=10,
             exact_scan_max_facts=10,
+            search_min_facts=10,
             weights={"recency": 0.0, "importance": 0.0, "keyword": 0.0, "graph": 0.0},
         ),
     )

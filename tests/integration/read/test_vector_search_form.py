@@ -132,7 +132,11 @@ async def test_retrieve_finds_the_agents_own_events_under_a_closer_crowd(
         executor,
         QueryEmbedder(query),
         config=RetrieveConfig.of(
-            min_similarity=0.0, min_event_similarity=-1.0, topk_events=5, exact_scan_max_facts=10
+            min_similarity=0.0,
+            min_event_similarity=-1.0,
+            topk_events=5,
+            exact_scan_max_facts=10,
+            search_min_facts=10,
         ),
     )
     result = await retriever.retrieve(agent_id, "what happened in the target conversation")
@@ -183,7 +187,9 @@ async def test_filtered_search_starts_alongside_the_one_statement(
     retriever = Retriever(
         recording,
         QueryEmbedder(query),
-        config=RetrieveConfig.of(min_similarity=0.0, min_score=0.0, exact_scan_max_facts=10),
+        config=RetrieveConfig.of(
+            min_similarity=0.0, min_score=0.0, exact_scan_max_facts=10, search_min_facts=10
+        ),
     )
     result = await retriever.retrieve(agent_id, "what about the target")
     names = recording.names

@@ -107,3 +107,22 @@ def test_parts_searched_alongside_the_one_statement() -> None:
     assert searched(cfg, sizes(5_000, 0, True)) == (True, False)
     assert searched(cfg, sizes(50, 50, True)) == (False, False)
     assert searched(cfg, sizes(5_000, 5_000, False)) == (False, False)
+
+
+def test_filtered_servers_scan_only_small_agents_exactly() -> None:
+    """With in-index filtered search the exact scan stops at ``search_min_facts``; without it,
+    at ``exact_scan_max_facts`` (a 5.26 server's over-fetch pays for the crowd)."""
+    from graph.memory.read.combined import SignalSizes, strategies
+    from graph.memory.read.config import RetrieveConfig
+
+    cfg = RetrieveConfig()
+
+    def sizes(facts: int, filtered: bool) -> SignalSizes:
+        return SignalSizes(facts, 10**5, facts, 10**5, 0, filtered, filtered)
+
+    assert strategies(cfg, sizes(100, True)) == ("exact", "exact")
+    assert strategies(cfg, sizes(101, True)) == ("search", "search")
+    assert strategies(cfg, sizes(1_000, False)) == ("exact", "exact")
+    assert strategies(cfg, sizes(1_001, False)) == ("index", "index")
+    lowered = RetrieveConfig.of(search_min_facts=10)
+    assert strategies(lowered, sizes(50, True)) == ("search", "search")

@@ -100,6 +100,7 @@ FLAT_DEFAULTS: dict[str, Any] = {
     "event_overflow_tokens": 400,
     "min_event_similarity": 0.2,
     "exact_scan_max_facts": 1000,
+    "search_min_facts": 100,
     "overfetch_cap": 20000,
     "fulltext_cap": 50000,
     "counts_ttl_s": 30.0,
