@@ -243,6 +243,11 @@ class Assembly:
             "dbms.security.http_access_control_allow_origin": self.http_origin,
             "dbms.usage_report.enabled": "false",
             "db.logs.query.enabled": "OFF",
+            # A cached plan is re-made once the statistics it was made on have moved, at most
+            # this often (server default 10 s). In a young, growing database every write
+            # statement was re-planned (and re-generated) every 10 s: ~40 % of Neo4j's CPU
+            # under sequential writes (docs/benchmarks.md, Write growth).
+            "dbms.cypher.min_replan_interval": "60s",
             "client.allow_telemetry": "false",  # Browser: no product analytics
         }
         if c.browser_allowlist:

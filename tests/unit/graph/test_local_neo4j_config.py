@@ -24,6 +24,7 @@ def test_config_is_loopback_with_explicit_memory(tmp_path: Path) -> None:
     assert "dbms.memory.transaction.total.max" in conf
     assert conf["db.transaction.timeout"] == "120s"  # the server terminates runaway queries
     assert conf["db.tx_log.rotation.retention_policy"] == "1G size"  # bounded disk use
+    assert conf["dbms.cypher.min_replan_interval"] == "60s"  # plans not re-made every 10 s
 
 
 def test_transaction_timeout_follows_settings(tmp_path: Path) -> None:
