@@ -76,6 +76,7 @@ async def per_signal(
     merged candidates, the activated facts (merged when ranking), events, observations."""
     agent_facts, total_facts = int(catalog["agent_facts"]), int(catalog["total_facts"])
     agent_events, total_events = int(catalog["agent_events"]), int(catalog["total_events"])
+    fact_search, event_search = bool(catalog.get("fact_search")), bool(catalog.get("event_search"))
     lucene, graph_limit, seeds, pattern_types = _plan_inputs(plan, cfg)
     lucene = planner.agent_lucene(lucene, scope.agent_id)
     stats = {n: SearchStats() for n in ("semantic", "keyword", "events_semantic", "events_keyword")}
@@ -90,10 +91,10 @@ async def per_signal(
             min_cosine=cfg.candidates.min_similarity,
             agent_facts=agent_facts,
             total_facts=total_facts,
-            exact_max=cfg.budgets.exact_max(bool(catalog.get("fact_search"))),
+            exact_max=cfg.budgets.exact_max(fact_search),
             cap=cfg.budgets.overfetch_cap,
             stats=stats["semantic"],
-            filtered=bool(catalog.get("fact_search")),
+            filtered=fact_search,
         )
         started = time.perf_counter()
         # Seeds: the best semantic hits by the same formula (keyword/graph boosts are not
@@ -127,10 +128,10 @@ async def per_signal(
             min_cosine=cfg.context.min_event_similarity,
             agent_events=agent_events,
             total_events=total_events,
-            exact_max=cfg.budgets.exact_max(bool(catalog.get("event_search"))),
+            exact_max=cfg.budgets.exact_max(event_search),
             cap=cfg.budgets.overfetch_cap,
             stats=stats["events_semantic"],
-            filtered=bool(catalog.get("event_search")),
+            filtered=event_search,
         ),
         keyword_events(
             ex,
@@ -202,10 +203,10 @@ async def one_statement(
             min_cosine=cfg.candidates.min_similarity,
             agent_facts=sizes.agent_facts,
             total_facts=sizes.total_facts,
-            exact_max=cfg.budgets.exact_max(bool(catalog.get("fact_search"))),
+            exact_max=cfg.budgets.exact_max(sizes.fact_search),
             cap=cfg.budgets.overfetch_cap,
             stats=own,
-            filtered=bool(catalog.get("fact_search")),
+            filtered=sizes.fact_search,
         )
         ranking.score_facts(hits, cfg, now, window)
         activated = await spreading_activation(
@@ -226,10 +227,10 @@ async def one_statement(
             min_cosine=cfg.context.min_event_similarity,
             agent_events=sizes.agent_events,
             total_events=sizes.total_events,
-            exact_max=cfg.budgets.exact_max(bool(catalog.get("event_search"))),
+            exact_max=cfg.budgets.exact_max(sizes.event_search),
             cap=cfg.budgets.overfetch_cap,
             stats=own,
-            filtered=bool(catalog.get("event_search")),
+            filtered=sizes.event_search,
         )
         return own, hits
 
