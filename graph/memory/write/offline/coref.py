@@ -19,195 +19,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["End", "Ends", "Mentions", "conjuncts"]
+from graph.memory.write.offline.coref_words import (
+    CLASS_NOUNS,
+    DROP_MODIFIERS,
+    FIRST,
+    HE_SHE,
+    IT,
+    NOT_IT,
+    PART_NOUNS,
+    PHRASE_DEPS,
+    RELATIVE,
+    SECOND,
+    THEY,
+    VAGUE,
+)
 
-_FIRST = {"i", "me", "myself", "we", "us", "ourselves", "my", "our"}
-_SECOND = {"you", "ya", "yourself", "your", "yourselves"}
-_HE_SHE = {"he", "she", "him", "her", "his", "hers", "himself", "herself"}
-_IT = {"it", "its", "itself"}
-_THEY = {"they", "them", "their", "theirs", "themselves"}
-_RELATIVE = {"who", "whom", "which", "that", "whose"}
-# Nouns that introduce a name with "of": "the city of Wichita", "the state of Kansas".
-_CLASS_NOUNS = {
-    "city",
-    "town",
-    "village",
-    "state",
-    "province",
-    "county",
-    "country",
-    "region",
-    "island",
-    "islands",
-    "river",
-    "district",
-    "municipality",
-    "borough",
-    "kingdom",
-    "republic",
-    "commune",
-    "parish",
-    "territory",
-    "department",
-    "prefecture",
-    "suburb",
-    "neighborhood",
-    "neighbourhood",
-    "port",
-    "capital city",
-    "lake",
-    "mount",
-    "valley",
-    "name",
-    "title",
-}
-# "in the north of France" is "in France".
-_PART_NOUNS = {
-    "part",
-    "north",
-    "south",
-    "east",
-    "west",
-    "centre",
-    "center",
-    "side",
-    "heart",
-    "outskirts",
-    "edge",
-    "coast",
-    "shore",
-    "bank",
-    "banks",
-    "border",
-    "area",
-    "northeast",
-    "northwest",
-    "southeast",
-    "southwest",
-    "middle",
-    "end",
-    "half",
-    "tip",
-    "portion",
-    "section",
-    "corner",
-    "parts",
-    "reaches",
-    "mouth",
-}
-# Common nouns too vague to be an entity of their own.
-_VAGUE = {
-    "thing",
-    "things",
-    "stuff",
-    "lot",
-    "lots",
-    "bit",
-    "way",
-    "ways",
-    "kind",
-    "sort",
-    "type",
-    "one",
-    "ones",
-    "time",
-    "times",
-    "day",
-    "days",
-    "part",
-    "parts",
-    "number",
-    "amount",
-    "member",
-    "members",
-    "place",
-    "example",
-    "instance",
-    "fact",
-    "case",
-    "use",
-    "result",
-    "year",
-    "years",
-    "month",
-    "months",
-    "week",
-    "weeks",
-    "end",
-    "start",
-    "beginning",
-    "side",
-    "term",
-    "terms",
-    "group",
-    "series",
-    "form",
-    "version",
-    "list",
-    "rest",
-    "set",
-    "other",
-    "others",
-    "all",
-    "both",
-    "each",
-    "none",
-    "some",
-    "many",
-    "most",
-    "few",
-    "people",
-    "person",
-    "someone",
-    "something",
-    "anything",
-    "everything",
-    "nothing",
-    "top",
-    "front",
-    "back",
-    "addition",
-    "order",
-    "lack",
-    "role",
-    "basis",
-    "name",
-    "area",
-}
-_DROP_MODIFIERS = {
-    "other",
-    "such",
-    "many",
-    "several",
-    "various",
-    "same",
-    "own",
-    "certain",
-    "much",
-    "more",
-    "most",
-    "few",
-    "only",
-    "main",
-    "new",
-    "old",
-    "former",
-    "current",
-    "first",
-    "last",
-    "next",
-    "previous",
-    "later",
-    "early",
-    "late",
-}
-_PHRASE_DEPS = {"compound", "amod", "nummod", "nmod", "npadvmod", "quantmod"}
-_PERSONISH = {"person", "thing"}
-_NOT_IT = {"person", "date"}
+__all__ = ["End", "Ends", "Mentions", "conjuncts"]
 
 
 def _bare_vague(tok: Any) -> bool:
-    return bool(tok.lemma_.lower() in _VAGUE or tok.lower_ in _VAGUE)
+    return bool(tok.lemma_.lower() in VAGUE or tok.lower_ in VAGUE)
 
 
 @dataclass
@@ -292,15 +123,15 @@ class Ends:
         what it describes ("X is a journal published by Y" → X)."""
         low = tok.lower_
         m = self.mentions
-        if tok.pos_ == "PRON" or low in _FIRST | _SECOND:
-            if low in _FIRST and m.speaker:
+        if tok.pos_ == "PRON" or low in FIRST | SECOND:
+            if low in FIRST and m.speaker:
                 return End(m.speaker, "person", 1.0, "person")
-            if low in _SECOND and m.other:
+            if low in SECOND and m.other:
                 return End(m.other, "person", 1.0, "person")
         if tok.i in m.by_token:
             name = m.by_token[tok.i]
             return End(name, self._type(name), 1.0)
-        if tok.pos_ == "PRON" or (low in _RELATIVE and tok.tag_ in ("WDT", "WP", "WP$")):
+        if tok.pos_ == "PRON" or (low in RELATIVE and tok.tag_ in ("WDT", "WP", "WP$")):
             return self._pronoun(tok)
         if tok.pos_ not in ("NOUN", "PROPN", "NUM"):
             return None
@@ -309,7 +140,7 @@ class Ends:
                 name = m.by_token[child.i]
                 return End(name, self._type(name), 1.0)
         lemma = tok.lemma_.lower()
-        if lemma in _CLASS_NOUNS or lemma in _PART_NOUNS:
+        if lemma in CLASS_NOUNS or lemma in PART_NOUNS:
             inner = self._of_object(tok)
             if inner is not None and inner.kind != "phrase":
                 return End(inner.name, inner.type, inner.weight * 0.95, inner.kind)
@@ -394,7 +225,7 @@ class Ends:
             tok.dep_ == "pobj"
             and head.lower_ == "of"
             and head.head.pos_ == "NOUN"
-            and head.head.lemma_.lower() in _CLASS_NOUNS
+            and head.head.lemma_.lower() in CLASS_NOUNS
         ):
             out.append(head.head)
         if tok.dep_ == "appos" and head.pos_ == "NOUN":
@@ -464,25 +295,25 @@ class Ends:
 
     def _pronoun(self, tok: Any) -> End | None:
         low = tok.lower_
-        if low in _RELATIVE:  # "singers who originated in…" → the modified noun
+        if low in RELATIVE:  # "singers who originated in…" → the modified noun
             clause = tok.head
             while clause.dep_ not in ("relcl", "acl") and clause.head.i != clause.i:
                 clause = clause.head
             if clause.dep_ in ("relcl", "acl") and clause.head.i != tok.i:
                 return self.of(clause.head, modifier=True)
             return None
-        if low in _HE_SHE:
+        if low in HE_SHE:
             ref = self._first_of(
                 tok.i,
                 [lambda mm: mm.type == "person", lambda mm: mm.type in ("thing", "organization")],
             )
             weight = 0.85
-        elif low in _IT:
+        elif low in IT:
             ref = self._first_of(
-                tok.i, [lambda mm: mm.type not in _NOT_IT, lambda mm: mm.type == "person"]
+                tok.i, [lambda mm: mm.type not in NOT_IT, lambda mm: mm.type == "person"]
             )
             weight = 0.75
-        elif low in _THEY:
+        elif low in THEY:
             ref = self._first_of(
                 tok.i,
                 [lambda mm: mm.type in ("group", "organization"), lambda mm: mm.type != "date"],
@@ -497,14 +328,14 @@ class Ends:
         if not self.noun_phrases or tok.pos_ != "NOUN":
             return None
         lemma = tok.lemma_.lower()
-        if lemma in _VAGUE or tok.lower_ in _VAGUE or len(tok.text) < 3 or not tok.is_alpha:
+        if lemma in VAGUE or tok.lower_ in VAGUE or len(tok.text) < 3 or not tok.is_alpha:
             return None
         start = tok.i
         for child in sorted((c for c in tok.children if c.i < tok.i), key=lambda c: -c.i):
             if (
                 child.right_edge.i + 1 != start
-                or child.dep_ not in _PHRASE_DEPS
-                or child.lower_ in _DROP_MODIFIERS
+                or child.dep_ not in PHRASE_DEPS
+                or child.lower_ in DROP_MODIFIERS
             ):
                 break
             start = child.left_edge.i
@@ -512,7 +343,7 @@ class Ends:
         while words and (
             words[0].is_punct
             or words[0].pos_ in ("DET", "PRON", "ADP", "CCONJ")
-            or words[0].lower_ in _DROP_MODIFIERS
+            or words[0].lower_ in DROP_MODIFIERS
         ):
             words = words[1:]
         if not words or any(t.pos_ in ("PRON", "VERB") and t.tag_ != "VBN" for t in words):
