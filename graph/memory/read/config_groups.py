@@ -1,0 +1,246 @@
+"""The option groups of ``retrieve``, one frozen dataclass per stage, with their defaults and
+the reasons for them (``graph.memory.read.config`` assembles them into ``RetrieveConfig``), and
+the flat vocabulary of per-call overrides: every field name is unique across the groups."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "ENTITY_EXPANSIONS",
+    "FLAT",
+    "FUSIONS",
+    "GROUPS",
+    "KEYWORD_MODELS",
+    "ActivationConfig",
+    "BudgetConfig",
+    "CandidateConfig",
+    "ContextConfig",
+    "ExpansionConfig",
+    "GraphConfig",
+    "RerankConfig",
+    "ScoringConfig",
+    "VariantConfig",
+]
+
+FUSIONS = ("blend", "rrf")
+ENTITY_EXPANSIONS = ("off", "named", "feedback")
+KEYWORD_MODELS = ("bm25", "coverage")
+
+DEFAULT_WEIGHTS: dict[str, float] = {
+    "semantic": 0.70,
+    "recency": 0.20,
+    "importance": 0.10,
+    # Additive boosts on top of the weighted sum (the three above sum to 1). Keyword and graph
+    # are candidate generators that also lift facts they found: exact terms and named entities
+    # are strong evidence the embedding alone under-weights.
+    "keyword": 0.15,
+    "graph": 0.15,
+    # A fact the relation bridge reached (bridge.py; only with bridge_seeds > 0) scores at least
+    # this share of its seed's final score × the bridge's weight: never above its seed.
+    "bridge": 0.9,
+    # Boost of facts / snippets dated inside a time window the query names ("in May 2023").
+    "temporal": 0.15,
+    # A fact scores at least this share of the final score of the conversation turn it was
+    # extracted from (FROM_EVENT), when that turn is a snippet candidate: the turn often says
+    # more than the one-line fact (ranking.lift_to_turns; no effect without turns).
+    "provenance": 1.0,
+}
+
+
+@dataclass(frozen=True)
+class CandidateConfig:
+    """The semantic and keyword signals: which facts become candidates."""
+
+    min_similarity: float = 0.20  # raw cosine in [-1, 1]
+    min_confidence: float = 0.55
+    semantic_limit: int = 60
+    keyword_limit: int = 40
+    # Keyword candidates + boost (switch for ablation and per-call tuning).
+    enable_keyword: bool = True
+    # Whether the named entities' words stay in the keyword query (see planner.keyword_terms).
+    # Off: the graph signal covers the entity, and a name's global IDF (every tenant's text)
+    # would dominate BM25 (full LoCoMo dev ablation: +0.8 / +2.3 pts R@10 facts / with turns).
+    keyword_names: bool = False
+
+
+@dataclass(frozen=True)
+class GraphConfig:
+    """BFS from the planner's entities, its 1-hop neighbour expansion, aggregation by type."""
+
+    graph_limit: int = 60
+    # Graph candidates whose cosine is computed = graph_limit × this (bounds hub entities).
+    graph_pool_factor: int = 4
+    # BFS fan-out bound: the closest entities whose facts are read (each at most the pool).
+    graph_max_entities: int = 40
+    # ... read closest first while the ABOUT degree of the closer ones stays under pool × this
+    # (their facts fill the pool before a farther entity's can enter it).
+    graph_read_budget: int = 2
+    # A hub's bound (BFS and activation): at most pool × this visible facts read per entity.
+    hub_scan_factor: int = 4
+    max_hops: int = 2
+    hop_decay: float = 0.5
+    query_bonus: float = 1.5
+    # Signal switches (ablation and per-call tuning): BFS from the planner's entities, the
+    # planner's 1-hop neighbour expansion, aggregation by entity type.
+    enable_graph: bool = True
+    enable_expansion: bool = True
+    enable_aggregation: bool = True
+
+
+@dataclass(frozen=True)
+class ScoringConfig:
+    """The blend: weights, recency and confidence decay, pattern boost, the score cut."""
+
+    recency_half_life_days: float = 14.0
+    confidence_half_life_days: float = 365.0
+    confidence_weight: float = 0.2  # formula × (1 − cw + cw × effective confidence)
+    weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+    pattern_boost_max: float = 0.10
+    pattern_saturation: int = 10
+    min_score: float = 0.15
+
+
+@dataclass(frozen=True)
+class ExpansionConfig:
+    """Entity-centric expansion (graph/memory/read/entity_expansion.py).
+
+    "named" = the facts of the entities the query names and of their 1-hop neighbours
+    (co-mentioned or related) join the candidates, scored by the entities' specificity;
+    "feedback" = also seeded by the entities of the ``activation_seeds`` most similar facts;
+    "off" = neither."""
+
+    entity_expansion: str = "off"
+    entity_feedback_weight: float = 0.5  # seed weight of a feedback entity (named: 1.0)
+    entity_decay: float = 0.5  # weight × decay per hop
+    entity_max: int = 20  # entities whose facts are read
+    entity_per_seed: int = 20  # facts per seed entity (the most query-similar)
+    entity_per_neighbour: int = 5  # facts per neighbour entity
+    # An entity mentioned by more than max(entity_hub_min, share × the agent's facts) facts is
+    # a hub (a speaker, the user): its facts are read, its neighbours are not.
+    entity_hub_share: float = 0.1
+    entity_hub_min: int = 20
+
+
+@dataclass(frozen=True)
+class ActivationConfig:
+    """Spreading activation from the best semantic hits' entities along RELATES_TO (off by
+    default: it measured 0.0 on LoCoMo and on MuSiQue for about half of retrieve's time), and
+    the relation bridge from the best-ranked facts (bridge.py: on, 3 seeds)."""
+
+    activation_hops: int = 0
+    activation_decay: float = 0.5
+    activation_seeds: int = 5
+    activation_facts_per_entity: int = 3
+    activation_max_related: int = 5
+    # Relation bridge (graph/memory/read/bridge.py): from the bridge_seeds best-ranked facts
+    # through the entities they mention to those entities and their RELATES_TO neighbours, then
+    # to the facts about what it reached (0 seeds = off; docs/benchmarks.md, multi-hop).
+    bridge_seeds: int = 3
+    bridge_entities: int = 20
+    bridge_per_entity: int = 3
+    bridge_unmatched: float = 0.5  # weight of a relation whose type shares no word with the query
+    bridge_shared: float = 0.5  # weight of a fact that shares an entity with a seed (hop 0)
+
+
+@dataclass(frozen=True)
+class ContextConfig:
+    """What the result holds and the formatted context's token budget."""
+
+    topk_facts: int = 20
+    topk_events: int = 8
+    context_max_tokens: int = 2000
+    hot_tier_ratio: float = 0.50
+    warm_tier_ratio: float = 0.30
+    cold_tier_ratio: float = 0.20
+    max_observations: int = 3
+    event_snippet_chars: int = 300
+    event_overflow_tokens: int = 400
+    min_event_similarity: float = 0.20
+
+
+@dataclass(frozen=True)
+class RerankConfig:
+    """The LLM reranker, and second-embedder re-scoring (only with a rescorer: setting
+    ``rescorer``, e.g. e5): the top ``rescore_pool`` facts get ``rescore_weight`` of their
+    semantic score from it."""
+
+    enable_reranker: bool = True
+    rerank_pool: int = 40
+    reranker_weight: float = 0.70
+    min_reranker_score: float = 0.10
+    reranker_timeout_s: float = 5.0
+    enable_rescore: bool = True
+    rescore_pool: int = 40
+    rescore_weight: float = 0.5
+
+
+@dataclass(frozen=True)
+class BudgetConfig:
+    """Work caps of the multi-tenant search strategy (graph/memory/read/search.py)."""
+
+    exact_scan_max_facts: int = 1_000
+    # Servers with in-index filtered vector search (Neo4j 2026.01+): agents (event sets) past
+    # this size use it instead of the exact scan. Measured (bench_agent_vectors, 2026.08):
+    # recall@10 1.00 against the exact scan at 50 to 1,000 facts, 4-6 ms where the scan
+    # takes 5 ms at 50 facts, 12 at 300, 30 at 1,000.
+    search_min_facts: int = 100
+    overfetch_cap: int = 20_000
+    fulltext_cap: int = 50_000
+    # How long a Retriever reuses an agent's corpus sizes (strategy hints only; 0 = always read)
+    counts_ttl_s: float = 30.0
+
+    def exact_max(self, filtered: bool) -> int:
+        """The largest set scanned exactly, with (``filtered``) or without in-index filtered
+        search on the server."""
+        return self.search_min_facts if filtered else self.exact_scan_max_facts
+
+
+@dataclass(frozen=True)
+class VariantConfig:
+    """Levers measured on the full LoCoMo dev set without a gain (docs/benchmarks.md): each is
+    off by default and kept so the benchmarks (``--ablate``, ``--variant``) and a caller can
+    still compare against it."""
+
+    # "blend": the weighted formula; "rrf": reciprocal-rank fusion of the per-signal rankings
+    # (semantic, keyword, graph) with ``rrf_k``, recency/importance/confidence as tie-breaking
+    # multipliers (measured −8.9 pts R@10 with turns).
+    fusion: str = "blend"
+    rrf_k: int = 60
+    # Keyword score of a candidate: "bm25" = the full-text hit's BM25 / the best hit's;
+    # "coverage" = also the IDF-weighted share of the query terms it contains, computed over
+    # every candidate (ranking.keyword_coverage; within noise).
+    keyword_model: str = "bm25"
+    # Every signal in one statement (read/signals.cypher, one round trip); False = one
+    # statement per signal, run concurrently (the earlier path, kept for comparison).
+    single_statement: bool = True
+    # Session adjacency (0 = off): facts from the same turn or session instant as one of the
+    # ``session_seeds`` best facts get a graph score of this share of the seed's formula.
+    session_lift: float = 0.0
+    session_seeds: int = 3
+    # MMR on word overlap over the final cut (0 = plain score order); see ranking.diversify.
+    diversity: float = 0.0
+    # Conversation context: the turns just before / after the best snippets (0 = off).
+    context_turns: int = 0
+    context_seeds: int = 5
+    context_decay: float = 0.8
+    context_window_s: int = 3600
+
+
+GROUPS: dict[str, type] = {
+    "candidates": CandidateConfig,
+    "graph": GraphConfig,
+    "scoring": ScoringConfig,
+    "expansion": ExpansionConfig,
+    "activation": ActivationConfig,
+    "context": ContextConfig,
+    "rerank": RerankConfig,
+    "budgets": BudgetConfig,
+    "variants": VariantConfig,
+}
+# Flat option name → the group that holds it (names are unique across groups).
+FLAT: dict[str, str] = {
+    f.name: group for group, cls in GROUPS.items() for f in dataclasses.fields(cls)
+}
