@@ -211,7 +211,7 @@ class VariantConfig:
     rrf_k: int = 60
     # Keyword score of a candidate: "bm25" = the full-text hit's BM25 / the best hit's;
     # "coverage" = also the IDF-weighted share of the query terms it contains, computed over
-    # every candidate (ranking.keyword_coverage; within noise).
+    # every candidate (variants.keyword_coverage; within noise).
     keyword_model: str = "bm25"
     # Every signal in one statement (read/signals.cypher, one round trip); False = one
     # statement per signal, run concurrently (the earlier path, kept for comparison).
@@ -220,7 +220,7 @@ class VariantConfig:
     # ``session_seeds`` best facts get a graph score of this share of the seed's formula.
     session_lift: float = 0.0
     session_seeds: int = 3
-    # MMR on word overlap over the final cut (0 = plain score order); see ranking.diversify.
+    # MMR on word overlap over the final cut (0 = plain score order); see variants.diversify.
     diversity: float = 0.0
     # Conversation context: the turns just before / after the best snippets (0 = off).
     context_turns: int = 0

@@ -12,7 +12,7 @@ from typing import Any
 
 from graph.errors import BadInput
 from graph.executor import Executor
-from graph.memory.read import gather, planner, ranking
+from graph.memory.read import gather, planner, ranking, variants
 from graph.memory.read.bridge import bridge_facts, lift_bridged
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.entity_expansion import entity_facts
@@ -196,7 +196,7 @@ class Retriever:
         trace["plan"]["entities_sources"] = {e.key: e.source for e in plan.entities}
         terms = planner.keyword_terms(plan, cfg.candidates.keyword_names)
         if cfg.variants.keyword_model == "coverage" and cfg.candidates.enable_keyword:
-            ranking.keyword_coverage(facts + spread, terms, events)
+            variants.keyword_coverage(facts + spread, terms, events)
         speakers = [fold(n) for e in plan.entities if e.named for n in (e.name, e.matched)]
         ranking.score_events(events, cfg, now, speakers, window)
         # Activation and the snippets' neighbouring turns are independent: one stage.

@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from graph.errors import BadInput
-from graph.memory.read import planner, ranking
+from graph.memory.read import planner, ranking, variants
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EntityMatch, EventHit, ScoredFact
 from graph.memory.read.temporal import TimeWindow, query_window
@@ -59,7 +59,7 @@ def test_temporal_boost_lifts_facts_inside_the_window() -> None:
 
 
 def test_rrf_scores_rank_ties_and_absence() -> None:
-    scores = ranking.rrf_scores(
+    scores = variants.rrf_scores(
         {"a": [0.9, 0.5, 0.5, 0.0], "b": [0.0, 0.0, 1.0, 0.0]}, {"a": 1.0, "b": 1.0}, k=1
     )
     # a: ranks 1, 2, 2 (tie), absent; b: only the third candidate, rank 1
@@ -112,8 +112,8 @@ def test_diversify_moves_near_copies_down() -> None:
     facts = [ScoredFact(id=str(i), text=t) for i, t in enumerate(texts)]
     for f, score in zip(facts, (0.9, 0.85, 0.8), strict=True):
         f.scores.final = f.scores.formula = score
-    assert [f.id for f in ranking.diversify(facts, 0.0, pool=10)] == ["0", "1", "2"]
-    assert [f.id for f in ranking.diversify(facts, 0.5, pool=10)] == ["0", "2", "1"]
+    assert [f.id for f in variants.diversify(facts, 0.0, pool=10)] == ["0", "1", "2"]
+    assert [f.id for f in variants.diversify(facts, 0.5, pool=10)] == ["0", "2", "1"]
     assert [f.id for f in ranking.rank(facts, RetrieveConfig.of(diversity=0.5))] == ["0", "2", "1"]
 
 
@@ -164,14 +164,14 @@ def test_keyword_coverage_weighs_rare_terms_over_the_pool() -> None:
     ]
     facts = [ScoredFact(id=str(i), text=t) for i, t in enumerate(texts)]
     facts[2].scores.keyword = 0.9  # a BM25 score higher than its coverage is kept
-    ranking.keyword_coverage(facts, ["Caroline", "painting"])
+    variants.keyword_coverage(facts, ["Caroline", "painting"])
     cover = [f.scores.keyword for f in facts]
     # "painting" meets "painted" / "paints" (2 of 4 candidates) and weighs more than
     # "caroline" (3 of 4): fact 1 has both, fact 3 only the rarer one, fact 0 only the name
     assert cover[1] == pytest.approx(1.0)
     assert cover[3] > cover[0] > 0.0 and cover[2] == 0.9
-    ranking.keyword_coverage(facts, [])  # no terms: unchanged
+    variants.keyword_coverage(facts, [])  # no terms: unchanged
     assert [f.scores.keyword for f in facts] == cover
     turn = EventHit(id="e", text="I love painting!", speaker="Caroline", occurred_at=None)
-    ranking.keyword_coverage(facts, ["painting"], [turn])
+    variants.keyword_coverage(facts, ["painting"], [turn])
     assert turn.keyword == pytest.approx(1.0)
