@@ -117,7 +117,7 @@ def test_principal_scopes() -> None:
 def test_mutation_fields_counts_aliases_and_fragments_of_the_chosen_mutation() -> None:
     from graphql import parse
 
-    from gql.limits import mutation_fields
+    from gql.rate_budget import mutation_fields
 
     doc = parse("""
         mutation Two { a: forget(agentId: "x", factId: "1") { factId }
@@ -185,7 +185,7 @@ async def test_variable_defaults_count_when_not_sent() -> None:
 def test_expensive_query_fields_are_charged_one_request_each() -> None:
     from graphql import parse
 
-    from gql.limits import charged_fields
+    from gql.rate_budget import charged_fields
 
     aliases = " ".join(f'r{i}: retrieve(agentId: "x", query: "q") {{ context }}' for i in range(30))
     doc = parse(f"""
@@ -201,7 +201,7 @@ def test_expensive_query_fields_are_charged_one_request_each() -> None:
 def test_a_retrieve_that_reranks_with_the_llm_costs_the_rerank_price() -> None:
     from graphql import parse
 
-    from gql.limits import charged_fields
+    from gql.rate_budget import charged_fields
 
     aliases = " ".join(f'r{i}: retrieve(agentId: "x", query: "q") {{ context }}' for i in range(30))
     off = 'retrieve(agentId: "x", query: "q", options: {enableReranker: false}) { context }'

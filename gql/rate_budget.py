@@ -1,0 +1,165 @@
+"""The rate budget of a GraphQL operation: a request through the HTTP middleware takes one
+request of its key's budget; an operation that runs several expensive fields (mutations,
+``retrieve``, ``neighborhood``; aliases count, fragments expanded) takes the rest here, before
+execution, or is refused whole with ``RATE_LIMITED`` (see server/limits.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from graphql import (
+    BooleanValueNode,
+    DocumentNode,
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    GraphQLError,
+    InlineFragmentNode,
+    ObjectValueNode,
+    OperationDefinitionNode,
+    OperationType,
+    SelectionSetNode,
+    VariableNode,
+)
+from strawberry.extensions import SchemaExtension
+
+from gql.errors import ErrorCode
+
+__all__ = ["EXPENSIVE_QUERIES", "MutationRateLimit", "charged_fields", "mutation_fields"]
+
+
+# Query fields that run a whole retrieval or graph walk: each one (aliases count) takes a
+# request of the key's rate budget, like a mutation field.
+EXPENSIVE_QUERIES = frozenset({"retrieve", "neighborhood"})
+
+
+def _reranks(node: FieldNode, variables: dict[str, Any]) -> bool:
+    """Whether a ``retrieve`` field leaves the LLM reranker on (its ``options`` do not set
+    ``enableReranker: false``, literally or through a variable)."""
+    for arg in node.arguments or ():
+        if arg.name.value != "options":
+            continue
+        value = arg.value
+        if isinstance(value, VariableNode):
+            sent = variables.get(value.name.value)
+            return not (isinstance(sent, dict) and sent.get("enableReranker") is False)
+        if isinstance(value, ObjectValueNode):
+            for f in value.fields:
+                if f.name.value != "enableReranker":
+                    continue
+                if isinstance(f.value, BooleanValueNode):
+                    return bool(f.value.value)
+                if isinstance(f.value, VariableNode):
+                    return variables.get(f.value.name.value) is not False
+    return True
+
+
+def charged_fields(
+    document: DocumentNode,
+    operation_name: str | None,
+    *,
+    rerank_cost: int = 1,
+    variables: dict[str, Any] | None = None,
+) -> int:
+    """Requests of the rate budget the operation ``document`` runs takes (aliases count,
+    fragments expanded): one per mutation field and per ``EXPENSIVE_QUERIES`` field of a
+    query, ``rerank_cost`` for a ``retrieve`` that reranks with the LLM (pass 1 when no LLM
+    is configured); 0 when the operation cannot be picked."""
+    variables = variables or {}
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    fragments = {
+        d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
+    }
+    chosen = [
+        o
+        for o in operations
+        if operation_name is None or (o.name is not None and o.name.value == operation_name)
+    ]
+    if len(chosen) != 1 or chosen[0].operation not in (OperationType.MUTATION, OperationType.QUERY):
+        return 0
+    mutation = chosen[0].operation == OperationType.MUTATION
+
+    def field_cost(node: FieldNode) -> int:
+        name = node.name.value
+        if name == "__typename" or not (mutation or name in EXPENSIVE_QUERIES):
+            return 0
+        if name == "retrieve" and not mutation and rerank_cost > 1 and _reranks(node, variables):
+            return rerank_cost
+        return 1
+
+    def count(selection: SelectionSetNode, depth: int = 0) -> int:
+        if depth > 16:  # fragment cycles are refused by validation; stop here regardless
+            return 0
+        total = 0
+        for node in selection.selections:
+            if isinstance(node, FieldNode):
+                total += field_cost(node)
+            elif isinstance(node, InlineFragmentNode):
+                total += count(node.selection_set, depth + 1)
+            elif isinstance(node, FragmentSpreadNode) and node.name.value in fragments:
+                total += count(fragments[node.name.value].selection_set, depth + 1)
+        return total
+
+    return count(chosen[0].selection_set)
+
+
+def mutation_fields(document: DocumentNode, operation_name: str | None) -> int:
+    """Top-level fields of the mutation ``document`` runs (aliases count, fragments expanded);
+    0 for queries or when the operation cannot be picked."""
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    chosen = [
+        o
+        for o in operations
+        if operation_name is None or (o.name is not None and o.name.value == operation_name)
+    ]
+    if len(chosen) != 1 or chosen[0].operation != OperationType.MUTATION:
+        return 0
+    return charged_fields(document, operation_name)
+
+
+class MutationRateLimit(SchemaExtension):
+    """Each top-level mutation field, and each expensive query field (``retrieve``,
+    ``neighborhood``), takes one request of the key's rate budget, a ``retrieve`` that reranks
+    with the process's LLM ``rerank_cost``: the HTTP middleware took one for the request, this
+    takes the rest before execution (``{ a: retrieve(...) b: retrieve(...) }`` costs two, ten
+    with an LLM reranking) or refuses the whole operation with RATE_LIMITED."""
+
+    def __init__(self, rerank_cost: int) -> None:
+        self.rerank_cost = rerank_cost
+
+    def on_execute(self) -> Iterator[None]:
+        ctx = self.execution_context
+        request = getattr(ctx.context, "request", None)
+        take = getattr(getattr(request, "state", None), "rate_take", None)
+        if take is not None and ctx.graphql_document is not None:
+            memory = getattr(ctx.context, "memory", None)
+            reranking = (
+                memory is not None
+                and memory.llm is not None
+                and memory.retrieve_config.rerank.enable_reranker
+            )
+            extra = (
+                charged_fields(
+                    ctx.graphql_document,
+                    ctx.operation_name,
+                    rerank_cost=self.rerank_cost if reranking else 1,
+                    variables=ctx.variables,
+                )
+                - 1
+            )
+            if extra > 0:
+                wait = float(take(extra))
+                if wait > 0:
+                    retry = max(1, int(wait + 0.999))
+                    raise GraphQLError(
+                        f"Rate limit exceeded: this operation costs {extra + 1} requests "
+                        "(mutations, retrieve — more when it reranks with the LLM — and "
+                        "neighborhood); "
+                        f"retry in {retry} s.",
+                        extensions={
+                            "code": ErrorCode.RATE_LIMITED.value,
+                            "retryAfterSeconds": retry,
+                        },
+                    )
+        yield
