@@ -29,13 +29,8 @@ from graph.memory.browse.rows import (
     ObservationRow,
     Page,
 )
-from graph.memory.documents.ingest import (
-    DocumentAccepted,
-    DocumentProgress,
-    document_progress,
-    ingest_document,
-    search_chunks,
-)
+from graph.memory.documents.ingest import DocumentAccepted, ingest_document
+from graph.memory.documents.reads import DocumentProgress, document_progress, search_chunks
 from graph.memory.jobs.config import JobsConfig
 from graph.memory.jobs.queue import JobQueue
 from graph.memory.write.admin import ForgetResult, MergeResult, forget, merge_entities

@@ -4,14 +4,12 @@ and a guarded, bounded URL fetch."""
 from graph.memory.documents.fetch import FetchedDocument, UrlRefused, check_url, fetch_url
 from graph.memory.documents.ingest import (
     DocumentAccepted,
-    DocumentProgress,
     chunk_extract_handler,
     document_ingest_handler,
-    document_progress,
     ingest_document,
-    search_chunks,
 )
 from graph.memory.documents.parse import Chunk, ParsedDocument, chunk_text, parse_document
+from graph.memory.documents.reads import DocumentProgress, document_progress, search_chunks
 
 __all__ = [
     "Chunk",

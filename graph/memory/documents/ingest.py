@@ -13,15 +13,15 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import uuid
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
-from graph.errors import BadInput, FencedOut, NotFound
+from graph.errors import BadInput, FencedOut
 from graph.executor import Executor, Transaction
 from graph.memory.documents.fetch import UrlRefused, check_url, fetch_url
 from graph.memory.documents.parse import chunk_text, detect_format, parse_document
+from graph.memory.documents.quota import charge_bytes, charge_fetched
 from graph.memory.jobs.config import DocumentConfig
 from graph.memory.jobs.context import (
     JobContext,
@@ -38,13 +38,9 @@ from graph.memory.write.models import PIIRejected
 
 __all__ = [
     "DocumentAccepted",
-    "DocumentProgress",
-    "DocumentQuotaExceeded",
     "chunk_extract_handler",
     "document_ingest_handler",
-    "document_progress",
     "ingest_document",
-    "search_chunks",
 ]
 
 _NS = uuid.UUID("9d7e4a0b-3c61-4f4e-a8f5-2d1b7c6e5f30")
@@ -57,67 +53,6 @@ class DocumentAccepted:
     document_id: str
     job_id: str
     created: bool  # False: the same content was already registered for this agent
-
-
-@dataclass
-class DocumentProgress:
-    document_id: str
-    status: str
-    title: str | None
-    chunks: int
-    ingest_status: str | None
-    ingest_progress: float
-    extract: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def extract_total(self) -> int:
-        return sum(self.extract.values())
-
-    @property
-    def fraction(self) -> float:
-        """Overall 0..1: chunking is the first 20 %, extraction jobs the rest."""
-        if self.ingest_status != "done":
-            return round(0.2 * self.ingest_progress, 4)
-        total = self.extract_total
-        if total == 0:
-            return 1.0
-        finished = self.extract.get("done", 0) + self.extract.get("dead", 0)
-        return round(0.2 + 0.8 * finished / total, 4)
-
-    @property
-    def complete(self) -> bool:
-        return self.ingest_status == "done" and self.fraction >= 1.0
-
-
-class DocumentQuotaExceeded(BadInput):
-    """The API key has ingested its document bytes for the current window."""
-
-
-async def _charge(
-    tx: Transaction, cfg: DocumentConfig, key_id: str | None, document_id: str, size: int
-) -> None:
-    """Charge ``size`` bytes to ``key_id``'s window (no key, or no quota configured: free).
-
-    Raises:
-        DocumentQuotaExceeded: the window's bytes would go over ``cfg.quota_bytes``.
-    """
-    if key_id is None or cfg.quota_bytes <= 0:
-        return
-    rows = await tx.run(
-        "documents/charge_quota",
-        key_id=key_id,
-        document_id=document_id,
-        bytes=size,
-        limit=cfg.quota_bytes,
-        window_s=int(cfg.quota_window_s),
-        now=datetime.now(UTC),
-    )
-    if rows and not rows[0]["ok"]:
-        raise DocumentQuotaExceeded(
-            f"document quota exceeded: this key ingested {rows[0]['used']} of "
-            f"{cfg.quota_bytes} bytes in the current {int(cfg.quota_window_s)} s window and "
-            f"the document has {size}; retry later"
-        )
 
 
 def _redacted(text: str | None, mode: str, what: str) -> str | None:
@@ -224,7 +159,7 @@ async def ingest_document(
 
     async def register(tx: Transaction) -> list[dict[str, Any]]:
         if text is not None:
-            await _charge(tx, cfg, key_id, doc_id, size)
+            await charge_bytes(tx, cfg, key_id, doc_id, size)
         return await tx.run("documents/create_document", agent_id=agent_id, id=doc_id, props=props)
 
     rows = await executor.write(register)
@@ -264,7 +199,7 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
             )
             raise PermanentJobError(str(exc)) from exc
         raw, content_type = fetched.text, fetched.content_type
-        await _charge_fetched(ctx, doc, len(raw.encode("utf-8")))
+        await charge_fetched(ctx, doc, len(raw.encode("utf-8")))
     if not raw:
         raise PermanentJobError(f"document {doc_id} has no content")
     fmt = doc.get("format") or detect_format(content_type, doc.get("url") or doc.get("source"), raw)
@@ -332,26 +267,6 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
     return await _enqueue_extraction(ctx, doc_id, len(chunks))
 
 
-async def _charge_fetched(ctx: JobContext, doc: dict[str, Any], size: int) -> None:
-    """Charge a fetched URL document to the key that registered it (once)."""
-    key_id = doc.get("quota_key")
-    if key_id is None:
-        return
-    deps, agent_id = ctx.deps, ctx.job.agent_id
-
-    async def charge(tx: Transaction) -> None:
-        await _charge(tx, deps.config.documents, key_id, doc["id"], size)
-
-    try:
-        await deps.executor.write(charge)
-    except DocumentQuotaExceeded as exc:
-        await deps.executor.run(
-            "documents/set_status",
-            {"agent_id": agent_id, "id": doc["id"], "status": "failed", "error": str(exc)},
-        )
-        raise PermanentJobError(str(exc)) from exc
-
-
 async def _enqueue_extraction(ctx: JobContext, doc_id: str, n_chunks: int) -> dict[str, Any]:
     created = 0
     if ctx.deps.config.documents.extract_chunks and n_chunks:
@@ -369,43 +284,6 @@ async def _enqueue_extraction(ctx: JobContext, doc_id: str, n_chunks: int) -> di
             created += sum(a.created for a in answers)
     await ctx.progress(1.0, force=True)
     return {"document_id": doc_id, "chunks": n_chunks, "extract_jobs": created}
-
-
-async def document_progress(
-    executor: Executor, agent_id: str, document_id: str
-) -> DocumentProgress:
-    """Where a document's ingest stands (chunking job, then its extraction jobs).
-
-    Raises:
-        NotFound: no such document for this agent.
-    """
-    rows = await executor.run(
-        "documents/progress", {"agent_id": agent_id, "id": document_id}, read=True
-    )
-    if not rows:
-        raise NotFound(f"document {document_id} not found")
-    r = rows[0]
-    ingest = r["ingest"] or {}
-    return DocumentProgress(
-        document_id,
-        r["status"],
-        r["title"],
-        int(r["chunks"]),
-        ingest.get("status"),
-        float(ingest.get("progress") or 0.0),
-        {e["status"]: int(e["n"]) for e in r["extract"] if e},
-    )
-
-
-async def search_chunks(
-    executor: Executor, agent_id: str, vector: list[float], limit: int = 5
-) -> list[dict[str, Any]]:
-    """Nearest chunks of the agent's documents (exact cosine scan)."""
-    return await executor.run(
-        "documents/search_chunks",
-        {"agent_id": agent_id, "vector": vector, "limit": limit},
-        read=True,
-    )
 
 
 async def chunk_extract_handler(ctx: JobContext) -> dict[str, Any]:

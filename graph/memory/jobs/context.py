@@ -95,7 +95,7 @@ def _code_of(exc: BaseException) -> str:
 
     from graph.errors import GraphUnavailable
     from graph.memory.documents.fetch import UrlRefused
-    from graph.memory.documents.ingest import DocumentQuotaExceeded
+    from graph.memory.documents.quota import DocumentQuotaExceeded
     from graph.memory.write.models import PIIRejected
     from graph.providers.base import LLMError
 

@@ -8,7 +8,7 @@ from neo4j.exceptions import ServiceUnavailable
 
 from graph.errors import GraphUnavailable
 from graph.memory.documents.fetch import UrlRefused
-from graph.memory.documents.ingest import DocumentQuotaExceeded
+from graph.memory.documents.quota import DocumentQuotaExceeded
 from graph.memory.jobs.context import JobFailed, PermanentJobError, job_error
 from graph.memory.write.models import PIIRejected
 from graph.providers.base import LLMError
