@@ -36,7 +36,7 @@ if [ -z "${NEO4J_URI:-}" ]; then
     hippograph neo4j start || exit 1
     pytest -q -p no:cacheprovider tests/integration/read/test_vector_search_form.py \
       tests/integration/read/test_multi_tenant.py tests/integration/read/test_retrieve_behaviour.py \
-      tests/integration/write/test_resolution_bounds.py
+      tests/integration/write/test_resolution_bounds.py tests/integration/read/test_bridge.py
     prc=$?
     hippograph neo4j stop
     exit $prc

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -176,10 +177,13 @@ async def one_statement(
     now: datetime,
     trace: dict[str, Any],
     window: TimeWindow | None = None,
+    on_semantic: Callable[[list[ScoredFact]], None] | None = None,
 ) -> tuple[list[ScoredFact], list[ScoredFact], list[EventHit], list[ObservationHit], RetrievalPlan]:
     """Every signal in one statement (``combined.all_signals``); a part whose first
     over-fetch round was not enough is re-run alone (concurrently) with the adaptive
-    over-fetch, and activation then re-seeded from the full semantic hits."""
+    over-fetch, and activation then re-seeded from the full semantic hits. ``on_semantic``
+    gets the scored semantic hits of a search that runs alongside the statement as soon as
+    they arrive (before the statement's answer)."""
     sizes = SignalSizes(
         agent_facts=int(catalog["agent_facts"]),
         total_facts=int(catalog["total_facts"]),
@@ -194,7 +198,9 @@ async def one_statement(
     named = [e.key for e in plan.entities] if cfg.graph.enable_expansion else []
     stats: dict[str, SearchStats] = {}
 
-    async def semantic_again() -> tuple[SearchStats, list[ScoredFact], list[ScoredFact]]:
+    async def semantic_again(
+        early: bool = False,
+    ) -> tuple[SearchStats, list[ScoredFact], list[ScoredFact]]:
         own = SearchStats()
         hits = await semantic_facts(
             ex,
@@ -209,6 +215,8 @@ async def one_statement(
             filtered=sizes.fact_search,
         )
         ranking.score_facts(hits, cfg, now, window)
+        if early and on_semantic is not None:
+            on_semantic(hits)
         activated = await spreading_activation(
             ex,
             scope,
@@ -237,7 +245,7 @@ async def one_statement(
     # A part that goes through in-index filtered search (SEARCH cannot run inside the one
     # statement) does not wait for it: it starts first and runs alongside.
     fact_search, event_search = searched(cfg, sizes)
-    early_sem = asyncio.create_task(semantic_again()) if fact_search else None
+    early_sem = asyncio.create_task(semantic_again(early=True)) if fact_search else None
     early_ev = asyncio.create_task(events_semantic_again()) if event_search else None
     if early_sem is not None or early_ev is not None:
         await asyncio.sleep(0)  # let them send their statements first

@@ -182,10 +182,26 @@ class Retriever:
 
         window = query_window(query, now)
         trace["plan"]["time_window"] = window.text if window else None
+        agent_facts = int(catalog.get("agent_facts", 1))
+        early: list[asyncio.Task[list[ScoredFact]]] = []
+
+        def bridge_early(hits: list[ScoredFact]) -> None:
+            if cfg.activation.bridge_early and cfg.activation.bridge_seeds > 0 and hits:
+                task = asyncio.create_task(
+                    bridge_facts(self.executor, scope, query, ranking.order(hits), cfg, agent_facts)
+                )
+                # Read its outcome even when the retrieve fails before using it.
+                task.add_done_callback(lambda done: done.cancelled() or done.exception())
+                early.append(task)
+
         if cfg.variants.single_statement:
-            facts, spread, events, observations, plan = await gather.one_statement(
-                self.executor, plan, catalog, scope, cfg, now, trace, window
-            )
+            try:
+                facts, spread, events, observations, plan = await gather.one_statement(
+                    self.executor, plan, catalog, scope, cfg, now, trace, window, bridge_early
+                )
+            except BaseException:
+                gather.drop_tasks(*early)
+                raise
         else:
             (facts, spread, events, observations), plan = await asyncio.gather(
                 gather.per_signal(self.executor, plan, catalog, scope, cfg, now, trace, window),
@@ -210,7 +226,8 @@ class Retriever:
                 now,
                 trace,
                 window,
-                (scope, int(catalog.get("agent_facts", 1))),
+                (scope, agent_facts),
+                early[0] if early else None,
             ),
             gather.context_turns(self.executor, scope, events, cfg),
         )
@@ -279,10 +296,12 @@ class Retriever:
         trace: dict[str, Any],
         window: TimeWindow | None = None,
         bridge: tuple[Scope, int] | None = None,
+        bridged: asyncio.Task[list[ScoredFact]] | None = None,
     ) -> tuple[list[ScoredFact], int]:
         """Merge the activated facts no signal found, score (a fact at least its scored source
         turn: ``ranking.lift_to_turns``), bridge from the best (``bridge``: the scope and the
-        agent's fact count), rerank, cut. Returns the ranked facts and how many distinct
+        agent's fact count; ``bridged``: its answer when it was started early from the
+        semantic hits), rerank, cut. Returns the ranked facts and how many distinct
         candidates were ranked (signals, activation and bridge together: the
         ``total_candidates`` the result reports, never fewer than the facts returned)."""
         known = {f.id for f in facts}
@@ -303,7 +322,11 @@ class Retriever:
         ordered = ranking.order(facts)
         if bridge is not None and cfg.activation.bridge_seeds > 0 and ordered:
             t = time.perf_counter()
-            extra = await bridge_facts(self.executor, bridge[0], query, ordered, cfg, bridge[1])
+            extra = (
+                await bridged
+                if bridged is not None
+                else await bridge_facts(self.executor, bridge[0], query, ordered, cfg, bridge[1])
+            )
             known = {f.id for f in facts}
             best = ordered[0].scores.final
             if extra:
@@ -313,6 +336,7 @@ class Retriever:
             ordered = ranking.order(facts)
             trace["bridge"] = {
                 "ms": _ms(t),
+                "early": bridged is not None,
                 "rows": len(extra),
                 "lifted": lifted,
                 "unique": sum(1 for f in extra if f.id not in known),

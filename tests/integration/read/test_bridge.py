@@ -10,6 +10,7 @@ from graph.executor import Executor
 from graph.memory.read import Retriever
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
 from graph.providers import Embedder
+from graph.vector_search import detect
 
 pytestmark = pytest.mark.neo4j
 
@@ -55,3 +56,25 @@ async def test_the_bridge_reaches_the_far_end_of_a_relation_the_question_uses(
     assert "bridge" in society.sources and society.scores.bridge > 0.0
     assert facts["br-journal"].scores.final >= society.scores.final
     assert facts.get("br-other") is None or facts["br-other"].scores.bridge == 0.0
+
+
+async def test_an_early_bridge_starts_from_the_semantic_hits_where_the_index_filters(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
+    """``bridge_early`` (default): on a server with in-index filtered search (this agent sent through it
+    by a lowered ``search_min_facts``) the bridge starts from the semantic hits while the
+    signals statement runs, and reaches the same far end; elsewhere the option changes
+    nothing (the bridge waits for the first ranking)."""
+    await remember(
+        executor, embedder, agent_id, entities=ENTITIES, facts=FACTS, relations=RELATIONS
+    )
+    filtered = (await detect(executor)).filtered_for("fact")
+    retriever = Retriever(executor, embedder)
+    options = {**OPTIONS, "bridge_seeds": 1, "search_min_facts": 1}
+    late = await retriever.retrieve(agent_id, QUERY, options={**options, "bridge_early": False})
+    early = await retriever.retrieve(agent_id, QUERY, options=options)  # the default
+    assert late.trace["bridge"]["early"] is False
+    assert early.trace["bridge"]["early"] is filtered
+    assert early.trace["signals"]["alongside"] == (["semantic"] if filtered else [])
+    society = {f.id: f for f in early.facts}["br-society"]
+    assert "bridge" in society.sources and society.scores.bridge > 0.0

@@ -79,6 +79,7 @@ FLAT_DEFAULTS: dict[str, Any] = {
     "bridge_per_entity": 3,
     "bridge_unmatched": 0.5,
     "bridge_shared": 0.5,
+    "bridge_early": True,
     "context_turns": 0,
     "context_seeds": 5,
     "context_decay": 0.8,
