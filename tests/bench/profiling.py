@@ -49,7 +49,6 @@ class ProfilingExecutor(Neo4jExecutor):
         super().__init__(base.driver, base.database, base.tx_timeout_s, autocommit_reads=False)
         self.hits: Counter[str] = Counter()
         self.plans: dict[str, Any] = {}  # the last plan of each statement
-        self._name = "<text>"
 
     def record(self, name: str, plan: Any) -> None:
         if plan is not None:
@@ -59,22 +58,24 @@ class ProfilingExecutor(Neo4jExecutor):
     async def run(
         self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
     ) -> list[Row]:
-        self._name = name
-        try:
-            return await self.run_text(cypher.load(name), params, read=read)
-        finally:
-            self._name = "<text>"
+        return await self._profiled(name, cypher.load(name), params)
 
     async def run_text(
         self, query: LiteralString, params: dict[str, Any] | None = None, *, read: bool = False
     ) -> list[Row]:
+        return await self._profiled("<text>", query, params)
+
+    async def _profiled(
+        self, name: str, query: LiteralString, params: dict[str, Any] | None
+    ) -> list[Row]:
+        # The name travels with the call: statements of one retrieve run concurrently.
         self.round_trips += 1
         async with self.driver.session(database=self.database) as session:
             result = await session.run(
                 cast(LiteralString, "PROFILE " + query), quiet_params(params or {})
             )
             rows = [_row(record.data()) async for record in result]
-            self.record(self._name, (await result.consume()).profile)
+            self.record(name, (await result.consume()).profile)
         return rows
 
     async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
