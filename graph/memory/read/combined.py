@@ -106,11 +106,18 @@ def strategies(cfg: RetrieveConfig, sizes: SignalSizes) -> tuple[str, str]:
 
 
 def searched(cfg: RetrieveConfig, sizes: SignalSizes) -> tuple[bool, bool]:
-    """Whether the semantic part of facts, and of events, goes through in-index filtered
-    search (pure): SEARCH cannot run inside ``read/signals``, so such a part runs on its own
-    (``gather.one_statement`` starts it alongside the statement)."""
+    """Whether the semantic part of facts, and of events, runs on its own beside
+    ``read/signals`` (pure; ``gather.one_statement`` starts it first): a part that goes
+    through in-index filtered search (SEARCH cannot run inside the statement), and the facts'
+    exact scan of a small agent when the relation bridge starts early from its hits
+    (``bridge_early``)."""
     facts, events = strategies(cfg, sizes)
-    return facts == "search", events == "search" and sizes.agent_events > 0
+    a = cfg.activation
+    early_bridge = a.bridge_early and a.bridge_seeds > 0 and sizes.agent_facts > 0
+    return (
+        facts == "search" or (facts == "exact" and early_bridge),
+        events == "search" and sizes.agent_events > 0,
+    )
 
 
 async def all_signals(
@@ -137,10 +144,11 @@ async def all_signals(
     )
     budgets = cfg.budgets
     sem_strategy, ev_strategy = strategies(cfg, sizes)
-    # Filtered search has no procedure form to embed here: the part runs a one-hit index
-    # probe (cheap, discarded) and the caller re-runs it alone with SEARCH.
-    sem_index = sem_strategy != "exact"
-    if sem_strategy == "search":
+    sem_alone, _ = searched(cfg, sizes)
+    # A part run on its own (filtered search has no procedure form to embed here; an exact
+    # scan the bridge starts from) is a one-hit index probe here (cheap, discarded).
+    sem_index = sem_strategy != "exact" or sem_alone
+    if sem_alone:
         sem_k = 1
     # The full-text query is limited to the agent inside the index (planner.agent_lucene):
     # its own share of the index is all of it.

@@ -58,23 +58,26 @@ async def test_the_bridge_reaches_the_far_end_of_a_relation_the_question_uses(
     assert facts.get("br-other") is None or facts["br-other"].scores.bridge == 0.0
 
 
-async def test_an_early_bridge_starts_from_the_semantic_hits_where_the_index_filters(
+async def test_an_early_bridge_starts_from_the_semantic_hits(
     executor: Executor, agent_id: str, embedder: Embedder
 ) -> None:
-    """``bridge_early`` (default): on a server with in-index filtered search (this agent sent through it
-    by a lowered ``search_min_facts``) the bridge starts from the semantic hits while the
-    signals statement runs, and reaches the same far end; elsewhere the option changes
-    nothing (the bridge waits for the first ranking)."""
+    """``bridge_early`` (default): the agent's semantic part runs as its own statement beside
+    the signals statement (an exact scan of this small agent, or in-index filtered search
+    where the server has it: here with a lowered ``search_min_facts``), the bridge starts
+    from its hits, and reaches the same far end as the bridge after the first ranking."""
     await remember(
         executor, embedder, agent_id, entities=ENTITIES, facts=FACTS, relations=RELATIONS
     )
-    filtered = (await detect(executor)).filtered_for("fact")
     retriever = Retriever(executor, embedder)
     options = {**OPTIONS, "bridge_seeds": 1, "search_min_facts": 1}
     late = await retriever.retrieve(agent_id, QUERY, options={**options, "bridge_early": False})
     early = await retriever.retrieve(agent_id, QUERY, options=options)  # the default
+    filtered = (await detect(executor)).filtered_for("fact")
     assert late.trace["bridge"]["early"] is False
-    assert early.trace["bridge"]["early"] is filtered
-    assert early.trace["signals"]["alongside"] == (["semantic"] if filtered else [])
+    assert late.trace["signals"]["alongside"] == (["semantic"] if filtered else [])
+    assert early.trace["bridge"]["early"] is True
+    assert early.trace["signals"]["alongside"] == ["semantic"]
+    assert early.trace["signals"]["semantic"]["strategy"] == ("search" if filtered else "exact")
+    assert [f.id for f in early.facts] == [f.id for f in late.facts]
     society = {f.id: f for f in early.facts}["br-society"]
     assert "bridge" in society.sources and society.scores.bridge > 0.0

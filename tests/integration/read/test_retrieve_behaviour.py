@@ -351,22 +351,30 @@ async def test_activation_runs_beside_the_other_signals(
         },
     )
     assert any("activation" in f.sources and f.hops for f in alone.facts)
-    # In the one-statement path (default) activation is a subquery of read/signals.
+    # In the one-statement path (default) activation is a subquery of read/signals; when the
+    # semantic scan runs beside the statement (the bridge starting early from its hits, the
+    # default), activation follows that scan instead. The same facts either way.
+    one_statement = {
+        "semantic_limit": 1,
+        "enable_keyword": False,
+        "enable_graph": False,
+        "min_score": 0.0,
+        "activation_hops": 2,
+    }
     one = await Retriever(executor, embedder).retrieve(
         agent_id,
         "Where does Marcos Tavares work?",
-        options={
-            "semantic_limit": 1,
-            "enable_keyword": False,
-            "enable_graph": False,
-            "min_score": 0.0,
-            "activation_hops": 2,
-        },
+        options={**one_statement, "bridge_early": False},
     )
     assert one.trace["activation"]["in_statement"] is True
-    assert {f.id for f in one.facts if "activation" in f.sources} == {
-        f.id for f in alone.facts if "activation" in f.sources
-    }
+    beside = await Retriever(executor, embedder).retrieve(
+        agent_id, "Where does Marcos Tavares work?", options=one_statement
+    )
+    assert beside.trace["activation"]["in_statement"] is False
+    for result in (one, beside):
+        assert {f.id for f in result.facts if "activation" in f.sources} == {
+            f.id for f in alone.facts if "activation" in f.sources
+        }
 
 
 def _ranked(result: Any) -> list[tuple[str, float]]:

@@ -93,20 +93,28 @@ def test_entity_and_event_indexes_take_the_filtered_form_too() -> None:
 
 
 def test_parts_searched_alongside_the_one_statement() -> None:
-    """Only parts that will use SEARCH (a filtered index, an agent past the exact-scan size)
-    start alongside read/signals; an agent without events has no event part to start."""
+    """Parts that will use SEARCH (a filtered index, an agent past the exact-scan size) start
+    alongside read/signals, and so does a small agent's exact fact scan while the bridge
+    starts early from its hits; an over-fetch of the shared index stays in the statement,
+    and an agent without events has no event part to start."""
     from graph.memory.read.combined import SignalSizes, searched
     from graph.memory.read.config import RetrieveConfig
 
     cfg = RetrieveConfig.of(exact_scan_max_facts=100)
+    late = RetrieveConfig.of(exact_scan_max_facts=100, bridge_early=False)
+    no_bridge = RetrieveConfig.of(exact_scan_max_facts=100, bridge_seeds=0)
 
     def sizes(facts: int, events: int, filtered: bool) -> SignalSizes:
         return SignalSizes(facts, 10**6, events, 10**6, 0, filtered, filtered)
 
     assert searched(cfg, sizes(5_000, 5_000, True)) == (True, True)
     assert searched(cfg, sizes(5_000, 0, True)) == (True, False)
-    assert searched(cfg, sizes(50, 50, True)) == (False, False)
-    assert searched(cfg, sizes(5_000, 5_000, False)) == (False, False)
+    assert searched(cfg, sizes(5_000, 5_000, False)) == (False, False)  # over-fetch
+    for filtered in (True, False):  # a small agent: exact scan
+        assert searched(cfg, sizes(50, 50, filtered)) == (True, False)
+        assert searched(late, sizes(50, 50, filtered)) == (False, False)
+        assert searched(no_bridge, sizes(50, 50, filtered)) == (False, False)
+    assert searched(cfg, sizes(0, 0, False)) == (False, False)  # nothing to scan
 
 
 def test_filtered_servers_scan_only_small_agents_exactly() -> None:
