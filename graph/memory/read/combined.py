@@ -112,8 +112,7 @@ def searched(cfg: RetrieveConfig, sizes: SignalSizes) -> tuple[bool, bool]:
     exact scan of a small agent when the relation bridge starts early from its hits
     (``bridge_early``)."""
     facts, events = strategies(cfg, sizes)
-    a = cfg.activation
-    early_bridge = a.bridge_early and a.bridge_seeds > 0 and sizes.agent_facts > 0
+    early_bridge = cfg.activation.bridge_starts_early and sizes.agent_facts > 0
     return (
         facts == "search" or (facts == "exact" and early_bridge),
         events == "search" and sizes.agent_events > 0,

@@ -151,6 +151,11 @@ class ActivationConfig:
     # searched by index over-fetch (large, on 5.26) keep the bridge after the ranking.
     bridge_early: bool = True
 
+    @property
+    def bridge_starts_early(self) -> bool:
+        """The bridge runs, and starts from the semantic hits when they come first."""
+        return self.bridge_early and self.bridge_seeds > 0
+
 
 @dataclass(frozen=True)
 class ContextConfig:

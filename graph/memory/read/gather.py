@@ -242,8 +242,7 @@ async def one_statement(
         )
         return own, hits
 
-    # A part that goes through in-index filtered search (SEARCH cannot run inside the one
-    # statement) does not wait for it: it starts first and runs alongside.
+    # A part run on its own (``combined.searched``) starts first and runs alongside.
     fact_search, event_search = searched(cfg, sizes)
     early_sem = asyncio.create_task(semantic_again(early=True)) if fact_search else None
     early_ev = asyncio.create_task(events_semantic_again()) if event_search else None

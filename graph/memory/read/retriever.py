@@ -186,7 +186,7 @@ class Retriever:
         early: list[asyncio.Task[list[ScoredFact]]] = []
 
         def bridge_early(hits: list[ScoredFact]) -> None:
-            if cfg.activation.bridge_early and cfg.activation.bridge_seeds > 0 and hits:
+            if cfg.activation.bridge_starts_early and hits:
                 task = asyncio.create_task(
                     bridge_facts(self.executor, scope, query, ranking.order(hits), cfg, agent_facts)
                 )

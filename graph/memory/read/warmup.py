@@ -38,7 +38,7 @@ async def warm_up(retriever: Retriever) -> float:
         await bridge_facts(
             retriever.executor, scope, WARMUP_QUERY, [ScoredFact(id=WARMUP_AGENT, text="")], cfg, 1
         )
-    if cfg.activation.bridge_seeds > 0 and cfg.activation.bridge_early:
+    if cfg.activation.bridge_starts_early:
         # A small agent's exact scan then runs as its own statement, beside read/signals.
         await semantic_facts(
             retriever.executor,
