@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from graph.memory.write.offline.coref import Mentions
-from graph.memory.write.offline.extractor import extract_with, load_nlp, split_clause_joins
+from graph.memory.write.offline.extractor import extract_with, load_nlp, prepare
 from graph.memory.write.offline.relations import open_relations
 from graph.progress import progress_bar
 
@@ -261,7 +261,7 @@ def run_openie(path: str, limit: int | None, report: Report) -> tuple[float, flo
     single = len(docs) / (time.perf_counter() - t0)
     single_cpu = len(docs) / max(1e-9, time.process_time() - c0)
     t0 = time.perf_counter()
-    parsed = list(nlp.pipe((split_clause_joins(d["text"]) for d in docs), batch_size=64))
+    parsed = list(nlp.pipe((prepare(d["text"]) for d in docs), batch_size=64))
     for d, doc in zip(docs, parsed, strict=True):
         extract_with(nlp, d["text"], d["title"], doc=doc, noun_phrases=True)
     piped = len(docs) / (time.perf_counter() - t0)

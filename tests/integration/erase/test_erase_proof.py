@@ -165,10 +165,13 @@ async def test_erasing_a_subject_leaves_no_trace_of_it_anywhere(
     leftover = await _scan(executor, marker)
     assert leftover == [], leftover
     after = await _retrieved(memory, agent_id)
+    # Every other fact a question found is still found. Their order may change: the erased
+    # subject was a neighbour of the people they name (a friend of Clara), and graph signals
+    # weigh a fact against its neighbourhood, so the ranking is now the one without it.
     for question, hits in before.items():
         others = [i for i, text in hits if marker.lower() not in text.lower()]
         assert others, question
-        assert [i for i, _ in after[question] if i in others] == others, question
+        assert set(others) <= {i for i, _ in after[question]}, question
     # Time travel to before the erase does not bring the text back either.
     past = await memory.retriever.retrieve(agent_id, f"{marker} languages", as_of=written_at)
     assert marker.lower() not in past.context.lower()

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from graph.memory.write.offline.extractor import extract_with, load_nlp, other_speaker
+from graph.memory.write.offline.extractor import (
+    end_paragraphs,
+    extract_with,
+    load_nlp,
+    other_speaker,
+)
 from tests.bench.locomo_quality import GoldObservation, StoredFact, score, shifted_turns, sweep
 
 
@@ -207,3 +212,39 @@ def test_which_questions_are_real_questions() -> None:
     assert asked("I'm fine. Which team did you sign with? Tell me!") == (
         "Which team did you sign with?"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        # A title above a paragraph is not part of its first sentence.
+        ("Profile\n\nAna Souza grew up in Faro.", ["Ana Souza grew up in Faro."]),
+        (
+            "# Notes\n\nAna Souza studied marine biology in Porto.",
+            ["Ana Souza studied marine biology in Porto."],
+        ),
+        # A paragraph that ends without a full stop still ends its sentence; the next
+        # paragraph's pronoun keeps its person.
+        (
+            "Ana lives in Lisbon\n\nShe works at a bakery.",
+            ["Ana lives in Lisbon.", "Ana works at a bakery."],
+        ),
+        (
+            "Ana lives in Lisbon.\nShe works at a bakery.",
+            ["Ana lives in Lisbon.", "Ana works at a bakery."],
+        ),
+    ],
+)
+def test_headings_and_paragraph_ends_are_sentence_ends(  # type: ignore[no-untyped-def]
+    nlp, text: str, facts: list[str]
+) -> None:
+    extraction = extract_with(nlp, text, "document", noun_phrases=True)
+    assert [f.text for f in extraction.facts] == facts
+    assert not {e.name for e in extraction.entities} & {"Profile", "Notes"}
+
+
+def test_which_lines_end_a_paragraph() -> None:
+    assert end_paragraphs("one line without a stop") == "one line without a stop"
+    assert end_paragraphs("# Title\nText here.\n\nMore text") == "Title.\nText here.\n\nMore text."
+    assert end_paragraphs("Done!\n\nAsked: \n\nyes") == "Done!\n\nAsked: \n\nyes."
+    assert end_paragraphs("## Heading two.\nbody\ngoes on") == "Heading two.\nbody\ngoes on."

@@ -116,6 +116,37 @@ def split_clause_joins(message: str) -> str:
     return _CLAUSE_JOIN.sub(join, message)
 
 
+# A Markdown heading, and a paragraph's last line without a sentence end of its own (a title
+# such as "Profile", or a sentence whose full stop the writer left out): the parser would join
+# it to the next paragraph's first sentence, so the fact's text starts with the heading, or
+# the clause loses its subject. Both are made sentences of their own before parsing.
+_HEADING = re.compile(r"#{1,6}[ \t]+")
+_ENDED = (".", "!", "?", ":", ";", ",")
+
+
+def end_paragraphs(message: str) -> str:
+    """Each Markdown heading (its ``#`` marks dropped) and each line a blank line follows end
+    with a full stop where they have no sentence end. A message of one line is left as it is."""
+    lines = message.split("\n")
+    if len([line for line in lines if line.strip()]) < 2:
+        return message
+    out = []
+    for i, line in enumerate(lines):
+        heading = _HEADING.match(line)
+        text = line[heading.end() :] if heading else line
+        last = i + 1 == len(lines) or not lines[i + 1].strip()
+        body = text.rstrip()
+        if body and (heading or last) and not body.endswith(_ENDED):
+            text = body + "."
+        out.append(text)
+    return "\n".join(out)
+
+
+def prepare(message: str) -> str:
+    """The text the parser reads: paragraph ends and clause joins made sentence ends."""
+    return split_clause_joins(end_paragraphs(message))
+
+
 def load_nlp() -> Any:
     """The spaCy pipeline, loaded once per process (thread-safe, lazy)."""
     global _NLP
@@ -275,12 +306,12 @@ def extract_with(
     noun_phrases: bool = False,
 ) -> Extraction:
     """Deterministic extraction with a loaded spaCy pipeline (see module docstring). ``doc``:
-    the parse of ``split_clause_joins(message)`` when the caller parsed many texts at once
+    the parse of ``prepare(message)`` when the caller parsed many texts at once
     (``nlp.pipe``). ``noun_phrases``: common noun phrases may be relation ends (new entities
     of type "thing": "Sammi Smith is a country singer") — for documents; in a conversation
     ("lives in Boston with her kids") they are not entities."""
     ex = Extraction()
-    doc = doc if doc is not None else nlp(split_clause_joins(message))
+    doc = doc if doc is not None else nlp(prepare(message))
     state = MessageNames(doc, speaker, other_speaker(recent, speaker))
     state.alias_parentheses(message)
     state.name_speaker(doc)

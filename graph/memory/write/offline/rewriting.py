@@ -141,7 +141,9 @@ def rewrite(clause: Clause, speaker: str, other: str | None, last_person: str | 
         progressive = verb.tag_ == "VBG" or verb.lower_ in ("gon", "gonna")
         out = f"{speaker} {'is ' if progressive else ''}{out[0].lower() + out[1:]}"
     out = out.rstrip(" ,;:-–—")
-    return (out[0].upper() + out[1:] + ".") if out else ""
+    # A full stop the clause kept (it is in the clause when a line break follows it) stays
+    # the only one.
+    return (out[0].upper() + out[1:] + ("" if out.endswith(".") else ".")) if out else ""
 
 
 class _AsPresent:
