@@ -27,7 +27,8 @@ from gql.errors import ApiError, ErrorCode, api_error_from
 from gql.permissions import Principal
 from graph.memory.facade import Memory
 from graph.tenancy import may_access
-from server.mcp.tools import TOOLS, Tool, agent_entities, agent_profile
+from server.mcp.reads import agent_entities, agent_profile
+from server.mcp.tools import TOOLS, Tool
 
 __all__ = ["INSTRUCTIONS", "Caller", "Resolver", "build_mcp", "error_result"]
 

@@ -15,7 +15,7 @@ from graph.errors import BadInput, GraphUnavailable, NotFound
 from graph.memory.facade import Memory
 from graph.memory.write.pipeline import WritePipeline
 from server.mcp.build import Caller, agent_for, build_mcp
-from server.mcp.tools import plain
+from server.mcp.plain import plain
 
 
 class RaisingRetriever:
