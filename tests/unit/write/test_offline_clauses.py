@@ -248,3 +248,6 @@ def test_which_lines_end_a_paragraph() -> None:
     assert end_paragraphs("# Title\nText here.\n\nMore text") == "Title.\nText here.\n\nMore text."
     assert end_paragraphs("Done!\n\nAsked: \n\nyes") == "Done!\n\nAsked: \n\nyes."
     assert end_paragraphs("## Heading two.\nbody\ngoes on") == "Heading two.\nbody\ngoes on."
+    said = 'Ana said "hi."\n\nShe left (for good.)'
+    assert end_paragraphs(said) == said
+    assert end_paragraphs('A "quoted"\n\nnext') == 'A "quoted".\n\nnext.'

@@ -122,6 +122,7 @@ def split_clause_joins(message: str) -> str:
 # the clause loses its subject. Both are made sentences of their own before parsing.
 _HEADING = re.compile(r"#{1,6}[ \t]+")
 _ENDED = (".", "!", "?", ":", ";", ",")
+_CLOSERS = "\"')]\u201d\u2019"
 
 
 def end_paragraphs(message: str) -> str:
@@ -136,7 +137,8 @@ def end_paragraphs(message: str) -> str:
         text = line[heading.end() :] if heading else line
         last = i + 1 == len(lines) or not lines[i + 1].strip()
         body = text.rstrip()
-        if body and (heading or last) and not body.endswith(_ENDED):
+        # A sentence end inside a closing quote or bracket ('… "hi."') is an end too.
+        if body and (heading or last) and not body.rstrip(_CLOSERS).endswith(_ENDED):
             text = body + "."
         out.append(text)
     return "\n".join(out)
