@@ -1,5 +1,5 @@
-// Relation bridge (multi-hop): from the best-ranked facts through the entities they mention (ABOUT) to those entities themselves (hop 0: facts that share an entity) and to their neighbours over visible RELATES_TO (hop 1), then to the facts about the entities reached. An entity's weight = the seed's score x (hop 0: $shared; hop 1: 1.0 when a word of the relation's type starts with one of $terms, the query's word stems, else $unmatched); hubs (more than $hub_max facts) are neither left nor reached; the $max_entities entities of highest weight x specificity are read, per entity the $per_entity most query-similar of its first $scan visible facts (seed facts excluded).
-// params: $agent_id string, $seeds list<{id string, score float}>, $terms list<string>, $shared float, $unmatched float, $hub_max int, $agent_facts int, $max_entities int, $per_entity int, $scan int, $as_of datetime|null, $min_confidence float, $vector list<float>
+// Relation bridge (multi-hop): from the best-ranked facts through the entities they mention (ABOUT) to those entities themselves (hop 0: facts that share an entity) and to their neighbours over visible RELATES_TO (hop 1), then to the facts about the entities reached. An entity's weight = the seed's score x (hop 0: $shared; hop 1: 1.0 when a word of the relation's type starts with one of $terms, the query's word stems, else $unmatched); hubs (more than $hub_max facts) are neither left nor reached; the $max_entities entities of highest weight x specificity are read, best first while the ABOUT degree of the better ones stays under $budget, per entity the $per_entity most query-similar of its first $scan visible facts (seed facts excluded).
+// params: $agent_id string, $seeds list<{id string, score float}>, $terms list<string>, $shared float, $unmatched float, $hub_max int, $agent_facts int, $max_entities int, $budget int, $per_entity int, $scan int, $as_of datetime|null, $min_confidence float, $vector list<float>
 // returns: key string, hops int, weight float (before specificity), degree int, fact map, semantic float (index scale) (times as integer microseconds since the epoch: cheap to decode)
 UNWIND $seeds AS seed
 MATCH (sf:Fact {id: seed.id})-[:ABOUT]->(e0:Entity)
@@ -28,6 +28,13 @@ WITH e, hops, weight, degree,
        / log(1.0 + toFloat($agent_facts)) AS rank
 ORDER BY rank DESC, e.key
 LIMIT $max_entities
+// best first while the ABOUT degree of the better entities stays under $budget: every fact
+// read costs a vector read and a cosine, so a few entities of many facts use up the reading
+WITH collect({e: e, hops: hops, weight: weight, degree: degree}) AS ranked
+UNWIND range(0, size(ranked) - 1) AS i
+WITH ranked[i] AS x, reduce(n = 0, y IN ranked[0..i] | n + y.degree) AS before
+WHERE before < $budget
+WITH x.e AS e, x.hops AS hops, x.weight AS weight, x.degree AS degree
 CALL (e) {
   MATCH (f:Fact)-[:ABOUT]->(e)
   WHERE f.agent_id = $agent_id AND NOT f.id IN [s IN $seeds | s.id]

@@ -81,6 +81,7 @@ async def bridge_facts(
             hub_max=max(x.entity_hub_min, int(x.entity_hub_share * max(1, agent_facts))),
             agent_facts=max(1, agent_facts),
             max_entities=a.bridge_entities,
+            budget=a.bridge_read_budget,
             per_entity=a.bridge_per_entity,
             scan=cfg.graph.graph_limit * cfg.graph.graph_pool_factor,
         ),

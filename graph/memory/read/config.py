@@ -184,8 +184,10 @@ class RetrieveConfig:
             (
                 0 <= c.bridge_seeds <= 20
                 and 1 <= c.bridge_entities <= 200
-                and 1 <= c.bridge_per_entity <= 50,
-                "bridge_seeds must be 0..20, bridge_entities 1..200, bridge_per_entity 1..50",
+                and 1 <= c.bridge_per_entity <= 50
+                and 1 <= c.bridge_read_budget <= 100_000,
+                "bridge_seeds must be 0..20, bridge_entities 1..200, bridge_per_entity 1..50, "
+                "bridge_read_budget 1..100000",
             ),
             (
                 0.0 <= c.bridge_unmatched <= 1.0 and 0.0 <= c.bridge_shared <= 1.0,

@@ -81,3 +81,65 @@ async def test_an_early_bridge_starts_from_the_semantic_hits(
     assert [f.id for f in early.facts] == [f.id for f in late.facts]
     society = {f.id: f for f in early.facts}["br-society"]
     assert "bridge" in society.sources and society.scores.bridge > 0.0
+
+
+async def test_the_read_budget_stops_at_the_best_entities(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
+    """Every fact the bridge reads costs a vector read and a cosine: entities are read best
+    first (here: the fewest facts, all reached at hop 0) while the ABOUT degree of the ones
+    read before stays under ``budget``."""
+    members = ["Ada Moss", "Ben Fell", "Cy Tarn"]
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=[
+            StructuredEntity("Reading Circle"),
+            *(StructuredEntity(m, "person") for m in members),
+        ],
+        facts=[
+            StructuredFact(
+                "Ada Moss, Ben Fell and Cy Tarn met at the Reading Circle.",
+                "Reading Circle",
+                entities=members,
+                id="rb-seed",
+            ),
+            *(
+                StructuredFact(f"{m} {what}.", m, id=f"rb-{m[:2]}-{i}")
+                for m in members
+                for i, what in enumerate(["rows on the lake", "bakes rye bread"])
+            ),
+        ],
+    )
+    params = {
+        "agent_id": agent_id,
+        "as_of": None,
+        "min_confidence": 0.0,
+        "vector": (await embedder.embed(["Who bakes bread?"]))[0],
+        "seeds": [{"id": "rb-seed", "score": 1.0}],
+        "terms": [],
+        "shared": 0.5,
+        "unmatched": 0.5,
+        "hub_max": 100,
+        "agent_facts": 7,
+        "max_entities": 20,
+        "per_entity": 3,
+        "scan": 240,
+    }
+
+    async def reached(budget: int) -> dict[str, int]:
+        rows = await executor.run("traversal/relation_bridge", {**params, "budget": budget})
+        counts: dict[str, int] = {}
+        for row in rows:
+            counts[row["key"]] = counts.get(row["key"], 0) + 1
+        return counts
+
+    everyone = await reached(100)
+    assert sorted(everyone.values()) == [2, 2, 2]  # each member's own facts; the seed is not
+    # The circle (1 fact: the seed) ranks first and is read; the next, 3 facts, fits under 2.
+    first = await reached(2)
+    assert len(first) == 1 and next(iter(first.values())) == 2
+    assert set(first) < set(everyone)
+    assert await reached(1) == {}  # only the circle fits, and its one fact is the seed
+    assert len(await reached(5)) == 2  # 1 + 3 read before the third member

@@ -77,6 +77,7 @@ FLAT_DEFAULTS: dict[str, Any] = {
     "bridge_seeds": 3,
     "bridge_entities": 20,
     "bridge_per_entity": 3,
+    "bridge_read_budget": 240,
     "bridge_unmatched": 0.5,
     "bridge_shared": 0.5,
     "bridge_early": True,
