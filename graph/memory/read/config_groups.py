@@ -141,8 +141,8 @@ class ActivationConfig:
     bridge_seeds: int = 3
     bridge_entities: int = 20
     bridge_per_entity: int = 3
-    # Facts whose similarity the bridge computes, about: entities are read best first while
-    # the ABOUT degree of the better ones stays under this (a vector read and a cosine each).
+    # About how many facts the bridge compares with the query (a vector read and a cosine
+    # each): entities are read best first while the ABOUT degree of the better ones is below.
     bridge_read_budget: int = 240
     bridge_unmatched: float = 0.5  # weight of a relation whose type shares no word with the query
     bridge_shared: float = 0.5  # weight of a fact that shares an entity with a seed (hop 0)
