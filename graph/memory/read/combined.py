@@ -109,12 +109,13 @@ def searched(cfg: RetrieveConfig, sizes: SignalSizes) -> tuple[bool, bool]:
     """Whether the semantic part of facts, and of events, runs on its own beside
     ``read/signals`` (pure; ``gather.one_statement`` starts it first): a part that goes
     through in-index filtered search (SEARCH cannot run inside the statement), and the facts'
-    exact scan of a small agent when the relation bridge starts early from its hits
-    (``bridge_early``)."""
+    part of any strategy (exact scan, over-fetch of the shared index) when the relation
+    bridge starts early from its hits (``bridge_early``): the bridge then runs beside the
+    statement instead of after it."""
     facts, events = strategies(cfg, sizes)
     early_bridge = cfg.activation.bridge_starts_early and sizes.agent_facts > 0
     return (
-        facts == "search" or (facts == "exact" and early_bridge),
+        facts == "search" or early_bridge,
         events == "search" and sizes.agent_events > 0,
     )
 
@@ -144,8 +145,8 @@ async def all_signals(
     budgets = cfg.budgets
     sem_strategy, ev_strategy = strategies(cfg, sizes)
     sem_alone, _ = searched(cfg, sizes)
-    # A part run on its own (filtered search has no procedure form to embed here; an exact
-    # scan the bridge starts from) is a one-hit index probe here (cheap, discarded).
+    # A part run on its own (filtered search has no procedure form to embed here; a scan or
+    # over-fetch the bridge starts from) is a one-hit index probe here (cheap, discarded).
     sem_index = sem_strategy != "exact" or sem_alone
     if sem_alone:
         sem_k = 1

@@ -147,11 +147,10 @@ class ActivationConfig:
     bridge_unmatched: float = 0.5  # weight of a relation whose type shares no word with the query
     bridge_shared: float = 0.5  # weight of a fact that shares an entity with a seed (hop 0)
     # Seed the bridge from the semantic hits' own ranking as soon as they arrive, so it runs
-    # alongside the signals statement instead of after the first ranking: the semantic part
-    # of an agent searched inside the vector index (filtered servers) or scanned exactly
-    # (small agents) is then its own statement, sent first (Neo4j 2026.08: MuSiQue triples
-    # R@5 0.660 vs 0.650, p50 63 vs 86 ms; LoCoMo the same recall, 49 vs 54 ms/q). Agents
-    # searched by index over-fetch (large, on 5.26) keep the bridge after the ranking.
+    # alongside the signals statement instead of after the first ranking: the agent's
+    # semantic part (in-index search, exact scan or shared-index over-fetch) is then its own
+    # statement, sent first (Neo4j 2026.08: MuSiQue triples R@5 0.660 vs 0.650, p50 63 vs
+    # 86 ms; LoCoMo the same recall, 49 vs 54 ms/q; docs/benchmarks.md for 5.26).
     bridge_early: bool = True
 
     @property

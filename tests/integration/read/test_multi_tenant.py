@@ -199,27 +199,34 @@ async def test_one_statement_reruns_a_starved_part(executor: Executor, crowd: Cr
     """Through the index path, read/signals' first round holds none of the target's facts
     (the crowd is closer): the semantic part is re-run with the adaptive over-fetch and the
     ranking is still the brute-force one. The keyword part is limited to the agent inside
-    the full-text index, so it is never starved and never re-run."""
-    retriever = Retriever(
-        executor,
-        FixedEmbedder(crowd.query_vec),
-        config=RetrieveConfig.of(
-            min_similarity=0.0,
-            topk_facts=10,
-            min_score=0.0,
-            semantic_limit=10,
-            keyword_limit=10,
-            exact_scan_max_facts=10,
-            search_min_facts=10,
-            weights={"recency": 0.0, "importance": 0.0, "keyword": 0.0, "graph": 0.0},
-        ),
-    )
-    result = await retriever.retrieve(crowd.target, QUERY)
-    assert result.trace["signals"]["statement"] == "read/signals"
+    the full-text index, so it is never starved and never re-run. With the relation bridge
+    starting early (the default) the semantic part runs alongside the statement instead,
+    with the same adaptive over-fetch and the same ranking."""
+    config = {
+        "min_similarity": 0.0,
+        "topk_facts": 10,
+        "min_score": 0.0,
+        "semantic_limit": 10,
+        "keyword_limit": 10,
+        "exact_scan_max_facts": 10,
+        "search_min_facts": 10,
+        "weights": {"recency": 0.0, "importance": 0.0, "keyword": 0.0, "graph": 0.0},
+    }
     filtered = (await detect(executor)).filtered
-    # In-index filtered search cannot run inside the statement: it runs alongside it instead.
-    assert "semantic" in result.trace["signals"]["alongside" if filtered else "rerun"]
-    assert "keyword" not in result.trace["signals"]["rerun"]
-    assert result.trace["signals"]["semantic"]["strategy"] == ("search" if filtered else "index")
-    assert len(result.trace["signals"]["semantic"]["rounds"]) >= (1 if filtered else 2)
-    assert [f.id for f in result.facts] == _brute_force(crowd, 10, 0.0)
+    for early in (False, True):
+        retriever = Retriever(
+            executor,
+            FixedEmbedder(crowd.query_vec),
+            config=RetrieveConfig.of(**config, bridge_early=early),
+        )
+        result = await retriever.retrieve(crowd.target, QUERY)
+        signals = result.trace["signals"]
+        assert signals["statement"] == "read/signals"
+        # In-index filtered search cannot run inside the statement: it runs alongside it.
+        assert "semantic" in signals["alongside" if filtered or early else "rerun"]
+        assert "semantic" not in signals["rerun" if filtered or early else "alongside"]
+        assert "keyword" not in signals["rerun"]
+        assert result.trace["bridge"]["early"] is early
+        assert signals["semantic"]["strategy"] == ("search" if filtered else "index")
+        assert len(signals["semantic"]["rounds"]) >= (1 if filtered else 2)
+        assert [f.id for f in result.facts] == _brute_force(crowd, 10, 0.0)

@@ -94,9 +94,10 @@ def test_entity_and_event_indexes_take_the_filtered_form_too() -> None:
 
 def test_parts_searched_alongside_the_one_statement() -> None:
     """Parts that will use SEARCH (a filtered index, an agent past the exact-scan size) start
-    alongside read/signals, and so does a small agent's exact fact scan while the bridge
-    starts early from its hits; an over-fetch of the shared index stays in the statement,
-    and an agent without events has no event part to start."""
+    alongside read/signals; so does the fact part of any other strategy (a small agent's
+    exact scan, a large agent's over-fetch of the shared index) while the bridge starts
+    early from its hits, and stays in the statement otherwise; an agent without events has
+    no event part to start."""
     from graph.memory.read.combined import SignalSizes, searched
     from graph.memory.read.config import RetrieveConfig
 
@@ -109,7 +110,11 @@ def test_parts_searched_alongside_the_one_statement() -> None:
 
     assert searched(cfg, sizes(5_000, 5_000, True)) == (True, True)
     assert searched(cfg, sizes(5_000, 0, True)) == (True, False)
-    assert searched(cfg, sizes(5_000, 5_000, False)) == (False, False)  # over-fetch
+    # over-fetch of the shared index (5.26): alone while the bridge starts from its hits
+    assert searched(cfg, sizes(5_000, 5_000, False)) == (True, False)
+    assert searched(late, sizes(5_000, 5_000, False)) == (False, False)
+    assert searched(no_bridge, sizes(5_000, 5_000, False)) == (False, False)
+    assert searched(late, sizes(5_000, 5_000, True)) == (True, True)  # SEARCH is always alone
     for filtered in (True, False):  # a small agent: exact scan
         assert searched(cfg, sizes(50, 50, filtered)) == (True, False)
         assert searched(late, sizes(50, 50, filtered)) == (False, False)
