@@ -79,13 +79,15 @@ CALL {
        max(strength * edge_recency
            * CASE WHEN seed.named AND hops = 0 THEN $query_bonus ELSE 1.0 END
            * CASE WHEN hops >= 2 THEN $hop_decay ELSE 1.0 END) AS proximity
-  // closest first while the ABOUT degree of the closer entities stays under $graph_budget,
-  // at most $graph_scan visible facts of each (a hub's bound), the newest $graph_pool of those
+  // closest first while the ABOUT degree of the strictly closer entities stays under
+  // $graph_budget (entities of one proximity are read together), at most $graph_scan visible
+  // facts of each (a hub's bound), the newest $graph_pool of those
   ORDER BY proximity DESC, e.key
   LIMIT $max_entities
   WITH collect({e: e, hops: hops, proximity: proximity, degree: COUNT { (e)<-[:ABOUT]-() }}) AS ranked
   UNWIND range(0, size(ranked) - 1) AS i
-  WITH ranked[i] AS x, reduce(n = 0, y IN ranked[0..i] | n + y.degree) AS closer
+  WITH ranked[i] AS x,
+       reduce(n = 0, y IN ranked[0..i] | n + CASE WHEN y.proximity > ranked[i].proximity THEN y.degree ELSE 0 END) AS closer
   WHERE closer < $graph_budget
   WITH x.e AS e, x.hops AS hops, x.proximity AS proximity
   CALL {

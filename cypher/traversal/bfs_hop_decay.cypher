@@ -1,5 +1,5 @@
 // Graph signal: BFS up to 2 hops (fixed bound *0..2, cut by $max_hops) from the planner's entities over visible RELATES_TO edges, then visible facts through ABOUT; proximity = strength x edge recency x query bonus (named) x hop decay (1.0 up to hop 1, $hop_decay at hop 2), edge recency floored at 0.5. The caller multiplies by the fact's own recency (no per-fact date maths here).
-// params: $agent_id string, $seeds list<{key string, named bool}>, $max_entities int, $max_hops int, $hop_decay float, $query_bonus float, $half_life_days float, $now datetime, $as_of datetime|null, $min_confidence float, $vector list<float>, $pool int (graph candidates whose cosine is computed), $budget int (ABOUT degree of the closer entities under which an entity is read), $scan int (visible facts read per entity), $limit int
+// params: $agent_id string, $seeds list<{key string, named bool}>, $max_entities int, $max_hops int, $hop_decay float, $query_bonus float, $half_life_days float, $now datetime, $as_of datetime|null, $min_confidence float, $vector list<float>, $pool int (graph candidates whose cosine is computed), $budget int (ABOUT degree of the strictly closer entities under which an entity is read), $scan int (visible facts read per entity), $limit int
 // returns: fact map, proximity float, hops int, semantic float (index scale) (times as integer microseconds since the epoch: cheap to decode)
 UNWIND $seeds AS seed
 MATCH (s:Entity {agent_id: $agent_id, key: seed.key})
@@ -20,12 +20,13 @@ WITH e, min(hops) AS hops,
      max(strength * edge_recency
          * CASE WHEN seed.named AND hops = 0 THEN $query_bonus ELSE 1.0 END
          * CASE WHEN hops >= 2 THEN $hop_decay ELSE 1.0 END) AS proximity
-// Bounded fan-out: the $max_entities closest entities, read closest first while the ABOUT degree of the closer ones stays under $budget (their facts fill the pool before a farther entity's could), at most $scan visible facts of each (a hub's bound), the newest $pool of those.
+// Bounded fan-out: the $max_entities closest entities, read closest first while the ABOUT degree of the strictly closer ones stays under $budget (the answer is ordered by proximity first: once closer entities hold $limit visible facts, a farther entity's cannot enter it; entities of one proximity are read together), at most $scan visible facts of each (a hub's bound), the newest $pool of those.
 ORDER BY proximity DESC, e.key
 LIMIT $max_entities
 WITH collect({e: e, hops: hops, proximity: proximity, degree: COUNT { (e)<-[:ABOUT]-() }}) AS ranked
 UNWIND range(0, size(ranked) - 1) AS i
-WITH ranked[i] AS x, reduce(n = 0, y IN ranked[0..i] | n + y.degree) AS closer
+WITH ranked[i] AS x,
+     reduce(n = 0, y IN ranked[0..i] | n + CASE WHEN y.proximity > ranked[i].proximity THEN y.degree ELSE 0 END) AS closer
 WHERE closer < $budget
 WITH x.e AS e, x.hops AS hops, x.proximity AS proximity
 CALL {

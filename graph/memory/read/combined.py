@@ -194,9 +194,7 @@ async def all_signals(
                 hop_decay=cfg.graph.hop_decay,
                 query_bonus=cfg.graph.query_bonus,
                 graph_pool=graph_limit * cfg.graph.graph_pool_factor,
-                graph_budget=graph_limit
-                * cfg.graph.graph_pool_factor
-                * cfg.graph.graph_read_budget,
+                graph_budget=graph_limit * cfg.graph.graph_read_budget,
                 graph_scan=graph_limit * cfg.graph.graph_pool_factor * cfg.graph.hub_scan_factor,
                 graph_limit=graph_limit,
                 types=pattern_types,

@@ -75,8 +75,10 @@ class GraphConfig:
     graph_pool_factor: int = 4
     # BFS fan-out bound: the closest entities whose facts are read (each at most the pool).
     graph_max_entities: int = 40
-    # ... read closest first while the ABOUT degree of the closer ones stays under pool × this
-    # (their facts fill the pool before a farther entity's can enter it).
+    # ... read closest first while the ABOUT degree of the strictly closer ones stays under
+    # graph_limit × this: the answer is ordered by proximity first, so once closer entities
+    # hold graph_limit visible facts a farther entity's cannot enter it (× 2: the degree also
+    # counts facts the read skips, such as old versions).
     graph_read_budget: int = 2
     # A hub's bound (BFS and activation): at most pool × this visible facts read per entity.
     hub_scan_factor: int = 4

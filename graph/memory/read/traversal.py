@@ -48,7 +48,7 @@ async def bfs_facts(
             half_life_days=config.scoring.recency_half_life_days,
             now=now,
             pool=limit * config.graph.graph_pool_factor,
-            budget=limit * config.graph.graph_pool_factor * config.graph.graph_read_budget,
+            budget=limit * config.graph.graph_read_budget,
             scan=limit * config.graph.graph_pool_factor * config.graph.hub_scan_factor,
             limit=limit,
         ),

@@ -1,7 +1,8 @@
 """Graph BFS reads a bounded number of facts (PROFILE rows, not timings): the closest entity
-fills the pool, so a farther one is not read once the closer ones' ABOUT degree passes the
-budget, and a hub is read at most ``pool × hub_scan_factor`` visible facts deep. Both the
-per-signal statement (traversal/bfs_hop_decay) and the one statement (read/signals)."""
+fills the answer, so a farther one is not read once the strictly closer ones' ABOUT degree
+passes the budget (entities of one proximity are read together), and a hub is read at most
+``pool × hub_scan_factor`` visible facts deep. Both the per-signal statement
+(traversal/bfs_hop_decay) and the one statement (read/signals)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.neo4j
 
 HUB, NEAR = "Helena Duarte", "Rui Campos"
 HUB_FACTS, NEAR_FACTS = 60, 10
-# pool = graph_limit × graph_pool_factor = 10; budget = 2 × pool; hub scan = 4 × pool
+# pool = graph_limit × graph_pool_factor = 10; budget = 2 × graph_limit; hub scan = 4 × pool
 OPTIONS = {
     "graph_limit": 5,
     "graph_pool_factor": 2,
@@ -116,3 +117,84 @@ async def test_bfs_reads_the_closest_entity_and_bounds_a_hub(
         # An upper bound, not an equality: the planner may also stop the join early (a clean-
         # clone CI run counted 10 rows, the pool, once the hub's facts were read newest first).
         assert rows <= params[scan], (name, rows, _operators(plan))
+
+
+async def test_entities_of_one_proximity_are_read_together(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
+    """Two people the question names are equally close: the second is read although the
+    first's degree alone passes the budget, and the cosine picks among both."""
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=[StructuredEntity(HUB, "person"), StructuredEntity(NEAR, "person")],
+        facts=[
+            StructuredFact(f"{HUB} wrote chapter {i} of her travel diary", HUB) for i in range(30)
+        ]
+        + [
+            StructuredFact(f"{NEAR} {what}", NEAR)
+            for what in (
+                "planted tomatoes in his garden",
+                "grows roses in the garden",
+                "bought a new garden hose",
+                "weeds the vegetable garden on Sundays",
+            )
+        ],
+    )
+    retriever = Retriever(executor, embedder)
+    query = f"What do {HUB} and {NEAR} do in the garden?"
+    for shape in ({}, {"single_statement": False}):
+        result = await retriever.retrieve(agent_id, query, options={**OPTIONS, **shape})
+        graph = [f for f in result.facts if "graph" in f.sources]
+        assert len(graph) == OPTIONS["graph_limit"], shape
+        assert any(f.text.startswith(NEAR) for f in graph), (shape, [f.text for f in graph])
+
+
+async def test_the_closest_facts_fill_the_answer_and_the_cosine_picks_among_equals(
+    executor: Executor, agent_id: str, embedder: Embedder
+) -> None:
+    """The graph answer is ordered by proximity, then by cosine to the query: the named
+    entity's facts first, then the neighbour's most query-similar ones up to ``graph_limit``
+    (the neighbour is read: the named entity's degree is under the budget), and nothing of
+    an entity two hops away. Both statements."""
+    far = "Ines Sousa"
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=[StructuredEntity(n, "person") for n in (HUB, NEAR, far)],
+        facts=[StructuredFact(f"{HUB} wrote chapter {i} of her travel diary", HUB) for i in range(3)]
+        + [
+            StructuredFact(f"{NEAR} {what}", NEAR)
+            for what in (
+                "repaired an old bicycle",
+                "wrote a long travel diary in Lisbon",
+                "cooked rice for the neighbours",
+                "kept a diary of his travels by train",
+                "painted the garage door",
+                "sold his car",
+            )
+        ]
+        + [StructuredFact(f"{far} wrote a travel diary about Porto {i}", far) for i in range(4)],
+        relations=[StructuredRelation(HUB, NEAR, "knows"), StructuredRelation(NEAR, far, "knows")],
+    )
+    retriever = Retriever(executor, embedder)
+    options = {
+        **OPTIONS,
+        "min_similarity": 0.0,
+        "topk_facts": 50,
+        "enable_aggregation": False,
+        "bridge_seeds": 0,
+    }
+    query = f"What did {HUB} write in her diary?"
+    for shape in ({}, {"single_statement": False}):
+        result = await retriever.retrieve(agent_id, query, options={**options, **shape})
+        assert len(result.facts) == 13  # the semantic signal returns every fact, with its cosine
+        near = sorted(
+            (f for f in result.facts if f.text.startswith(NEAR)),
+            key=lambda f: (-f.scores.semantic, f.id),
+        )
+        graph = {f.text for f in result.facts if "graph" in f.sources}
+        expected = {f"{HUB} wrote chapter {i} of her travel diary" for i in range(3)}
+        assert graph == expected | {f.text for f in near[:2]}, shape
