@@ -164,7 +164,9 @@ async def test_the_closest_facts_fill_the_answer_and_the_cosine_picks_among_equa
         embedder,
         agent_id,
         entities=[StructuredEntity(n, "person") for n in (HUB, NEAR, far)],
-        facts=[StructuredFact(f"{HUB} wrote chapter {i} of her travel diary", HUB) for i in range(3)]
+        facts=[
+            StructuredFact(f"{HUB} wrote chapter {i} of her travel diary", HUB) for i in range(3)
+        ]
         + [
             StructuredFact(f"{NEAR} {what}", NEAR)
             for what in (
