@@ -33,6 +33,15 @@ OPTIONS = {
 }
 
 
+def _diary(n: int) -> list[StructuredFact]:
+    """The hub's first ``n`` diary facts."""
+    return [StructuredFact(f"{HUB} wrote chapter {i} of her travel diary", HUB) for i in range(n)]
+
+
+def _doings(who: str, *what: str) -> list[StructuredFact]:
+    return [StructuredFact(f"{who} {w}", who) for w in what]
+
+
 class Capture(WrappedExecutor):
     def __init__(self, inner: Executor) -> None:
         super().__init__(inner)
@@ -84,10 +93,7 @@ async def test_bfs_reads_the_closest_entity_and_bounds_a_hub(
         embedder,
         agent_id,
         entities=[StructuredEntity(HUB, "person"), StructuredEntity(NEAR, "person")],
-        facts=[
-            StructuredFact(f"{HUB} wrote chapter {i} of her travel diary", HUB)
-            for i in range(HUB_FACTS)
-        ]
+        facts=_diary(HUB_FACTS)
         + [StructuredFact(f"{NEAR} repaired bicycle number {i}", NEAR) for i in range(NEAR_FACTS)],
         relations=[StructuredRelation(HUB, NEAR, "knows")],
     )
@@ -129,18 +135,14 @@ async def test_entities_of_one_proximity_are_read_together(
         embedder,
         agent_id,
         entities=[StructuredEntity(HUB, "person"), StructuredEntity(NEAR, "person")],
-        facts=[
-            StructuredFact(f"{HUB} wrote chapter {i} of her travel diary", HUB) for i in range(30)
-        ]
-        + [
-            StructuredFact(f"{NEAR} {what}", NEAR)
-            for what in (
-                "planted tomatoes in his garden",
-                "grows roses in the garden",
-                "bought a new garden hose",
-                "weeds the vegetable garden on Sundays",
-            )
-        ],
+        facts=_diary(30)
+        + _doings(
+            NEAR,
+            "planted tomatoes in his garden",
+            "grows roses in the garden",
+            "bought a new garden hose",
+            "weeds the vegetable garden on Sundays",
+        ),
     )
     retriever = Retriever(executor, embedder)
     query = f"What do {HUB} and {NEAR} do in the garden?"
@@ -164,20 +166,16 @@ async def test_the_closest_facts_fill_the_answer_and_the_cosine_picks_among_equa
         embedder,
         agent_id,
         entities=[StructuredEntity(n, "person") for n in (HUB, NEAR, far)],
-        facts=[
-            StructuredFact(f"{HUB} wrote chapter {i} of her travel diary", HUB) for i in range(3)
-        ]
-        + [
-            StructuredFact(f"{NEAR} {what}", NEAR)
-            for what in (
-                "repaired an old bicycle",
-                "wrote a long travel diary in Lisbon",
-                "cooked rice for the neighbours",
-                "kept a diary of his travels by train",
-                "painted the garage door",
-                "sold his car",
-            )
-        ]
+        facts=_diary(3)
+        + _doings(
+            NEAR,
+            "repaired an old bicycle",
+            "wrote a long travel diary in Lisbon",
+            "cooked rice for the neighbours",
+            "kept a diary of his travels by train",
+            "painted the garage door",
+            "sold his car",
+        )
         + [StructuredFact(f"{far} wrote a travel diary about Porto {i}", far) for i in range(4)],
         relations=[StructuredRelation(HUB, NEAR, "knows"), StructuredRelation(NEAR, far, "knows")],
     )
@@ -198,5 +196,4 @@ async def test_the_closest_facts_fill_the_answer_and_the_cosine_picks_among_equa
             key=lambda f: (-f.scores.semantic, f.id),
         )
         graph = {f.text for f in result.facts if "graph" in f.sources}
-        expected = {f"{HUB} wrote chapter {i} of her travel diary" for i in range(3)}
-        assert graph == expected | {f.text for f in near[:2]}, shape
+        assert graph == {f.text for f in _diary(3)} | {f.text for f in near[:2]}, shape
