@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, LiteralString, TypeVar, cast
 
 import cypher
-from graph.executor import Neo4jExecutor, Row, Transaction, _row, quiet_params
+from graph.executor import Neo4jExecutor, Row, Transaction, quiet_params, row_of
 
 __all__ = ["ProfilingExecutor", "db_hits", "operators"]
 
@@ -36,7 +36,7 @@ class _ProfilingTransaction(Transaction):
         result = await self.tx.run(
             cast(LiteralString, "PROFILE " + cypher.load(name)), quiet_params(params)
         )
-        rows = [_row(record.data()) async for record in result]
+        rows = [row_of(record) async for record in result]
         self.owner.record(name, (await result.consume()).profile)
         return rows
 
@@ -74,7 +74,7 @@ class ProfilingExecutor(Neo4jExecutor):
             result = await session.run(
                 cast(LiteralString, "PROFILE " + query), quiet_params(params or {})
             )
-            rows = [_row(record.data()) async for record in result]
+            rows = [row_of(record) async for record in result]
             self.record(name, (await result.consume()).profile)
         return rows
 

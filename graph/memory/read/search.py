@@ -70,7 +70,9 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 def _native(value: Any) -> Any:
     """A stored time as a Python datetime. The read statements return times as integer
     microseconds since the epoch (decoding a driver DateTime costs ~3x more)."""
-    if isinstance(value, int) and not isinstance(value, bool):
+    if value is None:
+        return None
+    if type(value) is int:
         return _EPOCH + timedelta(microseconds=value)
     return value.to_native() if hasattr(value, "to_native") else value
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, LiteralString, TypeVar
 
-from graph.executor import Executor, Row, Transaction, to_python
+from graph.executor import Executor, Row, Transaction, row_of
 
 __all__ = ["SharedTransaction"]
 
@@ -32,7 +32,7 @@ class SharedTransaction:
         self, query: LiteralString, params: dict[str, Any] | None = None, *, read: bool = False
     ) -> list[Row]:
         result = await self.tx.tx.run(query, params or {})
-        return [{k: to_python(v) for k, v in record.data().items()} async for record in result]
+        return [row_of(record) async for record in result]
 
     async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
         return await work(self.tx)

@@ -22,7 +22,7 @@ import pytest
 
 import cypher
 from graph.admin import delete_agent
-from graph.executor import Executor, Transaction, to_python
+from graph.executor import Executor, Transaction, row_of
 from graph.memory.read import Retriever
 from graph.memory.write import (
     StructuredEntity,
@@ -97,7 +97,7 @@ class ProfilingTransaction(Transaction):
     async def run(self, name: str, **params: Any) -> list[dict[str, Any]]:
         self.statements.append(name)
         result = await self.tx.run(cast(LiteralString, "PROFILE " + cypher.load(name)), params)
-        rows = [{k: to_python(v) for k, v in r.data().items()} async for r in result]
+        rows = [row_of(r) async for r in result]
         self.owner.record(name, (await result.consume()).profile)
         return rows
 
@@ -121,7 +121,7 @@ class ProfilingExecutor(WrappedExecutor):
             result = await session.run(
                 cast(LiteralString, "PROFILE " + cypher.load(name)), params or {}
             )
-            rows = [{k: to_python(v) for k, v in r.data().items()} async for r in result]
+            rows = [row_of(r) async for r in result]
             self.record(name, (await result.consume()).profile)
         return rows
 
