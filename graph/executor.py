@@ -75,11 +75,11 @@ def to_python(value: Any) -> Any:
     if kind is dict:
         if _PLAIN.issuperset(map(type, value.values())):
             return value
-        return {k: to_python(v) for k, v in value.items()}
+        return {k: v if type(v) in _PLAIN else to_python(v) for k, v in value.items()}
     if kind is list:
         if _PLAIN.issuperset(map(type, value)):
             return value
-        return [to_python(v) for v in value]
+        return [v if type(v) in _PLAIN else to_python(v) for v in value]
     if kind in _TEMPORAL:
         return value.to_native()
     if isinstance(value, neo4j.graph.Node):
