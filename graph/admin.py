@@ -19,14 +19,16 @@ class AgentDeletion:
 
 
 async def delete_agent_nodes(
-    executor: Executor, agent_id: str, *, batch: int = 10_000
+    executor: Executor, agent_id: str, *, batch: int = 10_000, release: bool = True
 ) -> AgentDeletion:
-    """Delete every node of ``agent_id`` and release the id.
+    """Delete every node of ``agent_id`` and (``release``) release the id.
 
     Nodes go in batches, each its own transaction (so the server's transaction memory limit
     holds for agents of any size): first through each label's agent index, then a last sweep
     of any node carrying the agent id. Then the id is released: its tenant claim goes and API
-    keys stop naming it (a key left without any agent is revoked).
+    keys stop naming it (a key left without any agent is revoked). With ``release=False`` the
+    keys keep naming it, for an agent about to be loaded again (the demo's reset); its tenant
+    claim is one of its nodes and goes with them (the next write through a key claims it).
     """
     total = 0
     for name in ("erase/delete_agent", "admin/delete_agent"):
@@ -36,6 +38,8 @@ async def delete_agent_nodes(
             total += deleted
             if deleted < batch:
                 break
+    if not release:
+        return AgentDeletion(total, 0, 0)
     rows = await executor.run("erase/release_agent", {"agent_id": agent_id})
     keys = rows[0] if rows else {"keys_changed": 0, "keys_revoked": 0}
     return AgentDeletion(total, int(keys["keys_changed"]), int(keys["keys_revoked"]))

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gql.permissions import LOCAL_ADMIN, Principal
+from graph.admin import delete_agent_nodes
 from graph.errors import NotFound
 from graph.executor import Executor
 from graph.memory.erase import erase_agent, erase_fact
@@ -117,6 +118,28 @@ async def test_erasing_an_agent_deletes_every_node_and_releases_its_id(
     assert keys[only].revoked_at is not None and keys[only].agents == []
     assert keys[both].revoked_at is None and keys[both].agents == [f"{agent_id}-b"]
     assert not await executor.run("tenancy/agent_owner", {"agent_id": agent_id}, read=True)
+    await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": tenant})
+
+
+async def test_deleting_an_agents_nodes_without_release_keeps_its_keys(
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
+    """The reset of an agent that is loaded again (the demo before the end-to-end tests)."""
+    store = ApiKeyStore(executor)
+    tenant = f"tenant-{agent_id}"
+    only, _ = await store.create(tenant, [agent_id])
+    await remember(
+        executor,
+        hash_embedder,
+        agent_id,
+        facts=[StructuredFact(text="Clara Rezende works at Vertix", subject="Clara Rezende")],
+    )
+    report = await delete_agent_nodes(executor, agent_id, release=False)
+
+    assert report.nodes > 0 and (report.keys_changed, report.keys_revoked) == (0, 0)
+    assert await _nodes(executor, agent_id) == 0
+    keys = {k.id: k for k in await store.list(tenant)}
+    assert keys[only].revoked_at is None and keys[only].agents == [agent_id]
     await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": tenant})
 
 
