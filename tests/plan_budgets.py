@@ -2,7 +2,7 @@
 
 Timing on a shared 2-core machine is noise; the work a plan does is not. ``PROFILE`` reports,
 per operator, the database hits and the rows it produced: for fixed data and fixed queries they
-depend only on the plan Neo4j chose. The guard (``tests/integration/perf/test_plan_budgets.py``)
+depend only on the plan Neo4j chose. The guard (``tests/integration/read/test_plan_budgets.py``)
 profiles every statement that ``retrieve`` and an offline ``write`` run on a fixed synthetic
 memory and compares each statement's totals with its budget in ``tests/plan_budgets.toml``:
 over budget by more than ``TOLERANCE`` fails, and so does a hot statement without a budget or a
@@ -38,6 +38,12 @@ class Work:
         return Work(self.db_hits + other.db_hits, self.rows + other.rows, self.calls + other.calls)
 
 
+# The vector search forms a server can have (graph/vector_search.py): the 5.26 procedure's
+# global top-k, or the in-index filtered SEARCH of Neo4j 2026.01+. Some statements exist in
+# one form only (read/semantic_facts_index or read/semantic_facts_search); the rest are the same.
+FORMS = ("procedure", "filtered")
+
+
 @dataclass(frozen=True)
 class Budget:
     scenario: str
@@ -45,6 +51,7 @@ class Budget:
     db_hits: int
     rows: int
     reason: str
+    form: str = ""  # "": on every form; else only on servers of that form (FORMS)
 
 
 Key = tuple[str, str]  # (scenario, statement)
@@ -64,9 +71,10 @@ def plan_work(plan: Any) -> Work:
     return Work(hits, rows, 1)
 
 
-def load_budgets(path: Path = BUDGETS_FILE) -> dict[Key, Budget]:
+def load_entries(path: Path = BUDGETS_FILE) -> list[Budget]:
+    """Every budget of the file, of every form."""
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    out: dict[Key, Budget] = {}
+    out = []
     for entry in data.get("budget", []):
         budget = Budget(
             entry["scenario"],
@@ -74,10 +82,26 @@ def load_budgets(path: Path = BUDGETS_FILE) -> dict[Key, Budget]:
             int(entry["db_hits"]),
             int(entry["rows"]),
             entry["reason"],
+            entry.get("form", ""),
         )
         if not budget.reason.strip():
             raise ValueError(f"budget {budget.scenario}/{budget.statement} has no reason")
-        out[(budget.scenario, budget.statement)] = budget
+        if budget.form and budget.form not in FORMS:
+            raise ValueError(f"budget {budget.scenario}/{budget.statement}: form {budget.form!r}")
+        out.append(budget)
+    return out
+
+
+def load_budgets(path: Path = BUDGETS_FILE, form: str = FORMS[0]) -> dict[Key, Budget]:
+    """The budgets that apply on a server of ``form``, by (scenario, statement)."""
+    out: dict[Key, Budget] = {}
+    for budget in load_entries(path):
+        if budget.form and budget.form != form:
+            continue
+        key = (budget.scenario, budget.statement)
+        if key in out:
+            raise ValueError(f"two budgets for {key[0]}/{key[1]} on the {form} form")
+        out[key] = budget
     return out
 
 
@@ -110,22 +134,35 @@ def problems(
     return out
 
 
-def render(observed: dict[Key, Work], budgets: dict[Key, Budget]) -> str:
-    """The budget file for ``observed``, keeping known reasons: printed when the guard fails,
-    to copy in deliberately once a plan change is understood."""
+def render(
+    observed: dict[Key, Work], budgets: dict[Key, Budget], keep: list[Budget] | None = None
+) -> str:
+    """The budget file for ``observed``, keeping known reasons and forms: printed when the
+    guard fails, to copy in deliberately once a plan change is understood. ``keep``: the other
+    forms' budgets, written as they are (this run could not observe them)."""
+    entries = [
+        Budget(
+            key[0],
+            key[1],
+            work.db_hits,
+            work.rows,
+            old.reason if old else "TODO: why this much work is expected",
+            old.form if old else "",
+        )
+        for key, work in sorted(observed.items())
+        if work.db_hits > FLOOR_DB_HITS or key in budgets
+        for old in [budgets.get(key)]
+    ]
     lines = []
-    for key, work in sorted(observed.items()):
-        if work.db_hits <= FLOOR_DB_HITS and key not in budgets:
-            continue
-        old = budgets.get(key)
-        reason = old.reason if old else "TODO: why this much work is expected"
+    for b in entries + list(keep or []):
         lines += [
             "[[budget]]",
-            f'scenario = "{key[0]}"',
-            f'statement = "{key[1]}"',
-            f"db_hits = {work.db_hits}",
-            f"rows = {work.rows}",
-            f"reason = {json.dumps(reason, ensure_ascii=False)}",
+            f'scenario = "{b.scenario}"',
+            f'statement = "{b.statement}"',
+            *([f'form = "{b.form}"'] if b.form else []),
+            f"db_hits = {b.db_hits}",
+            f"rows = {b.rows}",
+            f"reason = {json.dumps(b.reason, ensure_ascii=False)}",
             "",
         ]
     return "\n".join(lines)

@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.plan_budgets import BUDGETS_FILE, Budget, Work, load_budgets, plan_work, problems, render
+from tests.plan_budgets import (
+    BUDGETS_FILE,
+    Budget,
+    Work,
+    load_budgets,
+    load_entries,
+    plan_work,
+    problems,
+    render,
+)
 
 PLAN = {
     "operatorType": "ProduceResults",
@@ -76,3 +85,58 @@ def test_the_committed_file_gives_every_budget_a_reason() -> None:
     entries = tomllib.loads(BUDGETS_FILE.read_text(encoding="utf-8")).get("budget", [])
     assert entries, "tests/plan_budgets.toml lists no budget"
     assert all(e["reason"].strip() and not e["reason"].startswith("TODO") for e in entries)
+
+
+FORMS_FILE = """
+[[budget]]
+scenario = "s"
+statement = "read/both"
+db_hits = 10
+rows = 1
+reason = "the same on every server"
+
+[[budget]]
+scenario = "s"
+statement = "read/x_index"
+form = "procedure"
+db_hits = 20
+rows = 2
+reason = "the global top-k"
+
+[[budget]]
+scenario = "s"
+statement = "read/x_search"
+form = "filtered"
+db_hits = 30
+rows = 3
+reason = "the agent's own top-k"
+"""
+
+
+def test_budgets_of_one_vector_search_form_apply_only_on_it(tmp_path: Path) -> None:
+    path = tmp_path / "b.toml"
+    path.write_text(FORMS_FILE, encoding="utf-8")
+    procedure = load_budgets(path, form="procedure")
+    filtered = load_budgets(path, form="filtered")
+    assert set(procedure) == {("s", "read/both"), ("s", "read/x_index")}
+    assert set(filtered) == {("s", "read/both"), ("s", "read/x_search")}
+    # A run on one form prints the file with the other form's budgets kept as they are.
+    others = [b for b in load_entries(path) if b.form and b.form != "filtered"]
+    text = render({("s", "read/x_search"): Work(33, 3, 1)}, filtered, others)
+    path.write_text(text, encoding="utf-8")
+    assert load_budgets(path, form="filtered")[("s", "read/x_search")].db_hits == 33
+    assert (
+        load_budgets(path, form="procedure")[("s", "read/x_index")]
+        == procedure[("s", "read/x_index")]
+    )
+
+
+def test_an_unknown_form_or_two_budgets_for_one_statement_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "b.toml"
+    path.write_text(FORMS_FILE.replace('form = "filtered"', 'form = "hnsw"'), encoding="utf-8")
+    with pytest.raises(ValueError, match="form 'hnsw'"):
+        load_entries(path)
+    path.write_text(FORMS_FILE.replace("read/x_index", "read/both"), encoding="utf-8")
+    with pytest.raises(ValueError, match="two budgets"):
+        load_budgets(path, form="procedure")
+    assert ("s", "read/x_search") in load_budgets(path, form="filtered")
