@@ -7,6 +7,7 @@ passes the budget (entities of one proximity are read together), and a hub is re
 from __future__ import annotations
 
 import warnings
+from datetime import UTC, datetime, timedelta
 from typing import Any, LiteralString, cast
 
 import pytest
@@ -33,9 +34,12 @@ OPTIONS = {
 }
 
 
-def _diary(n: int) -> list[StructuredFact]:
-    """The hub's first ``n`` diary facts."""
-    return [StructuredFact(f"{HUB} wrote chapter {i} of her travel diary", HUB) for i in range(n)]
+def _diary(n: int, at: datetime | None = None) -> list[StructuredFact]:
+    """The hub's first ``n`` diary facts (created at ``at``; default: when remembered)."""
+    return [
+        StructuredFact(f"{HUB} wrote chapter {i} of her travel diary", HUB, created_at=at)
+        for i in range(n)
+    ]
 
 
 def _doings(who: str, *what: str) -> list[StructuredFact]:
@@ -135,7 +139,10 @@ async def test_entities_of_one_proximity_are_read_together(
         embedder,
         agent_id,
         entities=[StructuredEntity(HUB, "person"), StructuredEntity(NEAR, "person")],
-        facts=_diary(30)
+        # The diary a day older: facts of one call share their creation time and the pool's
+        # tie-break is the random fact id, so the newest-first pool would hold the neighbour's
+        # facts only by chance; older, the diary cannot crowd them out of the pool once read.
+        facts=_diary(30, at=datetime.now(UTC) - timedelta(days=1))
         + _doings(
             NEAR,
             "planted tomatoes in his garden",
