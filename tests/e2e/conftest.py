@@ -21,9 +21,9 @@ import pytest
 import uvicorn
 
 from graph.admin import delete_agent_nodes
+from graph.executor import connect
 from seed.__main__ import seed
 from server.app import create_app
-from server.memory import build_memory
 from server.settings import Settings
 
 
@@ -93,11 +93,13 @@ def demo_agent() -> str:
     settings = Settings()
 
     async def reload() -> None:
-        memory = build_memory(settings)
+        ex = connect(
+            settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(), settings.neo4j_database
+        )
         try:
-            await delete_agent_nodes(memory.executor, "demo", release=False)
+            await delete_agent_nodes(ex, "demo", release=False)
         finally:
-            await memory.close()
+            await ex.close()
         await seed(settings, "demo", progress=False)
 
     asyncio.run(reload())
