@@ -3,7 +3,8 @@
 // returns: written int
 UNWIND $rows AS row
 MERGE (a:Alias {agent_id: $agent_id, norm: row.norm})
-SET a += row.props, a.agent_id = $agent_id
+SET a += row.props, a.agent_id = $agent_id,
+    a.agent_norm = toString(size($agent_id)) + ':' + $agent_id + ':' + row.norm  // the prefix seek's key (schema/v010_alias_prefix)
 WITH a, row
 CALL (a, row) {
   UNWIND row.entity_keys AS key

@@ -11,9 +11,13 @@ CALL (row) {
   ORDER BY similarity DESC
   LIMIT $k
   UNION
-  MATCH (a:Alias {agent_id: $agent_id})-[:ALIAS_OF]->(e:Entity {type: 'person'})
-  USING INDEX a:Alias(agent_id, norm)
-  WHERE size(row.norm) >= 3 AND a.norm STARTS WITH row.norm AND a.norm <> row.norm
+  MATCH (a:Alias)-[:ALIAS_OF]->(e:Entity {type: 'person'})
+  USING INDEX SEEK a:Alias(agent_norm)
+  // agent_norm (schema/v010_alias_prefix) can only be sought by its prefix: the (agent_id,
+  // norm) constraint also allows seeking agent_id alone, which reads every alias of the
+  // agent, and without the hint the planner may scan the whole index
+  WHERE size(row.norm) >= 3 AND a.agent_norm STARTS WITH toString(size($agent_id)) + ':' + $agent_id + ':' + row.norm
+    AND a.norm <> row.norm
   RETURN e.key AS key, e.name AS name, e.type AS type, 0.0 AS similarity
   LIMIT $k
 }

@@ -1,4 +1,4 @@
-// Entity resolution candidates per name through in-index filtered vector search (Cypher 25 SEARCH, Neo4j 2026.01+, entity index built WITH [n.agent_id]): this agent's top-$beam entities whatever the number of other agents (every hit is the agent's: fetched = mine), + person alias prefix matches (alias_norm index). Same rows as write/nearest_entities_index; the caller grows $beam while a name has fewer than $k live hits above $min_score.
+// Entity resolution candidates per name through in-index filtered vector search (Cypher 25 SEARCH, Neo4j 2026.01+, entity index built WITH [n.agent_id]): this agent's top-$beam entities whatever the number of other agents (every hit is the agent's: fetched = mine), + person alias prefix matches (alias_agent_norm index). Same rows as write/nearest_entities_index; the caller grows $beam while a name has fewer than $k live hits above $min_score.
 // params: $agent_id string, $rows list<{index int, norm string, embedding list<float>}>, $beam int, $k int, $min_score float (index scale (1+cos)/2)
 // returns: index int, fetched int (this agent's hits), floor float (lowest hit score), mine int (= fetched), near list<{key string, name string, type string, similarity float (raw cosine)}>, prefix list<{key, name, type, similarity 0.0}>
 CYPHER 25
@@ -14,9 +14,13 @@ CALL (row) {
          [h IN found[..$k] | {key: h.e.key, name: h.e.name, type: h.e.type, similarity: 2 * h.score - 1}] AS near
 }
 CALL (row) {
-  OPTIONAL MATCH (a:Alias {agent_id: $agent_id})-[:ALIAS_OF]->(e:Entity {type: 'person'})
-  USING INDEX a:Alias(agent_id, norm)
-  WHERE size(row.norm) >= 3 AND a.norm STARTS WITH row.norm AND a.norm <> row.norm
+  OPTIONAL MATCH (a:Alias)-[:ALIAS_OF]->(e:Entity {type: 'person'})
+  USING INDEX SEEK a:Alias(agent_norm)
+  // agent_norm (schema/v010_alias_prefix) can only be sought by its prefix: the (agent_id,
+  // norm) constraint also allows seeking agent_id alone, which reads every alias of the
+  // agent, and without the hint the planner may scan the whole index
+  WHERE size(row.norm) >= 3 AND a.agent_norm STARTS WITH toString(size($agent_id)) + ':' + $agent_id + ':' + row.norm
+    AND a.norm <> row.norm
   WITH e LIMIT $k
   RETURN [x IN collect(e) | {key: x.key, name: x.name, type: x.type, similarity: 0.0}] AS prefix
 }

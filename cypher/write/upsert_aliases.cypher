@@ -7,7 +7,8 @@ UNWIND $rows AS row
 MATCH (e:Entity {agent_id: $agent_id, key: row.key})
 USING INDEX SEEK e:Entity(agent_id, key)
 MERGE (a:Alias {agent_id: $agent_id, norm: row.norm})
-ON CREATE SET a.text = row.text, a.created_at = $now
+ON CREATE SET a.text = row.text, a.created_at = $now,
+              a.agent_norm = toString(size($agent_id)) + ':' + $agent_id + ':' + row.norm  // the prefix seek's key (schema/v010_alias_prefix)
 WITH a, e, row
 OPTIONAL MATCH (a)-[:ALIAS_OF]->(owner:Entity)
 WITH a, e, row, head(collect(owner)) AS owner

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graph.executor import Executor
+from graph.memory.write import StructuredEntity, remember
 from graph.providers import MiniLMEmbedder
 from graph.schema import SCHEMA_VERSION, ensure_schema, schema_state
 from tests.cypher import load_query
@@ -40,9 +41,48 @@ async def test_ensure_schema_is_idempotent_and_online(executor: Executor) -> Non
         "entity_names",
         "entity_key",
         "alias_norm",
+        "alias_agent_norm",
         "relates_evidence",
     ):
         assert second.indexes[name] == "ONLINE", name
+
+
+async def test_aliases_written_before_the_prefix_key_get_it_from_the_migration(
+    executor: Executor, hash_embedder, agent_id: str
+) -> None:
+    await remember(
+        executor,
+        hash_embedder,
+        agent_id,
+        entities=[StructuredEntity(n, "person") for n in ("Ana Souza", "Anabela Reis", "Rui")],
+    )
+    keys = await executor.run_text(load_query("alias_keys"), {"agent_id": agent_id})
+    want = [(k["norm"], f"{len(agent_id)}:{agent_id}:{k['norm']}") for k in keys]
+    assert len(keys) >= 3 and [(k["norm"], k["agent_norm"]) for k in keys] == want
+    # as a database from before the migration: the key missing, the migration not applied
+    await executor.run_text(load_query("strip_alias_keys"), {"agent_id": agent_id})
+    name = "schema/v010_alias_prefix"
+    try:
+        await executor.run_text(load_query("forget_migration"), {"name": name})
+        assert name in (await schema_state(executor)).missing
+        await ensure_schema(executor, 384)
+    finally:
+        await ensure_schema(executor, 384)  # the meta node names every migration again
+    keys = await executor.run_text(load_query("alias_keys"), {"agent_id": agent_id})
+    assert [(k["norm"], k["agent_norm"]) for k in keys] == want
+    assert (await schema_state(executor)).missing == ()
+    # and the prefix match finds the person by the start of a name again
+    near = await executor.run(
+        "write/nearest_entities",
+        {
+            "agent_id": agent_id,
+            "rows": [{"index": 0, "norm": "ana", "embedding": [0.0] * 383 + [1.0]}],
+            "k": 5,
+            "min_similarity": 0.99,
+        },
+        read=True,
+    )
+    assert sorted(r["name"] for r in near) == ["Ana Souza", "Anabela Reis"]
 
 
 async def test_schema_refuses_other_dimension(executor: Executor) -> None:

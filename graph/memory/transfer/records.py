@@ -55,8 +55,9 @@ KINDS = (
 # Properties holding datetimes (ISO strings in the file, Neo4j DATETIME in the graph).
 _DATE_SUFFIXES = ("_at",)
 _DATE_NAMES = frozenset({"valid_from", "valid_to", "valid_until", "since"})
-# Properties never exported: they belong to the agent's place in this database, not its memory.
-_DROPPED = frozenset({"agent_id"})
+# Properties never exported: they belong to the agent's place in this database, not its memory
+# (``agent_norm``: an alias's lookup key made of its agent's id and norm, set again on import).
+_DROPPED = frozenset({"agent_id", "agent_norm"})
 _ID_NAMESPACE = uuid.UUID("8f4b7a52-64a5-4d1f-9d0e-6b1c2f0a9e31")
 
 
@@ -112,8 +113,9 @@ def _is_date(name: str) -> bool:
 
 
 def encode_props(props: dict[str, Any], *, embeddings: bool = True) -> dict[str, Any]:
-    """Graph properties → JSON-ready: datetimes as ISO strings, ``agent_id`` dropped, the
-    embedding kept only when ``embeddings`` (an importer with another model re-embeds)."""
+    """Graph properties → JSON-ready: datetimes as ISO strings, ``agent_id`` (and an alias's
+    ``agent_norm``) dropped, the embedding kept only when ``embeddings`` (an importer with
+    another model re-embeds)."""
     out: dict[str, Any] = {}
     for key, value in sorted(props.items()):
         if key in _DROPPED or (key == "embedding" and not embeddings):

@@ -173,6 +173,13 @@ async def test_round_trip_gives_the_same_answers_now_and_as_of(
     shapes = [await executor.run_text(shape, {"agent": a}) for a in (agent_id, other_agent)]
     assert shapes[0] == shapes[1], (shapes, [r for r in records if r["kind"] == "fact_link"])
 
+    # the aliases' lookup key (entity resolution's prefix seek) names the importing agent
+    keys = await executor.run_text(load_query("alias_keys"), {"agent_id": other_agent})
+    assert keys and all(
+        k["agent_norm"] == f"{len(other_agent)}:{other_agent}:{k['norm']}" for k in keys
+    ), keys
+    assert all("agent_norm" not in r["props"] for r in records if r["kind"] == "alias")
+
     # importing the same export again rewrites the same nodes
     await import_agent(executor, embedder, other_agent, records, batch_size=50)
     assert await executor.run_text(shape, {"agent": other_agent}) == shapes[1]

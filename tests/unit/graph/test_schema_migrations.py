@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.schema import MIGRATIONS, SCHEMA_VERSION, ensure_schema
+from graph.schema import BACKFILL_BATCH, BACKFILLS, MIGRATIONS, SCHEMA_VERSION, ensure_schema
 
 
 class MetaOnly:
@@ -56,3 +56,35 @@ async def test_a_foreign_migration_with_our_number_does_not_hide_ours() -> None:
     assert ex.meta["version"] == 999, "the recorded version was lowered"
     assert "schema/v999_elsewhere" in ex.meta["applied"] and ours in ex.meta["applied"]
     assert state.missing == ()
+
+
+class Backfilling(MetaOnly):
+    """Answers a backfill statement with the given update counts, one per batch."""
+
+    def __init__(self, version: int, applied: list[str] | None, counts: list[int]) -> None:
+        super().__init__(version, applied)
+        self.counts = counts
+        self.batches: list[dict[str, Any]] = []
+
+    async def run(
+        self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[dict[str, Any]]:
+        if name in BACKFILLS.values():
+            self.batches.append(dict(params or {}))
+            return [{"updated": self.counts.pop(0)}]
+        return await super().run(name, params, read=read)
+
+
+async def test_a_migrations_backfill_runs_in_batches_until_nothing_is_left() -> None:
+    migration = next(iter(BACKFILLS))
+    before = [name for _, name in MIGRATIONS if name != migration]
+    ex = Backfilling(SCHEMA_VERSION, before, [BACKFILL_BATCH, BACKFILL_BATCH, 7, 0])
+    await ensure_schema(ex, 384)  # type: ignore[arg-type]
+    assert ex.batches == [{"batch": BACKFILL_BATCH}] * 4 and ex.counts == []
+    assert migration in ex.meta["applied"]
+
+
+async def test_a_backfill_does_not_run_once_its_migration_is_applied() -> None:
+    ex = Backfilling(SCHEMA_VERSION, [name for _, name in MIGRATIONS], [1])
+    await ensure_schema(ex, 384)  # type: ignore[arg-type]
+    assert ex.batches == []

@@ -55,6 +55,13 @@ def test_props_encode_and_decode_datetimes_and_drop_the_agent() -> None:
         decode_props({"created_at": "yesterday"})
 
 
+def test_an_aliases_lookup_key_names_its_agent_and_is_neither_exported_nor_imported() -> None:
+    alias = {"agent_id": "a", "norm": "ana", "text": "Ana", "agent_norm": "1:a:ana"}
+    assert encode_props(alias) == {"norm": "ana", "text": "Ana"}
+    # a file naming another agent's key must not plant it: the importer sets its own
+    assert decode_props({"norm": "ana", "agent_norm": "1:b:ana"}) == {"norm": "ana"}
+
+
 def test_ids_map_per_agent_deterministically() -> None:
     assert map_id("b", "f1") == map_id("b", "f1")
     assert map_id("b", "f1") != map_id("c", "f1") != map_id("b", "f2")

@@ -1,0 +1,4 @@
+// Schema version 10: an index whose only use is the alias prefix match of entity resolution. Alias.agent_norm holds the agent's id and the norm in one string (length-prefixed: toString(size(agent_id)) + ':' + agent_id + ':' + norm, so no two agents' keys share a prefix), so `agent_norm STARTS WITH <the agent's key prefix + a name>` can only be a prefix seek. On the (agent_id, norm) constraint the planner could also seek agent_id alone and filter the prefix, reading every alias of the agent per name (chosen on statistics sampled before the aliases existed). Existing aliases are filled by schema/backfill_alias_agent_norm.
+// params: none
+// returns: nothing; one statement per `;`-terminated block, run in order by graph/schema.py
+CREATE INDEX alias_agent_norm IF NOT EXISTS FOR (n:Alias) ON (n.agent_norm);
