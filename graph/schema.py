@@ -6,10 +6,12 @@ runs when its name is not there yet, so code that knows fewer or other migration
 release, a branch sharing a dev database) neither lowers the recorded version nor hides a
 migration that shares a number with one applied elsewhere. Re-running is a no-op (every statement
 uses ``IF NOT EXISTS``), so it is safe on every start. A migration that derives a property from
-stored data has a backfill (``BACKFILLS``) run in batches after its script. On a server with in-index filtered
-vector search (Neo4j 2026.01+) the fact, entity and event vector indexes store ``agent_id`` too,
-and a plain one left by an older server is rebuilt once (``graph/vector_search.py``). Vector indexes take the embedder's dimension;
-a database built for another dimension is refused (a re-embed job is the way to change models).
+stored data has a backfill (``BACKFILLS``): on every start, when a cheap count says rows lack the
+value (after the migration's script, or rows an older process wrote since), it runs in batches.
+On a server with in-index filtered vector search (Neo4j 2026.01+) the fact, entity and event
+vector indexes store ``agent_id`` too, and a plain one left by an older server is rebuilt once
+(``graph/vector_search.py``). Vector indexes take the embedder's dimension; a database built for
+another dimension is refused (a re-embed job is the way to change models).
 """
 
 from __future__ import annotations
@@ -44,10 +46,25 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (9, "schema/v009_agent_stats"),
     (10, "schema/v010_alias_prefix"),
 )
-# Data a migration derives from what is stored: a statement run in batches (``$batch`` rows a
-# transaction, each returning ``updated``) until it updates nothing, after the migration's
-# script. Re-running is a no-op: it only touches rows still lacking the value.
-BACKFILLS: dict[str, str] = {"schema/v010_alias_prefix": "schema/backfill_alias_agent_norm"}
+
+
+@dataclass(frozen=True)
+class Backfill:
+    """Data a migration derives from what is stored. ``probe`` counts the rows lacking it
+    (``missing``; from the count store and an index, not a scan); ``batch`` fills up to
+    ``$batch`` of them a transaction (``updated``) and is run until it updates none. Checked at
+    every start, so rows an older process wrote after the migration (a rolling upgrade) are
+    filled by the next start."""
+
+    probe: str
+    batch: str
+
+
+BACKFILLS: dict[str, Backfill] = {
+    "schema/v010_alias_prefix": Backfill(
+        "schema/alias_keys_missing", "schema/backfill_alias_agent_norm"
+    ),
+}
 BACKFILL_BATCH = 10_000
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 VECTOR_INDEXES = ("fact", "event", "entity", "chunk", "observation")
@@ -94,9 +111,12 @@ def applied_migrations(version: int, recorded: list[str] | None) -> frozenset[st
     return frozenset(name for v, name in MIGRATIONS if v <= version)
 
 
-async def _backfill(ex: Executor, statement: str) -> None:
+async def _backfill(ex: Executor, backfill: Backfill) -> None:
+    probe = await ex.run(backfill.probe, read=True)
+    if not probe or not probe[0]["missing"]:
+        return
     while True:
-        rows = await ex.run(statement, {"batch": BACKFILL_BATCH})
+        rows = await ex.run(backfill.batch, {"batch": BACKFILL_BATCH})
         if not rows or not rows[0]["updated"]:
             return
 
@@ -114,8 +134,8 @@ async def ensure_schema(ex: Executor, dimensions: int, *, timeout_s: float = 120
     for name in state.missing:
         for statement in cypher.load_script(name):
             await ex.run_text(statement)
-        if name in BACKFILLS:
-            await _backfill(ex, BACKFILLS[name])
+    for backfill in BACKFILLS.values():
+        await _backfill(ex, backfill)
     form = await detect(ex)
     for label in form.rebuild():  # built by a server without filtered search: rebuild once
         await ex.run(f"schema/drop_{label}_vector_index")

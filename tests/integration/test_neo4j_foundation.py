@@ -71,6 +71,11 @@ async def test_aliases_written_before_the_prefix_key_get_it_from_the_migration(
     keys = await executor.run_text(load_query("alias_keys"), {"agent_id": agent_id})
     assert [(k["norm"], k["agent_norm"]) for k in keys] == want
     assert (await schema_state(executor)).missing == ()
+    # aliases an older process writes after the migration get the key at the next start
+    await executor.run_text(load_query("strip_alias_keys"), {"agent_id": agent_id})
+    await ensure_schema(executor, 384)
+    keys = await executor.run_text(load_query("alias_keys"), {"agent_id": agent_id})
+    assert [(k["norm"], k["agent_norm"]) for k in keys] == want
     # and the prefix match finds the person by the start of a name again
     near = await executor.run(
         "write/nearest_entities",
