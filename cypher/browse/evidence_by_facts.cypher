@@ -5,7 +5,9 @@ UNWIND $ids AS id
 MATCH (f:Fact {agent_id: $agent_id, id: id})
 CALL (f) {
   MATCH (f)-[:FROM_EVENT]->(ev:Event)
-  WHERE ev.agent_id = $agent_id
+  // ev's agent in a form no index answers: the plan expands from f, never reads every event
+  // of the agent to check its FROM_EVENT link
+  WHERE ev.agent_id + '' = $agent_id
   WITH ev ORDER BY ev.occurred_at, ev.id LIMIT $per_fact
   RETURN collect(ev {.id, .text, .speaker, .occurred_at, .ingested_at, .thread_id, .source,
                      .emotion, .intensity, .energy}) AS events

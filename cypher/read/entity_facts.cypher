@@ -20,7 +20,9 @@ CALL {
   UNION
   WITH s, weight, degree
   MATCH (s)<-[:ABOUT]-(f:Fact)-[:ABOUT]->(n:Entity)
-  WHERE degree <= $hub_max AND f.agent_id = $agent_id AND n <> s AND n.merged_into IS NULL
+  // f's agent in a form no index answers: the plan expands from the entity, never reads every
+  // fact of the agent to check its ABOUT link (planned so on statistics of other data)
+  WHERE degree <= $hub_max AND f.agent_id + '' = $agent_id AND n <> s AND n.merged_into IS NULL
     AND coalesce(f.confidence, 0.0) >= $min_confidence
     AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
       OR ($as_of IS NOT NULL AND f.created_at <= $as_of
@@ -50,7 +52,9 @@ LIMIT $max_entities
 CALL {
   WITH e, hops
   MATCH (f:Fact)-[:ABOUT]->(e)
-  WHERE f.agent_id = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
+  // f's agent in a form no index answers: the plan expands from the entity, never reads every
+  // fact of the agent to check its ABOUT link (planned so on statistics of other data)
+  WHERE f.agent_id + '' = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
     AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
       OR ($as_of IS NOT NULL AND f.created_at <= $as_of
           AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)

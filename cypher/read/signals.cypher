@@ -93,7 +93,9 @@ CALL {
   CALL {
     WITH e
     MATCH (f:Fact)-[:ABOUT]->(e)
-    WHERE f.agent_id = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
+    // f's agent in a form no index answers: the plan expands from the entity, never reads every
+    // fact of the agent to check its ABOUT link (planned so on statistics of other data)
+    WHERE f.agent_id + '' = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
       AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
         OR ($as_of IS NOT NULL AND f.created_at <= $as_of
             AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
@@ -117,7 +119,9 @@ CALL {
   MATCH (e:Entity {agent_id: $agent_id})
   WHERE e.type IN $types AND e.merged_into IS NULL
   MATCH (f:Fact)-[:ABOUT]->(e)
-  WHERE f.agent_id = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
+  // f's agent in a form no index answers: the plan expands from the entity, never reads every
+  // fact of the agent to check its ABOUT link (planned so on statistics of other data)
+  WHERE f.agent_id + '' = $agent_id AND coalesce(f.confidence, 0.0) >= $min_confidence
     AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
       OR ($as_of IS NOT NULL AND f.created_at <= $as_of
           AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
@@ -151,7 +155,9 @@ CALL {
   CALL {
     WITH e, exclude
     MATCH (f:Fact)-[:ABOUT]->(e)
-    WHERE f.agent_id = $agent_id AND NOT f IN exclude
+    // f's agent in a form no index answers: the plan expands from the entity, never reads every
+    // fact of the agent to check its ABOUT link (planned so on statistics of other data)
+    WHERE f.agent_id + '' = $agent_id AND NOT f IN exclude
       AND coalesce(f.confidence, 0.0) >= $min_confidence
       AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
       OR ($as_of IS NOT NULL AND f.created_at <= $as_of
