@@ -14,11 +14,21 @@ CALL (s) {
       s.observations = COUNT { (x:Observation {agent_id: $agent_id}) }
   REMOVE s.counting
 }
+// The vector is written by db.create.setNodeVectorProperty (32-bit floats, half the bytes
+// of a list property: every cosine of the BFS, the bridge and the exact scan reads it),
+// the only write of it: props go in without it.
 UNWIND $rows AS row
+WITH s, row, row.props AS props
 MERGE (f:Fact {id: row.id})
   ON CREATE SET s.facts = s.facts + 1
-SET f += row.props, f.agent_id = $agent_id
+// (a record without a vector leaves a re-imported fact's vector as it is)
+SET f += CASE WHEN props.embedding IS NULL THEN props ELSE props {.*, embedding: null} END,
+    f.agent_id = $agent_id
 WITH f, row
+CALL (f, row) {
+  WITH f, row WHERE row.props.embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(f, 'embedding', row.props.embedding)
+}
 CALL (f, row) {
   UNWIND row.about AS ab
   MATCH (e:Entity {agent_id: $agent_id, key: ab.key})

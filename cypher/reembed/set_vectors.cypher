@@ -1,7 +1,10 @@
 // Replace the vectors of a batch of an agent's nodes (re-embedding); nodes of other agents are left alone.
 // params: $agent_id string, $rows list<{eid string, embedding list<float>}>
 // returns: updated int
+// Written by db.create.setNodeVectorProperty (32-bit floats), as facts are on creation.
 UNWIND $rows AS row
 MATCH (n) WHERE elementId(n) = row.eid AND n.agent_id = $agent_id
-SET n.embedding = row.embedding
+CALL (n, row) {
+  CALL db.create.setNodeVectorProperty(n, 'embedding', row.embedding)
+}
 RETURN count(n) AS updated

@@ -10,6 +10,9 @@
 // AgentStats counter (read/agent_counts), itself created on first use from the agent's counts.
 // The entities are looked up before any write, on the (agent_id, key) constraint (after the
 // fact writes the planner scanned that index for every link instead of seeking it).
+// The vector is written by db.create.setNodeVectorProperty (32-bit floats, half the bytes
+// of a list property: every cosine of the BFS, the bridge and the exact scan reads it),
+// the only write of it: props go in without it.
 UNWIND $rows AS row
 CALL (row) {
   UNWIND row.keys AS entity_key
@@ -30,12 +33,17 @@ CALL (s) {
   REMOVE s.counting
 }
 UNWIND facts AS fact
-WITH s, fact.row AS row, fact.about AS about
+WITH s, fact.row AS row, fact.row.props AS props, fact.about AS about
 MERGE (f:Fact {id: row.id})
-ON CREATE SET f += row.props, f.agent_id = $agent_id, s.facts = s.facts + 1,
+ON CREATE SET f += props {.*, embedding: null}, f.agent_id = $agent_id, s.facts = s.facts + 1,
               f.created_at = coalesce(row.props.created_at, $now),
               f.last_confirmed_at = coalesce(row.props.created_at, $now),
               f.valid_from = coalesce(row.props.valid_from, row.props.created_at, $now)
+WITH f, about, row
+CALL (f, row) {
+  WITH f, row WHERE row.props.embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(f, 'embedding', row.props.embedding)
+}
 WITH f, about
 UNWIND about AS link
 WITH f, link.entity AS e, link.primary AS primary

@@ -14,7 +14,16 @@ CALL (s) {
       s.observations = COUNT { (x:Observation {agent_id: $agent_id}) }
   REMOVE s.counting
 }
+// The vector is written by db.create.setNodeVectorProperty (32-bit floats, half the bytes
+// of a list property: every cosine of the BFS, the bridge and the exact scan reads it),
+// the only write of it: props go in without it.
 UNWIND $rows AS row
+WITH s, row, row.props AS props
 MERGE (f:Fact {id: row.id})
-ON CREATE SET f += row.props, f.agent_id = $agent_id, s.facts = s.facts + 1
+ON CREATE SET f += props {.*, embedding: null}, f.agent_id = $agent_id, s.facts = s.facts + 1
+WITH f, row
+CALL (f, row) {
+  WITH f, row WHERE row.props.embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(f, 'embedding', row.props.embedding)
+}
 RETURN count(f) AS written

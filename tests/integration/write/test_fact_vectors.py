@@ -1,0 +1,113 @@
+"""Fact vectors are stored as 32-bit floats (``db.create.setNodeVectorProperty``) on every path
+that writes one: a written message, ``remember``, an import and a re-embedding. Every cosine
+of the graph walk, the relation bridge and the exact scan reads a fact's vector; 32 bits halve
+what it reads. A 64-bit list property would hold the embedder's values unchanged."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+
+import numpy as np
+import pytest
+
+from graph.admin import delete_agent
+from graph.executor import Executor
+from graph.memory.reembed import reembed_agent
+from graph.memory.transfer import export_agent, import_agent
+from graph.memory.write import StructuredFact, WritePipeline, remember
+from graph.providers import Embedder
+from tests.cypher import load_query
+
+pytestmark = pytest.mark.neo4j
+
+# 0.1 and 1/3 have no exact 32-bit form: stored in 32 bits they read back changed.
+VECTOR = [0.1, 1 / 3] + [0.0] * 382
+
+
+@pytest.fixture
+async def other_agent(executor: Executor) -> AsyncIterator[str]:
+    agent = f"test-{uuid.uuid4().hex[:12]}"
+    yield agent
+    await delete_agent(executor, agent)
+
+
+def as_32_bit(vector: list[float]) -> list[float]:
+    return np.asarray(vector, dtype=np.float32).astype(np.float64).tolist()
+
+
+class Wide:
+    """An embedder whose values need 64 bits (the test embedder's are 32-bit values already)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.name, self.dimensions = inner.name, inner.dimensions
+
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        return [[x * (1 + 1e-9) for x in v] for v in await self.inner.embed(texts)]
+
+
+async def vectors(executor: Executor, agent_id: str, label: str) -> dict[str, list[float]]:
+    rows = await executor.run_text(
+        load_query("node_vectors"), {"agent_id": agent_id, "label": label}, read=True
+    )
+    return {r["text"]: r["embedding"] for r in rows}
+
+
+async def test_remember_and_import_store_a_callers_fact_vector_in_32_bits(
+    executor: Executor, hash_embedder: Embedder, agent_id: str, other_agent: str
+) -> None:
+    await remember(
+        executor,
+        hash_embedder,
+        agent_id,
+        facts=[StructuredFact("Ana lives in Lisbon", "Ana", embedding=VECTOR)],
+    )
+    stored = await vectors(executor, agent_id, "Fact")
+    assert stored == {"Ana lives in Lisbon": as_32_bit(VECTOR)}
+    assert stored["Ana lives in Lisbon"][:2] != VECTOR[:2]
+
+    records = [
+        r
+        async for r in export_agent(
+            executor, agent_id, embedder_name=hash_embedder.name, dimensions=384
+        )
+    ]
+    await import_agent(executor, hash_embedder, other_agent, records)
+    assert await vectors(executor, other_agent, "Fact") == stored
+
+
+async def test_a_written_message_stores_its_fact_vectors_in_32_bits(
+    executor: Executor, hash_embedder: Embedder, agent_id: str
+) -> None:
+    wide = Wide(hash_embedder)
+    written = await WritePipeline(executor, wide, None).write(  # type: ignore[arg-type]
+        agent_id, "My sister Carla moved to Porto last spring.", "Rui"
+    )
+    assert written.success
+    stored = await vectors(executor, agent_id, "Fact")
+    assert stored
+    for text, vector in stored.items():
+        [embedded] = await wide.embed([text])
+        assert vector == as_32_bit(embedded) != embedded, text
+
+
+async def test_re_embedding_writes_32_bit_vectors(
+    executor: Executor, hash_embedder: Embedder, agent_id: str
+) -> None:
+    wide = Wide(hash_embedder)
+    await remember(
+        executor,
+        wide,  # type: ignore[arg-type]
+        agent_id,
+        facts=[StructuredFact("Rui plays chess", "Rui", embedding=VECTOR)],
+    )
+    before = await vectors(executor, agent_id, "Entity")  # entities keep 64-bit lists
+    assert before and all(v != as_32_bit(v) for v in before.values())
+    await reembed_agent(executor, wide, agent_id)  # type: ignore[arg-type]
+    for label in ("Entity", "Fact"):
+        after = await vectors(executor, agent_id, label)
+        assert after, label
+        for text, vector in after.items():
+            [embedded] = await wide.embed([text])
+            assert vector == as_32_bit(embedded) != embedded, (label, text)
