@@ -67,3 +67,11 @@ async def agent_id(executor: Executor) -> AsyncIterator[str]:
     agent = f"test-{uuid.uuid4().hex[:12]}"
     yield agent
     await delete_agent(executor, agent)
+
+
+@pytest.fixture
+async def other_agent(executor: Executor) -> AsyncIterator[str]:
+    """A second fresh agent id (imports, tenancy), deleted after the test like ``agent_id``."""
+    agent = f"test-{uuid.uuid4().hex[:12]}"
+    yield agent
+    await delete_agent(executor, agent)

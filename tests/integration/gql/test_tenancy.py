@@ -98,13 +98,6 @@ def agent_operations(agent_id: str) -> list[tuple[str, str]]:
 
 
 @pytest.fixture
-async def other_agent(executor: Executor) -> AsyncIterator[str]:
-    agent = f"test-{uuid.uuid4().hex[:12]}"
-    yield agent
-    await delete_agent(executor, agent)
-
-
-@pytest.fixture
 async def tenant_keys(executor: Executor, agent_id: str) -> AsyncIterator[dict[str, str]]:
     tenant = f"tenant-{uuid.uuid4().hex[:8]}"
     store = ApiKeyStore(executor)

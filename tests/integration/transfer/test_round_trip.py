@@ -7,7 +7,6 @@ import asyncio
 import io
 import json
 import uuid
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from graph.admin import delete_agent
 from graph.errors import BadInput
 from graph.executor import Executor
 from graph.memory.read import Retriever
@@ -41,13 +39,6 @@ QUERIES = [
     "What pet does Ana have?",
 ]
 AS_OF = [T0 + timedelta(days=30), T1 + timedelta(days=1)]
-
-
-@pytest.fixture
-async def other_agent(executor: Executor) -> AsyncIterator[str]:
-    agent = f"test-{uuid.uuid4().hex[:12]}"
-    yield agent
-    await delete_agent(executor, agent)
 
 
 async def _fill(executor: Executor, embedder: Embedder, agent: str) -> str:

@@ -5,13 +5,9 @@ what it reads. A 64-bit list property would hold the embedder's values unchanged
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import AsyncIterator
-
 import numpy as np
 import pytest
 
-from graph.admin import delete_agent
 from graph.executor import Executor
 from graph.memory.reembed import reembed_agent
 from graph.memory.transfer import export_agent, import_agent
@@ -23,13 +19,6 @@ pytestmark = pytest.mark.neo4j
 
 # 0.1 and 1/3 have no exact 32-bit form: stored in 32 bits they read back changed.
 VECTOR = [0.1, 1 / 3] + [0.0] * 382
-
-
-@pytest.fixture
-async def other_agent(executor: Executor) -> AsyncIterator[str]:
-    agent = f"test-{uuid.uuid4().hex[:12]}"
-    yield agent
-    await delete_agent(executor, agent)
 
 
 def as_32_bit(vector: list[float]) -> list[float]:
