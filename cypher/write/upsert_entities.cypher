@@ -7,10 +7,16 @@ ON CREATE SET e.name = row.name, e.type = row.type, e.created_at = $now, e.menti
               e.importance = row.importance, e.source = row.source, e._created_by = row.token
 SET e.updated_at = $now,
     e.mentions = coalesce(e.mentions, 0) + row.mentions,
-    e.embedding = coalesce(e.embedding, row.embedding),
     e.profile_refreshed_at = CASE WHEN e.profile_text IS NULL AND row.profile_text IS NOT NULL
                                   THEN $now ELSE e.profile_refreshed_at END
 SET e.profile_text = coalesce(e.profile_text, row.profile_text)
 WITH e, row, e._created_by = row.token AS created
 REMOVE e._created_by
+WITH e, row, created
+// The first vector is kept, written as 32-bit floats by the procedure (entity resolution's exact
+// scan reads it for every name of a message); an entity that has one is not written again.
+CALL (e, row) {
+  WITH e, row WHERE row.embedding IS NOT NULL AND e.embedding IS NULL
+  CALL db.create.setNodeVectorProperty(e, 'embedding', row.embedding)
+}
 RETURN e.key AS key, created

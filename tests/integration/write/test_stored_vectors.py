@@ -1,7 +1,8 @@
-"""Fact vectors are stored as 32-bit floats (``db.create.setNodeVectorProperty``) on every path
-that writes one: a written message, ``remember``, an import and a re-embedding. Every cosine
-of the graph walk, the relation bridge and the exact scan reads a fact's vector; 32 bits halve
-what it reads. A 64-bit list property would hold the embedder's values unchanged."""
+"""Fact and entity vectors are stored as 32-bit floats (``db.create.setNodeVectorProperty``) on
+every path that writes one: a written message, ``remember``, an import and a re-embedding (which
+writes every label's vectors so). Every cosine of the graph walk, the relation bridge and the
+exact scans reads a fact's vector, entity resolution an entity's; 32 bits halve what they read.
+A 64-bit list property would hold the embedder's values unchanged."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from graph.executor import Executor
 from graph.memory.reembed import reembed_agent
 from graph.memory.transfer import export_agent, import_agent
-from graph.memory.write import StructuredFact, WritePipeline, remember
+from graph.memory.write import StructuredEvent, StructuredFact, WritePipeline, remember
 from graph.providers import Embedder
 from tests.cypher import load_query
 
@@ -43,18 +44,24 @@ async def vectors(executor: Executor, agent_id: str, label: str) -> dict[str, li
     return {r["text"]: r["embedding"] for r in rows}
 
 
-async def test_remember_and_import_store_a_callers_fact_vector_in_32_bits(
+async def test_remember_and_import_store_fact_and_entity_vectors_in_32_bits(
     executor: Executor, hash_embedder: Embedder, agent_id: str, other_agent: str
 ) -> None:
+    wide = Wide(hash_embedder)
     await remember(
         executor,
-        hash_embedder,
+        wide,  # type: ignore[arg-type]
         agent_id,
         facts=[StructuredFact("Ana lives in Lisbon", "Ana", embedding=VECTOR)],
     )
     stored = await vectors(executor, agent_id, "Fact")
     assert stored == {"Ana lives in Lisbon": as_32_bit(VECTOR)}
     assert stored["Ana lives in Lisbon"][:2] != VECTOR[:2]
+    entities = await vectors(executor, agent_id, "Entity")
+    assert entities
+    for name, vector in entities.items():
+        [embedded] = await wide.embed([name])
+        assert vector == as_32_bit(embedded) != embedded, name
 
     records = [
         r
@@ -64,6 +71,7 @@ async def test_remember_and_import_store_a_callers_fact_vector_in_32_bits(
     ]
     await import_agent(executor, hash_embedder, other_agent, records)
     assert await vectors(executor, other_agent, "Fact") == stored
+    assert await vectors(executor, other_agent, "Entity") == entities
 
 
 async def test_a_written_message_stores_its_fact_vectors_in_32_bits(
@@ -74,11 +82,12 @@ async def test_a_written_message_stores_its_fact_vectors_in_32_bits(
         agent_id, "My sister Carla moved to Porto last spring.", "Rui"
     )
     assert written.success
-    stored = await vectors(executor, agent_id, "Fact")
-    assert stored
-    for text, vector in stored.items():
-        [embedded] = await wide.embed([text])
-        assert vector == as_32_bit(embedded) != embedded, text
+    for label in ("Fact", "Entity"):
+        stored = await vectors(executor, agent_id, label)
+        assert stored, label
+        for text, vector in stored.items():
+            [embedded] = await wide.embed([text])
+            assert vector == as_32_bit(embedded) != embedded, (label, text)
 
 
 async def test_re_embedding_writes_32_bit_vectors(
@@ -90,13 +99,16 @@ async def test_re_embedding_writes_32_bit_vectors(
         wide,  # type: ignore[arg-type]
         agent_id,
         facts=[StructuredFact("Rui plays chess", "Rui", embedding=VECTOR)],
+        events=[StructuredEvent(text="I play chess on Sundays.", speaker="Rui")],
     )
-    before = await vectors(executor, agent_id, "Entity")  # entities keep 64-bit lists
+    before = await vectors(executor, agent_id, "Event")  # events keep 64-bit lists
     assert before and all(v != as_32_bit(v) for v in before.values())
     await reembed_agent(executor, wide, agent_id)  # type: ignore[arg-type]
-    for label in ("Entity", "Fact"):
+    for label in ("Event", "Entity", "Fact"):
         after = await vectors(executor, agent_id, label)
         assert after, label
-        for text, vector in after.items():
-            [embedded] = await wide.embed([text])
-            assert vector == as_32_bit(embedded) != embedded, (label, text)
+        for vector in after.values():
+            assert vector == as_32_bit(vector), label
+    [fact] = (await vectors(executor, agent_id, "Fact")).values()
+    [embedded] = await wide.embed(["Rui plays chess"])
+    assert fact == as_32_bit(embedded)  # the new model's vector, not the caller's
