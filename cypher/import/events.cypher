@@ -14,8 +14,18 @@ CALL (s) {
       s.observations = COUNT { (x:Observation {agent_id: $agent_id}) }
   REMOVE s.counting
 }
+// The vector is written by db.create.setNodeVectorProperty (32-bit floats: the exact scan of a
+// small agent's events reads it for every question), the only write of it;
+// a record without a vector leaves a re-imported event's vector as it is.
 UNWIND $rows AS row
+WITH s, row, row.props AS props
 MERGE (n:Event {id: row.id})
   ON CREATE SET s.events = s.events + 1
-SET n += row.props, n.agent_id = $agent_id
+SET n += CASE WHEN props.embedding IS NULL THEN props ELSE props {.*, embedding: null} END,
+    n.agent_id = $agent_id
+WITH n, props
+CALL (n, props) {
+  WITH n, props WHERE props.embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(n, 'embedding', props.embedding)
+}
 RETURN count(n) AS written

@@ -16,9 +16,17 @@ CALL (s) {
       s.observations = COUNT { (x:Observation {agent_id: $agent_id}) }
   REMOVE s.counting
 }
+// The vector is written by db.create.setNodeVectorProperty (32-bit floats: the exact scan of a
+// small agent's events reads it for every question), the only write of it.
+WITH s, $props AS props
 MERGE (ev:Event {id: $id})
-  ON CREATE SET ev += $props, ev.agent_id = $agent_id, ev._new = true, ev:PendingExtraction,
-                s.events = s.events + 1
-WITH ev, coalesce(ev._new, false) AS created
+  ON CREATE SET ev += props {.*, embedding: null}, ev.agent_id = $agent_id, ev._new = true,
+                ev:PendingExtraction, s.events = s.events + 1
+WITH ev, props, coalesce(ev._new, false) AS created
 REMOVE ev._new
+WITH ev, props, created
+CALL (ev, props) {
+  WITH ev, props WHERE props.embedding IS NOT NULL AND ev.embedding IS NULL
+  CALL db.create.setNodeVectorProperty(ev, 'embedding', props.embedding)
+}
 RETURN ev.id AS id, created

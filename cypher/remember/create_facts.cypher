@@ -8,8 +8,9 @@
 // link keeps a retried transaction idempotent; the fact is new in the normal case, so the link
 // MERGE only looks at its own few relationships. Every fact created adds one to the agent's
 // AgentStats counter (read/agent_counts), itself created on first use from the agent's counts.
-// The entities are looked up before any write, on the (agent_id, key) constraint (after the
-// fact writes the planner scanned that index for every link instead of seeking it).
+// The entities are looked up before any write, sought on the (agent_id, key) constraint
+// (USING INDEX SEEK: after the fact writes, and on Neo4j 2026 even before them, the planner
+// scanned that index for every link instead of seeking it).
 // The vector is written by db.create.setNodeVectorProperty (32-bit floats, half the bytes
 // of a list property: every cosine of the BFS, the bridge and the exact scan reads it),
 // the only write of it: props go in without it.
@@ -17,7 +18,7 @@ UNWIND $rows AS row
 CALL (row) {
   UNWIND row.keys AS entity_key
   MATCH (e:Entity {agent_id: $agent_id, key: entity_key})
-    USING INDEX e:Entity(agent_id, key)
+    USING INDEX SEEK e:Entity(agent_id, key)
   RETURN collect({entity: e, primary: entity_key = row.keys[0]}) AS about
 }
 WITH collect({row: row, about: about}) AS facts

@@ -5,7 +5,7 @@
 // otherwise pick the agent_id index and scan every entity of the agent per row.
 UNWIND $rows AS row
 MATCH (e:Entity {agent_id: $agent_id, key: row.key})
-  USING INDEX e:Entity(agent_id, key)
+  USING INDEX SEEK e:Entity(agent_id, key)
 MERGE (a:Alias {agent_id: $agent_id, norm: row.norm})
 ON CREATE SET a.text = row.text, a.created_at = $now,
               a.agent_norm = toString(size($agent_id)) + ':' + $agent_id + ':' + row.norm  // the prefix seek's key (schema/v010_alias_prefix)

@@ -4,9 +4,9 @@
 // The hints keep both end lookups on the (agent_id, key) constraint, not the agent_id index.
 UNWIND $rows AS row
 MATCH (s:Entity {agent_id: $agent_id, key: row.source_key})
-  USING INDEX s:Entity(agent_id, key)
+  USING INDEX SEEK s:Entity(agent_id, key)
 MATCH (t:Entity {agent_id: $agent_id, key: row.target_key})
-  USING INDEX t:Entity(agent_id, key)
+  USING INDEX SEEK t:Entity(agent_id, key)
 WITH s, t, row WHERE s <> t
 // Writing to the source node takes its lock, so concurrent messages cannot both create the edge.
 SET s.updated_at = $now

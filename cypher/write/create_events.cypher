@@ -24,9 +24,17 @@ CALL (s) {
       s.observations = COUNT { (x:Observation {agent_id: $agent_id}) }
   REMOVE s.counting
 }
+// The vector is written by db.create.setNodeVectorProperty (32-bit floats: the exact scan of a
+// small agent's events reads it for every question), the only write of it.
 UNWIND $rows AS row
+WITH s, recorded, row, row.props AS props
 MERGE (ev:Event {id: row.id})
-ON CREATE SET ev += row.props, ev.agent_id = $agent_id, s.events = s.events + 1
+ON CREATE SET ev += props {.*, embedding: null}, ev.agent_id = $agent_id, s.events = s.events + 1
 FOREACH (_ IN CASE WHEN coalesce(row.pending, false) AND ev.extracted_at IS NULL
                    THEN [1] ELSE [] END | SET ev:PendingExtraction)
+WITH ev, props, recorded
+CALL (ev, props) {
+  WITH ev, props WHERE props.embedding IS NOT NULL AND ev.embedding IS NULL
+  CALL db.create.setNodeVectorProperty(ev, 'embedding', props.embedding)
+}
 RETURN ev.id AS id, recorded AS embedder

@@ -11,6 +11,7 @@ import pytest
 
 from graph.executor import Executor
 from graph.memory.reembed import reembed_agent
+from graph.memory.text import event_embedding_text
 from graph.memory.transfer import export_agent, import_agent
 from graph.memory.write import StructuredEvent, StructuredFact, WritePipeline, remember
 from graph.providers import Embedder
@@ -53,7 +54,11 @@ async def test_remember_and_import_store_fact_and_entity_vectors_in_32_bits(
         wide,  # type: ignore[arg-type]
         agent_id,
         facts=[StructuredFact("Ana lives in Lisbon", "Ana", embedding=VECTOR)],
+        events=[StructuredEvent(text="Ana moved to Lisbon.", speaker="Ana")],
     )
+    [said] = await wide.embed([event_embedding_text("Ana moved to Lisbon.", "Ana")])
+    events = await vectors(executor, agent_id, "Event")
+    assert events == {"Ana moved to Lisbon.": as_32_bit(said)} and as_32_bit(said) != said
     stored = await vectors(executor, agent_id, "Fact")
     assert stored == {"Ana lives in Lisbon": as_32_bit(VECTOR)}
     assert stored["Ana lives in Lisbon"][:2] != VECTOR[:2]
@@ -72,6 +77,7 @@ async def test_remember_and_import_store_fact_and_entity_vectors_in_32_bits(
     await import_agent(executor, hash_embedder, other_agent, records)
     assert await vectors(executor, other_agent, "Fact") == stored
     assert await vectors(executor, other_agent, "Entity") == entities
+    assert await vectors(executor, other_agent, "Event") == events
 
 
 async def test_a_written_message_stores_its_fact_vectors_in_32_bits(
@@ -88,6 +94,11 @@ async def test_a_written_message_stores_its_fact_vectors_in_32_bits(
         for text, vector in stored.items():
             [embedded] = await wide.embed([text])
             assert vector == as_32_bit(embedded) != embedded, (label, text)
+    [event] = (await vectors(executor, agent_id, "Event")).values()
+    [said] = await wide.embed(
+        [event_embedding_text("My sister Carla moved to Porto last spring.", "Rui")]
+    )
+    assert event == as_32_bit(said) != said
 
 
 async def test_re_embedding_writes_32_bit_vectors(
@@ -101,14 +112,21 @@ async def test_re_embedding_writes_32_bit_vectors(
         facts=[StructuredFact("Rui plays chess", "Rui", embedding=VECTOR)],
         events=[StructuredEvent(text="I play chess on Sundays.", speaker="Rui")],
     )
-    before = await vectors(executor, agent_id, "Event")  # events keep 64-bit lists
-    assert before and all(v != as_32_bit(v) for v in before.values())
+    # every vector as a 64-bit list, as a database written before 32-bit storage holds them
+    wide_vector = [x * (1 + 1e-9) for x in VECTOR]
+    await executor.run_text(
+        load_query("set_vectors_wide"), {"agent_id": agent_id, "vector": wide_vector}
+    )
+    for label in ("Event", "Entity", "Fact"):
+        assert set(map(tuple, (await vectors(executor, agent_id, label)).values())) == {
+            tuple(wide_vector)
+        }, label
     await reembed_agent(executor, wide, agent_id)  # type: ignore[arg-type]
     for label in ("Event", "Entity", "Fact"):
         after = await vectors(executor, agent_id, label)
         assert after, label
         for vector in after.values():
-            assert vector == as_32_bit(vector), label
+            assert vector == as_32_bit(vector) != wide_vector, label
     [fact] = (await vectors(executor, agent_id, "Fact")).values()
     [embedded] = await wide.embed(["Rui plays chess"])
     assert fact == as_32_bit(embedded)  # the new model's vector, not the caller's
