@@ -63,6 +63,13 @@ class Settings(BaseSettings):
         "timeout the driver sends with every transaction",
     )
     neo4j_start_timeout_s: float = 120.0
+    neo4j_vector_merge_factor: int = Field(
+        default=10,
+        ge=2,
+        description="Local server: how many segments of a vector index Lucene merges at once "
+        "(internal.dbms.index.vector.standard_merge_factor, server default 50). A vector search "
+        "visits every segment, so fewer segments answer faster and writes merge more often",
+    )
 
     # --- providers -----------------------------------------------------------------------
     embedder: Literal["minilm", "e5", "e5-enpt", "openai", "hash"] = Field(

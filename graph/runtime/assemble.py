@@ -83,6 +83,7 @@ class RuntimeConfig:
     tx_memory: str = "512m"
     tx_timeout_s: float = 120.0
     start_timeout_s: float = 120.0
+    vector_merge_factor: int = 10
     with_gds: bool = True
     # Neo4j Browser: hosts it may fetch guides/styles from, and commands run after connecting.
     browser_allowlist: str = ""
@@ -248,6 +249,7 @@ class Assembly:
             # statement was re-planned (and re-generated) every 10 s: ~40 % of Neo4j's CPU
             # under sequential writes (docs/benchmarks.md, Write growth).
             "dbms.cypher.min_replan_interval": "60s",
+            "internal.dbms.index.vector.standard_merge_factor": c.vector_merge_factor,
             "client.allow_telemetry": "false",  # Browser: no product analytics
         }
         if c.browser_allowlist:

@@ -223,7 +223,8 @@ def report(run: Run) -> None:
         )
         for ix in sizes["indexes"]:
             if ix["bytes"]:
-                print(f"    index {ix['name']:32} {ix['type']:9} {mib(ix['bytes'])}")
+                segments = f", {ix['segments']} Lucene segments" if ix.get("segments") else ""
+                print(f"    index {ix['name']:32} {ix['type']:9} {mib(ix['bytes'])}{segments}")
         print(f"  server settings: {sizes['settings']}")
     lat: dict[str, Latency] = {
         k: f[k] for k in ("probe_before", "probe_after", "small", "big") if k in f

@@ -164,7 +164,9 @@ async def store_sizes(ex: Executor, neo4j_home: Path, database: str) -> dict[str
     indexes = []
     for row in await ex.run_text(load_query("scale_indexes"), {}, read=True):
         d = index_dirs.get(int(row["id"]))
-        indexes.append({**row, "bytes": du(d) if d else None})
+        # Lucene-backed indexes (vector, full-text) keep segments: a search visits each one
+        segments = len(list(d.glob("*/*.si"))) if d else 0
+        indexes.append({**row, "bytes": du(d) if d else None, "segments": segments})
     try:
         rows = await ex.run_text(
             load_query("scale_settings"), {"names": list(MEMORY_SETTINGS)}, read=True
