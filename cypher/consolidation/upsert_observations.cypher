@@ -14,12 +14,17 @@ CALL (s) {
       s.observations = COUNT { (x:Observation {agent_id: $agent_id}) }
   REMOVE s.counting
 }
+// The vector is written by db.create.setNodeVectorProperty (32-bit floats), the only write of it.
 UNWIND $rows AS row
 MERGE (o:Observation {id: row.id})
   ON CREATE SET o.agent_id = $agent_id, o.created_at = datetime(), o.source = 'consolidation',
                 s.observations = s.observations + 1
-SET o.text = row.text, o.kind = row.kind, o.embedding = row.embedding, o.updated_at = datetime()
+SET o.text = row.text, o.kind = row.kind, o.updated_at = datetime()
 WITH o, row
+CALL (o, row) {
+  WITH o, row WHERE row.embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(o, 'embedding', row.embedding)
+}
 CALL (o, row) {
   UNWIND row.fact_ids AS fid
   MATCH (f:Fact {id: fid, agent_id: $agent_id})

@@ -14,11 +14,19 @@ CALL (s) {
       s.observations = COUNT { (x:Observation {agent_id: $agent_id}) }
   REMOVE s.counting
 }
+// The vector is written by db.create.setNodeVectorProperty (32-bit floats), the only write of
+// it; a record without a vector leaves a re-imported observation's vector as it is.
 UNWIND $rows AS row
+WITH s, row, row.props AS props
 MERGE (o:Observation {id: row.id})
   ON CREATE SET s.observations = s.observations + 1
-SET o += row.props, o.agent_id = $agent_id
-WITH o, row
+SET o += CASE WHEN props.embedding IS NULL THEN props ELSE props {.*, embedding: null} END,
+    o.agent_id = $agent_id
+WITH o, row, props
+CALL (o, props) {
+  WITH o, props WHERE props.embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(o, 'embedding', props.embedding)
+}
 CALL (o, row) {
   UNWIND row.derived_from AS fid
   MATCH (f:Fact {id: fid, agent_id: $agent_id})

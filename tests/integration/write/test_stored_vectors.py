@@ -1,6 +1,7 @@
-"""Fact and entity vectors are stored as 32-bit floats (``db.create.setNodeVectorProperty``) on
-every path that writes one: a written message, ``remember``, an import and a re-embedding (which
-writes every label's vectors so). Every cosine of the graph walk, the relation bridge and the
+"""Fact, entity, event, observation and chunk vectors are stored as 32-bit floats
+(``db.create.setNodeVectorProperty``) on every path that writes one: a written message,
+``remember``, consolidation, document ingest, an import and a re-embedding (which writes every
+label's vectors so). Every cosine of the graph walk, the relation bridge and the
 exact scans reads a fact's vector, entity resolution an entity's; 32 bits halve what they read.
 A 64-bit list property would hold the embedder's values unchanged."""
 
@@ -10,12 +11,17 @@ import numpy as np
 import pytest
 
 from graph.executor import Executor
+from graph.memory.documents import ingest_document
+from graph.memory.jobs import JobDeps, JobQueue, JobsConfig, Worker, WorkerConfig
+from graph.memory.jobs.handlers import default_handlers
+from graph.memory.maintenance.consolidate import consolidate_agent
 from graph.memory.reembed import reembed_agent
 from graph.memory.text import event_embedding_text
 from graph.memory.transfer import export_agent, import_agent
 from graph.memory.write import StructuredEvent, StructuredFact, WritePipeline, remember
 from graph.providers import Embedder
 from tests.cypher import load_query
+from tests.integration.jobs.test_maintenance import plant
 
 pytestmark = pytest.mark.neo4j
 
@@ -130,3 +136,52 @@ async def test_re_embedding_writes_32_bit_vectors(
     [fact] = (await vectors(executor, agent_id, "Fact")).values()
     [embedded] = await wide.embed(["Rui plays chess"])
     assert fact == as_32_bit(embedded)  # the new model's vector, not the caller's
+
+
+async def test_observations_and_chunks_store_their_vectors_in_32_bits(
+    executor: Executor, hash_embedder: Embedder, agent_id: str, other_agent: str
+) -> None:
+    wide = Wide(hash_embedder)
+    await plant(executor, hash_embedder, agent_id)  # a superseded fact: a "change" observation
+    made = await consolidate_agent(executor, wide, None, agent_id)  # type: ignore[arg-type]
+    assert made.created >= 1
+    config = JobsConfig(worker=WorkerConfig(poll_interval_s=0.05, reaper_interval_s=5.0))
+    deps = JobDeps(
+        executor=executor,
+        queue=JobQueue(executor),
+        embedder=wide,  # type: ignore[arg-type]
+        config=config,
+        writer=WritePipeline(executor, wide, None),  # type: ignore[arg-type]
+    )
+    await ingest_document(
+        executor,
+        deps.queue,
+        agent_id,
+        text="# Notes\n\nClara Rezende loves hiking in the mountains every weekend.",
+        fmt="markdown",
+        config=config.documents,
+    )
+    await Worker(deps, default_handlers(), agent_id=agent_id).run_until_idle()
+    stored = {label: await vectors(executor, agent_id, label) for label in ("Observation", "Chunk")}
+    for label, by_text in stored.items():
+        assert by_text, label
+        for text, vector in by_text.items():
+            [embedded] = await wide.embed([text])
+            assert vector == as_32_bit(vector) != embedded, (label, text)
+
+    records = [
+        r
+        async for r in export_agent(
+            executor, agent_id, embedder_name=hash_embedder.name, dimensions=384
+        )
+    ]
+    # an export of a database written before 32-bit storage carries 64-bit values
+    for record in records:
+        if record.get("kind") in ("observation", "chunk"):
+            record["props"]["embedding"] = [x * (1 + 1e-9) for x in record["props"]["embedding"]]
+    await import_agent(executor, hash_embedder, other_agent, records)
+    for label, by_text in stored.items():
+        imported = await vectors(executor, other_agent, label)
+        assert set(imported) == set(by_text), label
+        for text, vector in imported.items():
+            assert vector == as_32_bit(vector) == by_text[text], (label, text)
