@@ -83,7 +83,7 @@ class RuntimeConfig:
     tx_memory: str = "512m"
     tx_timeout_s: float = 120.0
     start_timeout_s: float = 120.0
-    vector_merge_factor: int = 10
+    vector_merge_factor: int = 50  # Neo4j's own default; see server/settings.py
     with_gds: bool = True
     # Neo4j Browser: hosts it may fetch guides/styles from, and commands run after connecting.
     browser_allowlist: str = ""

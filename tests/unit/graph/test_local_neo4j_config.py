@@ -25,18 +25,17 @@ def test_config_is_loopback_with_explicit_memory(tmp_path: Path) -> None:
     assert conf["db.transaction.timeout"] == "120s"  # the server terminates runaway queries
     assert conf["db.tx_log.rotation.retention_policy"] == "1G size"  # bounded disk use
     assert conf["dbms.cypher.min_replan_interval"] == "60s"  # plans not re-made every 10 s
-    # vector indexes merge their segments 10 at a time (server default 50): a search visits
-    # every segment
-    assert conf["internal.dbms.index.vector.standard_merge_factor"] == "10"
+    # written out, so that a setting can change it (50 is Neo4j's own default)
+    assert conf["internal.dbms.index.vector.standard_merge_factor"] == "50"
 
 
 def test_vector_merge_factor_follows_settings(tmp_path: Path) -> None:
     from server.runtime import local_neo4j
     from server.settings import Settings
 
-    local_neo4j(Settings(home=tmp_path, neo4j_vector_merge_factor=50)).write_config()
+    local_neo4j(Settings(home=tmp_path, neo4j_vector_merge_factor=10)).write_config()
     conf = (tmp_path / "neo4j/conf/neo4j.conf").read_text()
-    assert "internal.dbms.index.vector.standard_merge_factor=50\n" in conf
+    assert "internal.dbms.index.vector.standard_merge_factor=10\n" in conf
 
 
 def test_transaction_timeout_follows_settings(tmp_path: Path) -> None:
