@@ -222,6 +222,7 @@ async def measure(
 
 
 FLOOR_QUERY, FLOOR_TEXT = "what about coffee and hiking", "coffee OR hiking"
+FLOOR_VECTOR, FLOOR_FULLTEXT = load_query("bench_floor_vector"), load_query("bench_floor_fulltext")
 
 
 async def bare_pair(ex: Executor, vector: list[float]) -> float:
@@ -229,8 +230,8 @@ async def bare_pair(ex: Executor, vector: list[float]) -> float:
     sampled right after each timed question so that it sees the same load and the same index
     state (segments being merged after an import) as the question."""
     t = time.perf_counter()
-    await ex.run_text(load_query("bench_floor_vector"), {"vector": vector, "k": 100}, read=True)
-    await ex.run_text(load_query("bench_floor_fulltext"), {"q": FLOOR_TEXT, "k": 100}, read=True)
+    await ex.run_text(FLOOR_VECTOR, {"vector": vector, "k": 100}, read=True)
+    await ex.run_text(FLOOR_FULLTEXT, {"q": FLOOR_TEXT, "k": 100}, read=True)
     return (time.perf_counter() - t) * 1000
 
 
@@ -240,16 +241,16 @@ async def floors(ex: Executor, embedder: TopicEmbedder) -> dict[str, float]:
     vec = (await embedder.embed([FLOOR_QUERY]))[0]
     out: dict[str, float] = {}
     for label, query, params in (
-        ("vector index k=100", load_query("bench_floor_vector"), {"vector": vec, "k": 100}),
-        ("vector index k=1000", load_query("bench_floor_vector"), {"vector": vec, "k": 1000}),
+        ("vector index k=100", FLOOR_VECTOR, {"vector": vec, "k": 100}),
+        ("vector index k=1000", FLOOR_VECTOR, {"vector": vec, "k": 1000}),
         (
             "full-text k=100",
-            load_query("bench_floor_fulltext"),
+            FLOOR_FULLTEXT,
             {"q": FLOOR_TEXT, "k": 100},
         ),
         (
             "full-text k=1000",
-            load_query("bench_floor_fulltext"),
+            FLOOR_FULLTEXT,
             {"q": FLOOR_TEXT, "k": 1000},
         ),
     ):

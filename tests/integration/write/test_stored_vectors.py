@@ -33,6 +33,11 @@ def as_32_bit(vector: list[float]) -> list[float]:
     return np.asarray(vector, dtype=np.float32).astype(np.float64).tolist()
 
 
+def widen(vector: list[float]) -> list[float]:
+    """The values nudged so that they need 64 bits (32 bits round them back)."""
+    return [x * (1 + 1e-9) for x in vector]
+
+
 class Wide:
     """An embedder whose values need 64 bits (the test embedder's are 32-bit values already)."""
 
@@ -41,7 +46,7 @@ class Wide:
         self.name, self.dimensions = inner.name, inner.dimensions
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
-        return [[x * (1 + 1e-9) for x in v] for v in await self.inner.embed(texts)]
+        return [widen(v) for v in await self.inner.embed(texts)]
 
 
 async def vectors(executor: Executor, agent_id: str, label: str) -> dict[str, list[float]]:
@@ -51,16 +56,32 @@ async def vectors(executor: Executor, agent_id: str, label: str) -> dict[str, li
     return {r["text"]: r["embedding"] for r in rows}
 
 
-async def test_remember_and_import_store_fact_and_entity_vectors_in_32_bits(
-    executor: Executor, hash_embedder: Embedder, agent_id: str, other_agent: str
+async def remember_one(
+    executor: Executor, wide: Wide, agent_id: str, fact: str, said: str, who: str
 ) -> None:
-    wide = Wide(hash_embedder)
+    """One fact (with the caller's ``VECTOR``) about ``who`` and one message ``who`` said."""
     await remember(
         executor,
         wide,  # type: ignore[arg-type]
         agent_id,
-        facts=[StructuredFact("Ana lives in Lisbon", "Ana", embedding=VECTOR)],
-        events=[StructuredEvent(text="Ana moved to Lisbon.", speaker="Ana")],
+        facts=[StructuredFact(fact, who, embedding=VECTOR)],
+        events=[StructuredEvent(text=said, speaker=who)],
+    )
+
+
+async def exported(executor: Executor, embedder: Embedder, agent_id: str) -> list[dict]:
+    return [
+        r
+        async for r in export_agent(executor, agent_id, embedder_name=embedder.name, dimensions=384)
+    ]
+
+
+async def test_remember_and_import_store_fact_and_entity_vectors_in_32_bits(
+    executor: Executor, hash_embedder: Embedder, agent_id: str, other_agent: str
+) -> None:
+    wide = Wide(hash_embedder)
+    await remember_one(
+        executor, wide, agent_id, "Ana lives in Lisbon", "Ana moved to Lisbon.", "Ana"
     )
     [said] = await wide.embed([event_embedding_text("Ana moved to Lisbon.", "Ana")])
     events = await vectors(executor, agent_id, "Event")
@@ -74,12 +95,7 @@ async def test_remember_and_import_store_fact_and_entity_vectors_in_32_bits(
         [embedded] = await wide.embed([name])
         assert vector == as_32_bit(embedded) != embedded, name
 
-    records = [
-        r
-        async for r in export_agent(
-            executor, agent_id, embedder_name=hash_embedder.name, dimensions=384
-        )
-    ]
+    records = await exported(executor, hash_embedder, agent_id)
     await import_agent(executor, hash_embedder, other_agent, records)
     assert await vectors(executor, other_agent, "Fact") == stored
     assert await vectors(executor, other_agent, "Entity") == entities
@@ -111,15 +127,11 @@ async def test_re_embedding_writes_32_bit_vectors(
     executor: Executor, hash_embedder: Embedder, agent_id: str
 ) -> None:
     wide = Wide(hash_embedder)
-    await remember(
-        executor,
-        wide,  # type: ignore[arg-type]
-        agent_id,
-        facts=[StructuredFact("Rui plays chess", "Rui", embedding=VECTOR)],
-        events=[StructuredEvent(text="I play chess on Sundays.", speaker="Rui")],
+    await remember_one(
+        executor, wide, agent_id, "Rui plays chess", "I play chess on Sundays.", "Rui"
     )
     # every vector as a 64-bit list, as a database written before 32-bit storage holds them
-    wide_vector = [x * (1 + 1e-9) for x in VECTOR]
+    wide_vector = widen(VECTOR)
     await executor.run_text(
         load_query("set_vectors_wide"), {"agent_id": agent_id, "vector": wide_vector}
     )
@@ -169,16 +181,11 @@ async def test_observations_and_chunks_store_their_vectors_in_32_bits(
             [embedded] = await wide.embed([text])
             assert vector == as_32_bit(vector) != embedded, (label, text)
 
-    records = [
-        r
-        async for r in export_agent(
-            executor, agent_id, embedder_name=hash_embedder.name, dimensions=384
-        )
-    ]
+    records = await exported(executor, hash_embedder, agent_id)
     # an export of a database written before 32-bit storage carries 64-bit values
     for record in records:
         if record.get("kind") in ("observation", "chunk"):
-            record["props"]["embedding"] = [x * (1 + 1e-9) for x in record["props"]["embedding"]]
+            record["props"]["embedding"] = widen(record["props"]["embedding"])
     await import_agent(executor, hash_embedder, other_agent, records)
     for label, by_text in stored.items():
         imported = await vectors(executor, other_agent, label)
