@@ -19,6 +19,7 @@ def local_neo4j(settings: Settings | None = None) -> LocalNeo4j:
             http_port=s.neo4j_http_port,
             heap=s.neo4j_heap,
             line=s.neo4j_line,
+            java=s.neo4j_java,
             pagecache=s.neo4j_pagecache,
             tx_memory=s.neo4j_tx_memory,
             tx_timeout_s=s.neo4j_tx_timeout_s,

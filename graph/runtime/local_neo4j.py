@@ -19,6 +19,7 @@ from pathlib import Path
 import cypher
 from graph.runtime import password as secret
 from graph.runtime.assemble import Assembly, RuntimeConfig, RuntimeError_
+from graph.runtime.java import VECTOR_MODULE, describe
 
 __all__ = ["LocalNeo4j", "RuntimeConfig", "RuntimeError_", "Status"]
 
@@ -38,6 +39,7 @@ class Status:
     bolt_uri: str
     browser_url: str
     version: str | None = None
+    java: str | None = None  # the running server's Java (else the one a start would use)
 
 
 class LocalNeo4j(Assembly):
@@ -101,11 +103,12 @@ class LocalNeo4j(Assembly):
 
     def command(self) -> list[str]:
         c = self.config
+        java = c.java_runtime
         classpath = os.pathsep.join(f"{d}/*" for d in (self.plugins, self.conf, self.lib))
         return [
-            c.java_bin, "-cp", classpath,
+            java.path, "-cp", classpath,
             f"-Xms{c.heap}", f"-Xmx{c.heap}", "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError",
-            "-Dfile.encoding=UTF-8", *JVM_OPENS,
+            "-Dfile.encoding=UTF-8", *JVM_OPENS, *java.jvm_args,
             c.server_line.main_class, f"--home-dir={c.neo4j_home}", f"--config-dir={self.conf}",
         ]  # fmt: skip
 
@@ -119,6 +122,7 @@ class LocalNeo4j(Assembly):
             self.install(log)
         self.write_config()
         self._set_initial_password()
+        log(f"Java: {self.config.java_runtime.label()}")
         console = (self.logs / "console.log").open("ab")
         proc = subprocess.Popen(
             self.command(),
@@ -227,7 +231,20 @@ class LocalNeo4j(Assembly):
             bolt_uri=self.bolt_uri,
             browser_url=f"http://127.0.0.1:{self.config.http_port}/browser/",
             version=version,
+            java=self.java_in_use(pid),
         )
+
+    def java_in_use(self, pid: int | None) -> str:
+        """The Java of the server running as ``pid`` (its command line), or, with no server,
+        the one :meth:`start` would use."""
+        try:
+            args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0") if pid else []
+        except OSError:
+            args = []
+        if not args or not args[0]:
+            return self.config.java_runtime.label()
+        flag = f"--add-modules={VECTOR_MODULE}".encode()
+        return describe(args[0].decode(errors="replace")).label(vector_api=flag in args)
 
     def log_tail(self, lines: int = 50) -> str:
         out = []
