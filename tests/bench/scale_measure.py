@@ -16,6 +16,7 @@ from graph.executor import Executor
 from graph.memory.read import RetrieveConfig, Retriever
 from graph.memory.write import WritePipeline
 from graph.progress import progress_bar
+from graph.runtime.java import VECTOR_MODULE
 from tests.bench.scale_corpus import ScaleEmbedder, cast_for, messages, queries
 from tests.cypher import load_query
 
@@ -174,6 +175,12 @@ async def store_sizes(ex: Executor, neo4j_home: Path, database: str) -> dict[str
         settings = {r["name"]: r["value"] for r in rows}
     except Exception as exc:  # a server that refuses SHOW SETTINGS: say so
         settings = {"error": str(exc)[:120]}
+    try:  # the JVM: Lucene's vector distances use SIMD only with the Vector API module on
+        jvm = (await ex.run_text(load_query("server_jvm"), {}, read=True))[0]
+        settings["java"] = jvm["version"]
+        settings["vector_api"] = f"--add-modules={VECTOR_MODULE}" in jvm["arguments"]
+    except Exception as exc:  # a server that refuses JMX queries: say so
+        settings["java"] = f"unknown ({str(exc)[:80]})"
     return {
         "counts": counts,
         "store_bytes": du(db_dir),
