@@ -13,6 +13,7 @@ import shutil
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from graph.runtime.java import Java, choose, describe, installed
@@ -107,14 +108,16 @@ class RuntimeConfig:
     def server_line(self) -> ServerLine:
         return LINES[self.line]
 
-    @property
+    @cached_property
     def java_runtime(self) -> Java:
-        """The Java the server runs on: ``java`` when set (as is), else :func:`java_for`."""
+        """The Java the server runs on: ``java`` when set (as is), else :func:`java_for`
+        (looked for once per config: a start reads it for the password, the log and the
+        command)."""
         return describe(self.java) if self.java else java_for(self.line)
 
     @property
     def java_bin(self) -> str:
-        return self.java or self.java_runtime.path
+        return self.java_runtime.path
 
     @property
     def gds(self) -> bool:

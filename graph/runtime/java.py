@@ -23,9 +23,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["VECTOR_MODULE", "Java", "choose", "describe", "installed", "parse_release"]
+__all__ = [
+    "VECTOR_API_OPTION",
+    "VECTOR_MODULE",
+    "Java",
+    "choose",
+    "describe",
+    "installed",
+    "parse_release",
+]
 
 VECTOR_MODULE = "jdk.incubator.vector"
+VECTOR_API_OPTION = f"--add-modules={VECTOR_MODULE}"  # the JVM option that turns it on
 # Lucene uses the Vector API from Java 21 (Neo4j 5.26's Lucene 9 on 21; the 2026 line's Lucene
 # 10 on 21 and 25); on 17 it stays scalar, so the module is not worth the startup warning there.
 VECTOR_API_MIN_MAJOR = 21
@@ -47,7 +56,7 @@ class Java:
     @property
     def jvm_args(self) -> tuple[str, ...]:
         """The options that turn the Vector API on (none when it cannot be)."""
-        return (f"--add-modules={VECTOR_MODULE}",) if self.vector_api else ()
+        return (VECTOR_API_OPTION,) if self.vector_api else ()
 
     def label(self, vector_api: bool | None = None) -> str:
         """E.g. ``/usr/lib/jvm/…/bin/java (Java 25, Vector API on)``, for logs and status;

@@ -19,7 +19,7 @@ from pathlib import Path
 import cypher
 from graph.runtime import password as secret
 from graph.runtime.assemble import Assembly, RuntimeConfig, RuntimeError_
-from graph.runtime.java import VECTOR_MODULE, describe
+from graph.runtime.java import VECTOR_API_OPTION, describe
 
 __all__ = ["LocalNeo4j", "RuntimeConfig", "RuntimeError_", "Status"]
 
@@ -243,8 +243,8 @@ class LocalNeo4j(Assembly):
             args = []
         if not args or not args[0]:
             return self.config.java_runtime.label()
-        flag = f"--add-modules={VECTOR_MODULE}".encode()
-        return describe(args[0].decode(errors="replace")).label(vector_api=flag in args)
+        on = VECTOR_API_OPTION.encode() in args
+        return describe(args[0].decode(errors="replace")).label(vector_api=on)
 
     def log_tail(self, lines: int = 50) -> str:
         out = []

@@ -16,7 +16,7 @@ from graph.executor import Executor
 from graph.memory.read import RetrieveConfig, Retriever
 from graph.memory.write import WritePipeline
 from graph.progress import progress_bar
-from graph.runtime.java import VECTOR_MODULE
+from graph.runtime.java import VECTOR_API_OPTION
 from tests.bench.scale_corpus import ScaleEmbedder, cast_for, messages, queries
 from tests.cypher import load_query
 
@@ -178,7 +178,7 @@ async def store_sizes(ex: Executor, neo4j_home: Path, database: str) -> dict[str
     try:  # the JVM: Lucene's vector distances use SIMD only with the Vector API module on
         jvm = (await ex.run_text(load_query("server_jvm"), {}, read=True))[0]
         settings["java"] = jvm["version"]
-        settings["vector_api"] = f"--add-modules={VECTOR_MODULE}" in jvm["arguments"]
+        settings["vector_api"] = VECTOR_API_OPTION in jvm["arguments"]
     except Exception as exc:  # a server that refuses JMX queries: say so
         settings["java"] = f"unknown ({str(exc)[:80]})"
     return {

@@ -6,7 +6,7 @@ import pytest
 
 from graph.executor import Executor
 from graph.runtime.assemble import java_for
-from graph.runtime.java import VECTOR_MODULE
+from graph.runtime.java import VECTOR_API_OPTION
 from server.runtime import local_neo4j
 from server.settings import get_settings
 from tests.cypher import load_query
@@ -25,4 +25,4 @@ async def test_the_local_server_runs_on_the_chosen_java(executor: Executor) -> N
     # ... and what the server says of itself.
     jvm = (await executor.run_text(load_query("server_jvm"), {}, read=True))[0]
     assert jvm["version"].split(".")[0].split("+")[0] == str(chosen.major)
-    assert (f"--add-modules={VECTOR_MODULE}" in jvm["arguments"]) is chosen.vector_api
+    assert (VECTOR_API_OPTION in jvm["arguments"]) is chosen.vector_api

@@ -5,10 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from graph.runtime.assemble import LINES, RuntimeConfig
-from graph.runtime.java import VECTOR_MODULE, Java, choose, describe, parse_release
+from graph.runtime.java import (
+    VECTOR_API_OPTION,
+    VECTOR_MODULE,
+    Java,
+    choose,
+    describe,
+    parse_release,
+)
 from graph.runtime.local_neo4j import LocalNeo4j
-
-FLAG = f"--add-modules={VECTOR_MODULE}"
 
 
 def fake_jdk(root: Path, version: str, modules: str = "java.base") -> str:
@@ -41,7 +46,7 @@ def test_a_java_is_described_by_the_release_file_beside_its_bin(tmp_path: Path) 
 
 
 def test_the_vector_api_needs_the_module_and_java_21() -> None:
-    assert Java("j", 21, frozenset({VECTOR_MODULE})).jvm_args == (FLAG,)
+    assert Java("j", 21, frozenset({VECTOR_MODULE})).jvm_args == (VECTOR_API_OPTION,)
     # Lucene stays scalar on 17 even though the module ships with it.
     assert Java("j", 17, frozenset({VECTOR_MODULE})).jvm_args == ()
     assert Java("j", 25, frozenset({"java.base"})).jvm_args == ()
@@ -71,9 +76,9 @@ def test_the_server_command_turns_the_vector_api_on_only_when_the_java_has_it(
         server = LocalNeo4j(RuntimeConfig(home=tmp_path / "home", line="2026", java=java))
         command = server.command()
         assert command[0] == java
-        assert (FLAG in command) is flagged
+        assert (VECTOR_API_OPTION in command) is flagged
         if flagged:  # a JVM option: after the main class it would be a server argument
-            assert command.index(FLAG) < command.index(LINES["2026"].main_class)
+            assert command.index(VECTOR_API_OPTION) < command.index(LINES["2026"].main_class)
         status = server.status()
         assert not status.running
         version, state = (25, "on") if flagged else (21, "off")
