@@ -1,12 +1,17 @@
-"""``hippograph neo4j install|start|stop|status|logs|password`` — the local server's lifecycle."""
+"""``hippograph neo4j install|start|stop|status|logs|password|warm`` — the local server's lifecycle."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 
 import typer
 
+from graph.errors import GraphError
+from graph.executor import connected
+from graph.page_cache import Warmed, warm_page_cache
+from graph.progress import progress_bar
 from graph.runtime import RuntimeError_
 from server.runtime import local_neo4j
 from server.settings import get_settings
@@ -39,7 +44,11 @@ def install() -> None:
 
 
 @app.command()
-def start() -> None:
+def start(
+    warm: bool = typer.Option(
+        False, "--warm", help="Then read every agent's memory once (see `hippograph neo4j warm`)."
+    ),
+) -> None:
     """Start the local server in the background and wait until Bolt answers."""
     if _guard_remote():
         return
@@ -52,6 +61,37 @@ def start() -> None:
     word = "started" if started else "already running"
     typer.echo(
         f"Neo4j {word} ({time.monotonic() - t0:.1f}s): bolt://127.0.0.1:{get_settings().neo4j_bolt_port}"
+    )
+    if warm:
+        _warm()
+
+
+@app.command("warm")
+def warm_command() -> None:
+    """Read every agent's facts, entities, events and observations once (vectors, texts,
+    relationships) so Neo4j's page cache holds them: after a restart the first questions then
+    do not wait on the disk. Reads only; works on the configured server, local or NEO4J_URI."""
+    _warm()
+
+
+def _warm() -> None:
+    s = get_settings()
+
+    async def main() -> Warmed:
+        async with connected(s.bolt_uri, s.neo4j_user, s.neo4j_secret(), s.neo4j_database) as ex:
+            with progress_bar(desc="warming the page cache", unit="item") as bar:
+                return await warm_page_cache(
+                    ex, planned=lambda n: setattr(bar, "total", n), progress=bar.update
+                )
+
+    try:
+        done = asyncio.run(main())
+    except GraphError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from exc
+    typer.echo(
+        f"page cache warmed in {done.seconds:.1f}s: {done.agents} agents, {done.nodes} nodes, "
+        f"{done.relationships} relationships, {done.values} property values read"
     )
 
 

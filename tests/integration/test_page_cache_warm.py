@@ -1,0 +1,93 @@
+"""The page-cache warm-up (``graph.page_cache``, ``hippograph neo4j warm``) against the real
+server: it reads exactly an agent's nodes, the relationships leaving them and their property
+values, whatever the batching, and writes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from graph.executor import Executor
+from graph.memory.write import remember
+from graph.page_cache import warm_page_cache
+from graph.providers import HashEmbedder
+from server.cli import app
+from tests.integration.read.data import MARCOS_ENTITIES, MARCOS_FACTS, MARCOS_RELATIONS
+
+pytestmark = pytest.mark.neo4j
+
+LABELS = ("Fact", "Entity", "Event", "Observation")
+
+COUNT_AGENT = """
+MATCH (n {agent_id: $agent_id})
+WHERE any(l IN labels(n) WHERE l IN $labels)
+OPTIONAL MATCH (n)-[r]->()
+WITH n, collect(r) AS out
+RETURN count(n) AS nodes, sum(size(out)) AS relationships,
+       sum(size(keys(n)) + reduce(k = 0, r IN out | k + size(keys(r)))) AS values
+"""
+
+COUNT_STORE = "MATCH (n) OPTIONAL MATCH (n)-[r]->() RETURN count(DISTINCT n) AS n, count(r) AS r"
+
+
+@pytest.fixture
+async def marcos(executor: Executor, agent_id: str) -> str:
+    await remember(
+        executor,
+        HashEmbedder(),
+        agent_id,
+        entities=MARCOS_ENTITIES,
+        facts=MARCOS_FACTS,
+        relations=MARCOS_RELATIONS,
+    )
+    return agent_id
+
+
+async def test_one_batch_reads_exactly_the_agents_memory(executor: Executor, marcos: str) -> None:
+    expected = (await executor.run_text(COUNT_AGENT, {"agent_id": marcos, "labels": list(LABELS)}))[
+        0
+    ]
+    assert expected["nodes"] >= len(MARCOS_FACTS) + len(MARCOS_ENTITIES)
+    assert expected["relationships"] >= len(MARCOS_RELATIONS)
+    read = (await executor.run("admin/warm_pages", {"agents": [marcos]}, read=True))[0]
+    assert (read["nodes"], read["relationships"], read["values"]) == (
+        expected["nodes"],
+        expected["relationships"],
+        expected["values"],
+    )
+
+
+async def test_the_plan_counts_the_agent_from_its_indexes(executor: Executor, marcos: str) -> None:
+    plan = {r["agent_id"]: r["items"] for r in await executor.run("admin/warm_agents", read=True)}
+    expected = (await executor.run_text(COUNT_AGENT, {"agent_id": marcos, "labels": list(LABELS)}))[
+        0
+    ]
+    assert plan[marcos] == expected["nodes"]
+
+
+async def test_batching_does_not_change_what_is_read_and_nothing_is_written(
+    executor: Executor, marcos: str, other_agent: str
+) -> None:
+    await remember(executor, HashEmbedder(), other_agent, facts=MARCOS_FACTS[:3])
+    before = (await executor.run_text(COUNT_STORE, read=True))[0]
+    planned: list[int] = []
+    read: list[int] = []
+    one_each = await warm_page_cache(
+        executor, max_items=1, planned=planned.append, progress=read.append
+    )
+    together = await warm_page_cache(executor)
+    assert (one_each.agents, one_each.nodes, one_each.relationships, one_each.values) == (
+        together.agents,
+        together.nodes,
+        together.relationships,
+        together.values,
+    )
+    assert one_each.agents >= 2 and len(read) == one_each.agents  # one statement per agent
+    assert planned == [sum(read)] and sum(read) == one_each.nodes
+    assert (await executor.run_text(COUNT_STORE, read=True))[0] == before
+
+
+def test_the_cli_reports_what_it_read(marcos: str) -> None:
+    result = CliRunner().invoke(app, ["neo4j", "warm"])
+    assert result.exit_code == 0, result.output
+    assert "page cache warmed in" in result.output and "Traceback" not in result.output
