@@ -544,6 +544,14 @@ async def main(
                 retrieve_slowest[name] = (ms, params)
 
     try:
+        before = int((await ex.run("read/agent_counts", {"agent_id": ""}))[0]["total_facts"])
+        if before:
+            print(
+                f"note: the database already holds {before} facts of other agents. An agent "
+                "searched by over-fetch of the shared index (Neo4j 5.26) asks it for more hits "
+                "the smaller its share, so its figures are not those of an agent alone; a "
+                "fresh database gives those"
+            )
         small = f"bench-retrieve-{run}-solo-1000"
         created.append(small)
         await load(ex, embedder, [small], 1000, rng)
@@ -558,6 +566,7 @@ async def main(
             created.append(solo)
             await load(ex, embedder, [solo], size, rng)
             total = int((await ex.run("read/agent_counts", {"agent_id": solo}))[0]["total_facts"])
+            print(f"1 agent, {size} facts: the database holds {total} facts")
             rows += await repeated(
                 ex, embedder, solo, f"1 agent, {size} facts", rng, n_queries, repeats
             )
