@@ -28,7 +28,7 @@ prc=$?
 # in-index filtered search) started by our runtime with its own home and ports. Skipped when
 # the tests run against a server of the user's (NEO4J_URI).
 if [ -z "${NEO4J_URI:-}" ]; then
-  echo "==> pytest on the Neo4j 2026 line (vector search forms, multi-tenant reads, speed guard, write plans, 32-bit vectors, its Java)"
+  echo "==> pytest on the Neo4j 2026 line (vector search forms, multi-tenant reads, speed guard, write plans, 32-bit vectors, its Java, the page-cache warm-up)"
   bolt=${HIPPOGRAPH_NEO4J_BOLT_PORT:-7687} http=${HIPPOGRAPH_NEO4J_HTTP_PORT:-7474}
   (
     export HIPPOGRAPH_NEO4J_LINE=2026 HIPPOGRAPH_NEO4J_BOLT_PORT=$((bolt + 1000)) \
@@ -38,7 +38,8 @@ if [ -z "${NEO4J_URI:-}" ]; then
       tests/integration/read/test_multi_tenant.py tests/integration/read/test_retrieve_behaviour.py \
       tests/integration/write/test_resolution_bounds.py tests/integration/read/test_bridge.py \
       tests/integration/read/test_plan_budgets.py tests/integration/write/test_remember_statements.py \
-      tests/integration/write/test_stored_vectors.py tests/integration/test_server_java.py
+      tests/integration/write/test_stored_vectors.py tests/integration/test_server_java.py \
+      tests/integration/test_page_cache_warm.py
     prc=$?
     hippograph neo4j stop
     exit $prc

@@ -10,24 +10,19 @@ import pytest
 from typer.testing import CliRunner
 
 from graph.executor import Executor
-from graph.memory.write import remember
 from graph.providers import HashEmbedder
 from server.cli import app
-from tests.integration.read.data import MARCOS_ENTITIES, MARCOS_FACTS, MARCOS_RELATIONS
+from tests.integration.read.data import (
+    MARCOS_FACTS,
+    remember_marcos,
+)
 
 pytestmark = pytest.mark.neo4j
 
 
 @pytest.fixture
 async def hashed_agent(executor: Executor, agent_id: str) -> str:
-    await remember(
-        executor,
-        HashEmbedder(),
-        agent_id,
-        entities=MARCOS_ENTITIES,
-        facts=MARCOS_FACTS,
-        relations=MARCOS_RELATIONS,
-    )
+    await remember_marcos(executor, HashEmbedder(), agent_id)
     return agent_id
 
 

@@ -12,7 +12,12 @@ from graph.memory.write import remember
 from graph.page_cache import warm_page_cache
 from graph.providers import HashEmbedder
 from server.cli import app
-from tests.integration.read.data import MARCOS_ENTITIES, MARCOS_FACTS, MARCOS_RELATIONS
+from tests.integration.read.data import (
+    MARCOS_ENTITIES,
+    MARCOS_FACTS,
+    MARCOS_RELATIONS,
+    remember_marcos,
+)
 
 pytestmark = pytest.mark.neo4j
 
@@ -32,14 +37,7 @@ COUNT_STORE = "MATCH (n) OPTIONAL MATCH (n)-[r]->() RETURN count(DISTINCT n) AS 
 
 @pytest.fixture
 async def marcos(executor: Executor, agent_id: str) -> str:
-    await remember(
-        executor,
-        HashEmbedder(),
-        agent_id,
-        entities=MARCOS_ENTITIES,
-        facts=MARCOS_FACTS,
-        relations=MARCOS_RELATIONS,
-    )
+    await remember_marcos(executor, HashEmbedder(), agent_id)
     return agent_id
 
 

@@ -3,7 +3,9 @@ structured ``remember`` input, shared by the read integration tests."""
 
 from __future__ import annotations
 
-from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
+from graph.executor import Executor
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.providers import Embedder
 
 MARCOS_ENTITIES = [
     StructuredEntity("Marcos Tavares", "person", aliases=["Marcão"]),
@@ -65,3 +67,15 @@ VERTIX_FACTS = [
     StructuredFact("Clara Rezende enjoys rock climbing", "Clara Rezende"),
     StructuredFact("Ambev is a brewing company", "Ambev"),
 ]
+
+
+async def remember_marcos(executor: Executor, embedder: Embedder, agent_id: str) -> None:
+    """Store the whole walkthrough (entities, facts, relations) for ``agent_id``."""
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=MARCOS_ENTITIES,
+        facts=MARCOS_FACTS,
+        relations=MARCOS_RELATIONS,
+    )

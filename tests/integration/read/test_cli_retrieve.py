@@ -8,24 +8,18 @@ import pytest
 from typer.testing import CliRunner
 
 from graph.executor import Executor
-from graph.memory.write import remember
 from graph.providers import Embedder
 from server.cli import app
-from tests.integration.read.data import MARCOS_ENTITIES, MARCOS_FACTS, MARCOS_RELATIONS
+from tests.integration.read.data import (
+    remember_marcos,
+)
 
 pytestmark = pytest.mark.neo4j
 
 
 @pytest.fixture
 async def marcos_agent(executor: Executor, agent_id: str, embedder: Embedder) -> str:
-    await remember(
-        executor,
-        embedder,
-        agent_id,
-        entities=MARCOS_ENTITIES,
-        facts=MARCOS_FACTS,
-        relations=MARCOS_RELATIONS,
-    )
+    await remember_marcos(executor, embedder, agent_id)
     return agent_id
 
 

@@ -10,11 +10,13 @@ import pytest
 from graph.executor import Executor
 from graph.memory.read import Retriever
 from graph.memory.read.rerank import EmbeddingRescorer
-from graph.memory.write import remember
 from graph.providers import E5Embedder, Embedder
 from server.memory import build_memory
 from server.settings import Settings
-from tests.integration.read.data import MARCOS_ENTITIES, MARCOS_FACTS, MARCOS_RELATIONS
+from tests.integration.read.data import (
+    MARCOS_FACTS,
+    remember_marcos,
+)
 
 pytestmark = pytest.mark.neo4j
 
@@ -47,14 +49,7 @@ async def test_e5_embeds_queries_and_passages_apart(e5: E5Embedder) -> None:
 async def test_retrieve_with_e5_as_the_embedder(
     executor: Executor, agent_id: str, e5: E5Embedder
 ) -> None:
-    await remember(
-        executor,
-        e5,
-        agent_id,
-        entities=MARCOS_ENTITIES,
-        facts=MARCOS_FACTS,
-        relations=MARCOS_RELATIONS,
-    )
+    await remember_marcos(executor, e5, agent_id)
     query = "Where does Marcos Tavares live?"
     result = await Retriever(executor, e5).retrieve(agent_id, query)
     top = result.facts[0]
@@ -70,14 +65,7 @@ async def test_retrieve_with_e5_as_the_embedder(
 async def test_e5_rescores_the_minilm_candidates(
     executor: Executor, agent_id: str, embedder: Embedder, e5: E5Embedder
 ) -> None:
-    await remember(
-        executor,
-        embedder,
-        agent_id,
-        entities=MARCOS_ENTITIES,
-        facts=MARCOS_FACTS,
-        relations=MARCOS_RELATIONS,
-    )
+    await remember_marcos(executor, embedder, agent_id)
     query = "Who runs long distances?"
     wide = {"min_similarity": -1.0, "min_score": 0.0}  # every fact a candidate
     plain = await Retriever(executor, embedder).retrieve(agent_id, query, options=wide)

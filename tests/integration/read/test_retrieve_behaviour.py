@@ -24,7 +24,12 @@ from graph.memory.write import (
 from graph.providers import Embedder
 from tests.cypher import load_query
 from tests.fakes import RecordingExecutor, WrappedExecutor
-from tests.integration.read.data import MARCOS_ENTITIES, MARCOS_FACTS, MARCOS_RELATIONS
+from tests.integration.read.data import (
+    MARCOS_ENTITIES,
+    MARCOS_FACTS,
+    MARCOS_RELATIONS,
+    remember_marcos,
+)
 
 pytestmark = pytest.mark.neo4j
 
@@ -311,14 +316,7 @@ class SlowGraphExecutor(WrappedExecutor):
 async def test_activation_runs_beside_the_other_signals(
     executor: Executor, agent_id: str, embedder: Embedder
 ) -> None:
-    await remember(
-        executor,
-        embedder,
-        agent_id,
-        entities=MARCOS_ENTITIES,
-        facts=MARCOS_FACTS,
-        relations=MARCOS_RELATIONS,
-    )
+    await remember_marcos(executor, embedder, agent_id)
     slow = SlowGraphExecutor(executor, delay_s=1.5)
     # One semantic hit as seed: the related entities' facts come from activation alone.
     result = await Retriever(slow, embedder).retrieve(

@@ -19,11 +19,9 @@ from graph.providers import Embedder
 from graph.providers.base import LLMResponse
 from tests.fakes import ScriptedLLM
 from tests.integration.read.data import (
-    MARCOS_ENTITIES,
-    MARCOS_FACTS,
-    MARCOS_RELATIONS,
     VERTIX_ENTITIES,
     VERTIX_FACTS,
+    remember_marcos,
 )
 
 pytestmark = pytest.mark.neo4j
@@ -32,14 +30,7 @@ pytestmark = pytest.mark.neo4j
 async def test_marcos_tavares_walkthrough(
     executor: Executor, agent_id: str, embedder: Embedder
 ) -> None:
-    await remember(
-        executor,
-        embedder,
-        agent_id,
-        entities=MARCOS_ENTITIES,
-        facts=MARCOS_FACTS,
-        relations=MARCOS_RELATIONS,
-    )
+    await remember_marcos(executor, embedder, agent_id)
     retriever = Retriever(executor, embedder)
     query = "Onde o Marcos Tavares mora?"
     plan, _ = await retriever.plan(agent_id, query)

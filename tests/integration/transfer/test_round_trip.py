@@ -24,7 +24,12 @@ from graph.memory.write.admin import forget
 from graph.providers import Embedder, HashEmbedder
 from server.cli import app
 from tests.cypher import load_query
-from tests.integration.read.data import MARCOS_ENTITIES, MARCOS_FACTS, MARCOS_RELATIONS
+from tests.integration.read.data import (
+    MARCOS_ENTITIES,
+    MARCOS_FACTS,
+    MARCOS_RELATIONS,
+    remember_marcos,
+)
 
 pytestmark = pytest.mark.neo4j
 
@@ -179,14 +184,7 @@ async def test_round_trip_gives_the_same_answers_now_and_as_of(
 async def test_import_with_another_model_re_embeds(
     executor: Executor, embedder: Embedder, agent_id: str, other_agent: str
 ) -> None:
-    await remember(
-        executor,
-        HashEmbedder(),
-        agent_id,
-        entities=MARCOS_ENTITIES,
-        facts=MARCOS_FACTS,
-        relations=MARCOS_RELATIONS,
-    )
+    await remember_marcos(executor, HashEmbedder(), agent_id)
     records = [
         r async for r in export_agent(executor, agent_id, embedder_name="hash", dimensions=384)
     ]
