@@ -7,6 +7,10 @@ property (vectors included) and every relationship leaving them, in batches of a
 (``cypher/admin/warm_pages.cypher``), so each statement stays short whatever the store's
 size. It only reads. On a store larger than the page cache the later batches push the
 earlier ones out: the warm-up then costs its time and leaves the last agents in the cache.
+
+For a server on this machine, :func:`read_files` first reads the database's folder (store and
+index files) once, so the operating system's cache holds it: Lucene reads the vector and
+full-text indexes through that cache, and the page cache then fills from memory, not the disk.
 """
 
 from __future__ import annotations
@@ -14,10 +18,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from graph.executor import Executor
 
-__all__ = ["BATCH_ITEMS", "Warmed", "batches", "warm_page_cache"]
+__all__ = ["BATCH_ITEMS", "Warmed", "batches", "read_files", "warm_page_cache"]
 
 # Facts + entities + events + observations read per statement: ~1-3 s each on 2 cores (a store of 2M facts
 # read in ~40 batches), far from the transaction timeout.
@@ -78,3 +83,36 @@ async def warm_page_cache(
         if progress is not None:
             progress(sum(sizes[a] for a in group))
     return Warmed(len(plan), nodes, relationships, values, time.perf_counter() - started)
+
+
+def read_files(
+    folder: Path,
+    *,
+    planned: Callable[[int], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+    chunk: int = 1 << 20,
+) -> int:
+    """Read every file under ``folder`` once, in chunks; returns the bytes read. ``planned``
+    is called once with the files' total size, ``progress`` with each chunk's. A file that
+    disappears meanwhile (the server rotates logs and merges index segments) is skipped."""
+    paths = sorted(p for p in folder.rglob("*") if p.is_file())
+    if planned is not None:
+        planned(sum(_size(p) for p in paths))
+    total = 0
+    for path in paths:
+        try:
+            with path.open("rb", buffering=0) as f:
+                while block := f.read(chunk):
+                    total += len(block)
+                    if progress is not None:
+                        progress(len(block))
+        except FileNotFoundError:
+            continue
+    return total
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0

@@ -49,6 +49,10 @@ class LocalNeo4j(Assembly):
         super().__init__(config)
         self._live_password: str | None = None  # the password the last successful login used
 
+    def database_dir(self, name: str) -> Path:
+        """Where the server keeps database ``name`` (store files and index files)."""
+        return self.data / "databases" / name
+
     @property
     def password_file(self) -> Path:
         """The generated password of this home (unused when the config names a password)."""

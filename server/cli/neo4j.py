@@ -10,7 +10,7 @@ import typer
 
 from graph.errors import GraphError
 from graph.executor import connected
-from graph.page_cache import Warmed, warm_page_cache
+from graph.page_cache import Warmed, read_files, warm_page_cache
 from graph.progress import progress_bar
 from graph.runtime import RuntimeError_
 from server.runtime import local_neo4j
@@ -70,12 +70,21 @@ def start(
 def warm_command() -> None:
     """Read every agent's facts, entities, events and observations once (vectors, texts,
     relationships) so Neo4j's page cache holds them: after a restart the first questions then
-    do not wait on the disk. Reads only; works on the configured server, local or NEO4J_URI."""
+    do not wait on the disk. For the local server, first read its database's files (store and
+    indexes) into the OS cache. Reads only; works on the configured server, local or NEO4J_URI."""
     _warm()
 
 
 def _warm() -> None:
     s = get_settings()
+    if s.local_neo4j:
+        folder = local_neo4j().database_dir(s.neo4j_database)
+        t0 = time.monotonic()
+        with progress_bar(desc="reading the database's files", unit="B", unit_scale=True) as bar:
+            size = read_files(
+                folder, planned=lambda n: setattr(bar, "total", n), progress=bar.update
+            )
+        typer.echo(f"read {size / 2**20:,.0f} MiB of {folder} in {time.monotonic() - t0:.1f}s")
 
     async def main() -> Warmed:
         async with connected(s.bolt_uri, s.neo4j_user, s.neo4j_secret(), s.neo4j_database) as ex:
@@ -90,7 +99,8 @@ def _warm() -> None:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from exc
     typer.echo(
-        f"page cache warmed in {done.seconds:.1f}s: {done.agents} agents, {done.nodes} nodes, "
+        f"page cache warmed in {done.seconds:.1f}s: {done.agents} agent"
+        f"{'' if done.agents == 1 else 's'}, {done.nodes} nodes, "
         f"{done.relationships} relationships, {done.values} property values read"
     )
 

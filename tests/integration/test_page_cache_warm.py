@@ -12,6 +12,7 @@ from graph.memory.write import remember
 from graph.page_cache import warm_page_cache
 from graph.providers import HashEmbedder
 from server.cli import app
+from server.settings import Settings
 from tests.integration.read.data import (
     MARCOS_ENTITIES,
     MARCOS_FACTS,
@@ -85,7 +86,9 @@ async def test_batching_does_not_change_what_is_read_and_nothing_is_written(
     assert (await executor.run_text(COUNT_STORE, read=True))[0] == before
 
 
-def test_the_cli_reports_what_it_read(marcos: str) -> None:
+def test_the_cli_reports_what_it_read(marcos: str, settings: Settings) -> None:
     result = CliRunner().invoke(app, ["neo4j", "warm"])
     assert result.exit_code == 0, result.output
     assert "page cache warmed in" in result.output and "Traceback" not in result.output
+    # the local server's database folder is read first (not a server of the user's)
+    assert ("MiB of" in result.output) == settings.local_neo4j
