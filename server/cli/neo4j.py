@@ -10,9 +10,11 @@ import typer
 
 from graph.errors import GraphError
 from graph.executor import connected
+from graph.memory.read.warmup import warm_read_paths
 from graph.page_cache import Warmed, read_files, warm_page_cache
 from graph.progress import progress_bar
 from graph.runtime import RuntimeError_
+from server.memory import retrieve_config
 from server.runtime import local_neo4j
 from server.settings import get_settings
 
@@ -66,18 +68,28 @@ def start(
         _warm()
 
 
+QUESTIONS = typer.Option(
+    300, "--questions", min=0, help="Questions asked afterwards to warm the read paths (0: none)."
+)
+
+
 @app.command("warm")
-def warm_command() -> None:
+def warm_command(questions: int = QUESTIONS) -> None:
     """Read every agent's facts, entities, events and observations once (vectors, texts,
     relationships) so Neo4j's page cache holds them: after a restart the first questions then
     do not wait on the disk. For the local server, first read its database's files (store and
-    indexes) into the OS cache. Reads only; works on the configured server, local or NEO4J_URI."""
-    _warm()
+    indexes) into the OS cache. Then ask a few hundred questions of the store's own facts, so
+    the server compiles its read paths before users ask. Reads only; works on the configured
+    server, local or NEO4J_URI."""
+    _warm(questions)
 
 
-def _warm() -> None:
+def _warm(questions: int = 300) -> None:
     s = get_settings()
     if s.local_neo4j:
+        if not local_neo4j().status().running:
+            typer.echo("error: the local Neo4j is not running (hippograph neo4j start)", err=True)
+            raise typer.Exit(1)
         folder = local_neo4j().database_dir(s.neo4j_database)
         t0 = time.monotonic()
         with progress_bar(desc="reading the database's files", unit="B", unit_scale=True) as bar:
@@ -86,15 +98,27 @@ def _warm() -> None:
             )
         typer.echo(f"read {size / 2**20:,.0f} MiB of {folder} in {time.monotonic() - t0:.1f}s")
 
-    async def main() -> Warmed:
+    async def main() -> tuple[Warmed, int, float]:
         async with connected(s.bolt_uri, s.neo4j_user, s.neo4j_secret(), s.neo4j_database) as ex:
             with progress_bar(desc="warming the page cache", unit="item") as bar:
-                return await warm_page_cache(
+                done = await warm_page_cache(
                     ex, planned=lambda n: setattr(bar, "total", n), progress=bar.update
                 )
+            t0 = time.monotonic()
+            asked = 0
+            if questions:
+                with progress_bar(desc="warming the read paths", unit="question") as bar:
+                    asked = await warm_read_paths(
+                        ex,
+                        retrieve_config(s),
+                        questions=questions,
+                        planned=lambda n: setattr(bar, "total", n),
+                        progress=bar.update,
+                    )
+            return done, asked, time.monotonic() - t0
 
     try:
-        done = asyncio.run(main())
+        done, asked, took = asyncio.run(main())
     except GraphError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from exc
@@ -103,6 +127,8 @@ def _warm() -> None:
         f"{'' if done.agents == 1 else 's'}, {done.nodes} nodes, "
         f"{done.relationships} relationships, {done.values} property values read"
     )
+    if questions:
+        typer.echo(f"read paths warmed in {took:.1f}s: {asked} questions of the store's own facts")
 
 
 @app.command()

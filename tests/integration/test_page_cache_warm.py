@@ -1,6 +1,7 @@
-"""The page-cache warm-up (``graph.page_cache``, ``hippograph neo4j warm``) against the real
-server: it reads exactly an agent's nodes, the relationships leaving them and their property
-values, whatever the batching, and writes nothing."""
+"""The warm-up after a restart (``graph.page_cache``, ``graph.memory.read.warmup``,
+``hippograph neo4j warm``) against the real server: it reads exactly an agent's nodes, the
+relationships leaving them and their property values, whatever the batching; it asks the
+agents questions of their own facts; and it writes nothing."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import pytest
 from typer.testing import CliRunner
 
 from graph.executor import Executor
+from graph.memory.read.warmup import warm_read_paths
 from graph.memory.write import remember
 from graph.page_cache import warm_page_cache
 from graph.providers import HashEmbedder
 from server.cli import app
+from server.memory import retrieve_config
 from server.settings import Settings
 from tests.integration.read.data import (
     MARCOS_ENTITIES,
@@ -86,9 +89,24 @@ async def test_batching_does_not_change_what_is_read_and_nothing_is_written(
     assert (await executor.run_text(COUNT_STORE, read=True))[0] == before
 
 
+async def test_the_read_paths_are_warmed_with_the_agents_own_facts_and_nothing_is_written(
+    executor: Executor, marcos: str, settings: Settings
+) -> None:
+    before = (await executor.run_text(COUNT_STORE, read=True))[0]
+    planned: list[int] = []
+    asked = await warm_read_paths(
+        executor, retrieve_config(settings), questions=10_000, per_agent=2, planned=planned.append
+    )
+    # every agent of the store is asked (10,000 questions cover them); the walkthrough agent's
+    # vectors were written by the hash embedder, whose name the stored-vector embedder takes
+    assert asked == planned[0] >= 2
+    assert (await executor.run_text(COUNT_STORE, read=True))[0] == before
+
+
 def test_the_cli_reports_what_it_read(marcos: str, settings: Settings) -> None:
-    result = CliRunner().invoke(app, ["neo4j", "warm"])
+    result = CliRunner().invoke(app, ["neo4j", "warm", "--questions", "6"])
     assert result.exit_code == 0, result.output
     assert "page cache warmed in" in result.output and "Traceback" not in result.output
+    assert "read paths warmed in" in result.output
     # the local server's database folder is read first (not a server of the user's)
     assert ("MiB of" in result.output) == settings.local_neo4j

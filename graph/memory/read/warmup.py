@@ -7,18 +7,29 @@ starts, moves that cost off the first user's request; the relation bridge's stat
 runs only when there are facts, is planned by one call with a seed that matches nothing, and
 so is a small agent's exact semantic scan (its own statement while the bridge starts early).
 It also loads the embedder's model. The warm-up only reads.
+
+:func:`warm_read_paths` goes further, for an operator after a restart (``hippograph neo4j
+warm``): the server compiles its hot read paths (the JIT) during its first few hundred
+questions, which are slower meanwhile. It asks a few hundred questions of agents spread over
+the sizes in the store (the largest and the smallest included), each question the text of one
+of the agent's own facts and its vector the fact's stored vector, so no model is loaded and
+any agent's space is right. The answers are discarded.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+from graph.executor import Executor
 from graph.memory.read.bridge import bridge_facts
+from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import ScoredFact
 from graph.memory.read.retriever import Retriever
 from graph.memory.read.search import Scope, SearchStats, semantic_facts
 
-__all__ = ["WARMUP_AGENT", "warm_up"]
+__all__ = ["WARMUP_AGENT", "StoredVectors", "spread", "warm_read_paths", "warm_up"]
 
 WARMUP_AGENT = "hippograph-warm-up"
 # Names an entity and a time, so the planner switches on the same parts a real question does
@@ -52,3 +63,67 @@ async def warm_up(retriever: Retriever) -> float:
             stats=SearchStats(),
         )
     return time.perf_counter() - started
+
+
+@dataclass
+class StoredVectors:
+    """An embedder that answers each warm-up question with the stored vector of the fact it
+    was taken from, under the name of the model those vectors come from."""
+
+    name: str
+    dimensions: int
+    vectors: dict[str, list[float]]
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return [self.vectors[t] for t in texts]
+
+
+def spread(agents: list[tuple[str, int]], n: int) -> list[str]:
+    """Up to ``n`` agents evenly spaced over the list sorted by size, the largest and the
+    smallest included (pure)."""
+    ordered = [a for a, _ in sorted(agents, key=lambda x: (-x[1], x[0]))]
+    if n <= 0 or not ordered:
+        return []
+    if n >= len(ordered):
+        return ordered
+    if n == 1:
+        return ordered[:1]
+    step = (len(ordered) - 1) / (n - 1)
+    return list(dict.fromkeys(ordered[round(i * step)] for i in range(n)))
+
+
+async def warm_read_paths(
+    executor: Executor,
+    config: RetrieveConfig,
+    *,
+    questions: int = 300,
+    per_agent: int = 3,
+    planned: Callable[[int], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> int:
+    """Ask ``questions`` questions of the store's own facts (see the module); returns how
+    many were asked. Agents without current facts with vectors are left out."""
+    sizes = [
+        (str(r["agent_id"]), int(r["items"]))
+        for r in await executor.run("admin/warm_agents", read=True)
+    ]
+    picked = spread(sizes, max(1, questions // per_agent))
+    rows = await executor.run(
+        "admin/warm_questions", {"agents": picked, "per_agent": per_agent}, read=True
+    )
+    plan = [r for r in rows if r["texts"]]
+    if planned is not None:
+        planned(sum(len(r["texts"]) for r in plan))
+    asked = 0
+    for row in plan:
+        vectors = {t: list(v) for t, v in zip(row["texts"], row["vectors"], strict=True)}
+        embedder = StoredVectors(
+            str(row["embedder"] or "unrecorded"), len(row["vectors"][0]), vectors
+        )
+        retriever = Retriever(executor, embedder, None, config)
+        for text in vectors:
+            await retriever.retrieve(str(row["agent_id"]), text)
+            asked += 1
+            if progress is not None:
+                progress(1)
+    return asked
