@@ -2,10 +2,10 @@
 
 A freshly started server holds nothing in its page cache: the first questions read the
 store from disk (or from the OS cache) and Neo4j Community has no page-cache warm-up of its
-own. :func:`warm_page_cache` reads every agent's facts, entities, events and observations, with every
-property (vectors included) and every relationship leaving them, in batches of agents
-(``cypher/admin/warm_pages.cypher``), so each statement stays short whatever the store's
-size. It only reads. On a store larger than the page cache the later batches push the
+own. :func:`warm_page_cache` reads every agent's facts, entities, events and observations,
+with every property (vectors included) and every relationship leaving them, in batches of
+agents (``cypher/admin/warm_pages.cypher``), so each statement stays short whatever the
+store's size. It only reads. On a store larger than the page cache the later batches push the
 earlier ones out: the warm-up then costs its time and leaves the last agents in the cache.
 
 For a server on this machine, :func:`read_files` first reads the database's folder (store and
@@ -24,8 +24,8 @@ from graph.executor import Executor
 
 __all__ = ["BATCH_ITEMS", "Warmed", "batches", "read_files", "warm_page_cache"]
 
-# Facts + entities + events + observations read per statement: ~1-3 s each on 2 cores (a store of 2M facts
-# read in ~40 batches), far from the transaction timeout.
+# Facts + entities + events + observations read per statement: ~1-3 s each on 2 cores (a
+# store of 2M facts is read in ~40 batches), far from the transaction timeout.
 BATCH_ITEMS = 50_000
 
 

@@ -48,7 +48,7 @@ def install() -> None:
 @app.command()
 def start(
     warm: bool = typer.Option(
-        False, "--warm", help="Then read every agent's memory once (see `hippograph neo4j warm`)."
+        False, "--warm", help="Then warm the server up (see `hippograph neo4j warm`)."
     ),
 ) -> None:
     """Start the local server in the background and wait until Bolt answers."""

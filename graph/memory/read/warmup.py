@@ -22,11 +22,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from graph.errors import GraphError
 from graph.executor import Executor
 from graph.memory.read.bridge import bridge_facts
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import ScoredFact
-from graph.memory.read.retriever import Retriever
+from graph.memory.read.retriever import MAX_QUERY_CHARS, Retriever
 from graph.memory.read.search import Scope, SearchStats, semantic_facts
 
 __all__ = ["WARMUP_AGENT", "StoredVectors", "spread", "warm_read_paths", "warm_up"]
@@ -102,7 +103,9 @@ async def warm_read_paths(
     progress: Callable[[int], None] | None = None,
 ) -> int:
     """Ask ``questions`` questions of the store's own facts (see the module); returns how
-    many were asked. Agents without current facts with vectors are left out."""
+    many were answered. Agents without current facts with vectors are left out, and a
+    question that fails (a timeout, the server busy) is passed over: the warm-up is a
+    courtesy to the first users, not a check."""
     sizes = [
         (str(r["agent_id"]), int(r["items"]))
         for r in await executor.run("admin/warm_agents", read=True)
@@ -116,14 +119,22 @@ async def warm_read_paths(
         planned(sum(len(r["texts"]) for r in plan))
     asked = 0
     for row in plan:
-        vectors = {t: list(v) for t, v in zip(row["texts"], row["vectors"], strict=True)}
+        # keyed as retrieve embeds the question: cut to its longest query
+        vectors = {
+            t[:MAX_QUERY_CHARS]: list(v)
+            for t, v in zip(row["texts"], row["vectors"], strict=True)
+            if t and t.strip()
+        }
         embedder = StoredVectors(
             str(row["embedder"] or "unrecorded"), len(row["vectors"][0]), vectors
         )
         retriever = Retriever(executor, embedder, None, config)
         for text in vectors:
-            await retriever.retrieve(str(row["agent_id"]), text)
-            asked += 1
+            try:
+                await retriever.retrieve(str(row["agent_id"]), text)
+                asked += 1
+            except GraphError:
+                pass
             if progress is not None:
                 progress(1)
     return asked
