@@ -22,7 +22,7 @@ from pathlib import Path
 
 from graph.executor import Executor
 
-__all__ = ["BATCH_ITEMS", "Warmed", "batches", "read_files", "warm_page_cache"]
+__all__ = ["BATCH_ITEMS", "Warmed", "agent_sizes", "batches", "read_files", "warm_page_cache"]
 
 # Facts + entities + events + observations read per statement: ~1-3 s each on 2 cores (a
 # store of 2M facts is read in ~40 batches), far from the transaction timeout.
@@ -57,20 +57,25 @@ def batches(agents: list[tuple[str, int]], max_items: int) -> list[list[str]]:
     return out
 
 
+async def agent_sizes(executor: Executor) -> list[tuple[str, int]]:
+    """Every agent holding facts, entities, events or observations, and how many it holds
+    (read from the ``agent_id`` indexes), by id."""
+    rows = await executor.run("admin/warm_agents", read=True)
+    return [(str(row["agent_id"]), int(row["items"])) for row in rows]
+
+
 async def warm_page_cache(
     executor: Executor,
+    plan: list[tuple[str, int]],
     *,
     max_items: int = BATCH_ITEMS,
     planned: Callable[[int], None] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Warmed:
-    """Read every agent's memory once (see the module). ``planned`` is called once with the
-    number of items to read, ``progress`` with the number each batch read."""
+    """Read the memory of every agent of ``plan`` (:func:`agent_sizes`) once (see the
+    module). ``planned`` is called once with the number of items to read, ``progress`` with
+    the number each batch read."""
     started = time.perf_counter()
-    plan = [
-        (str(row["agent_id"]), int(row["items"]))
-        for row in await executor.run("admin/warm_agents", read=True)
-    ]
     sizes = dict(plan)
     if planned is not None:
         planned(sum(sizes.values()))

@@ -11,7 +11,7 @@ import typer
 from graph.errors import GraphError
 from graph.executor import connected
 from graph.memory.read.warmup import warm_read_paths
-from graph.page_cache import Warmed, read_files, warm_page_cache
+from graph.page_cache import Warmed, agent_sizes, read_files, warm_page_cache
 from graph.progress import progress_bar
 from graph.runtime import RuntimeError_
 from server.memory import retrieve_config
@@ -87,10 +87,11 @@ def warm_command(questions: int = QUESTIONS) -> None:
 def _warm(questions: int = 300) -> None:
     s = get_settings()
     if s.local_neo4j:
-        if not local_neo4j().status().running:
+        server = local_neo4j()
+        if not server.status().running:
             typer.echo("error: the local Neo4j is not running (hippograph neo4j start)", err=True)
             raise typer.Exit(1)
-        folder = local_neo4j().database_dir(s.neo4j_database)
+        folder = server.database_dir(s.neo4j_database)
         t0 = time.monotonic()
         with progress_bar(desc="reading the database's files", unit="B", unit_scale=True) as bar:
             size = read_files(
@@ -100,9 +101,10 @@ def _warm(questions: int = 300) -> None:
 
     async def main() -> tuple[Warmed, int, float]:
         async with connected(s.bolt_uri, s.neo4j_user, s.neo4j_secret(), s.neo4j_database) as ex:
+            sizes = await agent_sizes(ex)
             with progress_bar(desc="warming the page cache", unit="item") as bar:
                 done = await warm_page_cache(
-                    ex, planned=lambda n: setattr(bar, "total", n), progress=bar.update
+                    ex, sizes, planned=lambda n: setattr(bar, "total", n), progress=bar.update
                 )
             t0 = time.monotonic()
             asked = 0
@@ -111,6 +113,7 @@ def _warm(questions: int = 300) -> None:
                     asked = await warm_read_paths(
                         ex,
                         retrieve_config(s),
+                        sizes,
                         questions=questions,
                         planned=lambda n: setattr(bar, "total", n),
                         progress=bar.update,

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from graph.executor import Executor
 from graph.memory.read.warmup import warm_read_paths
 from graph.memory.write import remember
-from graph.page_cache import warm_page_cache
+from graph.page_cache import agent_sizes, warm_page_cache
 from graph.providers import HashEmbedder
 from server.cli import app
 from server.memory import retrieve_config
@@ -60,7 +60,7 @@ async def test_one_batch_reads_exactly_the_agents_memory(executor: Executor, mar
 
 
 async def test_the_plan_counts_the_agent_from_its_indexes(executor: Executor, marcos: str) -> None:
-    plan = {r["agent_id"]: r["items"] for r in await executor.run("admin/warm_agents", read=True)}
+    plan = dict(await agent_sizes(executor))
     expected = (await executor.run_text(COUNT_AGENT, {"agent_id": marcos, "labels": list(LABELS)}))[
         0
     ]
@@ -74,10 +74,11 @@ async def test_batching_does_not_change_what_is_read_and_nothing_is_written(
     before = (await executor.run_text(COUNT_STORE, read=True))[0]
     planned: list[int] = []
     read: list[int] = []
+    sizes = await agent_sizes(executor)
     one_each = await warm_page_cache(
-        executor, max_items=1, planned=planned.append, progress=read.append
+        executor, sizes, max_items=1, planned=planned.append, progress=read.append
     )
-    together = await warm_page_cache(executor)
+    together = await warm_page_cache(executor, sizes)
     assert (one_each.agents, one_each.nodes, one_each.relationships, one_each.values) == (
         together.agents,
         together.nodes,
@@ -95,7 +96,12 @@ async def test_the_read_paths_are_warmed_with_the_agents_own_facts_and_nothing_i
     before = (await executor.run_text(COUNT_STORE, read=True))[0]
     planned: list[int] = []
     asked = await warm_read_paths(
-        executor, retrieve_config(settings), questions=10_000, per_agent=2, planned=planned.append
+        executor,
+        retrieve_config(settings),
+        await agent_sizes(executor),
+        questions=10_000,
+        per_agent=2,
+        planned=planned.append,
     )
     # every agent of the store is asked (10,000 questions cover them); the walkthrough agent's
     # vectors were written by the hash embedder, whose name the stored-vector embedder takes

@@ -96,20 +96,17 @@ def spread(agents: list[tuple[str, int]], n: int) -> list[str]:
 async def warm_read_paths(
     executor: Executor,
     config: RetrieveConfig,
+    sizes: list[tuple[str, int]],
     *,
     questions: int = 300,
     per_agent: int = 3,
     planned: Callable[[int], None] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> int:
-    """Ask ``questions`` questions of the store's own facts (see the module); returns how
-    many were answered. Agents without current facts with vectors are left out, and a
+    """Ask ``questions`` questions of the store's own facts (see the module) of agents
+    picked from ``sizes`` (``graph.page_cache.agent_sizes``); returns how many were answered. Agents without current facts with vectors are left out, and a
     question that fails (a timeout, the server busy) is passed over: the warm-up is a
     courtesy to the first users, not a check."""
-    sizes = [
-        (str(r["agent_id"]), int(r["items"]))
-        for r in await executor.run("admin/warm_agents", read=True)
-    ]
     picked = spread(sizes, max(1, questions // per_agent))
     rows = await executor.run(
         "admin/warm_questions", {"agents": picked, "per_agent": per_agent}, read=True
