@@ -1,9 +1,12 @@
-// A subject to erase: the entity, the entities merged into it, their names and aliases, and every fact about them.
-// params: $agent_id string, $key string
+// A subject to erase: the entity, the entities merged into it (at any depth of a merge chain: $merged), their names and aliases, and every fact about them.
+// params: $agent_id string, $key string, $merged list<string> (keys of the entities merged into it, directly or through others)
 // returns: keys list<string>, names list<string>, fact_ids list<string> (no row: no such entity)
 MATCH (e:Entity {agent_id: $agent_id, key: $key})
-OPTIONAL MATCH (m:Entity {agent_id: $agent_id}) WHERE m.merged_into = $key
-WITH e, collect(m) AS merged
+CALL (e) {
+  UNWIND $merged AS mk
+  MATCH (m:Entity {agent_id: $agent_id, key: mk}) WHERE m <> e
+  RETURN collect(m) AS merged
+}
 WITH [e] + merged AS ents
 CALL (ents) {
   UNWIND ents AS x

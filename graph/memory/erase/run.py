@@ -15,9 +15,10 @@ What goes, for a fact (with the older versions it replaced):
 * relationships evidenced only by them (others drop them from their evidence);
 * entities left with no fact and no relationship.
 
-A subject (entity key) adds every fact about it or naming it, the entities merged into it, its
-aliases, relationships and merge candidates, and every message, document, job, receipt, audit
-text and observation that names it or one of its aliases (whole words, case-insensitive).
+A subject (entity key) adds every fact about it or naming it, the entities merged into it (at
+every level of a merge chain), its aliases, relationships and merge candidates, and every
+message, document, job, receipt, audit text and observation that names it or one of its aliases
+(whole words, case-insensitive).
 The agent scope deletes every node of the agent and releases its id (see :func:`erase_agent`).
 """
 
@@ -42,7 +43,7 @@ from graph.memory.erase.plan import (
 )
 from graph.memory.jobs.queue import JobQueue, JobSpec
 
-__all__ = ["BATCH", "erase", "erase_agent", "erase_entity", "erase_fact"]
+__all__ = ["BATCH", "erase", "erase_agent", "erase_entity", "erase_fact", "merged_chain"]
 
 BATCH = 1_000
 
@@ -87,7 +88,10 @@ async def erase_entity(
     Raises:
         NotFound: the agent has no such entity.
     """
-    rows = await executor.run("erase/subject", {"agent_id": agent_id, "key": key}, read=True)
+    merged = await merged_chain(executor, agent_id, key)
+    rows = await executor.run(
+        "erase/subject", {"agent_id": agent_id, "key": key, "merged": merged}, read=True
+    )
     if not rows:
         raise NotFound(f"entity {key} not found")
     keys: list[str] = rows[0]["keys"]
@@ -117,6 +121,22 @@ async def erase_entity(
     )
     report.audit_id = await _record(executor, agent_id, report, key)
     return report
+
+
+async def merged_chain(executor: Executor, agent_id: str, key: str) -> list[str]:
+    """Keys of every entity merged into ``key``, directly or through a chain of merges (A into
+    B, then B into C: both A and B for C), one statement per level."""
+    seen = {key}
+    found: list[str] = []
+    level = [key]
+    while level:
+        rows = await executor.run(
+            "erase/merged_keys", {"agent_id": agent_id, "keys": level}, read=True
+        )
+        level = [r["key"] for r in rows if r["key"] not in seen]
+        seen.update(level)
+        found.extend(level)
+    return found
 
 
 async def erase_agent(executor: Executor, agent_id: str, *, batch: int = 10_000) -> EraseReport:

@@ -4,6 +4,8 @@ GraphQL mutations (admin only, typed errors) and the CLI."""
 
 from __future__ import annotations
 
+import random
+import string
 from typing import Any
 
 import pytest
@@ -13,7 +15,7 @@ from gql.permissions import LOCAL_ADMIN, Principal
 from graph.admin import delete_agent_nodes
 from graph.errors import NotFound
 from graph.executor import Executor
-from graph.memory.erase import erase_agent, erase_fact
+from graph.memory.erase import erase_agent, erase_entity, erase_fact
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
 from graph.providers import HashEmbedder
 from server.auth import ApiKeyStore
@@ -195,3 +197,42 @@ def test_cli_erase_validates_and_asks_first(agent_id: str) -> None:
     assert missing.exit_code == 1 and "not found" in missing.output
     empty = runner.invoke(app, ["erase", "--agent", agent_id, "--all", "--yes"])
     assert empty.exit_code == 0 and "erased: nothing" in empty.output, empty.output
+
+
+async def test_erasing_a_subject_follows_the_whole_merge_chain(
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
+    """A merged into B, then B into C: erasing C erases A and B too (every level), so not even
+    ``entities(includeMerged: true)`` lists them."""
+    memory = memory_for(executor, hash_embedder)
+    marker = "Qorv" + "".join(random.choices(string.ascii_lowercase, k=8))
+    await remember(
+        executor,
+        hash_embedder,
+        agent_id,
+        entities=[
+            StructuredEntity(name=marker, type="person", profile_text=f"{marker} from Faro"),
+            StructuredEntity(name=f"{marker} Zedova", type="person"),
+            StructuredEntity(name=f"{marker} Rezende", type="person"),
+            StructuredEntity(name="Vertix", type="organization"),
+        ],
+        facts=[
+            StructuredFact(text=f"{marker} grew up in Faro", subject=marker),
+            StructuredFact(text="She plays chess", subject=f"{marker} Zedova"),
+            StructuredFact(text="Vertix sells sensors", subject="Vertix"),
+        ],
+    )
+    slug = marker.lower()
+    a, b, c = f"person:{slug}", f"person:{slug}_zedova", f"person:{slug}_rezende"
+    await memory.admin.merge_entities(agent_id, b, a, reason=f"{marker} is {marker} Zedova")
+    await memory.admin.merge_entities(agent_id, c, b)
+
+    report = await erase_entity(executor, agent_id, c)
+
+    assert report.entities == 3 and report.facts == 2
+    listed = await memory.browse.entities(agent_id, include_merged=True, first=100)
+    assert [e.key for e in listed.items] == ["organization:vertix"]
+    leftover = await executor.run_text(
+        load_query("scan_text"), {"needle": slug, "limit": 100}, read=True
+    )
+    assert leftover == [], leftover
