@@ -7,6 +7,7 @@ database.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
@@ -15,13 +16,18 @@ from typing import Any, TypeVar
 from graph.errors import BadInput
 
 __all__ = [
+    "CONTEXT_PROBE_CHARS",
     "MIN_NAME_CHARS",
     "EraseReport",
     "EraseTarget",
     "batches",
+    "carries",
+    "context_probes",
     "erase_target",
     "mention_patterns",
     "name_matcher",
+    "payload_fragment",
+    "scrub_context",
     "scrub_rows",
     "text_hash",
 ]
@@ -81,6 +87,7 @@ class EraseReport:
     relations_updated: int = 0
     observations: int = 0
     audits_scrubbed: int = 0
+    job_contexts: int = 0
     receipts: int = 0
     jobs: int = 0
     dedup_slots: int = 0
@@ -151,6 +158,53 @@ def scrub_rows(
             }
         )
     return out
+
+
+#: How much of the start of an erased message identifies it among a later job's earlier messages.
+CONTEXT_PROBE_CHARS = 64
+
+
+def context_probes(texts: Iterable[str | None]) -> list[str]:
+    """The start of each erased message (at most :data:`CONTEXT_PROBE_CHARS`), distinct: what
+    an earlier message kept in a later job's payload (``recent_messages``) is recognised by
+    (it may carry a ``"Speaker: "`` prefix, or be cut)."""
+    return list(dict.fromkeys(p for t in texts if (p := (t or "").strip()[:CONTEXT_PROBE_CHARS])))
+
+
+def payload_fragment(probe: str) -> str:
+    """``probe`` as it appears inside a job's stored payload (JSON, ASCII-escaped), for a
+    ``CONTAINS`` pre-filter in Cypher."""
+    return json.dumps(probe)[1:-1]
+
+
+def carries(message: str, probe: str, *, cut: bool) -> bool:
+    """Whether an earlier ``message`` carries the erased message starting with ``probe``: the
+    probe occurs in it starting at a word boundary, and ending at one unless the erased message
+    was longer than the probe (``cut``)."""
+    start = message.find(probe)
+    while start >= 0:
+        end = start + len(probe)
+        before = start == 0 or not message[start - 1].isalnum()
+        after = cut or end == len(message) or not message[end].isalnum()
+        if before and after:
+            return True
+        start = message.find(probe, start + 1)
+    return False
+
+
+def scrub_context(messages: Sequence[Any], texts: Sequence[str]) -> list[Any]:
+    """``messages`` (a job's ``recent_messages``) without those carrying one of the erased
+    message ``texts`` (see :func:`carries`); other items stay in order."""
+    probes = [
+        (clean[:CONTEXT_PROBE_CHARS], len(clean) > CONTEXT_PROBE_CHARS)
+        for text in texts
+        if (clean := (text or "").strip())
+    ]
+    return [
+        m
+        for m in messages
+        if not (isinstance(m, str) and any(carries(m, p, cut=cut) for p, cut in probes))
+    ]
 
 
 def batches(items: Sequence[T], size: int) -> Iterator[list[T]]:

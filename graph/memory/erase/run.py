@@ -10,6 +10,8 @@ What goes, for a fact (with the older versions it replaced):
   chunks (other facts drawn from those sources stay, without that provenance);
 * the text of audit records naming them (the record keeps its ids and a hash of the text);
 * idempotency receipts and jobs whose stored result or payload names them;
+* the erased messages in the earlier messages (``recent_messages``) later async writes keep in
+  their job payload as context (those jobs stay, with the rest of their context);
 * observations derived from them (consolidation derives new ones from what remains); the
   profiles of the entities they were about are cleared and a profile job queued;
 * relationships evidenced only by them (others drop them from their evidence);
@@ -33,11 +35,15 @@ from graph.admin import delete_agent_nodes
 from graph.errors import NotFound
 from graph.executor import Executor
 from graph.memory.erase.plan import (
+    CONTEXT_PROBE_CHARS,
     EraseReport,
     EraseTarget,
     batches,
+    context_probes,
     mention_patterns,
     name_matcher,
+    payload_fragment,
+    scrub_context,
     scrub_rows,
     text_hash,
 )
@@ -199,6 +205,7 @@ async def _erase_facts(
     report.jobs = await _count(
         executor, "erase/delete_jobs", {**base, "ids": ids, "patterns": patterns}
     )
+    report.job_contexts = await _scrub_job_contexts(executor, agent_id, events)
     if patterns:
         report.dedup_slots = await _count(
             executor, "erase/delete_dedup", {**base, "patterns": patterns}
@@ -240,6 +247,44 @@ async def _erase_facts(
     report.entities += orphans
     if queue is not None and report.profiles_cleared > orphans:  # profiles to derive again
         await queue.enqueue(JobSpec(kind="profile", agent_id=agent_id))
+
+
+async def _scrub_job_contexts(executor: Executor, agent_id: str, events: Sequence[str]) -> int:
+    """Remove erased messages from the earlier messages (``recent_messages``) that later jobs
+    keep in their payload as context; returns how many payloads changed."""
+    changed = 0
+    for chunk in batches(list(events), BATCH):
+        rows = await executor.run(
+            "erase/event_texts",
+            {"agent_id": agent_id, "ids": chunk, "chars": 4 * CONTEXT_PROBE_CHARS},
+            read=True,
+        )
+        texts = [r["text"] for r in rows if r["text"]]
+        probes = context_probes(texts)
+        if not probes:
+            continue
+        jobs = await executor.run(
+            "erase/context_jobs",
+            {"agent_id": agent_id, "fragments": [payload_fragment(p) for p in probes]},
+            read=True,
+        )
+        scrubbed = []
+        for job in jobs:
+            payload = json.loads(job["payload"])
+            recent = payload.get("recent_messages") if isinstance(payload, dict) else None
+            if not isinstance(recent, list):
+                continue
+            kept = scrub_context(recent, texts)
+            if len(kept) != len(recent):
+                scrubbed.append(
+                    {"id": job["id"], "payload": json.dumps({**payload, "recent_messages": kept})}
+                )
+        for rows_ in batches(scrubbed, BATCH):
+            done = await executor.run(
+                "erase/scrub_job_payloads", {"agent_id": agent_id, "rows": rows_}
+            )
+            changed += int(done[0]["scrubbed"]) if done else 0
+    return changed
 
 
 async def _count(executor: Executor, name: str, params: dict[str, Any]) -> int:

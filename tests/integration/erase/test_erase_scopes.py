@@ -16,6 +16,8 @@ from graph.admin import delete_agent_nodes
 from graph.errors import NotFound
 from graph.executor import Executor
 from graph.memory.erase import erase_agent, erase_entity, erase_fact
+from graph.memory.jobs import Worker
+from graph.memory.jobs.handlers import default_handlers
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
 from graph.providers import HashEmbedder
 from server.auth import ApiKeyStore
@@ -234,5 +236,44 @@ async def test_erasing_a_subject_follows_the_whole_merge_chain(
     assert [e.key for e in listed.items] == ["organization:vertix"]
     leftover = await executor.run_text(
         load_query("scan_text"), {"needle": slug, "limit": 100}, read=True
+    )
+    assert leftover == [], leftover
+
+
+async def test_erasing_a_fact_scrubs_its_message_from_later_jobs_context(
+    executor: Executor, agent_id: str, hash_embedder: HashEmbedder
+) -> None:
+    """A later async write carried the erased message as an earlier message (its job payload's
+    ``recent_messages``, kept after the job is done): the erase removes it there too, and keeps
+    the job and its other context."""
+    memory = memory_for(executor, hash_embedder)
+    marker = "Qorv" + "".join(random.choices(string.ascii_lowercase, k=8))
+    first = f"My neighbour {marker.lower()} moved to Lisbon."
+    written = await memory.writer.write(agent_id, first, "Rafael")
+    fact_id = written.facts_added[0].id
+    done = await memory.write_async(
+        agent_id,
+        "I adopted a grey cat.",
+        "Rafael",
+        recent_messages=[f"Rafael: {first}", "Bruno: how is the cat?"],
+    )
+    worker = Worker(memory.job_deps(), default_handlers(), agent_id=agent_id)
+    await worker.run_until_idle()
+    pending = await memory.write_async(
+        agent_id, "The cat is called Miso.", "Rafael", recent_messages=[first, "ok"]
+    )
+    assert done.job_id and pending.job_id
+
+    report = await erase_fact(executor, agent_id, fact_id, queue=memory.queue)
+
+    assert report.events == 1 and report.job_contexts == 2
+    kept = await memory.queue.get(done.job_id)
+    waiting = await memory.queue.get(pending.job_id)
+    assert kept is not None and kept.status == "done"
+    assert kept.payload["recent_messages"] == ["Bruno: how is the cat?"]
+    assert waiting is not None and waiting.status == "pending"
+    assert waiting.payload["recent_messages"] == ["ok"]
+    leftover = await executor.run_text(
+        load_query("scan_text"), {"needle": marker.lower(), "limit": 100}, read=True
     )
     assert leftover == [], leftover

@@ -10,9 +10,13 @@ from graph.errors import BadInput
 from graph.memory.erase.plan import (
     EraseReport,
     batches,
+    carries,
+    context_probes,
     erase_target,
     mention_patterns,
     name_matcher,
+    payload_fragment,
+    scrub_context,
     scrub_rows,
     text_hash,
 )
@@ -77,3 +81,21 @@ def test_report_counts_and_batches() -> None:
     assert EraseReport(scope="fact", facts=2, jobs=0).counts() == {"facts": 2}
     assert list(batches(["a", "b", "c"], 2)) == [["a", "b"], ["c"]]
     assert list(batches([], 2)) == []
+
+
+def test_an_erased_message_is_recognised_among_earlier_messages() -> None:
+    long = "Ana moved to Porto last spring and " + "x" * 200
+    recent = [
+        "Rafael: Ana moved to Porto.",  # with a speaker prefix
+        "Ana moved to Porto.",
+        "Ana moved to Porto.s and more",  # not a word boundary: another message
+        long[:100],  # cut to the context budget
+        "how is the cat?",
+        {"not": "a string"},
+    ]
+    kept = scrub_context(recent, ["  Ana moved to Porto.  ", long])
+    assert kept == ["Ana moved to Porto.s and more", "how is the cat?", {"not": "a string"}]
+    assert scrub_context(recent, []) == recent
+    assert carries("so: ok", "ok", cut=False) and not carries("okay", "ok", cut=False)
+    assert context_probes([" hi ", None, "", "hi"]) == ["hi"]
+    assert payload_fragment('Zoë said "hi"\n') == 'Zo\\u00eb said \\"hi\\"\\n'
