@@ -5,8 +5,14 @@ spreads as they walk, so a chain of fragments that each spread the next one twic
 visit 2^N paths from a document of a few hundred bytes. :func:`expansion` computes, once per
 fragment and in time linear in the document, how many selections and how many levels the
 document expands to; :class:`FragmentExpansionLimiter` refuses a document whose expansion, or a
-fragment cycle, exceeds the bounds with ``BAD_INPUT`` before any other rule runs. Whatever passes
-is at most ``max_selections`` nodes when fully expanded, so the later walks are bounded too.
+fragment cycle, exceeds the bounds with ``BAD_INPUT`` before any other rule runs.
+
+The bound is on the whole document: the expansions of all its operations added up (every rule
+walks every operation, whichever one the request runs), counting every selection node — fields,
+fragment spreads and inline fragments — so a chain ending in spreads of no fields is counted
+too. Whatever passes is at most ``max_selections`` nodes when fully expanded, so the later
+walks are bounded too. Selection sets and fragments nest at most :data:`MAX_NESTING` levels
+(the later rules recurse once per level).
 """
 
 from __future__ import annotations
@@ -28,17 +34,24 @@ from strawberry.extensions import SchemaExtension
 
 from gql.errors import ErrorCode
 
-__all__ = ["Expansion", "FragmentExpansionLimiter", "expansion"]
+__all__ = ["MAX_NESTING", "Expansion", "FragmentExpansionLimiter", "expansion"]
+
+# Selection sets, fragment spreads and inline fragments nested in one another: every rule that
+# expands spreads recurses once per level (Python's stack holds about a thousand frames).
+MAX_NESTING = 64
 
 
 @dataclass(frozen=True)
 class Expansion:
     """What a document expands to once every fragment spread is replaced by its fragment."""
 
-    selections: int  # field selections of the largest operation, fragments expanded
+    # Selection nodes (fields, spreads, inline fragments) of all operations added up,
+    # fragments expanded (or of the largest fragment, if larger).
+    selections: int
     depth: int  # the deepest field nesting of any operation (introspection fields aside)
     cycle: str | None = None  # the name of a fragment that spreads itself (directly or not)
     visits: int = 0  # selection nodes this computation looked at (linear in the document)
+    nesting: int = 0  # the deepest nesting of selection sets and fragments (capped)
 
 
 class _Walk:
@@ -51,17 +64,30 @@ class _Walk:
         self.active: set[str] = set()
         self.cycle: str | None = None
         self.visits = 0
+        self.level = 0  # the nesting of the selection set being walked
+        self.nesting = 0  # the deepest level reached (walks stop one past MAX_NESTING)
 
     def selection_set(self, selection: SelectionSetNode) -> tuple[int, int]:
-        """(expanded field count, field depth) of one selection set."""
+        """(expanded selection count, field depth) of one selection set."""
+        self.level += 1
+        self.nesting = max(self.nesting, self.level)
+        try:
+            if self.level > MAX_NESTING:
+                return 0, 0  # refused by the caller; deeper walks would exhaust the stack
+            return self._selections(selection)
+        finally:
+            self.level -= 1
+
+    def _selections(self, selection: SelectionSetNode) -> tuple[int, int]:
         size, depth = 0, 0
         for node in selection.selections:
             self.visits += 1
+            size += 1  # every selection node counts: a spread is walked like a field
             if isinstance(node, FieldNode):
                 inner_size, inner_depth = (
                     self.selection_set(node.selection_set) if node.selection_set else (0, 0)
                 )
-                size += 1 + inner_size
+                size += inner_size
                 # Introspection fields (__schema, __type) follow the schema's own shape, which
                 # is bounded; the depth rule after this ignores them as well.
                 if not node.name.value.startswith("__"):
@@ -75,7 +101,7 @@ class _Walk:
                 size += inner_size
                 depth = max(depth, inner_depth)
             size = min(size, self.cap)
-            if self.cycle is not None:
+            if self.cycle is not None or self.nesting > MAX_NESTING:
                 break
         return size, depth
 
@@ -89,14 +115,20 @@ class _Walk:
             self.cycle = self.cycle or name
             return 0, 0
         self.active.add(name)
-        result = self.selection_set(definition.selection_set)
+        self.level += 1  # a spread is a level of nesting of its own (two frames per level)
+        try:
+            result = self.selection_set(definition.selection_set)
+        finally:
+            self.level -= 1
         self.active.discard(name)
         self.done[name] = result
         return result
 
 
 def expansion(document: DocumentNode, cap: int = 1_000_000) -> Expansion:
-    """The expanded size and depth of ``document``, computed in time linear in its length.
+    """The expanded size and depth of ``document``, computed in time linear in its length:
+    the sizes of all its operations added up (each fragment is walked once, whichever
+    operations spread it).
 
     Args:
         document: A parsed GraphQL document.
@@ -110,10 +142,10 @@ def expansion(document: DocumentNode, cap: int = 1_000_000) -> Expansion:
     for definition in document.definitions:
         if isinstance(definition, OperationDefinitionNode):
             size, deep = walk.selection_set(definition.selection_set)
-            selections, depth = max(selections, size), max(depth, deep)
+            selections, depth = min(selections + size, cap), max(depth, deep)
     for name in fragments:  # fragments no operation uses are still walked by some rules
         selections = max(selections, walk.fragment(name)[0])
-    return Expansion(selections, depth, walk.cycle, walk.visits)
+    return Expansion(selections, depth, walk.cycle, walk.visits, walk.nesting)
 
 
 def _refused(reason: str, message: str) -> GraphQLError:
@@ -137,11 +169,18 @@ class FragmentExpansionLimiter(SchemaExtension):
         found = expansion(document, cap=self.max_selections + 1)
         if found.cycle is not None:
             raise _refused("fragments", f"Fragment {found.cycle!r} spreads itself.")
+        if found.nesting > MAX_NESTING:
+            raise _refused(
+                "fragments",
+                f"Selections and fragments nest more than {MAX_NESTING} levels deep; "
+                "spread fragments in fewer levels.",
+            )
         if found.selections > self.max_selections:
             raise _refused(
                 "fragments",
-                f"Query expands to more than {self.max_selections} field selections once its "
-                "fragments are spread; spread each fragment fewer times.",
+                f"The document expands to more than {self.max_selections} selections once its "
+                "fragments are spread (all its operations together); spread each fragment "
+                "fewer times or send fewer operations.",
             )
         # Counted like the depth rule that follows: a root field is level 0.
         if found.depth - 1 > self.max_depth:

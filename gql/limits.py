@@ -154,12 +154,19 @@ def query_cost(
     multiplier: int = 1,
     depth: int = 0,
     variables: dict[str, Any] | None = None,
+    memo: dict[tuple[str, str], int] | None = None,
 ) -> int:
     """Estimated number of objects a selection resolves: each field costs its multiplier, and
     list fields multiply their children by their page size (a variable page size counts with
-    the value in ``variables``, see :func:`operation_variables`)."""
+    the value in ``variables``, see :func:`operation_variables`).
+
+    The cost is linear in the multiplier, so each fragment is walked once per type it is
+    spread on, at multiplier 1, and kept in ``memo`` (pass the same dict for operations that
+    run with the same page-size variables): the walk is linear in the document, not in its
+    expansion."""
     variables = variables or {}
-    if depth > 64:  # the depth limiter refuses these anyway; stop runaway recursion here
+    memo = {} if memo is None else memo
+    if depth > 64:  # the fragment pre-pass refuses these anyway; stop runaway recursion here
         return 0
     total = 0
     for node in selection.selections:
@@ -180,6 +187,7 @@ def query_cost(
                     multiplier * (size or 1),
                     depth + 1,
                     variables,
+                    memo,
                 )
         elif isinstance(node, InlineFragmentNode):
             target = parent
@@ -187,17 +195,30 @@ def query_cost(
                 found = context.schema.get_type(node.type_condition.name.value)
                 target = found if isinstance(found, GraphQLObjectType) else parent
             total += query_cost(
-                context, target, node.selection_set, multiplier, depth + 1, variables
+                context, target, node.selection_set, multiplier, depth + 1, variables, memo
             )
         elif isinstance(node, FragmentSpreadNode):
             fragment = context.get_fragment(node.name.value)
             if fragment is not None:
                 found = context.schema.get_type(fragment.type_condition.name.value)
                 target = found if isinstance(found, GraphQLObjectType) else parent
-                total += query_cost(
-                    context, target, fragment.selection_set, multiplier, depth + 1, variables
-                )
+                key = (node.name.value, target.name)
+                if key not in memo:
+                    memo[key] = 0  # a cycle (refused before validation) costs nothing more
+                    memo[key] = query_cost(
+                        context, target, fragment.selection_set, 1, depth + 1, variables, memo
+                    )
+                total += multiplier * memo[key]
     return total
+
+
+def _page_variables(variables: dict[str, Any]) -> tuple[tuple[str, int], ...]:
+    """The variables a cost can depend on (integers: page sizes), as a memo key."""
+    return tuple(
+        sorted(
+            (k, v) for k, v in variables.items() if isinstance(v, int) and not isinstance(v, bool)
+        )
+    )
 
 
 def cost_rule(max_cost: int, variables: dict[str, Any] | None = None) -> type[ValidationRule]:
@@ -205,6 +226,12 @@ def cost_rule(max_cost: int, variables: dict[str, Any] | None = None) -> type[Va
     the request's ``variables`` (page sizes given by variables count with their values)."""
 
     class CostLimitRule(ValidationRule):
+        def __init__(self, context: ValidationContext) -> None:
+            super().__init__(context)
+            # Fragment costs shared by the operations of the document that run with the same
+            # page sizes (every operation is checked, whichever one the request runs).
+            self.memos: dict[tuple[tuple[str, int], ...], dict[tuple[str, str], int]] = {}
+
         def enter_operation_definition(self, node: OperationDefinitionNode, *_: Any) -> None:
             schema = self.context.schema
             root = {
@@ -213,11 +240,13 @@ def cost_rule(max_cost: int, variables: dict[str, Any] | None = None) -> type[Va
             }.get(node.operation)
             if root is None:
                 return
+            values = operation_variables(node, variables)
             cost = query_cost(
                 self.context,
                 root,
                 node.selection_set,
-                variables=operation_variables(node, variables),
+                variables=values,
+                memo=self.memos.setdefault(_page_variables(values), {}),
             )
             if cost > max_cost:
                 self.report_error(
