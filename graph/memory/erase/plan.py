@@ -7,8 +7,10 @@ database.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import re
+import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
@@ -23,6 +25,7 @@ __all__ = [
     "batches",
     "carries",
     "context_probes",
+    "erase_key",
     "erase_target",
     "mention_patterns",
     "name_matcher",
@@ -104,10 +107,24 @@ class EraseReport:
         }
 
 
-def text_hash(*parts: str | None) -> str | None:
-    """What an audit keeps of erased text: sha256 (first 32 hex chars), or None for no text."""
+def erase_key() -> bytes:
+    """A random key for the hashes one erase (or one retention pass) writes; never stored."""
+    return secrets.token_bytes(32)
+
+
+def text_hash(*parts: str | None, key: bytes) -> str | None:
+    """What an audit keeps of erased text: an HMAC-SHA256 under ``key`` (first 32 hex chars),
+    or None for no text.
+
+    The key is drawn for each erase (:func:`erase_key`) and never stored, so the hashes one
+    erase writes match each other (records about the same text stay comparable) but nobody,
+    holding a key for the agent or the database itself, can confirm a guessed text or entity
+    key against them (a plain sha256 of ``person:clara_rezende`` could be)."""
     text = "\x1f".join(p for p in parts if p)
-    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()[:32] if text else None
+    if not text:
+        return None
+    digest = hmac.new(key, text.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
+    return "hmac:" + digest[:32]
 
 
 def searchable_names(names: Iterable[str | None]) -> list[str]:
@@ -140,20 +157,25 @@ def name_matcher(names: Iterable[str | None]) -> re.Pattern[str] | None:
 
 
 def scrub_rows(
-    rows: Sequence[dict[str, Any]], erased_ids: Iterable[str], names: re.Pattern[str] | None
+    rows: Sequence[dict[str, Any]],
+    erased_ids: Iterable[str],
+    names: re.Pattern[str] | None,
+    *,
+    key: bytes,
 ) -> list[dict[str, Any]]:
     """Audit rows → their scrubbed form: text and reason become one hash; a ``target_id`` that is
-    an erased id or names an erased subject becomes its hash too (other ids stay)."""
+    an erased id or names an erased subject becomes its hash too (other ids stay). Hashes are
+    keyed by ``key`` (see :func:`text_hash`)."""
     gone = set(erased_ids)
     out = []
     for r in rows:
         target = r.get("target_id")
         if target is not None and (target in gone or (names is not None and names.search(target))):
-            target = text_hash(target)
+            target = text_hash(target, key=key)
         out.append(
             {
                 "id": r["id"],
-                "text_hash": text_hash(r.get("text"), r.get("reason")),
+                "text_hash": text_hash(r.get("text"), r.get("reason"), key=key),
                 "target_id": target,
             }
         )

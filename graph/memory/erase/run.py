@@ -40,6 +40,7 @@ from graph.memory.erase.plan import (
     EraseTarget,
     batches,
     context_probes,
+    erase_key,
     mention_patterns,
     name_matcher,
     payload_fragment,
@@ -80,8 +81,9 @@ async def erase_fact(
     if not rows or not rows[0]["fact_ids"]:
         raise NotFound(f"fact {fact_id} not found")
     report = EraseReport(scope="fact")
-    await _erase_facts(executor, agent_id, report, rows[0]["fact_ids"], [], [], queue)
-    report.audit_id = await _record(executor, agent_id, report, fact_id)
+    key = erase_key()
+    await _erase_facts(executor, agent_id, report, rows[0]["fact_ids"], [], [], queue, key=key)
+    report.audit_id = await _record(executor, agent_id, report, fact_id, key)
     return report
 
 
@@ -114,6 +116,7 @@ async def erase_entity(
     )
     fact_ids = _union(rows[0]["fact_ids"], found.get("fact_ids", []))
     report = EraseReport(scope="entity")
+    secret = erase_key()
     await _erase_facts(
         executor,
         agent_id,
@@ -124,8 +127,9 @@ async def erase_entity(
         queue,
         names=names,
         keys=keys,
+        key=secret,
     )
-    report.audit_id = await _record(executor, agent_id, report, key)
+    report.audit_id = await _record(executor, agent_id, report, key, secret)
     return report
 
 
@@ -168,6 +172,7 @@ async def _erase_facts(
     *,
     names: Sequence[str] = (),
     keys: Sequence[str] = (),
+    key: bytes,
 ) -> None:
     closure: dict[str, Any] = {"fact_ids": [], "event_ids": [], "entity_keys": []}
     if fact_ids:
@@ -196,7 +201,7 @@ async def _erase_facts(
     audits = await executor.run(
         "erase/audits", {**base, "ids": ids, "patterns": patterns}, read=True
     )
-    for scrubbed in batches(scrub_rows(audits, ids, name_matcher(names)), BATCH):
+    for scrubbed in batches(scrub_rows(audits, ids, name_matcher(names), key=key), BATCH):
         rows = await executor.run("erase/scrub_audits", {"rows": scrubbed})
         report.audits_scrubbed += int(rows[0]["scrubbed"]) if rows else 0
     report.receipts = await _count(
@@ -292,15 +297,18 @@ async def _count(executor: Executor, name: str, params: dict[str, Any]) -> int:
     return int(rows[0]["deleted"]) if rows else 0
 
 
-async def _record(executor: Executor, agent_id: str, report: EraseReport, target: str) -> str:
-    """The audit record of the erase: scope, a hash of the target, counts; no text."""
+async def _record(
+    executor: Executor, agent_id: str, report: EraseReport, target: str, key: bytes
+) -> str:
+    """The audit record of the erase: scope, a keyed hash of the target (the key is not kept:
+    see :func:`graph.memory.erase.plan.text_hash`), counts; no text."""
     audit_id = str(uuid.uuid4())
     await executor.run(
         "erase/record",
         {
             "agent_id": agent_id,
             "id": audit_id,
-            "target_hash": text_hash(target),
+            "target_hash": text_hash(target, key=key),
             "scope": report.scope,
             "counts": json.dumps(report.counts(), sort_keys=True),
         },

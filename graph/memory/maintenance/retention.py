@@ -23,7 +23,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from graph.executor import Executor
-from graph.memory.erase.plan import scrub_rows
+from graph.memory.erase.plan import erase_key, scrub_rows
 from graph.memory.jobs.config import RetentionConfig
 from graph.memory.jobs.context import JobContext
 
@@ -64,7 +64,9 @@ async def run_retention(
             if kind == "audit_text":
                 rows = await executor.run("retention/audit_text", params, read=True)
                 if rows:
-                    await executor.run("erase/scrub_audits", {"rows": scrub_rows(rows, (), None)})
+                    await executor.run(
+                        "erase/scrub_audits", {"rows": scrub_rows(rows, (), None, key=erase_key())}
+                    )
                 n = len(rows)
             else:
                 rows = await executor.run(_STATEMENTS[kind], params)

@@ -4,6 +4,7 @@ GraphQL mutations (admin only, typed errors) and the CLI."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 import string
 from typing import Any
@@ -238,6 +239,11 @@ async def test_erasing_a_subject_follows_the_whole_merge_chain(
         load_query("scan_text"), {"needle": slug, "limit": 100}, read=True
     )
     assert leftover == [], leftover
+    # The MERGE audits and the ERASE record keep hashes nobody can check a guessed key against.
+    audits = await executor.run_text(load_query("erase_audits"), {"agent_id": agent_id}, read=True)
+    guesses = {hashlib.sha256(k.encode()).hexdigest()[:32] for k in (a, b, c)}
+    kept = {str(x[f]) for x in audits for f in ("target_id", "text_hash")}
+    assert len(audits) >= 3 and not any(g in h for g in guesses for h in kept), audits
 
 
 async def test_erasing_a_fact_scrubs_its_message_from_later_jobs_context(

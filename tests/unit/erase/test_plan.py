@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import pytest
@@ -12,6 +13,7 @@ from graph.memory.erase.plan import (
     batches,
     carries,
     context_probes,
+    erase_key,
     erase_target,
     mention_patterns,
     name_matcher,
@@ -66,15 +68,27 @@ def test_audits_keep_ids_and_a_hash_not_text() -> None:
         {"id": "2", "text": None, "reason": None, "target_id": "person:ana"},
         {"id": "3", "text": None, "reason": "merged Ana", "target_id": "f-1"},
     ]
-    out = scrub_rows(rows, ["f-9"], name_matcher(["Ana"]))
+    key = erase_key()
+    out = scrub_rows(rows, ["f-9"], name_matcher(["Ana"]), key=key)
     assert out[0] == {
         "id": "1",
-        "text_hash": text_hash("Ana lives in Porto"),
-        "target_id": text_hash("f-9"),
+        "text_hash": text_hash("Ana lives in Porto", key=key),
+        "target_id": text_hash("f-9", key=key),
     }
-    assert out[1]["text_hash"] is None and out[1]["target_id"] == text_hash("person:ana")
-    assert out[2]["target_id"] == "f-1" and out[2]["text_hash"].startswith("sha256:")
+    assert out[1]["text_hash"] is None and out[1]["target_id"] == text_hash("person:ana", key=key)
+    assert out[2]["target_id"] == "f-1" and out[2]["text_hash"].startswith("hmac:")
     assert all("Ana" not in str(r) for r in out)
+
+
+def test_an_audit_hash_cannot_confirm_a_guessed_subject() -> None:
+    """A plain sha256 of ``person:ana`` would let anyone holding a key for the agent check a
+    guess against a scrubbed record; the hash is keyed by a key each erase draws and drops."""
+    rows = [{"id": "1", "text": None, "reason": None, "target_id": "person:ana"}]
+    first = scrub_rows(rows, [], name_matcher(["ana"]), key=erase_key())[0]["target_id"]
+    second = scrub_rows(rows, [], name_matcher(["ana"]), key=erase_key())[0]["target_id"]
+    guess = hashlib.sha256(b"person:ana").hexdigest()
+    assert first != second
+    assert guess[:32] not in first and guess[:32] not in second
 
 
 def test_report_counts_and_batches() -> None:
