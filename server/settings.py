@@ -45,7 +45,17 @@ class Settings(BaseSettings):
         "start, kept in <home>/neo4j-password (mode 0600); use neo4j_secret()",
     )
     neo4j_database: str = "neo4j"
-    home: Path = Field(default=ROOT / ".hippograph", description="Local runtime directory")
+    home: Path = Field(
+        default=ROOT / ".hippograph",
+        description="Local runtime directory: models, GraphiQL and explorer assets and, unless "
+        "neo4j_dir says otherwise, the local Neo4j",
+    )
+    neo4j_dir: Path | None = Field(
+        default=None,
+        description="Folder of the local Neo4j (its jars, data and generated password). Unset: "
+        "the home. The test command points it at <home>/test-neo4j, so the tests' server and "
+        "data are never the ones `make run` serves",
+    )
     neo4j_bolt_port: int = 7687
     neo4j_http_port: int = 7474
     neo4j_line: Literal["5.26", "2026"] = Field(
@@ -312,9 +322,19 @@ class Settings(BaseSettings):
 
     @property
     def neo4j_home(self) -> Path:
-        """The local server's runtime folder: the home for 5.26, ``<home>/line-2026`` for the
-        2026 line (both can be installed side by side; each has its own data and password)."""
-        return self.home if self.neo4j_line == "5.26" else self.home / "line-2026"
+        """The local server's runtime folder: ``neo4j_dir`` (else the home) for 5.26,
+        ``<that>/line-2026`` for the 2026 line (both can be installed side by side; each has its
+        own data and password)."""
+        return self._neo4j_home(self.neo4j_dir or self.home)
+
+    @property
+    def default_neo4j_home(self) -> Path:
+        """The runtime folder the line has under the home, whatever ``neo4j_dir`` says: where
+        `make run`'s server lives (its jars are reused by a server elsewhere)."""
+        return self._neo4j_home(self.home)
+
+    def _neo4j_home(self, base: Path) -> Path:
+        return base if self.neo4j_line == "5.26" else base / "line-2026"
 
     @property
     def neo4j_password_file(self) -> Path:

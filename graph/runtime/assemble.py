@@ -9,6 +9,7 @@ needs Java 21 and has no APOC on Central).
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -95,6 +96,10 @@ class RuntimeConfig:
     # Neo4j Browser: hosts it may fetch guides/styles from, and commands run after connecting.
     browser_allowlist: str = ""
     browser_post_connect_cmd: str = ""
+    # An installed runtime of the same line and plugins whose jars are linked (hard links, else
+    # copies) instead of resolved again: a second server on this machine (the tests') starts
+    # from `make run`'s install in seconds.
+    jars_from: Path | None = None
     mvn_args: tuple[str, ...] = ()  # e.g. ("-Dmaven.repo.local=/tmp/m2",) for a cold-cache run
     line: str = "5.26"  # a key of LINES
     java: str = ""  # a Java executable; empty: java_for(line)
@@ -177,6 +182,12 @@ class Assembly:
         self.marker.unlink(missing_ok=True)
         for folder in (self.lib, self.plugins):
             shutil.rmtree(folder, ignore_errors=True)
+        if self._link_jars(log):
+            self.write_config()
+            self.marker.write_text(self._fingerprint())
+            return True
+        for folder in (self.lib, self.plugins):
+            shutil.rmtree(folder, ignore_errors=True)
             folder.mkdir(parents=True)
         server, *plugins = self.config.server_line.poms
         self._copy_dependencies(server, self.lib, log)
@@ -189,6 +200,27 @@ class Assembly:
                 log(f"GDS plugin not built ({exc}); continuing without GDS")
         self.write_config()
         self.marker.write_text(self._fingerprint())
+        return True
+
+    def _link_jars(self, log: Callable[[str], object]) -> bool:
+        """Take lib/ and plugins/ from ``jars_from`` when that runtime is installed with the
+        same fingerprint (hard links where the file system allows, else copies)."""
+        source = self.config.jars_from
+        if source is None or source.resolve() == self.config.home.resolve():
+            return False
+        other = Assembly(RuntimeConfig(source, line=self.config.line, with_gds=self.config.with_gds))
+        if not other.is_installed():
+            return False
+
+        def link(src: str, dst: str) -> None:
+            try:
+                os.link(src, dst)
+            except OSError:
+                shutil.copy2(src, dst)
+
+        log(f"linking the jars installed in {other.config.neo4j_home}")
+        for name in ("lib", "plugins"):
+            shutil.copytree(getattr(other, name), getattr(self, name), copy_function=link)
         return True
 
     def _mvn(self, pom: str, *goals: str, log: Callable[[str], object]) -> None:

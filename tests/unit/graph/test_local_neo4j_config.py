@@ -33,7 +33,9 @@ def test_vector_merge_factor_follows_settings(tmp_path: Path) -> None:
     from server.runtime import local_neo4j
     from server.settings import Settings
 
-    local_neo4j(Settings(home=tmp_path, neo4j_vector_merge_factor=10)).write_config()
+    local_neo4j(
+        Settings(home=tmp_path, neo4j_dir=None, neo4j_vector_merge_factor=10)
+    ).write_config()
     conf = (tmp_path / "neo4j/conf/neo4j.conf").read_text()
     assert "internal.dbms.index.vector.standard_merge_factor=10\n" in conf
 
@@ -42,7 +44,7 @@ def test_transaction_timeout_follows_settings(tmp_path: Path) -> None:
     from server.runtime import local_neo4j
     from server.settings import Settings
 
-    rt = local_neo4j(Settings(home=tmp_path, neo4j_tx_timeout_s=45))
+    rt = local_neo4j(Settings(home=tmp_path, neo4j_dir=None, neo4j_tx_timeout_s=45))
     rt.write_config()
     assert "db.transaction.timeout=45s\n" in (tmp_path / "neo4j/conf/neo4j.conf").read_text()
 

@@ -63,18 +63,18 @@ def test_settings_read_the_file_and_an_explicit_password_wins(
 ) -> None:
     monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
     monkeypatch.delenv("HIPPOGRAPH_NEO4J_PASSWORD", raising=False)
-    s = Settings(_env_file=None, home=tmp_path)
+    s = Settings(_env_file=None, home=tmp_path, neo4j_dir=None)
     assert s.neo4j_password is None and s.neo4j_secret() == LEGACY_PASSWORD
     write_secret(s.neo4j_password_file, "generated-pw")
     assert s.neo4j_secret() == "generated-pw"  # read at each call: the first start writes it
     monkeypatch.setenv("NEO4J_PASSWORD", "explicit-pw")
-    assert Settings(_env_file=None, home=tmp_path).neo4j_secret() == "explicit-pw"
+    assert Settings(_env_file=None, home=tmp_path, neo4j_dir=None).neo4j_secret() == "explicit-pw"
 
 
 def test_the_runtime_uses_the_file_unless_a_password_is_configured(tmp_path: Path) -> None:
     from server.runtime import local_neo4j
 
-    rt = local_neo4j(Settings(_env_file=None, home=tmp_path, neo4j_password=None))
+    rt = local_neo4j(Settings(_env_file=None, home=tmp_path, neo4j_dir=None, neo4j_password=None))
     assert rt.config.password is None and rt.password_file == password_path(tmp_path)
     write_secret(rt.password_file, "generated-pw")
     assert rt.passwords() == ["generated-pw"]

@@ -61,3 +61,13 @@ def test_trusted_proxies_must_be_addresses(monkeypatch: pytest.MonkeyPatch) -> N
     with pytest.raises(ValidationError, match=r"'proxy\.example' is not an IP"):
         Settings(_env_file=None)
     assert Settings(trusted_proxies="10.0.0.0/8, ::1").trusted_proxies
+
+
+def test_neo4j_dir_moves_only_the_local_server(tmp_path) -> None:
+    home, tests = tmp_path / "home", tmp_path / "test-neo4j"
+    s = Settings(_env_file=None, home=home, neo4j_dir=tests)
+    assert s.neo4j_home == tests and s.default_neo4j_home == home
+    assert s.neo4j_password_file.parent == tests
+    line = s.model_copy(update={"neo4j_line": "2026"})
+    assert line.neo4j_home == tests / "line-2026" and line.default_neo4j_home == home / "line-2026"
+    assert Settings(_env_file=None, home=home, neo4j_dir=None).neo4j_home == home

@@ -1,0 +1,17 @@
+# The tests' own local Neo4j, sourced by scripts/test.sh (and by hand before running pytest:
+# `source scripts/test-env.sh && .venv/bin/hippograph neo4j start`): its own folder
+# (<home>/test-neo4j, data and password included) and ports (`make run`'s + 100: bolt 7787,
+# http 7574), so tests never read or write the database `make run` serves. Every process the
+# tests start (pytest, the CLI and API subprocesses) inherits these variables.
+# With NEO4J_URI set the tests use that server and nothing here applies.
+if [ -z "${NEO4J_URI:-}" ]; then
+  _hg_home="${HIPPOGRAPH_HOME:-.hippograph}"
+  case "$_hg_home" in /*) ;; *) _hg_home="$(pwd)/$_hg_home" ;; esac
+  # `make run`'s ports, kept for the 2026 line's run and the isolation check.
+  export HIPPOGRAPH_RUN_BOLT_PORT="${HIPPOGRAPH_RUN_BOLT_PORT:-${HIPPOGRAPH_NEO4J_BOLT_PORT:-7687}}"
+  export HIPPOGRAPH_RUN_HTTP_PORT="${HIPPOGRAPH_RUN_HTTP_PORT:-${HIPPOGRAPH_NEO4J_HTTP_PORT:-7474}}"
+  export HIPPOGRAPH_NEO4J_DIR="${HIPPOGRAPH_TEST_NEO4J_DIR:-$_hg_home/test-neo4j}"
+  export HIPPOGRAPH_NEO4J_BOLT_PORT="${HIPPOGRAPH_TEST_BOLT_PORT:-$((HIPPOGRAPH_RUN_BOLT_PORT + 100))}"
+  export HIPPOGRAPH_NEO4J_HTTP_PORT="${HIPPOGRAPH_TEST_HTTP_PORT:-$((HIPPOGRAPH_RUN_HTTP_PORT + 100))}"
+  unset _hg_home
+fi
