@@ -41,7 +41,7 @@ from gql.types.write import (
     WritePayload,
     write_outcome_from,
 )
-from graph.memory.erase import erase, erase_target
+from graph.memory.erase import erase_target
 from graph.memory.jobs.handlers import maintenance_spec
 from graph.memory.jobs.orphans import retry_failed
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
@@ -326,7 +326,7 @@ class Mutation:
         fact_id: Annotated[strawberry.ID, _arg("The fact to erase.")],
     ) -> ErasePayload:
         target = erase_target(str(agent_id), fact_id=str(fact_id))
-        report = await erase(info.context.executor, target, queue=info.context.memory.queue)
+        report = await info.context.memory.erase(target)
         return ErasePayload(summary=erase_summary_from(report), errors=[])
 
     @admin_mutation(
@@ -342,7 +342,7 @@ class Mutation:
         key: Annotated[str, _arg("The entity key, e.g. `person:clara_rezende`.")],
     ) -> ErasePayload:
         target = erase_target(str(agent_id), entity_key=key)
-        report = await erase(info.context.executor, target, queue=info.context.memory.queue)
+        report = await info.context.memory.erase(target)
         return ErasePayload(summary=erase_summary_from(report), errors=[])
 
     @admin_mutation(
@@ -360,5 +360,5 @@ class Mutation:
     ) -> ErasePayload:
         if confirm_agent_id != str(agent_id):
             raise ApiError(ErrorCode.BAD_INPUT, "confirmAgentId does not repeat agentId")
-        report = await erase(info.context.executor, erase_target(str(agent_id), everything=True))
+        report = await info.context.memory.erase(erase_target(str(agent_id), everything=True))
         return ErasePayload(summary=erase_summary_from(report), errors=[])

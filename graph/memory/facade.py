@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from graph.executor import Executor
+from graph.memory.erase import EraseReport, EraseTarget, erase
 from graph.memory.jobs.async_write import AsyncWriteAccepted, write_async
 from graph.memory.jobs.config import JobsConfig
 from graph.memory.jobs.context import JobDeps
@@ -131,6 +132,28 @@ class Memory:
             recent_max=cfg.recent_messages_max,
             recent_chars=cfg.recent_message_chars,
         )
+
+    async def erase(self, target: EraseTarget) -> EraseReport:
+        """Run an erase (:func:`graph.memory.erase.erase`), then drop this process's in-memory
+        caches of embedded text (:meth:`drop_caches`): their vectors may stand for erased
+        text. Other processes keep theirs (keyed digests and vectors, no text) until evicted or
+        restarted."""
+        try:
+            return await erase(self.executor, target, queue=self.queue)
+        finally:
+            self.drop_caches()
+
+    def drop_caches(self) -> None:
+        """Clear every in-process cache of embedded text: the embedder's and the re-scorer's
+        (and the re-scorer's embedder's)."""
+        rescorer = self.retriever.rescorer
+        holders: list[object] = [self.embedder]
+        if rescorer is not None:
+            holders += [rescorer, rescorer.embedder]
+        for holder in holders:
+            clear = getattr(holder, "clear_cache", None)
+            if callable(clear):
+                clear()
 
     async def close(self) -> None:
         """Close the Neo4j driver (only the owner of the executor calls this)."""

@@ -2,11 +2,34 @@
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["ChatLLM", "Embedder", "LLMError", "LLMResponse", "TokenUsage", "embed_queries"]
+__all__ = [
+    "ChatLLM",
+    "Embedder",
+    "LLMError",
+    "LLMResponse",
+    "TextKeys",
+    "TokenUsage",
+    "embed_queries",
+]
+
+
+class TextKeys:
+    """Keys of an in-process cache by text that hold no text: a BLAKE2b digest of the text
+    under a random key drawn per cache (so neither the text nor a guess of it can be read from
+    the cache's keys). An erase clears the caches of the process that runs it."""
+
+    def __init__(self) -> None:
+        self._secret = secrets.token_bytes(32)
+
+    def __call__(self, text: str) -> bytes:
+        data = text.encode("utf-8", "surrogatepass")
+        return hashlib.blake2b(data, key=self._secret, digest_size=16).digest()
 
 
 class LLMError(Exception):

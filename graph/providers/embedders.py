@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from graph.providers.base import TextKeys
+
 __all__ = [
     "E5_VARIANTS",
     "E5Embedder",
@@ -116,7 +118,8 @@ class MiniLMEmbedder:
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._batch = batch_size
         self._lock = threading.Lock()
-        self._cache: OrderedDict[str, Any] = OrderedDict()
+        self._cache: OrderedDict[bytes, Any] = OrderedDict()  # by TextKeys digest, no text
+        self._cache_key = TextKeys()
         self._cache_lock = threading.Lock()
         self.computed = 0  # texts run through the model (not answered from the cache)
 
@@ -125,9 +128,10 @@ class MiniLMEmbedder:
         todo: dict[str, list[int]] = {}  # text → positions, each distinct text computed once
         with self._cache_lock:
             for i, text in enumerate(texts):
-                hit = self._cache.get(text)
+                slot = self._cache_key(text)
+                hit = self._cache.get(slot)
                 if hit is not None:
-                    self._cache.move_to_end(text)
+                    self._cache.move_to_end(slot)
                     out[i] = hit.tolist()
                 else:
                     todo.setdefault(text, []).append(i)
@@ -138,10 +142,15 @@ class MiniLMEmbedder:
                     out[i] = vec.tolist()
                 if len(text) <= self.CACHED_CHARS:
                     with self._cache_lock:
-                        self._cache[text] = vec
+                        self._cache[self._cache_key(text)] = vec
                         if len(self._cache) > self.CACHE_SIZE:
                             self._cache.popitem(last=False)
         return out
+
+    def clear_cache(self) -> None:
+        """Drop every cached vector (an erase calls it: the vectors stood for erased text)."""
+        with self._cache_lock:
+            self._cache.clear()
 
     def _compute(self, texts: list[str]) -> list[Any]:
         """float32 vectors of ``texts`` from the model."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.memory.erase import EraseReport, erase_entity, erase_fact
+from graph.memory.erase import EraseReport, erase_target
 from graph.memory.facade import Memory
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.memory.write.remember.rows import API_MAX_ITEMS
@@ -170,11 +170,11 @@ def _erased(r: EraseReport) -> dict[str, Any]:
 
 
 async def erase_fact_tool(m: Memory, agent_id: str, inp: EraseFact) -> dict[str, Any]:
-    return _erased(await erase_fact(m.executor, agent_id, inp.fact_id, queue=m.queue))
+    return _erased(await m.erase(erase_target(agent_id, fact_id=inp.fact_id)))
 
 
 async def erase_entity_tool(m: Memory, agent_id: str, inp: EraseEntity) -> dict[str, Any]:
-    return _erased(await erase_entity(m.executor, agent_id, inp.key, queue=m.queue))
+    return _erased(await m.erase(erase_target(agent_id, entity_key=inp.key)))
 
 
 # --- ingest a document ------------------------------------------------------------------------

@@ -193,7 +193,9 @@ async def _auto_merge(executor: Executor, agent_id: str, pair: PairScore) -> boo
     try:
         await merge_entities(executor, agent_id, pair.keep_key, pair.drop_key, reason=pair.reason)
     except Exception as exc:
-        log.warning("auto-merge %s <- %s failed: %s", pair.keep_key, pair.drop_key, exc)
+        # The candidate id, not the keys nor the error's text (it may quote them): entity keys
+        # name people and stay out of log files.
+        log.warning("auto-merge of candidate %s failed: %s", pair.id, type(exc).__name__)
         return False
     return True
 

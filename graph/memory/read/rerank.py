@@ -8,7 +8,8 @@ unparseable answer — returns None and the caller keeps the formula order.
 ``EmbeddingRescorer``: offline re-scoring with a second, better embedder (e5, optional extra):
 the query and the pool's facts are embedded with it (query/passage prefixes) and its cosine is
 blended into each fact's semantic score (``blend_semantic``); the formula then runs again. Fact
-vectors are cached in process by text (a fact's text does not change), bounded.
+vectors are cached in process by a keyed digest of the text (a fact's text does not change; the
+cache holds no text), bounded; an erase clears it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,14 @@ import numpy as np
 
 from graph.memory import prompts
 from graph.memory.read.models import ScoredFact
-from graph.providers.base import ChatLLM, Embedder, LLMError, TokenUsage, embed_queries
+from graph.providers.base import (
+    ChatLLM,
+    Embedder,
+    LLMError,
+    TextKeys,
+    TokenUsage,
+    embed_queries,
+)
 
 __all__ = [
     "EmbeddingRescorer",
@@ -153,13 +161,18 @@ class EmbeddingRescorer:
         self.embedder = embedder
         self.name = embedder.name
         self.cache_size = cache_size
-        self._cache: dict[str, np.ndarray] = {}
+        self._cache: dict[bytes, np.ndarray] = {}  # by TextKeys digest: no text kept
+        self._key = TextKeys()
+
+    def clear_cache(self) -> None:
+        """Drop every cached vector (an erase calls it: the vectors stood for erased text)."""
+        self._cache.clear()
 
     async def _vectors(self, texts: Iterable[str]) -> int:
-        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        missing = [t for t in dict.fromkeys(texts) if self._key(t) not in self._cache]
         if missing:
             for text, vec in zip(missing, await self.embedder.embed(missing), strict=True):
-                self._cache[text] = np.asarray(vec, dtype=np.float32)
+                self._cache[self._key(text)] = np.asarray(vec, dtype=np.float32)
             while len(self._cache) > self.cache_size:
                 del self._cache[next(iter(self._cache))]
         return len(missing)
@@ -176,7 +189,8 @@ class EmbeddingRescorer:
             embed_queries(self.embedder, [query]), self._vectors(f.text for f in pool)
         )
         q = np.asarray(qvec, dtype=np.float32)
-        scores = {f.id: float(self._cache[f.text] @ q) for f in pool if f.text in self._cache}
+        keyed = ((f.id, self._cache.get(self._key(f.text))) for f in pool)
+        scores = {fid: float(vec @ q) for fid, vec in keyed if vec is not None}
         return RescoreOutcome(
             scores=scores, embedded=embedded, ms=round((time.perf_counter() - started) * 1000.0, 2)
         )

@@ -231,8 +231,11 @@ def drop_unresolved(
             warnings.append(f"relation {rel.type!r} dropped: {missing[0]!r} was not resolved")
             continue
         kept_relations.append(rel)
-    for warning in warnings:
-        log.warning("write plan: %s", warning)
+    if warnings:  # how many, not which: entity keys name people and stay out of log files
+        log.warning(
+            "write plan: %d fact(s) or relation(s) dropped (an entity they name was not resolved)",
+            len(warnings),
+        )
     return kept, kept_relations, warnings
 
 

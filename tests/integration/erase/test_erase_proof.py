@@ -1,10 +1,14 @@
 """Proof of erase on the real Neo4j: a unique marker goes in through every input path (a
 message, earlier messages, remember, a document's text and URL, a forget reason, a thread id, a
-job subject); erasing the subject it names leaves no property of any node or relationship in the
-whole database holding it, and the agent's other facts retrieve as before."""
+job subject, entities merged into the subject through a chain of merges); erasing the subject it
+names leaves no property of any node or relationship in the whole database holding it, the audit
+records keep no hash a guess of the subject could be checked against, and the agent's other
+facts retrieve as before. Erasing a fact does the same for its message, also where a later async
+write kept it as an earlier message; an erase empties the process's caches of embedded text."""
 
 from __future__ import annotations
 
+import hashlib
 import http.server
 import random
 import string
@@ -15,12 +19,13 @@ from datetime import UTC, datetime
 import pytest
 
 from graph.executor import Executor
-from graph.memory.erase import erase_entity
+from graph.memory.erase import erase_target
 from graph.memory.facade import Memory
 from graph.memory.jobs import Worker
 from graph.memory.jobs.handlers import default_handlers, maintenance_spec
+from graph.memory.read.rerank import EmbeddingRescorer
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
-from graph.providers import HashEmbedder
+from graph.providers import Embedder, HashEmbedder
 from server.settings import Settings
 from tests.cypher import load_query
 from tests.integration.gql.support import load_story, memory_for
@@ -63,6 +68,15 @@ async def _scan(executor: Executor, needle: str) -> list[dict[str, object]]:
     )
 
 
+async def _no_checkable_hash(executor: Executor, agent_id: str, guesses: list[str]) -> None:
+    """No audit record of the agent keeps a plain sha256 of a guess (a key, a name)."""
+    audits = await executor.run_text(load_query("erase_audits"), {"agent_id": agent_id}, read=True)
+    assert any(a["action"] == "ERASE" for a in audits)
+    kept = " ".join(str(a[f]) for a in audits for f in ("target_id", "text_hash"))
+    for guess in guesses:
+        assert hashlib.sha256(guess.encode()).hexdigest()[:32] not in kept, guess
+
+
 async def _run_jobs(memory: Memory, agent_id: str) -> int:
     worker = Worker(memory.job_deps(), default_handlers(), agent_id=agent_id)
     return await worker.run_until_idle()
@@ -97,6 +111,8 @@ async def test_erasing_a_subject_leaves_no_trace_of_it_anywhere(
         agent_id,
         entities=[
             StructuredEntity(name=marker, type="person", aliases=[f"{marker}inho"]),
+            StructuredEntity(name=f"{marker} Senior", type="person", profile_text="retired"),
+            StructuredEntity(name=f"{marker} Junior", type="person"),
         ],
         facts=[
             StructuredFact(text=f"{marker} speaks four languages", subject=marker),
@@ -136,6 +152,10 @@ async def test_erasing_a_subject_leaves_no_trace_of_it_anywhere(
         if "languages" in f.text
     ]
     await memory.admin.forget(agent_id, forgotten[0].id, f"{marker} asked to drop it")
+    # A merge chain into the subject: Senior into Junior, then Junior into the subject.
+    senior, junior = f"{key}_senior", f"{key}_junior"
+    await memory.admin.merge_entities(agent_id, junior, senior, reason=f"{marker} is one person")
+    await memory.admin.merge_entities(agent_id, key, junior)
     before = await _retrieved(memory, agent_id)
     found = await _scan(executor, marker)
     # Every path did store the marker somewhere (else the proof below would prove nothing).
@@ -159,11 +179,15 @@ async def test_erasing_a_subject_leaves_no_trace_of_it_anywhere(
     then = await memory.retriever.retrieve(agent_id, f"{marker} languages", as_of=written_at)
     assert marker.lower() in then.context.lower()  # time travel showed it before the erase
 
-    report = await erase_entity(executor, agent_id, key, queue=memory.queue)
+    report = await memory.erase(erase_target(agent_id, entity_key=key))
 
     assert report.facts >= 5 and report.events >= 3 and report.documents == 2
+    assert report.entities >= 3  # the subject, both entities of its merge chain, orphans
     leftover = await _scan(executor, marker)
     assert leftover == [], leftover
+    listed = await memory.browse.entities(agent_id, include_merged=True, first=100)
+    assert not {key, junior, senior} & {e.key for e in listed.items}
+    await _no_checkable_hash(executor, agent_id, [key, junior, senior, marker])
     after = await _retrieved(memory, agent_id)
     # Every other fact a question found is still found. Their order may change: the erased
     # subject was a neighbour of the people they name (a friend of Clara), and graph signals
@@ -175,3 +199,57 @@ async def test_erasing_a_subject_leaves_no_trace_of_it_anywhere(
     # Time travel to before the erase does not bring the text back either.
     past = await memory.retriever.retrieve(agent_id, f"{marker} languages", as_of=written_at)
     assert marker.lower() not in past.context.lower()
+
+
+async def test_erasing_a_fact_leaves_no_trace_of_its_message_anywhere(
+    executor: Executor, hash_embedder: HashEmbedder, agent_id: str
+) -> None:
+    """The fact's message was also kept as an earlier message by later async writes (in their
+    job payloads, done and pending): the erase takes it from there too, and the jobs stay."""
+    marker = _marker().lower()
+    memory = memory_for(executor, hash_embedder)
+    message = f"My neighbour {marker} moved to Lisbon in May."
+    written = await memory.writer.write(agent_id, message, "Rafael", idempotency_key=marker)
+    done = await memory.write_async(
+        agent_id, "I adopted a grey cat.", "Rafael", recent_messages=[f"Rafael: {message}"]
+    )
+    await _run_jobs(memory, agent_id)
+    pending = await memory.write_async(
+        agent_id, "The cat is called Miso.", "Rafael", recent_messages=[message, "nice!"]
+    )
+    labels = {(r["label"], r["key"]) for r in await _scan(executor, marker)}
+    assert {("Event", "text"), ("Fact", "text"), ("Job", "payload")} <= labels, labels
+
+    report = await memory.erase(erase_target(agent_id, fact_id=written.facts_added[0].id))
+
+    assert report.job_contexts == 2 and report.events == 1
+    assert await _scan(executor, marker) == []
+    for accepted in (done, pending):
+        job = await memory.queue.get(accepted.job_id or "")
+        assert job is not None and job.payload["event_id"] == accepted.event_id
+    await _no_checkable_hash(executor, agent_id, [written.facts_added[0].id, message])
+
+
+async def test_an_erase_empties_the_process_caches_of_embedded_text(
+    executor: Executor, embedder: Embedder, agent_id: str
+) -> None:
+    """The embedder's cache (names, by a keyed digest: no text) and the re-scorer's cache of fact
+    vectors hold nothing after an erase in this process."""
+    marker = _marker()
+    memory = memory_for(executor, embedder)
+    rescorer = EmbeddingRescorer(HashEmbedder(64))
+    memory.retriever.rescorer = rescorer
+    await memory.admin.remember(
+        agent_id,
+        entities=[StructuredEntity(name=marker, type="person")],
+        facts=[StructuredFact(text=f"{marker} speaks four languages", subject=marker)],
+    )
+    await embedder.embed([marker])
+    await rescorer.warm([f"{marker} speaks four languages"])
+    cache = getattr(embedder, "_cache", None)
+    assert cache and all(isinstance(k, bytes) for k in cache)
+    assert marker not in repr(list(cache)) and rescorer._cache
+
+    await memory.erase(erase_target(agent_id, entity_key=f"person:{marker.lower()}"))
+
+    assert not getattr(embedder, "_cache", None) and not rescorer._cache

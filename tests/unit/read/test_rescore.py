@@ -115,3 +115,19 @@ async def test_embed_queries_prefers_embed_query() -> None:
 def test_bad_rescore_options_raise_bad_input(options: dict[str, object]) -> None:
     with pytest.raises(BadInput):
         RetrieveConfig().with_options(options)
+
+
+async def test_the_rescorer_cache_holds_no_text_and_an_erase_can_clear_it() -> None:
+    """Cached fact vectors are keyed by a keyed digest, never by the fact's text (an erased
+    text would stay in the process's memory); ``clear_cache`` drops them all."""
+    rescorer = EmbeddingRescorer(HashEmbedder(16))
+    pool = [_fact("a", 0.5, "Zylvana lives in Porto"), _fact("b", 0.4, "Bruno likes tea")]
+    first = await rescorer.similarities("who lives in Porto", pool)
+    assert first.embedded == 2 and set(first.scores) == {"a", "b"}
+    assert "Zylvana" not in repr(list(rescorer._cache))
+    assert all(isinstance(k, bytes) for k in rescorer._cache)
+    again = await rescorer.similarities("who lives in Porto", pool)
+    assert again.embedded == 0 and again.scores == first.scores
+    rescorer.clear_cache()
+    assert not rescorer._cache
+    assert (await rescorer.similarities("Porto", pool)).embedded == 2

@@ -3,7 +3,10 @@ single-valued relations, evidence linkage, modes and the commit plan."""
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
+
+import pytest
 
 from graph.memory.write.extraction import ExtractedFact
 from graph.memory.write.planning import (
@@ -363,9 +366,14 @@ def test_informed_answer_actions_are_parsed_and_validated() -> None:
     assert any("without a reason" in w for w in warnings)
 
 
-def test_build_plan_drops_items_whose_keys_it_was_not_given() -> None:
+def test_build_plan_drops_items_whose_keys_it_was_not_given(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     """A fact or relation naming an entity the plan was not given is dropped with a warning;
-    the rest of the message is planned (an odd sentence never fails the whole write)."""
+    the rest of the message is planned (an odd sentence never fails the whole write). The
+    warnings go back to the caller; the log says how many, never the entity keys (an erased
+    subject's key must not survive in log files)."""
+    caplog.set_level(logging.DEBUG)
     ents = {"place:sp": EntityInfo("place:sp", "SP", "place", False)}
     items = [
         _item(
@@ -403,3 +411,6 @@ def test_build_plan_drops_items_whose_keys_it_was_not_given() -> None:
     assert {e["key"] for e in out.plan.entities} == {"place:sp"}
     assert len(out.warnings) == 3
     assert any("person:narrator" in w for w in out.warnings)
+    logged = " ".join(r.getMessage() for r in caplog.records)
+    assert "dropped" in logged
+    assert not any(k in logged for k in ("person:narrator", "person:ghost", "place:nowhere"))
