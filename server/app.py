@@ -27,13 +27,13 @@ from gql.graphiql import ASSETS_PATH, graphiql_html
 from gql.permissions import ANONYMOUS
 from gql.schema import QueryLimits, build_schema
 from graph.errors import GraphError
-from graph.memory.read.warmup import warm_up
+from graph.memory.warm_start import WarmStart, warm_start
 from graph.schema import ensure_schema
 from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
 from server.breaker import BreakerExecutor
 from server.browser_guide import browser_guide_routes
 from server.explorer import OptionalStaticFiles, explorer_routes
-from server.health import healthz, metrics, readiness, readyz
+from server.health import Warming, healthz, metrics, readiness, readyz
 from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter, parse_networks
 from server.mcp.http import McpHttp
 from server.memory import Memory, build_memory, connect_executor
@@ -47,14 +47,17 @@ log = logging.getLogger("hippograph")
 __all__ = ["HippographGraphQL", "create_app", "query_limits"]
 
 
-async def _warm_up(mem: Memory) -> None:
-    """Plan ``read/signals`` in the background while the API starts serving (a failure is
-    only logged: the first real request then plans it)."""
-    try:
-        took = await warm_up(mem.retriever)
-        log.info("read statements planned in %.1f s", took)
-    except Exception as exc:  # a warm-up must never stop the API
-        log.warning("warm-up retrieve failed (the first request plans instead): %s", exc)
+async def _warm_up(mem: Memory, warming: Warming) -> None:
+    """Load the models and plan the hot statements while the API starts serving
+    (``graph.memory.warm_start``); ``/readyz`` answers ready once it is done. A failing step is
+    only logged: the first real request then does it."""
+    report = await warm_start(mem, log=log.warning)
+    log.info(
+        "warmed up in %.1f s (%s)",
+        report.total_s,
+        ", ".join(f"{k} {v:.1f} s" for k, v in report.seconds.items()),
+    )
+    warming.report = report
 
 
 class HippographGraphQL(GraphQL[Context, None]):
@@ -65,7 +68,7 @@ class HippographGraphQL(GraphQL[Context, None]):
         principal = getattr(request.state, "principal", ANONYMOUS)
 
         async def ready() -> dict[str, Any]:
-            return await readiness(memory)
+            return await readiness(memory, request.app.state.warming)
 
         return Context(memory=memory, principal=principal, readiness=ready, request=request)
 
@@ -120,7 +123,8 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
         if memory is None and settings.worker_enabled:
             worker = await start_worker(mem)
         # Injected services (tests) skip the warm-up: it plans statements the test never runs.
-        warming = asyncio.create_task(_warm_up(mem)) if memory is None else None
+        app.state.warming = Warming(None if memory is None else WarmStart())
+        warming = asyncio.create_task(_warm_up(mem, app.state.warming)) if memory is None else None
         try:
             async with mcp.running():
                 yield

@@ -64,11 +64,15 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Run the background worker standalone until SIGINT/SIGTERM (graceful stop)."""
+        from graph.memory.warm_start import warm_start
         from server.worker import start_worker
 
         async def main() -> None:
             memory, prepare = _memory()
             await prepare()
+            # The models and the hot statements before the first job, not during it.
+            warmed = await warm_start(memory, log=typer.echo)
+            typer.echo(f"warmed up in {warmed.total_s:.1f}s")
             handle = await start_worker(
                 memory,
                 concurrency=concurrency or None,
