@@ -208,7 +208,9 @@ class Assembly:
         source = self.config.jars_from
         if source is None or source.resolve() == self.config.home.resolve():
             return False
-        other = Assembly(RuntimeConfig(source, line=self.config.line, with_gds=self.config.with_gds))
+        other = Assembly(
+            RuntimeConfig(source, line=self.config.line, with_gds=self.config.with_gds)
+        )
         if not other.is_installed():
             return False
 
@@ -258,10 +260,14 @@ class Assembly:
         shutil.copy2(jars[-1], self.plugins / jars[-1].name)
 
     def write_config(self) -> None:
-        """(Re)write neo4j.conf and apoc.conf; loopback only, explicit memory, TLS off."""
+        """(Re)write neo4j.conf and apoc.conf; loopback only, explicit memory, TLS off. The
+        data, log and run folders are the owner's only (0700, whatever the umask): they hold
+        the store (every memory), query and debug logs, and the initial password's file."""
         c = self.config
         for d in (self.conf, self.data, self.logs, self.run_dir):
             d.mkdir(parents=True, exist_ok=True)
+        for d in (self.data, self.logs, self.run_dir):
+            os.chmod(d, 0o700)
         lines = {
             "server.directories.data": self.data,
             "server.directories.logs": self.logs,

@@ -21,7 +21,7 @@ from graph.runtime import password as secret
 from graph.runtime.assemble import Assembly, RuntimeConfig, RuntimeError_
 from graph.runtime.java import VECTOR_API_OPTION, describe
 
-__all__ = ["LocalNeo4j", "RuntimeConfig", "RuntimeError_", "Status"]
+__all__ = ["LocalNeo4j", "RuntimeConfig", "RuntimeError_", "Status", "argfile_quote"]
 
 JVM_OPENS = (
     "--add-opens=java.base/java.nio=ALL-UNNAMED",
@@ -29,6 +29,12 @@ JVM_OPENS = (
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
     "--add-opens=java.base/java.lang=ALL-UNNAMED",
 )
+
+
+def argfile_quote(value: str) -> str:
+    """``value`` as one argument of a picocli argument file: in double quotes, with ``\\``
+    and ``"`` escaped (whitespace, a leading ``-`` or ``#`` stay part of the value)."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,10 @@ class LocalNeo4j(Assembly):
         return secret.candidates(self.config.home)
 
     def _set_initial_password(self) -> None:
+        """Set the password the server's first start takes. The password goes to the admin
+        command in an argument file (picocli's ``@file``, mode 0600 in the owner-only run
+        folder, deleted right after), never on its command line, which every local user can
+        read in ``/proc/<pid>/cmdline``."""
         if (self.data / "dbms").exists():
             return  # only takes effect before the first start
         if self.config.password is None and not self.password_file.exists():
@@ -75,13 +85,18 @@ class LocalNeo4j(Assembly):
             "NEO4J_HOME": str(self.config.neo4j_home),
             "NEO4J_CONF": str(self.conf),
         }
-        cmd = [
-            self.config.java_bin, "-cp", f"{self.lib}/*",
-            "org.neo4j.server.startup.Neo4jAdminCommand",
-            # "--": a configured password may start with "-"; it is not an option.
-            "dbms", "set-initial-password", "--", self.passwords()[0],
-        ]  # fmt: skip
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+        args = self.run_dir / f"initial-password.{os.getpid()}.args"
+        secret.write_secret(args, argfile_quote(self.passwords()[0]))
+        try:
+            cmd = [
+                self.config.java_bin, "-cp", f"{self.lib}/*",
+                "org.neo4j.server.startup.Neo4jAdminCommand",
+                # "--": a configured password may start with "-"; it is not an option.
+                "dbms", "set-initial-password", "--", f"@{args}",
+            ]  # fmt: skip
+            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+        finally:
+            args.unlink(missing_ok=True)
         if proc.returncode != 0:
             raise RuntimeError_(f"set-initial-password failed: {proc.stderr.strip()[-500:]}")
 

@@ -108,10 +108,16 @@ def register(app: typer.Typer) -> None:
             run_seed()
         typer.echo(f"GraphiQL: {api_url(s)}/graphql")
         if s.local_neo4j:
+            # Not the password itself: terminals, CI logs and screen shares keep what is printed.
+            where = (
+                "the NEO4J_PASSWORD you set"
+                if s.neo4j_password
+                else f"generated for this install, kept in {s.neo4j_password_file} (mode 0600)"
+            )
             typer.echo(
-                f"Neo4j Browser: {browser_url(s)}  (user {s.neo4j_user}, password "
-                f"{s.neo4j_secret()}, generated for this install and kept in "
-                f"{s.neo4j_password_file}; the Hippograph guide opens after connecting)"
+                f"Neo4j Browser: {browser_url(s)}  (user {s.neo4j_user}; password: {where}; "
+                "`hippograph neo4j password` prints it; the Hippograph guide opens after "
+                "connecting)"
             )
         if not auth:
             typer.echo("Auth is OFF (demo, loopback only).")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +15,7 @@ import typer
 
 from server.settings import get_settings
 
-__all__ = ["export_to", "import_from", "read_lines", "register"]
+__all__ = ["export_to", "import_from", "private_file", "read_lines", "register"]
 
 
 def read_lines(path: Path) -> Iterator[dict[str, Any]]:
@@ -32,6 +33,18 @@ def read_lines(path: Path) -> Iterator[dict[str, Any]]:
             if not isinstance(data, dict):
                 raise BadInput(f"line {no}: expected a JSON object")
             yield data
+
+
+def private_file(path: Path) -> TextIO:
+    """``path`` opened for writing with mode 0600 (created so, or narrowed when it existed,
+    whatever the umask): an export holds a whole memory."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "w", encoding="utf-8")
 
 
 async def export_to(
@@ -135,7 +148,7 @@ def register(app: typer.Typer) -> None:
                     export_to(sys.stdout, agent, page_size=page_size, embeddings=embeddings)
                 )
             else:
-                with output.open("w", encoding="utf-8") as fh:
+                with private_file(output) as fh:
                     n = asyncio.run(
                         export_to(fh, agent, page_size=page_size, embeddings=embeddings)
                     )

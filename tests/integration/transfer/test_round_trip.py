@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import stat
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -253,8 +254,11 @@ def test_cli_export_then_import(agent_id: str, other_agent: str, tmp_path: Path)
 
     asyncio.run(fill())
     out = tmp_path / "a.jsonl"
+    out.write_text("")
+    out.chmod(0o644)  # a file already there, readable by everyone
     exported = runner.invoke(app, ["export", "--agent", agent_id, "--output", str(out)])
     assert exported.exit_code == 0, exported.output
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600  # a whole memory: the owner's only
     lines = [json.loads(x) for x in io.StringIO(out.read_text())]
     assert lines[0]["kind"] == "header" and sum(x["kind"] == "fact" for x in lines) == 7
     imported = runner.invoke(app, ["import", str(out), "--agent", other_agent])
