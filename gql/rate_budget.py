@@ -25,6 +25,7 @@ from graphql import (
 from strawberry.extensions import SchemaExtension
 
 from gql.errors import ErrorCode
+from gql.fragments import MAX_NESTING
 
 __all__ = ["EXPENSIVE_QUERIES", "MutationRateLimit", "charged_fields", "mutation_fields"]
 
@@ -65,7 +66,9 @@ def charged_fields(
     """Requests of the rate budget the operation ``document`` runs takes (aliases count,
     fragments expanded): one per mutation field and per ``EXPENSIVE_QUERIES`` field of a
     query, ``rerank_cost`` for a ``retrieve`` that reranks with the LLM (pass 1 when no LLM
-    is configured); 0 when the operation cannot be picked."""
+    is configured); 0 when the operation cannot be picked. Spreads count at any depth (each
+    fragment is counted once and charged every time it is spread); a document nesting deeper
+    than ``MAX_NESTING`` is refused with ``BAD_INPUT``."""
     variables = variables or {}
     operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
     fragments = {
@@ -88,9 +91,15 @@ def charged_fields(
             return rerank_cost
         return 1
 
+    spread_costs: dict[str, int] = {}  # each fragment is counted once, however often spread
+
     def count(selection: SelectionSetNode, depth: int = 0) -> int:
-        if depth > 16:  # fragment cycles are refused by validation; stop here regardless
-            return 0
+        if depth > MAX_NESTING:
+            # The fragment pre-pass refuses these before execution; never charge them nothing.
+            raise GraphQLError(
+                f"Selections and fragments nest more than {MAX_NESTING} levels deep.",
+                extensions={"code": ErrorCode.BAD_INPUT.value, "reason": "fragments"},
+            )
         total = 0
         for node in selection.selections:
             if isinstance(node, FieldNode):
@@ -98,7 +107,11 @@ def charged_fields(
             elif isinstance(node, InlineFragmentNode):
                 total += count(node.selection_set, depth + 1)
             elif isinstance(node, FragmentSpreadNode) and node.name.value in fragments:
-                total += count(fragments[node.name.value].selection_set, depth + 1)
+                name = node.name.value
+                if name not in spread_costs:
+                    spread_costs[name] = 0  # a cycle (refused before execution) adds nothing
+                    spread_costs[name] = count(fragments[name].selection_set, depth + 1)
+                total += spread_costs[name]
         return total
 
     return count(chosen[0].selection_set)
