@@ -9,16 +9,21 @@ server's memory. ``embeddings=false`` leaves the vectors out (a much smaller fil
 re-embeds).
 
 An import writes memory wholesale (ids mapped, validity and provenance as the file gives them),
-an operator's action like erase: admin keys only. The JSON Lines body is read line by line as it
-arrives (constant memory, one line at most ``MAX_LINE_BYTES``); a Mem0 document is one JSON value,
-read whole. Bodies up to ``Settings.import_max_bytes`` (``/graphql`` keeps its smaller limit).
+an operator's action like erase: admin keys only. The JSON Lines body is spooled to a temporary
+file as it arrives (linear; memory holds at most ``SPOOL_MEMORY_BYTES``), checked whole, line by
+line (one line at most ``MAX_LINE_BYTES``), and only then written: a bad line is a typed error
+naming it, and nothing is written. Bodies up to ``Settings.import_max_bytes`` (``/graphql`` keeps
+its smaller limit). A Mem0 document is one JSON value mapped whole, so its body is capped lower,
+at ``MEM0_MAX_BYTES`` (413 past it, before it is parsed).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import tempfile
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import IO
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -27,7 +32,8 @@ from starlette.routing import Route
 from gql.permissions import ANONYMOUS, Principal
 from graph.errors import BadInput, EmbedderMismatch
 from graph.memory.facade import Memory
-from graph.memory.transfer import export_agent, import_agent
+from graph.memory.transfer import export_agent
+from graph.memory.transfer.importer import MAX_LINE_BYTES, import_export_file
 from graph.memory.transfer.peers import import_mem0
 from graph.tenancy import may_access
 from server.limits import json_error
@@ -37,7 +43,8 @@ __all__ = ["EXPORT_PATH", "IMPORT_PATH", "export_routes"]
 EXPORT_PATH = "/export"
 IMPORT_PATH = "/import"
 _MAX_AGENT_ID = 200
-MAX_LINE_BYTES = 16_000_000  # one record (a long document's chunk with its vector fits easily)
+MEM0_MAX_BYTES = 64_000_000  # a Mem0 document is parsed and mapped whole, in memory
+SPOOL_MEMORY_BYTES = 8_000_000  # an import body past this goes to a temporary file
 
 
 async def export_download(request: Request) -> Response:
@@ -75,37 +82,42 @@ async def export_download(request: Request) -> Response:
     )
 
 
-async def _records(request: Request) -> AsyncIterator[dict[str, Any]]:
-    """The JSON objects of a JSON Lines body, one line at a time as it streams in."""
-    buffer, number = b"", 0
+class BodyTooLarge(Exception):
+    """The body passed the limit it is read under."""
+
+
+async def _spool(request: Request, out: IO[bytes]) -> None:
+    """Write the request body to ``out`` chunk by chunk as it streams in (linear time)."""
     async for chunk in request.stream():
-        buffer += chunk
-        if len(buffer) > MAX_LINE_BYTES and b"\n" not in buffer:
-            raise BadInput(f"line {number + 1}: longer than {MAX_LINE_BYTES} bytes")
-        *lines, buffer = buffer.split(b"\n")
-        for line in lines:
-            number += 1
-            if line.strip():
-                yield _record(line, number)
-    if buffer.strip():
-        yield _record(buffer, number + 1)
+        out.write(chunk)
 
 
-def _record(line: bytes, number: int) -> dict[str, Any]:
+async def _body(request: Request, limit: int) -> bytes:
+    """The whole body, refused past ``limit`` bytes while it streams (joined once: linear)."""
+    parts: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge(limit)
+        parts.append(chunk)
+    return b"".join(parts)
+
+
+def _json_document(body: bytes) -> object:
     try:
-        data = json.loads(line)
+        return json.loads(body)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise BadInput(f"line {number}: not a JSON object ({type(exc).__name__})") from exc
-    if not isinstance(data, dict):
-        raise BadInput(f"line {number}: expected a JSON object")
-    return data
+        raise BadInput(f"the body is not a JSON document ({type(exc).__name__})") from exc
+    except RecursionError as exc:
+        raise BadInput("the body is JSON nested too deeply") from exc
 
 
 async def import_upload(request: Request) -> Response:
     """Import the body into ``?agent=`` (``&format=hippograph``, the default, or ``mem0``);
-    answers what was written, or a typed error (nothing is written before the body's first
-    record is checked; a file refused part-way leaves the batches before it, and importing it
-    again completes it: ids are mapped, so nothing doubles)."""
+    answers what was written, or a typed error. A JSON Lines body is checked whole before
+    anything is written: a bad line is refused, naming it, and the agent is left as it was.
+    Importing the same file again rewrites the same nodes (ids are mapped: nothing doubles)."""
     agent = request.query_params.get("agent", "").strip()
     if not agent or len(agent) > _MAX_AGENT_ID:
         return json_error(400, "BAD_INPUT", "give ?agent=ID (at most 200 characters)")
@@ -119,12 +131,23 @@ async def import_upload(request: Request) -> Response:
     try:
         if fmt == "mem0":
             try:
-                data = json.loads(await request.body())
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                raise BadInput(f"the body is not a JSON document ({type(exc).__name__})") from exc
+                body = await _body(request, MEM0_MAX_BYTES)
+            except BodyTooLarge:
+                return json_error(
+                    413,
+                    "BAD_INPUT",
+                    f"A Mem0 document is read whole: at most {MEM0_MAX_BYTES} bytes.",
+                    reason="body_size",
+                )
+            data = await asyncio.to_thread(_json_document, body)
+            del body
             report = await import_mem0(memory.executor, memory.embedder, agent, data)
             return JSONResponse({"success": True, "agentId": agent, "format": fmt, **report})
-        result = await import_agent(memory.executor, memory.embedder, agent, _records(request))
+        with tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY_BYTES) as spool:
+            await _spool(request, spool)
+            result = await import_export_file(
+                memory.executor, memory.embedder, agent, spool, max_line_bytes=MAX_LINE_BYTES
+            )
     except (BadInput, EmbedderMismatch) as exc:
         return json_error(400, "BAD_INPUT", str(exc))
     return JSONResponse(

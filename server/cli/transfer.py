@@ -19,20 +19,16 @@ __all__ = ["export_to", "import_from", "private_file", "read_lines", "register"]
 
 
 def read_lines(path: Path) -> Iterator[dict[str, Any]]:
-    """The JSON objects of a JSON Lines file, one line at a time (blank lines skipped)."""
-    from graph.errors import BadInput
+    """The JSON objects of a JSON Lines file, one line at a time (blank lines skipped).
 
-    with path.open(encoding="utf-8") as fh:
-        for no, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise BadInput(f"line {no}: invalid JSON ({exc.msg})") from exc
-            if not isinstance(data, dict):
-                raise BadInput(f"line {no}: expected a JSON object")
-            yield data
+    Raises:
+        BadInput: naming the line (see :func:`graph.memory.transfer.importer.json_lines`).
+    """
+    from graph.memory.transfer.importer import json_lines
+
+    with path.open("rb") as fh:
+        for _, record in json_lines(fh):
+            yield record
 
 
 def private_file(path: Path) -> TextIO:
@@ -85,8 +81,10 @@ async def export_to(
 async def import_from(
     path: Path, agent: str, *, batch_size: int = 500, memory: Any = None
 ) -> dict[str, Any]:
-    """Import a Hippograph export file into ``agent`` with a progress bar; the result as JSON."""
-    from graph.memory.transfer import import_agent
+    """Import a Hippograph export file into ``agent`` with a progress bar; the result as JSON.
+    The file is checked whole first: a bad line is refused, naming it, before anything is
+    written."""
+    from graph.memory.transfer.importer import import_export_file
     from graph.progress import progress_bar
     from graph.schema import ensure_schema
     from server.memory import build_memory
@@ -95,14 +93,10 @@ async def import_from(
     bar = progress_bar(total=None, unit="rec", desc=f"import {agent}")
     try:
         await ensure_schema(mem.executor, mem.embedder.dimensions)
-        r = await import_agent(
-            mem.executor,
-            mem.embedder,
-            agent,
-            read_lines(path),
-            batch_size=batch_size,
-            progress=bar.update,
-        )
+        with path.open("rb") as fh:
+            r = await import_export_file(
+                mem.executor, mem.embedder, agent, fh, batch_size=batch_size, progress=bar.update
+            )
         return {
             "agent_id": r.agent_id,
             "source_agent": r.source_agent,

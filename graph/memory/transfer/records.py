@@ -158,6 +158,75 @@ def _need(record: dict[str, Any], key: str) -> Any:
     value = record.get(key)
     if value is None:
         raise BadInput(f"{record.get('kind')} record without {key!r}")
+    if key in _STRING_FIELDS and not isinstance(value, str):
+        raise BadInput(f"{record.get('kind')} record: {key!r} must be a string")
+    return value
+
+
+# Fields that hold an id or a key: strings.
+_STRING_FIELDS = frozenset({"id", "key", "norm", "document_id", "source", "target"})
+_SCALARS = (str, bool, int, float)
+
+
+def _property(kind: str, name: str, value: Any) -> None:
+    """A value Neo4j can store as a property: a string, number or boolean, or a list of one of
+    those kinds (a vector); anything else (an object, a list of objects) is refused."""
+    if isinstance(value, _SCALARS):
+        return
+    if isinstance(value, list):
+        kinds = {
+            str
+            if isinstance(v, str)
+            else bool
+            if isinstance(v, bool)
+            else float
+            if isinstance(v, (int, float))
+            else None
+            for v in value
+        }
+        if None not in kinds and len(kinds) <= 1:
+            return
+    raise BadInput(
+        f"{kind} record: props.{name} must be a string, number, boolean or a list of one of "
+        f"those, not {type(value).__name__}"
+    )
+
+
+def _props(record: dict[str, Any]) -> dict[str, Any]:
+    kind = record.get("kind")
+    raw = record.get("props")
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise BadInput(f"{kind} record: 'props' must be an object, not {type(raw).__name__}")
+    for name, value in raw.items():
+        if value is not None:
+            _property(str(kind), name, value)
+    return decode_props(dict(raw))
+
+
+def _strings(record: dict[str, Any], key: str) -> list[str]:
+    """``record[key]``: a list of strings (absent or null: empty)."""
+    value = record.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise BadInput(f"{record.get('kind')} record: {key!r} must be a list of strings")
+    return value
+
+
+def _objects(record: dict[str, Any], key: str, field: str) -> list[dict[str, Any]]:
+    """``record[key]``: a list of objects, each with a string ``field``."""
+    value = record.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(
+        isinstance(v, dict) and isinstance(v.get(field), str) for v in value
+    ):
+        raise BadInput(
+            f"{record.get('kind')} record: {key!r} must be a list of objects with a "
+            f"string {field!r}"
+        )
     return value
 
 
@@ -166,19 +235,21 @@ def remap_record(record: dict[str, Any], agent_id: str) -> dict[str, Any]:
     content hash recomputed (it includes the agent id). Returns the row an import query takes.
 
     Raises:
-        BadInput: an unknown kind or a record missing what its kind needs.
+        BadInput: an unknown kind, a record missing what its kind needs, or a field of the wrong
+            type (``props`` not an object, a property Neo4j cannot store, an id not a string,
+            ``about`` or ``causes`` items without their key or id).
     """
     kind = record.get("kind")
     if kind not in KINDS:
         raise BadInput(f"unknown record kind {kind!r}")
-    props = decode_props(dict(record.get("props") or {}))
+    props = _props(record)
     m = lambda old: map_id(agent_id, old)  # noqa: E731 - local shorthand
     if kind == "entity":
         return {"key": _need(record, "key"), "props": {**props, "key": record["key"]}}
     if kind == "alias":
         return {
             "norm": _need(record, "norm"),
-            "entity_keys": list(record.get("entity_keys") or []),
+            "entity_keys": _strings(record, "entity_keys"),
             "props": {**props, "norm": record["norm"]},
         }
     if kind in ("event", "document"):
@@ -189,6 +260,9 @@ def remap_record(record: dict[str, Any], agent_id: str) -> dict[str, Any]:
         return {"id": new, "document_id": doc, "props": {**props, "id": new, "document_id": doc}}
     if kind == "fact":
         new = m(_need(record, "id"))
+        for name in ("subject_key", "normalized"):
+            if name in props and not isinstance(props[name], str):
+                raise BadInput(f"fact record: props.{name} must be a string")
         if "subject_key" in props and "normalized" in props:
             props["content_hash"] = content_hash(
                 agent_id, props["subject_key"], props["normalized"]
@@ -198,26 +272,26 @@ def remap_record(record: dict[str, Any], agent_id: str) -> dict[str, Any]:
             "props": {**props, "id": new},
             "about": [
                 {"key": a["key"], "primary": bool(a.get("primary"))}
-                for a in record.get("about") or []
+                for a in _objects(record, "about", "key")
             ],
-            "from_events": [m(e) for e in record.get("from_events") or []],
+            "from_events": [m(e) for e in _strings(record, "from_events")],
         }
     if kind == "fact_link":
         return {
             "id": m(_need(record, "id")),
-            "supersedes": [m(s) for s in record.get("supersedes") or []],
+            "supersedes": [m(s) for s in _strings(record, "supersedes")],
             "causes": [
-                {"id": m(c["id"]), "props": decode_props(c.get("props") or {})}
-                for c in record.get("causes") or []
+                {"id": m(c["id"]), "props": _props({"kind": "cause", "props": c.get("props")})}
+                for c in _objects(record, "causes", "id")
             ],
         }
     if kind == "relation":
         new = m(_need(record, "id"))
         props["id"] = new
         if props.get("evidence_fact_id"):
-            props["evidence_fact_id"] = m(props["evidence_fact_id"])
+            props["evidence_fact_id"] = m(str(props["evidence_fact_id"]))
         if props.get("evidence_fact_ids"):
-            props["evidence_fact_ids"] = [m(f) for f in props["evidence_fact_ids"]]
+            props["evidence_fact_ids"] = [m(str(f)) for f in props["evidence_fact_ids"]]
         return {
             "id": new,
             "source": _need(record, "source"),
@@ -228,5 +302,5 @@ def remap_record(record: dict[str, Any], agent_id: str) -> dict[str, Any]:
     return {
         "id": new,
         "props": {**props, "id": new},
-        "derived_from": [m(f) for f in record.get("derived_from") or []],
+        "derived_from": [m(f) for f in _strings(record, "derived_from")],
     }
