@@ -19,11 +19,13 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from strawberry.asgi import GraphQL
 
 from gql.context import Context
 from gql.graphiql import ASSETS_PATH, graphiql_html
+from gql.graphiql import HEADERS as GRAPHIQL_HEADERS
 from gql.permissions import ANONYMOUS
 from gql.schema import QueryLimits, build_schema
 from graph.errors import GraphError
@@ -76,6 +78,10 @@ class HippographGraphQL(GraphQL[Context, None]):
     def graphql_ide_html(self) -> str:
         return graphiql_html()
 
+    async def render_graphql_ide(self, request: Request) -> Response:
+        """The page, with headers that forbid framing it (see gql/graphiql.py)."""
+        return HTMLResponse(self.graphql_ide_html, headers=GRAPHIQL_HEADERS)
+
 
 def query_limits(settings: Settings) -> QueryLimits:
     """The GraphQL document limits configured by settings."""
@@ -123,8 +129,9 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
         if memory is None and settings.worker_enabled:
             worker = await start_worker(mem)
         # Injected services (tests) skip the warm-up: it plans statements the test never runs.
-        app.state.warming = Warming(None if memory is None else WarmStart())
-        warming = asyncio.create_task(_warm_up(mem, app.state.warming)) if memory is None else None
+        warm = memory is None and settings.warm_up
+        app.state.warming = Warming(None if warm else WarmStart())
+        warming = asyncio.create_task(_warm_up(mem, app.state.warming)) if warm else None
         try:
             async with mcp.running():
                 yield

@@ -217,6 +217,12 @@ class Settings(BaseSettings):
         description="A pending idempotency claim older than this is taken over by a retry",
     )
     worker_enabled: bool = True
+    warm_up: bool = Field(
+        default=True,
+        description="API processes load the models and plan the hot statements at start "
+        "(graph/memory/warm_start.py) and report ready (/readyz) only after; off: they report "
+        "ready at once and the first requests pay for it",
+    )
 
     # --- background jobs (graph/memory/jobs) ----------------------------------------------
     worker_concurrency: int = Field(default=1, ge=1, le=64, description="Worker loops per process")

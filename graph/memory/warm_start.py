@@ -7,15 +7,17 @@ does them up front, in order:
 
 1. the embedder's first run (one short text);
 2. offline (no LLM): the extractor's spaCy pipeline;
-3. the read statements (:func:`graph.memory.read.warmup.warm_up`: one retrieve of an agent that
-   holds nothing, the bridge and the exact scan);
-4. offline: the write path, as a dry run of one message for that agent (extraction, the
-   embeddings of its names and facts, the resolution and reconciliation reads in a read
-   transaction). A dry run stores nothing; with an LLM it is skipped (it would call the LLM).
+3. the read statements: :func:`graph.memory.read.warmup.warm_up` (one retrieve of an agent that
+   holds nothing, the bridge and the exact scan), then a few questions of the store's own facts
+   (:func:`graph.memory.read.warmup.warm_read_paths`, agents from the largest to the smallest):
+   the statements a retrieve runs only when an agent holds facts;
+4. offline: the write path, one message written for that empty agent through
+   :class:`RollbackExecutor`: every statement runs (so Neo4j plans it) and every transaction
+   is rolled back. With an LLM it is skipped (it would call the LLM).
 
 The API reports ready (``/readyz``) only once this has finished; the standalone worker runs it
-before it leases its first job. It only reads; a step that fails is reported, not raised: the
-first request then pays for it, as before.
+before it leases its first job. Nothing is stored; a step that fails is reported, not raised:
+the first request then pays for it, as before.
 """
 
 from __future__ import annotations
@@ -24,16 +26,90 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any, LiteralString, TypeVar
 
+from graph.executor import Executor, Transaction
 from graph.memory.facade import Memory
-from graph.memory.read.warmup import WARMUP_AGENT, warm_up
+from graph.memory.read.warmup import WARMUP_AGENT, warm_read_paths, warm_up
 from graph.memory.write.offline import load_nlp
+from graph.memory.write.pipeline import WritePipeline
+from graph.page_cache import agent_sizes
 
-__all__ = ["WARMUP_MESSAGE", "WarmStart", "warm_start"]
+__all__ = ["WARMUP_MESSAGE", "RollbackExecutor", "WarmStart", "warm_start"]
+
+T = TypeVar("T")
+# Questions of the store's own facts, three per agent: the largest, a middling and the smallest.
+WARM_QUESTIONS = 9
 
 # Names people, a place, an employer and a time: the extractor and the resolution reads take
 # the paths a real message takes.
 WARMUP_MESSAGE = "Ana moved to Curitiba last week and started working at Acme with Bruno."
+
+
+class _RolledBack(Exception):
+    """Raised at the end of a unit of work so its transaction rolls back; carries the result."""
+
+    def __init__(self, result: object) -> None:
+        super().__init__("rolled back")
+        self.result = result
+
+
+class RollbackExecutor:
+    """An :class:`Executor` whose writes all roll back: each write transaction (and each
+    write statement, run as one) does all its work and is then rolled back, so a pipeline
+    runs every statement it would run and the database is left as it was. Reads pass
+    through. ``statements`` lists the names run inside its transactions."""
+
+    def __init__(self, inner: Executor) -> None:
+        self.inner = inner
+        self.statements: list[str] = []
+
+    async def run(
+        self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[dict[str, Any]]:
+        if read:
+            return await self.inner.run(name, params, read=True)
+
+        async def one(tx: Transaction) -> list[dict[str, Any]]:
+            return await tx.run(name, **(params or {}))
+
+        return await self.write(one)
+
+    async def run_text(
+        self, query: LiteralString, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[dict[str, Any]]:
+        if read:
+            return await self.inner.run_text(query, params, read=True)
+        raise NotImplementedError("a warm-up runs named statements only")
+
+    async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        async def rolled_back(tx: Transaction) -> T:
+            try:
+                result = await work(tx)
+            finally:
+                self.statements += tx.statements
+            raise _RolledBack(result)
+
+        try:
+            await self.inner.write(rolled_back)
+        except _RolledBack as done:
+            return done.result  # type: ignore[return-value]
+        raise AssertionError("unreachable: the unit of work always raises")
+
+    async def read(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        async def recorded(tx: Transaction) -> T:
+            try:
+                return await work(tx)
+            finally:
+                self.statements += tx.statements
+
+        return await self.inner.read(recorded)
+
+    async def ping(self) -> bool:
+        return await self.inner.ping()
+
+    async def close(self) -> None:
+        """The inner executor belongs to the process: it is not closed here."""
 
 
 @dataclass
@@ -61,9 +137,16 @@ async def warm_start(memory: Memory, *, log: Callable[[str], object] | None = No
 
     async def reads() -> None:
         await warm_up(memory.retriever)
+        sizes = await agent_sizes(memory.executor)
+        cfg = memory.retriever.config
+        await warm_read_paths(memory.executor, cfg, sizes, questions=WARM_QUESTIONS)
 
     async def writes() -> None:
-        await memory.writer.write(WARMUP_AGENT, WARMUP_MESSAGE, "Ana", dry_run=True)
+        writer = memory.writer
+        rolled_back = WritePipeline(
+            RollbackExecutor(memory.executor), writer.embedder, None, writer.config
+        )
+        await rolled_back.write(WARMUP_AGENT, WARMUP_MESSAGE, "Ana")
 
     steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [("embedder", embed)]
     if offline:

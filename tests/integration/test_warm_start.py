@@ -1,49 +1,110 @@
-"""A process warms up when it starts (graph/memory/warm_start.py): the models load and the hot
-read and write statements run once, nothing is stored, and the API reports ready only after."""
+"""A process warms up when it starts (graph/memory/warm_start.py): the models load and every
+statement a first retrieve and write run has run once (so Neo4j has planned it), nothing is
+stored, and the API reports ready only after."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
 import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import pytest
 from starlette.testclient import TestClient
 
 import server.app
-from graph.executor import Executor
+from graph.executor import Executor, Transaction
 from graph.memory.facade import Memory
 from graph.memory.read.warmup import WARMUP_AGENT
-from graph.memory.warm_start import WarmStart, warm_start
+from graph.memory.warm_start import RollbackExecutor, WarmStart, warm_start
+from graph.memory.write import StructuredFact, remember
 from graph.memory.write.offline import extractor
 from graph.providers import Embedder
 from server.app import create_app
 from server.memory import build_memory
 from server.settings import Settings
 from tests.cypher import load_query
-from tests.fakes import AccessRecorder
+from tests.fakes import WrappedExecutor
 
 pytestmark = pytest.mark.neo4j
 
+T = TypeVar("T")
 
-async def test_warm_start_loads_the_models_runs_reads_and_a_dry_write_and_stores_nothing(
-    settings: Settings, executor: Executor, embedder: Embedder
+
+class StatementRecorder(WrappedExecutor):
+    """Records the name of every statement run, inside transactions too."""
+
+    def __init__(self, inner: Executor) -> None:
+        super().__init__(inner)
+        self.names: set[str] = set()
+
+    async def run(
+        self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
+    ) -> list[dict[str, Any]]:
+        self.names.add(name)
+        return await super().run(name, params, read=read)
+
+    async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        return await super().write(self._recorded(work))
+
+    async def read(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        return await super().read(self._recorded(work))
+
+    def _recorded(
+        self, work: Callable[[Transaction], Awaitable[T]]
+    ) -> Callable[[Transaction], Awaitable[T]]:
+        async def unit(tx: Transaction) -> T:
+            try:
+                return await work(tx)
+            finally:
+                self.names.update(tx.statements)
+
+        return unit
+
+
+async def test_warm_start_runs_what_a_first_retrieve_and_write_run_and_stores_nothing(
+    settings: Settings, executor: Executor, embedder: Embedder, agent_id: str
 ) -> None:
-    seen = AccessRecorder(executor)
-    memory = build_memory(settings, executor=seen, embedder=embedder)  # offline: no LLM
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        facts=[StructuredFact("Ana works at Acme in Curitiba.", subject="Ana")],
+    )
+    warming = StatementRecorder(executor)
+    memory = build_memory(settings, executor=warming, embedder=embedder)  # offline: no LLM
 
     report = await warm_start(memory)
 
     assert report.failed == {}
     assert list(report.seconds) == ["embedder", "extractor", "read statements", "write path"]
     assert extractor._NLP is not None  # the spaCy pipeline is loaded
-    statements = {name for name, _ in seen.calls}
-    assert "read/signals" in statements  # the read path
-    assert ("<unit of work>", "read") in seen.calls  # the dry write's read transaction
+    for name, kind in (("read/signals", "read"), ("write/create_events", "write")):
+        assert name in warming.names, f"the warm-up did not run {name} ({kind})"
     rows = await executor.run_text(
         load_query("agent_counts"), {"agent_id": WARMUP_AGENT}, read=True
     )
-    assert rows == []  # a dry run: nothing stored
+    assert rows == []  # every write was rolled back
+    # A first request afterwards runs no statement the warm-up did not (so none is planned).
+    first = StatementRecorder(executor)
+    served = build_memory(settings, executor=first, embedder=embedder)
+    await served.retriever.retrieve(agent_id, "Where does Ana work?")
+    await served.writer.write(agent_id, "Ana moved to Recife and works at Globex now.", "Ana")
+    assert first.names - warming.names == set()
+
+
+async def test_writes_through_the_rollback_executor_run_and_leave_nothing(
+    executor: Executor, embedder: Embedder, agent_id: str
+) -> None:
+    facts = [StructuredFact("Ana works at Acme in Curitiba.", subject="Ana")]
+    rolled_back = RollbackExecutor(executor)
+    await remember(rolled_back, embedder, agent_id, facts=facts)
+    assert rolled_back.statements  # the statements ran
+    counts = load_query("agent_counts")
+    assert await executor.run_text(counts, {"agent_id": agent_id}, read=True) == []
+    await remember(executor, embedder, agent_id, facts=facts)  # the same through the executor
+    assert await executor.run_text(counts, {"agent_id": agent_id}, read=True) != []
 
 
 def test_readyz_answers_ready_only_after_the_warm_up(
