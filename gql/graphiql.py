@@ -6,6 +6,12 @@ The page's scripts and styles (React, GraphiQL, the explorer plugin) are served 
 registry into ``<home>/graphiql/<name>@<version>/`` and the app mounts that folder at
 ``ASSETS_PATH``; the page keeps the upstream subresource-integrity hashes, so the browser checks
 each file. No request leaves the machine.
+
+The page is never framed (:data:`HEADERS`: ``frame-ancestors 'none'``, ``X-Frame-Options:
+DENY``), and it runs only what the person sees and typed or chose: a document in the page
+address (``?q=``) that contains a mutation or subscription is not loaded into the editor (the
+address loses it, the editor says why), so neither a link nor a framing page can prefill an
+operation that changes memory; headers are never read from the address.
 """
 
 from __future__ import annotations
@@ -16,7 +22,15 @@ from functools import cache
 
 from strawberry.http.ides import get_graphql_ide_html
 
-__all__ = ["ASSETS_PATH", "ASSET_PACKAGES", "CDN", "EXAMPLE_TABS", "cdn_packages", "graphiql_html"]
+__all__ = [
+    "ASSETS_PATH",
+    "ASSET_PACKAGES",
+    "CDN",
+    "EXAMPLE_TABS",
+    "HEADERS",
+    "cdn_packages",
+    "graphiql_html",
+]
 
 CDN = "https://unpkg.com/"
 ASSETS_PATH = "/graphiql-assets"
@@ -31,6 +45,25 @@ ASSET_PACKAGES: tuple[str, ...] = (
 _MISSING_HINT = (
     "Loading... (if this stays, the GraphiQL assets are missing: run scripts/bootstrap.sh)"
 )
+
+# Response headers of the page: no site may frame it (clickjacking a Run on a prefilled tab).
+HEADERS = {
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+
+# The address's ``q`` as the editor gets it: a mutation or subscription (any mention of one,
+# comments and strings included) is not loaded and is dropped from the address.
+_FROM_ADDRESS = """
+      const ADDRESS_REFUSED = "# The page address carried a mutation or subscription; it was not\\n" +
+        "# loaded. Type or paste the operation you mean to run.\\n";
+      function fromAddress(text) {
+        if (!text || !/mutation|subscription/i.test(text)) return text;
+        updateURL({ q: "" });
+        return ADDRESS_REFUSED;
+      }
+"""
 
 _HEADERS = '{\n  "Authorization": "Bearer <your API key: hippograph apikey create ...>"\n}'
 
@@ -119,12 +152,24 @@ def graphiql_html() -> str:
     replacements = [
         ("<title>Strawberry GraphiQL</title>", "<title>Hippograph GraphiQL</title>"),
         ("const EXAMPLE_QUERY = `", f"const DEFAULT_TABS = {tabs};\n      const EXAMPLE_QUERY = `"),
-        ("parameters.q || EXAMPLE_QUERY", "parameters.q"),
         (
             "plugins: [explorerPlugin],",
             "plugins: [explorerPlugin],\n          defaultTabs: DEFAULT_TABS,",
         ),
     ]
+    # What the page may run: refused to serve if strawberry's template changed under them.
+    guards = [
+        ("      const fetchURL = ", _FROM_ADDRESS + "\n      const fetchURL = "),
+        (
+            "React.useState(\n          parameters.q || EXAMPLE_QUERY,\n        )",
+            "React.useState(fromAddress(parameters.q))",  # no welcome text: the example tabs
+        ),
+        ("React.useState(parameters.headers)", "React.useState(undefined)"),
+    ]
+    for old, new in guards:
+        if html.count(old) != 1:
+            raise RuntimeError(f"GraphiQL template changed: cannot guard {old.strip()!r}")
+        html = html.replace(old, new, 1)
     for old, new in replacements:
         if old not in html:  # strawberry changed its template: keep it working, unbranded
             return html
