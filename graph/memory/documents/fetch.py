@@ -30,14 +30,21 @@ import httpx
 
 from graph.errors import BadInput
 
-__all__ = ["FetchedDocument", "UrlRefused", "check_url", "fetch_url", "is_public_address"]
+__all__ = [
+    "FetchedDocument",
+    "UrlRefused",
+    "check_url",
+    "decode_body",
+    "fetch_url",
+    "is_public_address",
+]
 
 Resolver = Callable[[str, int], Awaitable[list[str]]]
 _MAX_REDIRECTS = 5
 
 
 class UrlRefused(BadInput):
-    """The URL may not be fetched (scheme, private address, size, content type)."""
+    """The URL may not be fetched (scheme, private address, size, content type, charset)."""
 
 
 @dataclass(frozen=True)
@@ -217,6 +224,20 @@ async def _read(
                 raise UrlRefused(f"document is larger than {max_bytes} bytes")
     except httpx.TransportError as exc:
         raise UrlRefused("the connection broke during the transfer") from exc
+    return FetchedDocument(url, content_type, decode_body(bytes(body), response), len(body))
+
+
+def decode_body(body: bytes, response: httpx.Response) -> str:
+    """The body as text, in the charset the server declares (UTF-8 when none; undecodable
+    bytes replaced).
+
+    Raises:
+        UrlRefused: the declared charset is unknown, or names a codec that is not a text
+            encoding (``base64``, ``zlib``): a refusal of the page, not an internal error.
+    """
     encoding = response.charset_encoding or "utf-8"
-    text = bytes(body).decode(encoding, errors="replace")
-    return FetchedDocument(url, content_type, text, len(body))
+    try:
+        return body.decode(encoding, errors="replace")
+    except LookupError as exc:  # unknown, or not a text encoding
+        shown = "".join(c for c in encoding[:40] if c.isprintable())
+        raise UrlRefused(f"the page declares a charset this server cannot read: {shown!r}") from exc

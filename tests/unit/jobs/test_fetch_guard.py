@@ -160,3 +160,28 @@ async def test_refusals_do_not_echo_resolved_addresses() -> None:
             await check_url("http://intranet.example/", resolver=checked_as(address))
         assert "intranet.example" in str(refused.value)
         assert address not in str(refused.value)
+
+
+@pytest.mark.parametrize("charset", ["x-bogus", "base64", "zlib", "rot13"])
+async def test_a_page_declaring_an_unusable_charset_is_refused_typed(charset: str) -> None:
+    """An unknown charset (or a codec that is not a text encoding) is a typed refusal (the job
+    ends ``FETCH_REFUSED``), not a ``LookupError`` the job would report as ``INTERNAL``."""
+    import httpx
+
+    from graph.memory.jobs.context import job_error
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(
+            200, headers={"content-type": f"text/plain; charset={charset}"}, content=b"hello"
+        )
+
+    with pytest.raises(UrlRefused, match="charset") as refused:
+        await fetch_url(
+            "http://docs.test/page",
+            max_bytes=1_000,
+            content_types=TYPES,
+            allow_private=True,
+            resolver=checked_as("127.0.0.1"),
+            transport=httpx.MockTransport(answer),
+        )
+    assert job_error(refused.value).code == "FETCH_REFUSED"
