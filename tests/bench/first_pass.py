@@ -4,7 +4,7 @@
     .venv/bin/python -m tests.bench.first_pass --warm                  # restart, then warm
     .venv/bin/python -m tests.bench.first_pass --warm --drop-os-cache  # as after a machine restart
 
-Runs on the database the scale bench left (``tests.bench.scale``, its default agents kept),
+Runs on the database the scale bench left (``tests.bench.scale --keep``, its default agents),
 against the local server of the settings (``HIPPOGRAPH_HOME``, ``HIPPOGRAPH_NEO4J_LINE``,
 ports, heap and page cache as the scale run had them). Stops and starts that server (with
 ``--drop-os-cache``, root only, the operating system's cache is dropped in between), runs

@@ -17,8 +17,9 @@ each working somewhere, living somewhere and knowing one or two others), then re
 - retrieve throughput with ``--clients`` concurrent clients (16);
 - offline writes (spaCy, no LLM) with 1, 4 and 16 concurrent clients: messages/s and p95.
 
-Agents have fixed ids (``scale-s-0001`` ...) and facts fixed ids: a second run finds them
-imported and skips them (``--drop`` deletes them at the end instead). The import stops
+Agents have fixed ids (``scale-s-0001`` ...) and facts fixed ids. They are deleted at the end
+unless ``--keep`` is given: a later run (and ``tests.bench.first_pass``) then finds them
+imported and skips the import; ``python -m tests.bench.cleanup --prefix scale-`` deletes them. The import stops
 scheduling new work after ``--max-import-minutes`` and the run goes on with what is stored.
 Run it on a server with memory to match (``HIPPOGRAPH_NEO4J_HEAP`` / ``_PAGECACHE``, see
 docs/scaling.md). Figures depend on the machine's load: compare ratios from one run.
@@ -196,8 +197,12 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             if c <= len(writers)
         }
     finally:
-        if args.drop:
-            for agent, _ in progress_bar([*probe, *small, *big], desc="drop agents"):
+        if args.keep:
+            print(
+                "agents kept (--keep); `python -m tests.bench.cleanup --prefix scale-` deletes them"
+            )
+        else:
+            for agent, _ in progress_bar([*probe, *small, *big], desc="delete agents"):
                 await delete_agent(ex, agent)
         await ex.close()
     report(run)
@@ -278,7 +283,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--clients", type=int, default=16, help="concurrent retrieve clients")
     ap.add_argument("--throughput-seconds", type=float, default=30.0)
     ap.add_argument("--write-messages", type=int, default=48, help="messages per write level")
-    ap.add_argument("--drop", action="store_true", help="delete the bench agents at the end")
+    ap.add_argument(
+        "--keep", action="store_true", help="keep the bench agents (a later run reuses them)"
+    )
+    # Deleting at the end is the default now; the flag is still accepted.
+    ap.add_argument("--drop", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--json", default=None, help="also write the figures to this file")
     return ap.parse_args(argv)
 
