@@ -205,6 +205,13 @@ class Settings(BaseSettings):
     mcp_agent: str | None = Field(
         default=None, description="`hippograph mcp` (stdio) without a key: the one agent it serves."
     )
+    mcp_erase_tools: bool = Field(
+        default=False,
+        description="Offer erase_fact / erase_entity to MCP clients (stdio and /mcp). Off: the "
+        "model never sees them, so instructions hidden in a document or message cannot have it "
+        "erase memory; erase stays with the operator (`hippograph erase`, GraphQL with an admin "
+        "key)",
+    )
 
     # --- pipelines -----------------------------------------------------------------------
     write_mode: Literal["shadow", "controlled", "full"] = "full"

@@ -47,7 +47,10 @@ class McpHttp:
     """The ``/mcp`` route and the session manager its app lifespan must run."""
 
     def __init__(self, settings: Settings) -> None:
-        self.server = build_mcp(partial(caller_from_request, rerank_cost=settings.rerank_rate_cost))
+        self.server = build_mcp(
+            partial(caller_from_request, rerank_cost=settings.rerank_rate_cost),
+            erase_tools=settings.mcp_erase_tools,
+        )
         app = self.server.streamable_http_app(
             streamable_http_path=PATH,
             stateless_http=True,

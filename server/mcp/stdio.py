@@ -81,7 +81,8 @@ async def run_stdio(settings: Settings, *, worker: bool = False) -> None:
             log.warning("schema not ensured at start: %s", exc)
         if worker:
             handle = await start_worker(memory)
-        await build_mcp(StdioCaller(memory, settings)).run_stdio_async()
+        server = build_mcp(StdioCaller(memory, settings), erase_tools=settings.mcp_erase_tools)
+        await server.run_stdio_async()
     finally:
         await stop_worker(handle)
         await memory.close()

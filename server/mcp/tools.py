@@ -53,6 +53,7 @@ class Tool:
     charges_key: bool = False  # ``run`` takes ``key_id=`` (the calling key pays a quota)
     reranks: bool = False  # may rerank with the LLM: costs ``rerank_rate_cost`` requests
     admin_only: bool = False  # only an admin key or the operator's own scope may call it
+    erases: bool = False  # offered only when the operator opts in (Settings.mcp_erase_tools)
 
 
 TOOLS: tuple[Tool, ...] = (
@@ -76,6 +77,7 @@ TOOLS: tuple[Tool, ...] = (
         erase_fact_tool,
         destructive=True,
         admin_only=True,
+        erases=True,
     ),
     Tool(
         "erase_entity",
@@ -84,6 +86,7 @@ TOOLS: tuple[Tool, ...] = (
         erase_entity_tool,
         destructive=True,
         admin_only=True,
+        erases=True,
     ),
     Tool("ingest_document", "Ingest a document", IngestDocument, ingest_document, charges_key=True),
 )

@@ -37,10 +37,8 @@ TOOLS = {
     "lookup_entity",
     "list_facts",
     "forget_fact",
-    "erase_fact",
-    "erase_entity",
     "ingest_document",
-}
+}  # erase_fact / erase_entity only with HIPPOGRAPH_MCP_ERASE_TOOLS=true
 
 
 def _env(**extra: str) -> dict[str, str]:

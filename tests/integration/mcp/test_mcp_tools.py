@@ -15,8 +15,9 @@ from mcp.shared.exceptions import MCPError
 from gql.permissions import LOCAL_ADMIN, Principal
 from graph.executor import Executor
 from graph.providers import HashEmbedder
-from server.mcp.build import Caller, build_mcp
+from server.mcp.build import ERASE_INSTRUCTIONS, INSTRUCTIONS, Caller, build_mcp
 from server.mcp.tools import TOOLS
+from server.settings import Settings
 from tests.integration.gql.support import memory_for
 
 pytestmark = pytest.mark.neo4j
@@ -39,11 +40,11 @@ async def client_for(executor: Executor, hash_embedder: HashEmbedder) -> AsyncIt
     """``client_for(principal)`` → an SDK client connected in-process as that principal."""
     memory = memory_for(executor, hash_embedder)
 
-    def make(principal: Principal) -> Client:
+    def make(principal: Principal, *, erase_tools: bool = False) -> Client:
         async def resolve(_ctx: Any) -> Caller:
             return Caller(memory, principal)
 
-        return Client(build_mcp(resolve))
+        return Client(build_mcp(resolve, erase_tools=erase_tools))
 
     yield make
 
@@ -61,7 +62,7 @@ def _code(result: Any) -> str:
 
 
 async def test_tools_are_listed_with_typed_schemas_and_descriptions(client_for: Any) -> None:
-    async with client_for(LOCAL_ADMIN) as c:
+    async with client_for(LOCAL_ADMIN, erase_tools=True) as c:
         tools = {t.name: t for t in (await c.list_tools()).tools}
     assert set(tools) == TOOL_NAMES == {t.name for t in TOOLS}
     for tool in tools.values():
@@ -79,8 +80,26 @@ async def test_tools_are_listed_with_typed_schemas_and_descriptions(client_for: 
     assert tools["erase_fact"].annotations.destructive_hint is True
 
 
+async def test_erase_tools_are_not_offered_to_the_model_unless_the_operator_opts_in(
+    client_for: Any,
+) -> None:
+    """Even the operator's own scope (stdio with ``HIPPOGRAPH_MCP_AGENT``, or auth off) gets no
+    erase tool by default: a model steered by text planted in a document cannot call one."""
+    operator = Principal(tenant="local", agents=frozenset({"a"}), operator=True)
+    for principal in (LOCAL_ADMIN, operator):
+        async with client_for(principal) as c:
+            listed = {t.name for t in (await c.list_tools()).tools}
+            assert listed == TOOL_NAMES - {"erase_fact", "erase_entity"}
+            refused = await c.call_tool("erase_entity", {"agent_id": "a", "key": "person:x"})
+            assert refused.is_error
+    assert "erase_fact" not in INSTRUCTIONS and "erase_fact" in ERASE_INSTRUCTIONS
+    assert Settings(_env_file=None).mcp_erase_tools is False
+
+
 async def test_erase_tools_need_an_admin_key_and_delete(client_for: Any, agent_id: str) -> None:
-    async with client_for(Principal(tenant="t", agents=frozenset({agent_id}))) as c:
+    async with client_for(
+        Principal(tenant="t", agents=frozenset({agent_id})), erase_tools=True
+    ) as c:
         stored = _ok(
             await c.call_tool(
                 "remember_facts",
@@ -101,7 +120,7 @@ async def test_erase_tools_need_an_admin_key_and_delete(client_for: Any, agent_i
         assert (
             _code(await c.call_tool("erase_entity", {"key": "person:clara_rezende"})) == "FORBIDDEN"
         )
-    async with client_for(LOCAL_ADMIN) as c:
+    async with client_for(LOCAL_ADMIN, erase_tools=True) as c:
         done = _ok(
             await c.call_tool("erase_entity", {"agent_id": agent_id, "key": "person:clara_rezende"})
         )
