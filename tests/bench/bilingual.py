@@ -1,0 +1,174 @@
+"""Bilingual benchmark: Pirá's questions in English and Portuguese against a memory held in
+English, in Portuguese and in both (half of the abstracts in each language), every ranker in
+the same run on the same stored vectors.
+
+    .venv/bin/python -m tests.bench.bilingual [--data ../shared/bench/bilingual]
+        [--split validation] [--memories en,pt,mixed] [--questions en,pt]
+        [--embedder minilm|e5|e5-enpt] [--limit-questions N] [--json OUT]
+
+Each memory language is one new agent: every abstract of ``pira-corpus-<memory>.json`` goes
+through ``write`` on the offline path (the product's default: no LLM), with the embedder the
+settings configure (``HIPPOGRAPH_EMBEDDER``) unless ``--embedder`` names another. The agent is
+deleted at the end (``--keep`` keeps nothing either: this bench always cleans up).
+
+Rankers (``tests.bench.multihop``): ``hippograph`` (``retrieve`` with its defaults, no
+reranker, a deeper list), ``graph-off``, ``vector`` (exact cosine over every active fact and
+event), ``bm25`` (the full-text index) and ``rrf`` (vector + bm25). Metric: passage recall@k
+of the one abstract each question was written about. Cost: process CPU seconds per written
+abstract (this process: extraction and embedding; the server's share is not in it) and the
+``retrieve`` p50 / p95.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from graph.admin import delete_agent
+from graph.executor import connect
+from graph.providers import Embedder
+from graph.schema import ensure_schema
+from server.memory import build_embedder
+from server.settings import Settings
+from tests.bench.locomo import CachedEmbedder
+from tests.bench.multihop import ask, import_writes, load_ppr, load_vectors
+from tests.bench.multihop_parts import load_corpus, load_questions, percentile
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_DATA = ROOT.parent / "shared" / "bench" / "bilingual"
+SHOWN = ("hippograph", "graph-off", "vector", "bm25", "rrf")
+
+
+def corpus_file(data: Path, memory: str) -> Path:
+    return data / f"pira-corpus-{memory}.json"
+
+
+def questions_file(data: Path, split: str, question: str, memory: str) -> Path:
+    return data / f"pira-{split}-q{question}-corpus-{memory}.json"
+
+
+async def one_memory(
+    settings: Settings,
+    inner: Embedder,
+    data: Path,
+    args: argparse.Namespace,
+    memory: str,
+) -> dict[str, Any]:
+    """Write one memory language's corpus into a fresh agent and ask it every question
+    language; the agent is deleted afterwards."""
+    corpus = load_corpus(json.loads(corpus_file(data, memory).read_text()))
+    embedder = CachedEmbedder(inner)  # per memory: no vector reused across memories' CPU
+    ex = connect(
+        settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(), settings.neo4j_database
+    )
+    await ensure_schema(ex, embedder.dimensions)
+    agent = f"bench-bilingual-{memory}-{uuid.uuid4().hex[:6]}"
+    out: dict[str, Any] = {"memory": memory, "passages": len(corpus), "asked": {}}
+    try:
+        cpu = time.process_time()
+        imp = await import_writes(ex, embedder, agent, corpus, "offline", settings, None)
+        out["cpu_s_per_passage"] = round((time.process_time() - cpu) / max(1, len(corpus)), 3)
+        out["import_s"] = round(imp.seconds, 1)
+        out["relations_per_passage"] = round(imp.relations / max(1, len(corpus)), 3)
+        out["failed_writes"] = imp.failures
+        vectors = await load_vectors(ex, agent, imp.passages_of)
+        no_graph = await load_ppr(
+            ex, embedder, agent, imp.passages_of, [p.idx for p in corpus], empty=True
+        )
+        for lang in args.questions:
+            raw_q = json.loads(questions_file(data, args.split, lang, memory).read_text())
+            questions = load_questions(raw_q, corpus)[: args.limit_questions]
+            raw = await ask(ex, embedder, agent, questions, imp.passages_of, vectors, no_graph)
+            out["asked"][lang] = {
+                "questions": len(questions),
+                "rankers": {
+                    name: {
+                        **{
+                            k: round(float(np.mean(v)), 4)
+                            for k, v in raw[name].items()
+                            if k != "ms"
+                        },
+                        "p50_ms": round(percentile(raw[name]["ms"], 50), 1),
+                        "p95_ms": round(percentile(raw[name]["ms"], 95), 1),
+                    }
+                    for name in SHOWN
+                },
+            }
+    finally:
+        await delete_agent(ex, agent)
+        await ex.close()
+    return out
+
+
+def print_tables(embedder: str, results: list[dict[str, Any]], k: str = "R@5") -> None:
+    print(f"\nembedder {embedder}; passage {k} (R@2 in brackets)\n")
+    print("| questions → memory | " + " | ".join(SHOWN) + " |")
+    print("|---|" + "---|" * len(SHOWN))
+    for res in results:
+        for lang, cell in res["asked"].items():
+            r = cell["rankers"]
+            row = " | ".join(f"{r[n][k]:.3f} ({r[n]['R@2']:.3f})" for n in SHOWN)
+            print(f"| {lang} → {res['memory']} ({cell['questions']} q) | {row} |")
+    print(
+        "\n| memory | import s | CPU s / abstract | relations / abstract | retrieve p50 / p95 ms |"
+    )
+    print("|---|---|---|---|---|")
+    for res in results:
+        ms = [c["rankers"]["hippograph"] for c in res["asked"].values()]
+        p50 = max((m["p50_ms"] for m in ms), default=0.0)
+        p95 = max((m["p95_ms"] for m in ms), default=0.0)
+        print(
+            f"| {res['memory']} | {res['import_s']} | {res['cpu_s_per_passage']} | "
+            f"{res['relations_per_passage']} | {p50} / {p95} |"
+        )
+
+
+async def main(args: argparse.Namespace) -> dict[str, Any]:
+    settings = Settings()
+    if args.embedder:
+        settings = settings.model_copy(update={"embedder": args.embedder})
+    embedder = build_embedder(settings)
+    data = Path(args.data)
+    print(
+        f"load average {os.getloadavg()[0]:.1f}; embedder {embedder.name}; memories "
+        f"{','.join(args.memories)}; questions {','.join(args.questions)} ({args.split})"
+    )
+    results = [await one_memory(settings, embedder, data, args, m) for m in args.memories]
+    print_tables(embedder.name, results)
+    summary = {"embedder": embedder.name, "split": args.split, "memories": results}
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default=str(DEFAULT_DATA), help="the bilingual data folder")
+    parser.add_argument("--split", default="validation", help="question files' split name")
+    parser.add_argument(
+        "--memories", default="en,pt,mixed", type=lambda s: s.split(","), help="memory languages"
+    )
+    parser.add_argument(
+        "--questions", default="en,pt", type=lambda s: s.split(","), help="question languages"
+    )
+    parser.add_argument(
+        "--embedder",
+        default=None,
+        choices=("minilm", "e5", "e5-enpt"),
+        help="the embedder (default: the configured one, HIPPOGRAPH_EMBEDDER)",
+    )
+    parser.add_argument("--limit-questions", type=int, default=None, help="first N per file")
+    parser.add_argument("--json", default=None, metavar="OUT", help="write the figures here")
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(parse_args()))
