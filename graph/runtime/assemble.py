@@ -169,7 +169,7 @@ class Assembly:
         """Resolve the jars into ``<home>/neo4j``. Returns False when it was already installed.
 
         A missing or stale marker (an interrupted or older install) wipes lib/ and plugins/ and
-        resolves again; data/ is never touched.
+        resolves again (or links ``jars_from``'s); data/ is never touched.
         """
         if self.is_installed():
             self.write_config()
@@ -177,8 +177,6 @@ class Assembly:
         if self._pid() is not None:
             log("Neo4j is running from an older install; stop it to re-install (kept as is)")
             return False
-        if shutil.which(self.config.mvn) is None and not Path(self.config.mvn).exists():
-            raise RuntimeError_("Maven (mvn) is required to assemble Neo4j; install it first")
         self.marker.unlink(missing_ok=True)
         for folder in (self.lib, self.plugins):
             shutil.rmtree(folder, ignore_errors=True)
@@ -186,6 +184,8 @@ class Assembly:
             self.write_config()
             self.marker.write_text(self._fingerprint())
             return True
+        if shutil.which(self.config.mvn) is None and not Path(self.config.mvn).exists():
+            raise RuntimeError_("Maven (mvn) is required to assemble Neo4j; install it first")
         for folder in (self.lib, self.plugins):
             shutil.rmtree(folder, ignore_errors=True)
             folder.mkdir(parents=True)
@@ -203,14 +203,14 @@ class Assembly:
         return True
 
     def _link_jars(self, log: Callable[[str], object]) -> bool:
-        """Take lib/ and plugins/ from ``jars_from`` when that runtime is installed with the
-        same fingerprint (hard links where the file system allows, else copies)."""
+        """Take lib/ and plugins/ from ``jars_from`` when that runtime is installed (hard links
+        where the file system allows, else copies; its GDS jar left out when this one runs
+        without GDS)."""
         source = self.config.jars_from
         if source is None or source.resolve() == self.config.home.resolve():
             return False
-        other = Assembly(
-            RuntimeConfig(source, line=self.config.line, with_gds=self.config.with_gds)
-        )
+        # The source as `hippograph neo4j install` makes it: with GDS where the line has it.
+        other = Assembly(RuntimeConfig(source, line=self.config.line))
         if not other.is_installed():
             return False
 
@@ -221,8 +221,9 @@ class Assembly:
                 shutil.copy2(src, dst)
 
         log(f"linking the jars installed in {other.config.neo4j_home}")
-        for name in ("lib", "plugins"):
-            shutil.copytree(getattr(other, name), getattr(self, name), copy_function=link)
+        skip = None if self.config.gds else shutil.ignore_patterns("open-gds-*.jar")
+        shutil.copytree(other.lib, self.lib, copy_function=link)
+        shutil.copytree(other.plugins, self.plugins, copy_function=link, ignore=skip)
         return True
 
     def _mvn(self, pom: str, *goals: str, log: Callable[[str], object]) -> None:

@@ -10,7 +10,6 @@ is what is tested, and an API subprocess on a free port against it with the demo
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -68,11 +67,10 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             with_gds=False,
             browser_allowlist="127.0.0.1",
             browser_post_connect_cmd=post_connect_cmd(api),
+            jars_from=main.config.home,  # hard links to the installed jars
         )
     )
-    for name in ("lib", "plugins"):
-        shutil.copytree(getattr(main, name), getattr(rt, name))
-    rt.marker.write_text(rt._fingerprint())
+    rt.install(log=lambda _m: None)
     rt.start(log=lambda _m: None)
     bolt = f"bolt://127.0.0.1:{bolt_port}"
     env = {

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from graph.runtime import LocalNeo4j, RuntimeConfig
+from server.runtime import local_neo4j
 from server.settings import Settings
 from tests.e2e.conftest import serve_in_thread
 
@@ -36,9 +37,10 @@ def throwaway() -> Iterator[LocalNeo4j]:
             heap="512m",
             pagecache="64m",
             tx_memory="128m",
+            jars_from=local_neo4j().config.home,
         )
     )
-    neo.install(log=lambda _: None)  # copies jars once (~1 min), then a no-op
+    neo.install(log=lambda _: None)  # links the local install's jars once, then a no-op
     neo.start(log=lambda _: None)
     try:
         yield neo

@@ -2,7 +2,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graph.runtime import LocalNeo4j, RuntimeConfig
+import pytest
+
+from graph.runtime import LocalNeo4j, RuntimeConfig, RuntimeError_
 
 
 def test_config_is_loopback_with_explicit_memory(tmp_path: Path) -> None:
@@ -61,3 +63,35 @@ def test_not_installed_without_marker(tmp_path: Path) -> None:
     rt = LocalNeo4j(RuntimeConfig(home=tmp_path, password="pw-123456"))
     assert not rt.is_installed()
     assert rt.status().running is False
+
+
+def test_a_second_runtime_links_the_jars_of_an_installed_one(tmp_path: Path) -> None:
+    from graph.runtime.assemble import Assembly
+
+    source = Assembly(RuntimeConfig(tmp_path / "home"))
+    for folder in (source.lib, source.plugins):
+        folder.mkdir(parents=True)
+    (source.lib / "neo4j-5.26.0.jar").write_text("kernel")
+    (source.plugins / "apoc-5.26.0.jar").write_text("apoc")
+    (source.plugins / "open-gds-2.13.9.jar").write_text("gds")
+    source.marker.write_text(source._fingerprint())
+    assert source.is_installed()
+
+    second = Assembly(RuntimeConfig(tmp_path / "tests", jars_from=tmp_path / "home", mvn="/none"))
+    assert second.install(log=lambda _m: None) is True  # no Maven needed
+    assert second.is_installed() and (second.conf / "neo4j.conf").is_file()
+    jar = second.lib / "neo4j-5.26.0.jar"
+    assert jar.stat().st_ino == (source.lib / "neo4j-5.26.0.jar").stat().st_ino  # a hard link
+    assert sorted(p.name for p in second.plugins.iterdir()) == sorted(
+        p.name for p in source.plugins.iterdir()
+    )
+    bare = RuntimeConfig(
+        tmp_path / "bare", jars_from=tmp_path / "home", with_gds=False, mvn="/none"
+    )
+    without_gds = Assembly(bare)
+    assert without_gds.install(log=lambda _m: None) is True
+    assert [p.name for p in without_gds.plugins.iterdir()] == ["apoc-5.26.0.jar"]
+    # Nothing installed to link from: Maven is needed.
+    lone = Assembly(RuntimeConfig(tmp_path / "lone", jars_from=tmp_path / "nothing", mvn="/none"))
+    with pytest.raises(RuntimeError_, match="Maven"):
+        lone.install(log=lambda _m: None)
