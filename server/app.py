@@ -35,7 +35,7 @@ from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
 from server.breaker import BreakerExecutor
 from server.browser_guide import browser_guide_routes
 from server.explorer import OptionalStaticFiles, explorer_routes
-from server.health import Warming, healthz, metrics, readiness, readyz
+from server.health import PublicReadiness, Warming, healthz, metrics, readiness, readyz
 from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter, parse_networks
 from server.mcp.http import McpHttp
 from server.memory import Memory, build_memory, connect_executor
@@ -185,8 +185,19 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
                 settings.auth_failures_per_address_per_minute, settings.api_processes
             ),
             trusted_proxies=parse_networks(settings.trusted_proxies),
-            paths=("/graphql", "/mcp", EXPORT_PATH, IMPORT_PATH),
+            paths=(
+                "/graphql",
+                "/mcp",
+                EXPORT_PATH,
+                IMPORT_PATH,
+                *(() if settings.readyz_public else ("/readyz",)),
+                *(() if settings.metrics_public else ("/metrics",)),
+            ),
             deferred_limit_paths=("/mcp",),
+            # Without a key: the short answer (server/health.py public_readiness).
+            optional_paths=("/readyz",) if settings.readyz_public else (),
         ),
     ]
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app.state.public_readiness = PublicReadiness()
+    return app

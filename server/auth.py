@@ -191,6 +191,7 @@ class AuthMiddleware:
         trusted_proxies: Sequence[Network] = (),
         paths: tuple[str, ...] = ("/graphql",),
         deferred_limit_paths: tuple[str, ...] = (),
+        optional_paths: tuple[str, ...] = (),
     ) -> None:
         self.app = app
         self.store = store
@@ -207,9 +208,12 @@ class AuthMiddleware:
         # Over-budget requests on these paths pass with ``state["rate_wait_s"]`` set, for the
         # route to refuse in its own protocol (MCP tool calls answer a RATE_LIMITED tool error).
         self.deferred_limit_paths = deferred_limit_paths
+        # A request without a key passes these unauthenticated (no principal: the route
+        # answers less); a request with a key is authenticated as on ``paths``.
+        self.optional_paths = optional_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] not in self.paths:
+        if scope["type"] != "http" or scope["path"] not in self.paths + self.optional_paths:
             await self.app(scope, receive, send)
             return
         if (
@@ -220,6 +224,13 @@ class AuthMiddleware:
             await self.app(scope, receive, send)  # the GraphiQL page itself
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        if (
+            scope["path"] in self.optional_paths
+            and not self.auth_disabled
+            and key_from_headers(headers) is None
+        ):
+            await self.app(scope, receive, send)
+            return
         forwarded = ",".join(
             v.decode("latin-1") for k, v in scope["headers"] if k.lower() == b"x-forwarded-for"
         )

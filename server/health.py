@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, Counter, Histogram, generate_latest
@@ -17,7 +20,17 @@ from graph.schema import SCHEMA_VERSION, schema_state
 REQUESTS = Counter("hippograph_http_requests_total", "HTTP requests", ["path", "status"])
 LATENCY = Histogram("hippograph_http_request_seconds", "HTTP request latency", ["path"])
 
-__all__ = ["LATENCY", "REQUESTS", "Warming", "healthz", "metrics", "readiness", "readyz"]
+__all__ = [
+    "LATENCY",
+    "REQUESTS",
+    "PublicReadiness",
+    "Warming",
+    "healthz",
+    "metrics",
+    "public_readiness",
+    "readiness",
+    "readyz",
+]
 
 
 @dataclass
@@ -88,8 +101,48 @@ async def readiness(memory: Memory, warming: Warming | None = None) -> dict[str,
     return report
 
 
+def public_readiness(report: dict[str, Any]) -> dict[str, Any]:
+    """What /readyz tells a caller without a key: ready or not and why (Neo4j reachable, the
+    warm-up), no versions, indexes or settings."""
+    return {
+        "ready": bool(report.get("ready")),
+        "neo4j": {"reachable": bool((report.get("neo4j") or {}).get("reachable"))},
+        "warm_up": report.get("warm_up", {"done": False}),
+    }
+
+
+@dataclass
+class PublicReadiness:
+    """The keyless /readyz answer, computed at most once per ``ttl_s`` (concurrent probes
+    share one computation): a probe without a key cannot make the process query Neo4j more
+    than about five times a second."""
+
+    ttl_s: float = 1.0
+    _report: dict[str, Any] | None = None
+    _at: float = 0.0
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def get(self, compute: Callable[[], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
+        async with self._lock:
+            if self._report is None or time.monotonic() - self._at > self.ttl_s:
+                self._report = public_readiness(await compute())
+                self._at = time.monotonic()
+            return self._report
+
+
 async def readyz(request: Request) -> Response:
-    report = await readiness(request.app.state.memory, request.app.state.warming)
+    """The readiness report: whole for a caller with a key (or with auth off), else only
+    :func:`public_readiness` (``readyz_public``; the auth middleware refuses a keyless call
+    when it is off)."""
+    state = request.app.state
+
+    async def compute() -> dict[str, Any]:
+        return await readiness(state.memory, state.warming)
+
+    if getattr(request.state, "principal", None) is not None:
+        report = await compute()
+    else:
+        report = await state.public_readiness.get(compute)
     return JSONResponse(report, status_code=200 if report["ready"] else 503)
 
 

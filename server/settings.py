@@ -199,6 +199,18 @@ class Settings(BaseSettings):
                     ) from None
         return value
 
+    readyz_public: bool = Field(
+        default=True,
+        description="GET /readyz without an API key answers whether the process is ready "
+        "(ready, Neo4j reachable, warm-up; 200 or 503, computed at most once a second) and "
+        "nothing else; with a key (or auth off) the full report, Neo4j/APOC/GDS versions and "
+        "indexes included. False: /readyz needs a key",
+    )
+    metrics_public: bool = Field(
+        default=True,
+        description="GET /metrics (Prometheus text) without an API key; false: it needs one "
+        "(a scrape config's bearer token)",
+    )
     mcp_api_key: SecretStr | None = Field(
         default=None, description="`hippograph mcp` (stdio): the API key whose agents it may use."
     )
