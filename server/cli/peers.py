@@ -26,6 +26,8 @@ async def import_mem0(
         data = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise BadInput(f"{path}: not a JSON document ({exc})") from exc
+    except RecursionError as exc:
+        raise BadInput(f"{path}: JSON nested too deeply") from exc
     mem = memory or build_memory(get_settings())
     bar = progress_bar(total=0, unit="rec", desc=f"mem0 → {agent}")
 

@@ -163,3 +163,11 @@ def test_the_cli_checks_the_whole_file_before_writing(
     out = CliRunner().invoke(cli, ["import", str(path), "--agent", target, "--batch-size", "1"])
     assert out.exit_code == 2, out.output
     assert "line 5:" in out.output and "'about'" in out.output and "Traceback" not in out.output
+
+
+def test_the_cli_refuses_a_mem0_file_nested_too_deeply(tmp_path: Path, target: str) -> None:
+    path = tmp_path / "deep.json"
+    path.write_bytes(b"[" * 100_000)
+    out = CliRunner().invoke(cli, ["import", "--from", "mem0", str(path), "--agent", target])
+    assert out.exit_code == 2, out.output
+    assert "nested too deeply" in out.output and "Traceback" not in out.output
