@@ -34,6 +34,10 @@ class EraseSummary:
     )
     receipts: int = strawberry.field(description="Idempotency receipts deleted.")
     jobs: int = strawberry.field(description="Jobs deleted (their payload named erased data).")
+    job_contexts: int = strawberry.field(
+        description="Jobs kept whose earlier messages (the context of a later async write) "
+        "lost the erased messages."
+    )
     profiles_cleared: int = strawberry.field(
         description="Entity profiles cleared (derived from erased facts; rebuilt by a job)."
     )
@@ -59,6 +63,7 @@ def erase_summary_from(r: EraseReport) -> EraseSummary:
         audits_scrubbed=r.audits_scrubbed,
         receipts=r.receipts,
         jobs=r.jobs,
+        job_contexts=r.job_contexts,
         profiles_cleared=r.profiles_cleared,
         nodes=r.nodes,
         keys_revoked=r.keys_revoked,

@@ -149,7 +149,7 @@ async def test_deleting_an_agents_nodes_without_release_keeps_its_keys(
 
 
 ERASE_FACT = """mutation($a: ID!, $f: ID!) { eraseFact(agentId: $a, factId: $f) {
-  summary { scope facts auditId } errors { code message } } }"""
+  summary { scope facts jobContexts auditId } errors { code message } } }"""
 ERASE_ENTITY = """mutation($a: ID!, $k: String!) { eraseEntity(agentId: $a, key: $k) {
   summary { facts entities } errors { code } } }"""
 ERASE_AGENT = """mutation($a: ID!, $c: String!) { eraseAgent(agentId: $a, confirmAgentId: $c) {
@@ -178,6 +178,7 @@ async def test_graphql_erase_is_admin_only_with_typed_errors(
     ok = await gql(memory, ERASE_FACT, {"a": agent_id, "f": first}, principal=LOCAL_ADMIN)
     assert ok.errors is None
     assert ok.data["eraseFact"]["summary"]["facts"] == 1
+    assert ok.data["eraseFact"]["summary"]["jobContexts"] == 0
     assert ok.data["eraseFact"]["summary"]["auditId"]
     again = await gql(memory, ERASE_FACT, {"a": agent_id, "f": first})
     assert again.data["eraseFact"]["errors"][0]["code"] == "NOT_FOUND"
