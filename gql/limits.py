@@ -45,6 +45,7 @@ from strawberry.extensions.query_depth_limiter import create_validator as create
 
 from gql.errors import ErrorCode, UserSafeErrors
 from gql.fragments import FragmentExpansionLimiter
+from gql.operations import OperationCountLimiter
 from gql.rate_budget import MutationRateLimit
 
 __all__ = [
@@ -81,6 +82,8 @@ class QueryLimits:
     # Field selections a document may expand to once fragment spreads are replaced by their
     # fragments (bounds every rule that walks spreads; see gql/fragments.py).
     max_selections: int = 10_000
+    # Operations one document may define (checked on the text, before parsing).
+    max_operations: int = 50
     introspection: bool = True
     # Requests of the rate budget a retrieve takes when it reranks with the LLM (an LLM is
     # configured and the call does not turn the reranker off); 1 otherwise.
@@ -301,6 +304,7 @@ def limit_extensions(limits: QueryLimits) -> list[Any]:
     return [
         UserSafeErrors,
         partial(QuerySizeLimiter, limits.max_chars),
+        partial(OperationCountLimiter, limits.max_operations),
         partial(MaxTokensLimiter, limits.max_tokens),
         partial(ParserCache, maxsize=DOCUMENT_CACHE),
         # Before any rule that expands fragments: those walks are exponential in a chain of

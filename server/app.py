@@ -92,6 +92,7 @@ def query_limits(settings: Settings) -> QueryLimits:
         max_cost=settings.max_query_cost,
         max_tokens=settings.max_query_tokens,
         max_selections=settings.max_query_selections,
+        max_operations=settings.max_query_operations,
         introspection=settings.introspection,
         rerank_cost=settings.rerank_rate_cost,
     )

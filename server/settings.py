@@ -135,8 +135,15 @@ class Settings(BaseSettings):
     max_query_selections: int = Field(
         default=10_000,
         ge=1,
-        description="Field selections a GraphQL document may expand to with its fragment "
-        "spreads replaced by their fragments (fragment chains are refused past it)",
+        description="Selections (fields, spreads, inline fragments) a GraphQL document may "
+        "expand to with its fragment spreads replaced by their fragments, all its operations "
+        "added up (fragment chains and many operations spreading them are refused past it)",
+    )
+    max_query_operations: int = Field(
+        default=50,
+        ge=1,
+        description="Operations one GraphQL document may define (counted on the text before "
+        "parsing; every rule walks every operation, whichever one runs)",
     )
     max_body_bytes: int = 2_000_000
     # POST /import (admin keys only): an agent's export or a Mem0 file, read as it streams.
