@@ -11,9 +11,10 @@ does them up front, in order:
    holds nothing, the bridge and the exact scan), then a few questions of the store's own facts
    (:func:`graph.memory.read.warmup.warm_read_paths`, agents from the largest to the smallest):
    the statements a retrieve runs only when an agent holds facts;
-4. offline: the write path, one message written for that empty agent through
-   :class:`RollbackExecutor`: every statement runs (so Neo4j plans it) and every transaction
-   is rolled back. With an LLM it is skipped (it would call the LLM).
+4. offline: the write path, one message written for that empty agent and one for the largest
+   agent through :class:`RollbackExecutor`: every statement runs (so Neo4j plans it, for the
+   parameter types a real agent's rows have) and every transaction is rolled back. With an LLM
+   it is skipped (it would call the LLM).
 
 The API reports ready (``/readyz``) only once this has finished; the standalone worker runs it
 before it leases its first job. Nothing is stored; a step that fails is reported, not raised:
@@ -30,7 +31,7 @@ from typing import Any, LiteralString, TypeVar
 
 from graph.executor import Executor, Transaction
 from graph.memory.facade import Memory
-from graph.memory.read.warmup import WARMUP_AGENT, warm_read_paths, warm_up
+from graph.memory.read.warmup import WARMUP_AGENT, spread, warm_read_paths, warm_up
 from graph.memory.write.offline import load_nlp
 from graph.memory.write.pipeline import WritePipeline
 from graph.page_cache import agent_sizes
@@ -135,9 +136,11 @@ async def warm_start(memory: Memory, *, log: Callable[[str], object] | None = No
     async def spacy() -> None:
         await asyncio.to_thread(load_nlp)
 
+    sizes: list[tuple[str, int]] = []
+
     async def reads() -> None:
         await warm_up(memory.retriever)
-        sizes = await agent_sizes(memory.executor)
+        sizes.extend(await agent_sizes(memory.executor))
         cfg = memory.retriever.config
         await warm_read_paths(memory.executor, cfg, sizes, questions=WARM_QUESTIONS)
 
@@ -146,7 +149,11 @@ async def warm_start(memory: Memory, *, log: Callable[[str], object] | None = No
         rolled_back = WritePipeline(
             RollbackExecutor(memory.executor), writer.embedder, None, writer.config
         )
-        await rolled_back.write(WARMUP_AGENT, WARMUP_MESSAGE, "Ana")
+        # The empty agent, then the largest one: Neo4j keys a plan by its parameters' types too,
+        # and only an agent with entities and facts fills the rows of every statement.
+        largest = spread(sizes, 1)
+        for agent in [WARMUP_AGENT, *largest]:
+            await rolled_back.write(agent, WARMUP_MESSAGE, "Ana")
 
     steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [("embedder", embed)]
     if offline:
