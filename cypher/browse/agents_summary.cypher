@@ -2,17 +2,22 @@
 // params: $agent_ids list<string>|null (the key's named agents; null: every agent with data),
 //         $tenant string|null (only agents this tenant owns; null: any tenant, admin keys)
 // returns: agent_id string, facts int (active), entities int (not merged), relations int (active), events int
+// The scans that find every agent run only for $agent_ids null (the filter comes before them, so
+// a key naming its agents never reads another agent's nodes); then every agent's data is counted.
 CALL () {
   UNWIND coalesce($agent_ids, []) AS agent_id
   RETURN agent_id
   UNION
-  MATCH (e:Entity) WHERE $agent_ids IS NULL AND e.agent_id IS NOT NULL
+  WITH 1 AS every WHERE $agent_ids IS NULL
+  MATCH (e:Entity) WHERE e.agent_id IS NOT NULL
   RETURN DISTINCT e.agent_id AS agent_id
   UNION
-  MATCH (v:Event) WHERE $agent_ids IS NULL AND v.agent_id IS NOT NULL
+  WITH 1 AS every WHERE $agent_ids IS NULL
+  MATCH (v:Event) WHERE v.agent_id IS NOT NULL
   RETURN DISTINCT v.agent_id AS agent_id
   UNION
-  MATCH (o:AgentTenant) WHERE $agent_ids IS NULL AND o.tenant IS NOT NULL
+  WITH 1 AS every WHERE $agent_ids IS NULL
+  MATCH (o:AgentTenant) WHERE o.tenant IS NOT NULL
   RETURN o.agent_id AS agent_id
 }
 OPTIONAL MATCH (o:AgentTenant {agent_id: agent_id})
