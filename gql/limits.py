@@ -33,6 +33,7 @@ from graphql import (
     validate,
 )
 from graphql.validation import ASTValidationRule, NoSchemaIntrospectionCustomRule
+from graphql.validation.rules import overlapping_fields_can_be_merged
 from strawberry.extensions import (
     AddValidationRules,
     MaxTokensLimiter,
@@ -53,6 +54,7 @@ __all__ = [
     "CostLimiter",
     "QueryLimits",
     "QuerySizeLimiter",
+    "ValidationBudget",
     "limit_extensions",
     "operation_variables",
     "query_cost",
@@ -84,6 +86,10 @@ class QueryLimits:
     max_selections: int = 10_000
     # Operations one document may define (checked on the text, before parsing).
     max_operations: int = 50
+    # graphql-core's budget for comparing same-named fields (OverlappingFieldsCanBeMerged,
+    # two units a comparison; its default, 500,000, is ~1.9 s of one core): the example and
+    # explorer operations spend none, 100 copies of one field ~25,000.
+    validation_budget: int = 20_000
     introspection: bool = True
     # Requests of the rate budget a retrieve takes when it reranks with the LLM (an LLM is
     # configured and the call does not turn the reranker off); 1 otherwise.
@@ -92,6 +98,20 @@ class QueryLimits:
 
 def _refused(reason: str, message: str) -> GraphQLError:
     return GraphQLError(message, extensions={"code": ErrorCode.BAD_INPUT.value, "reason": reason})
+
+
+class ValidationBudget(SchemaExtension):
+    """Sets graphql-core's field-comparison budget for the validation that follows (a module
+    setting of graphql-core, read when the rule starts; set per request, before validating,
+    so every schema of the process validates with its own). Past it, validation is aborted
+    (``BAD_INPUT``)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+
+    def on_validate(self) -> Iterator[None]:
+        overlapping_fields_can_be_merged.MAX_COMPLEXITY_BUDGET = self.budget
+        yield
 
 
 class QuerySizeLimiter(SchemaExtension):
@@ -310,6 +330,7 @@ def limit_extensions(limits: QueryLimits) -> list[Any]:
         # Before any rule that expands fragments: those walks are exponential in a chain of
         # fragments each spreading the next twice; this bound keeps them small.
         partial(FragmentExpansionLimiter, limits.max_selections, limits.max_depth),
+        partial(ValidationBudget, limits.validation_budget),
         partial(AddValidationRules, rules),
         partial(ValidationCache, maxsize=DOCUMENT_CACHE),
         partial(CostLimiter, limits.max_cost),
