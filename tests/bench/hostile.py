@@ -7,13 +7,20 @@ The API runs as ``uvicorn server.app:create_app`` (auth off, as ``make run`` ser
 limit 60/min) over the local Neo4j; a client in this process sends each attack ``--rounds``
 times while another task polls the health probe every 10 ms: ``GET /healthz``, served by the
 same event loop but outside the rate budget the attacks spend (so it is never refused itself).
-Attacks: fragment chains (18, 30 and 60 fragments each spreading the next twice), a foreign
-Host (DNS rebinding), a cross-site Origin, 30 aliased retrieves, a write carrying 200 huge
-earlier messages (1.9 MB), the same as an async write (its job keeps 5 cut messages), and over
-MCP (``/mcp``, the SDK's streamable HTTP client) a ``remember_facts`` call with 40,000 facts
-(1.2 MB, refused whole). The last line counts the probe agent's stored messages against the
-writes that succeeded. The answers column lists each distinct answer over the rounds (a budget
-of 60 requests a minute lets the first battery of 30 retrieves run; the next ones are refused).
+Attacks: fragment chains (18, 30 and 60 fragments each spreading the next twice), one document
+of 300 and one of 800 operations each spreading an 11-fragment doubling chain (8,191 selections
+per operation; sent with ``operationName: "a0"``), 1,200 copies of one field (graphql-core
+compares every pair), a foreign Host (DNS rebinding), a
+cross-site Origin, 30 aliased retrieves, the same 30 retrieves wrapped in 17 nested fragment
+spreads (charged 30 requests all the same), a write carrying 200 huge earlier messages
+(1.9 MB), the same as an async write (its job keeps 5 cut messages), and over MCP (``/mcp``,
+the SDK's streamable HTTP client) a ``remember_facts`` call with 40,000 facts (1.2 MB, refused
+whole). Each round sends a different text (a comment line), so the parser cache never answers.
+Framing: the GraphiQL page, plain and with a mutation in ``?q=``, must come with
+``frame-ancestors 'none'`` and ``X-Frame-Options: DENY`` (answers ``DENY`` or ``FRAMEABLE``).
+The last line counts the probe agent's stored messages against the writes that succeeded. The
+answers column lists each distinct answer over the rounds (a budget of 60 requests a minute lets
+the first battery of 30 retrieves run; the next ones are refused).
 """
 
 from __future__ import annotations
@@ -53,6 +60,11 @@ def attacks(agent: str) -> dict[str, tuple[dict[str, Any], dict[str, str]]]:
     battery = " ".join(
         f'r{i}: retrieve(agentId: "{agent}", query: "q{i}") {{ context }}' for i in range(30)
     )
+    wrapped = " ".join(
+        ["query Deep { ...L0 }"]
+        + [f"fragment L{i} on Query {{ ...L{i + 1} }}" for i in range(16)]
+        + [f"fragment L16 on Query {{ {battery} }}"]
+    )
     huge = ["x " * 4_700 for _ in range(200)]
     write = (
         'mutation($a: ID!, $r: [String!]) { write(agentId: $a, speakerName: "Ana", '
@@ -66,9 +78,19 @@ def attacks(agent: str) -> dict[str, tuple[dict[str, Any], dict[str, str]]]:
         "fragment chain x18": ({"query": chain(18)}, {}),
         "fragment chain x30": ({"query": chain(30)}, {}),
         "fragment chain x60": ({"query": chain(60)}, {}),
+        "300 operations x chain of 11": (
+            {"query": chain(11, operations=300), "operationName": "a0"},
+            {},
+        ),
+        "800 operations x chain of 11": (
+            {"query": chain(11, operations=800), "operationName": "a0"},
+            {},
+        ),
+        "1,200 copies of one field": ({"query": "{" + " health { ready }" * 1200 + " }"}, {}),
         "Host: evil.example": (HEALTH, {"host": "evil.example"}),
         "Origin: evil.example": (HEALTH, {"origin": "http://evil.example"}),
         "30 aliased retrieves": ({"query": f"{{ {battery} }}"}, {}),
+        "30 retrieves in 17 nested spreads": ({"query": wrapped}, {}),
         "async write + 200 huge recentMessages": (
             {
                 "query": write.replace("outcome { success }", "queued { jobId }").replace(
@@ -124,6 +146,44 @@ async def run_mcp_attacks(
             rows.append(
                 f"{name:<38} {outcome:<24} {max(took):>9.1f} {max(waits) if waits else 0:>13.1f}"
             )
+    return rows
+
+
+# --- framing: the GraphiQL page must forbid every frame ------------------------------------------
+
+
+FRAMING = {
+    "GraphiQL page framed": "/graphql",
+    "GraphiQL ?q=mutation framed": '/graphql?q=mutation{eraseAgent(agentId:"x"){erased}}',
+}
+
+
+async def run_framing(
+    client: httpx.AsyncClient, prober: httpx.AsyncClient, rounds: int
+) -> list[str]:
+    """One row per page: DENY when both anti-framing headers are sent, else FRAMEABLE."""
+    rows: list[str] = []
+    for name, path in FRAMING.items():
+        took: list[float] = []
+        outcomes: list[str] = []
+        waits: list[float] = []
+        stop = asyncio.Event()
+        poll = asyncio.create_task(health_poller(prober, stop, waits))
+        for _ in range(rounds):
+            start = time.perf_counter()
+            page = await client.get(path, headers={"accept": "text/html"})
+            took.append((time.perf_counter() - start) * 1000)
+            denied = page.headers.get("x-frame-options") == "DENY" and "frame-ancestors 'none'" in (
+                page.headers.get("content-security-policy") or ""
+            )
+            outcomes.append("DENY" if denied else "FRAMEABLE")
+        await asyncio.sleep(0.05)
+        stop.set()
+        await poll
+        outcome = ",".join(dict.fromkeys(outcomes))
+        rows.append(
+            f"{name:<38} {outcome:<24} {max(took):>9.1f} {max(waits) if waits else 0:>13.1f}"
+        )
     return rows
 
 
@@ -190,9 +250,12 @@ async def run(rounds: int) -> None:
                 waits: list[float] = []
                 stop = asyncio.Event()
                 poll = asyncio.create_task(health_poller(prober, stop, waits))
-                for _ in range(rounds):
+                for round_ in range(rounds):
+                    sent = dict(body)
+                    if "query" in sent:  # another text each round: the parser cache never hits
+                        sent["query"] = f"{sent['query']}\n# round {round_}"
                     start = time.perf_counter()
-                    answer = await client.post("/graphql", json=body, headers=headers)
+                    answer = await client.post("/graphql", json=sent, headers=headers)
                     refused_ms.append((time.perf_counter() - start) * 1000)
                     data = answer.json()
                     errors = data.get("errors") or []
@@ -210,6 +273,7 @@ async def run(rounds: int) -> None:
                     f"{name:<38} {outcome:<24} {max(refused_ms):>9.1f} "
                     f"{max(waits) if waits else 0:>13.1f}"
                 )
+            rows += await run_framing(client, prober, rounds)
             rows += await run_mcp_attacks(base, agent, rounds, prober)
             counts = await executor.run_text(
                 load_query("agent_counts"), {"agent_id": agent}, read=True
