@@ -1,6 +1,8 @@
 """Load the demo story into Neo4j: structured ``remember``, offline ``write`` turns, a
 retraction, and duplicate detection. Idempotent: a completed load leaves a marker and a second
-run changes nothing; an interrupted load resumes (each step is idempotent on its own)."""
+run changes nothing; an interrupted load resumes (each step is idempotent on its own). A demo
+loaded by another seed version, or embedded with another model than the process's, is deleted
+and loaded anew."""
 
 from __future__ import annotations
 
@@ -9,9 +11,11 @@ from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 
+from graph.admin import delete_agent
 from graph.errors import NotFound
 from graph.memory.facade import Memory
 from graph.memory.maintenance.duplicates import detect_duplicates
+from graph.memory.spaces import embedder_name, recorded_space
 from graph.progress import progress_bar
 from seed import story
 
@@ -40,9 +44,16 @@ async def load_demo(
     executor = memory.executor
     report = SeedReport(agent_id)
     state = await executor.run("seed/state", {"agent_id": agent_id}, read=True)
-    if state and state[0]["version"] == story.SEED_VERSION:
+    model = await recorded_space(executor, agent_id)
+    current = embedder_name(memory.embedder)
+    if state and state[0]["version"] == story.SEED_VERSION and model in (None, current):
         report.already_loaded = True
         return report
+    if state or model not in (None, current):
+        # Another seed version, or vectors of another model: the demo is the story alone,
+        # so it is loaded anew rather than mixed with what an older load extracted.
+        await delete_agent(executor, agent_id)
+        report.steps.append("removed the earlier demo load")
     writer = memory.offline_writer()
 
     async def background() -> None:

@@ -31,7 +31,7 @@ __all__ = [
 AGENT = "demo"
 SPEAKER = "Guilherme Maturana"
 RETRACTED_FACT_ID = "helena-porto"
-SEED_VERSION = 1
+SEED_VERSION = 2
 
 
 def _at(text: str) -> datetime:

@@ -40,6 +40,7 @@ from graph.providers import (
     OpenAIChat,
     OpenAIEmbedder,
 )
+from graph.providers.base import similarity_floor
 from graph.providers.embedders import E5_VARIANTS, find_tokenizer
 from server.settings import Settings
 
@@ -67,11 +68,17 @@ def write_config(settings: Settings) -> WriteConfig:
     )
 
 
-def retrieve_config(settings: Settings) -> RetrieveConfig:
+def retrieve_config(settings: Settings, embedder: Embedder | None = None) -> RetrieveConfig:
     """Deployment settings → ``RetrieveConfig`` (no read option is a deployment setting yet:
-    per-call ``options`` tune it)."""
-    del settings
-    return RetrieveConfig()
+    per-call ``options`` tune it); the embedder's similarity floor (``ranking.calibrate``)
+    comes from ``embedder``, by default the one the settings configure."""
+    floor = similarity_floor(embedder) if embedder is not None else configured_floor(settings)
+    return RetrieveConfig().with_options({"semantic_floor": floor})
+
+
+def configured_floor(settings: Settings) -> float:
+    """The configured embedder's similarity floor, without loading the model."""
+    return E5Embedder.similarity_floor if settings.embedder.startswith("e5") else 0.0
 
 
 def jobs_config(settings: Settings) -> JobsConfig:
@@ -90,6 +97,7 @@ def jobs_config(settings: Settings) -> JobsConfig:
         maintenance=MaintenanceConfig(
             merge_candidate_threshold=settings.merge_candidate_threshold,
             merge_auto_threshold=settings.merge_auto_threshold,
+            similarity_floor=configured_floor(settings),
         ),
         documents=DocumentConfig(
             chunk_chars=settings.document_chunk_chars,
@@ -203,7 +211,7 @@ def build_memory(
             ex,
             emb,
             chat,
-            retrieve_config(settings),
+            retrieve_config(settings, emb),
             build_rescorer(settings, emb),
             pii_mode=settings.pii_mode,
         ),

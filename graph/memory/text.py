@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Iterable
 
 __all__ = [
+    "RELATION_WORDS",
     "clean_text",
     "content_hash",
     "detect_language",
@@ -26,6 +27,7 @@ __all__ = [
     "normalize",
     "normalize_relation_type",
     "normalize_type",
+    "relation_words",
     "slugify",
     "token_set",
     "word_ngrams",
@@ -210,3 +212,40 @@ def detect_language(text: str) -> str | None:
     best = max(scores, key=lambda k: scores[k])
     ranked = sorted(scores.values(), reverse=True)
     return best if ranked[0] >= 1 and ranked[0] > ranked[1] else None
+
+
+# Words of a question in Portuguese or Spanish → the English word a relation type is written
+# with ("Onde o Pedro mora?" asks for ``lives_in`` as "Where does Pedro live?" does). Keys are
+# folded word beginnings, matched as prefixes of the question's folded words.
+RELATION_WORDS: dict[str, str] = {
+    "mora": "live",
+    "moro": "live",
+    "vive": "live",
+    "vivo": "live",
+    "reside": "live",
+    "trabalh": "work",
+    "trabaj": "work",
+    "estud": "stud",
+    "nasc": "born",
+    "naci": "born",
+    "casad": "married",
+    "casou": "married",
+    "gost": "like",
+    "ador": "like",
+    "irma": "sibling",
+    "herman": "sibling",
+    "namor": "dating",
+    "chefe": "reports",
+    "jefe": "reports",
+}
+
+
+def relation_words(text: str) -> list[str]:
+    """The English relation words a Portuguese or Spanish question's words stand for (see
+    ``RELATION_WORDS``), in order, without duplicates."""
+    out: dict[str, None] = {}
+    for word in fold(text).split():
+        for start, english in RELATION_WORDS.items():
+            if word.startswith(start):
+                out.setdefault(english, None)
+    return list(out)

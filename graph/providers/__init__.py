@@ -11,6 +11,7 @@ from graph.providers.base import (
     LLMResponse,
     TokenUsage,
     embed_queries,
+    similarity_floor,
 )
 from graph.providers.embedders import E5Embedder, HashEmbedder, MiniLMEmbedder, OpenAIEmbedder
 from graph.providers.openai_chat import OpenAIChat
@@ -27,4 +28,5 @@ __all__ = [
     "OpenAIEmbedder",
     "TokenUsage",
     "embed_queries",
+    "similarity_floor",
 ]

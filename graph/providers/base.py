@@ -84,6 +84,13 @@ async def embed_queries(embedder: Embedder, texts: Sequence[str]) -> list[list[f
     return await embedder.embed(texts)
 
 
+def similarity_floor(embedder: Embedder) -> float:
+    """The cosine the embedder gives unrelated texts (``similarity_floor`` when it declares
+    one, else 0): similarities are read above it (``ranking.calibrate``, the write
+    thresholds' ``WriteConfig.on_scale``)."""
+    return float(getattr(embedder, "similarity_floor", 0.0))
+
+
 @runtime_checkable
 class ChatLLM(Protocol):
     """An OpenAI-compatible chat model used for structured (JSON) calls, one per stage."""

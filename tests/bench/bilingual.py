@@ -9,7 +9,8 @@ the same run on the same stored vectors.
 Each memory language is one new agent: every abstract of ``pira-corpus-<memory>.json`` goes
 through ``write`` on the offline path (the product's default: no LLM), with the embedder the
 settings configure (``HIPPOGRAPH_EMBEDDER``) unless ``--embedder`` names another. The agent is
-deleted at the end (``--keep`` keeps nothing either: this bench always cleans up).
+deleted at the end unless ``--keep FILE`` keeps it for ``--reuse FILE`` (then
+``--cleanup FILE`` deletes the kept agents).
 
 Rankers (``tests.bench.multihop``): ``hippograph`` (``retrieve`` with its defaults, no
 reranker, a deeper list), ``graph-off``, ``vector`` (exact cosine over every active fact and
@@ -39,12 +40,26 @@ from graph.schema import ensure_schema
 from server.memory import build_embedder
 from server.settings import Settings
 from tests.bench.locomo import CachedEmbedder
-from tests.bench.multihop import ask, import_writes, load_ppr, load_vectors
+from tests.bench.multihop import Imported, ask, import_writes, load_ppr, load_vectors
 from tests.bench.multihop_parts import load_corpus, load_questions, percentile
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DATA = ROOT.parent / "shared" / "bench" / "bilingual"
 SHOWN = ("hippograph", "graph-off", "vector", "bm25", "rrf")
+FIGURES = ("cpu_s_per_passage", "import_s", "relations_per_passage", "failed_writes")
+
+
+def kept_file(args: argparse.Namespace, memory: str) -> dict[str, Any] | None:
+    path = Path(args.reuse)
+    kept = json.loads(path.read_text()) if path.exists() else {}
+    return kept.get(memory)
+
+
+def keep_agent(args: argparse.Namespace, memory: str, record: dict[str, Any]) -> None:
+    path = Path(args.keep)
+    kept = json.loads(path.read_text()) if path.exists() else {}
+    kept[memory] = record
+    path.write_text(json.dumps(kept))
 
 
 def corpus_file(data: Path, memory: str) -> Path:
@@ -61,6 +76,7 @@ async def one_memory(
     data: Path,
     args: argparse.Namespace,
     memory: str,
+    variants: dict[str, dict[str, Any]],
 ) -> dict[str, Any]:
     """Write one memory language's corpus into a fresh agent and ask it every question
     language; the agent is deleted afterwards."""
@@ -70,15 +86,23 @@ async def one_memory(
         settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(), settings.neo4j_database
     )
     await ensure_schema(ex, embedder.dimensions)
-    agent = f"bench-bilingual-{memory}-{uuid.uuid4().hex[:6]}"
+    kept = (kept_file(args, memory) or {}) if args.reuse else {}
+    agent = kept.get("agent") or f"bench-bilingual-{memory}-{uuid.uuid4().hex[:6]}"
     out: dict[str, Any] = {"memory": memory, "passages": len(corpus), "asked": {}}
     try:
-        cpu = time.process_time()
-        imp = await import_writes(ex, embedder, agent, corpus, "offline", settings, None)
-        out["cpu_s_per_passage"] = round((time.process_time() - cpu) / max(1, len(corpus)), 3)
-        out["import_s"] = round(imp.seconds, 1)
-        out["relations_per_passage"] = round(imp.relations / max(1, len(corpus)), 3)
-        out["failed_writes"] = imp.failures
+        if kept:  # the import of an earlier --keep run (same files, same embedder)
+            imp = Imported(**kept["import"])
+            out.update(kept["figures"])
+        else:
+            cpu = time.process_time()
+            imp = await import_writes(ex, embedder, agent, corpus, "offline", settings, None)
+            out["cpu_s_per_passage"] = round((time.process_time() - cpu) / max(1, len(corpus)), 3)
+            out["import_s"] = round(imp.seconds, 1)
+            out["relations_per_passage"] = round(imp.relations / max(1, len(corpus)), 3)
+            out["failed_writes"] = imp.failures
+        if args.keep:
+            figures = {k: out[k] for k in FIGURES}
+            keep_agent(args, memory, {"agent": agent, "import": vars(imp), "figures": figures})
         vectors = await load_vectors(ex, agent, imp.passages_of)
         no_graph = await load_ppr(
             ex, embedder, agent, imp.passages_of, [p.idx for p in corpus], empty=True
@@ -86,7 +110,9 @@ async def one_memory(
         for lang in args.questions:
             raw_q = json.loads(questions_file(data, args.split, lang, memory).read_text())
             questions = load_questions(raw_q, corpus)[: args.limit_questions]
-            raw = await ask(ex, embedder, agent, questions, imp.passages_of, vectors, no_graph)
+            raw = await ask(
+                ex, embedder, agent, questions, imp.passages_of, vectors, no_graph, variants
+            )
             out["asked"][lang] = {
                 "questions": len(questions),
                 "rankers": {
@@ -99,23 +125,27 @@ async def one_memory(
                         "p50_ms": round(percentile(raw[name]["ms"], 50), 1),
                         "p95_ms": round(percentile(raw[name]["ms"], 95), 1),
                     }
-                    for name in SHOWN
+                    for name in (*SHOWN, *(f"hippograph {v}" for v in variants))
                 },
             }
     finally:
-        await delete_agent(ex, agent)
+        if not args.keep and not args.reuse:
+            await delete_agent(ex, agent)
         await ex.close()
     return out
 
 
-def print_tables(embedder: str, results: list[dict[str, Any]], k: str = "R@5") -> None:
+def print_tables(
+    embedder: str, results: list[dict[str, Any]], extra: list[str], k: str = "R@5"
+) -> None:
+    shown = (*SHOWN, *extra)
     print(f"\nembedder {embedder}; passage {k} (R@2 in brackets)\n")
-    print("| questions → memory | " + " | ".join(SHOWN) + " |")
-    print("|---|" + "---|" * len(SHOWN))
+    print("| questions → memory | " + " | ".join(shown) + " |")
+    print("|---|" + "---|" * len(shown))
     for res in results:
         for lang, cell in res["asked"].items():
             r = cell["rankers"]
-            row = " | ".join(f"{r[n][k]:.3f} ({r[n]['R@2']:.3f})" for n in SHOWN)
+            row = " | ".join(f"{r[n][k]:.3f} ({r[n]['R@2']:.3f})" for n in shown)
             print(f"| {lang} → {res['memory']} ({cell['questions']} q) | {row} |")
     print(
         "\n| memory | import s | CPU s / abstract | relations / abstract | retrieve p50 / p95 ms |"
@@ -141,8 +171,11 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         f"load average {os.getloadavg()[0]:.1f}; embedder {embedder.name}; memories "
         f"{','.join(args.memories)}; questions {','.join(args.questions)} ({args.split})"
     )
-    results = [await one_memory(settings, embedder, data, args, m) for m in args.memories]
-    print_tables(embedder.name, results)
+    variants = {v.split("=", 1)[0]: json.loads(v.split("=", 1)[1]) for v in args.variant}
+    results = [await one_memory(settings, embedder, data, args, m, variants) for m in args.memories]
+    print_tables(embedder.name, results, [f"hippograph {v}" for v in variants])
+    if args.keep:
+        print(f"agents kept (see {args.keep}); delete them with --cleanup {args.keep}")
     summary = {"embedder": embedder.name, "split": args.split, "memories": results}
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=2))
@@ -167,8 +200,39 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--limit-questions", type=int, default=None, help="first N per file")
     parser.add_argument("--json", default=None, metavar="OUT", help="write the figures here")
+    parser.add_argument(
+        "--keep", default=None, metavar="FILE", help="keep the agents, described in FILE"
+    )
+    parser.add_argument(
+        "--reuse", default=None, metavar="FILE", help="ask the agents a --keep run wrote"
+    )
+    parser.add_argument(
+        "--cleanup", default=None, metavar="FILE", help="delete the agents FILE describes"
+    )
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="LABEL=JSON",
+        help='one more retrieve row with these options, e.g. \'kw={"weights": {"keyword": 0.3}}\'',
+    )
     return parser.parse_args(argv)
 
 
+async def cleanup(path: Path) -> None:
+    settings = Settings()
+    ex = connect(
+        settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(), settings.neo4j_database
+    )
+    try:
+        for memory, record in json.loads(path.read_text()).items():
+            await delete_agent(ex, record["agent"])
+            print(f"deleted {record['agent']} ({memory})")
+    finally:
+        await ex.close()
+    path.unlink()
+
+
 if __name__ == "__main__":
-    asyncio.run(main(parse_args()))
+    cli = parse_args()
+    asyncio.run(cleanup(Path(cli.cleanup)) if cli.cleanup else main(cli))

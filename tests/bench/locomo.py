@@ -58,7 +58,7 @@ from graph.memory.write import (
     remember,
 )
 from graph.progress import progress_bar
-from graph.providers import Embedder, embed_queries
+from graph.providers import Embedder, embed_queries, similarity_floor
 from graph.schema import ensure_schema
 from server.settings import Settings
 from tests.bench.locomo_e5 import (
@@ -139,6 +139,7 @@ class CachedEmbedder:
 
     def __init__(self, inner: Embedder) -> None:
         self.inner, self.name, self.dimensions = inner, inner.name, inner.dimensions
+        self.similarity_floor = similarity_floor(inner)
         self.cache: dict[str, list[float]] = {}
         self.query_cache: dict[str, list[float]] = {}
 

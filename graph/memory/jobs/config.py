@@ -46,6 +46,13 @@ class MaintenanceConfig:
     stale_factor: float = 0.5  # importance multiplier of facts past valid_until
     recency_half_life_days: float = 14.0
     profile_batch: int = 200  # entities refreshed per profile job
+    # The embedder's cosine of unrelated texts (``Embedder.similarity_floor``): the cosines
+    # above are read above it, ``floor + t·(1 − floor)``, as the write thresholds are.
+    similarity_floor: float = 0.0
+
+    def cosine(self, threshold: float) -> float:
+        """A threshold written for a floor-0 embedder, on this embedder's cosine scale."""
+        return self.similarity_floor + threshold * (1.0 - self.similarity_floor)
 
 
 @dataclass(frozen=True)

@@ -114,7 +114,9 @@ async def consolidate_agent(
         if r["embedding"]
     ]
     clusters = cluster_facts(
-        facts, threshold=cfg.consolidate_similarity, min_size=cfg.consolidate_min_cluster
+        facts,
+        threshold=cfg.cosine(cfg.consolidate_similarity),
+        min_size=cfg.consolidate_min_cluster,
     )[: cfg.consolidate_max_observations]
     result.clusters = len(clusters)
     existing = {

@@ -117,7 +117,7 @@ def candidate_id(agent_id: str, key_a: str, key_b: str) -> str:
     return str(uuid.uuid5(_NS, digest))
 
 
-def _blocked_pairs(entities: Sequence[EntityPoint]) -> set[tuple[int, int]]:
+def _blocked_pairs(entities: Sequence[EntityPoint], floor: float = 0.0) -> set[tuple[int, int]]:
     """Index pairs worth scoring: shared token/prefix, or very similar embeddings."""
     buckets: dict[str, list[int]] = {}
     for i, e in enumerate(entities):
@@ -139,7 +139,7 @@ def _blocked_pairs(entities: Sequence[EntityPoint]) -> set[tuple[int, int]]:
         m /= np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
         for start in range(0, len(with_vec), 512):
             sims = m[start : start + 512] @ m.T
-            for r, c in zip(*np.nonzero(sims >= _EMBED_BLOCK), strict=True):
+            for r, c in zip(*np.nonzero(sims >= floor + _EMBED_BLOCK * (1.0 - floor)), strict=True):
                 i, j = with_vec[start + int(r)], with_vec[int(c)]
                 if i < j:
                     pairs.add((i, j))
@@ -147,11 +147,16 @@ def _blocked_pairs(entities: Sequence[EntityPoint]) -> set[tuple[int, int]]:
 
 
 def find_duplicates(
-    agent_id: str, entities: Sequence[EntityPoint], *, threshold: float = 0.80
+    agent_id: str,
+    entities: Sequence[EntityPoint],
+    *,
+    threshold: float = 0.80,
+    floor: float = 0.0,
 ) -> list[PairScore]:
-    """Scored duplicate pairs at or above ``threshold``, most confident first (pure)."""
+    """Scored duplicate pairs at or above ``threshold``, most confident first (pure).
+    ``floor``: the embedder's similarity floor; cosines count above it (0 → 0, 1 → 1)."""
     out: list[PairScore] = []
-    for i, j in sorted(_blocked_pairs(entities)):
+    for i, j in sorted(_blocked_pairs(entities, floor)):
         a, b = entities[i], entities[j]
         if not _types_compatible(a.type, b.type):
             continue
@@ -165,7 +170,7 @@ def find_duplicates(
         if a.embedding and b.embedding:
             va, vb = np.asarray(a.embedding), np.asarray(b.embedding)
             denom = float(np.linalg.norm(va) * np.linalg.norm(vb)) or 1.0
-            cos = max(0.0, float(va @ vb) / denom)
+            cos = max(0.0, (float(va @ vb) / denom - floor) / (1.0 - floor))
         confidence = best if cos is None else 0.6 * best + 0.4 * cos
         if best == 1.0:  # the same name is strong evidence whatever the embeddings say
             confidence = max(confidence, 0.95)
@@ -225,7 +230,9 @@ async def detect_duplicates(
         )
         for r in rows
     ]
-    pairs = find_duplicates(agent_id, entities, threshold=cfg.merge_candidate_threshold)
+    pairs = find_duplicates(
+        agent_id, entities, threshold=cfg.merge_candidate_threshold, floor=cfg.similarity_floor
+    )
     if not pairs:
         return {"entities": len(entities), "candidates": 0, "new": 0, "merged": 0}
     stored = await executor.run(

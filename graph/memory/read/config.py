@@ -151,6 +151,7 @@ class RetrieveConfig:
             (c.context_max_tokens >= 50, "context_max_tokens must be >= 50"),
             (c.reranker_timeout_s > 0, "reranker_timeout_s must be > 0"),
             (0.0 <= c.confidence_weight <= 1.0, "confidence_weight must be in [0, 1]"),
+            (0.0 <= c.semantic_floor < 1.0, "semantic_floor must be in [0, 1)"),
             (
                 0.0 <= c.hop_decay <= 1.0 and 0.0 <= c.activation_decay <= 1.0,
                 "decay factors must be in [0, 1]",

@@ -41,6 +41,9 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     # A fact the relation bridge reached (bridge.py; only with bridge_seeds > 0) scores at least
     # this share of its seed's final score × the bridge's weight: never above its seed.
     "bridge": 0.9,
+    # Boost of the fact that evidences a named entity's relation the question asks for
+    # ("Where does Ana live?" → the evidence of Ana's lives_in; relations.py).
+    "relation": 0.3,
     # Boost of facts / snippets dated inside a time window the query names ("in May 2023").
     "temporal": 0.15,
     # A fact scores at least this share of the final score of the conversation turn it was
@@ -103,6 +106,10 @@ class ScoringConfig:
     pattern_boost_max: float = 0.10
     pattern_saturation: int = 10
     min_score: float = 0.15
+    # The embedder's cosine of unrelated texts: the blend reads semantic as (cos − floor) /
+    # (1 − floor) (ranking.calibrate). A retriever built without a config, and the composition
+    # root, take it from the embedder (``similarity_floor``: MiniLM 0, e5 0.8).
+    semantic_floor: float = 0.0
 
 
 @dataclass(frozen=True)

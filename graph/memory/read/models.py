@@ -65,6 +65,7 @@ class Scores:
     keyword: float = 0.0
     graph: float = 0.0
     bridge: float = 0.0
+    relation: float = 0.0  # 1.0: the evidence of a named entity's relation the query asks for
     recency: float = 0.0
     importance: float = 0.0
     confidence: float = 0.0

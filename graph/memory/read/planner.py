@@ -145,6 +145,9 @@ _TYPE_WORDS: dict[str, tuple[str, ...]] = {
     "eventos": ("event",),
 }
 
+# An ambiguous first-name prefix resolves to the entity with this many times the facts of
+# any other that shares it.
+PREFIX_DOMINANCE = 3
 _STOPWORD_TEXT = """a an the and or but of to in on at by for with from as is are was were be been
 being do does did have has had i me my mine you your yours he him his she her hers it its we us
 our they them their what which who whom whose where when why how this that these those there here
@@ -288,11 +291,15 @@ class CatalogRow:
     type: str
     via: str  # alias | slug | prefix
     matched: str
+    facts: int = 0  # prefix rows: facts about the entity (an ambiguous prefix's tie-break)
 
 
 def _resolve(rows: Iterable[CatalogRow]) -> list[EntityMatch]:
-    """Pick entities from raw matches: longer matched phrases win over their sub-phrases; an
-    ambiguous first-name prefix (two entities) is dropped; order is deterministic."""
+    """Pick entities from raw matches: longer matched phrases win over their sub-phrases; a
+    first-name prefix two entities share goes to the one with clearly the most facts (at
+    least ``PREFIX_DOMINANCE`` times any other's: "Guilherme" is the Guilherme the memory
+    is about, not a misspelt copy of him with one fact), else it is dropped; order is
+    deterministic."""
     rank = {"alias": 0, "slug": 1, "prefix": 2}
     best: dict[str, CatalogRow] = {}
     for row in sorted(rows, key=lambda r: (-len(r.matched), rank.get(r.via, 9), r.key)):
@@ -301,6 +308,12 @@ def _resolve(rows: Iterable[CatalogRow]) -> list[EntityMatch]:
     for row in best.values():
         if row.via == "prefix":
             prefix_owners.setdefault(row.matched, set()).add(row.key)
+    for prefix, owners in prefix_owners.items():
+        winner = _dominant({k: best[k].facts for k in owners})
+        if winner is not None:
+            prefix_owners[prefix] = {winner}
+            for key in owners - {winner}:
+                del best[key]
     chosen: list[CatalogRow] = []
     covered: list[set[str]] = []
     for row in sorted(best.values(), key=lambda r: (-len(r.matched), rank.get(r.via, 9), r.key)):
@@ -316,6 +329,15 @@ def _resolve(rows: Iterable[CatalogRow]) -> list[EntityMatch]:
         EntityMatch(key=r.key, name=r.name, type=r.type, source=r.via, matched=r.matched)
         for r in sorted(chosen, key=lambda r: r.key)
     ]
+
+
+def _dominant(facts: dict[str, int]) -> str | None:
+    """The key whose fact count is at least ``PREFIX_DOMINANCE`` times every other's."""
+    if len(facts) < 2:
+        return None
+    ranked = sorted(facts.items(), key=lambda kv: (-kv[1], kv[0]))
+    (top, most), (_, second) = ranked[0], ranked[1]
+    return top if most >= PREFIX_DOMINANCE * max(1, second) else None
 
 
 def aggregation_types(query: str, agent_types: Iterable[str]) -> tuple[str, ...]:

@@ -30,6 +30,7 @@ from graph.memory.text import fold
 __all__ = [
     "apply_rerank",
     "blend",
+    "calibrate",
     "drop_provenance",
     "effective_confidence",
     "lift_by_session",
@@ -43,6 +44,16 @@ __all__ = [
     "score_events",
     "score_facts",
 ]
+
+
+def calibrate(cosine: float, floor: float) -> float:
+    """A raw cosine on the embedder's scale, stretched so that ``floor`` (the cosine its
+    unrelated texts reach) becomes 0 and 1 stays 1, clipped to 0..1. A model whose cosines
+    crowd into 0.75-0.95 (e5) then weighs against keyword and graph as one spread over 0-1
+    (MiniLM, floor 0) does; the order of the semantic signal alone does not change."""
+    if floor <= 0.0:
+        return max(0.0, min(1.0, cosine))
+    return max(0.0, min(1.0, (cosine - floor) / (1.0 - floor)))
 
 
 def recency(when: datetime | None, now: datetime, half_life_days: float) -> float:
@@ -102,6 +113,7 @@ def merge_candidates(*signals: Iterable[ScoredFact]) -> list[ScoredFact]:
             have.scores.keyword = max(have.scores.keyword, fact.scores.keyword)
             have.scores.graph = max(have.scores.graph, fact.scores.graph)
             have.scores.bridge = max(have.scores.bridge, fact.scores.bridge)
+            have.scores.relation = max(have.scores.relation, fact.scores.relation)
             if fact.hops is not None and (have.hops is None or fact.hops < have.hops):
                 have.hops = fact.hops
     return list(merged.values())
@@ -193,8 +205,16 @@ def score_facts(
             if window is not None and window.contains(fact.valid_from or fact.created_at)
             else 0.0
         )
-        base = w_sem * s.semantic + w_rec * s.recency + w_imp * s.importance
-        boost = min(1.0, w_kw * s.keyword + w_graph * s.graph + s.pattern + w_time * s.temporal)
+        semantic = calibrate(s.semantic, config.scoring.semantic_floor)
+        base = w_sem * semantic + w_rec * s.recency + w_imp * s.importance
+        boost = min(
+            1.0,
+            w_kw * s.keyword
+            + w_graph * s.graph
+            + s.pattern
+            + w_time * s.temporal
+            + config.weight("relation") * s.relation,
+        )
         boosted = base + (1.0 - min(1.0, base)) * boost
         cw = config.scoring.confidence_weight
         s.formula = min(1.0, boosted * ((1.0 - cw) + cw * s.confidence))
@@ -231,7 +251,8 @@ def score_events(
             0.5, recency(ev.occurred_at, now, config.scoring.confidence_half_life_days)
         )
         ev.graph = 1.0 if ev.speaker and fold(ev.speaker) in speakers else 0.0
-        base = w_sem * max(0.0, ev.semantic) + w_rec * rec + w_imp * 0.5
+        semantic = calibrate(ev.semantic, config.scoring.semantic_floor)
+        base = w_sem * semantic + w_rec * rec + w_imp * 0.5
         in_window = window is not None and window.contains(ev.occurred_at)
         boost = min(1.0, w_kw * ev.keyword + w_graph * ev.graph + w_time * in_window)
         boosted = base + (1.0 - min(1.0, base)) * boost

@@ -18,13 +18,14 @@ from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.entity_expansion import entity_facts
 from graph.memory.read.formatter import format_context
 from graph.memory.read.models import EventHit, RetrievalPlan, RetrieveResult, ScoredFact
+from graph.memory.read.relations import mark_answers, relation_answers
 from graph.memory.read.rerank import EmbeddingRescorer, blend_semantic, rerank
 from graph.memory.read.search import Scope
 from graph.memory.read.temporal import TimeWindow, query_window
 from graph.memory.spaces import check_space, embedder_name
 from graph.memory.text import fold
 from graph.memory.write.guard import redact_context
-from graph.providers.base import ChatLLM, Embedder, embed_queries
+from graph.providers.base import ChatLLM, Embedder, embed_queries, similarity_floor
 from graph.vector_search import VectorSearchForm, form_of
 
 __all__ = ["Retriever"]
@@ -66,7 +67,9 @@ class Retriever:
         self.llm = llm
         self.rescorer = rescorer
         self.pii_mode = pii_mode
-        self.config = config or RetrieveConfig()
+        self.config = config or RetrieveConfig().with_options(
+            {"semantic_floor": similarity_floor(embedder)}
+        )
         self.config.validate()
         self._count_cache: dict[str, tuple[float, dict[str, int]]] = {}
 
@@ -208,6 +211,10 @@ class Retriever:
                 self.expand(agent_id, plan, as_of) if cfg.graph.enable_expansion else _same(plan),
             )
         facts = await self._entity_expansion(plan, catalog, scope, cfg, facts, trace)
+        if cfg.weight("relation") > 0:
+            t = time.perf_counter()
+            answers = await relation_answers(self.executor, scope, plan, query)
+            trace["relation"] = {"ms": _ms(t), "marked": mark_answers(facts, answers)}
         trace["plan"]["entities"] = [e.key for e in plan.entities]
         trace["plan"]["entities_sources"] = {e.key: e.source for e in plan.entities}
         terms = planner.keyword_terms(plan, cfg.candidates.keyword_names)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from graph.errors import ConfigError
@@ -113,6 +113,17 @@ class WriteConfig:
     # (90 s) + resolution (15 s) + reconcile (20 s) + a transaction timeout (120 s) ≈ 245 s.
     pending_receipt_ttl_s: float = 600.0
 
+    def on_scale(self, floor: float) -> WriteConfig:
+        """The similarity thresholds on an embedder's own cosine scale: they are written for
+        one whose unrelated texts score about 0 (MiniLM); an embedder whose cosines crowd
+        above ``floor`` (e5: 0.8) gets ``floor + t·(1 − floor)`` for each threshold t, so
+        "Helena" and "Pedro" (0.86 there) do not resolve to one entity."""
+        if floor <= 0.0:
+            return self
+        return replace(
+            self, **{k: floor + getattr(self, k) * (1.0 - floor) for k in SIMILARITY_THRESHOLDS}
+        )
+
     @property
     def scan(self) -> Scan:
         """The bounds of the nearest-neighbour reads."""
@@ -129,6 +140,16 @@ class WriteConfig:
             raise ConfigError("max_message_chars must be positive")
 
 
+# Cosine thresholds, on the scale of an embedder whose unrelated texts score about 0
+# (``WriteConfig.on_scale`` moves them onto another's).
+SIMILARITY_THRESHOLDS: tuple[str, ...] = (
+    "semantic_dedup_threshold",
+    "fuzzy_threshold",
+    "fuzzy_low_threshold",
+    "context_min_similarity",
+    "reconcile_add_below",
+    "reconcile_noop_at",
+)
 # Per-call overrides may only narrow the operator's behaviour.
 OPERATOR_ONLY: tuple[str, ...] = (
     "pii_mode",

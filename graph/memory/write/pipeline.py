@@ -40,7 +40,7 @@ from graph.memory.write.models import WriteResult
 from graph.memory.write.stages import WriteCall, run_stages
 from graph.memory.write.store import Fence, log_event
 from graph.memory.write.trace import WriteRun, last_items
-from graph.providers import ChatLLM, Embedder
+from graph.providers import ChatLLM, Embedder, similarity_floor
 
 __all__ = ["WritePipeline"]
 
@@ -68,6 +68,7 @@ class WritePipeline:
         self.embedder = embedder
         self.llm = llm
         self.config = config or WriteConfig()
+        self.similarity_floor = similarity_floor(embedder)
 
     async def write(
         self,
@@ -103,7 +104,7 @@ class WritePipeline:
                 its claim has not expired).
             FencedOut: ``fence`` was given and that lease was lost before the commit.
         """
-        cfg = apply_overrides(self.config, config_overrides)
+        cfg = apply_overrides(self.config, config_overrides).on_scale(self.similarity_floor)
         run = WriteRun(verbose)
         if not agent_id or not agent_id.strip():
             raise BadInput("agent_id is required")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graph.executor import Executor
+from graph.memory.spaces import recorded_space
 from graph.providers import Embedder
 from seed import story
 from seed.loader import load_demo
@@ -62,3 +63,28 @@ async def test_seed_is_complete_and_idempotent(
     )
     assert len(chain.data["factHistory"]) >= 2
     assert story.AGENT == "demo"
+
+
+async def test_a_demo_of_another_embedding_model_is_loaded_anew(
+    executor: Executor, embedder: Embedder, hash_embedder: Embedder, agent_id: str
+) -> None:
+    await load_demo(memory_for(executor, hash_embedder), agent_id, progress=False)
+    again = await load_demo(memory_for(executor, embedder), agent_id, progress=False)
+    assert not again.already_loaded
+    assert again.steps[0] == "removed the earlier demo load" and again.steps[-1] == "marker"
+    assert await recorded_space(executor, agent_id) == embedder.name
+    third = await load_demo(memory_for(executor, embedder), agent_id, progress=False)
+    assert third.already_loaded
+
+
+async def test_a_demo_of_an_older_seed_version_is_loaded_anew(
+    executor: Executor, embedder: Embedder, agent_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(story, "SEED_VERSION", story.SEED_VERSION - 1)
+    await load_demo(memory_for(executor, embedder), agent_id, progress=False)
+    counts = await executor.run_text(load_query("agent_counts"), {"agent_id": agent_id}, read=True)
+    monkeypatch.undo()
+    again = await load_demo(memory_for(executor, embedder), agent_id, progress=False)
+    assert not again.already_loaded and again.steps[0] == "removed the earlier demo load"
+    after = await executor.run_text(load_query("agent_counts"), {"agent_id": agent_id}, read=True)
+    assert after == counts  # the story once, not twice

@@ -86,6 +86,27 @@ def test_ambiguous_first_name_prefix_is_dropped() -> None:
 
 
 @pytest.mark.parametrize(
+    ("facts", "expected"),
+    [
+        ((12, 1), ["person:ana_lima"]),  # a misspelt copy with one fact: Ana is Ana Lima
+        ((1, 12), ["person:ana_souza"]),
+        ((3, 1), ["person:ana_lima"]),  # exactly PREFIX_DOMINANCE times
+        ((5, 2), []),  # comparable: still ambiguous
+        ((0, 0), []),
+    ],
+)
+def test_a_shared_prefix_goes_to_the_entity_with_clearly_the_most_facts(
+    facts: tuple[int, int], expected: list[str]
+) -> None:
+    rows = [
+        CatalogRow("person:ana_lima", "Ana Lima", "person", "prefix", "ana", facts[0]),
+        CatalogRow("person:ana_souza", "Ana Souza", "person", "prefix", "ana", facts[1]),
+    ]
+    plan = planner.build_plan("where does Ana live", ["person"], rows)
+    assert [e.key for e in plan.entities] == expected
+
+
+@pytest.mark.parametrize(
     ("query", "types", "expected"),
     [
         ("who are my friends?", ["person", "project"], ("person",)),
