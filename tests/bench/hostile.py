@@ -10,17 +10,17 @@ same event loop but outside the rate budget the attacks spend (so it is never re
 Attacks: fragment chains (18, 30 and 60 fragments each spreading the next twice), one document
 of 300 and one of 800 operations each spreading an 11-fragment doubling chain (8,191 selections
 per operation; sent with ``operationName: "a0"``), 1,200 copies of one field (graphql-core
-compares every pair), a foreign Host (DNS rebinding), a
-cross-site Origin, 30 aliased retrieves, the same 30 retrieves wrapped in 17 nested fragment
-spreads (charged 30 requests all the same), a write carrying 200 huge earlier messages
-(1.9 MB), the same as an async write (its job keeps 5 cut messages), and over MCP (``/mcp``,
-the SDK's streamable HTTP client) a ``remember_facts`` call with 40,000 facts (1.2 MB, refused
-whole). Each round sends a different text (a comment line), so the parser cache never answers.
-Framing: the GraphiQL page, plain and with a mutation in ``?q=``, must come with
-``frame-ancestors 'none'`` and ``X-Frame-Options: DENY`` (answers ``DENY`` or ``FRAMEABLE``).
-The last line counts the probe agent's stored messages against the writes that succeeded. The
-answers column lists each distinct answer over the rounds (a budget of 60 requests a minute lets
-the first battery of 30 retrieves run; the next ones are refused).
+compares every pair), a foreign Host (DNS rebinding), a cross-site Origin, 30 aliased
+retrieves, the same 30 retrieves wrapped in 17 nested fragment spreads (charged 30 requests all
+the same), a write carrying 200 huge earlier messages (1.9 MB), the same as an async write (its
+job keeps 5 cut messages), and over MCP (``/mcp``, the SDK's streamable HTTP client) a
+``remember_facts`` call with 40,000 facts (1.2 MB, refused whole). Each round sends a different
+text (a comment line), so the parser cache never answers. Framing: the GraphiQL page, plain and
+with a mutation in ``?q=``, must come with ``frame-ancestors 'none'`` and ``X-Frame-Options:
+DENY`` (answers ``DENY`` or ``FRAMEABLE``). The last line counts the probe agent's stored
+messages against the writes that succeeded. The answers column lists each distinct answer over
+the rounds (a budget of 60 requests a minute lets the first battery of 30 retrieves run; the
+next ones are refused).
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def attacks(agent: str) -> dict[str, tuple[dict[str, Any], dict[str, str]]]:
             {"query": chain(11, operations=800), "operationName": "a0"},
             {},
         ),
-        "1,200 copies of one field": ({"query": "{" + " health { ready }" * 1200 + " }"}, {}),
+        "1,200 copies of one field": ({"query": "{" + " health{ready}" * 1200 + " }"}, {}),
         "Host: evil.example": (HEALTH, {"host": "evil.example"}),
         "Origin: evil.example": (HEALTH, {"origin": "http://evil.example"}),
         "30 aliased retrieves": ({"query": f"{{ {battery} }}"}, {}),
