@@ -11,7 +11,7 @@ import pytest
 
 from graph.admin import delete_agent
 from graph.executor import Executor, connect
-from graph.providers import Embedder, HashEmbedder, MiniLMEmbedder
+from graph.providers import E5Embedder, Embedder, HashEmbedder, MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
 from server.settings import Settings
@@ -34,6 +34,12 @@ def settings() -> Settings:
 @pytest.fixture(scope="session")
 def minilm(settings: Settings) -> MiniLMEmbedder:
     return MiniLMEmbedder(find_tokenizer(settings.home))
+
+
+@pytest.fixture(scope="session")
+def e5() -> E5Embedder:
+    """multilingual-e5-small (the default embedder), loaded once for the session."""
+    return E5Embedder()
 
 
 @pytest.fixture(scope="session")

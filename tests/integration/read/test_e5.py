@@ -21,11 +21,6 @@ from tests.integration.read.data import (
 pytestmark = pytest.mark.neo4j
 
 
-@pytest.fixture(scope="module")
-def e5() -> E5Embedder:
-    return E5Embedder()
-
-
 def _cos(a: list[float], b: list[float]) -> float:
     return float(np.dot(a, b))
 
