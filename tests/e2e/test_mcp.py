@@ -42,9 +42,10 @@ TOOLS = {
 
 
 def _env(**extra: str) -> dict[str, str]:
-    """Environment of a server subprocess: the Neo4j connection, fast embedder, no worker."""
-    keep = ("NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "PATH", "HOME")
-    env = {k: os.environ[k] for k in keep if k in os.environ}
+    """Environment of a server subprocess: the Neo4j connection (the tests' local server:
+    HIPPOGRAPH_NEO4J_* and the home), fast embedder, no worker."""
+    keep = ("NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "PATH", "HOME", "HIPPOGRAPH_HOME")
+    env = {k: v for k, v in os.environ.items() if k in keep or k.startswith("HIPPOGRAPH_NEO4J_")}
     return {**env, "HIPPOGRAPH_EMBEDDER": "hash", "HIPPOGRAPH_WORKER_ENABLED": "false", **extra}
 
 
