@@ -21,6 +21,8 @@ DOCUMENTS = [
     '# {{{ not code\nquery A($q: String = "}{}{") { retrieve(query: "{") { context } }',
     'query A { a(text: """ { \\""" } { """) { b } }\n#}\nfragment F on Q { a }\n  ,fragment G on Q { b }',
     "\ufeff fragment F on Q { a } { b }",
+    'query A { a(t: "x\\"{\\\\") { b } } query B { c }',
+    "query fragment { a } fragment\tF on Q { b }",
     chain(11, operations=120),
 ]
 
@@ -30,6 +32,10 @@ def test_the_count_equals_the_parsers(text: str) -> None:
     parsed = parse(text)
     operations = [d for d in parsed.definitions if isinstance(d, OperationDefinitionNode)]
     assert count_operations(text) == len(operations)
+
+
+def test_an_unterminated_string_stops_the_count() -> None:
+    assert count_operations('query A { a } query B { b(t: "never ends { } { }') == 2
 
 
 def test_counting_stops_past_the_bound() -> None:
