@@ -165,6 +165,10 @@ def graphiql_html() -> str:
             "React.useState(fromAddress(parameters.q))",  # no welcome text: the example tabs
         ),
         ("React.useState(parameters.headers)", "React.useState(undefined)"),
+        (  # the note that replaced a refused document never goes back into the address
+            "updateURL({ q: newQuery });",
+            "updateURL({ q: newQuery === ADDRESS_REFUSED ? '' : newQuery });",
+        ),
     ]
     for old, new in guards:
         if html.count(old) != 1:
