@@ -55,6 +55,7 @@ from graph.memory.jobs.async_write import write_async
 from graph.providers import HashEmbedder
 from graph.runtime import LocalNeo4j, RuntimeConfig
 from graph.schema import ensure_schema
+from server.runtime import local_neo4j
 from tests.cypher import load_query
 from tests.fake_llm_server import FakeLLMServer
 
@@ -106,6 +107,7 @@ def own_neo4j() -> LocalNeo4j:
             pagecache="64m",
             tx_memory="256m",
             start_timeout_s=300,
+            jars_from=local_neo4j().config.home,  # links the local install's jars
         )
     )
 
@@ -115,7 +117,7 @@ def running_neo4j() -> Iterator[LocalNeo4j]:
     """The drill server, started (and stopped after) unless it is already running."""
     neo = own_neo4j()
     was_running = neo.status().running
-    neo.install(log=lambda _: None)  # copies the jars once, then a no-op
+    neo.install(log=lambda _: None)  # links the jars once, then a no-op
     neo.start(log=lambda _: None)
     try:
         yield neo

@@ -22,9 +22,11 @@ import uvicorn
 
 from graph.admin import delete_agent_nodes
 from graph.executor import connect
+from graph.runtime import LocalNeo4j
 from seed.__main__ import seed
 from server.app import create_app
 from server.settings import Settings
+from tests.bench import drills
 
 
 def free_port() -> int:
@@ -82,6 +84,14 @@ def api_subprocess(env: Mapping[str, str], cwd: Path | None = None) -> Iterator[
             proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture(scope="session")
+def throwaway_neo4j() -> Iterator[LocalNeo4j]:
+    """A Neo4j of its own (bolt 31687, ``tests.bench.drills``' home) for the tests that kill or
+    stop their server: the drills and the outage test share one start."""
+    with drills.running_neo4j() as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,8 @@
 """Failure drills with small counts: every drill must end with 0 lost and 0
 duplicated messages. The drills themselves live in ``tests/bench/drills.py`` (``python -m
 tests.bench.drills`` runs them larger and prints the table); they run against a throw-away
-Neo4j on bolt 31687 (never the shared server), API/worker processes and a fake LLM endpoint
-started here, all on loopback."""
+Neo4j on bolt 31687 (never the tests' shared server; the outage test uses it too), API/worker
+processes and a fake LLM endpoint started here, all on loopback."""
 
 from __future__ import annotations
 
@@ -19,9 +19,8 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def neo() -> Iterator[LocalNeo4j]:
-    with drills.running_neo4j() as server:
-        yield server
+def neo(throwaway_neo4j: LocalNeo4j) -> LocalNeo4j:
+    return throwaway_neo4j  # shared with the outage test (tests/e2e/conftest.py)
 
 
 @pytest.fixture(scope="class")

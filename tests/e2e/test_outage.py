@@ -1,51 +1,31 @@
-"""Neo4j outage and recovery, on a SEPARATE throwaway server (bolt 27687, never the shared
-7687): while it is down GraphQL answers UNAVAILABLE with retry advice and /readyz is 503; when
-it is back the same API process recovers without a restart."""
+"""Neo4j outage and recovery, on a SEPARATE throwaway server (the drills' one, bolt 31687,
+never the tests' shared server): while it is down GraphQL answers UNAVAILABLE with retry advice
+and /readyz is 503; when it is back the same API process recovers without a restart."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
-from graph.runtime import LocalNeo4j, RuntimeConfig
-from server.runtime import local_neo4j
+from graph.runtime import LocalNeo4j
 from server.settings import Settings
+from tests.bench import drills
 from tests.e2e.conftest import serve_in_thread
 
 pytestmark = pytest.mark.e2e
 
-BOLT, HTTP = 27687, 27474
-PASSWORD = (
-    "hippograph-dev"  # a throwaway server of its own (loopback, test ports), not the local one
-)
+BOLT = drills.BOLT
+PASSWORD = drills.PASSWORD
 QUERY = {"query": '{ entities(agentId: "outage-probe") { totalCount } }'}
 
 
 @pytest.fixture(scope="module")
-def throwaway() -> Iterator[LocalNeo4j]:
-    neo = LocalNeo4j(
-        RuntimeConfig(
-            home=Path("/tmp/gql-outage"),
-            password=PASSWORD,
-            bolt_port=BOLT,
-            http_port=HTTP,
-            with_gds=False,
-            heap="512m",
-            pagecache="64m",
-            tx_memory="128m",
-            jars_from=local_neo4j().config.home,
-        )
-    )
-    neo.install(log=lambda _: None)  # links the local install's jars once, then a no-op
-    neo.start(log=lambda _: None)
-    try:
-        yield neo
-    finally:
-        neo.stop()
+def throwaway(throwaway_neo4j: LocalNeo4j) -> LocalNeo4j:
+    """The throw-away server the drills use too (tests/e2e/conftest.py): stopped and started
+    again here."""
+    return throwaway_neo4j
 
 
 def _wait_ready(url: str, want: int, timeout_s: float = 180) -> int:
@@ -90,7 +70,7 @@ def test_unavailable_then_automatic_recovery(throwaway: LocalNeo4j) -> None:
         assert down.status_code == 200  # GraphQL errors travel in the body
         error = down.json()["errors"][0]
         assert error["extensions"] == {"code": "UNAVAILABLE", "retryAfterSeconds": 5}
-        assert "retry" in error["message"] and "27687" not in error["message"]
+        assert "retry" in error["message"] and str(BOLT) not in error["message"]
 
         throwaway.start(log=lambda _: None)
         started = time.monotonic()
