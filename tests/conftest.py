@@ -1,6 +1,7 @@
-"""Shared fixtures. Integration tests talk to the real Neo4j started by scripts/test.sh (or
-NEO4J_URI); each test works under its own random agent_id and removes it afterwards, so tests
-never disturb each other or data of a running dev server."""
+"""Shared fixtures. Integration tests talk to the tests' own local Neo4j, which scripts/test.sh
+starts (scripts/test-env.sh: its own folder and ports, never the database `make run` serves),
+or to NEO4J_URI; each test works under its own random agent_id and removes it afterwards, so
+tests never disturb each other."""
 
 from __future__ import annotations
 
@@ -60,7 +61,8 @@ async def executor(settings: Settings) -> AsyncIterator[Executor]:
     )
     if not await ex.ping():
         pytest.fail(
-            f"Neo4j is not reachable at {settings.bolt_uri}: run `make test`, which starts it"
+            f"Neo4j is not reachable at {settings.bolt_uri}: run `make test`, which starts it "
+            "(or `source scripts/test-env.sh && .venv/bin/hippograph neo4j start`)"
         )
     await ensure_schema(ex, 384)
     yield ex
