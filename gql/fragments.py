@@ -51,41 +51,46 @@ class Expansion:
     depth: int  # the deepest field nesting of any operation (introspection fields aside)
     cycle: str | None = None  # the name of a fragment that spreads itself (directly or not)
     visits: int = 0  # selection nodes this computation looked at (linear in the document)
-    nesting: int = 0  # the deepest nesting of selection sets and fragments (capped)
+    # The deepest nesting of selection sets and fragment spreads (past MAX_NESTING: refused).
+    nesting: int = 0
 
 
 class _Walk:
-    """Memoized sizes per fragment; each fragment's own selections are visited once."""
+    """Memoized sizes per fragment; each fragment's own selections are visited once.
+
+    Sizes are (expanded selections, field depth, nesting height): all three are properties of
+    a fragment's own subtree, so a fragment reached again at another level reuses them (a
+    fragment first met shallow and spread again deep is as tall there as it is)."""
 
     def __init__(self, fragments: dict[str, FragmentDefinitionNode], cap: int) -> None:
         self.fragments = fragments
         self.cap = cap  # sizes saturate here: a refused document need not be counted exactly
-        self.done: dict[str, tuple[int, int]] = {}
+        self.done: dict[str, tuple[int, int, int]] = {}
         self.active: set[str] = set()
         self.cycle: str | None = None
         self.visits = 0
-        self.level = 0  # the nesting of the selection set being walked
-        self.nesting = 0  # the deepest level reached (walks stop one past MAX_NESTING)
+        self.level = 0  # how deep this walk itself recurses (it stops past MAX_NESTING)
+        self.too_deep = False
 
-    def selection_set(self, selection: SelectionSetNode) -> tuple[int, int]:
-        """(expanded selection count, field depth) of one selection set."""
+    def selection_set(self, selection: SelectionSetNode) -> tuple[int, int, int]:
+        """(expanded selection count, field depth, nesting height) of one selection set."""
         self.level += 1
-        self.nesting = max(self.nesting, self.level)
         try:
             if self.level > MAX_NESTING:
-                return 0, 0  # refused by the caller; deeper walks would exhaust the stack
+                self.too_deep = True  # refused by the caller; deeper would exhaust the stack
+                return 0, 0, 0
             return self._selections(selection)
         finally:
             self.level -= 1
 
-    def _selections(self, selection: SelectionSetNode) -> tuple[int, int]:
-        size, depth = 0, 0
+    def _selections(self, selection: SelectionSetNode) -> tuple[int, int, int]:
+        size, depth, height = 0, 0, 0
         for node in selection.selections:
             self.visits += 1
             size += 1  # every selection node counts: a spread is walked like a field
             if isinstance(node, FieldNode):
-                inner_size, inner_depth = (
-                    self.selection_set(node.selection_set) if node.selection_set else (0, 0)
+                inner_size, inner_depth, inner_height = (
+                    self.selection_set(node.selection_set) if node.selection_set else (0, 0, 0)
                 )
                 size += inner_size
                 # Introspection fields (__schema, __type) follow the schema's own shape, which
@@ -93,29 +98,31 @@ class _Walk:
                 if not node.name.value.startswith("__"):
                     depth = max(depth, 1 + inner_depth)
             elif isinstance(node, InlineFragmentNode):
-                inner_size, inner_depth = self.selection_set(node.selection_set)
+                inner_size, inner_depth, inner_height = self.selection_set(node.selection_set)
                 size += inner_size
                 depth = max(depth, inner_depth)
             elif isinstance(node, FragmentSpreadNode):
-                inner_size, inner_depth = self.fragment(node.name.value)
+                inner_size, inner_depth, inner_height = self.fragment(node.name.value)
                 size += inner_size
                 depth = max(depth, inner_depth)
+                inner_height += 1  # a spread is a level of nesting of its own
+            height = max(height, inner_height)
             size = min(size, self.cap)
-            if self.cycle is not None or self.nesting > MAX_NESTING:
+            if self.cycle is not None or self.too_deep:
                 break
-        return size, depth
+        return size, depth, 1 + height
 
-    def fragment(self, name: str) -> tuple[int, int]:
+    def fragment(self, name: str) -> tuple[int, int, int]:
         if name in self.done:
             return self.done[name]
         definition = self.fragments.get(name)
         if definition is None:
-            return 0, 0  # unknown fragment: the KnownFragmentNames rule reports it
+            return 0, 0, 0  # unknown fragment: the KnownFragmentNames rule reports it
         if name in self.active:
             self.cycle = self.cycle or name
-            return 0, 0
+            return 0, 0, 0
         self.active.add(name)
-        self.level += 1  # a spread is a level of nesting of its own (two frames per level)
+        self.level += 1  # two frames per spread: count it as a level of this walk's own
         try:
             result = self.selection_set(definition.selection_set)
         finally:
@@ -138,14 +145,18 @@ def expansion(document: DocumentNode, cap: int = 1_000_000) -> Expansion:
         d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
     }
     walk = _Walk(fragments, cap)
-    selections, depth = 0, 0
+    selections, depth, nesting = 0, 0, 0
     for definition in document.definitions:
         if isinstance(definition, OperationDefinitionNode):
-            size, deep = walk.selection_set(definition.selection_set)
+            size, deep, height = walk.selection_set(definition.selection_set)
             selections, depth = min(selections + size, cap), max(depth, deep)
+            nesting = max(nesting, height)
     for name in fragments:  # fragments no operation uses are still walked by some rules
-        selections = max(selections, walk.fragment(name)[0])
-    return Expansion(selections, depth, walk.cycle, walk.visits, walk.nesting)
+        size, _, height = walk.fragment(name)
+        selections, nesting = max(selections, size), max(nesting, 1 + height)
+    if walk.too_deep:
+        nesting = max(nesting, MAX_NESTING + 1)
+    return Expansion(selections, depth, walk.cycle, walk.visits, nesting)
 
 
 def _refused(reason: str, message: str) -> GraphQLError:

@@ -156,3 +156,17 @@ def test_the_cost_walk_visits_each_fragment_once_per_type(monkeypatch: Any) -> N
     assert calls <= 200 + 2 * 17 + 4
     errors = validate(schema._schema, parse(chain(16, operations=3)), [limits.cost_rule(10)])
     assert "Query cost 131072 exceeds" in errors[0].message  # 2^16 x (health, ready)
+
+
+def test_a_fragment_first_met_shallow_is_as_tall_when_spread_deep() -> None:
+    # The operation spreads F130 first (a leaf), then F129 (which spreads the memoized F130),
+    # ... then F0: every first visit is shallow, but F0 nests 131 spreads deep.
+    n = 130
+    text = (
+        "query{"
+        + " ".join(f"...F{i}" for i in reversed(range(n + 1)))
+        + "} "
+        + " ".join(f"fragment F{i} on Query{{...F{i + 1}}}" for i in range(n))
+        + f" fragment F{n} on Query{{health{{ready}}}}"
+    )
+    assert expansion(parse(text)).nesting > 2 * n
