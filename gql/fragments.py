@@ -164,9 +164,10 @@ def _refused(reason: str, message: str) -> GraphQLError:
 
 
 class FragmentExpansionLimiter(SchemaExtension):
-    """Refuses, right after parsing, a document whose fragments expand past ``max_selections``
-    field selections or ``max_depth`` levels, or spread themselves in a cycle. List it after
-    the parser (cache) and before validation."""
+    """Refuses, right after parsing, a document whose operations together expand past
+    ``max_selections`` selections, whose fields nest past ``max_depth`` levels, whose
+    selections and spreads nest past ``MAX_NESTING``, or whose fragments spread themselves in a
+    cycle. List it after the parser (cache) and before validation."""
 
     def __init__(self, max_selections: int, max_depth: int) -> None:
         self.max_selections = max_selections
