@@ -24,11 +24,13 @@ the first request then pays for it, as before.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, LiteralString, TypeVar
 
+from graph.errors import GraphError
 from graph.executor import Executor, Transaction
 from graph.memory.facade import Memory
 from graph.memory.read.warmup import WARMUP_AGENT, spread, warm_read_paths, warm_up
@@ -151,9 +153,11 @@ async def warm_start(memory: Memory, *, log: Callable[[str], object] | None = No
         )
         # The empty agent, then the largest one: Neo4j keys a plan by its parameters' types too,
         # and only an agent with entities and facts fills the rows of every statement.
-        largest = spread(sizes, 1)
-        for agent in [WARMUP_AGENT, *largest]:
-            await rolled_back.write(agent, WARMUP_MESSAGE, "Ana")
+        await rolled_back.write(WARMUP_AGENT, WARMUP_MESSAGE, "Ana")
+        for agent in spread(sizes, 1):
+            # best effort: e.g. an agent of another embedder refuses this one's vectors
+            with contextlib.suppress(GraphError):
+                await rolled_back.write(agent, WARMUP_MESSAGE, "Ana")
 
     steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [("embedder", embed)]
     if offline:
