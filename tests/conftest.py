@@ -5,6 +5,7 @@ tests never disturb each other."""
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import AsyncIterator
 
@@ -16,6 +17,11 @@ from graph.providers import E5Embedder, Embedder, HashEmbedder, MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
 from server.settings import Settings
+
+# The fixtures write with MiniLM (``embedder``), and every process the tests start (the CLI,
+# `hippograph serve`) must read with the same model: the suite runs with MiniLM unless the
+# caller chose. Tests of the multilingual default build e5 themselves (the ``e5`` fixture).
+os.environ.setdefault("HIPPOGRAPH_EMBEDDER", "minilm")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -1,6 +1,6 @@
 // Every retrieval signal in ONE statement (one round trip instead of eight): semantic facts (first index over-fetch round, or the exact scan), keyword facts (first full-text round), graph BFS from the planner's entities, aggregation by entity type, spreading activation seeded by the best semantic hits, semantic and keyword events, observations, and the planner's 1-hop expansion. Each part is a CALL {} subquery switched off by its parameters (an empty UNWIND); the caller re-runs a part alone (read/semantic_*, read/keyword_*) when its first round was not enough. Hop bounds are fixed in the file and cut by $max_hops / $act_hops.
-// params: $agent_id string, $as_of datetime|null, $vector list<float>, $min_confidence float, $now datetime, $half_life_days float, $sem_index bool, $sem_k int, $sem_min_score float (index scale), $sem_limit int, $q string (escaped Lucene, "" = off), $kw_k int, $kw_limit int, $seeds list<{key string, named bool}> (a key '' matches nothing), $max_entities int, $max_hops int, $hop_decay float, $query_bonus float, $graph_pool int, $graph_budget int, $graph_scan int, $graph_limit int, $types list<string> ([''] = off), $agg_pool int, $agg_limit int, $act_seeds int, $act_hops int, $act_decay float, $act_related int, $act_per_entity int, $act_pool int, $act_scan int, $events bool, $ev_q string (escaped Lucene, "" = off), $ev_index bool, $ev_k int, $ev_min_score float, $ev_limit int, $ev_kw_k int, $ev_kw_limit int, $obs bool, $obs_min_score float, $obs_limit int, $named list<string> ('' matches nothing), $expand_limit int
-// returns: facts list<fact map> (each distinct fact once; times as integer microseconds since the epoch), hits list<{signal string, id string, score float, semantic float (index scale), hops int|null}>, sem_fetched int, sem_floor float|null, kw_fetched int, events list<event map>, event_hits list<{signal, id, score, semantic}>, ev_fetched int, ev_floor float|null, ev_kw_fetched int, observations list<{id, text, kind, score}>, neighbours list<{key, name, type, strength}>
+// params: $agent_id string, $as_of datetime|null, $vector list<float>, $min_confidence float, $now datetime, $half_life_days float, $sem_index bool, $sem_k int, $sem_min_score float (index scale), $sem_limit int, $q string (escaped Lucene, "" = off), $kw_k int, $kw_limit int, $seeds list<{key string, named bool}> (a key '' matches nothing), $max_entities int, $max_hops int, $hop_decay float, $query_bonus float, $graph_pool int, $graph_budget int, $graph_scan int, $graph_limit int, $types list<string> ([''] = off), $agg_pool int, $agg_limit int, $act_seeds int, $act_hops int, $act_decay float, $act_related int, $act_per_entity int, $act_pool int, $act_scan int, $events bool, $ev_q string (escaped Lucene, "" = off), $ev_index bool, $ev_k int, $ev_min_score float, $ev_limit int, $ev_kw_k int, $ev_kw_limit int, $obs bool, $obs_min_score float, $obs_limit int, $named list<string> ('' matches nothing), $expand_limit int, $relation_terms list<string> (the question's relation stems, padded with a never-matching "\u0000")
+// returns: facts list<fact map> (each distinct fact once; times as integer microseconds since the epoch), hits list<{signal string, id string, score float, semantic float (index scale), hops int|null}>, sem_fetched int, sem_floor float|null, kw_fetched int, events list<event map>, event_hits list<{signal, id, score, semantic}>, ev_fetched int, ev_floor float|null, ev_kw_fetched int, observations list<{id, text, kind, score}>, neighbours list<{key, name, type, strength}>, relation_answers list<string> (ids of the facts that evidence a named entity's relationship whose type has a word starting with a relation term)
 CALL {
   UNWIND CASE WHEN $sem_index THEN [1] ELSE [] END AS go
   CALL db.index.vector.queryNodes('fact_embedding', $sem_k, $vector) YIELD node, score
@@ -276,5 +276,18 @@ CALL {
   LIMIT $expand_limit
   RETURN collect({key: key, name: name, type: type, strength: strength}) AS neighbours
 }
+CALL {
+  // relation answers: the evidence of the named entities' relationships the question asks for
+  UNWIND $seeds AS seed
+  MATCH (e:Entity {agent_id: $agent_id, key: seed.key})-[r:RELATES_TO]->(:Entity)
+  WHERE seed.named AND r.evidence_fact_id IS NOT NULL
+    AND any(w IN split(r.type, '_') WHERE any(t IN $relation_terms WHERE w STARTS WITH t))
+    AND (($as_of IS NULL AND r.valid_to IS NULL AND r.invalidated_at IS NULL)
+      OR ($as_of IS NOT NULL AND coalesce(r.created_at, r.valid_from) <= $as_of
+          AND (r.invalidated_at IS NULL OR r.invalidated_at > $as_of)
+          AND coalesce(r.valid_from, r.created_at) <= $as_of
+          AND (r.valid_to IS NULL OR r.valid_to > $as_of)))
+  RETURN collect(DISTINCT r.evidence_fact_id) AS relation_answers
+}
 RETURN facts, hits, sem_fetched, sem_floor, kw_fetched, events, event_hits, ev_fetched, ev_floor,
-       ev_kw_fetched, observations, neighbours
+       ev_kw_fetched, observations, neighbours, relation_answers

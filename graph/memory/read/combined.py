@@ -35,6 +35,7 @@ from graph.memory.read.traversal import activation_pool
 __all__ = ["NO_MATCH", "Combined", "SignalSizes", "all_signals", "searched"]
 
 NO_MATCH = ""  # list pad in read/signals: no entity key or entity type is empty
+NO_TERM = "\u0000"  # relation-term pad: no relation type's word starts with it
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class Combined:
     events_keyword: list[EventHit] = field(default_factory=list)
     observations: list[ObservationHit] = field(default_factory=list)
     neighbours: list[dict[str, Any]] = field(default_factory=list)
+    relation_answers: set[str] = field(default_factory=set)
     semantic_complete: bool = True
     keyword_complete: bool = True
     events_semantic_complete: bool = True
@@ -133,6 +135,7 @@ async def all_signals(
     pattern_types: list[str],
     named: list[str],
     stats: dict[str, SearchStats],
+    relation_terms: list[str] | None = None,
 ) -> Combined:
     """Run ``read/signals`` once and split its answer into the per-signal candidate lists."""
     sem_min = index_min_score(cfg.candidates.min_similarity)
@@ -175,6 +178,7 @@ async def all_signals(
     seeds = seeds or [{"key": NO_MATCH, "named": False}]
     named = named or [NO_MATCH]
     pattern_types = pattern_types or [NO_MATCH]
+    relation_terms = relation_terms or [NO_TERM]
     row = (
         await ex.run(
             "read/signals",
@@ -220,6 +224,7 @@ async def all_signals(
                 obs_limit=cfg.context.max_observations,
                 named=named,
                 expand_limit=20,
+                relation_terms=relation_terms,
             ),
             read=True,
         )
@@ -324,4 +329,5 @@ async def all_signals(
         for o in row["observations"]
     ]
     out.neighbours = list(row["neighbours"])
+    out.relation_answers = {str(i) for i in row["relation_answers"]}
     return out

@@ -17,6 +17,7 @@ from graph.memory.read import planner, ranking
 from graph.memory.read.combined import SignalSizes, all_signals, searched
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EventHit, ObservationHit, RetrievalPlan, ScoredFact
+from graph.memory.read.relations import mark_answers, relation_terms
 from graph.memory.read.search import (
     Scope,
     SearchStats,
@@ -262,6 +263,7 @@ async def one_statement(
             pattern_types=pattern_types,
             named=named,
             stats=stats,
+            relation_terms=relation_terms(plan.similarity_query) if seeds else [],
         )
     except BaseException:
         drop_tasks(early_sem, early_ev)
@@ -343,6 +345,7 @@ async def one_statement(
         "returned": len(spread),
         "unique": sum(1 for f in spread if f.id not in known),
     }
+    trace["relation"] = {"marked": mark_answers(facts, got.relation_answers)}
     plan = planner.expand_plan(plan, got.neighbours) if named else plan
     return facts, spread, ranking.merge_events(ev_sem, ev_kw), got.observations, plan
 

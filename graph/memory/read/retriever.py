@@ -210,11 +210,10 @@ class Retriever:
                 gather.per_signal(self.executor, plan, catalog, scope, cfg, now, trace, window),
                 self.expand(agent_id, plan, as_of) if cfg.graph.enable_expansion else _same(plan),
             )
-        facts = await self._entity_expansion(plan, catalog, scope, cfg, facts, trace)
-        if cfg.weight("relation") > 0:
-            t = time.perf_counter()
+        if not cfg.variants.single_statement and cfg.graph.enable_graph:  # else in it
             answers = await relation_answers(self.executor, scope, plan, query)
-            trace["relation"] = {"ms": _ms(t), "marked": mark_answers(facts, answers)}
+            trace["relation"] = {"marked": mark_answers(facts, answers)}
+        facts = await self._entity_expansion(plan, catalog, scope, cfg, facts, trace)
         trace["plan"]["entities"] = [e.key for e in plan.entities]
         trace["plan"]["entities_sources"] = {e.key: e.source for e in plan.entities}
         terms = planner.keyword_terms(plan, cfg.candidates.keyword_names)
