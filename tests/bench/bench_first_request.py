@@ -35,10 +35,8 @@ import httpx
 from graph.admin import delete_agent
 from graph.memory.write import StructuredFact, remember
 from graph.progress import progress_bar
-from graph.providers import MiniLMEmbedder
-from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
-from server.memory import connect_executor
+from server.memory import build_embedder, connect_executor
 from server.settings import Settings
 from tests.cypher import load_query
 
@@ -167,7 +165,7 @@ async def main(args: argparse.Namespace) -> None:
     ex = connect_executor(settings)
     agent = f"bench-first-{uuid.uuid4().hex[:8]}"
     try:
-        embedder = MiniLMEmbedder(find_tokenizer(settings.home))
+        embedder = build_embedder(settings)  # the one the served API builds
         await ensure_schema(ex, embedder.dimensions)
         await remember(ex, embedder, agent, facts=facts(args.facts))
         arms = [a for a in ("warm", "cold") if a in args.arms.split(",")]
