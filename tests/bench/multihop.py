@@ -54,10 +54,8 @@ from graph.memory.write import (
     remember,
 )
 from graph.progress import progress_bar
-from graph.providers import MiniLMEmbedder
-from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
-from server.memory import build_llm
+from server.memory import build_embedder, build_llm
 from server.settings import Settings
 from tests.bench.corpus_texts import NARRATOR, recorded_extractions
 from tests.bench.locomo import CachedEmbedder, patient
@@ -373,7 +371,9 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     ex = connect(
         settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(), settings.neo4j_database
     )
-    embedder = CachedEmbedder(MiniLMEmbedder(find_tokenizer(settings.home)))
+    if args.embedder:
+        settings = settings.model_copy(update={"embedder": args.embedder})
+    embedder = CachedEmbedder(build_embedder(settings))
     await ensure_schema(ex, embedder.dimensions)
     agent = f"bench-multihop-{args.mode}-{uuid.uuid4().hex[:6]}"
     kept = json.loads(Path(args.reuse).read_text()) if args.reuse else None
@@ -453,6 +453,12 @@ if __name__ == "__main__":
         default=None,
         metavar="FILE",
         help="ask the agent a --keep run imported (same files and limits)",
+    )
+    parser.add_argument(
+        "--embedder",
+        default=None,
+        choices=("minilm", "e5", "e5-enpt"),
+        help="the embedder of every ranker (default: the configured one, HIPPOGRAPH_EMBEDDER)",
     )
     parser.add_argument(
         "--no-ppr",
