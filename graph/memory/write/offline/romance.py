@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import pairwise
 
 from graph.memory.text import fold
 from graph.memory.write.extraction import (
@@ -119,8 +118,12 @@ _NOT_VERBS = _words(
     "também porém além alguém ninguém vida medida década entrada saída corrida camada "
     "estrada temporada chegada enseada jornada quantidade cidade unidade"
 )
+# ", subsidiária da", ", a empresa de": a name, then what it is of the next name.
+_APPOSITION = re.compile(
+    r"\s{0,3},\s{0,3}(?:(?:[oa]s?|um|uma)\s{1,3})?([a-zà-ÿ]{3,30})\s{1,3}(d[aoe]s?|em|n[oa]s?)\s{0,3}"
+)
 _COPULAS = _words("é são foi foram está estão era eram será serão es")
-_MAX_GAP_WORDS = 8
+_MAX_GAP_WORDS = 10
 
 
 @dataclass(frozen=True)
@@ -200,7 +203,11 @@ def _is_verb(word: str) -> bool:
 
 def _relation_type(gap: str) -> str | None:
     """The verb phrase between two names as a relation type ("transporta águas para o" →
-    ``transporta_para``), or None when the gap holds no verb."""
+    ``transporta_para``), an apposition's noun (", subsidiária da" → ``subsidiaria_de``), or
+    None when the gap holds neither."""
+    apposition = _APPOSITION.fullmatch(gap.lower())
+    if apposition and apposition.group(1) not in _PREPOSITIONS:
+        return fold(f"{apposition.group(1)}_{_PREPOSITIONS[apposition.group(2)]}")
     words = [w for w in re.findall(r"[\wÀ-ÿ]+", gap.lower()) if w not in _ARTICLES]
     if not words or len(words) > _MAX_GAP_WORDS:
         return None
@@ -217,16 +224,19 @@ def _relation_type(gap: str) -> str | None:
 
 
 def open_relations(sentence: str, names: list[Name]) -> list[ExtractedRelation]:
-    """Relations between consecutive names of a sentence joined by a short verb phrase (at
-    most eight words, no semicolon, colon or bracket between them)."""
+    """Relations between the names of a sentence: from each name to the next one (or, when
+    those two are not joined, the one after) that a short verb phrase or an apposition joins
+    (at most ``_MAX_GAP_WORDS`` words, no semicolon, colon or bracket between them)."""
     out: list[ExtractedRelation] = []
-    for left, right in pairwise(names):
-        gap = sentence[left.end : right.start]
-        if re.search(r"[;:()]", gap) or fold(left.text) == fold(right.text):
-            continue
-        rtype = _relation_type(gap)
-        if rtype is not None:
-            out.append(ExtractedRelation(left.text, right.text, rtype, 0.6))
+    for i, left in enumerate(names):
+        for right in names[i + 1 : i + 3]:
+            gap = sentence[left.end : right.start]
+            if re.search(r"[;:()]", gap) or fold(left.text) == fold(right.text):
+                continue
+            rtype = _relation_type(gap)
+            if rtype is not None:
+                out.append(ExtractedRelation(left.text, right.text, rtype, 0.6))
+                break
     return out
 
 
