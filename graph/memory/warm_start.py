@@ -1,16 +1,18 @@
 """Everything a process would otherwise do on its first requests, done when it starts.
 
-A fresh API or worker process answered its first ``retrieve`` in seconds where later ones take
-tens of milliseconds: the embedder's first run, the offline extractor's spaCy pipeline (loaded
-lazily) and Neo4j planning the hot statements all landed on the first user. :func:`warm_start`
+Without it a fresh API or worker process answers its first ``retrieve`` and ``write`` in
+seconds where later ones take tens of milliseconds: the embedder's first run, the offline
+extractor's spaCy pipeline (loaded lazily) and Neo4j planning the hot statements land on the
+first user. :func:`warm_start`
 does them up front, in order:
 
-1. the embedder's first run (one short text);
+1. the embedder's first runs (a text as stored texts are embedded, one as questions are);
 2. offline (no LLM): the extractor's spaCy pipeline;
 3. the read statements: :func:`graph.memory.read.warmup.warm_up` (one retrieve of an agent that
    holds nothing, the bridge and the exact scan), then a few questions of the store's own facts
-   (:func:`graph.memory.read.warmup.warm_read_paths`, agents from the largest to the smallest):
-   the statements a retrieve runs only when an agent holds facts;
+   (:func:`graph.memory.read.warmup.warm_read_paths`, agents from the largest to the smallest)
+   and one through the process's own retriever for three of those agents: the statements a
+   retrieve runs only when an agent holds facts;
 4. offline: the write path, one message written for that empty agent and one for the largest
    agent through :class:`RollbackExecutor`: every statement runs (so Neo4j plans it, for the
    parameter types a real agent's rows have) and every transaction is rolled back. With an LLM
@@ -33,10 +35,17 @@ from typing import Any, LiteralString, TypeVar
 from graph.errors import GraphError
 from graph.executor import Executor, Transaction
 from graph.memory.facade import Memory
-from graph.memory.read.warmup import WARMUP_AGENT, spread, warm_read_paths, warm_up
+from graph.memory.read.warmup import (
+    WARMUP_AGENT,
+    WARMUP_QUERY,
+    spread,
+    warm_read_paths,
+    warm_up,
+)
 from graph.memory.write.offline import load_nlp
 from graph.memory.write.pipeline import WritePipeline
 from graph.page_cache import agent_sizes
+from graph.providers.base import embed_queries
 
 __all__ = ["WARMUP_MESSAGE", "RollbackExecutor", "WarmStart", "warm_start"]
 
@@ -133,7 +142,8 @@ async def warm_start(memory: Memory, *, log: Callable[[str], object] | None = No
     offline = memory.llm is None
 
     async def embed() -> None:
-        await memory.embedder.embed([WARMUP_MESSAGE])
+        await memory.embedder.embed([WARMUP_MESSAGE])  # as stored texts are
+        await embed_queries(memory.embedder, [WARMUP_QUERY])  # as questions are
 
     async def spacy() -> None:
         await asyncio.to_thread(load_nlp)
@@ -145,6 +155,10 @@ async def warm_start(memory: Memory, *, log: Callable[[str], object] | None = No
         sizes.extend(await agent_sizes(memory.executor))
         cfg = memory.retriever.config
         await warm_read_paths(memory.executor, cfg, sizes, questions=WARM_QUESTIONS)
+        # The served retriever itself, with the process's model, on agents that hold facts.
+        for agent in spread(sizes, 3):
+            with contextlib.suppress(GraphError):  # e.g. an agent of another embedder
+                await memory.retriever.retrieve(agent, WARMUP_QUERY)
 
     async def writes() -> None:
         writer = memory.writer
