@@ -40,7 +40,7 @@ from graph.providers import (
     OpenAIChat,
     OpenAIEmbedder,
 )
-from graph.providers.base import similarity_floor
+from graph.providers.base import read_options
 from graph.providers.embedders import E5_VARIANTS, find_tokenizer
 from server.settings import Settings
 
@@ -72,8 +72,10 @@ def retrieve_config(settings: Settings, embedder: Embedder | None = None) -> Ret
     """Deployment settings → ``RetrieveConfig`` (no read option is a deployment setting yet:
     per-call ``options`` tune it); the embedder's similarity floor (``ranking.calibrate``)
     comes from ``embedder``, by default the one the settings configure."""
-    floor = similarity_floor(embedder) if embedder is not None else configured_floor(settings)
-    return RetrieveConfig().with_options({"semantic_floor": floor})
+    if embedder is not None:
+        return RetrieveConfig().with_options(read_options(embedder))
+    model = E5Embedder if settings.embedder.startswith("e5") else None  # without loading it
+    return RetrieveConfig().with_options(read_options(model) if model else {})
 
 
 def configured_floor(settings: Settings) -> float:

@@ -11,6 +11,7 @@ from graph.providers.base import (
     LLMResponse,
     TokenUsage,
     embed_queries,
+    read_options,
     similarity_floor,
 )
 from graph.providers.embedders import E5Embedder, HashEmbedder, MiniLMEmbedder, OpenAIEmbedder
@@ -28,5 +29,6 @@ __all__ = [
     "OpenAIEmbedder",
     "TokenUsage",
     "embed_queries",
+    "read_options",
     "similarity_floor",
 ]

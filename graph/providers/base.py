@@ -16,6 +16,8 @@ __all__ = [
     "TextKeys",
     "TokenUsage",
     "embed_queries",
+    "read_options",
+    "similarity_floor",
 ]
 
 
@@ -89,6 +91,17 @@ def similarity_floor(embedder: Embedder) -> float:
     one, else 0): similarities are read above it (``ranking.calibrate``, the write
     thresholds' ``WriteConfig.on_scale``)."""
     return float(getattr(embedder, "similarity_floor", 0.0))
+
+
+def read_options(embedder: object) -> dict[str, float]:
+    """The retrieve options an embedder's scale sets (an instance or its class): the floor its
+    questions meet unrelated text at (``query_floor``, else ``similarity_floor``) and its
+    cross-lingual cosine gap (``language_gap``)."""
+    floor = float(getattr(embedder, "similarity_floor", 0.0))
+    return {
+        "semantic_floor": float(getattr(embedder, "query_floor", floor)),
+        "language_gap": float(getattr(embedder, "language_gap", 0.0)),
+    }
 
 
 @runtime_checkable

@@ -208,6 +208,12 @@ class E5Embedder:
     # sentences 0.80-0.85, where MiniLM gives 0.2-0.5; read above this floor they take
     # MiniLM's spread (ranking.calibrate, WriteConfig.on_scale).
     similarity_floor = 0.8
+    # A question ("query: ") meets unrelated passages lower, about 0.77-0.79 (Pirá): the
+    # retrieve blend reads its cosines above this one (``read_options``).
+    query_floor = 0.7
+    # A passage in another language than the question scores about 0.03 lower than the same
+    # passage in the question's language (Pirá, English / Portuguese, both ways).
+    language_gap = 0.03
 
     def __init__(
         self, variant: str = "original", *, batch_size: int = 32, threads: int = 1

@@ -140,6 +140,9 @@ class CachedEmbedder:
     def __init__(self, inner: Embedder) -> None:
         self.inner, self.name, self.dimensions = inner, inner.name, inner.dimensions
         self.similarity_floor = similarity_floor(inner)
+        for name in ("query_floor", "language_gap"):  # the retriever's scale (read_options)
+            if hasattr(inner, name):
+                setattr(self, name, getattr(inner, name))
         self.cache: dict[str, list[float]] = {}
         self.query_cache: dict[str, list[float]] = {}
 

@@ -31,6 +31,7 @@ from graph.memory.read.search import (
 )
 from graph.memory.read.temporal import TimeWindow
 from graph.memory.read.traversal import aggregation_facts, bfs_facts, spreading_activation
+from graph.memory.text import detect_language
 
 __all__ = ["context_turns", "drop_tasks", "observations", "one_statement", "per_signal"]
 
@@ -101,7 +102,7 @@ async def per_signal(
         started = time.perf_counter()
         # Seeds: the best semantic hits by the same formula (keyword/graph boosts are not
         # known yet); activation = seed formula × decay^hop, as before.
-        ranking.score_facts(sem, cfg, now, window)
+        ranking.score_facts(sem, cfg, now, window, detect_language(plan.similarity_query))
         seeds = ranking.order(sem)[: cfg.activation.activation_seeds]
         spread = await spreading_activation(ex, scope, seeds, [f.id for f in sem], cfg)
         activation.update(ms=_ms(started), seeds=len(seeds))
@@ -215,7 +216,7 @@ async def one_statement(
             stats=own,
             filtered=sizes.fact_search,
         )
-        ranking.score_facts(hits, cfg, now, window)
+        ranking.score_facts(hits, cfg, now, window, detect_language(plan.similarity_query))
         if early and on_semantic is not None:
             on_semantic(hits)
         activated = await spreading_activation(

@@ -100,6 +100,7 @@ class ScoredFact:
     sources: set[str] = field(default_factory=set)  # semantic/keyword/graph/activation/pattern
     scores: Scores = field(default_factory=Scores)
     hops: int | None = None
+    language: str | None = None  # detected from the text when the blend first needs it
     tier: str | None = None  # "hot" / "warm" once formatted into the context
 
     @property
@@ -119,6 +120,7 @@ class EventHit:
     keyword: float = 0.0
     graph: float = 0.0
     score: float = 0.0
+    language: str | None = None  # detected from the text when the blend first needs it
 
 
 @dataclass

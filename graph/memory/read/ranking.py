@@ -25,7 +25,7 @@ from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EventHit, ScoredFact
 from graph.memory.read.temporal import TimeWindow
 from graph.memory.read.variants import diversify, fuse_rrf, rrf_scores
-from graph.memory.text import fold
+from graph.memory.text import detect_language, fold
 
 __all__ = [
     "apply_rerank",
@@ -54,6 +54,27 @@ def calibrate(cosine: float, floor: float) -> float:
     if floor <= 0.0:
         return max(0.0, min(1.0, cosine))
     return max(0.0, min(1.0, (cosine - floor) / (1.0 - floor)))
+
+
+def language_of(item: ScoredFact | EventHit) -> str:
+    """The candidate's language ("" when unclear), detected once from its text."""
+    if item.language is None:
+        item.language = detect_language(item.text) or ""
+    return item.language
+
+
+def language_shift(
+    item: ScoredFact | EventHit, query_language: str | None, config: RetrieveConfig
+) -> tuple[float, float]:
+    """(cosine added, keyword share) for a candidate: a candidate whose language is known
+    and differs from the question's gets the embedder's cross-lingual gap back and
+    ``keyword_other_language`` of its keyword boost; anything else is left as it is."""
+    if not query_language:
+        return 0.0, 1.0
+    language = language_of(item)
+    if not language or language == query_language:
+        return 0.0, 1.0
+    return config.scoring.language_gap, config.scoring.keyword_other_language
 
 
 def recency(when: datetime | None, now: datetime, half_life_days: float) -> float:
@@ -173,6 +194,7 @@ def score_facts(
     config: RetrieveConfig,
     now: datetime,
     window: TimeWindow | None = None,
+    query_language: str | None = None,
 ) -> None:
     """Fill recency, importance, confidence, pattern, temporal, formula (and final = formula).
 
@@ -205,11 +227,12 @@ def score_facts(
             if window is not None and window.contains(fact.valid_from or fact.created_at)
             else 0.0
         )
-        semantic = calibrate(s.semantic, config.scoring.semantic_floor)
+        gap, kw_share = language_shift(fact, query_language, config)
+        semantic = calibrate(s.semantic + gap, config.scoring.semantic_floor)
         base = w_sem * semantic + w_rec * s.recency + w_imp * s.importance
         boost = min(
             1.0,
-            w_kw * s.keyword
+            w_kw * kw_share * s.keyword
             + w_graph * s.graph
             + s.pattern
             + w_time * s.temporal
@@ -230,6 +253,7 @@ def score_events(
     now: datetime,
     named_speakers: Iterable[str] = (),
     window: TimeWindow | None = None,
+    query_language: str | None = None,
 ) -> None:
     """Events get the fact formula on the same scale: neutral importance (0.5), base
     confidence 1.0 (a verbatim record of what was said) with the same age decay, the keyword
@@ -251,10 +275,11 @@ def score_events(
             0.5, recency(ev.occurred_at, now, config.scoring.confidence_half_life_days)
         )
         ev.graph = 1.0 if ev.speaker and fold(ev.speaker) in speakers else 0.0
-        semantic = calibrate(ev.semantic, config.scoring.semantic_floor)
+        gap, kw_share = language_shift(ev, query_language, config)
+        semantic = calibrate(ev.semantic + gap, config.scoring.semantic_floor)
         base = w_sem * semantic + w_rec * rec + w_imp * 0.5
         in_window = window is not None and window.contains(ev.occurred_at)
-        boost = min(1.0, w_kw * ev.keyword + w_graph * ev.graph + w_time * in_window)
+        boost = min(1.0, w_kw * kw_share * ev.keyword + w_graph * ev.graph + w_time * in_window)
         boosted = base + (1.0 - min(1.0, base)) * boost
         ev.score = min(1.0, boosted * ((1.0 - cw) + cw * confidence))
     if config.variants.fusion == "rrf" and events:

@@ -23,9 +23,9 @@ from graph.memory.read.rerank import EmbeddingRescorer, blend_semantic, rerank
 from graph.memory.read.search import Scope
 from graph.memory.read.temporal import TimeWindow, query_window
 from graph.memory.spaces import check_space, embedder_name
-from graph.memory.text import fold
+from graph.memory.text import detect_language, fold
 from graph.memory.write.guard import redact_context
-from graph.providers.base import ChatLLM, Embedder, embed_queries, similarity_floor
+from graph.providers.base import ChatLLM, Embedder, embed_queries, read_options
 from graph.vector_search import VectorSearchForm, form_of
 
 __all__ = ["Retriever"]
@@ -67,9 +67,7 @@ class Retriever:
         self.llm = llm
         self.rescorer = rescorer
         self.pii_mode = pii_mode
-        self.config = config or RetrieveConfig().with_options(
-            {"semantic_floor": similarity_floor(embedder)}
-        )
+        self.config = config or RetrieveConfig().with_options(read_options(embedder))
         self.config.validate()
         self._count_cache: dict[str, tuple[float, dict[str, int]]] = {}
 
@@ -220,7 +218,7 @@ class Retriever:
         if cfg.variants.keyword_model == "coverage" and cfg.candidates.enable_keyword:
             variants.keyword_coverage(facts + spread, terms, events)
         speakers = [fold(n) for e in plan.entities if e.named for n in (e.name, e.matched)]
-        ranking.score_events(events, cfg, now, speakers, window)
+        ranking.score_events(events, cfg, now, speakers, window, detect_language(query))
         # Activation and the snippets' neighbouring turns are independent: one stage.
         (result_facts, pool), context = await asyncio.gather(
             self._rank(
@@ -315,7 +313,7 @@ class Retriever:
         facts = ranking.merge_candidates(facts, fresh) if fresh else facts
 
         def score() -> int:
-            ranking.score_facts(facts, cfg, now, window)
+            ranking.score_facts(facts, cfg, now, window, detect_language(query))
             return ranking.lift_to_turns(facts, events, cfg.weight("provenance"))
 
         trace["provenance"] = {"lifted": score()}

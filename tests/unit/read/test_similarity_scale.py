@@ -17,7 +17,7 @@ from graph.memory.read.models import ScoredFact
 from graph.memory.read.relations import mark_answers, relation_terms
 from graph.memory.text import relation_words
 from graph.memory.write.config import SIMILARITY_THRESHOLDS, WriteConfig
-from graph.providers import E5Embedder, HashEmbedder, similarity_floor
+from graph.providers import E5Embedder, HashEmbedder, read_options, similarity_floor
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
@@ -94,3 +94,34 @@ def test_the_relation_answer_is_marked() -> None:
         f.created_at, f.confidence = NOW, 1.0
     ranking.score_facts(facts, RetrieveConfig(), NOW)
     assert max(facts, key=lambda f: f.scores.final).id == "b"
+
+
+def test_read_options_come_from_the_embedder_class_or_instance() -> None:
+    assert read_options(E5Embedder) == {"semantic_floor": 0.7, "language_gap": 0.03}
+    assert read_options(HashEmbedder(8)) == {"semantic_floor": 0.0, "language_gap": 0.0}
+
+
+def test_a_candidate_in_another_language_gets_the_gap_back() -> None:
+    cfg = RetrieveConfig().with_options({"language_gap": 0.03, "keyword_other_language": 0.5})
+    pt = ScoredFact(id="pt", text="A Corrente do Brasil é uma corrente quente do oceano.")
+    en = ScoredFact(id="en", text="The Brazil Current is a warm current of the ocean.")
+    assert ranking.language_shift(pt, "en", cfg) == (0.03, 0.5)
+    assert ranking.language_shift(en, "en", cfg) == (0.0, 1.0)
+    assert ranking.language_shift(pt, None, cfg) == (0.0, 1.0)  # question language unclear
+    unclear = ScoredFact(id="x", text="Petrobras P-43 FPSO")
+    assert ranking.language_shift(unclear, "en", cfg) == (0.0, 1.0)
+
+
+def test_the_gap_lets_a_mixed_memory_rank_as_one() -> None:
+    """An English question: its Portuguese answer at cosine 0.84 loses to an English
+    distractor at 0.85 without the gap and wins with it (e5's gap is about 0.03)."""
+    answer = ScoredFact(id="answer", text="A Corrente do Brasil é uma corrente quente.")
+    other = ScoredFact(id="other", text="The Benguela Current flows along Africa.")
+    for fact, cos in ((answer, 0.84), (other, 0.85)):
+        fact.created_at, fact.confidence, fact.scores.semantic = NOW, 1.0, cos
+    options = {"semantic_floor": 0.7}
+    ranking.score_facts([answer, other], RetrieveConfig().with_options(options), NOW, None, "en")
+    assert other.scores.final > answer.scores.final
+    with_gap = RetrieveConfig().with_options({**options, "language_gap": 0.03})
+    ranking.score_facts([answer, other], with_gap, NOW, None, "en")
+    assert answer.scores.final > other.scores.final
