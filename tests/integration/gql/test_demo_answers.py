@@ -19,7 +19,7 @@ RETRIEVE = """query($a: ID!, $q: String!) {
 
 
 def test_the_default_embedder_is_multilingual() -> None:
-    assert Settings().embedder == "e5"
+    assert Settings.model_fields["embedder"].default == "e5"  # the suite itself runs MiniLM
 
 
 @pytest.mark.parametrize("question", ["Where does Guilherme live?", "Onde o Guilherme mora?"])
