@@ -4,7 +4,9 @@ LoCoMo runs when its data file is found (``HIPPOGRAPH_LOCOMO`` or ../shared/benc
 so does the peers benchmark on it (Graphiti in .bench/graphiti-venv, created on first use; if
 Graphiti cannot be installed or started the run says why and goes on without it), with its
 figures in bench-results/peers.json. The multi-hop benchmark runs bounded (20 MuSiQue
-questions, 400 passages, triples mode) when ../shared/bench/multihop/ is found.
+questions, 400 passages, triples mode) when ../shared/bench/multihop/ is found, and the
+bilingual one (Pirá, every question language against every memory language) when
+../shared/bench/bilingual/ is.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ def main() -> int:
                 "400",
             ]
         )
+    bilingual = ROOT.parent / "shared/bench/bilingual"
+    if (bilingual / "pira-corpus-mixed.json").is_file():
+        runs.append(["tests.bench.bilingual", "--data", str(bilingual)])
     for args in runs:
         print(f"\n===== {' '.join(args)} =====", flush=True)
         failures += subprocess.call([sys.executable, "-m", *args], cwd=ROOT) != 0

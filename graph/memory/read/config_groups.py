@@ -111,7 +111,7 @@ class ScoringConfig:
     # root, take it from the embedder (``similarity_floor``: MiniLM 0, e5 0.8).
     semantic_floor: float = 0.0
     # A multilingual embedder scores a fact in another language than the question lower than
-    # one of the same meaning in the question's language (e5: about 0.03 on Pirá): that
+    # one of the same meaning in the question's language (e5: about 0.04 on Pirá): that
     # cosine gap is added back to the other language's candidates (``ranking.language_shift``),
     # so a mixed memory is ranked as one. Taken from the embedder like the floor.
     language_gap: float = 0.0

@@ -97,7 +97,7 @@ def test_the_relation_answer_is_marked() -> None:
 
 
 def test_read_options_come_from_the_embedder_class_or_instance() -> None:
-    assert read_options(E5Embedder) == {"semantic_floor": 0.7, "language_gap": 0.03}
+    assert read_options(E5Embedder) == {"semantic_floor": 0.7, "language_gap": 0.04}
     assert read_options(HashEmbedder(8)) == {"semantic_floor": 0.0, "language_gap": 0.0}
 
 
