@@ -13,6 +13,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.expected_conditions import staleness_of
@@ -28,6 +29,9 @@ from tests.e2e.chromium import off_host, requested_urls, start_chromium
 from tests.e2e.conftest import LiveApi
 
 pytestmark = pytest.mark.e2e
+
+# A status line the page re-renders while a wait reads it: look again, as for a missing one.
+RERENDERED = (NoSuchElementException, StaleElementReferenceException)
 
 
 @pytest.fixture(scope="module")
@@ -197,7 +201,7 @@ def test_admin_key_browses_the_demo_agent(
     assert "Guilherme Maturana" in browser.find_element(By.ID, "entity-name").text
     assert browser.find_elements(By.CSS_SELECTOR, "#relations tr.active")
     assert browser.find_elements(By.CSS_SELECTOR, "#entity-facts li")
-    WebDriverWait(browser, 30).until(
+    WebDriverWait(browser, 30, ignored_exceptions=RERENDERED).until(
         lambda b: b.execute_script(
             "return window.explorerGraph && window.explorerGraph.nodes().length > 1"
         )
@@ -211,7 +215,7 @@ def test_admin_key_browses_the_demo_agent(
     )
     button = browser.find_element(By.CSS_SELECTOR, f'#expanders button[data-node="{other}"]')
     button.send_keys(Keys.ENTER)  # keyboard: the node's button expands it like a click
-    WebDriverWait(browser, 30).until(
+    WebDriverWait(browser, 30, ignored_exceptions=RERENDERED).until(
         lambda b: b.execute_script("return window.explorerGraph.nodes().length") >= before
     )
     assert browser.execute_script("return window.explorerGraph.edges().length") > 0
@@ -226,8 +230,10 @@ def test_admin_key_browses_the_demo_agent(
     rows = "#relations tr.active, #relations tr.past"
     now_rows = len(browser.find_elements(By.CSS_SELECTOR, rows))
     slider.send_keys(Keys.HOME)
-    WebDriverWait(browser, 30).until(staleness_of(slider))  # the view re-rendered
-    WebDriverWait(browser, 30).until(
+    WebDriverWait(browser, 30, ignored_exceptions=RERENDERED).until(
+        staleness_of(slider)
+    )  # the view re-rendered
+    WebDriverWait(browser, 30, ignored_exceptions=RERENDERED).until(
         lambda b: b.execute_script("return document.getElementById('view').dataset.ready === '1'")
     )
     assert "asOf=" in browser.current_url
@@ -243,7 +249,7 @@ def test_admin_key_browses_the_demo_agent(
         By.XPATH, "//ul[@id='entity-facts']/li[@class='active']/a[contains(., 'Orion Tech')]"
     )
     fact_link.click()
-    WebDriverWait(browser, 30).until(
+    WebDriverWait(browser, 30, ignored_exceptions=RERENDERED).until(
         lambda b: b.execute_script(
             "const m = document.getElementById('view'); return m.dataset.view === 'fact' "
             "&& m.dataset.ready === '1'"
@@ -305,7 +311,7 @@ def test_scoped_key_sees_its_empty_agent_and_is_refused_others(
     browser.find_element(By.ID, "forget").send_keys(Keys.ENTER)
     browser.find_element(By.ID, "forget-reason").send_keys("moved away")
     browser.find_element(By.ID, "forget-yes").send_keys(Keys.ENTER)
-    WebDriverWait(browser, 30).until(
+    WebDriverWait(browser, 30, ignored_exceptions=RERENDERED).until(
         lambda b: "Forgotten" in b.find_element(By.ID, "forget-status").text
     )
     _view(browser, f"{base}/explorer#/agents")
@@ -317,7 +323,7 @@ def test_scoped_key_sees_its_empty_agent_and_is_refused_others(
     reject = f'button[data-merge="{scoped_key["candidate"]}"][data-accept="false"]'
     browser.find_element(By.CSS_SELECTOR, reject).send_keys(Keys.ENTER)
     WebDriverWait(browser, 10).until(lambda b: b.switch_to.alert).accept()
-    WebDriverWait(browser, 30).until(
+    WebDriverWait(browser, 30, ignored_exceptions=RERENDERED).until(
         lambda b: "REJECTED" in b.find_element(By.ID, "review-status").text
     )
     assert not browser.find_elements(By.CSS_SELECTOR, reject)  # no longer open
@@ -328,7 +334,7 @@ def test_scoped_key_sees_its_empty_agent_and_is_refused_others(
     accept = f'button[data-merge="{scoped_key["accept"]}"][data-accept="true"]'
     browser.find_element(By.CSS_SELECTOR, accept).send_keys(Keys.ENTER)
     WebDriverWait(browser, 10).until(lambda b: b.switch_to.alert).accept()
-    said = WebDriverWait(browser, 30).until(
+    said = WebDriverWait(browser, 30, ignored_exceptions=RERENDERED).until(
         lambda b: "REJECTED" not in (t := b.find_element(By.ID, "review-status").text) and t
     )
     assert "MERGED" in said, said
@@ -342,7 +348,7 @@ def test_scoped_key_sees_its_empty_agent_and_is_refused_others(
     _view(browser, f"{base}/explorer#/fact?agent={agent}&id={fact_id}")
     browser.find_element(By.ID, "erase").send_keys(Keys.ENTER)
     browser.find_element(By.ID, "erase-yes").send_keys(Keys.ENTER)
-    WebDriverWait(browser, 30).until(
+    WebDriverWait(browser, 30, ignored_exceptions=RERENDERED).until(
         lambda b: "Erased" in b.find_element(By.ID, "forget-status").text
     )
     gone = _gql(base, live_api.admin_key, HISTORY, {"agentId": agent, "id": fact_id})
