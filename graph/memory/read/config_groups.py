@@ -112,12 +112,9 @@ class ScoringConfig:
     semantic_floor: float = 0.0
     # A multilingual embedder scores a fact in another language than the question lower than
     # one of the same meaning in the question's language (e5: about 0.04 on Pirá): that
-    # cosine gap is added back to the other language's candidates (``ranking.language_shift``),
+    # cosine gap is added back to the other language's candidates (``ranking.language_gap``),
     # so a mixed memory is ranked as one. Taken from the embedder like the floor.
     language_gap: float = 0.0
-    # The keyword boost of a candidate in another language than the question (shared words
-    # across languages are names and numbers, not the question's meaning): this share of it.
-    keyword_other_language: float = 1.0
 
 
 @dataclass(frozen=True)

@@ -63,18 +63,17 @@ def language_of(item: ScoredFact | EventHit) -> str:
     return item.language
 
 
-def language_shift(
+def language_gap(
     item: ScoredFact | EventHit, query_language: str | None, config: RetrieveConfig
-) -> tuple[float, float]:
-    """(cosine added, keyword share) for a candidate: a candidate whose language is known
-    and differs from the question's gets the embedder's cross-lingual gap back and
-    ``keyword_other_language`` of its keyword boost; anything else is left as it is."""
+) -> float:
+    """The cosine added to a candidate: the embedder's cross-lingual gap when the candidate's
+    language is known and differs from the question's, else 0."""
     if not query_language:
-        return 0.0, 1.0
+        return 0.0
     language = language_of(item)
     if not language or language == query_language:
-        return 0.0, 1.0
-    return config.scoring.language_gap, config.scoring.keyword_other_language
+        return 0.0
+    return config.scoring.language_gap
 
 
 def recency(when: datetime | None, now: datetime, half_life_days: float) -> float:
@@ -227,12 +226,12 @@ def score_facts(
             if window is not None and window.contains(fact.valid_from or fact.created_at)
             else 0.0
         )
-        gap, kw_share = language_shift(fact, query_language, config)
+        gap = language_gap(fact, query_language, config)
         semantic = calibrate(s.semantic + gap, config.scoring.semantic_floor)
         base = w_sem * semantic + w_rec * s.recency + w_imp * s.importance
         boost = min(
             1.0,
-            w_kw * kw_share * s.keyword
+            w_kw * s.keyword
             + w_graph * s.graph
             + s.pattern
             + w_time * s.temporal
@@ -275,11 +274,11 @@ def score_events(
             0.5, recency(ev.occurred_at, now, config.scoring.confidence_half_life_days)
         )
         ev.graph = 1.0 if ev.speaker and fold(ev.speaker) in speakers else 0.0
-        gap, kw_share = language_shift(ev, query_language, config)
+        gap = language_gap(ev, query_language, config)
         semantic = calibrate(ev.semantic + gap, config.scoring.semantic_floor)
         base = w_sem * semantic + w_rec * rec + w_imp * 0.5
         in_window = window is not None and window.contains(ev.occurred_at)
-        boost = min(1.0, w_kw * kw_share * ev.keyword + w_graph * ev.graph + w_time * in_window)
+        boost = min(1.0, w_kw * ev.keyword + w_graph * ev.graph + w_time * in_window)
         boosted = base + (1.0 - min(1.0, base)) * boost
         ev.score = min(1.0, boosted * ((1.0 - cw) + cw * confidence))
     if config.variants.fusion == "rrf" and events:

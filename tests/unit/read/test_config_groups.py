@@ -59,7 +59,6 @@ FLAT_DEFAULTS: dict[str, Any] = {
     "min_score": 0.15,
     "semantic_floor": 0.0,
     "language_gap": 0.0,
-    "keyword_other_language": 1.0,
     "session_lift": 0.0,
     "session_seeds": 3,
     "diversity": 0.0,

@@ -102,14 +102,14 @@ def test_read_options_come_from_the_embedder_class_or_instance() -> None:
 
 
 def test_a_candidate_in_another_language_gets_the_gap_back() -> None:
-    cfg = RetrieveConfig().with_options({"language_gap": 0.03, "keyword_other_language": 0.5})
+    cfg = RetrieveConfig().with_options({"language_gap": 0.03})
     pt = ScoredFact(id="pt", text="A Corrente do Brasil é uma corrente quente do oceano.")
     en = ScoredFact(id="en", text="The Brazil Current is a warm current of the ocean.")
-    assert ranking.language_shift(pt, "en", cfg) == (0.03, 0.5)
-    assert ranking.language_shift(en, "en", cfg) == (0.0, 1.0)
-    assert ranking.language_shift(pt, None, cfg) == (0.0, 1.0)  # question language unclear
+    assert ranking.language_gap(pt, "en", cfg) == 0.03
+    assert ranking.language_gap(en, "en", cfg) == 0.0
+    assert ranking.language_gap(pt, None, cfg) == 0.0  # question language unclear
     unclear = ScoredFact(id="x", text="Petrobras P-43 FPSO")
-    assert ranking.language_shift(unclear, "en", cfg) == (0.0, 1.0)
+    assert ranking.language_gap(unclear, "en", cfg) == 0.0
 
 
 def test_the_gap_lets_a_mixed_memory_rank_as_one() -> None:
