@@ -20,7 +20,7 @@ __all__ = ["Context", "Info"]
 @dataclass
 class Context:
     """Everything a resolver may touch: the process's :class:`Memory` (built by
-    ``server.memory.build_memory``), the caller, and ``readiness`` for ``health``."""
+    ``server.composition.build_memory``), the caller, and ``readiness`` for ``health``."""
 
     memory: Memory
     principal: Principal

@@ -42,8 +42,8 @@ from gql.types.write import (
     write_outcome_from,
 )
 from graph.memory.erase import erase_target
-from graph.memory.jobs.handlers import maintenance_spec
 from graph.memory.jobs.orphans import retry_failed
+from graph.memory.maintenance.kinds import maintenance_spec
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.memory.write.failed import MAX_LISTED
 from graph.memory.write.remember import API_MAX_ITEMS

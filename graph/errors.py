@@ -22,6 +22,8 @@ class GraphError(Exception):
 class GraphUnavailable(GraphError):
     """Neo4j cannot be reached (down, restarting, network); the call may be retried later."""
 
+    job_error_code = "STORE_UNAVAILABLE"  # a failed job's ``last_error_code``
+
 
 class GraphBusy(GraphUnavailable):
     """Every connection of the driver's pool stayed in use past its acquisition timeout: the

@@ -1,4 +1,5 @@
-"""``python -m seed`` (and ``hippograph up``): load the demo agent ``demo``, offline."""
+"""``python -m seed`` (also run by ``hippograph seed`` and ``hippograph up``): load the demo
+agent ``demo``, offline."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import sys
 from graph.schema import ensure_schema
 from seed import story
 from seed.loader import SeedReport, load_demo
-from server.memory import build_memory
+from server.composition import build_memory
 from server.settings import Settings, get_settings
 
 __all__ = ["run", "seed"]

@@ -2,7 +2,7 @@
 
 The lifespan owns the Neo4j driver and the providers (one of each per process) and runs the
 idempotent schema step; requests reach them through ``app.state.memory`` (a
-:class:`graph.memory.facade.Memory` from ``server.memory.build_memory``). With
+:class:`graph.memory.facade.Memory` from ``server.composition.build_memory``). With
 ``worker_enabled`` the lifespan also runs the background job worker in-process. Middleware order
 (outermost first): Host/Origin guard (server/origin.py) → request body size limit →
 authentication + per-key rate limit → routes.
@@ -34,11 +34,11 @@ from graph.schema import ensure_schema
 from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
 from server.breaker import BreakerExecutor
 from server.browser_guide import browser_guide_routes
+from server.composition import Memory, build_memory, connect_executor
 from server.explorer import OptionalStaticFiles, explorer_routes
 from server.health import PublicReadiness, Warming, healthz, metrics, readiness, readyz
 from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter, parse_networks
 from server.mcp.http import McpHttp
-from server.memory import Memory, build_memory, connect_executor
 from server.origin import HostGuard, host_guard_enabled
 from server.settings import Settings, get_settings
 from server.transfer_routes import EXPORT_PATH, IMPORT_PATH, export_routes

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from graph.memory.facade import Memory
 from graph.memory.jobs import Scheduler, Worker, worker_id
-from graph.memory.jobs.handlers import default_handlers
+from server.composition import default_handlers
 
 __all__ = ["WorkerHandle", "start_worker", "stop_worker"]
 
@@ -67,7 +67,7 @@ async def start_worker(
     """Start worker loops as asyncio tasks in the running event loop.
 
     Args:
-        memory: the process's services (``server.memory.build_memory``).
+        memory: the process's services (``server.composition.build_memory``).
         concurrency: loops to run (default ``memory.jobs.concurrency``).
         scheduler: run the periodic-job scheduler (default ``memory.jobs.scheduler_enabled``).
         kinds: restrict to these job kinds (default: every kind).

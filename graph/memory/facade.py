@@ -1,6 +1,6 @@
 """``Memory``: every service of one process, built once by the composition root.
 
-``server/memory.py`` (``build_memory(settings)``) is the only place that constructs a
+``server/composition.py`` (``build_memory(settings)``) is the only place that constructs a
 ``Memory``; the API (request context), the worker, the CLI, the seed loader and the integration
 tests all receive one. The write and read configurations live on the pipelines
 (``memory.writer.config`` / ``memory.retriever.config``) and are derived from settings exactly

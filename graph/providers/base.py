@@ -37,6 +37,8 @@ class TextKeys:
 class LLMError(Exception):
     """The LLM call failed (timeout, transport, refusal, unusable output) after retries."""
 
+    job_error_code = "LLM_UNAVAILABLE"  # a failed job's ``last_error_code``
+
 
 @dataclass
 class TokenUsage:

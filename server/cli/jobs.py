@@ -22,7 +22,7 @@ jobs_app = typer.Typer(
 
 def _memory() -> tuple[Memory, Callable[[], Awaitable[None]]]:
     from graph.schema import ensure_schema
-    from server.memory import build_memory
+    from server.composition import build_memory
 
     memory = build_memory(get_settings())
 
@@ -193,12 +193,9 @@ def register(app: typer.Typer) -> None:
 
 async def _run_now(kind: str, agent: str, subject: str | None) -> None:
     from graph.memory.jobs import JobQueue, JobSpec, Worker
-    from graph.memory.jobs.handlers import (
-        MAINTENANCE_KINDS,
-        default_handlers,
-        maintenance_spec,
-    )
+    from graph.memory.maintenance.kinds import MAINTENANCE_KINDS, maintenance_spec
     from graph.progress import progress_bar
+    from server.composition import default_handlers
 
     memory, prepare = _memory()
     try:
@@ -247,8 +244,8 @@ async def _run_now(kind: str, agent: str, subject: str | None) -> None:
 
 async def _ingest(source: str, agent: str, title: str | None, wait: bool) -> None:
     from graph.memory.jobs import Worker
-    from graph.memory.jobs.handlers import default_handlers
     from graph.progress import progress_bar
+    from server.composition import default_handlers
 
     memory, prepare = _memory()
     try:

@@ -34,7 +34,7 @@ async def write_once(
     """What ``hippograph write`` does: one message through the process's write pipeline.
     ``memory`` shares an existing one (tests); else one is built from ``settings`` and closed."""
     from graph.schema import ensure_schema
-    from server.memory import build_memory
+    from server.composition import build_memory
 
     mem = memory or build_memory(settings)
     try:
@@ -144,7 +144,7 @@ def register(app: typer.Typer) -> None:
         """Import entities/facts/relations/events from a JSONL file (no LLM)."""
         from graph.progress import progress_bar
         from graph.schema import ensure_schema
-        from server.memory import build_memory
+        from server.composition import build_memory
 
         records = load_jsonl(file)
 
@@ -191,7 +191,7 @@ def register(app: typer.Typer) -> None:
         from graph.memory.reembed import reembed_agent
         from graph.progress import progress_bar
         from graph.schema import ensure_schema
-        from server.memory import build_memory
+        from server.composition import build_memory
 
         async def main() -> list[dict[str, Any]]:
             memory = build_memory(get_settings())

@@ -14,7 +14,7 @@ from graph.memory.read.warmup import warm_read_paths
 from graph.page_cache import Warmed, agent_sizes, read_files, warm_page_cache
 from graph.progress import progress_bar
 from graph.runtime import RuntimeError_
-from server.memory import retrieve_config
+from server.composition import retrieve_config
 from server.runtime import local_neo4j
 from server.settings import get_settings
 

@@ -20,7 +20,7 @@ async def import_mem0(
     from graph.memory.transfer import peers
     from graph.progress import progress_bar
     from graph.schema import ensure_schema
-    from server.memory import build_memory
+    from server.composition import build_memory
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -63,7 +63,7 @@ async def import_graphiti(
     from graph.memory.transfer import peers
     from graph.progress import progress_bar
     from graph.schema import ensure_schema
-    from server.memory import build_memory
+    from server.composition import build_memory
 
     source = connect(bolt, user, password, database)
     mem = memory or build_memory(get_settings())

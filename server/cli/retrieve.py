@@ -95,7 +95,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Print the context for QUERY and a table of the ranked facts with every score."""
         from graph.errors import GraphError
-        from server.memory import build_memory
+        from server.composition import build_memory
 
         options: dict[str, Any] = dict(_parse_option(o) for o in option or [])
         if top is not None:

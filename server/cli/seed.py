@@ -1,10 +1,27 @@
-"""``hippograph seed``: load the demo agent (same as ``python -m seed``)."""
+"""``hippograph seed``: load the demo agent, by running the seed program (``python -m seed``).
+
+The seed sits above the server (it builds its services through the composition root), so the
+CLI starts it as its own process rather than importing it."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import typer
 
-__all__ = ["register"]
+__all__ = ["register", "run_seed"]
+
+
+def run_seed(agent: str | None = None) -> None:
+    """Run ``python -m seed [AGENT]`` with this interpreter and environment.
+
+    Raises:
+        typer.Exit: the seed failed (its exit status).
+    """
+    status = subprocess.call([sys.executable, "-m", "seed", *([agent] if agent else [])])
+    if status != 0:
+        raise typer.Exit(status)
 
 
 def register(app: typer.Typer) -> None:
@@ -13,6 +30,4 @@ def register(app: typer.Typer) -> None:
         agent: str = typer.Option("demo", help="Agent id to load the demo story into."),
     ) -> None:
         """Load the demo agent (offline, idempotent: a second run changes nothing)."""
-        from seed.__main__ import run
-
-        run(agent)
+        run_seed(agent)

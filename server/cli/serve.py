@@ -103,7 +103,7 @@ def register(app: typer.Typer) -> None:
                 "the current neo4j.conf."
             )
         if seed_demo:
-            from seed.__main__ import run as run_seed
+            from server.cli.seed import run_seed
 
             run_seed()
         typer.echo(f"GraphiQL: {api_url(s)}/graphql")

@@ -50,7 +50,7 @@ async def export_to(
     ``memory`` shares an existing one (tests); else one is built from settings and closed."""
     from graph.memory.transfer import export_agent, export_counts
     from graph.progress import progress_bar
-    from server.memory import build_memory
+    from server.composition import build_memory
 
     mem = memory or build_memory(get_settings())
     try:
@@ -87,7 +87,7 @@ async def import_from(
     from graph.memory.transfer.importer import import_export_file
     from graph.progress import progress_bar
     from graph.schema import ensure_schema
-    from server.memory import build_memory
+    from server.composition import build_memory
 
     mem = memory or build_memory(get_settings())
     bar = progress_bar(total=None, unit="rec", desc=f"import {agent}")

@@ -19,8 +19,8 @@ from graph.errors import GraphError
 from graph.schema import ensure_schema
 from server.auth import ApiKeyStore
 from server.breaker import BreakerExecutor
+from server.composition import Memory, build_memory, connect_executor
 from server.mcp.build import Caller, build_mcp
-from server.memory import Memory, build_memory, connect_executor
 from server.settings import Settings
 from server.worker import start_worker, stop_worker
 

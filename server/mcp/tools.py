@@ -3,7 +3,7 @@ a thin call into the pipelines the GraphQL resolvers use (``gql/queries.py``,
 ``gql/mutations.py``); nothing is reimplemented. The functions live in ``changes`` (write,
 remember, forget, erase, ingest) and ``reads`` (retrieve, look up, list, and the resources).
 
-Functions take the process's :class:`~graph.memory.facade.Memory` (``server.memory``), the agent
+Functions take the process's :class:`~graph.memory.facade.Memory` (``server.composition``), the agent
 id the caller may use and the validated input (``inputs``); they return JSON-ready dicts
 (``plain``) and raise the graph-layer errors (``BadInput``, ``NotFound``,
 ``GraphUnavailable``...), which the server maps to coded tool errors. No MCP import here: the

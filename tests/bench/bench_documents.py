@@ -16,7 +16,6 @@ from graph.admin import delete_agent
 from graph.executor import connect
 from graph.memory.documents import document_progress, ingest_document
 from graph.memory.jobs import DocumentConfig, JobDeps, JobQueue, JobsConfig, WorkerConfig
-from graph.memory.jobs.handlers import default_handlers
 from graph.memory.jobs.worker import Worker
 from graph.memory.read import Retriever
 from graph.memory.write import WritePipeline
@@ -24,6 +23,7 @@ from graph.progress import progress_bar
 from graph.providers import MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
+from server.composition import default_handlers
 from server.settings import get_settings
 from tests.cypher import load_query
 from tests.integration.jobs.markdown_gen import make_markdown

@@ -36,7 +36,7 @@ from graph.admin import delete_agent
 from graph.memory.write import StructuredFact, remember
 from graph.progress import progress_bar
 from graph.schema import ensure_schema
-from server.memory import build_embedder, connect_executor
+from server.composition import build_embedder, connect_executor
 from server.settings import Settings
 from tests.cypher import load_query
 

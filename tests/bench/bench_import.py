@@ -38,7 +38,7 @@ from graph.memory.write.remember import BATCH_SIZE
 from graph.progress import progress_bar
 from graph.providers import Embedder
 from graph.schema import ensure_schema
-from server.memory import build_embedder, connect_executor
+from server.composition import build_embedder, connect_executor
 from server.settings import Settings
 from tests.bench.corpus_texts import BENCH
 from tests.fakes import WrappedExecutor

@@ -24,7 +24,7 @@ from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelat
 from graph.memory.write.remember import BATCH_SIZE
 from graph.progress import progress_bar
 from graph.schema import ensure_schema
-from server.memory import build_embedder, connect_executor
+from server.composition import build_embedder, connect_executor
 from server.settings import Settings
 from tests.bench.bench_import import Meter, MeteredExecutor, print_profile
 

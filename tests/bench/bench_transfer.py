@@ -32,7 +32,7 @@ from graph.memory.write import StructuredEntity, remember
 from graph.progress import progress_bar
 from graph.schema import ensure_schema
 from server.cli.transfer import read_lines
-from server.memory import build_memory
+from server.composition import build_memory
 from server.settings import get_settings
 from tests.bench.locomo import load_conversation
 

@@ -37,7 +37,7 @@ from graph.admin import delete_agent
 from graph.executor import connect
 from graph.providers import Embedder
 from graph.schema import ensure_schema
-from server.memory import build_embedder
+from server.composition import build_embedder
 from server.settings import Settings
 from tests.bench.locomo import CachedEmbedder
 from tests.bench.multihop import Imported, ask, import_writes, load_ppr, load_vectors

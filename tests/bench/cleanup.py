@@ -18,7 +18,7 @@ import asyncio
 from graph.admin import delete_agent
 from graph.page_cache import agent_sizes
 from graph.progress import progress_bar
-from server.memory import connect_executor
+from server.composition import connect_executor
 from server.settings import Settings
 
 PREFIXES = ("bench-", "scale-", "test-")

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from graph.memory.read import RetrieveConfig, Retriever
-from server.memory import connect_executor
+from server.composition import connect_executor
 from server.settings import Settings
 from tests.bench.bench_retrieve import pct
 from tests.bench.scale_corpus import ScaleEmbedder, cast_for, queries

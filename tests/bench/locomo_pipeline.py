@@ -57,7 +57,7 @@ from graph.progress import progress_bar
 from graph.providers import MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema
-from server.memory import build_llm
+from server.composition import build_llm
 from server.settings import Settings
 from tests.bench.llm_cost import graphiti_episodes, print_cost_table
 from tests.bench.locomo import (

@@ -55,7 +55,7 @@ from graph.memory.write import (
 )
 from graph.progress import progress_bar
 from graph.schema import ensure_schema
-from server.memory import build_embedder, build_llm
+from server.composition import build_embedder, build_llm
 from server.settings import Settings
 from tests.bench.corpus_texts import NARRATOR, recorded_extractions
 from tests.bench.locomo import CachedEmbedder, patient

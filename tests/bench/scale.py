@@ -39,7 +39,7 @@ from graph.executor import Executor
 from graph.memory.write import remember
 from graph.progress import progress_bar
 from graph.schema import ensure_schema
-from server.memory import connect_executor
+from server.composition import connect_executor
 from server.settings import Settings
 from tests.bench.scale_corpus import (
     DIM,

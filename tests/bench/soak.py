@@ -27,11 +27,10 @@ from graph.admin import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.facade import Memory
 from graph.memory.jobs import Scheduler, Worker
-from graph.memory.jobs.handlers import default_handlers
 from graph.progress import progress_bar
 from graph.providers import HashEmbedder
 from graph.schema import ensure_schema
-from server.memory import build_memory
+from server.composition import build_memory, default_handlers
 from server.settings import Settings
 from tests.cypher import load_query
 

@@ -26,7 +26,7 @@ from graph.executor import Neo4jExecutor
 from graph.memory.write import WritePipeline, remember
 from graph.progress import progress_bar
 from graph.providers import Embedder, LLMResponse
-from server.memory import build_llm
+from server.composition import build_llm
 from server.settings import Settings
 from tests.bench.corpus_texts import BENCH, hotpotqa
 from tests.bench.growth_corpus import TableEmbedder, build_prefill

@@ -1,4 +1,4 @@
-"""One composition root (``server.memory.build_memory``): the API, the worker and the CLI build
+"""One composition root (``server.composition.build_memory``): the API, the worker and the CLI build
 the same configurations from one settings object, and ``mutations_frozen`` stops fact writes on
 every path — API ``write``, ``write(async: true)`` through the real worker, document chunk jobs
 and ``hippograph write``."""
@@ -17,7 +17,7 @@ from graph.executor import Executor
 from graph.memory.facade import Memory
 from graph.providers import HashEmbedder
 from server.app import create_app
-from server.memory import build_memory, jobs_config, retrieve_config, write_config
+from server.composition import build_memory, jobs_config, retrieve_config, write_config
 from server.settings import Settings, get_settings
 from server.worker import WorkerHandle, start_worker
 from tests.cypher import load_query

@@ -14,7 +14,7 @@ from graph.memory.write import remember
 from graph.page_cache import agent_sizes, warm_page_cache
 from graph.providers import HashEmbedder
 from server.cli import app
-from server.memory import retrieve_config
+from server.composition import retrieve_config
 from server.settings import Settings
 from tests.integration.read.data import (
     MARCOS_ENTITIES,

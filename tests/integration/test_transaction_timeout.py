@@ -40,7 +40,7 @@ async def test_runaway_transactions_are_terminated_with_a_typed_error(settings: 
 
 
 def test_the_service_executor_gets_the_timeout_from_settings() -> None:
-    from server.memory import connect_executor
+    from server.composition import connect_executor
 
     executor = connect_executor(Settings(neo4j_tx_timeout_s=7))
     assert isinstance(executor, Neo4jExecutor) and executor.tx_timeout_s == 7

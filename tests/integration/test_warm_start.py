@@ -22,7 +22,7 @@ from graph.memory.write import StructuredFact, remember
 from graph.memory.write.offline import extractor
 from graph.providers import Embedder
 from server.app import create_app
-from server.memory import build_memory
+from server.composition import build_memory
 from server.settings import Settings
 from tests.cypher import load_query
 from tests.fakes import WrappedExecutor

@@ -46,6 +46,8 @@ _MAX_REDIRECTS = 5
 class UrlRefused(BadInput):
     """The URL may not be fetched (scheme, private address, size, content type, charset)."""
 
+    job_error_code = "FETCH_REFUSED"  # a failed job's ``last_error_code``
+
 
 @dataclass(frozen=True)
 class FetchedDocument:

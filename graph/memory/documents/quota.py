@@ -18,6 +18,8 @@ __all__ = ["DocumentQuotaExceeded", "charge_bytes", "charge_fetched"]
 class DocumentQuotaExceeded(BadInput):
     """The API key has ingested its document bytes for the current window."""
 
+    job_error_code = "QUOTA_EXCEEDED"  # a failed job's ``last_error_code``
+
 
 async def charge_bytes(
     tx: Transaction, cfg: DocumentConfig, key_id: str | None, document_id: str, size: int

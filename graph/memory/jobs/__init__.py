@@ -2,10 +2,11 @@
 
 ``queue`` (``(:Job)`` nodes: enqueue, lease, finish), ``worker`` (lease and dispatch by kind),
 ``scheduler`` (periodic maintenance per agent, under a cluster-wide lease), ``policy`` (pure
-retry/backoff/dedup decisions), ``context`` (what a handler receives), ``handlers`` (job kind →
-handler), ``config``; ``async_write`` (the ``extract`` job: a message logged now, extracted by
+retry/backoff/dedup decisions), ``context`` (what a handler receives), ``config``;
+``async_write`` (the ``extract`` job: a message logged now, extracted by
 the worker) and ``orphans`` (logged messages never extracted get an ``extract`` job) keep writes
-from being lost. The maintenance jobs themselves live in ``graph.memory.maintenance``."""
+from being lost. The maintenance jobs themselves live in ``graph.memory.maintenance``; the composition root
+(``server.composition``) maps each job kind to its handler."""
 
 from graph.memory.jobs.config import (
     DocumentConfig,

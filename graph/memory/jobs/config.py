@@ -101,17 +101,10 @@ class JobsConfig:
     maintenance: MaintenanceConfig = field(default_factory=MaintenanceConfig)
     documents: DocumentConfig = field(default_factory=DocumentConfig)
     retention: RetentionConfig = field(default_factory=RetentionConfig)
-    # kind -> seconds between scheduled runs per agent (0 disables that kind)
-    schedule: dict[str, float] = field(
-        default_factory=lambda: {
-            "profile": 3_600.0,
-            "consolidate": 3_600.0,
-            "importance": 3_600.0,
-            "decay": 3_600.0,
-            "dedup_entities": 21_600.0,
-            "retention": 3_600.0,
-        }
-    )
+    # kind -> seconds between scheduled runs per agent (0 disables that kind); the composition
+    # root fills it from the settings (``server.composition.jobs_config``); empty: nothing runs
+    # on a schedule
+    schedule: dict[str, float] = field(default_factory=dict)
     scheduler_tick_s: float = 60.0
     concurrency: int = 1  # worker loops per process
     scheduler_enabled: bool = True  # the first loop also enqueues periodic jobs

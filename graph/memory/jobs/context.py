@@ -7,9 +7,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from neo4j.exceptions import DriverError, Neo4jError
+
 from graph.executor import Executor
 from graph.memory.jobs.config import JobsConfig
 from graph.memory.jobs.queue import Job, JobQueue
+from graph.memory.write.models import PIIRejected
 from graph.memory.write.pipeline import WritePipeline
 from graph.memory.write.store import Fence
 from graph.providers import ChatLLM, Embedder
@@ -89,26 +92,24 @@ def extraction_failed(error: str | None) -> JobFailed:
     )
 
 
+# The codes of exceptions that do not carry one (``job_error_code``): the driver's, the
+# runtime's and the write pipeline's PII refusal.
+_FOREIGN_CODES: tuple[tuple[type[BaseException], str], ...] = (
+    (DriverError, "STORE_UNAVAILABLE"),
+    (Neo4jError, "STORE_UNAVAILABLE"),
+    (TimeoutError, "TIMEOUT"),
+    (PIIRejected, "PII_REJECTED"),
+)
+
+
 def _code_of(exc: BaseException) -> str:
-    # Imported here: the providers and document modules import this package's neighbours.
-    from neo4j.exceptions import DriverError, Neo4jError
-
-    from graph.errors import GraphUnavailable
-    from graph.memory.documents.fetch import UrlRefused
-    from graph.memory.documents.quota import DocumentQuotaExceeded
-    from graph.memory.write.models import PIIRejected
-    from graph.providers.base import LLMError
-
-    for kind, code in (
-        (LLMError, "LLM_UNAVAILABLE"),
-        (GraphUnavailable, "STORE_UNAVAILABLE"),
-        (DriverError, "STORE_UNAVAILABLE"),
-        (Neo4jError, "STORE_UNAVAILABLE"),
-        (TimeoutError, "TIMEOUT"),
-        (UrlRefused, "FETCH_REFUSED"),
-        (PIIRejected, "PII_REJECTED"),
-        (DocumentQuotaExceeded, "QUOTA_EXCEEDED"),
-    ):
+    """The job error code of ``exc``: its own ``job_error_code`` (a class attribute of the
+    exceptions raised on purpose: ``LLMError``, ``GraphUnavailable``, ``UrlRefused``,
+    ``DocumentQuotaExceeded``), else by its type, else ``INTERNAL``."""
+    own = getattr(exc, "job_error_code", None)
+    if isinstance(own, str) and own in JOB_ERROR_CODES:
+        return own
+    for kind, code in _FOREIGN_CODES:
         if isinstance(exc, kind):
             return code
     return "INTERNAL"

@@ -4,5 +4,6 @@
 ``profiles`` (an entity's facts → its profile text), ``importance`` (re-scoring with use, and
 decay), ``duplicates`` (duplicate-entity candidates for review), ``causal`` (reading the causal
 links the write pipeline creates). The scheduler (``graph.memory.jobs.scheduler``) enqueues them
-per agent; ``graph.memory.jobs.handlers`` maps each job kind to its handler here.
+per agent; the composition root (``server.composition.default_handlers``) maps each job kind
+to its handler here; ``kinds`` names the kinds and builds the job a request queues.
 """

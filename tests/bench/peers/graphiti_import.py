@@ -28,7 +28,7 @@ from graph.executor import connect
 from graph.memory.transfer.peers import import_graphiti
 from graph.progress import progress_bar
 from graph.schema import ensure_schema
-from server.memory import build_memory
+from server.composition import build_memory
 from server.settings import get_settings
 from tests.bench.locomo import parse_session_date
 from tests.bench.peers.graphiti_peer import PASSWORD, GraphitiPeer

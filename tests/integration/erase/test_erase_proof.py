@@ -22,10 +22,11 @@ from graph.executor import Executor
 from graph.memory.erase import erase_target
 from graph.memory.facade import Memory
 from graph.memory.jobs import Worker
-from graph.memory.jobs.handlers import default_handlers, maintenance_spec
+from graph.memory.maintenance.kinds import maintenance_spec
 from graph.memory.read.rerank import EmbeddingRescorer
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.providers import Embedder, HashEmbedder
+from server.composition import default_handlers
 from server.settings import Settings
 from tests.cypher import load_query
 from tests.integration.gql.support import load_story, memory_for

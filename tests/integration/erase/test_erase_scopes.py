@@ -18,11 +18,11 @@ from graph.errors import NotFound
 from graph.executor import Executor
 from graph.memory.erase import erase_agent, erase_entity, erase_fact
 from graph.memory.jobs import Worker
-from graph.memory.jobs.handlers import default_handlers
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
 from graph.providers import HashEmbedder
 from server.auth import ApiKeyStore
 from server.cli import app
+from server.composition import default_handlers
 from tests.cypher import load_query
 from tests.integration.gql.support import gql, memory_for
 from tests.integration.write.history import fact_history

@@ -16,7 +16,7 @@ from graph.executor import Executor
 from graph.memory.facade import Memory
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
 from graph.providers import ChatLLM, Embedder
-from server.memory import build_memory
+from server.composition import build_memory
 from server.settings import Settings
 
 schema = build_schema()

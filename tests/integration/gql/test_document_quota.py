@@ -17,10 +17,10 @@ from gql.permissions import Principal
 from graph.executor import Executor
 from graph.memory.documents import document_progress, ingest_document
 from graph.memory.jobs import DocumentConfig, JobDeps, JobQueue, JobsConfig, Worker, WorkerConfig
-from graph.memory.jobs.handlers import default_handlers
 from graph.memory.write import WritePipeline
 from graph.providers import HashEmbedder
 from server.auth import ApiKeyStore
+from server.composition import default_handlers
 from server.mcp.build import Caller, build_mcp
 from server.settings import Settings
 from tests.cypher import load_query

@@ -30,11 +30,11 @@ from graph.memory.jobs import (
     Worker,
     WorkerConfig,
 )
-from graph.memory.jobs.handlers import default_handlers
 from graph.memory.read import Retriever
 from graph.memory.write import StructuredFact, WritePipeline, remember
 from graph.memory.write.models import FactChange, WriteResult
 from graph.providers import Embedder, HashEmbedder
+from server.composition import default_handlers
 from tests.cypher import load_query
 from tests.integration.jobs.markdown_gen import make_markdown
 

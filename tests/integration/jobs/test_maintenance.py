@@ -11,7 +11,6 @@ import pytest
 from graph.executor import Executor
 from graph.memory.browse import merge_candidates
 from graph.memory.jobs import JobDeps, JobSpec, MaintenanceConfig, Worker
-from graph.memory.jobs.handlers import default_handlers
 from graph.memory.maintenance.causal import causes_of, effects_of
 from graph.memory.maintenance.consolidate import consolidate_agent, list_observations
 from graph.memory.maintenance.duplicates import detect_duplicates
@@ -20,6 +19,7 @@ from graph.memory.maintenance.profiles import refresh_profiles
 from graph.memory.read import Retriever
 from graph.memory.write import StructuredEntity, StructuredFact, remember
 from graph.providers import Embedder
+from server.composition import default_handlers
 from tests.cypher import load_query
 
 pytestmark = pytest.mark.neo4j

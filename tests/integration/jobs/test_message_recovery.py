@@ -25,10 +25,10 @@ from graph.memory.jobs import (
     WorkerConfig,
 )
 from graph.memory.jobs.async_write import extract_handler, write_async
-from graph.memory.jobs.handlers import default_handlers
 from graph.memory.jobs.orphans import sweep_orphans
 from graph.memory.write import WritePipeline
 from graph.providers import ChatLLM, HashEmbedder
+from server.composition import default_handlers
 from tests.fakes import ScriptedLLM, WrappedExecutor
 from tests.integration.write.helpers import SPEAKER, counts
 from tests.integration.write.test_no_lost_message import DiesAtCommit, age, pending

@@ -12,9 +12,10 @@ import pytest
 from graph.executor import Executor
 from graph.memory.facade import Memory
 from graph.memory.jobs import RetentionConfig, Worker
-from graph.memory.jobs.handlers import default_handlers, maintenance_spec
+from graph.memory.maintenance.kinds import maintenance_spec
 from graph.memory.maintenance.retention import run_retention
 from graph.providers import HashEmbedder
+from server.composition import default_handlers
 from tests.cypher import load_query
 from tests.integration.gql.support import memory_for
 

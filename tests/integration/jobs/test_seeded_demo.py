@@ -8,12 +8,11 @@ import pytest
 from graph.executor import Executor
 from graph.memory.browse import merge_candidates
 from graph.memory.jobs import JobDeps, JobSpec
-from graph.memory.jobs.handlers import default_handlers
 from graph.memory.jobs.worker import Worker
 from graph.memory.read import Retriever
 from graph.providers import Embedder
 from seed.loader import load_demo
-from server.memory import build_memory
+from server.composition import build_memory, default_handlers
 from server.settings import Settings
 
 pytestmark = pytest.mark.neo4j

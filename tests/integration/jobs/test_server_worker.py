@@ -12,7 +12,7 @@ from graph.executor import Executor
 from graph.memory.jobs import JobQueue, JobSpec
 from graph.memory.write import StructuredFact, remember
 from graph.providers import HashEmbedder
-from server.memory import build_memory
+from server.composition import build_memory
 from server.settings import Settings
 from server.worker import start_worker
 

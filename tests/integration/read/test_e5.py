@@ -11,7 +11,7 @@ from graph.executor import Executor
 from graph.memory.read import Retriever
 from graph.memory.read.rerank import EmbeddingRescorer
 from graph.providers import E5Embedder, Embedder
-from server.memory import build_memory
+from server.composition import build_memory
 from server.settings import Settings
 from tests.integration.read.data import (
     MARCOS_FACTS,

@@ -236,7 +236,7 @@ def test_cli_export_then_import(agent_id: str, other_agent: str, tmp_path: Path)
     runner = CliRunner()
 
     async def fill() -> None:
-        from server.memory import build_memory
+        from server.composition import build_memory
         from server.settings import get_settings
 
         mem = build_memory(get_settings())

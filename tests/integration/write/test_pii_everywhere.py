@@ -14,10 +14,10 @@ import pytest
 from graph.executor import Executor
 from graph.memory.jobs import DocumentConfig, JobDeps, JobQueue, JobsConfig, Worker, WorkerConfig
 from graph.memory.jobs.async_write import write_async
-from graph.memory.jobs.handlers import default_handlers
 from graph.memory.write import PIIRejected, WriteConfig, WritePipeline, remember
 from graph.memory.write.models import StructuredEntity, StructuredFact, StructuredRelation
 from graph.providers import HashEmbedder
+from server.composition import default_handlers
 from server.settings import Settings
 from tests.cypher import load_query
 from tests.fakes import ScriptedLLM

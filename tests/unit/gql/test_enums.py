@@ -24,10 +24,11 @@ from gql.types.enums import (
     to_pipeline,
 )
 from graph.memory.documents.parse import FORMATS
-from graph.memory.jobs.handlers import KINDS, MAINTENANCE_KINDS
 from graph.memory.jobs.queue import STATUSES
+from graph.memory.maintenance.kinds import MAINTENANCE_KINDS
 from graph.memory.write.models import FACT_KINDS
 from graph.memory.write.reconcile import ACTIONS
+from server.composition import KINDS
 from server.settings import Settings
 
 # (type, field) or (type, field, argument) → the enum it must be.

@@ -20,8 +20,8 @@ from graph.memory.browse import (
 from graph.memory.facade import Memory
 from graph.providers import HashEmbedder
 from server.auth import hash_key, is_loopback, key_from_headers
+from server.composition import build_memory
 from server.limits import RateLimiter, TokenBucket
-from server.memory import build_memory
 from server.settings import Settings
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from graph.memory.jobs import JobsConfig, RetentionConfig
-from graph.memory.jobs.handlers import MAINTENANCE_KINDS, default_handlers
+from graph.memory.jobs import RetentionConfig
+from graph.memory.maintenance.kinds import MAINTENANCE_KINDS
 from graph.memory.maintenance.retention import RETENTION_KINDS, cutoffs
-from server.memory import jobs_config
+from server.composition import default_handlers, jobs_config
 from server.settings import Settings
 
 NOW = datetime(2026, 5, 1, tzinfo=UTC)
@@ -35,5 +35,5 @@ def test_settings_reach_the_job_and_the_schedule() -> None:
     )
     assert cfg.retention.events_s == 86_400 and cfg.retention.audit_text_s == 7
     assert cfg.schedule["retention"] == 600
-    assert JobsConfig().schedule["retention"] > 0
+    assert jobs_config(Settings()).schedule["retention"] > 0
     assert "retention" in MAINTENANCE_KINDS and "retention" in default_handlers()

@@ -10,7 +10,7 @@ import pytest
 from graph.executor import Executor
 from graph.memory.services import Admin, Browse, Documents, History
 from graph.providers import HashEmbedder
-from server.memory import build_memory
+from server.composition import build_memory
 from server.settings import Settings
 
 

@@ -5,11 +5,13 @@ Every entry point builds its services here and nowhere else:
 * the API lifespan (``server/app.py``) → ``app.state.memory`` → the GraphQL context;
 * the worker (``server/worker.py``, in the API process or ``hippograph worker``) →
   ``memory.job_deps()``;
-* the CLI commands (``server/cli/``) and the seed (``hippograph seed`` → ``seed/loader.py``);
+* the CLI commands (``server/cli/``) and the seed (``python -m seed`` → ``seed/loader.py``);
 * the integration tests (with a test embedder / scripted LLM / a shared executor).
 
 Settings are mapped onto the pipeline configurations by exactly one function each:
-:func:`write_config`, :func:`retrieve_config` and :func:`jobs_config`.
+:func:`write_config`, :func:`retrieve_config` and :func:`jobs_config` (which holds the periodic
+schedule of each maintenance kind). :func:`default_handlers` is the registry of job kinds → the
+handlers a standard worker runs.
 """
 
 from __future__ import annotations
@@ -17,15 +19,24 @@ from __future__ import annotations
 import openai
 
 from graph.executor import Executor, connect
+from graph.memory.documents.ingest import chunk_extract_handler, document_ingest_handler
 from graph.memory.facade import Memory
 from graph.memory.jobs import (
     DocumentConfig,
+    Handler,
     JobQueue,
     JobsConfig,
     MaintenanceConfig,
     RetentionConfig,
     WorkerConfig,
 )
+from graph.memory.jobs.async_write import extract_handler
+from graph.memory.maintenance.consolidate import consolidate_handler
+from graph.memory.maintenance.duplicates import dedup_handler
+from graph.memory.maintenance.importance import decay_handler, importance_handler
+from graph.memory.maintenance.kinds import MAINTENANCE_KINDS
+from graph.memory.maintenance.profiles import profile_handler
+from graph.memory.maintenance.retention import retention_handler
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.rerank import EmbeddingRescorer
 from graph.memory.read.retriever import Retriever
@@ -45,16 +56,39 @@ from graph.providers.embedders import E5_VARIANTS, find_tokenizer
 from server.settings import Settings
 
 __all__ = [
+    "KINDS",
     "Memory",
     "build_embedder",
     "build_llm",
     "build_memory",
     "build_rescorer",
     "connect_executor",
+    "default_handlers",
     "jobs_config",
     "retrieve_config",
     "write_config",
 ]
+
+
+KINDS = ("extract", "document_ingest", "chunk_extract", *MAINTENANCE_KINDS)
+
+
+def default_handlers(*, with_extraction: bool = True) -> dict[str, Handler]:
+    """Every built-in job kind → its handler. ``with_extraction=False`` leaves out the kinds
+    that need the write pipeline (a worker without one must not lease them)."""
+    handlers: dict[str, Handler] = {
+        "document_ingest": document_ingest_handler,
+        "profile": profile_handler,
+        "consolidate": consolidate_handler,
+        "importance": importance_handler,
+        "decay": decay_handler,
+        "dedup_entities": dedup_handler,
+        "retention": retention_handler,
+    }
+    if with_extraction:
+        handlers["extract"] = extract_handler
+        handlers["chunk_extract"] = chunk_extract_handler
+    return handlers
 
 
 def write_config(settings: Settings) -> WriteConfig:
