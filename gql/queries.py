@@ -13,8 +13,8 @@ import strawberry
 from gql.context import Info
 from gql.loaders import EntityKey
 from gql.permissions import agent_field
-from gql.types.admin import AuditEntry, Job, MergeCandidate, Observation
 from gql.types.agent import AgentSummary, Viewer
+from gql.types.curation import AuditEntry, Job, MergeCandidate, Observation
 from gql.types.entity import Entity, EntityConnection, entity_connection
 from gql.types.enums import FactKind, JobStatus, MergeCandidateStatus, WriteAction, to_pipeline
 from gql.types.event import EventConnection, event_connection

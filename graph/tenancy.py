@@ -10,7 +10,7 @@ agent claims.
 
 Reads never claim: a read of an id nobody owns is refused exactly like a read of another
 tenant's agent, so reading cannot reveal which ids exist (and cannot squat on them).
-Deleting an agent (``graph.admin.delete_agent``, ``hippograph erase --all``) releases its id and
+Deleting an agent (``graph.agent_deletion.delete_agent``, ``hippograph erase --all``) releases its id and
 removes it from API keys (a key left with no agent is revoked).
 """
 

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.errors import NotFound
 from graph.memory.facade import Memory
 from graph.memory.maintenance.duplicates import detect_duplicates

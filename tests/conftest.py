@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor, connect
 from graph.providers import E5Embedder, Embedder, HashEmbedder, MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer

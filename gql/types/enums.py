@@ -4,17 +4,20 @@ the pipeline's strings.
 Each member's *value* is the string the pipelines store and compare (``"fact"``, ``"pending"``,
 ``"ADD"``...); its *name* is what GraphQL clients see (``FACT``, ``PENDING``, ``ADD``). So
 ``Enum(pipeline_string)`` maps out and ``member.value`` maps in; :func:`to_api` and
-:func:`to_pipeline` are the only helpers resolvers use. ``tests/unit/test_gql_enums.py`` checks
+:func:`to_pipeline` are the only helpers resolvers use. ``tests/unit/gql/test_enums.py`` checks
 the members against the pipeline constants, so a new kind or status cannot be forgotten here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from enum import Enum
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import strawberry
+
+from graph.memory.jobs.context import JOB_ERROR_CODES
+from graph.memory.maintenance.kinds import MAINTENANCE_KINDS
 
 __all__ = [
     "ContextTier",
@@ -102,87 +105,12 @@ class FactKind(Enum):
     )
 
 
-@strawberry.enum(description="What a background job does.")
-class JobKind(Enum):
-    EXTRACT = strawberry.enum_value("extract", description="Extract facts from a stored message.")
-    DOCUMENT_INGEST = strawberry.enum_value(
-        "document_ingest", description="Fetch, parse and chunk a document."
-    )
-    CHUNK_EXTRACT = strawberry.enum_value(
-        "chunk_extract", description="Extract facts from one document chunk."
-    )
-    PROFILE = strawberry.enum_value("profile", description="Rebuild entity profiles.")
-    CONSOLIDATE = strawberry.enum_value(
-        "consolidate", description="Consolidate facts into observations."
-    )
-    IMPORTANCE = strawberry.enum_value("importance", description="Recompute importance.")
-    DECAY = strawberry.enum_value("decay", description="Expire and decay stale facts.")
-    DEDUP_ENTITIES = strawberry.enum_value(
-        "dedup_entities", description="Propose merge candidates for duplicate entities."
-    )
-    RETENTION = strawberry.enum_value(
-        "retention",
-        description="Delete what has outlived its retention period (old messages, "
-        "idempotency receipts, finished jobs, dedup slots) and audit text past its period.",
-    )
-
-
-@strawberry.enum(description="Maintenance jobs that can be started on demand (`runJob`).")
-class MaintenanceJob(Enum):
-    PROFILE = strawberry.enum_value("profile", description="Rebuild entity profiles.")
-    CONSOLIDATE = strawberry.enum_value(
-        "consolidate", description="Consolidate facts into observations."
-    )
-    IMPORTANCE = strawberry.enum_value("importance", description="Recompute importance.")
-    DECAY = strawberry.enum_value("decay", description="Expire and decay stale facts.")
-    DEDUP_ENTITIES = strawberry.enum_value(
-        "dedup_entities", description="Propose merge candidates for duplicate entities."
-    )
-    RETENTION = strawberry.enum_value(
-        "retention",
-        description="Delete what has outlived its retention period (old messages, "
-        "idempotency receipts, finished jobs, dedup slots) and audit text past its period.",
-    )
-
-
 @strawberry.enum(description="Where a background job is in its life.")
 class JobStatus(Enum):
     PENDING = strawberry.enum_value("pending", description="Waiting for a worker (or a retry).")
     LEASED = strawberry.enum_value("leased", description="A worker is running it.")
     DONE = strawberry.enum_value("done", description="Finished successfully.")
     DEAD = strawberry.enum_value("dead", description="Failed on every attempt; see `lastError`.")
-
-
-@strawberry.enum(description="Why a job's last attempt failed (`lastErrorCode`).")
-class JobErrorCode(Enum):
-    LLM_UNAVAILABLE = strawberry.enum_value(
-        "LLM_UNAVAILABLE", description="The language model endpoint failed; retried."
-    )
-    STORE_UNAVAILABLE = strawberry.enum_value(
-        "STORE_UNAVAILABLE", description="Neo4j was unavailable; retried."
-    )
-    TIMEOUT = strawberry.enum_value("TIMEOUT", description="The attempt timed out.")
-    FETCH_REFUSED = strawberry.enum_value(
-        "FETCH_REFUSED", description="The document URL was refused or could not be fetched."
-    )
-    PII_REJECTED = strawberry.enum_value(
-        "PII_REJECTED", description="The content holds data the PII policy rejects."
-    )
-    QUOTA_EXCEEDED = strawberry.enum_value(
-        "QUOTA_EXCEEDED", description="The API key's document quota is exhausted."
-    )
-    BAD_PAYLOAD = strawberry.enum_value(
-        "BAD_PAYLOAD", description="The job cannot run as queued (its subject is gone...)."
-    )
-    EXTRACTION_FAILED = strawberry.enum_value(
-        "EXTRACTION_FAILED", description="The model's answer was not usable; retried."
-    )
-    LEASE_EXPIRED = strawberry.enum_value(
-        "LEASE_EXPIRED", description="The worker running it died or stalled; retried."
-    )
-    INTERNAL = strawberry.enum_value(
-        "INTERNAL", description="Another error; details are in the worker log only."
-    )
 
 
 @strawberry.enum(description="State of a proposed duplicate entity pair.")
@@ -232,3 +160,56 @@ class RememberSection(Enum):
     EVENTS = strawberry.enum_value("events", description="`events`.")
     FACTS = strawberry.enum_value("facts", description="`facts`.")
     RELATIONS = strawberry.enum_value("relations", description="`relations`.")
+
+
+def _enum(name: str, description: str, members: Mapping[str, str]) -> Any:
+    """A GraphQL enum from ``value → description``; each member's name is its value in capitals
+    (the pipeline strings of job kinds and codes are single words or snake case)."""
+    values = {v.upper(): strawberry.enum_value(v, description=d) for v, d in members.items()}
+    return strawberry.enum(cast("type[Enum]", Enum(name, values)), description=description)
+
+
+# Every job kind the worker runs (the composition root registers their handlers).
+_JOB_KINDS = {
+    "extract": "Extract facts from a stored message.",
+    "document_ingest": "Fetch, parse and chunk a document.",
+    "chunk_extract": "Extract facts from one document chunk.",
+    "profile": "Rebuild entity profiles.",
+    "consolidate": "Consolidate facts into observations.",
+    "importance": "Recompute importance.",
+    "decay": "Expire and decay stale facts.",
+    "dedup_entities": "Propose merge candidates for duplicate entities.",
+    "retention": "Delete what has outlived its retention period (old messages, "
+    "idempotency receipts, finished jobs, dedup slots) and audit text past its period.",
+}
+
+# What each code of ``graph.memory.jobs.context.JOB_ERROR_CODES`` tells a client.
+_JOB_ERROR_MEANINGS = {
+    "LLM_UNAVAILABLE": "The language model endpoint failed; retried.",
+    "STORE_UNAVAILABLE": "Neo4j was unavailable; retried.",
+    "TIMEOUT": "The attempt timed out.",
+    "FETCH_REFUSED": "The document URL was refused or could not be fetched.",
+    "PII_REJECTED": "The content holds data the PII policy rejects.",
+    "QUOTA_EXCEEDED": "The API key's document quota is exhausted.",
+    "BAD_PAYLOAD": "The job cannot run as queued (its subject is gone...).",
+    "EXTRACTION_FAILED": "The model's answer was not usable; retried.",
+    "LEASE_EXPIRED": "The worker running it died or stalled; retried.",
+    "INTERNAL": "Another error; details are in the worker log only.",
+}
+
+if TYPE_CHECKING:
+    JobKind = Enum
+    MaintenanceJob = Enum
+    JobErrorCode = Enum
+else:
+    JobKind = _enum("JobKind", "What a background job does.", _JOB_KINDS)
+    MaintenanceJob = _enum(
+        "MaintenanceJob",
+        "Maintenance jobs that can be started on demand (`runJob`).",
+        {kind: _JOB_KINDS[kind] for kind in MAINTENANCE_KINDS},
+    )
+    JobErrorCode = _enum(
+        "JobErrorCode",
+        "Why a job's last attempt failed (`lastErrorCode`).",
+        {code: _JOB_ERROR_MEANINGS[code] for code in JOB_ERROR_CODES},
+    )

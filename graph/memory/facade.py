@@ -16,8 +16,8 @@ from typing import Any
 from graph.executor import Executor
 from graph.memory.erase import EraseReport, EraseTarget, erase
 from graph.memory.jobs.async_write import AsyncWriteAccepted, write_async
-from graph.memory.jobs.config import JobsConfig
 from graph.memory.jobs.context import JobDeps
+from graph.memory.jobs.jobs_config import JobsConfig
 from graph.memory.jobs.queue import JobQueue
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.retriever import Retriever

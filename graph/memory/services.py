@@ -30,8 +30,8 @@ from graph.memory.browse.rows import (
     Page,
 )
 from graph.memory.documents.ingest import DocumentAccepted, ingest_document
-from graph.memory.documents.reads import DocumentProgress, document_progress, search_chunks
-from graph.memory.jobs.config import JobsConfig
+from graph.memory.documents.lookups import DocumentProgress, document_progress, search_chunks
+from graph.memory.jobs.jobs_config import JobsConfig
 from graph.memory.jobs.queue import JobQueue
 from graph.memory.write.admin import ForgetResult, MergeResult, forget, merge_entities
 from graph.memory.write.models import (

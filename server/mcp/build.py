@@ -27,7 +27,7 @@ from gql.errors import ApiError, ErrorCode, api_error_from
 from gql.permissions import Principal
 from graph.memory.facade import Memory
 from graph.tenancy import may_access
-from server.mcp.reads import agent_entities, agent_profile
+from server.mcp.read_tools import agent_entities, agent_profile
 from server.mcp.tools import TOOLS, Tool
 
 __all__ = ["ERASE_INSTRUCTIONS", "INSTRUCTIONS", "Caller", "Resolver", "build_mcp", "error_result"]

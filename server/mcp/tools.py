@@ -1,10 +1,11 @@
 """The MCP tools: their table (name, input model, function, hints for clients). Each tool is
 a thin call into the pipelines the GraphQL resolvers use (``gql/queries.py``,
-``gql/mutations.py``); nothing is reimplemented. The functions live in ``changes`` (write,
-remember, forget, erase, ingest) and ``reads`` (retrieve, look up, list, and the resources).
+``gql/mutations.py``); nothing is reimplemented. The functions live in ``write_tools`` (write,
+remember, forget, erase, ingest) and ``read_tools`` (retrieve, look up, list, and the
+resources).
 
-Functions take the process's :class:`~graph.memory.facade.Memory` (``server.composition``), the agent
-id the caller may use and the validated input (``inputs``); they return JSON-ready dicts
+Functions take the process's :class:`~graph.memory.facade.Memory` (``server.composition``),
+the agent id the caller may use and the validated input (``inputs``); they return JSON-ready dicts
 (``plain``) and raise the graph-layer errors (``BadInput``, ``NotFound``,
 ``GraphUnavailable``...), which the server maps to coded tool errors. No MCP import here: the
 functions are plain and testable.
@@ -15,14 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from server.mcp.changes import (
-    erase_entity_tool,
-    erase_fact_tool,
-    forget_fact,
-    ingest_document,
-    remember_facts,
-    write_message,
-)
 from server.mcp.inputs import (
     EraseEntity,
     EraseFact,
@@ -35,7 +28,15 @@ from server.mcp.inputs import (
     RetrieveContext,
     WriteMessage,
 )
-from server.mcp.reads import list_facts, lookup_entity, retrieve_context
+from server.mcp.read_tools import list_facts, lookup_entity, retrieve_context
+from server.mcp.write_tools import (
+    erase_entity_tool,
+    erase_fact_tool,
+    forget_fact,
+    ingest_document,
+    remember_facts,
+    write_message,
+)
 
 __all__ = ["TOOLS", "Tool"]
 

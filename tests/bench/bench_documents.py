@@ -12,7 +12,7 @@ import asyncio
 import time
 import uuid
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import connect
 from graph.memory.documents import document_progress, ingest_document
 from graph.memory.jobs import DocumentConfig, JobDeps, JobQueue, JobsConfig, WorkerConfig

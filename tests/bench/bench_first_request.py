@@ -32,7 +32,7 @@ from pathlib import Path
 
 import httpx
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.memory.write import StructuredFact, remember
 from graph.progress import progress_bar
 from graph.schema import ensure_schema

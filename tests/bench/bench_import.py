@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor, Transaction
 from graph.memory.services import Admin
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation

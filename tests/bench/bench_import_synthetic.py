@@ -18,7 +18,7 @@ import random
 import time
 import uuid
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.memory.services import Admin
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.memory.write.remember import BATCH_SIZE

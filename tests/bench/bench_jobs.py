@@ -11,7 +11,7 @@ import asyncio
 import time
 import uuid
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import connect
 from graph.memory.jobs import (
     JobContext,

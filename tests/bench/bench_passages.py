@@ -19,7 +19,7 @@ import uuid
 from collections import defaultdict
 from pathlib import Path
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import connect
 from graph.memory.write import WritePipeline
 from graph.progress import progress_bar

@@ -34,7 +34,7 @@ from typing import Any, LiteralString, cast
 import numpy as np
 
 import cypher
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor, Neo4jExecutor, connect
 from graph.memory.read import RetrieveConfig, Retriever
 from graph.memory.read.search import Scope, SearchStats, semantic_facts

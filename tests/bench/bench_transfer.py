@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.memory.facade import Memory
 from graph.memory.transfer import export_agent, import_agent
 from graph.memory.write import StructuredEntity, remember

@@ -16,7 +16,7 @@ import statistics
 import time
 import uuid
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import connect
 from graph.memory.read import Retriever
 from graph.memory.read.warmup import warm_up

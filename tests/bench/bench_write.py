@@ -22,7 +22,7 @@ import time
 import uuid
 from typing import Any
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.write import StructuredEntity, StructuredFact, WritePipeline, remember
 from graph.progress import progress_bar

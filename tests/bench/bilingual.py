@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import connect
 from graph.providers import Embedder
 from graph.schema import ensure_schema

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.page_cache import agent_sizes
 from graph.progress import progress_bar
 from server.composition import connect_executor

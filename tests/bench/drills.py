@@ -655,7 +655,7 @@ async def drill_tenant_flood(
     """Real queue and workers in this process; each job takes ~5 ms. The bound is in leases:
     the lone tenant's job must start among the first ``bound`` jobs any worker leases."""
     from graph.memory.jobs import JobContext, JobDeps, JobsConfig, JobSpec, Worker
-    from graph.memory.jobs.config import WorkerConfig
+    from graph.memory.jobs.jobs_config import WorkerConfig
     from graph.tenancy import claim_agents
 
     kind = f"drill_{uuid.uuid4().hex[:8]}"

@@ -39,7 +39,7 @@ from typing import Any
 
 import httpx
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import connect
 from server.settings import Settings
 from tests.cypher import load_query

@@ -47,7 +47,7 @@ from typing import Any, TypeVar
 
 from neo4j.exceptions import TransientError
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.read import Retriever
 from graph.memory.write import (

@@ -48,7 +48,7 @@ from typing import Any
 
 from neo4j.exceptions import TransientError
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.errors import GraphUnavailable
 from graph.executor import Executor, connect
 from graph.memory.read import Retriever

@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.read import Retriever
 from graph.memory.write import (

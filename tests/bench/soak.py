@@ -23,7 +23,7 @@ import time
 import uuid
 from collections import Counter
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.facade import Memory
 from graph.memory.jobs import Scheduler, Worker

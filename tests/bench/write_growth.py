@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Neo4jExecutor
 from graph.memory.write import WritePipeline, remember
 from graph.progress import progress_bar

@@ -20,7 +20,7 @@ import httpx
 import pytest
 import uvicorn
 
-from graph.admin import delete_agent_nodes
+from graph.agent_deletion import delete_agent_nodes
 from graph.executor import connect
 from graph.runtime import LocalNeo4j
 from seed.__main__ import seed

@@ -19,7 +19,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import WebDriverWait
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor
 from graph.memory.maintenance.duplicates import candidate_id
 from server.auth import ApiKeyStore

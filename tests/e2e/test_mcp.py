@@ -20,7 +20,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor
 from server.auth import ApiKeyStore
 from tests.cypher import load_query

@@ -26,7 +26,7 @@ from typing import Any
 import httpx
 import pytest
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import connected
 from server.settings import Settings
 from tests.cypher import load_query

@@ -15,7 +15,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import connected
 from server.settings import Settings
 from tests.e2e.conftest import LiveApi

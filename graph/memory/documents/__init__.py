@@ -8,8 +8,8 @@ from graph.memory.documents.ingest import (
     document_ingest_handler,
     ingest_document,
 )
+from graph.memory.documents.lookups import DocumentProgress, document_progress, search_chunks
 from graph.memory.documents.parse import Chunk, ParsedDocument, chunk_text, parse_document
-from graph.memory.documents.reads import DocumentProgress, document_progress, search_chunks
 
 __all__ = [
     "Chunk",

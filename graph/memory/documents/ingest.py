@@ -22,7 +22,6 @@ from graph.executor import Executor, Transaction
 from graph.memory.documents.fetch import UrlRefused, check_url, fetch_url
 from graph.memory.documents.parse import chunk_text, detect_format, parse_document
 from graph.memory.documents.quota import charge_bytes, charge_fetched
-from graph.memory.jobs.config import DocumentConfig
 from graph.memory.jobs.context import (
     JobContext,
     JobFailed,
@@ -30,6 +29,7 @@ from graph.memory.jobs.context import (
     PermanentJobError,
     extraction_failed,
 )
+from graph.memory.jobs.jobs_config import DocumentConfig
 from graph.memory.jobs.queue import JobQueue, JobSpec
 from graph.memory.spaces import claim_space, embedder_name
 from graph.memory.text import idempotency_digest, join_parts

@@ -9,8 +9,8 @@ from typing import Any
 
 from graph.errors import BadInput
 from graph.executor import Transaction
-from graph.memory.jobs.config import DocumentConfig
 from graph.memory.jobs.context import JobContext, PermanentJobError
+from graph.memory.jobs.jobs_config import DocumentConfig
 
 __all__ = ["DocumentQuotaExceeded", "charge_bytes", "charge_fetched"]
 

@@ -31,7 +31,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from graph.admin import delete_agent_nodes
+from graph.agent_deletion import delete_agent_nodes
 from graph.errors import NotFound
 from graph.executor import Executor
 from graph.memory.erase.plan import (
@@ -151,7 +151,7 @@ async def merged_chain(executor: Executor, agent_id: str, key: str) -> list[str]
 
 async def erase_agent(executor: Executor, agent_id: str, *, batch: int = 10_000) -> EraseReport:
     """Delete every node of ``agent_id`` and release the id (see
-    :func:`graph.admin.delete_agent_nodes`)."""
+    :func:`graph.agent_deletion.delete_agent_nodes`)."""
     done = await delete_agent_nodes(executor, agent_id, batch=batch)
     return EraseReport(
         scope="agent",

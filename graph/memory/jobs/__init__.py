@@ -8,14 +8,14 @@ the worker) and ``orphans`` (logged messages never extracted get an ``extract`` 
 from being lost. The maintenance jobs themselves live in ``graph.memory.maintenance``; the composition root
 (``server.composition``) maps each job kind to its handler."""
 
-from graph.memory.jobs.config import (
+from graph.memory.jobs.context import Handler, JobContext, JobDeps, LeaseLost, PermanentJobError
+from graph.memory.jobs.jobs_config import (
     DocumentConfig,
     JobsConfig,
     MaintenanceConfig,
     RetentionConfig,
     WorkerConfig,
 )
-from graph.memory.jobs.context import Handler, JobContext, JobDeps, LeaseLost, PermanentJobError
 from graph.memory.jobs.policy import backoff_delay, on_failure
 from graph.memory.jobs.queue import Enqueued, Job, JobQueue, JobSpec
 from graph.memory.jobs.scheduler import Scheduler

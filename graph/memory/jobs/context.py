@@ -10,7 +10,7 @@ from typing import Any
 from neo4j.exceptions import DriverError, Neo4jError
 
 from graph.executor import Executor
-from graph.memory.jobs.config import JobsConfig
+from graph.memory.jobs.jobs_config import JobsConfig
 from graph.memory.jobs.queue import Job, JobQueue
 from graph.memory.write.models import PIIRejected
 from graph.memory.write.pipeline import WritePipeline

@@ -54,7 +54,7 @@ class Scheduler:
 
     Args:
         queue: the job queue.
-        intervals: kind → seconds (see :class:`~graph.memory.jobs.config.JobsConfig.schedule`).
+        intervals: kind → seconds (see :class:`~graph.memory.jobs.jobs_config.JobsConfig.schedule`).
         holder: this scheduler's name in the lease (a worker id: host:pid:random).
         tick_s: minimum time between two ticks of this scheduler.
         lease_ttl_s: how long a lease outlives its last renewal (default ``3 * tick_s``, at

@@ -17,8 +17,8 @@ from typing import Any
 
 from graph.executor import Executor, Transaction
 from graph.memory import prompts
-from graph.memory.jobs.config import MaintenanceConfig
 from graph.memory.jobs.context import JobContext, JobFailed
+from graph.memory.jobs.jobs_config import MaintenanceConfig
 from graph.memory.maintenance.clusters import (
     FactPoint,
     cluster_facts,

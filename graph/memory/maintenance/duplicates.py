@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 
 from graph.executor import Executor
-from graph.memory.jobs.config import MaintenanceConfig
 from graph.memory.jobs.context import JobContext
+from graph.memory.jobs.jobs_config import MaintenanceConfig
 from graph.memory.text import join_parts
 from graph.memory.write import merge_entities
 

@@ -14,8 +14,8 @@ import uuid
 from typing import Any
 
 from graph.executor import Executor
-from graph.memory.jobs.config import MaintenanceConfig
 from graph.memory.jobs.context import JobContext
+from graph.memory.jobs.jobs_config import MaintenanceConfig
 
 __all__ = ["decay_agent", "decay_handler", "importance_handler", "rescore", "rescore_agent"]
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from graph.executor import Executor
 from graph.memory import prompts
-from graph.memory.jobs.config import MaintenanceConfig
 from graph.memory.jobs.context import JobContext
+from graph.memory.jobs.jobs_config import MaintenanceConfig
 from graph.providers import ChatLLM, LLMError
 
 __all__ = ["offline_profile", "profile_handler", "refresh_profiles"]

@@ -1,7 +1,7 @@
 """Retention: what outlives its time-to-live is deleted by a periodic ``retention`` job.
 
 Each kind of record has its own time-to-live
-(:class:`~graph.memory.jobs.config.RetentionConfig`, 0 keeps it forever):
+(:class:`~graph.memory.jobs.jobs_config.RetentionConfig`, 0 keeps it forever):
 
 * ``events`` — stored messages (facts drawn from them stay, without that provenance; a message
   still waiting for its extraction is never deleted);
@@ -24,8 +24,8 @@ from typing import Any
 
 from graph.executor import Executor
 from graph.memory.erase.plan import erase_key, scrub_rows
-from graph.memory.jobs.config import RetentionConfig
 from graph.memory.jobs.context import JobContext
+from graph.memory.jobs.jobs_config import RetentionConfig
 
 __all__ = ["RETENTION_KINDS", "RetentionConfig", "cutoffs", "retention_handler", "run_retention"]
 

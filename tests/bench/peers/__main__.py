@@ -12,7 +12,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import connect
 from graph.memory.read import Retriever
 from graph.providers import MiniLMEmbedder

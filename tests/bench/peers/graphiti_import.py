@@ -23,7 +23,7 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import connect
 from graph.memory.transfer.peers import import_graphiti
 from graph.progress import progress_bar

@@ -8,7 +8,7 @@ import uuid
 from dataclasses import dataclass, replace
 from typing import Any
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor
 from graph.memory.write import StructuredEntity, StructuredFact, remember
 from graph.progress import progress_bar

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gql.permissions import LOCAL_ADMIN, Principal
-from graph.admin import delete_agent_nodes
+from graph.agent_deletion import delete_agent_nodes
 from graph.errors import NotFound
 from graph.executor import Executor
 from graph.memory.erase import erase_agent, erase_entity, erase_fact

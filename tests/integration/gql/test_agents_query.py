@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from gql.permissions import LOCAL_ADMIN, Principal
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor
 from graph.providers import HashEmbedder
 from graph.tenancy import claim_agents

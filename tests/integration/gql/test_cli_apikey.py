@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gql.permissions import Principal
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor, connected
 from server.auth import ApiKeyStore
 from server.cli import app

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor
 from graph.providers import HashEmbedder
 from server.app import create_app

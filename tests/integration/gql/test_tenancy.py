@@ -24,7 +24,7 @@ from gql.mutations import Mutation
 from gql.permissions import AdminAccess
 from gql.queries import Query
 from gql.schema import schema as default_schema
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.errors import BadInput
 from graph.executor import Executor
 from graph.providers import HashEmbedder

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor
 from graph.memory.jobs import JobDeps, JobQueue, JobsConfig, Worker, WorkerConfig
 from graph.memory.jobs.async_write import extract_handler, write_async

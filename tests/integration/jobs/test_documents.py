@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor
 from graph.memory.documents import (
     chunk_text,

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor
 from graph.memory.jobs import JobQueue, JobSpec
 from graph.tenancy import claim_agents

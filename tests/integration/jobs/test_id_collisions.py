@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor
 from graph.memory.jobs import JobQueue, JobSpec
 from graph.memory.jobs.async_write import write_async

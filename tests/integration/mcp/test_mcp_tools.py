@@ -388,7 +388,7 @@ async def test_read_tools_never_claim_an_agent_id(
     tenant's agent (FORBIDDEN), and the id stays free; its first write claims it."""
     import uuid
 
-    from graph.admin import delete_agent
+    from graph.agent_deletion import delete_agent
     from graph.tenancy import may_access
 
     owner, tenant = f"tenant-b-{uuid.uuid4().hex[:8]}", f"tenant-a-{uuid.uuid4().hex[:8]}"

@@ -13,7 +13,7 @@ import pytest
 
 from graph.executor import Executor
 from graph.memory.erase import erase_fact
-from graph.memory.jobs.config import RetentionConfig
+from graph.memory.jobs.jobs_config import RetentionConfig
 from graph.memory.maintenance.retention import run_retention
 from graph.memory.write import (
     StructuredEntity,

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor
 from graph.memory.read import RetrieveConfig, Retriever
 from graph.memory.read.planner import agent_lucene, keywords, lucene_query

@@ -22,7 +22,7 @@ from typing import Any, LiteralString, TypeVar, cast
 import pytest
 
 import cypher
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor, Transaction, row_of
 from graph.memory.read import Retriever
 from graph.memory.write import (

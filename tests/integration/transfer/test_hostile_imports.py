@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 import server.transfer_routes as routes
-from graph.admin import delete_agent
+from graph.agent_deletion import delete_agent
 from graph.executor import Executor
 from graph.providers import HashEmbedder
 from server.app import create_app

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from graph.memory.jobs.config import MaintenanceConfig
+from graph.memory.jobs.jobs_config import MaintenanceConfig
 from graph.memory.maintenance.clusters import FactPoint, cluster_facts, observation_id, used_to_now
 from graph.memory.maintenance.duplicates import (
     EntityPoint,

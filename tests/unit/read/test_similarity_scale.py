@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
-from graph.memory.jobs.config import MaintenanceConfig
+from graph.memory.jobs.jobs_config import MaintenanceConfig
 from graph.memory.maintenance.duplicates import EntityPoint, find_duplicates
 from graph.memory.read import ranking
 from graph.memory.read.config import RetrieveConfig
