@@ -8,10 +8,10 @@ import asyncio
 import pytest
 
 from graph.executor import Executor
-from graph.gds import connect_gds
 from server.runtime import local_neo4j
 from server.settings import Settings
 from tests.cypher import load_query
+from tests.gds_client import connect_gds
 
 pytestmark = pytest.mark.neo4j
 

@@ -1,4 +1,5 @@
-"""Optional Graph Data Science (GDS) access through the official ``graphdatascience`` client.
+"""Graph Data Science (GDS) through the official ``graphdatascience`` client, for the test that
+checks the optional OpenGDS plugin (the product calls GDS procedures through Cypher only).
 
 The local server may carry the OpenGDS plugin (see ``graph/runtime/gds/pom.xml``). OpenGDS has no
 Arrow Flight server and no ``gds.debug.arrow`` procedure, which the client's constructor probes
