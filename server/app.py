@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from strawberry.asgi import GraphQL
 
 from gql.context import Context
@@ -112,6 +112,25 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
             f"HIPPOGRAPH_AUTH_DISABLED=true is only allowed on loopback; api_host is "
             f"{settings.api_host!r}. Create API keys (hippograph apikey create) instead."
         )
+    if not (settings.home / "graphiql" / ".pins").is_file():
+        log.warning(
+            "GraphiQL assets missing under %s: run scripts/bootstrap.sh", settings.home / "graphiql"
+        )
+    mcp = McpHttp(settings)  # MCP over streamable HTTP at /mcp (server/mcp/)
+    app = Starlette(
+        routes=_routes(settings, mcp),
+        middleware=_middleware(settings),
+        lifespan=_lifespan(settings, memory, mcp),
+    )
+    app.state.public_readiness = PublicReadiness()
+    return app
+
+
+def _lifespan(
+    settings: Settings, memory: Memory | None, mcp: McpHttp
+) -> Callable[[Starlette], AbstractAsyncContextManager[None]]:
+    """The app's start and stop: services (``memory``, or built from settings), the schema,
+    the job worker, the warm-up and the MCP session manager."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -143,15 +162,14 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
             if memory is None:
                 await mem.close()
 
-    if not (settings.home / "graphiql" / ".pins").is_file():
-        log.warning(
-            "GraphiQL assets missing under %s: run scripts/bootstrap.sh", settings.home / "graphiql"
-        )
-    mcp = McpHttp(settings)  # MCP over streamable HTTP at /mcp (server/mcp/)
+    return lifespan
+
+
+def _routes(settings: Settings, mcp: McpHttp) -> list[BaseRoute]:
     graphql = HippographGraphQL(
         build_schema(query_limits(settings)), graphql_ide="graphiql", allow_queries_via_get=False
     )
-    routes = [
+    return [
         Route("/healthz", healthz),
         Route("/readyz", readyz),
         Route("/metrics", metrics),
@@ -165,10 +183,13 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
         *export_routes(),
         *mcp.routes,
     ]
+
+
+def _middleware(settings: Settings) -> list[Middleware]:
     admin_key = settings.admin_api_key.get_secret_value() if settings.admin_api_key else None
     listed = settings.allowed_host_names
     guard = host_guard_enabled(settings.auth_disabled, settings.api_host, listed)
-    middleware = [
+    return [
         # Outermost: a rebinding page's request is refused before anything else looks at it.
         *([Middleware(HostGuard, listed=listed)] if guard else []),
         Middleware(
@@ -199,6 +220,3 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
             optional_paths=("/readyz",) if settings.readyz_public else (),
         ),
     ]
-    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
-    app.state.public_readiness = PublicReadiness()
-    return app

@@ -48,147 +48,150 @@ def _fmt_job(job: Any) -> str:
 
 def register(app: typer.Typer) -> None:
     app.add_typer(jobs_app, name="jobs")
+    app.command()(worker)
 
-    @app.command()
-    def worker(
-        concurrency: int = typer.Option(0, help="Worker loops (default from settings)"),
-        kinds: str = typer.Option("", help="Comma-separated job kinds (default: all)"),
-        scheduler: bool = typer.Option(
-            True,
-            "--scheduler/--no-scheduler",
-            help="Also enqueue periodic maintenance jobs (once per "
-            "cluster: a lease in Neo4j picks one scheduler)",
-        ),
-        agent: str = typer.Option(
-            None, "--agent", help="Only this agent's jobs (a dedicated worker)"
-        ),
-    ) -> None:
-        """Run the background worker standalone until SIGINT/SIGTERM (graceful stop)."""
-        from graph.memory.warm_start import warm_start
-        from server.worker import start_worker
 
-        async def main() -> None:
-            memory, prepare = _memory()
-            await prepare()
-            # The models and the hot statements before the first job, not during it.
-            warmed = await warm_start(memory, log=typer.echo)
-            typer.echo(f"warmed up in {warmed.total_s:.1f}s")
-            handle = await start_worker(
-                memory,
-                concurrency=concurrency or None,
-                scheduler=scheduler,
-                kinds=[k.strip() for k in kinds.split(",") if k.strip()] or None,
-                agent_id=agent,
-            )
-            stop = asyncio.Event()
-            loop = asyncio.get_running_loop()
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                loop.add_signal_handler(sig, stop.set)
-            typer.echo(f"worker running ({len(handle.workers)} loop(s)); Ctrl-C stops it")
-            await stop.wait()
-            typer.echo("stopping: finishing or releasing the current job(s)…")
-            await handle.stop()
-            typer.echo(f"stopped: {handle.stats()}")
+def worker(
+    concurrency: int = typer.Option(0, help="Worker loops (default from settings)"),
+    kinds: str = typer.Option("", help="Comma-separated job kinds (default: all)"),
+    scheduler: bool = typer.Option(
+        True,
+        "--scheduler/--no-scheduler",
+        help="Also enqueue periodic maintenance jobs (once per "
+        "cluster: a lease in Neo4j picks one scheduler)",
+    ),
+    agent: str = typer.Option(None, "--agent", help="Only this agent's jobs (a dedicated worker)"),
+) -> None:
+    """Run the background worker standalone until SIGINT/SIGTERM (graceful stop)."""
+    wanted = [k.strip() for k in kinds.split(",") if k.strip()] or None
+    asyncio.run(_run_worker(concurrency or None, wanted, scheduler, agent))
+
+
+async def _run_worker(
+    concurrency: int | None, kinds: list[str] | None, scheduler: bool, agent: str | None
+) -> None:
+    from graph.memory.warm_start import warm_start
+    from server.worker import start_worker
+
+    memory, prepare = _memory()
+    await prepare()
+    # The models and the hot statements before the first job, not during it.
+    warmed = await warm_start(memory, log=typer.echo)
+    typer.echo(f"warmed up in {warmed.total_s:.1f}s")
+    handle = await start_worker(
+        memory, concurrency=concurrency, scheduler=scheduler, kinds=kinds, agent_id=agent
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    typer.echo(f"worker running ({len(handle.workers)} loop(s)); Ctrl-C stops it")
+    await stop.wait()
+    typer.echo("stopping: finishing or releasing the current job(s)…")
+    await handle.stop()
+    typer.echo(f"stopped: {handle.stats()}")
+    await memory.close()
+
+
+@jobs_app.command("list")
+def list_jobs(
+    agent: str = typer.Option(None, "--agent", help="Only this agent"),
+    status: str = typer.Option(None, help="pending, leased, done or dead"),
+    kind: str = typer.Option(None, help="Only this job kind"),
+    limit: int = typer.Option(50, help="Newest N jobs"),
+) -> None:
+    """List jobs, newest first."""
+
+    async def main() -> None:
+        memory, _ = _memory()
+        try:
+            queue = memory.queue
+            jobs = await queue.list_jobs(agent_id=agent, status=status, kind=kind, limit=limit)
+            for job in jobs:
+                typer.echo(_fmt_job(job))
+            counts = await queue.counts(agent_id=agent, kind=kind)
+            typer.echo(f"-- {len(jobs)} shown; totals: {json.dumps(counts)}")
+        finally:
             await memory.close()
 
-        asyncio.run(main())
+    asyncio.run(main())
 
-    @jobs_app.command("list")
-    def list_jobs(
-        agent: str = typer.Option(None, "--agent", help="Only this agent"),
-        status: str = typer.Option(None, help="pending, leased, done or dead"),
-        kind: str = typer.Option(None, help="Only this job kind"),
-        limit: int = typer.Option(50, help="Newest N jobs"),
-    ) -> None:
-        """List jobs, newest first."""
 
-        async def main() -> None:
-            memory, _ = _memory()
-            try:
-                queue = memory.queue
-                jobs = await queue.list_jobs(agent_id=agent, status=status, kind=kind, limit=limit)
-                for job in jobs:
-                    typer.echo(_fmt_job(job))
-                counts = await queue.counts(agent_id=agent, kind=kind)
-                typer.echo(f"-- {len(jobs)} shown; totals: {json.dumps(counts)}")
-            finally:
-                await memory.close()
+@jobs_app.command("show")
+def show(job_id: str) -> None:
+    """Show one job with its payload and result."""
 
-        asyncio.run(main())
+    async def main() -> None:
+        memory, _ = _memory()
+        try:
+            job = await memory.queue.get(job_id)
+            if job is None:
+                typer.echo(f"no job {job_id}", err=True)
+                raise typer.Exit(1)
+            typer.echo(_fmt_job(job))
+            typer.echo(f"payload: {json.dumps(job.payload, default=str)}")
+            typer.echo(f"result:  {json.dumps(job.result, default=str)}")
+        finally:
+            await memory.close()
 
-    @jobs_app.command("show")
-    def show(job_id: str) -> None:
-        """Show one job with its payload and result."""
+    asyncio.run(main())
 
-        async def main() -> None:
-            memory, _ = _memory()
-            try:
-                job = await memory.queue.get(job_id)
-                if job is None:
-                    typer.echo(f"no job {job_id}", err=True)
-                    raise typer.Exit(1)
-                typer.echo(_fmt_job(job))
-                typer.echo(f"payload: {json.dumps(job.payload, default=str)}")
-                typer.echo(f"result:  {json.dumps(job.result, default=str)}")
-            finally:
-                await memory.close()
 
-        asyncio.run(main())
+@jobs_app.command("failed")
+def failed(
+    agent: str = typer.Option(..., "--agent", help="The agent whose messages to list"),
+    retry: bool = typer.Option(
+        False, "--retry", help="Queue an extract job for each listed message"
+    ),
+    limit: int = typer.Option(50, help="Newest N failed messages (1..500)"),
+) -> None:
+    """List stored messages whose extraction failed (with its error); --retry re-runs them
+    as extract jobs (a running worker, or `hippograph worker`, picks them up)."""
+    from graph.memory.jobs.orphans import retry_failed
+    from graph.memory.write.failed import failed_messages
 
-    @jobs_app.command("failed")
-    def failed(
-        agent: str = typer.Option(..., "--agent", help="The agent whose messages to list"),
-        retry: bool = typer.Option(
-            False, "--retry", help="Queue an extract job for each listed message"
-        ),
-        limit: int = typer.Option(50, help="Newest N failed messages (1..500)"),
-    ) -> None:
-        """List stored messages whose extraction failed (with its error); --retry re-runs them
-        as extract jobs (a running worker, or `hippograph worker`, picks them up)."""
-        from graph.memory.jobs.orphans import retry_failed
-        from graph.memory.write.failed import failed_messages
+    async def main() -> None:
+        memory, _ = _memory()
+        try:
+            rows = await failed_messages(memory.executor, agent, limit)
+            for m in rows:
+                when = m.failed_at.isoformat(timespec="seconds") if m.failed_at else "-"
+                typer.echo(
+                    f"{m.event_id}  failed={when}  error={m.error}  {m.speaker}: {m.text[:80]!r}"
+                )
+            typer.echo(f"-- {len(rows)} failed message(s)")
+            if retry and rows:
+                jobs = await retry_failed(memory.queue, agent, [m.event_id for m in rows])
+                typer.echo(f"-- queued {len(jobs)} extract job(s): {' '.join(jobs)}")
+        finally:
+            await memory.close()
 
-        async def main() -> None:
-            memory, _ = _memory()
-            try:
-                rows = await failed_messages(memory.executor, agent, limit)
-                for m in rows:
-                    when = m.failed_at.isoformat(timespec="seconds") if m.failed_at else "-"
-                    typer.echo(
-                        f"{m.event_id}  failed={when}  error={m.error}  "
-                        f"{m.speaker}: {m.text[:80]!r}"
-                    )
-                typer.echo(f"-- {len(rows)} failed message(s)")
-                if retry and rows:
-                    jobs = await retry_failed(memory.queue, agent, [m.event_id for m in rows])
-                    typer.echo(f"-- queued {len(jobs)} extract job(s): {' '.join(jobs)}")
-            finally:
-                await memory.close()
+    asyncio.run(main())
 
-        asyncio.run(main())
 
-    @jobs_app.command("run")
-    def run(
-        kind: str = typer.Argument(
-            ..., help="profile, consolidate, importance, decay, dedup_entities, …"
-        ),
-        agent: str = typer.Option(..., "--agent", help="The agent to run it for"),
-        subject: str = typer.Option(None, help="Job subject (e.g. an entity key for profile)"),
-    ) -> None:
-        """Run one job of KIND for an agent now, in this process, with a progress bar."""
-        asyncio.run(_run_now(kind, agent, subject))
+@jobs_app.command("run")
+def run(
+    kind: str = typer.Argument(
+        ..., help="profile, consolidate, importance, decay, dedup_entities, …"
+    ),
+    agent: str = typer.Option(..., "--agent", help="The agent to run it for"),
+    subject: str = typer.Option(None, help="Job subject (e.g. an entity key for profile)"),
+) -> None:
+    """Run one job of KIND for an agent now, in this process, with a progress bar."""
+    asyncio.run(_run_now(kind, agent, subject))
 
-    @jobs_app.command("ingest")
-    def ingest(
-        source: str = typer.Argument(..., help="A file path or an http(s) URL"),
-        agent: str = typer.Option(..., "--agent", help="The agent the document belongs to"),
-        title: str = typer.Option(None, help="Title (default: extracted)"),
-        wait: bool = typer.Option(
-            True, "--wait/--no-wait", help="Run the ingest and extraction jobs here until done"
-        ),
-    ) -> None:
-        """Ingest a document (text, markdown or HTML) as jobs, with a progress bar."""
-        asyncio.run(_ingest(source, agent, title, wait))
+
+@jobs_app.command("ingest")
+def ingest(
+    source: str = typer.Argument(..., help="A file path or an http(s) URL"),
+    agent: str = typer.Option(..., "--agent", help="The agent the document belongs to"),
+    title: str = typer.Option(None, help="Title (default: extracted)"),
+    wait: bool = typer.Option(
+        True, "--wait/--no-wait", help="Run the ingest and extraction jobs here until done"
+    ),
+) -> None:
+    """Ingest a document (text, markdown or HTML) as jobs, with a progress bar."""
+    asyncio.run(_ingest(source, agent, title, wait))
 
 
 async def _run_now(kind: str, agent: str, subject: str | None) -> None:

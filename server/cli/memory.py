@@ -101,131 +101,132 @@ def load_jsonl(path: Path) -> dict[str, list[Any]]:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("write")
-    def write_cmd(
-        message: str = typer.Argument(..., help="The message to remember"),
-        agent: str = typer.Option(..., "--agent", help="Agent id"),
-        speaker: str = typer.Option(..., "--speaker", help="Who said the message"),
-        thread: str | None = typer.Option(None, "--thread", help="Thread id"),
-        dry_run: bool = typer.Option(False, "--dry-run", help="Decide, persist nothing"),
-        verbose: bool = typer.Option(False, "--verbose", help="Include the per-stage trace"),
-        idempotency_key: str | None = typer.Option(None, "--idempotency-key"),
-    ) -> None:
-        """Run the write pipeline on one message and print the WriteResult as JSON."""
-        from graph.errors import BadInput, EmbedderMismatch
+    app.command("write")(write_cmd)
+    app.command("remember")(remember_cmd)
+    app.command("reembed")(reembed_cmd)
 
-        try:
-            out = asyncio.run(
-                write_once(
-                    get_settings(),
-                    agent,
-                    message,
-                    speaker,
-                    thread=thread,
-                    dry_run=dry_run,
-                    verbose=verbose,
-                    idempotency_key=idempotency_key,
-                )
+
+def write_cmd(
+    message: str = typer.Argument(..., help="The message to remember"),
+    agent: str = typer.Option(..., "--agent", help="Agent id"),
+    speaker: str = typer.Option(..., "--speaker", help="Who said the message"),
+    thread: str | None = typer.Option(None, "--thread", help="Thread id"),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Decide, persist nothing"),
+    verbose: bool = typer.Option(False, "--verbose", help="Include the per-stage trace"),
+    idempotency_key: str | None = typer.Option(None, "--idempotency-key"),
+) -> None:
+    """Run the write pipeline on one message and print the WriteResult as JSON."""
+    from graph.errors import BadInput, EmbedderMismatch
+
+    try:
+        out = asyncio.run(
+            write_once(
+                get_settings(),
+                agent,
+                message,
+                speaker,
+                thread=thread,
+                dry_run=dry_run,
+                verbose=verbose,
+                idempotency_key=idempotency_key,
             )
-            typer.echo(json.dumps(out, ensure_ascii=False, indent=2, default=str))
-        except (BadInput, EmbedderMismatch) as exc:
-            typer.echo(
-                json.dumps({"success": False, "error": str(exc), "code": type(exc).__name__}),
-                err=True,
-            )
-            raise typer.Exit(2) from exc
+        )
+        typer.echo(json.dumps(out, ensure_ascii=False, indent=2, default=str))
+    except (BadInput, EmbedderMismatch) as exc:
+        typer.echo(
+            json.dumps({"success": False, "error": str(exc), "code": type(exc).__name__}),
+            err=True,
+        )
+        raise typer.Exit(2) from exc
 
-    @app.command("remember")
-    def remember_cmd(
-        file: Path = typer.Argument(..., exists=True, dir_okay=False, help="JSONL file"),
-        agent: str = typer.Option("default", "--agent", help="Agent id"),
-        batch_size: int = typer.Option(2_000, "--batch-size", min=1, max=10_000),
-    ) -> None:
-        """Import entities/facts/relations/events from a JSONL file (no LLM)."""
-        from graph.progress import progress_bar
-        from graph.schema import ensure_schema
-        from server.composition import build_memory
 
-        records = load_jsonl(file)
+def remember_cmd(
+    file: Path = typer.Argument(..., exists=True, dir_okay=False, help="JSONL file"),
+    agent: str = typer.Option("default", "--agent", help="Agent id"),
+    batch_size: int = typer.Option(2_000, "--batch-size", min=1, max=10_000),
+) -> None:
+    """Import entities/facts/relations/events from a JSONL file (no LLM)."""
+    records = load_jsonl(file)
+    out = asyncio.run(_remember(records, agent, batch_size))
+    typer.echo(json.dumps(out, ensure_ascii=False, indent=2, default=str))
 
-        async def main() -> dict[str, Any]:
-            settings = get_settings()
-            memory = build_memory(settings)
-            total = sum(len(v) for v in records.values())
-            bar = progress_bar(total=total, unit="rec", desc="remember")
 
-            def progress(done: int, all_rows: int) -> None:
-                bar.total = all_rows  # names unknown to the file become entities too
-                bar.update(done - bar.n)
+async def _remember(records: dict[str, list[Any]], agent: str, batch_size: int) -> dict[str, Any]:
+    from graph.progress import progress_bar
+    from graph.schema import ensure_schema
+    from server.composition import build_memory
 
-            try:
-                await ensure_schema(memory.executor, memory.embedder.dimensions)
-                result = await memory.admin.remember(
-                    agent,
-                    entities=records["entity"],
-                    facts=records["fact"],
-                    relations=records["relation"],
-                    events=records["event"],
-                    progress=progress,
-                    batch_size=batch_size,
-                )
-                out = dataclasses.asdict(result)
-                out.pop("fact_ids")
-                out.pop("entity_keys")
-                return out
-            finally:
-                bar.close()
-                await memory.close()
+    memory = build_memory(get_settings())
+    total = sum(len(v) for v in records.values())
+    bar = progress_bar(total=total, unit="rec", desc="remember")
 
-        typer.echo(json.dumps(asyncio.run(main()), ensure_ascii=False, indent=2, default=str))
+    def progress(done: int, all_rows: int) -> None:
+        bar.total = all_rows  # names unknown to the file become entities too
+        bar.update(done - bar.n)
 
-    @app.command("reembed")
-    def reembed_cmd(
-        agents: list[str] = typer.Option(..., "--agent", help="Agent id (repeat for several)"),
-        batch_size: int = typer.Option(256, "--batch-size", min=1, max=10_000),
-    ) -> None:
-        """Re-embed agents with the configured embedder (HIPPOGRAPH_EMBEDDER) and record it.
+    try:
+        await ensure_schema(memory.executor, memory.embedder.dimensions)
+        result = await memory.admin.remember(
+            agent,
+            entities=records["entity"],
+            facts=records["fact"],
+            relations=records["relation"],
+            events=records["event"],
+            progress=progress,
+            batch_size=batch_size,
+        )
+        out = dataclasses.asdict(result)
+        out.pop("fact_ids")
+        out.pop("entity_keys")
+        return out
+    finally:
+        bar.close()
+        await memory.close()
 
-        For a switch between models of the same dimension (MiniLM <-> e5); run it while
-        nothing writes to those agents. Prints what was re-embedded per agent as JSON."""
-        from graph.memory.reembed import reembed_agent
-        from graph.progress import progress_bar
-        from graph.schema import ensure_schema
-        from server.composition import build_memory
 
-        async def main() -> list[dict[str, Any]]:
-            memory = build_memory(get_settings())
-            out = []
-            try:
-                await ensure_schema(memory.executor, memory.embedder.dimensions)
-                for agent in agents:
-                    bar = progress_bar(total=0, unit="vec", desc=f"reembed {agent}")
+def reembed_cmd(
+    agents: list[str] = typer.Option(..., "--agent", help="Agent id (repeat for several)"),
+    batch_size: int = typer.Option(256, "--batch-size", min=1, max=10_000),
+) -> None:
+    """Re-embed agents with the configured embedder (HIPPOGRAPH_EMBEDDER) and record it.
 
-                    def progress(done: int, total: int, bar: Any = bar) -> None:
-                        bar.total = total
-                        bar.update(done - bar.n)
+    For a switch between models of the same dimension (MiniLM <-> e5); run it while
+    nothing writes to those agents. Prints what was re-embedded per agent as JSON."""
+    typer.echo(json.dumps(asyncio.run(_reembed(agents, batch_size)), ensure_ascii=False, indent=2))
 
-                    try:
-                        r = await reembed_agent(
-                            memory.executor,
-                            memory.embedder,
-                            agent,
-                            batch_size=batch_size,
-                            progress=progress,
-                        )
-                    finally:
-                        bar.close()
-                    out.append(
-                        {
-                            "agent_id": r.agent_id,
-                            "previous": r.previous,
-                            "embedder": r.embedder,
-                            "vectors": r.total,
-                            "by_label": r.by_label,
-                        }
-                    )
-                return out
-            finally:
-                await memory.close()
 
-        typer.echo(json.dumps(asyncio.run(main()), ensure_ascii=False, indent=2))
+async def _reembed(agents: list[str], batch_size: int) -> list[dict[str, Any]]:
+    from graph.schema import ensure_schema
+    from server.composition import build_memory
+
+    memory = build_memory(get_settings())
+    try:
+        await ensure_schema(memory.executor, memory.embedder.dimensions)
+        return [await _reembed_one(memory, agent, batch_size) for agent in agents]
+    finally:
+        await memory.close()
+
+
+async def _reembed_one(memory: Memory, agent: str, batch_size: int) -> dict[str, Any]:
+    from graph.memory.reembed import reembed_agent
+    from graph.progress import progress_bar
+
+    bar = progress_bar(total=0, unit="vec", desc=f"reembed {agent}")
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+
+    try:
+        r = await reembed_agent(
+            memory.executor, memory.embedder, agent, batch_size=batch_size, progress=progress
+        )
+    finally:
+        bar.close()
+    return {
+        "agent_id": r.agent_id,
+        "previous": r.previous,
+        "embedder": r.embedder,
+        "vectors": r.total,
+        "by_label": r.by_label,
+    }

@@ -75,89 +75,97 @@ def _table(result: Any) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command()
-    def retrieve(
-        query: str = typer.Argument(..., help="The question"),
-        agent: str = typer.Option(..., "--agent", "-a", help="Agent id whose memory to search"),
-        as_of: str = typer.Option(None, "--as-of", help="Time travel: ISO-8601 instant"),
-        top: int = typer.Option(None, "--top", help="topk_facts for this call"),
-        rerank: bool = typer.Option(
-            True, "--rerank/--no-rerank", help="LLM rerank when an LLM endpoint is configured"
-        ),
-        option: list[str] = typer.Option(
-            None,
-            "--option",
-            "-o",
-            help="Any retrieve option by its flat name: key=value (repeatable)",
-        ),
-        show_trace: bool = typer.Option(False, "--trace", help="Also print the plan and trace"),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
-    ) -> None:
-        """Print the context for QUERY and a table of the ranked facts with every score."""
-        from graph.errors import GraphError
-        from server.composition import build_memory
+    app.command()(retrieve)
 
-        options: dict[str, Any] = dict(_parse_option(o) for o in option or [])
-        if top is not None:
-            options["topk_facts"] = top
-        if not rerank:
-            options["enable_reranker"] = False
-        when = None
-        if as_of:
-            try:
-                when = datetime.fromisoformat(as_of)
-            except ValueError as exc:
-                raise typer.BadParameter(f"--as-of is not ISO-8601: {as_of!r}") from exc
 
-        async def main() -> Any:
-            memory = build_memory(get_settings())
-            try:
-                return await memory.retriever.retrieve(agent, query, as_of=when, options=options)
-            finally:
-                await memory.close()
+def retrieve(
+    query: str = typer.Argument(..., help="The question"),
+    agent: str = typer.Option(..., "--agent", "-a", help="Agent id whose memory to search"),
+    as_of: str = typer.Option(None, "--as-of", help="Time travel: ISO-8601 instant"),
+    top: int = typer.Option(None, "--top", help="topk_facts for this call"),
+    rerank: bool = typer.Option(
+        True, "--rerank/--no-rerank", help="LLM rerank when an LLM endpoint is configured"
+    ),
+    option: list[str] = typer.Option(
+        None,
+        "--option",
+        "-o",
+        help="Any retrieve option by its flat name: key=value (repeatable)",
+    ),
+    show_trace: bool = typer.Option(False, "--trace", help="Also print the plan and trace"),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output"),
+) -> None:
+    """Print the context for QUERY and a table of the ranked facts with every score."""
+    from graph.errors import GraphError
 
-        try:
-            result = asyncio.run(main())
-        except GraphError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(code=2) from exc
-        if as_json:
-            typer.echo(
-                json.dumps(
-                    {
-                        "context": result.context,
-                        "facts": [
-                            {
-                                "id": f.id,
-                                "text": f.text,
-                                "sources": sorted(f.sources),
-                                "scores": f.scores.as_dict(),
-                            }
-                            for f in result.facts
-                        ],
-                        "events": [
-                            {"id": e.id, "text": e.text, "score": e.score} for e in result.events
-                        ],
-                        "plan": result.plan.to_dict(),
-                        "total_candidates": result.total_candidates,
-                        "duration_ms": result.duration_ms,
-                        "trace": result.trace,
-                    },
-                    default=str,
-                    ensure_ascii=False,
-                    indent=2,
-                )
+    options: dict[str, Any] = dict(_parse_option(o) for o in option or [])
+    if top is not None:
+        options["topk_facts"] = top
+    if not rerank:
+        options["enable_reranker"] = False
+    try:
+        result = asyncio.run(_retrieve(agent, query, _instant(as_of), options))
+    except GraphError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(code=2) from exc
+    if as_json:
+        typer.echo(_as_json(result))
+        return
+    typer.echo(result.context or "(no relevant memory)")
+    typer.echo("")
+    _table(result)
+    if show_trace:
+        typer.echo(
+            json.dumps(
+                {"plan": result.plan.to_dict(), "trace": result.trace},
+                default=str,
+                ensure_ascii=False,
+                indent=2,
             )
-            return
-        typer.echo(result.context or "(no relevant memory)")
-        typer.echo("")
-        _table(result)
-        if show_trace:
-            typer.echo(
-                json.dumps(
-                    {"plan": result.plan.to_dict(), "trace": result.trace},
-                    default=str,
-                    ensure_ascii=False,
-                    indent=2,
-                )
-            )
+        )
+
+
+def _instant(as_of: str | None) -> datetime | None:
+    """``--as-of`` as a datetime (None: now)."""
+    if not as_of:
+        return None
+    try:
+        return datetime.fromisoformat(as_of)
+    except ValueError as exc:
+        raise typer.BadParameter(f"--as-of is not ISO-8601: {as_of!r}") from exc
+
+
+async def _retrieve(agent: str, query: str, when: datetime | None, options: dict[str, Any]) -> Any:
+    from server.composition import build_memory
+
+    memory = build_memory(get_settings())
+    try:
+        return await memory.retriever.retrieve(agent, query, as_of=when, options=options)
+    finally:
+        await memory.close()
+
+
+def _as_json(result: Any) -> str:
+    """The ``--json`` output: context, facts with their scores, events, plan and trace."""
+    return json.dumps(
+        {
+            "context": result.context,
+            "facts": [
+                {
+                    "id": f.id,
+                    "text": f.text,
+                    "sources": sorted(f.sources),
+                    "scores": f.scores.as_dict(),
+                }
+                for f in result.facts
+            ],
+            "events": [{"id": e.id, "text": e.text, "score": e.score} for e in result.events],
+            "plan": result.plan.to_dict(),
+            "total_candidates": result.total_candidates,
+            "duration_ms": result.duration_ms,
+            "trace": result.trace,
+        },
+        default=str,
+        ensure_ascii=False,
+        indent=2,
+    )

@@ -8,6 +8,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -119,87 +120,108 @@ def _fail(exc: Exception) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("export")
-    def export_cmd(
-        agent: str = typer.Option(..., "--agent", help="Agent id to export"),
-        output: Path | None = typer.Option(
-            None, "--output", "-o", help="File to write (default: standard output)"
-        ),
-        page_size: int = typer.Option(1000, "--page-size", min=1, max=10_000),
-        embeddings: bool = typer.Option(
-            True,
-            "--embeddings/--no-embeddings",
-            help="Include vectors (without: the importer re-embeds)",
-        ),
-    ) -> None:
-        """Export an agent's memory as JSON Lines: facts with every version, entities, aliases,
-        relation versions, events, documents and observations, after a header line."""
-        from graph.errors import GraphError
+    app.command("export")(export_cmd)
+    app.command("import")(import_cmd)
 
-        try:
-            if output is None:
-                n = asyncio.run(
-                    export_to(sys.stdout, agent, page_size=page_size, embeddings=embeddings)
-                )
-            else:
-                with private_file(output) as fh:
-                    n = asyncio.run(
-                        export_to(fh, agent, page_size=page_size, embeddings=embeddings)
-                    )
-        except GraphError as exc:
-            _fail(exc)
-        typer.echo(f"exported {n} records of {agent}", err=True)
 
-    @app.command("import")
-    def import_cmd(
-        file: Path | None = typer.Argument(
-            None, exists=True, dir_okay=False, help="Export file (or the peer's file)"
-        ),
-        agent: str = typer.Option(..., "--agent", help="Agent id to import into"),
-        source: str = typer.Option(
-            "hippograph", "--from", help="Format: hippograph | mem0 | graphiti"
-        ),
-        bolt: str | None = typer.Option(None, "--bolt", help="Graphiti: Neo4j bolt URI"),
-        user: str = typer.Option("neo4j", "--user", help="Graphiti: Neo4j user"),
-        password: str | None = typer.Option(None, "--password", help="Graphiti: Neo4j password"),
-        database: str = typer.Option("neo4j", "--database", help="Graphiti: Neo4j database"),
-        group: list[str] = typer.Option(
-            None, "--group", help="Graphiti: group_id to import (repeatable; default all)"
-        ),
-        batch_size: int = typer.Option(500, "--batch-size", min=1, max=10_000),
-    ) -> None:
-        """Import into an agent: a Hippograph export (ids mapped, re-embedded when the model
-        differs), a Mem0 get_all export (--from mem0) or a Graphiti graph (--from graphiti)."""
-        from graph.errors import GraphError
+def export_cmd(
+    agent: str = typer.Option(..., "--agent", help="Agent id to export"),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="File to write (default: standard output)"
+    ),
+    page_size: int = typer.Option(1000, "--page-size", min=1, max=10_000),
+    embeddings: bool = typer.Option(
+        True,
+        "--embeddings/--no-embeddings",
+        help="Include vectors (without: the importer re-embeds)",
+    ),
+) -> None:
+    """Export an agent's memory as JSON Lines: facts with every version, entities, aliases,
+    relation versions, events, documents and observations, after a header line."""
+    from graph.errors import GraphError
 
-        try:
-            if source == "hippograph":
-                if file is None:
-                    raise typer.BadParameter("give the export file")
-                out = asyncio.run(import_from(file, agent, batch_size=batch_size))
-            elif source in ("mem0", "graphiti"):
-                from server.cli import peers
+    try:
+        if output is None:
+            n = asyncio.run(
+                export_to(sys.stdout, agent, page_size=page_size, embeddings=embeddings)
+            )
+        else:
+            with private_file(output) as fh:
+                n = asyncio.run(export_to(fh, agent, page_size=page_size, embeddings=embeddings))
+    except GraphError as exc:
+        _fail(exc)
+    typer.echo(f"exported {n} records of {agent}", err=True)
 
-                if source == "mem0":
-                    if file is None:
-                        raise typer.BadParameter("give the Mem0 export file")
-                    out = asyncio.run(peers.import_mem0(file, agent, batch_size=batch_size))
-                else:
-                    if not bolt:
-                        raise typer.BadParameter("--from graphiti needs --bolt URI")
-                    out = asyncio.run(
-                        peers.import_graphiti(
-                            bolt,
-                            user,
-                            password or "",
-                            database,
-                            agent,
-                            groups=group or None,
-                            batch_size=batch_size,
-                        )
-                    )
-            else:
-                raise typer.BadParameter("--from must be hippograph, mem0 or graphiti")
-        except GraphError as exc:
-            _fail(exc)
-        typer.echo(json.dumps(out, ensure_ascii=False, indent=2, default=str))
+
+def import_cmd(
+    file: Path | None = typer.Argument(
+        None, exists=True, dir_okay=False, help="Export file (or the peer's file)"
+    ),
+    agent: str = typer.Option(..., "--agent", help="Agent id to import into"),
+    source: str = typer.Option("hippograph", "--from", help="Format: hippograph | mem0 | graphiti"),
+    bolt: str | None = typer.Option(None, "--bolt", help="Graphiti: Neo4j bolt URI"),
+    user: str = typer.Option("neo4j", "--user", help="Graphiti: Neo4j user"),
+    password: str | None = typer.Option(None, "--password", help="Graphiti: Neo4j password"),
+    database: str = typer.Option("neo4j", "--database", help="Graphiti: Neo4j database"),
+    group: list[str] = typer.Option(
+        None, "--group", help="Graphiti: group_id to import (repeatable; default all)"
+    ),
+    batch_size: int = typer.Option(500, "--batch-size", min=1, max=10_000),
+) -> None:
+    """Import into an agent: a Hippograph export (ids mapped, re-embedded when the model
+    differs), a Mem0 get_all export (--from mem0) or a Graphiti graph (--from graphiti)."""
+    from graph.errors import GraphError
+
+    try:
+        if source == "hippograph":
+            if file is None:
+                raise typer.BadParameter("give the export file")
+            out = asyncio.run(import_from(file, agent, batch_size=batch_size))
+        elif source == "mem0":
+            out = _import_mem0(file, agent, batch_size)
+        elif source == "graphiti":
+            graphiti = _GraphitiSource(bolt, user, password, database, group)
+            out = _import_graphiti(graphiti, agent, batch_size)
+        else:
+            raise typer.BadParameter("--from must be hippograph, mem0 or graphiti")
+    except GraphError as exc:
+        _fail(exc)
+    typer.echo(json.dumps(out, ensure_ascii=False, indent=2, default=str))
+
+
+@dataclass(frozen=True)
+class _GraphitiSource:
+    """Where a Graphiti graph is read from (``--bolt``, ``--user``, ``--password``,
+    ``--database``, ``--group``)."""
+
+    bolt: str | None
+    user: str
+    password: str | None
+    database: str
+    groups: list[str] | None
+
+
+def _import_mem0(file: Path | None, agent: str, batch_size: int) -> Any:
+    from server.cli import peers
+
+    if file is None:
+        raise typer.BadParameter("give the Mem0 export file")
+    return asyncio.run(peers.import_mem0(file, agent, batch_size=batch_size))
+
+
+def _import_graphiti(source: _GraphitiSource, agent: str, batch_size: int) -> Any:
+    from server.cli import peers
+
+    if not source.bolt:
+        raise typer.BadParameter("--from graphiti needs --bolt URI")
+    return asyncio.run(
+        peers.import_graphiti(
+            source.bolt,
+            source.user,
+            source.password or "",
+            source.database,
+            agent,
+            groups=source.groups or None,
+            batch_size=batch_size,
+        )
+    )

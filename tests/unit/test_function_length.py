@@ -1,0 +1,45 @@
+"""A function reads in one sitting: at most 80 lines from its ``def`` to its last line.
+
+A longer one is split along the steps it already has. The packages held to it are listed in
+:data:`PACKAGES`; a package joins by being added there.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+MAX_LINES = 80
+PACKAGES = ("gql", "server")
+
+
+def long_functions(source: str, max_lines: int = MAX_LINES) -> list[tuple[str, int, int]]:
+    """``(name, first line, length)`` of every function (nested ones too) over ``max_lines``."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            length = (node.end_lineno or node.lineno) - node.lineno + 1
+            if length > max_lines:
+                out.append((node.name, node.lineno, length))
+    return sorted(out, key=lambda f: f[1])
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_functions_are_at_most_80_lines(package: str) -> None:
+    files = sorted((ROOT / package).rglob("*.py"))
+    assert files  # the package was read
+    too_long = [
+        f"{path.relative_to(ROOT)}:{line} {name} ({length} lines)"
+        for path in files
+        for name, line, length in long_functions(path.read_text(encoding="utf-8"))
+    ]
+    assert too_long == []
+
+
+def test_a_long_function_is_seen() -> None:
+    body = "\n".join(f"    x{i} = {i}" for i in range(80))
+    source = f"def short():\n    return 1\n\n\nasync def long():\n{body}\n"
+    assert long_functions(source) == [("long", 5, 81)]
