@@ -32,6 +32,19 @@ def _memory() -> tuple[Memory, Callable[[], Awaitable[None]]]:
     return memory, prepare
 
 
+def _with_memory(work: Callable[[Memory], Awaitable[None]]) -> None:
+    """Run ``work`` with this process's services, closed afterwards."""
+
+    async def main() -> None:
+        memory, _ = _memory()
+        try:
+            await work(memory)
+        finally:
+            await memory.close()
+
+    asyncio.run(main())
+
+
 def _fmt_job(job: Any) -> str:
     when = job.created_at.isoformat(timespec="seconds") if job.created_at else "-"
     err = (
@@ -102,39 +115,31 @@ def list_jobs(
 ) -> None:
     """List jobs, newest first."""
 
-    async def main() -> None:
-        memory, _ = _memory()
-        try:
-            queue = memory.queue
-            jobs = await queue.list_jobs(agent_id=agent, status=status, kind=kind, limit=limit)
-            for job in jobs:
-                typer.echo(_fmt_job(job))
-            counts = await queue.counts(agent_id=agent, kind=kind)
-            typer.echo(f"-- {len(jobs)} shown; totals: {json.dumps(counts)}")
-        finally:
-            await memory.close()
+    async def work(memory: Memory) -> None:
+        queue = memory.queue
+        jobs = await queue.list_jobs(agent_id=agent, status=status, kind=kind, limit=limit)
+        for job in jobs:
+            typer.echo(_fmt_job(job))
+        counts = await queue.counts(agent_id=agent, kind=kind)
+        typer.echo(f"-- {len(jobs)} shown; totals: {json.dumps(counts)}")
 
-    asyncio.run(main())
+    _with_memory(work)
 
 
 @jobs_app.command("show")
 def show(job_id: str) -> None:
     """Show one job with its payload and result."""
 
-    async def main() -> None:
-        memory, _ = _memory()
-        try:
-            job = await memory.queue.get(job_id)
-            if job is None:
-                typer.echo(f"no job {job_id}", err=True)
-                raise typer.Exit(1)
-            typer.echo(_fmt_job(job))
-            typer.echo(f"payload: {json.dumps(job.payload, default=str)}")
-            typer.echo(f"result:  {json.dumps(job.result, default=str)}")
-        finally:
-            await memory.close()
+    async def work(memory: Memory) -> None:
+        job = await memory.queue.get(job_id)
+        if job is None:
+            typer.echo(f"no job {job_id}", err=True)
+            raise typer.Exit(1)
+        typer.echo(_fmt_job(job))
+        typer.echo(f"payload: {json.dumps(job.payload, default=str)}")
+        typer.echo(f"result:  {json.dumps(job.result, default=str)}")
 
-    asyncio.run(main())
+    _with_memory(work)
 
 
 @jobs_app.command("failed")
@@ -150,23 +155,19 @@ def failed(
     from graph.memory.jobs.orphans import retry_failed
     from graph.memory.write.failed import failed_messages
 
-    async def main() -> None:
-        memory, _ = _memory()
-        try:
-            rows = await failed_messages(memory.executor, agent, limit)
-            for m in rows:
-                when = m.failed_at.isoformat(timespec="seconds") if m.failed_at else "-"
-                typer.echo(
-                    f"{m.event_id}  failed={when}  error={m.error}  {m.speaker}: {m.text[:80]!r}"
-                )
-            typer.echo(f"-- {len(rows)} failed message(s)")
-            if retry and rows:
-                jobs = await retry_failed(memory.queue, agent, [m.event_id for m in rows])
-                typer.echo(f"-- queued {len(jobs)} extract job(s): {' '.join(jobs)}")
-        finally:
-            await memory.close()
+    async def work(memory: Memory) -> None:
+        rows = await failed_messages(memory.executor, agent, limit)
+        for m in rows:
+            when = m.failed_at.isoformat(timespec="seconds") if m.failed_at else "-"
+            typer.echo(
+                f"{m.event_id}  failed={when}  error={m.error}  {m.speaker}: {m.text[:80]!r}"
+            )
+        typer.echo(f"-- {len(rows)} failed message(s)")
+        if retry and rows:
+            jobs = await retry_failed(memory.queue, agent, [m.event_id for m in rows])
+            typer.echo(f"-- queued {len(jobs)} extract job(s): {' '.join(jobs)}")
 
-    asyncio.run(main())
+    _with_memory(work)
 
 
 @jobs_app.command("run")
