@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 
@@ -12,10 +11,8 @@ from gql.loaders import FactKey
 from gql.types.common import PageInfo, page_info
 from gql.types.enums import FactKind, to_api
 from gql.types.event import Event
+from gql.types.relationship import Relationship
 from graph.memory.browse import FactRow, Page
-
-if TYPE_CHECKING:
-    from gql.types.entity import Relationship
 
 __all__ = ["Fact", "FactConnection", "FactEdge", "fact_connection"]
 
@@ -85,11 +82,7 @@ class Fact:
         "(at most 100), each seen from its source. Forgetting the fact ends those of them "
         "that no other active fact supports."
     )
-    async def cascades(
-        self, info: Info
-    ) -> list[Annotated[Relationship, strawberry.lazy("gql.types.entity")]]:
-        from gql.types.entity import Relationship
-
+    async def cascades(self, info: Info) -> list[Relationship]:
         rows = await info.context.loaders.cascades.load(FactKey(self.agent_id, str(self.id)))
         return [Relationship.from_row(r, r.source_key) for r in rows]
 
