@@ -13,6 +13,7 @@ from strawberry.scalars import JSON
 from gql.context import Info
 from gql.errors import ApiError, ErrorCode, errors_in_payload
 from gql.permissions import admin_mutation, agent_mutation
+from gql.structured import structured_entities, structured_facts, structured_relations
 from gql.types.enums import (
     DocumentFormat,
     MaintenanceJob,
@@ -44,7 +45,6 @@ from gql.types.write import (
 from graph.memory.erase import erase_target
 from graph.memory.jobs.orphans import retry_failed
 from graph.memory.maintenance.kinds import maintenance_spec
-from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.memory.write.failed import MAX_LISTED
 from graph.memory.write.remember import API_MAX_ITEMS
 
@@ -141,40 +141,9 @@ class Mutation:
         result = await info.context.memory.admin.remember(
             str(agent_id),
             max_items=API_MAX_ITEMS,
-            entities=[
-                StructuredEntity(
-                    name=e.name,
-                    type=e.type,
-                    aliases=list(e.aliases),
-                    key=e.key,
-                    importance=e.importance,
-                )
-                for e in entities or []
-            ],
-            facts=[
-                StructuredFact(
-                    text=f.text,
-                    subject=f.subject,
-                    entities=list(f.entities),
-                    kind=str(to_pipeline(f.kind)),
-                    confidence=f.confidence,
-                    importance=f.importance,
-                    valid_from=f.valid_from,
-                    valid_to=f.valid_to,
-                    categories=list(f.categories),
-                )
-                for f in facts or []
-            ],
-            relations=[
-                StructuredRelation(
-                    source=r.source,
-                    target=r.target,
-                    type=r.type,
-                    strength=r.strength,
-                    valid_from=r.valid_from,
-                )
-                for r in relations or []
-            ],
+            entities=structured_entities(entities or []),
+            facts=structured_facts(facts or []),
+            relations=structured_relations(relations or []),
         )
         summary = RememberSummary(
             entities_created=result.entities_created,

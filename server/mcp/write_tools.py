@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from gql.structured import structured_entities, structured_facts, structured_relations
 from graph.memory.erase import EraseReport, erase_target
 from graph.memory.facade import Memory
-from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.memory.write.remember.rows import API_MAX_ITEMS
 from server.mcp.inputs import (
     EraseEntity,
@@ -99,40 +99,9 @@ async def write_message(m: Memory, agent_id: str, inp: WriteMessage) -> dict[str
 async def remember_facts(m: Memory, agent_id: str, inp: RememberFacts) -> dict[str, Any]:
     r = await m.admin.remember(
         agent_id,
-        entities=[
-            StructuredEntity(
-                name=e.name,
-                type=e.type,
-                aliases=list(e.aliases),
-                key=e.key,
-                importance=e.importance,
-            )
-            for e in inp.entities
-        ],
-        facts=[
-            StructuredFact(
-                text=f.text,
-                subject=f.subject,
-                entities=list(f.entities),
-                kind=f.kind,
-                confidence=f.confidence,
-                importance=f.importance,
-                valid_from=f.valid_from,
-                valid_to=f.valid_to,
-                categories=list(f.categories),
-            )
-            for f in inp.facts
-        ],
-        relations=[
-            StructuredRelation(
-                source=r.source,
-                target=r.target,
-                type=r.type,
-                strength=r.strength,
-                valid_from=r.valid_from,
-            )
-            for r in inp.relations
-        ],
+        entities=structured_entities(inp.entities),
+        facts=structured_facts(inp.facts),
+        relations=structured_relations(inp.relations),
         max_items=API_MAX_ITEMS,
     )
     return plain(
