@@ -12,41 +12,34 @@ from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelat
 
 __all__ = ["structured_entities", "structured_facts", "structured_relations"]
 
+_ENTITY = ("name", "type", "key", "importance")
+_FACT = ("text", "subject", "confidence", "importance", "valid_from", "valid_to")
+_RELATION = ("source", "target", "type", "strength", "valid_from")
+
+
+def _copy(item: Any, names: tuple[str, ...], **more: Any) -> dict[str, Any]:
+    """``names`` read from ``item``, with ``more`` added."""
+    return {name: getattr(item, name) for name in names} | more
+
 
 def structured_entities(items: Iterable[Any]) -> list[StructuredEntity]:
-    return [
-        StructuredEntity(
-            name=e.name, type=e.type, aliases=list(e.aliases), key=e.key, importance=e.importance
-        )
-        for e in items
-    ]
+    return [StructuredEntity(**_copy(e, _ENTITY, aliases=list(e.aliases))) for e in items]
 
 
 def structured_facts(items: Iterable[Any]) -> list[StructuredFact]:
     return [
         StructuredFact(
-            text=f.text,
-            subject=f.subject,
-            entities=list(f.entities),
-            kind=str(f.kind.value) if isinstance(f.kind, Enum) else f.kind,
-            confidence=f.confidence,
-            importance=f.importance,
-            valid_from=f.valid_from,
-            valid_to=f.valid_to,
-            categories=list(f.categories),
+            **_copy(
+                f,
+                _FACT,
+                entities=list(f.entities),
+                categories=list(f.categories),
+                kind=str(f.kind.value) if isinstance(f.kind, Enum) else f.kind,
+            )
         )
         for f in items
     ]
 
 
 def structured_relations(items: Iterable[Any]) -> list[StructuredRelation]:
-    return [
-        StructuredRelation(
-            source=r.source,
-            target=r.target,
-            type=r.type,
-            strength=r.strength,
-            valid_from=r.valid_from,
-        )
-        for r in items
-    ]
+    return [StructuredRelation(**_copy(r, _RELATION)) for r in items]
