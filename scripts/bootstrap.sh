@@ -15,8 +15,91 @@ want_test=0
 
 step() { printf '\n==> %s\n' "$*"; }
 
+# Steps that need neither .venv nor each other (npm, apt) run in the background beside the
+# Python install and the Neo4j assembly; each one's output is printed when it is waited for.
+bg_logs=$(mktemp -d)
+bg_pids=() bg_names=()
+on_exit() {
+  local status=$?
+  [ "${#bg_pids[@]}" = 0 ] || kill "${bg_pids[@]}" 2>/dev/null || true
+  rm -rf "$bg_logs"
+  exit "$status"
+}
+trap on_exit EXIT
+background() {
+  local name=$1
+  shift
+  ("$@") >"$bg_logs/${#bg_pids[@]}" 2>&1 </dev/null &
+  bg_pids+=($!) bg_names+=("$name")
+}
+wait_background() {
+  local i failed=0
+  for i in "${!bg_pids[@]}"; do
+    if ! wait "${bg_pids[$i]}"; then
+      failed=1
+      printf '\n==> FAILED: %s\n' "${bg_names[$i]}"
+    fi
+    cat "$bg_logs/$i"
+  done
+  return $failed
+}
+
 command -v java >/dev/null || { echo "Java 17+ is required (apt-get install openjdk-17-jre-headless)"; exit 1; }
 command -v mvn >/dev/null || { echo "Maven is required (apt-get install maven)"; exit 1; }
+
+# The memory explorer page (/explorer): npm packages pinned with integrity by
+# gql/explorer/package-lock.json, its typed client generated from gql/schema.graphql, one esbuild
+# bundle served by the app from <home>/explorer (no CDN). Rebuilt when any input changes.
+explorer="${HIPPOGRAPH_HOME:-.hippograph}/explorer"
+inputs=$(cat gql/schema.graphql gql/explorer/package-lock.json gql/explorer/codegen.yml \
+  gql/explorer/operations.graphql $(find gql/explorer/src -path '*/generated' -prune -o -type f -print | sort) \
+  | sha256sum | cut -c1-16)
+build_explorer() {
+  step "building the memory explorer (npm ci, GraphQL codegen, esbuild)"
+  (cd gql/explorer \
+    && { cmp -s package-lock.json node_modules/.lock-copy 2>/dev/null \
+         || { npm ci --silent --no-audit --no-fund && cp package-lock.json node_modules/.lock-copy; }; } \
+    && node_modules/.bin/graphql-codegen --config codegen.yml --silent \
+    && rm -rf dist && node_modules/.bin/esbuild src/main.ts --bundle --minify --format=esm \
+         --target=es2020 --log-level=warning --entry-names=app --outdir=dist)
+  rm -rf "$explorer" && mkdir -p "$explorer" && cp gql/explorer/dist/app.js gql/explorer/dist/app.css "$explorer/"
+  printf '%s' "$inputs" > "$explorer/.inputs"
+}
+if [ "$(cat "$explorer/.inputs" 2>/dev/null)" != "$inputs" ]; then
+  command -v npm >/dev/null || { echo "npm (Node.js) is required to build the explorer (apt-get install npm)"; exit 1; }
+  background "the memory explorer" build_explorer
+fi
+
+install_chromium() {
+  step "installing Chromium for the browser e2e test (Debian packages)"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null) \
+    || echo "WARNING: could not install chromium; browser e2e tests will fail"
+}
+install_ts() {
+  step "installing npm packages for the TypeScript client check"
+  (cd tests/e2e/ts && npm ci --silent --no-audit --no-fund 2>/dev/null || npm install --silent --no-audit --no-fund)
+}
+install_inspector() {
+  step "installing the MCP inspector CLI for the MCP e2e test (npm)"
+  (cd tests/e2e/mcp-inspector && { npm ci --silent --no-audit --no-fund 2>/dev/null \
+     || npm install --silent --no-audit --no-fund; }) \
+    || echo "WARNING: could not install @modelcontextprotocol/inspector; its e2e test will fail"
+}
+if [ "$want_test" = 1 ]; then
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    if [ "$(id -u)" = 0 ]; then
+      background "Chromium" install_chromium
+    else
+      echo "WARNING: not root: install chromium and chromium-driver for the browser e2e tests"
+    fi
+  fi
+  if [ -f tests/e2e/ts/package.json ] && [ ! -d tests/e2e/ts/node_modules ]; then
+    background "npm packages for the TypeScript client check" install_ts
+  fi
+  if [ -f tests/e2e/mcp-inspector/package.json ] && [ ! -d tests/e2e/mcp-inspector/node_modules ]; then
+    background "the MCP inspector CLI" install_inspector
+  fi
+fi
 
 if [ ! -x .venv/bin/python ]; then
   step "creating .venv"
@@ -65,26 +148,6 @@ if [ "$(cat "$assets/.pins" 2>/dev/null)" != "$pins" ]; then
   printf '%s' "$pins" > "$assets/.pins"
 fi
 
-# The memory explorer page (/explorer): npm packages pinned with integrity by
-# gql/explorer/package-lock.json, its typed client generated from gql/schema.graphql, one esbuild
-# bundle served by the app from <home>/explorer (no CDN). Rebuilt when any input changes.
-explorer="${HIPPOGRAPH_HOME:-.hippograph}/explorer"
-inputs=$(cat gql/schema.graphql gql/explorer/package-lock.json gql/explorer/codegen.yml \
-  gql/explorer/operations.graphql $(find gql/explorer/src -path '*/generated' -prune -o -type f -print | sort) \
-  | sha256sum | cut -c1-16)
-if [ "$(cat "$explorer/.inputs" 2>/dev/null)" != "$inputs" ]; then
-  step "building the memory explorer (npm ci, GraphQL codegen, esbuild)"
-  command -v npm >/dev/null || { echo "npm (Node.js) is required to build the explorer (apt-get install npm)"; exit 1; }
-  (cd gql/explorer \
-    && { cmp -s package-lock.json node_modules/.lock-copy 2>/dev/null \
-         || { npm ci --silent --no-audit --no-fund && cp package-lock.json node_modules/.lock-copy; }; } \
-    && node_modules/.bin/graphql-codegen --config codegen.yml --silent \
-    && rm -rf dist && node_modules/.bin/esbuild src/main.ts --bundle --minify --format=esm \
-         --target=es2020 --log-level=warning --entry-names=app --outdir=dist)
-  rm -rf "$explorer" && mkdir -p "$explorer" && cp gql/explorer/dist/app.js gql/explorer/dist/app.css "$explorer/"
-  printf '%s' "$inputs" > "$explorer/.inputs"
-fi
-
 if [ -z "${NEO4J_URI:-}" ]; then
   step "assembling Neo4j from Maven Central (no-op when installed)"
   .venv/bin/hippograph neo4j install
@@ -98,24 +161,4 @@ if [ -z "${NEO4J_URI:-}" ]; then
   fi
 fi
 
-if [ "$want_test" = 1 ]; then
-  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-    step "installing Chromium for the browser e2e test (Debian packages)"
-    if [ "$(id -u)" = 0 ]; then
-      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null) \
-        || echo "WARNING: could not install chromium; browser e2e tests will fail"
-    else
-      echo "WARNING: not root: install chromium and chromium-driver for the browser e2e tests"
-    fi
-  fi
-  if [ -f tests/e2e/ts/package.json ] && [ ! -d tests/e2e/ts/node_modules ]; then
-    step "installing npm packages for the TypeScript client check"
-    (cd tests/e2e/ts && npm ci --silent --no-audit --no-fund 2>/dev/null || npm install --silent --no-audit --no-fund)
-  fi
-  if [ -f tests/e2e/mcp-inspector/package.json ] && [ ! -d tests/e2e/mcp-inspector/node_modules ]; then
-    step "installing the MCP inspector CLI for the MCP e2e test (npm)"
-    (cd tests/e2e/mcp-inspector && { npm ci --silent --no-audit --no-fund 2>/dev/null \
-       || npm install --silent --no-audit --no-fund; }) \
-      || echo "WARNING: could not install @modelcontextprotocol/inspector; its e2e test will fail"
-  fi
-fi
+wait_background
