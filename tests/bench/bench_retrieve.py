@@ -404,13 +404,11 @@ async def profile_slowest(ex: TimingExecutor) -> None:
             print_profile(summary.profile)
 
 
-# The paths compared in one run, interleaved: the default, the one-statement-per-signal path,
-# and the default with the graph read bounds lifted (graph_read_budget / hub_scan_factor so
+# The paths compared in one run, interleaved: the default and the default with the graph read bounds lifted (graph_read_budget / hub_scan_factor so
 # large that every entity's facts are read and sorted, as before the bounds; the relation
 # bridge's bridge_read_budget so large that it reads all its bridge_entities).
 PATHS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("one", "read/signals, one statement", {}),
-    ("per-signal", "one statement per signal", {"single_statement": False}),
     (
         "unbounded",
         "read/signals, graph bounds off",

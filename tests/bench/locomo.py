@@ -20,7 +20,7 @@ one list of facts + events:
 
 Modes: ``facts`` ranks the observation facts only; ``turns+facts`` ranks facts and turns
 together; ``both`` (default) reports each from the same import and the same retrieve calls.
-``--ablate`` re-runs retrieve with each signal switched off in turn (and the fusion variants)
+``--ablate`` re-runs retrieve with each signal switched off in turn
 and prints R@10 per mode plus on how many conversations the change helps / hurts.
 
 An item hits when its dia_id is in the question's evidence. Reported: evidence recall@5/@10/@20
@@ -108,7 +108,7 @@ BASE_OPTIONS: dict[str, dict[str, Any]] = {
         "min_score": 0.0,
     },
 }
-# Ablation: each signal off in turn, and the fusion variants (options of RetrieveConfig).
+# Ablation: each signal off in turn (options of RetrieveConfig).
 ABLATIONS: dict[str, dict[str, Any]] = {
     "full (default)": {},
     "- keyword": {"enable_keyword": False},
@@ -116,14 +116,8 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "- importance": {"weights": {"importance": 0.0}},
     "+ keyword w/o names": {"keyword_names": False},
     "- temporal window": {"weights": {"temporal": 0.0}},
-    "fusion = rrf": {"fusion": "rrf"},
     "- semantic weight": {"weights": {"semantic": 0.0}},
     "- lift to source turn": {"weights": {"provenance": 0.0}},
-    # levers that are off by default: each switched on alone
-    "+ session lift 0.5": {"session_lift": 0.5},
-    "+ keyword coverage": {"keyword_model": "coverage"},
-    "+ MMR 0.3": {"diversity": 0.3},
-    "+ context turns 1": {"context_turns": 1},
     # no information on LoCoMo (one speaker entity, one age per session): expected 0
     "- recency": {"weights": {"recency": 0.0}},
     "- confidence": {"confidence_weight": 0.0},
@@ -693,7 +687,7 @@ if __name__ == "__main__":
         action="append",
         default=[],
         metavar="LABEL=JSON",
-        help='extra retrieve options to compare, e.g. \'rrf={"fusion": "rrf"}\'',
+        help="extra retrieve options to compare, e.g. 'hops1={\"max_hops\": 1}'",
     )
     args = parser.parse_args()
     extra = {v.split("=", 1)[0]: json.loads(v.split("=", 1)[1]) for v in args.variant}

@@ -470,7 +470,6 @@ if __name__ == "__main__":
         action="append",
         default=[],
         metavar="LABEL=JSON",
-        help="one more retrieve row with these options, e.g. "
-        '\'feedback={"entity_expansion": "feedback"}\'',
+        help="one more retrieve row with these options, e.g. 'bridge0={\"bridge_seeds\": 0}'",
     )
     asyncio.run(main(parser.parse_args()))

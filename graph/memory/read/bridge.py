@@ -10,7 +10,7 @@ an entity) and to their RELATES_TO neighbours (hop 1), then to the facts about w
 (``cypher/traversal/relation_bridge.cypher``). A hop-1 edge whose relation type shares a word
 stem with the question ("published_by" for "which published") keeps the seed's full weight; any
 other edge ``bridge_unmatched`` of it, a shared entity ``bridge_shared``. An entity's weight is
-further scaled by its specificity (``entity_expansion.specificity``: an entity of few facts says
+further scaled by its specificity (``specificity.specificity``: an entity of few facts says
 more than a hub), and a fact sums it over the distinct entities it was reached through (capped
 at 1) as its ``bridge`` score. Seeds carry their score relative to the best fact, so after
 scoring a reached fact scores at least ``weights["bridge"]`` × bridge × the best score
@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from graph.executor import Executor
 from graph.memory.read.config import RetrieveConfig
-from graph.memory.read.entity_expansion import entity_scores
 from graph.memory.read.models import ScoredFact
 from graph.memory.read.planner import keywords
 from graph.memory.read.search import Scope
+from graph.memory.read.specificity import entity_scores
 from graph.memory.text import fold
 
 __all__ = ["bridge_facts", "bridge_seeds", "lift_bridged", "stems"]
@@ -70,7 +70,6 @@ async def bridge_facts(
     seeds = bridge_seeds(ordered, a.bridge_seeds)
     if not seeds:
         return []
-    x = cfg.expansion
     rows = await ex.run(
         "traversal/relation_bridge",
         scope.params(
@@ -78,7 +77,7 @@ async def bridge_facts(
             terms=stems(query),
             shared=a.bridge_shared,
             unmatched=a.bridge_unmatched,
-            hub_max=max(x.entity_hub_min, int(x.entity_hub_share * max(1, agent_facts))),
+            hub_max=max(a.entity_hub_min, int(a.entity_hub_share * max(1, agent_facts))),
             agent_facts=max(1, agent_facts),
             max_entities=a.bridge_entities,
             budget=a.bridge_read_budget,

@@ -9,25 +9,16 @@ from dataclasses import dataclass, field
 
 __all__ = [
     "DEFAULT_WEIGHTS",
-    "ENTITY_EXPANSIONS",
     "FLAT",
-    "FUSIONS",
     "GROUPS",
-    "KEYWORD_MODELS",
     "ActivationConfig",
     "BudgetConfig",
     "CandidateConfig",
     "ContextConfig",
-    "ExpansionConfig",
     "GraphConfig",
     "RerankConfig",
     "ScoringConfig",
-    "VariantConfig",
 ]
-
-FUSIONS = ("blend", "rrf")
-ENTITY_EXPANSIONS = ("off", "named", "feedback")
-KEYWORD_MODELS = ("bm25", "coverage")
 
 DEFAULT_WEIGHTS: dict[str, float] = {
     "semantic": 0.70,
@@ -118,27 +109,6 @@ class ScoringConfig:
 
 
 @dataclass(frozen=True)
-class ExpansionConfig:
-    """Entity-centric expansion (graph/memory/read/entity_expansion.py).
-
-    "named" = the facts of the entities the query names and of their 1-hop neighbours
-    (co-mentioned or related) join the candidates, scored by the entities' specificity;
-    "feedback" = also seeded by the entities of the ``activation_seeds`` most similar facts;
-    "off" = neither."""
-
-    entity_expansion: str = "off"
-    entity_feedback_weight: float = 0.5  # seed weight of a feedback entity (named: 1.0)
-    entity_decay: float = 0.5  # weight × decay per hop
-    entity_max: int = 20  # entities whose facts are read
-    entity_per_seed: int = 20  # facts per seed entity (the most query-similar)
-    entity_per_neighbour: int = 5  # facts per neighbour entity
-    # An entity mentioned by more than max(entity_hub_min, share × the agent's facts) facts is
-    # a hub (a speaker, the user): its facts are read, its neighbours are not.
-    entity_hub_share: float = 0.1
-    entity_hub_min: int = 20
-
-
-@dataclass(frozen=True)
 class ActivationConfig:
     """Spreading activation from the best semantic hits' entities along RELATES_TO (off by
     default: it measured 0.0 on LoCoMo and on MuSiQue for about half of retrieve's time), and
@@ -160,6 +130,10 @@ class ActivationConfig:
     bridge_read_budget: int = 240
     bridge_unmatched: float = 0.5  # weight of a relation whose type shares no word with the query
     bridge_shared: float = 0.5  # weight of a fact that shares an entity with a seed (hop 0)
+    # An entity mentioned by more than max(entity_hub_min, share × the agent's facts) facts is
+    # a hub (a speaker, the user): the bridge reads its facts, not its neighbours.
+    entity_hub_share: float = 0.1
+    entity_hub_min: int = 20
     # Seed the bridge from the semantic hits' own ranking as soon as they arrive, so it runs
     # alongside the signals statement instead of after the first ranking: the agent's
     # semantic part (in-index search, exact scan or shared-index over-fetch) is then its own
@@ -226,47 +200,14 @@ class BudgetConfig:
         return self.search_min_facts if filtered else self.exact_scan_max_facts
 
 
-@dataclass(frozen=True)
-class VariantConfig:
-    """Levers measured on the full LoCoMo dev set without a gain (docs/benchmarks.md): each is
-    off by default and kept so the benchmarks (``--ablate``, ``--variant``) and a caller can
-    still compare against it."""
-
-    # "blend": the weighted formula; "rrf": reciprocal-rank fusion of the per-signal rankings
-    # (semantic, keyword, graph) with ``rrf_k``, recency/importance/confidence as tie-breaking
-    # multipliers (measured −8.9 pts R@10 with turns).
-    fusion: str = "blend"
-    rrf_k: int = 60
-    # Keyword score of a candidate: "bm25" = the full-text hit's BM25 / the best hit's;
-    # "coverage" = also the IDF-weighted share of the query terms it contains, computed over
-    # every candidate (variants.keyword_coverage; within noise).
-    keyword_model: str = "bm25"
-    # Every signal in one statement (read/signals.cypher, one round trip); False = one
-    # statement per signal, run concurrently (the earlier path, kept for comparison).
-    single_statement: bool = True
-    # Session adjacency (0 = off): facts from the same turn or session instant as one of the
-    # ``session_seeds`` best facts get a graph score of this share of the seed's formula.
-    session_lift: float = 0.0
-    session_seeds: int = 3
-    # MMR on word overlap over the final cut (0 = plain score order); see variants.diversify.
-    diversity: float = 0.0
-    # Conversation context: the turns just before / after the best snippets (0 = off).
-    context_turns: int = 0
-    context_seeds: int = 5
-    context_decay: float = 0.8
-    context_window_s: int = 3600
-
-
 GROUPS: dict[str, type] = {
     "candidates": CandidateConfig,
     "graph": GraphConfig,
     "scoring": ScoringConfig,
-    "expansion": ExpansionConfig,
     "activation": ActivationConfig,
     "context": ContextConfig,
     "rerank": RerankConfig,
     "budgets": BudgetConfig,
-    "variants": VariantConfig,
 }
 # Flat option name → the group that holds it (names are unique across groups).
 FLAT: dict[str, str] = {

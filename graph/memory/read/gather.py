@@ -1,8 +1,7 @@
 """Gathering the candidates of ``retrieve`` (thin I/O): every signal in one statement
-(``one_statement``, the default: ``combined.all_signals`` plus a re-run of a part whose first
-over-fetch round was not enough) or one statement per signal run concurrently
-(``per_signal``), the observations, and the turns around the best snippets. Scoring and
-ordering are ``ranking``'s; the sequence is ``retriever``'s."""
+(``one_statement``: ``combined.all_signals`` plus a re-run of a part whose first over-fetch
+round was not enough) and the observations. Scoring and ordering are ``ranking``'s; the
+sequence is ``retriever``'s."""
 
 from __future__ import annotations
 
@@ -22,7 +21,6 @@ from graph.memory.read.search import (
     Scope,
     SearchStats,
     cosine_from_index,
-    event_from_row,
     index_min_score,
     keyword_events,
     keyword_facts,
@@ -30,10 +28,10 @@ from graph.memory.read.search import (
     semantic_facts,
 )
 from graph.memory.read.temporal import TimeWindow
-from graph.memory.read.traversal import aggregation_facts, bfs_facts, spreading_activation
+from graph.memory.read.traversal import spreading_activation
 from graph.memory.text import detect_language
 
-__all__ = ["context_turns", "drop_tasks", "observations", "one_statement", "per_signal"]
+__all__ = ["drop_tasks", "observations", "one_statement"]
 
 
 def drop_tasks(*tasks: asyncio.Task[Any] | None) -> None:
@@ -52,7 +50,7 @@ def drop_tasks(*tasks: asyncio.Task[Any] | None) -> None:
 def _plan_inputs(
     plan: RetrievalPlan, cfg: RetrieveConfig
 ) -> tuple[str, int, list[dict[str, Any]], list[str]]:
-    """What both gathering paths take from the plan: the Lucene keyword query ("" = off), the
+    """What the gathering takes from the plan: the Lucene keyword query ("" = off), the
     graph limit (doubled for a broad question), the named seed entities of the BFS and the
     entity types to aggregate."""
     words = planner.keyword_terms(plan, cfg.candidates.keyword_names)
@@ -61,113 +59,6 @@ def _plan_inputs(
     seeds = [s for s in plan.seed_entities() if s["named"]] if cfg.graph.enable_graph else []
     pattern_types = list(plan.pattern_types) if cfg.graph.enable_aggregation else []
     return lucene, graph_limit, seeds, pattern_types
-
-
-async def per_signal(
-    ex: Executor,
-    plan: RetrievalPlan,
-    catalog: dict[str, Any],
-    scope: Scope,
-    cfg: RetrieveConfig,
-    now: datetime,
-    trace: dict[str, Any],
-    window: TimeWindow | None = None,
-) -> tuple[list[ScoredFact], list[ScoredFact], list[EventHit], list[ObservationHit]]:
-    """Run every signal concurrently and merge the fact candidates; spreading activation
-    is chained to the semantic signal (its seeds are the best semantic hits) so it runs
-    beside the other signals instead of as one more sequential round trip. Returns the
-    merged candidates, the activated facts (merged when ranking), events, observations."""
-    agent_facts, total_facts = int(catalog["agent_facts"]), int(catalog["total_facts"])
-    agent_events, total_events = int(catalog["agent_events"]), int(catalog["total_events"])
-    fact_search, event_search = bool(catalog.get("fact_search")), bool(catalog.get("event_search"))
-    lucene, graph_limit, seeds, pattern_types = _plan_inputs(plan, cfg)
-    lucene = planner.agent_lucene(lucene, scope.agent_id)
-    stats = {n: SearchStats() for n in ("semantic", "keyword", "events_semantic", "events_keyword")}
-    t = time.perf_counter()
-    activation: dict[str, Any] = {}
-
-    async def semantic_then_spread() -> tuple[list[ScoredFact], list[ScoredFact]]:
-        sem = await semantic_facts(
-            ex,
-            scope,
-            limit=cfg.candidates.semantic_limit,
-            min_cosine=cfg.candidates.min_similarity,
-            agent_facts=agent_facts,
-            total_facts=total_facts,
-            exact_max=cfg.budgets.exact_max(fact_search),
-            cap=cfg.budgets.overfetch_cap,
-            stats=stats["semantic"],
-            filtered=fact_search,
-        )
-        started = time.perf_counter()
-        # Seeds: the best semantic hits by the same formula (keyword/graph boosts are not
-        # known yet); activation = seed formula × decay^hop, as before.
-        ranking.score_facts(sem, cfg, now, window, detect_language(plan.similarity_query))
-        seeds = ranking.order(sem)[: cfg.activation.activation_seeds]
-        spread = await spreading_activation(ex, scope, seeds, [f.id for f in sem], cfg)
-        activation.update(ms=_ms(started), seeds=len(seeds))
-        return sem, spread
-
-    fact_signals = asyncio.gather(
-        semantic_then_spread(),
-        keyword_facts(
-            ex,
-            scope,
-            lucene=lucene,
-            limit=cfg.candidates.keyword_limit,
-            agent_facts=agent_facts,
-            total_facts=total_facts,
-            cap=cfg.budgets.fulltext_cap,
-            stats=stats["keyword"],
-        ),
-        bfs_facts(ex, scope, seeds, cfg, now, limit=graph_limit),
-        aggregation_facts(ex, scope, pattern_types, cfg, limit=graph_limit),
-    )
-    event_signals = asyncio.gather(
-        semantic_events(
-            ex,
-            scope,
-            limit=cfg.context.topk_events * 3,
-            min_cosine=cfg.context.min_event_similarity,
-            agent_events=agent_events,
-            total_events=total_events,
-            exact_max=cfg.budgets.exact_max(event_search),
-            cap=cfg.budgets.overfetch_cap,
-            stats=stats["events_semantic"],
-            filtered=event_search,
-        ),
-        keyword_events(
-            ex,
-            scope,
-            lucene=lucene,
-            limit=cfg.context.topk_events * 3,
-            agent_events=agent_events,
-            total_events=total_events,
-            cap=cfg.budgets.fulltext_cap,
-            stats=stats["events_keyword"],
-        ),
-        observations(ex, scope, cfg, int(catalog.get("agent_observations", 1))),
-    )
-    ((sem, spread), kw, graph, agg), (ev_sem, ev_kw, obs) = await asyncio.gather(
-        fact_signals, event_signals
-    )
-    trace["signals"] = {
-        "ms": _ms(t),
-        **{name: s.as_dict() for name, s in stats.items()},
-        "graph": {"rows": len(graph), "seeds": [s["key"] for s in seeds]},
-        "aggregation": {"rows": len(agg), "types": pattern_types},
-        "observations": {"rows": len(obs)},
-    }
-    facts = ranking.merge_candidates(sem, kw, graph, agg)
-    known = {f.id for f in facts}
-    trace["activation"] = {
-        **activation,
-        "concurrent": True,
-        "returned": len(spread),
-        "unique": sum(1 for f in spread if f.id not in known),
-    }
-    events = ranking.merge_events(ev_sem, ev_kw)
-    return facts, spread, events, obs
 
 
 async def one_statement(
@@ -349,27 +240,6 @@ async def one_statement(
     trace["relation"] = {"marked": mark_answers(facts, got.relation_answers)}
     plan = planner.expand_plan(plan, got.neighbours) if named else plan
     return facts, spread, ranking.merge_events(ev_sem, ev_kw), got.observations, plan
-
-
-async def context_turns(
-    ex: Executor, scope: Scope, events: list[EventHit], cfg: RetrieveConfig
-) -> list[tuple[EventHit, float]]:
-    """The turns around the best snippets, with the score of the snippet they neighbour."""
-    if cfg.variants.context_turns <= 0 or cfg.variants.context_seeds <= 0 or not events:
-        return []
-    seeds = sorted(events, key=lambda e: (-e.score, e.id))[: cfg.variants.context_seeds]
-    rows = await ex.run(
-        "read/adjacent_events",
-        {
-            "agent_id": scope.agent_id,
-            "as_of": scope.as_of,
-            "per_side": cfg.variants.context_turns,
-            "window_s": cfg.variants.context_window_s,
-            "seeds": [{"id": e.id, "score": e.score} for e in seeds],
-        },
-        read=True,
-    )
-    return [(event_from_row(r["event"]), float(r["score"])) for r in rows]
 
 
 async def observations(

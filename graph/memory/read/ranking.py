@@ -18,13 +18,12 @@ so two strong facts never tie at 1.0 and the semantic order among them survives.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EventHit, ScoredFact
 from graph.memory.read.temporal import TimeWindow
-from graph.memory.read.variants import diversify, fuse_rrf, rrf_scores
 from graph.memory.text import detect_language, fold
 
 __all__ = [
@@ -33,10 +32,8 @@ __all__ = [
     "calibrate",
     "drop_provenance",
     "effective_confidence",
-    "lift_by_session",
     "lift_to_turns",
     "merge_candidates",
-    "merge_context",
     "merge_events",
     "pattern_boost",
     "rank",
@@ -158,36 +155,6 @@ def lift_to_turns(facts: Iterable[ScoredFact], events: Iterable[EventHit], weigh
     return lifted
 
 
-def lift_by_session(facts: Sequence[ScoredFact], share: float, seeds: int) -> int:
-    """Session adjacency: a fact recorded with one of the ``seeds`` best facts (formula order)
-    — extracted from the same turn (a shared FROM_EVENT event) or valid from the same instant
-    (one session / one message) — gets a graph score of ``share`` × that seed's formula, if
-    higher. Returns how many facts rose. Pure; re-score afterwards."""
-    if share <= 0.0 or seeds <= 0:
-        return 0
-
-    def keys(fact: ScoredFact) -> list[object]:
-        out: list[object] = [("event", e) for e in fact.event_ids]
-        if fact.valid_from is not None:
-            out.append(("at", fact.valid_from))
-        return out
-
-    by_key: dict[object, list[tuple[float, str]]] = {}
-    for seed in order(facts)[:seeds]:
-        for key in keys(seed):
-            by_key.setdefault(key, []).append((seed.scores.formula, seed.id))
-    lifted = 0
-    for fact in facts:  # a seed is lifted by the other seeds only
-        value = share * max(
-            (score for k in keys(fact) for score, sid in by_key.get(k, ()) if sid != fact.id),
-            default=0.0,
-        )
-        if value > fact.scores.graph:
-            fact.scores.graph = min(1.0, value)
-            lifted += 1
-    return lifted
-
-
 def score_facts(
     facts: Iterable[ScoredFact],
     config: RetrieveConfig,
@@ -242,8 +209,6 @@ def score_facts(
         s.formula = min(1.0, boosted * ((1.0 - cw) + cw * s.confidence))
         s.final = s.formula
         s.reranker = None
-    if config.variants.fusion == "rrf":
-        fuse_rrf(facts, config)
 
 
 def score_events(
@@ -281,37 +246,6 @@ def score_events(
         boost = min(1.0, w_kw * ev.keyword + w_graph * ev.graph + w_time * in_window)
         boosted = base + (1.0 - min(1.0, base)) * boost
         ev.score = min(1.0, boosted * ((1.0 - cw) + cw * confidence))
-    if config.variants.fusion == "rrf" and events:
-        fused = rrf_scores(
-            {
-                "semantic": [e.semantic for e in events],
-                "keyword": [e.keyword for e in events],
-                "graph": [e.graph for e in events],
-            },
-            {"semantic": 1.0, "keyword": 1.0, "graph": 1.0},
-            config.variants.rrf_k,
-        )
-        for ev, value in zip(events, fused, strict=True):
-            in_window = window is not None and window.contains(ev.occurred_at)
-            ev.score = value + (1.0 - value) * w_time * in_window
-
-
-def merge_context(
-    events: list[EventHit], context: Iterable[tuple[EventHit, float]], decay: float
-) -> list[EventHit]:
-    """Add the neighbouring turns of the best snippets: a neighbour scores its seed's score ×
-    ``decay`` (an answer often sits in the reply to the turn that matched); a neighbour that
-    is already a hit keeps the better score."""
-    merged = {e.id: e for e in events}
-    for hit, seed_score in context:
-        score = seed_score * decay
-        have = merged.get(hit.id)
-        if have is None:
-            hit.score = score
-            merged[hit.id] = hit
-        elif score > have.score:
-            have.score = score
-    return list(merged.values())
 
 
 def drop_provenance(events: Iterable[EventHit], facts: Iterable[ScoredFact]) -> list[EventHit]:
@@ -352,9 +286,7 @@ def apply_rerank(
 
 
 def rank(facts: Iterable[ScoredFact], config: RetrieveConfig) -> list[ScoredFact]:
-    """Drop facts under ``min_score``, order, keep ``topk_facts`` (diversified when
-    ``diversity`` > 0)."""
-    kept = order(f for f in facts if f.scores.final >= config.scoring.min_score)
-    if config.variants.diversity > 0:
-        kept = diversify(kept, config.variants.diversity, pool=50)
-    return kept[: config.context.topk_facts]
+    """Drop facts under ``min_score``, order, keep ``topk_facts``."""
+    return order(f for f in facts if f.scores.final >= config.scoring.min_score)[
+        : config.context.topk_facts
+    ]

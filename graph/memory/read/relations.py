@@ -7,19 +7,18 @@ English words its Portuguese or Spanish words stand for (``text.relation_words``
 
 A candidate that evidences a matching visible relationship of a named entity gets the
 ``relation`` score 1.0, weighed by ``weights["relation"]`` among the boosts
-(``ranking.score_facts``). One read, only when the question names an entity."""
+(``ranking.score_facts``). The signals statement finds them (``combined.all_signals``), only
+when the question names an entity."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from graph.executor import Executor
 from graph.memory.read.bridge import stems
-from graph.memory.read.models import RetrievalPlan, ScoredFact
-from graph.memory.read.search import Scope
+from graph.memory.read.models import ScoredFact
 from graph.memory.text import relation_words
 
-__all__ = ["mark_answers", "relation_answers", "relation_terms"]
+__all__ = ["mark_answers", "relation_terms"]
 
 
 def relation_terms(query: str) -> list[str]:
@@ -36,20 +35,3 @@ def mark_answers(facts: Iterable[ScoredFact], answers: set[str]) -> int:
             fact.scores.relation = 1.0
             marked += 1
     return marked
-
-
-async def relation_answers(
-    executor: Executor, scope: Scope, plan: RetrievalPlan, query: str
-) -> set[str]:
-    """The ids of the facts that evidence the named entities' relationships the question asks
-    for (no read when it names none)."""
-    keys = [e.key for e in plan.entities if e.named]
-    terms = relation_terms(query)
-    if not keys or not terms:
-        return set()
-    rows = await executor.run(
-        "read/relation_answers",
-        {"agent_id": scope.agent_id, "keys": keys, "terms": terms, "as_of": scope.as_of},
-        read=True,
-    )
-    return {str(r["id"]) for r in rows}

@@ -12,13 +12,11 @@ from typing import Any
 
 from graph.errors import BadInput
 from graph.executor import Executor
-from graph.memory.read import gather, planner, ranking, variants
+from graph.memory.read import gather, planner, ranking
 from graph.memory.read.bridge import bridge_facts, lift_bridged
 from graph.memory.read.config import RetrieveConfig
-from graph.memory.read.entity_expansion import entity_facts
 from graph.memory.read.formatter import format_context
 from graph.memory.read.models import EventHit, RetrievalPlan, RetrieveResult, ScoredFact
-from graph.memory.read.relations import mark_answers, relation_answers
 from graph.memory.read.rerank import EmbeddingRescorer, blend_semantic, rerank
 from graph.memory.read.search import Scope
 from graph.memory.read.temporal import TimeWindow, query_window
@@ -195,48 +193,29 @@ class Retriever:
                 task.add_done_callback(lambda done: done.cancelled() or done.exception())
                 early.append(task)
 
-        if cfg.variants.single_statement:
-            try:
-                facts, spread, events, observations, plan = await gather.one_statement(
-                    self.executor, plan, catalog, scope, cfg, now, trace, window, bridge_early
-                )
-            except BaseException:
-                gather.drop_tasks(*early)
-                raise
-        else:
-            (facts, spread, events, observations), plan = await asyncio.gather(
-                gather.per_signal(self.executor, plan, catalog, scope, cfg, now, trace, window),
-                self.expand(agent_id, plan, as_of) if cfg.graph.enable_expansion else _same(plan),
+        try:
+            facts, spread, events, observations, plan = await gather.one_statement(
+                self.executor, plan, catalog, scope, cfg, now, trace, window, bridge_early
             )
-        if not cfg.variants.single_statement and cfg.graph.enable_graph:  # else in it
-            answers = await relation_answers(self.executor, scope, plan, query)
-            trace["relation"] = {"marked": mark_answers(facts, answers)}
-        facts = await self._entity_expansion(plan, catalog, scope, cfg, facts, trace)
+        except BaseException:
+            gather.drop_tasks(*early)
+            raise
         trace["plan"]["entities"] = [e.key for e in plan.entities]
         trace["plan"]["entities_sources"] = {e.key: e.source for e in plan.entities}
-        terms = planner.keyword_terms(plan, cfg.candidates.keyword_names)
-        if cfg.variants.keyword_model == "coverage" and cfg.candidates.enable_keyword:
-            variants.keyword_coverage(facts + spread, terms, events)
         speakers = [fold(n) for e in plan.entities if e.named for n in (e.name, e.matched)]
         ranking.score_events(events, cfg, now, speakers, window, detect_language(query))
-        # Activation and the snippets' neighbouring turns are independent: one stage.
-        (result_facts, pool), context = await asyncio.gather(
-            self._rank(
-                query,
-                facts,
-                spread,
-                events,
-                cfg,
-                now,
-                trace,
-                window,
-                (scope, agent_facts),
-                early[0] if early else None,
-            ),
-            gather.context_turns(self.executor, scope, events, cfg),
+        result_facts, pool = await self._rank(
+            query,
+            facts,
+            spread,
+            events,
+            cfg,
+            now,
+            trace,
+            window,
+            (scope, agent_facts),
+            early[0] if early else None,
         )
-        events = ranking.merge_context(events, context, cfg.variants.context_decay)
-        trace["context_turns"] = {"rows": len(context)}
         fresh = ranking.drop_provenance(events, result_facts)
         trace["events"] = {
             "candidates": len(events),
@@ -261,33 +240,6 @@ class Retriever:
             trace=trace,
             context_tokens=formatted.tokens,
         )
-
-    async def _entity_expansion(
-        self,
-        plan: RetrievalPlan,
-        catalog: dict[str, Any],
-        scope: Scope,
-        cfg: RetrieveConfig,
-        facts: list[ScoredFact],
-        trace: dict[str, Any],
-    ) -> list[ScoredFact]:
-        """The candidates plus the entity-centric expansion's facts (option, one more read)."""
-        if cfg.expansion.entity_expansion == "off":
-            return facts
-        t = time.perf_counter()
-        best = sorted(facts, key=lambda f: (-f.scores.semantic, f.id))[
-            : cfg.activation.activation_seeds
-        ]
-        extra = await entity_facts(
-            self.executor, scope, plan, cfg, int(catalog.get("agent_facts", 1)), best
-        )
-        known = {f.id for f in facts}
-        trace["entity_expansion"] = {
-            "ms": _ms(t),
-            "rows": len(extra),
-            "unique": sum(1 for f in extra if f.id not in known),
-        }
-        return ranking.merge_candidates(facts, extra)
 
     async def _rank(
         self,
@@ -317,12 +269,6 @@ class Retriever:
             return ranking.lift_to_turns(facts, events, cfg.weight("provenance"))
 
         trace["provenance"] = {"lifted": score()}
-        lifted = ranking.lift_by_session(
-            facts, cfg.variants.session_lift, cfg.variants.session_seeds
-        )
-        if lifted:
-            score()
-        trace["session"] = {"lifted": lifted}
         ordered = ranking.order(facts)
         if bridge is not None and cfg.activation.bridge_seeds > 0 and ordered:
             t = time.perf_counter()
@@ -381,10 +327,6 @@ class Retriever:
         else:
             trace["rerank"] = {"status": "off"}
         return ranking.rank(ordered, cfg), len(facts)
-
-
-async def _same(plan: RetrievalPlan) -> RetrievalPlan:
-    return plan
 
 
 def _ms(since: float) -> float:

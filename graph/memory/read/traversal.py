@@ -1,5 +1,5 @@
-"""Graph signals (thin I/O): hop-decayed BFS from the planner's entities, aggregation by entity
-type, and spreading activation from the top seeds. The traversals themselves are Cypher files
+"""Graph signals (thin I/O): hop-decayed BFS from the planner's entities and spreading
+activation from the top seeds. The traversals themselves are Cypher files
 in ``cypher/traversal/`` (hop bounds fixed in the file, cut by ``$max_hops``)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from graph.memory.read.models import ScoredFact
 from graph.memory.read.ranking import recency
 from graph.memory.read.search import Scope, cosine_from_index, fact_from_row
 
-__all__ = ["activation_pool", "aggregation_facts", "bfs_facts", "spreading_activation"]
+__all__ = ["activation_pool", "bfs_facts", "spreading_activation"]
 
 
 def activation_pool(config: RetrieveConfig) -> int:
@@ -62,27 +62,6 @@ async def bfs_facts(
         fact.scores.graph = min(1.0, float(row["proximity"]) * fresh / config.graph.query_bonus)
         fact.scores.semantic = cosine_from_index(row["semantic"])
         fact.hops = int(row["hops"])
-        facts.append(fact)
-    return facts
-
-
-async def aggregation_facts(
-    ex: Executor, scope: Scope, types: list[str], config: RetrieveConfig, *, limit: int
-) -> list[ScoredFact]:
-    """Facts about the agent's entities of the aggregated types ("who are my friends")."""
-    if not types:
-        return []
-    rows = await ex.run(
-        "read/facts_by_entity_type",
-        scope.params(types=types, pool=limit * config.graph.graph_pool_factor, limit=limit),
-        read=True,
-    )
-    facts = []
-    for row in rows:
-        fact = fact_from_row(row["fact"], "pattern")
-        # As strong as a named entity's own fact, without the query bonus.
-        fact.scores.graph = 1.0 / config.graph.query_bonus
-        fact.scores.semantic = cosine_from_index(row["semantic"])
         facts.append(fact)
     return facts
 

@@ -1,8 +1,7 @@
 """Graph BFS reads a bounded number of facts (PROFILE rows, not timings): the closest entity
 fills the answer, so a farther one is not read once the strictly closer ones' ABOUT degree
 passes the budget (entities of one proximity are read together), and a hub is read at most
-``pool × hub_scan_factor`` visible facts deep. Both the per-signal statement
-(traversal/bfs_hop_decay) and the one statement (read/signals)."""
+``pool × hub_scan_factor`` visible facts deep (the graph part of read/signals)."""
 
 from __future__ import annotations
 
@@ -104,14 +103,12 @@ async def test_bfs_reads_the_closest_entity_and_bounds_a_hub(
     capture = Capture(executor)
     retriever = Retriever(capture, embedder)
     query = f"What did {HUB} write in her diary?"
-    one = await retriever.retrieve(agent_id, query, options=OPTIONS)
-    many = await retriever.retrieve(agent_id, query, options={**OPTIONS, "single_statement": False})
-    for result in (one, many):
-        graph = [f for f in result.facts if "graph" in f.sources]
-        assert graph and all(HUB in f.text for f in graph)
+    result = await retriever.retrieve(agent_id, query, options=OPTIONS)
+    graph = [f for f in result.facts if "graph" in f.sources]
+    assert graph and all(HUB in f.text for f in graph)
     # Before the bounds every fact of both entities was read (70 rows); now the hub alone
     # (its degree passes the budget before the neighbour's turn), at most `scan` (40) deep.
-    for name, scan in (("traversal/bfs_hop_decay", "scan"), ("read/signals", "graph_scan")):
+    for name, scan in (("read/signals", "graph_scan"),):
         params = capture.params[name]
         assert params[scan] == 40 < HUB_FACTS, params[scan]
         rows, plan = await _profile(executor, name, params)
@@ -153,11 +150,10 @@ async def test_entities_of_one_proximity_are_read_together(
     )
     retriever = Retriever(executor, embedder)
     query = f"What do {HUB} and {NEAR} do in the garden?"
-    for shape in ({}, {"single_statement": False}):
-        result = await retriever.retrieve(agent_id, query, options={**OPTIONS, **shape})
-        graph = [f for f in result.facts if "graph" in f.sources]
-        assert len(graph) == OPTIONS["graph_limit"], shape
-        assert any(f.text.startswith(NEAR) for f in graph), (shape, [f.text for f in graph])
+    result = await retriever.retrieve(agent_id, query, options=OPTIONS)
+    graph = [f for f in result.facts if "graph" in f.sources]
+    assert len(graph) == OPTIONS["graph_limit"]
+    assert any(f.text.startswith(NEAR) for f in graph), [f.text for f in graph]
 
 
 async def test_the_closest_facts_fill_the_answer_and_the_cosine_picks_among_equals(
@@ -166,7 +162,7 @@ async def test_the_closest_facts_fill_the_answer_and_the_cosine_picks_among_equa
     """The graph answer is ordered by proximity, then by cosine to the query: the named
     entity's facts first, then the neighbour's most query-similar ones up to ``graph_limit``
     (the neighbour is read: the named entity's degree is under the budget), and nothing of
-    an entity two hops away. Both statements."""
+    an entity two hops away."""
     far = "Ines Sousa"
     await remember(
         executor,
@@ -195,12 +191,11 @@ async def test_the_closest_facts_fill_the_answer_and_the_cosine_picks_among_equa
         "bridge_seeds": 0,
     }
     query = f"What did {HUB} write in her diary?"
-    for shape in ({}, {"single_statement": False}):
-        result = await retriever.retrieve(agent_id, query, options={**options, **shape})
-        assert len(result.facts) == 13  # the semantic signal returns every fact, with its cosine
-        near = sorted(
-            (f for f in result.facts if f.text.startswith(NEAR)),
-            key=lambda f: (-f.scores.semantic, f.id),
-        )
-        graph = {f.text for f in result.facts if "graph" in f.sources}
-        assert graph == {f.text for f in _diary(3)} | {f.text for f in near[:2]}, shape
+    result = await retriever.retrieve(agent_id, query, options=options)
+    assert len(result.facts) == 13  # the semantic signal returns every fact, with its cosine
+    near = sorted(
+        (f for f in result.facts if f.text.startswith(NEAR)),
+        key=lambda f: (-f.scores.semantic, f.id),
+    )
+    graph = {f.text for f in result.facts if "graph" in f.sources}
+    assert graph == {f.text for f in _diary(3)} | {f.text for f in near[:2]}

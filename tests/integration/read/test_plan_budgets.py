@@ -1,9 +1,8 @@
 """The speed guard: the work of every hot statement stays within its committed budget.
 
 A fixed synthetic memory (one agent with 10,000 facts; 100 agents with 100 facts each, in the
-same database, so the shared vector index is crowded) and fixed queries; ``retrieve`` in both
-statement shapes (one statement, one per signal) and an offline ``write`` run through an
-executor that ``PROFILE``s every statement it sends, inside the real transactions. Database hits
+same database, so the shared vector index is crowded) and fixed queries; ``retrieve`` and an
+offline ``write`` run through an executor that ``PROFILE``s every statement it sends, inside the real transactions. Database hits
 and rows per statement are compared with ``tests/plan_budgets.toml`` (see
 :mod:`tests.plan_budgets`): a plan that regresses to a scan fails here, whatever the machine's
 speed. When a change is meant to do more work, the failure prints the new budget file to review
@@ -195,16 +194,13 @@ async def memory(executor: Executor) -> AsyncIterator[Memory]:
 async def scenario_work(
     executor: Executor, agent: str, tag: str, *, write: bool
 ) -> dict[str, Work]:
-    """Every statement's work for the fixed queries (both shapes) and, if asked, one offline
+    """Every statement's work for the fixed queries and, if asked, one offline
     write. A fresh retriever per call: no cache makes one call differ from the next."""
     profiling = ProfilingExecutor(executor)
     embedder = TopicEmbedder()
     for query in QUERIES:
-        for single in (True, False):
-            retriever = Retriever(profiling, embedder)
-            await retriever.retrieve(
-                agent, query.format(tag=tag), options={"single_statement": single}
-            )
+        retriever = Retriever(profiling, embedder)
+        await retriever.retrieve(agent, query.format(tag=tag))
     if write:
         pipeline = WritePipeline(profiling, embedder, None)
         await pipeline.write(agent, MESSAGE, SPEAKER)
@@ -255,7 +251,7 @@ async def test_the_guard_fails_on_a_scan_where_the_index_was_planned(
         return await real_run(name, params, read=read)
 
     profiling.run = keep  # type: ignore[method-assign]
-    await retriever.retrieve(memory.big, QUERIES[1], options={"single_statement": False})
+    await retriever.retrieve(memory.big, QUERIES[1])
     form = await _form(executor)
     good = "read/semantic_facts_search" if form == "filtered" else "read/semantic_facts_index"
     assert good in capture, sorted(capture)

@@ -1,5 +1,5 @@
-"""Query time windows, reciprocal-rank fusion, provenance lift, word-overlap MMR and the
-keyword terms without entity names (pure functions of the read pipeline)."""
+"""Query time windows, the temporal boost, provenance lift and the keyword terms without
+entity names (pure functions of the read pipeline)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from graph.errors import BadInput
-from graph.memory.read import planner, ranking, variants
+from graph.memory.read import planner, ranking
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EntityMatch, EventHit, ScoredFact
 from graph.memory.read.temporal import TimeWindow, query_window
@@ -58,29 +57,6 @@ def test_temporal_boost_lifts_facts_inside_the_window() -> None:
     assert inside.scores.final == pytest.approx(outside.scores.final)
 
 
-def test_rrf_scores_rank_ties_and_absence() -> None:
-    scores = variants.rrf_scores(
-        {"a": [0.9, 0.5, 0.5, 0.0], "b": [0.0, 0.0, 1.0, 0.0]}, {"a": 1.0, "b": 1.0}, k=1
-    )
-    # a: ranks 1, 2, 2 (tie), absent; b: only the third candidate, rank 1
-    best = 2 / 2
-    assert scores == pytest.approx([(1 / 2) / best, (1 / 3) / best, (1 / 3 + 1 / 2) / best, 0.0])
-
-
-def test_rrf_fusion_orders_by_agreement() -> None:
-    both = ScoredFact(id="both", text="x")
-    both.scores.semantic, both.scores.keyword = 0.6, 0.9
-    only = ScoredFact(id="only", text="y")
-    only.scores.semantic = 0.8
-    cfg = RetrieveConfig.of(fusion="rrf")
-    ranking.score_facts([both, only], cfg, NOW)
-    assert 0.0 < only.scores.final < both.scores.final <= 1.0
-    with pytest.raises(BadInput):
-        RetrieveConfig().with_options({"fusion": "median"})
-    with pytest.raises(BadInput):
-        RetrieveConfig().with_options({"fusion": 3})
-
-
 def test_a_fact_scores_at_least_its_source_turn() -> None:
     config = RetrieveConfig()
     fact = ScoredFact(id="f", text="f", event_ids=["e1", "e2"], confidence=0.9)
@@ -103,20 +79,6 @@ def test_a_fact_scores_at_least_its_source_turn() -> None:
     assert [f.id for f in ranking.order(facts)] == ["h", "f", "g"]
 
 
-def test_diversify_moves_near_copies_down() -> None:
-    texts = [
-        "Caroline went to a pride parade in June",
-        "Caroline went to the pride parade in June",
-        "Melanie painted a lake sunrise",
-    ]
-    facts = [ScoredFact(id=str(i), text=t) for i, t in enumerate(texts)]
-    for f, score in zip(facts, (0.9, 0.85, 0.8), strict=True):
-        f.scores.final = f.scores.formula = score
-    assert [f.id for f in variants.diversify(facts, 0.0, pool=10)] == ["0", "1", "2"]
-    assert [f.id for f in variants.diversify(facts, 0.5, pool=10)] == ["0", "2", "1"]
-    assert [f.id for f in ranking.rank(facts, RetrieveConfig.of(diversity=0.5))] == ["0", "2", "1"]
-
-
 def test_keyword_terms_with_and_without_entity_names() -> None:
     plan = planner.build_plan(
         "What did Caroline research?",
@@ -136,42 +98,3 @@ def test_keyword_terms_with_and_without_entity_names() -> None:
     )
     assert planner.keyword_terms(plan) == ["caroline", "research"]
     assert planner.keyword_terms(plan, names=False) == ["research"]
-
-
-def test_session_lift_raises_facts_of_the_seeds_turn_or_instant() -> None:
-    t0, t1 = datetime(2023, 5, 8, tzinfo=UTC), datetime(2023, 6, 1, tzinfo=UTC)
-    seed = ScoredFact(id="s", text="a", event_ids=["e1"], valid_from=t0)
-    same_turn = ScoredFact(id="t", text="b", event_ids=["e1"], valid_from=t1)
-    same_time = ScoredFact(id="i", text="c", valid_from=t0)
-    other = ScoredFact(id="o", text="d", event_ids=["e2"], valid_from=t1)
-    seed.scores.formula, same_turn.scores.formula = 0.8, 0.2
-    same_time.scores.formula, other.scores.formula = 0.1, 0.3
-    facts = [seed, same_turn, same_time, other]
-    assert ranking.lift_by_session(facts, 0.0, 3) == 0
-    # seeds = the best 1: "s"; its turn e1 and its instant t0 are lifted, "o" is not
-    assert ranking.lift_by_session(facts, 0.5, 1) == 2
-    assert same_turn.scores.graph == pytest.approx(0.4)
-    assert same_time.scores.graph == pytest.approx(0.4)
-    assert other.scores.graph == 0.0 and seed.scores.graph == 0.0
-
-
-def test_keyword_coverage_weighs_rare_terms_over_the_pool() -> None:
-    texts = [
-        "Caroline went hiking in the mountains",
-        "Caroline painted a sunset",
-        "Caroline adopted a dog",
-        "Melanie paints landscapes",
-    ]
-    facts = [ScoredFact(id=str(i), text=t) for i, t in enumerate(texts)]
-    facts[2].scores.keyword = 0.9  # a BM25 score higher than its coverage is kept
-    variants.keyword_coverage(facts, ["Caroline", "painting"])
-    cover = [f.scores.keyword for f in facts]
-    # "painting" meets "painted" / "paints" (2 of 4 candidates) and weighs more than
-    # "caroline" (3 of 4): fact 1 has both, fact 3 only the rarer one, fact 0 only the name
-    assert cover[1] == pytest.approx(1.0)
-    assert cover[3] > cover[0] > 0.0 and cover[2] == 0.9
-    variants.keyword_coverage(facts, [])  # no terms: unchanged
-    assert [f.scores.keyword for f in facts] == cover
-    turn = EventHit(id="e", text="I love painting!", speaker="Caroline", occurred_at=None)
-    variants.keyword_coverage(facts, ["painting"], [turn])
-    assert turn.keyword == pytest.approx(1.0)

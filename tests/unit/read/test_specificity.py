@@ -1,4 +1,5 @@
-"""Entity-centric expansion scoring (pure) and its options."""
+"""Entity specificity and the scoring of the facts reached through entities (pure), and the
+hub options of the relation bridge."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pytest
 
 from graph.errors import ConfigError
 from graph.memory.read.config import RetrieveConfig
-from graph.memory.read.entity_expansion import entity_scores, specificity
+from graph.memory.read.specificity import entity_scores, specificity
 
 
 def _row(
@@ -54,12 +55,8 @@ def test_the_same_entity_counts_once_and_the_score_is_capped() -> None:
     assert fact.hops == 0 and fact.scores.graph == 1.0
 
 
-def test_entity_expansion_options_are_validated() -> None:
+def test_hub_options_are_validated() -> None:
     cfg = RetrieveConfig()
-    assert cfg.expansion.entity_expansion == "off"
-    feedback = cfg.with_options({"entity_expansion": "feedback"})
-    assert feedback.expansion.entity_expansion == "feedback"
-    with pytest.raises(ConfigError):
-        cfg.with_options({"entity_expansion": "everything"})
+    assert cfg.activation.entity_hub_share == 0.1
     with pytest.raises(ConfigError):
         cfg.with_options({"entity_hub_share": 0.0})
