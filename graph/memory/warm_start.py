@@ -42,7 +42,7 @@ from graph.memory.read.warmup import (
     warm_read_paths,
     warm_up,
 )
-from graph.memory.write.offline import load_nlp
+from graph.memory.write.extract.offline import load_nlp
 from graph.memory.write.pipeline import WritePipeline
 from graph.page_cache import agent_sizes
 from graph.providers.base import embed_queries

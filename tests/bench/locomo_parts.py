@@ -22,8 +22,8 @@ from graph.memory.read.search import (
 from graph.memory.text import fold
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.memory.write.entities import collect_mentions
-from graph.memory.write.extraction import normalize_extraction
-from graph.memory.write.offline import extract_with, load_nlp
+from graph.memory.write.extract.extraction import normalize_extraction
+from graph.memory.write.extract.offline import extract_with, load_nlp
 from graph.memory.write.planning import EntityInfo, mentions
 from graph.memory.write.resolve import Candidate, resolve_entity, speaker_key
 

@@ -194,8 +194,8 @@ async def stored_facts(ex: Executor, agent: str, dia_of_event: dict[str, str]) -
 
 
 def extract_only(turns: list[Turn]) -> list[StoredFact]:
-    from graph.memory.write.extraction import normalize_extraction
-    from graph.memory.write.offline import extract_with, load_nlp
+    from graph.memory.write.extract.extraction import normalize_extraction
+    from graph.memory.write.extract.offline import extract_with, load_nlp
 
     nlp = load_nlp()
     out: list[StoredFact] = []

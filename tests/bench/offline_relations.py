@@ -44,9 +44,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graph.memory.write.offline.coref import Mentions
-from graph.memory.write.offline.extractor import extract_with, load_nlp, prepare
-from graph.memory.write.offline.relations import open_relations
+from graph.memory.write.extract.offline.coref import Mentions
+from graph.memory.write.extract.offline.extractor import extract_with, load_nlp, prepare
+from graph.memory.write.extract.offline.relations import open_relations
 from graph.progress import progress_bar
 
 _ARTICLES = {"the", "a", "an"}
@@ -230,7 +230,9 @@ def _canonical(pair: tuple[str, str], names: dict[str, list[str]]) -> tuple[str,
 
 def _constructions(nlp: Any, doc: Any, ex: Any, speaker: str) -> dict[tuple[str, str], str]:
     """Which construction produced each extracted relation ("pattern": the verb table)."""
-    from graph.memory.write.offline.names import MessageNames  # the extractor's entity spans
+    from graph.memory.write.extract.offline.names import (
+        MessageNames,  # the extractor's entity spans
+    )
 
     state = MessageNames(doc, speaker)
     state.name_speaker(doc)

@@ -5,7 +5,7 @@ process (stdlib ``ThreadingHTTPServer``, 127.0.0.1, a free port), so a client in
 (Graphiti in its own venv) and our pipeline (through the real ``openai`` client) can both point
 their ``base_url`` at it; ``<tag>`` separates the systems in the counts.
 
-The "model" behind it is the offline extractor (``graph.memory.write.offline``) applied to the
+The "model" behind it is the offline extractor (``graph.memory.write.extract.offline``) applied to the
 message being written, so every system gets the same, plausible extraction:
 
 - Hippograph's ``extract_informed`` (prompt v2): the extractor's entities, facts and relations
@@ -38,8 +38,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from graph.memory.text import estimate_tokens, normalize
-from graph.memory.write.extraction import Extraction
-from graph.memory.write.offline import extract_with, load_nlp
+from graph.memory.write.extract.extraction import Extraction
+from graph.memory.write.extract.offline import extract_with, load_nlp
 
 __all__ = ["ScriptedEndpoint", "TagCounts", "minimal_instance"]
 

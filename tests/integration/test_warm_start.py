@@ -19,7 +19,7 @@ from graph.memory.facade import Memory
 from graph.memory.read.warmup import WARMUP_AGENT
 from graph.memory.warm_start import RollbackExecutor, WarmStart, warm_start
 from graph.memory.write import StructuredFact, remember
-from graph.memory.write.offline import extractor
+from graph.memory.write.extract.offline import extractor
 from graph.providers import Embedder
 from server.app import create_app
 from server.composition import build_memory

@@ -11,16 +11,16 @@ Rooms (modules with pure decisions are unit-tested without a database):
 
 - Message path, stage by stage: ``guard`` (empty, oversized, control characters; PII) →
   ``store`` (event log, context read, the one write transaction) → ``llm_stages`` (informed / fallback extraction,
-  disambiguation, reconcile calls; prompts in ``graph/memory/prompts``) or ``offline/`` (spaCy +
-  rules, no LLM) → ``extraction`` (hardening, normalisation, semantic dedup) → ``resolve`` +
+  disambiguation, reconcile calls; prompts in ``graph/memory/prompts``) or ``extract/offline/`` (spaCy +
+  rules, no LLM) → ``extract/extraction`` (hardening, normalisation, semantic dedup) → ``resolve`` +
   ``entities`` (entity resolution) → ``reconcile`` + ``decide`` (ADD / UPDATE / DELETE /
   NOOP) → ``planning`` (mirror facts, evidence, supersession, commit rows) →
   ``commit_stage`` (candidates, plan, write, receipts); ``trace`` records each call,
   ``pipeline`` checks the call and logs the event, ``stages`` runs the rest
-  (``extract_stage``, ``assemble``, ``shared_tx``). Transactions per message: 5 on the LLM
+  (``extract/stage``, ``assemble``, ``shared_tx``). Transactions per message: 5 on the LLM
   path (event, context read, entity candidates, fact candidates, the write transaction), 2
   offline (the event, then reads, decisions and writes in one transaction).
-- ``offline/``: the offline extractor (``extractor``, ``clauses``, ``answers``, ``portuguese``).
+- ``extract/``: the extraction stage; ``extract/offline/``, the offline extractor (``extractor``, ``clauses``, ``answers``, ``portuguese``).
 - ``remember/``: structured import (``importer``, ``names``, ``rows``).
 - Around them: ``models`` (inputs and results), ``config`` (``WriteConfig`` and overrides),
   ``redact`` (PII policy for imports), ``admin`` (forget, merge), ``failed`` (failed writes).

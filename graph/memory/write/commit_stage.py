@@ -10,7 +10,7 @@ from typing import Any
 from graph.executor import Executor, Transaction
 from graph.memory.write.config import WriteConfig
 from graph.memory.write.decide import decide
-from graph.memory.write.extraction import Extraction
+from graph.memory.write.extract.extraction import Extraction
 from graph.memory.write.llm_stages import LLMSession
 from graph.memory.write.models import TokenCounts, WriteResult
 from graph.memory.write.planning import (

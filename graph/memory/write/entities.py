@@ -9,7 +9,7 @@ from typing import Any
 from graph.executor import Executor
 from graph.memory.text import entity_key, fold
 from graph.memory.write.config import WriteConfig
-from graph.memory.write.extraction import Extraction
+from graph.memory.write.extract.extraction import Extraction
 from graph.memory.write.llm_stages import LLMSession, disambiguate
 from graph.memory.write.planning import EntityInfo
 from graph.memory.write.reads import load_entity_candidates

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from graph.memory import prompts
-from graph.memory.write.extraction import Extraction, KnownContext, harden
+from graph.memory.write.extract.extraction import Extraction, KnownContext, harden
 from graph.providers import ChatLLM, TokenUsage
 
 __all__ = ["CallFailed", "LLMSession", "blind_extraction", "informed_extraction"]

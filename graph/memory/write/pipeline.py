@@ -1,6 +1,6 @@
 """The write pipeline (docs/architecture.md): message → guard → event → extraction →
 resolution → reconciliation → one write transaction. This module checks the call and logs the
-event; the stages after it are in ``stages`` (extraction in ``extract_stage``, items in
+event; the stages after it are in ``stages`` (extraction in ``extract.stage``, items in
 ``assemble``, reconcile/plan/upsert in ``commit_stage``)."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from graph.memory.text import (
     normalize,
 )
 from graph.memory.write.config import WriteConfig, apply_overrides
-from graph.memory.write.extract_stage import Prepared, prepare_offline
+from graph.memory.write.extract.stage import Prepared, prepare_offline
 from graph.memory.write.failed import mark_failed
 from graph.memory.write.guard import (
     MAX_THREAD_ID_CHARS,

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from graph.memory.text import detect_language, fold
-from graph.memory.write.extraction import ExtractedFact
+from graph.memory.write.extract.extraction import ExtractedFact
 from graph.memory.write.models import FactChange
 from graph.memory.write.reconcile import (
     ExistingFact,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from graph.memory.write.entities import Resolved, collect_mentions
-from graph.memory.write.extraction import (
+from graph.memory.write.extract.extraction import (
     ExtractedEntity,
     ExtractedFact,
     ExtractedRelation,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from graph.memory.write.offline.extractor import (
+from graph.memory.write.extract.offline.extractor import (
     end_paragraphs,
     extract_with,
     load_nlp,
@@ -199,7 +199,7 @@ def test_a_statement_spliced_before_a_reaction_is_kept(nlp) -> None:  # type: ig
 
 
 def test_which_questions_are_real_questions() -> None:
-    from graph.memory.write.offline.answers import last_question
+    from graph.memory.write.extract.offline.answers import last_question
 
     def asked(text: str) -> str | None:
         got = last_question([f"Tim: {text}"], "John")

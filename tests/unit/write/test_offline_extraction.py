@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graph.memory.write.offline import extract_with, load_nlp
+from graph.memory.write.extract.offline import extract_with, load_nlp
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from graph.memory.write.offline import extract_with, load_nlp
-from graph.memory.write.offline.romance import (
+from graph.memory.write.extract.offline import extract_with, load_nlp
+from graph.memory.write.extract.offline.romance import (
     extract_romance,
     names_in,
     open_relations,

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from graph.memory.write.extraction import ExtractedFact
+from graph.memory.write.extract.extraction import ExtractedFact
 from graph.memory.write.planning import (
     EntityInfo,
     FactItem,
@@ -254,7 +254,7 @@ def test_hybrid_rank_prefers_lexical_overlap_on_ties() -> None:
 
 
 def test_known_context_budget() -> None:
-    from graph.memory.write.extraction import known_context as _known_context
+    from graph.memory.write.extract.extraction import known_context as _known_context
 
     aliases = [
         {
@@ -294,7 +294,7 @@ def test_known_context_budget() -> None:
 
 def test_informed_answer_actions_are_parsed_and_validated() -> None:
     from graph.memory.write.decide import informed_decision
-    from graph.memory.write.extraction import harden
+    from graph.memory.write.extract.extraction import harden
     from graph.memory.write.planning import FactItem
 
     ex = harden(

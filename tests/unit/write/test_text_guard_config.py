@@ -132,7 +132,7 @@ def test_detect_language_and_dates() -> None:
     from datetime import UTC, datetime
 
     from graph.memory.text import detect_language
-    from graph.memory.write.extraction import harden, parse_datetime
+    from graph.memory.write.extract.extraction import harden, parse_datetime
 
     assert detect_language("Rafael lives in the city") == "en"
     assert detect_language("Eu moro em Curitiba") == "pt"

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.memory.write.offline.coref import End, Ends
-from graph.memory.write.offline.predicates import noun_predicate
-from graph.memory.write.offline.relation_parts import Out, targets, under_negation
+from graph.memory.write.extract.offline.coref import End, Ends
+from graph.memory.write.extract.offline.predicates import noun_predicate
+from graph.memory.write.extract.offline.relation_parts import Out, targets, under_negation
 
 __all__ = ["life_parenthesis", "nominal_relations"]
 

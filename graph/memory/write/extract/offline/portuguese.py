@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from graph.memory.write.extraction import (
+from graph.memory.write.extract.extraction import (
     ExtractedEntity,
     ExtractedFact,
     ExtractedRelation,

@@ -36,11 +36,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.memory.write.extraction import ExtractedRelation
-from graph.memory.write.offline.coref import End, Ends, Mentions, conjuncts
-from graph.memory.write.offline.nominal import life_parenthesis, nominal_relations
-from graph.memory.write.offline.predicates import noun_predicate, verb_predicate
-from graph.memory.write.offline.relation_parts import (
+from graph.memory.write.extract.extraction import ExtractedRelation
+from graph.memory.write.extract.offline.coref import End, Ends, Mentions, conjuncts
+from graph.memory.write.extract.offline.nominal import life_parenthesis, nominal_relations
+from graph.memory.write.extract.offline.predicates import noun_predicate, verb_predicate
+from graph.memory.write.extract.offline.relation_parts import (
     OpenRelation,
     Out,
     pobjs,

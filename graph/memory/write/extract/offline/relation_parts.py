@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from graph.memory.write.offline.coref import End, Ends, conjuncts
+from graph.memory.write.extract.offline.coref import End, Ends, conjuncts
 
 __all__ = [
     "OpenRelation",

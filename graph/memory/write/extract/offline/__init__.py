@@ -6,6 +6,6 @@ salient clause), ``answers`` (a turn that answers the other speaker's question),
 when no LLM is configured.
 """
 
-from graph.memory.write.offline.extractor import extract_offline, extract_with, load_nlp
+from graph.memory.write.extract.offline.extractor import extract_offline, extract_with, load_nlp
 
 __all__ = ["extract_offline", "extract_with", "load_nlp"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from graph.memory.write.offline.clauses import (
+from graph.memory.write.extract.offline.clauses import (
     SECOND_PERSON,
     Clause,
     generic_noun,
@@ -23,7 +23,7 @@ from graph.memory.write.offline.clauses import (
     is_reaction,
     subject_of,
 )
-from graph.memory.write.offline.rewriting import rewrite
+from graph.memory.write.extract.offline.rewriting import rewrite
 
 __all__ = ["answer_fact", "last_question"]
 

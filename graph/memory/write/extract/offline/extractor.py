@@ -25,24 +25,24 @@ import threading
 from typing import Any
 
 from graph.memory.text import detect_language, fold
-from graph.memory.write.extraction import (
+from graph.memory.write.extract.extraction import (
     ExtractedEntity,
     ExtractedFact,
     ExtractedRelation,
     Extraction,
 )
-from graph.memory.write.offline.answers import answer_fact
-from graph.memory.write.offline.clauses import (
+from graph.memory.write.extract.offline.answers import answer_fact
+from graph.memory.write.extract.offline.clauses import (
     FIRST_PERSON,
     SECOND_PERSON,
     clauses,
     salient,
 )
-from graph.memory.write.offline.names import MessageNames
-from graph.memory.write.offline.portuguese import extract_portuguese
-from graph.memory.write.offline.relations import merge_open_relations
-from graph.memory.write.offline.rewriting import rewrite
-from graph.memory.write.offline.romance import extract_romance
+from graph.memory.write.extract.offline.names import MessageNames
+from graph.memory.write.extract.offline.portuguese import extract_portuguese
+from graph.memory.write.extract.offline.relations import merge_open_relations
+from graph.memory.write.extract.offline.rewriting import rewrite
+from graph.memory.write.extract.offline.romance import extract_romance
 
 __all__ = ["extract_offline", "extract_with", "load_nlp"]
 

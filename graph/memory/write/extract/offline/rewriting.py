@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.memory.write.offline.clauses import (
+from graph.memory.write.extract.offline.clauses import (
     DROP_DEPS,
     FIRST_PERSON,
     LEAD_WORDS,

@@ -21,13 +21,13 @@ import re
 from dataclasses import dataclass
 
 from graph.memory.text import fold
-from graph.memory.write.extraction import (
+from graph.memory.write.extract.extraction import (
     ExtractedEntity,
     ExtractedFact,
     ExtractedRelation,
     Extraction,
 )
-from graph.memory.write.offline.portuguese import extract_portuguese
+from graph.memory.write.extract.offline.portuguese import extract_portuguese
 
 __all__ = ["Name", "extract_romance", "names_in", "open_relations", "split_sentences"]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from graph.memory.write.offline.coref_words import (
+from graph.memory.write.extract.offline.coref_words import (
     CLASS_NOUNS,
     DROP_MODIFIERS,
     FIRST,

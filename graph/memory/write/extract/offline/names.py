@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from graph.memory.write.offline.clauses import FIRST_PERSON
+from graph.memory.write.extract.offline.clauses import FIRST_PERSON
 
 __all__ = ["LABEL_TYPES", "MessageNames"]
 
