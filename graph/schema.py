@@ -45,6 +45,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (8, "schema/v008_entity_agent"),
     (9, "schema/v009_agent_stats"),
     (10, "schema/v010_alias_prefix"),
+    (11, "schema/v011_keyword_terms"),
 )
 
 
@@ -64,6 +65,7 @@ BACKFILLS: dict[str, Backfill] = {
     "schema/v010_alias_prefix": Backfill(
         "schema/alias_keys_missing", "schema/backfill_alias_agent_norm"
     ),
+    "schema/v011_keyword_terms": Backfill("schema/terms_missing", "schema/backfill_terms"),
 }
 BACKFILL_BATCH = 10_000
 SCHEMA_VERSION = MIGRATIONS[-1][0]

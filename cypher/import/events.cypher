@@ -3,6 +3,7 @@
 // returns: written int
 // Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
 // created on first use from the agent's current counts.
+// `terms` (the keyword signal's field): the expression of schema/backfill_terms.
 MERGE (s:AgentStats {agent_id: $agent_id})
   ON CREATE SET s.counting = true
 WITH s
@@ -23,6 +24,7 @@ MERGE (n:Event {id: row.id})
   ON CREATE SET s.events = s.events + 1
 SET n += CASE WHEN props.embedding IS NULL THEN props ELSE props {.*, embedding: null} END,
     n.agent_id = $agent_id
+SET n.terms = trim(reduce(t = '', w IN split(toLower(n.text), [' ', '\n', '\t', '-', '/', "'", '’', '.', ',', ';', ':', '!', '?', '(', ')', '"', '“', '”']) | CASE WHEN w = '' THEN t ELSE t + ' ' + left(w, 5) END))
 WITH n, props
 CALL (n, props) {
   WITH n, props WHERE props.embedding IS NOT NULL

@@ -3,6 +3,7 @@
 // returns: written int
 // Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
 // created on first use from the agent's current counts.
+// `terms` (the keyword signal's field): the expression of schema/backfill_terms.
 MERGE (s:AgentStats {agent_id: $agent_id})
   ON CREATE SET s.counting = true
 WITH s
@@ -24,6 +25,7 @@ MERGE (f:Fact {id: row.id})
 // (a record without a vector leaves a re-imported fact's vector as it is)
 SET f += CASE WHEN props.embedding IS NULL THEN props ELSE props {.*, embedding: null} END,
     f.agent_id = $agent_id
+SET f.terms = trim(reduce(t = '', w IN split(toLower(f.text), [' ', '\n', '\t', '-', '/', "'", '’', '.', ',', ';', ':', '!', '?', '(', ')', '"', '“', '”']) | CASE WHEN w = '' THEN t ELSE t + ' ' + left(w, 5) END))
 WITH f, row
 CALL (f, row) {
   WITH f, row WHERE row.props.embedding IS NOT NULL

@@ -5,6 +5,7 @@
 // :PendingExtraction until its extraction commits.
 // Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
 // created on first use from the agent's current counts.
+// `terms` (the keyword signal's field): the expression of schema/backfill_terms.
 MERGE (s:AgentStats {agent_id: $agent_id})
   ON CREATE SET s.counting = true
 WITH s
@@ -21,7 +22,8 @@ CALL (s) {
 WITH s, $props AS props
 MERGE (ev:Event {id: $id})
   ON CREATE SET ev += props {.*, embedding: null}, ev.agent_id = $agent_id, ev._new = true,
-                ev:PendingExtraction, s.events = s.events + 1
+                ev:PendingExtraction, s.events = s.events + 1,
+                ev.terms = trim(reduce(t = '', w IN split(toLower(props.text), [' ', '\n', '\t', '-', '/', "'", '’', '.', ',', ';', ':', '!', '?', '(', ')', '"', '“', '”']) | CASE WHEN w = '' THEN t ELSE t + ' ' + left(w, 5) END))
 WITH ev, props, coalesce(ev._new, false) AS created
 REMOVE ev._new
 WITH ev, props, created

@@ -14,6 +14,7 @@
 // The vector is written by db.create.setNodeVectorProperty (32-bit floats, half the bytes
 // of a list property: every cosine of the BFS, the bridge and the exact scan reads it),
 // the only write of it: props go in without it.
+// `terms` (the keyword signal's field): the expression of schema/backfill_terms.
 UNWIND $rows AS row
 CALL (row) {
   UNWIND row.keys AS entity_key
@@ -39,7 +40,8 @@ MERGE (f:Fact {id: row.id})
 ON CREATE SET f += props {.*, embedding: null}, f.agent_id = $agent_id, s.facts = s.facts + 1,
               f.created_at = coalesce(row.props.created_at, $now),
               f.last_confirmed_at = coalesce(row.props.created_at, $now),
-              f.valid_from = coalesce(row.props.valid_from, row.props.created_at, $now)
+              f.valid_from = coalesce(row.props.valid_from, row.props.created_at, $now),
+              f.terms = trim(reduce(t = '', w IN split(toLower(props.text), [' ', '\n', '\t', '-', '/', "'", '’', '.', ',', ';', ':', '!', '?', '(', ')', '"', '“', '”']) | CASE WHEN w = '' THEN t ELSE t + ' ' + left(w, 5) END))
 WITH f, about, row
 CALL (f, row) {
   WITH f, row WHERE row.props.embedding IS NOT NULL

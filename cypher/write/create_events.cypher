@@ -7,6 +7,7 @@
 // created on first use from the agent's current counts. With $embedder, the agent's embedding
 // model is claimed in the same statement (as spaces/claim: recorded at the first write): the
 // caller compares the returned model and rolls the transaction back when it is another one.
+// `terms` (the keyword signal's field): the expression of schema/backfill_terms.
 CALL () {
   UNWIND CASE WHEN $embedder IS NULL THEN [] ELSE [$embedder] END AS model
   MERGE (sp:AgentEmbedder {agent_id: $agent_id})
@@ -29,7 +30,8 @@ CALL (s) {
 UNWIND $rows AS row
 WITH s, recorded, row, row.props AS props
 MERGE (ev:Event {id: row.id})
-ON CREATE SET ev += props {.*, embedding: null}, ev.agent_id = $agent_id, s.events = s.events + 1
+ON CREATE SET ev += props {.*, embedding: null}, ev.agent_id = $agent_id, s.events = s.events + 1,
+              ev.terms = trim(reduce(t = '', w IN split(toLower(props.text), [' ', '\n', '\t', '-', '/', "'", '’', '.', ',', ';', ':', '!', '?', '(', ')', '"', '“', '”']) | CASE WHEN w = '' THEN t ELSE t + ' ' + left(w, 5) END))
 FOREACH (_ IN CASE WHEN coalesce(row.pending, false) AND ev.extracted_at IS NULL
                    THEN [1] ELSE [] END | SET ev:PendingExtraction)
 WITH ev, props, recorded

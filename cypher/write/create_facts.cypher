@@ -3,6 +3,7 @@
 // returns: written int
 // Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
 // created on first use from the agent's current counts.
+// `terms` (the keyword signal's field): the expression of schema/backfill_terms.
 MERGE (s:AgentStats {agent_id: $agent_id})
   ON CREATE SET s.counting = true
 WITH s
@@ -20,7 +21,8 @@ CALL (s) {
 UNWIND $rows AS row
 WITH s, row, row.props AS props
 MERGE (f:Fact {id: row.id})
-ON CREATE SET f += props {.*, embedding: null}, f.agent_id = $agent_id, s.facts = s.facts + 1
+ON CREATE SET f += props {.*, embedding: null}, f.agent_id = $agent_id, s.facts = s.facts + 1,
+              f.terms = trim(reduce(t = '', w IN split(toLower(props.text), [' ', '\n', '\t', '-', '/', "'", '’', '.', ',', ';', ':', '!', '?', '(', ')', '"', '“', '”']) | CASE WHEN w = '' THEN t ELSE t + ' ' + left(w, 5) END))
 WITH f, row
 CALL (f, row) {
   WITH f, row WHERE row.props.embedding IS NOT NULL

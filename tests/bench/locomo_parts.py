@@ -21,11 +21,11 @@ from graph.memory.read.search import (
 )
 from graph.memory.text import fold
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
-from graph.memory.write.entities import collect_mentions
 from graph.memory.write.extract.extraction import normalize_extraction
 from graph.memory.write.extract.offline import extract_with, load_nlp
 from graph.memory.write.planning import EntityInfo, mentions
-from graph.memory.write.resolve import Candidate, resolve_entity, speaker_key
+from graph.memory.write.resolve.decisions import Candidate, resolve_entity, speaker_key
+from graph.memory.write.resolve.stage import collect_mentions
 
 KS = (5, 10, 20)
 # LoCoMo question categories (as the LoCoMo paper's evaluation code maps them)
@@ -159,7 +159,8 @@ async def bm25_hits(
     """BM25 top-20 of the agent's facts and turns: the full-text index over-fetched until the
     agent has 20 hits (the same exact strategy as retrieve; a fixed huge k collects every
     agent's hits and exhausts the server's transaction memory on a shared database)."""
-    q = lucene_query(keywords(question, limit=32))
+    q = lucene_query(keywords(question, limit=32), prefix=0)  # plain BM25: whole words
+    q = f"text:({q})" if q else q
     if not q:
         return {"facts": [], "events": []}
     scope = Scope(agent, None, vec, 0.0)

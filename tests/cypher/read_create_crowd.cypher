@@ -6,6 +6,7 @@ UNWIND $rows AS row
 CREATE (f:Fact {id: row.id, agent_id: row.agent_id, text: row.text, embedding: row.embedding,
                 subject_key: 'thing:crowd', kind: 'fact', confidence: 0.9, importance: 0.5,
                 reinforcement_count: 1, created_at: $at, valid_from: $at})
+SET f.terms = trim(reduce(t = '', w IN split(toLower(row.text), [' ', '.', ',']) | t + ' ' + left(w, 5)))
 WITH row.agent_id AS agent, count(f) AS n
 OPTIONAL MATCH (s:AgentStats {agent_id: agent})
 SET s.facts = s.facts + n

@@ -199,11 +199,25 @@ def lucene_escape(term: str) -> str:
     return _LUCENE_SPECIAL.sub(r"\\\1", term)
 
 
-def lucene_query(words: Sequence[str]) -> str:
-    """An OR query of the escaped words (and their accent-folded forms); "" when no words."""
+# The keyword signal searches ``terms``, the stored text's words each cut to its first
+# PREFIX_CHARS characters (schema/backfill_terms), with the question's words cut the same way:
+# one truncation serves as a light stemmer in every language ("temperaturas" and
+# "temperature" → "tempe") and meets the cognates a mixed-language memory is full of
+# ("precipitação" / "precipitation" → "preci", "sedimentos" / "sediments" → "sedim"), where
+# whole words meet only names and numbers; BM25 still weighs each cut word by its rarity. Five
+# characters is the truncation length cross-language retrieval settles on for European
+# languages; the index folds accents ("água" and "agua" meet).
+PREFIX_CHARS = 5
+
+
+def lucene_query(words: Sequence[str], prefix: int = PREFIX_CHARS) -> str:
+    """An OR query of the escaped words each cut to its first ``prefix`` characters (for the
+    ``terms`` field); ``prefix=0``: the whole words and their accent-folded forms (for the
+    ``text`` field: the plain BM25 peers of the benchmarks). "" when no words."""
     terms: dict[str, None] = {}
     for word in words:
-        for form in (word, *fold(word).split()):
+        forms = [word.lower()[:prefix]] if prefix else [word, *fold(word).split()]
+        for form in forms:
             if form:
                 terms.setdefault(lucene_escape(form), None)
     return " OR ".join(terms)
@@ -211,16 +225,16 @@ def lucene_query(words: Sequence[str]) -> str:
 
 def agent_lucene(lucene: str, agent_id: str) -> str:
     """``lucene`` limited to one agent inside the full-text index: the query's words match the
-    ``text`` field only, and a zero-weight phrase on the ``agent_id`` field keeps this agent's
+    ``terms`` field only, and a zero-weight phrase on the ``agent_id`` field keeps this agent's
     documents (its tokens in order; the statement still checks ``agent_id`` exactly, so an id
     whose tokens contain another's is filtered there). Zero weight: BM25 scores are those of
     the words alone. "" stays "" (keyword signal off)."""
     if not lucene:
         return ""
     if not any(ch.isalnum() for ch in agent_id):  # no token to match: the words alone
-        return f"text:({lucene})"
+        return f"terms:({lucene})"
     phrase = agent_id.replace("\\", "\\\\").replace('"', '\\"')
-    return f'text:({lucene}) AND agent_id:"{phrase}"^0'
+    return f'terms:({lucene}) AND agent_id:"{phrase}"^0'
 
 
 def keyword_terms(plan: RetrievalPlan, names: bool = True) -> list[str]:

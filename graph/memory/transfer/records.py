@@ -56,8 +56,9 @@ KINDS = (
 _DATE_SUFFIXES = ("_at",)
 _DATE_NAMES = frozenset({"valid_from", "valid_to", "valid_until", "since"})
 # Properties never exported: they belong to the agent's place in this database, not its memory
-# (``agent_norm``: an alias's lookup key made of its agent's id and norm, set again on import).
-_DROPPED = frozenset({"agent_id", "agent_norm"})
+# (``agent_norm``: an alias's lookup key made of its agent's id and norm, set again on import;
+# ``terms``: the keyword field derived from a fact's or event's text, derived again on import).
+_DROPPED = frozenset({"agent_id", "agent_norm", "terms"})
 _ID_NAMESPACE = uuid.UUID("8f4b7a52-64a5-4d1f-9d0e-6b1c2f0a9e31")
 
 

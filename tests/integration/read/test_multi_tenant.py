@@ -152,12 +152,12 @@ async def test_keyword_equals_exhaustive_fulltext(executor: Executor, crowd: Cro
     lucene = lucene_query(keywords(QUERY))
     reference = await executor.run_text(
         load_query("read_crowd_fulltext_all"),
-        {"agent_id": crowd.target, "q": f"text:({lucene})", "limit": None},
+        {"agent_id": crowd.target, "q": f"terms:({lucene})", "limit": None},
     )
     assert len(reference) > 10
     crowded = await executor.run_text(
         load_query("read_crowd_fulltext_all"),
-        {"agent_id": crowd.target, "q": f"text:({lucene})", "limit": 15},
+        {"agent_id": crowd.target, "q": f"terms:({lucene})", "limit": 15},
     )
     assert crowded == []  # the global top 15 holds none of the target's facts
     stats = SearchStats()

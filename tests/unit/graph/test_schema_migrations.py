@@ -80,9 +80,9 @@ class Backfilling(MetaOnly):
 
 
 async def test_a_backfill_runs_in_batches_until_nothing_is_left() -> None:
-    ex = Backfilling(20_007, [BACKFILL_BATCH, BACKFILL_BATCH, 7, 0])
+    ex = Backfilling(20_007, [BACKFILL_BATCH, BACKFILL_BATCH, 7, 0] * len(BACKFILLS))
     await ensure_schema(ex, 384)  # type: ignore[arg-type]
-    assert ex.batches == [{"batch": BACKFILL_BATCH}] * 4 and ex.counts == []
+    assert ex.batches == [{"batch": BACKFILL_BATCH}] * 4 * len(BACKFILLS) and ex.counts == []
 
 
 async def test_a_backfill_costs_one_count_when_nothing_lacks_the_value() -> None:

@@ -156,17 +156,23 @@ def test_expansion_adds_neighbours_once_in_order() -> None:
 
 
 def test_lucene_query_escapes_syntax() -> None:
-    q = planner.lucene_query(["c++", "são", "a:b"])
+    q = planner.lucene_query(["c++", "são", "a:b"], prefix=0)
     assert q == "c\\+\\+ OR c OR são OR sao OR a\\:b OR a OR b"
     assert planner.lucene_query([]) == ""
 
 
-def test_agent_lucene_limits_the_words_to_text_and_the_agent_by_a_zero_weight_phrase() -> None:
+def test_lucene_query_cuts_each_word_to_its_first_five_characters() -> None:
+    q = planner.lucene_query(["Precipitação", "Lisboa", "mora", "a+b:cdef"])
+    assert q == "preci OR lisbo OR mora OR a\\+b\\:c"
+    assert planner.lucene_query(["Precipitação"], prefix=0) == "Precipitação OR precipitacao"
+
+
+def test_agent_lucene_limits_the_words_to_terms_and_the_agent_by_a_zero_weight_phrase() -> None:
     assert (
         agent_lucene("kafka OR migration", "team-a:bot_7")
-        == 'text:(kafka OR migration) AND agent_id:"team-a:bot_7"^0'
+        == 'terms:(kafka OR migration) AND agent_id:"team-a:bot_7"^0'
     )
     # quotes and backslashes of an id cannot end the phrase early
-    assert agent_lucene("x", 'a"b\\c') == 'text:(x) AND agent_id:"a\\"b\\\\c"^0'
+    assert agent_lucene("x", 'a"b\\c') == 'terms:(x) AND agent_id:"a\\"b\\\\c"^0'
     assert agent_lucene("", "team-a") == ""  # keyword signal off stays off
-    assert agent_lucene("x", "---") == "text:(x)"  # no token to match: the words alone
+    assert agent_lucene("x", "---") == "terms:(x)"  # no token to match: the words alone
