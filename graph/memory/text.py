@@ -199,11 +199,17 @@ _STOPWORDS: dict[str, frozenset[str]] = {
         "el la los las un una es son yo mi tú él ella nosotros y o de del en para con no más "
         "pero que fue está estoy soy vivo"
     ),
+    # French is told apart so that its "de", "la", "en" do not vote it Spanish (the offline
+    # extractor has rules for Portuguese and Spanish only).
+    "fr": _words(
+        "le la les un une des est sont je j l d qu n s mon ma mes tu il elle nous vous ils "
+        "elles et ou du au aux dans pour avec ne pas plus mais qui que c ce cette été suis habite"
+    ),
 }
 
 
 def detect_language(text: str) -> str | None:
-    """Cheap stop-word vote ("en", "pt", "es"); None when nothing stands out. Good enough to
+    """Cheap stop-word vote ("en", "pt", "es", "fr"); None when nothing stands out. Good enough to
     tag facts, not to translate them."""
     words = normalize(text).split()
     if not words:
