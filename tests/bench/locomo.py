@@ -672,9 +672,9 @@ if __name__ == "__main__":
     )
     parser.add_argument(
         "--embedder",
-        default="minilm",
-        help=f"the embedder of every ranker, one of {', '.join(EMBEDDERS)} (e5: "
-        "optional extra `e5`); a comma list runs one after the other",
+        default=None,
+        help=f"the embedder of every ranker, one of {', '.join(EMBEDDERS)} (default: the "
+        "configured one, HIPPOGRAPH_EMBEDDER); a comma list runs one after the other",
     )
     parser.add_argument(
         "--rescorer",
@@ -691,7 +691,7 @@ if __name__ == "__main__":
     )
     args = parser.parse_args()
     extra = {v.split("=", 1)[0]: json.loads(v.split("=", 1)[1]) for v in args.variant}
-    names = args.embedder.split(",")
+    names = (args.embedder or Settings().embedder).split(",")
     if unknown := [n for n in names if n not in EMBEDDERS]:
         parser.error(f"unknown embedder {unknown[0]!r}")
     for name in names:
