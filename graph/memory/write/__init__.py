@@ -12,8 +12,8 @@ Rooms (modules with pure decisions are unit-tested without a database):
 - Message path, stage by stage: ``guard`` (empty, oversized, control characters; PII) →
   ``store`` (event log, context read, the one write transaction) → ``llm_stages`` (informed / fallback extraction,
   disambiguation, reconcile calls; prompts in ``graph/memory/prompts``) or ``extract/offline/`` (spaCy +
-  rules, no LLM) → ``extract/extraction`` (hardening, normalisation, semantic dedup) → ``resolve`` +
-  ``entities`` (entity resolution) → ``reconcile`` + ``decide`` (ADD / UPDATE / DELETE /
+  rules, no LLM) → ``extract/extraction`` (hardening, normalisation, semantic dedup) → ``resolve/``
+  (entity resolution: ``decisions``, ``stage``) → ``reconcile/`` (``decisions``, ``stage``: ADD / UPDATE / DELETE /
   NOOP) → ``planning`` (mirror facts, evidence, supersession, commit rows) →
   ``commit_stage`` (candidates, plan, write, receipts); ``trace`` records each call,
   ``pipeline`` checks the call and logs the event, ``stages`` runs the rest

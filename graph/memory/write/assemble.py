@@ -7,9 +7,9 @@ import logging
 from typing import Any
 
 from graph.memory.text import content_hash, normalize
-from graph.memory.write.entities import Resolved
 from graph.memory.write.extract.extraction import ExtractedFact, Extraction
 from graph.memory.write.planning import FactItem, RelationItem, find_evidence, mentions
+from graph.memory.write.resolve.stage import Resolved
 
 __all__ = ["Assembled", "assemble", "fact_item"]
 

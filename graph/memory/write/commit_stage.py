@@ -9,7 +9,6 @@ from typing import Any
 
 from graph.executor import Executor, Transaction
 from graph.memory.write.config import WriteConfig
-from graph.memory.write.decide import decide
 from graph.memory.write.extract.extraction import Extraction
 from graph.memory.write.llm_stages import LLMSession
 from graph.memory.write.models import TokenCounts, WriteResult
@@ -21,7 +20,8 @@ from graph.memory.write.planning import (
     flag_contradictions,
 )
 from graph.memory.write.reads import load_fact_candidates
-from graph.memory.write.reconcile import ExistingFact, ExistingRelation, hybrid_rank
+from graph.memory.write.reconcile.decisions import ExistingFact, ExistingRelation, hybrid_rank
+from graph.memory.write.reconcile.stage import decide
 from graph.memory.write.store import Fence, commit
 from graph.memory.write.trace import WriteRun
 

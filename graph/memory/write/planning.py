@@ -13,7 +13,7 @@ from typing import Any
 from graph.memory.text import detect_language, fold
 from graph.memory.write.extract.extraction import ExtractedFact
 from graph.memory.write.models import FactChange
-from graph.memory.write.reconcile import (
+from graph.memory.write.reconcile.decisions import (
     ExistingFact,
     ExistingRelation,
     FactDecision,

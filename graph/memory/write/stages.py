@@ -20,14 +20,14 @@ from graph.memory.text import fold, word_ngrams
 from graph.memory.write.assemble import assemble
 from graph.memory.write.commit_stage import account, copy_into, decide_and_commit, save_receipt
 from graph.memory.write.config import WriteConfig
-from graph.memory.write.entities import Resolved, resolve_mentions
 from graph.memory.write.extract.extraction import known_context, semantic_dedup
 from graph.memory.write.extract.stage import Prepared, extract_with_llm, prepare
 from graph.memory.write.llm_stages import LLMSession
 from graph.memory.write.models import WriteResult
 from graph.memory.write.planning import FactItem, RelationItem
 from graph.memory.write.reads import load_context
-from graph.memory.write.reconcile import FactDecision
+from graph.memory.write.reconcile.decisions import FactDecision
+from graph.memory.write.resolve.stage import Resolved, resolve_mentions
 from graph.memory.write.shared_tx import SharedTransaction
 from graph.memory.write.store import AlreadyExtracted, Fence, WriteConflict
 from graph.memory.write.trace import WriteRun

@@ -27,7 +27,7 @@ from graph.memory.documents.parse import FORMATS
 from graph.memory.jobs.queue import STATUSES
 from graph.memory.maintenance.kinds import MAINTENANCE_KINDS
 from graph.memory.write.models import FACT_KINDS
-from graph.memory.write.reconcile import ACTIONS
+from graph.memory.write.reconcile.decisions import ACTIONS
 from server.composition import KINDS
 from server.settings import Settings
 

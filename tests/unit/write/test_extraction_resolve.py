@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from graph.memory.write.entities import Resolved, collect_mentions
 from graph.memory.write.extract.extraction import (
     ExtractedEntity,
     ExtractedFact,
@@ -12,7 +11,8 @@ from graph.memory.write.extract.extraction import (
     normalize_extraction,
     semantic_dedup,
 )
-from graph.memory.write.resolve import Candidate, resolve_entity, speaker_key, strip_hint
+from graph.memory.write.resolve.decisions import Candidate, resolve_entity, speaker_key, strip_hint
+from graph.memory.write.resolve.stage import Resolved, collect_mentions
 
 
 def test_harden_caps_drops_truncates_coerces() -> None:

@@ -17,7 +17,7 @@ from graph.memory.text import fold
 from graph.memory.write.extract.extraction import ExtractedFact
 from graph.memory.write.extract.offline import extract_with, load_nlp
 from graph.memory.write.planning import EntityInfo, FactItem, RelationItem, build_plan
-from graph.memory.write.reconcile import FactDecision
+from graph.memory.write.reconcile.decisions import FactDecision
 from tests.bench.corpus_texts import BENCH, sample
 
 FRAGMENTS = [

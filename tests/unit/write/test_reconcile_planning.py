@@ -20,7 +20,7 @@ from graph.memory.write.planning import (
     flag_contradictions,
     mentions,
 )
-from graph.memory.write.reconcile import (
+from graph.memory.write.reconcile.decisions import (
     ExistingFact,
     ExistingRelation,
     FactDecision,
@@ -242,7 +242,7 @@ def test_build_plan_controlled_and_shadow() -> None:
 
 
 def test_hybrid_rank_prefers_lexical_overlap_on_ties() -> None:
-    from graph.memory.write.reconcile import hybrid_rank
+    from graph.memory.write.reconcile.decisions import hybrid_rank
 
     cands = [
         ExistingFact("a", "Rafael enjoys long walks", 0.70),
@@ -293,9 +293,9 @@ def test_known_context_budget() -> None:
 
 
 def test_informed_answer_actions_are_parsed_and_validated() -> None:
-    from graph.memory.write.decide import informed_decision
     from graph.memory.write.extract.extraction import harden
     from graph.memory.write.planning import FactItem
+    from graph.memory.write.reconcile.stage import informed_decision
 
     ex = harden(
         {

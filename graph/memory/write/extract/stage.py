@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from graph.memory.write.config import WriteConfig
-from graph.memory.write.entities import Mention, collect_mentions
 from graph.memory.write.extract.extraction import Extraction, KnownContext, normalize_extraction
 from graph.memory.write.extract.offline import extract_offline
 from graph.memory.write.llm_stages import (
@@ -17,6 +16,7 @@ from graph.memory.write.llm_stages import (
     informed_extraction,
 )
 from graph.memory.write.models import WriteResult
+from graph.memory.write.resolve.stage import Mention, collect_mentions
 from graph.memory.write.trace import WriteRun, last_items
 from graph.providers import Embedder
 

@@ -13,7 +13,7 @@ from graph.memory.write.extract.extraction import Extraction
 from graph.memory.write.llm_stages import LLMSession, disambiguate
 from graph.memory.write.planning import EntityInfo
 from graph.memory.write.reads import load_entity_candidates
-from graph.memory.write.resolve import (
+from graph.memory.write.resolve.decisions import (
     RELATIONSHIP_TERMS,
     SPEAKER_PRONOUNS,
     Candidate,

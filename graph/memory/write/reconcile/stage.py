@@ -5,7 +5,7 @@ from __future__ import annotations
 from graph.memory.write.config import WriteConfig
 from graph.memory.write.llm_stages import LLMSession, reconcile_batch
 from graph.memory.write.planning import FactItem
-from graph.memory.write.reconcile import (
+from graph.memory.write.reconcile.decisions import (
     FactDecision,
     fast_decision,
     is_retraction,
