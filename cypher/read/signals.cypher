@@ -114,7 +114,7 @@ CALL {
   RETURN collect({f: f, score: proximity, semantic: semantic, hops: hops}) AS graph_rows
 }
 CALL {
-  // aggregation by entity type (as read/facts_by_entity_type)
+  // aggregation by entity type
   UNWIND CASE WHEN any(t IN $types WHERE t <> '') THEN [1] ELSE [] END AS go
   MATCH (e:Entity {agent_id: $agent_id})
   WHERE e.type IN $types AND e.merged_into IS NULL
