@@ -22,6 +22,10 @@ from server.settings import Settings
 # `hippograph serve`) must read with the same model: the suite runs with MiniLM unless the
 # caller chose. Tests of the multilingual default build e5 themselves (the ``e5`` fixture).
 os.environ.setdefault("HIPPOGRAPH_EMBEDDER", "minilm")
+# The API processes the tests start report ready at once instead of warming up first (loading
+# the models and planning the hot statements, ~12 s to /readyz on two cores): only the tests of
+# the warm start itself and the first-minutes walk (the real default) turn it back on.
+os.environ.setdefault("HIPPOGRAPH_WARM_UP", "false")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

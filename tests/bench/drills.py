@@ -160,6 +160,8 @@ def base_env(llm_url: str | None, **extra: object) -> dict[str, str]:
             "HIPPOGRAPH_WRITE_PENDING_RECEIPT_TTL_S": "5",
             "HIPPOGRAPH_ORPHAN_AFTER_S": "8",
             "HIPPOGRAPH_ORPHAN_SWEEP_INTERVAL_S": "1",
+            # The test suite starts its API processes without the warm-up (tests/conftest.py).
+            "HIPPOGRAPH_WARM_UP": os.environ.get("HIPPOGRAPH_WARM_UP", "true"),
         }
     )
     if "HIPPOGRAPH_HOME" in os.environ:

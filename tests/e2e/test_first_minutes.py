@@ -81,6 +81,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         "HIPPOGRAPH_AUTH_DISABLED": "true",
         "HIPPOGRAPH_LLM_BASE_URL": "",
         "HIPPOGRAPH_LLM_API_KEY": "",
+        "HIPPOGRAPH_WARM_UP": "true",  # `make run`'s default: the walk a user takes
     }
     proc = None
     try:

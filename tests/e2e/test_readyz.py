@@ -20,7 +20,12 @@ ADMIN = "readyz-admin-key-" + "k" * 32
 
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
-    env = {**os.environ, "HIPPOGRAPH_WORKER_ENABLED": "false", "HIPPOGRAPH_ADMIN_API_KEY": ADMIN}
+    env = {
+        **os.environ,
+        "HIPPOGRAPH_WORKER_ENABLED": "false",
+        "HIPPOGRAPH_ADMIN_API_KEY": ADMIN,
+        "HIPPOGRAPH_WARM_UP": "true",
+    }
     with api_subprocess(env) as url:
         deadline = time.monotonic() + 120  # the start-up warm-up holds readiness back
         while httpx.get(f"{url}/readyz", timeout=30).status_code != 200:

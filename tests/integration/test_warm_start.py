@@ -121,7 +121,12 @@ def test_readyz_answers_ready_only_after_the_warm_up(
     monkeypatch.setattr(server.app, "warm_start", held_warm_start)
     app = create_app(
         settings.model_copy(
-            update={"embedder": "hash", "worker_enabled": False, "allowed_hosts": "testserver"}
+            update={
+                "embedder": "hash",
+                "worker_enabled": False,
+                "allowed_hosts": "testserver",
+                "warm_up": True,
+            }
         )
     )
     with TestClient(app) as client:
