@@ -19,23 +19,37 @@ done
 
 source scripts/test-env.sh
 logs=$(mktemp -d)
-# Independent steps overlap: the tests' server starts while lint and the unit tier run, and the
-# 2026 line's run (its own server and agents) goes on beside the rest; its output comes last.
-started=0 start_pid="" line2026_pid=""
+# The tests that run Neo4j servers of their own (fresh homes, a server they kill or stop; none
+# of them uses the tests' server) form a second tier: it runs beside the main tier, after the
+# 2026 line's run (its own server and agents); their output comes last. The tests' server
+# starts while lint and the unit tier run.
+own_servers=(tests/e2e/test_drills.py tests/e2e/test_outage.py tests/e2e/test_first_minutes.py
+  tests/integration/test_local_runtime.py)
+started=0 start_pid="" side_pid=""
 if [ -z "${NEO4J_URI:-}" ] && ! hippograph neo4j status >/dev/null 2>&1; then
   hippograph neo4j start >"$logs/neo4j-start" 2>&1 &
   start_pid=$!
   started=1
 fi
-if [ -z "${NEO4J_URI:-}" ]; then
-  setsid scripts/test-line-2026.sh >"$logs/line-2026" 2>&1 </dev/null &
-  line2026_pid=$!
-fi
+# Job control: the side tier gets a process group of its own (stopped as one on an interrupt).
+set -m
+(
+  if [ -z "${NEO4J_URI:-}" ]; then
+    scripts/test-line-2026.sh >"$logs/line-2026" 2>&1
+    echo $? >"$logs/line-2026.rc"
+  fi
+  pytest -q -p no:cacheprovider "${own_servers[@]}" "$@" >"$logs/own-servers" 2>&1
+  echo $? >"$logs/own-servers.rc"
+) </dev/null &
+side_pid=$!
+set +m
 cleanup() {
-  if [ -n "$line2026_pid" ] && kill -0 "$line2026_pid" 2>/dev/null; then
-    kill -- -"$line2026_pid" 2>/dev/null
+  if [ -n "$side_pid" ] && kill -0 "$side_pid" 2>/dev/null; then
+    kill -INT -- -"$side_pid" 2>/dev/null  # pytest runs its teardowns (servers of its own)
+    wait "$side_pid" 2>/dev/null
     (export HIPPOGRAPH_NEO4J_BOLT_PORT=$((HIPPOGRAPH_NEO4J_BOLT_PORT + 1000)) HIPPOGRAPH_NEO4J_LINE=2026
      hippograph neo4j stop >/dev/null)
+    python -c 'from tests.bench.drills import own_neo4j; own_neo4j().stop()' 2>/dev/null
   fi
   [ -n "$start_pid" ] && wait "$start_pid" 2>/dev/null
   [ "$started" = 1 ] && hippograph neo4j stop
@@ -58,19 +72,26 @@ if [ -n "$start_pid" ]; then
   cat "$logs/neo4j-start"
   [ "$src" = 0 ] || exit 1
 fi
-echo "==> pytest tests/integration tests/e2e"; pytest -q -p no:cacheprovider tests/integration tests/e2e "$@"
+ignore=()
+for path in "${own_servers[@]}"; do ignore+=(--ignore="$path"); done
+echo "==> pytest tests/integration tests/e2e (but the tests with servers of their own)"
+pytest -q -p no:cacheprovider tests/integration tests/e2e "${ignore[@]}" "$@"
 prc=$?
-# 5: no test collected; a selection (-k ...) may leave one of the two runs empty, not both.
-[ "$urc" = 5 ] && [ "$prc" = 5 ] && { echo "pytest collected no tests"; rc=1; }
-[ "$urc" != 0 ] && [ "$urc" != 5 ] && rc=1
-[ "$prc" != 0 ] && [ "$prc" != 5 ] && rc=1
-
-if [ -n "$line2026_pid" ]; then
+wait "$side_pid"
+side_pid=""
+if [ -f "$logs/line-2026.rc" ]; then
   echo "==> pytest on the Neo4j 2026 line (vector search forms, multi-tenant reads, speed guard, write plans, 32-bit vectors, its Java, the page-cache warm-up)"
-  wait "$line2026_pid" || rc=1
-  line2026_pid=""
   cat "$logs/line-2026"
+  [ "$(cat "$logs/line-2026.rc")" = 0 ] || rc=1
 fi
+echo "==> pytest with servers of their own (drills, outage, first minutes, local runtime)"
+cat "$logs/own-servers"
+orc=$(cat "$logs/own-servers.rc" 2>/dev/null || echo 1)
+# 5: no test collected; a selection (-k ...) may leave some of the runs empty, not all.
+[ "$urc" = 5 ] && [ "$prc" = 5 ] && [ "$orc" = 5 ] && { echo "pytest collected no tests"; rc=1; }
+for code in "$urc" "$prc" "$orc"; do
+  [ "$code" != 0 ] && [ "$code" != 5 ] && rc=1
+done
 
 echo "==> \`make run\`'s database after the tests"
 "${run_env[@]}" python -m tests.isolation check "$fingerprint" || rc=1
