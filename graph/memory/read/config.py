@@ -139,10 +139,7 @@ class RetrieveConfig:
             (0.0 <= c.confidence_weight <= 1.0, "confidence_weight must be in [0, 1]"),
             (0.0 <= c.semantic_floor < 1.0, "semantic_floor must be in [0, 1)"),
             (0.0 <= c.language_gap <= 0.2, "language_gap must be in [0, 0.2]"),
-            (
-                0.0 <= c.hop_decay <= 1.0 and 0.0 <= c.activation_decay <= 1.0,
-                "decay factors must be in [0, 1]",
-            ),
+            (0.0 <= c.hop_decay <= 1.0, "hop_decay must be in [0, 1]"),
             (all(k in DEFAULT_WEIGHTS for k in c.weights), "unknown score weight"),
             (
                 0 <= c.bridge_seeds <= 20

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -114,11 +115,11 @@ class ActivationConfig:
     default: it measured 0.0 on LoCoMo and on MuSiQue for about half of retrieve's time), and
     the relation bridge from the best-ranked facts (bridge.py: on, 3 seeds)."""
 
-    activation_hops: int = 0
-    activation_decay: float = 0.5
-    activation_seeds: int = 5
-    activation_facts_per_entity: int = 3
-    activation_max_related: int = 5
+    activation_hops: int = 0  # 0 = off; the rest of activation is fixed (never measured a gain)
+    activation_decay: ClassVar[float] = 0.5
+    activation_seeds: ClassVar[int] = 5
+    activation_facts_per_entity: ClassVar[int] = 3
+    activation_max_related: ClassVar[int] = 5
     # Relation bridge (graph/memory/read/bridge.py): from the bridge_seeds best-ranked facts
     # through the entities they mention to those entities and their RELATES_TO neighbours, then
     # to the facts about what it reached (0 seeds = off; docs/benchmarks.md, multi-hop).
