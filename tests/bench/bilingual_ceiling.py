@@ -34,14 +34,14 @@ from pathlib import Path
 import numpy as np
 
 from graph.executor import Executor, connect
-from graph.memory.read.planner import keywords, lucene_query
-from graph.memory.read.search import Scope, SearchStats, keyword_events, keyword_facts
+from graph.memory.read.planner import PREFIX_CHARS
 from graph.memory.text import detect_language
 from graph.providers import Embedder
 from graph.providers.base import embed_queries
 from server.composition import build_embedder
 from server.settings import Settings
 from tests.bench.bilingual import DEFAULT_DATA, corpus_file, questions_file
+from tests.bench.locomo_parts import bm25_hits
 from tests.bench.multihop_parts import load_corpus, load_questions, passage_order, recall_at
 from tests.cypher import load_query
 
@@ -92,39 +92,15 @@ async def keyword_scores(
     ex: Executor, agent: str, question: str, vector: list[float], items: Items
 ) -> np.ndarray:
     """Retrieve's keyword signal for every item: BM25 on cut words, ÷ the agent's best hit."""
-    out = np.zeros(len(items.ids), dtype=np.float32)
-    query = lucene_query(keywords(question, limit=32))
-    if not query:
-        return out
     counts = (await ex.run("read/agent_counts", {"agent_id": agent}, read=True))[0]
-    scope, lucene = Scope(agent, None, vector, 0.0), f"terms:({query})"
-    facts = await keyword_facts(
-        ex,
-        scope,
-        lucene=lucene,
-        limit=100,
-        agent_facts=counts["agent_facts"],
-        total_facts=counts["total_facts"],
-        cap=200_000,
-        stats=SearchStats(),
-    )
-    events = await keyword_events(
-        ex,
-        scope,
-        lucene=lucene,
-        limit=100,
-        agent_events=counts["agent_events"],
-        total_events=counts["total_events"],
-        cap=200_000,
-        stats=SearchStats(),
+    hits = await bm25_hits(
+        ex, agent, question, vector, counts, field="terms", prefix=PREFIX_CHARS, limit=100
     )
     where = {item: n for n, item in enumerate(items.ids)}
-    for fact in facts:
-        if fact.id in where:
-            out[where[fact.id]] = fact.scores.keyword
-    for event in events:
-        if event.id in where:
-            out[where[event.id]] = event.keyword
+    out = np.zeros(len(items.ids), dtype=np.float32)
+    for score, item in hits["facts"] + hits["events"]:
+        if item in where:
+            out[where[item]] = score
     return out
 
 

@@ -154,13 +154,23 @@ async def vector_hits(
 
 
 async def bm25_hits(
-    ex: Executor, agent: str, question: str, vec: list[float], counts: dict[str, int]
+    ex: Executor,
+    agent: str,
+    question: str,
+    vec: list[float],
+    counts: dict[str, int],
+    *,
+    field: str = "text",
+    prefix: int = 0,
+    limit: int = 20,
 ) -> dict[str, list[tuple[float, str]]]:
-    """BM25 top-20 of the agent's facts and turns: the full-text index over-fetched until the
-    agent has 20 hits (the same exact strategy as retrieve; a fixed huge k collects every
-    agent's hits and exhausts the server's transaction memory on a shared database)."""
-    q = lucene_query(keywords(question, limit=32), prefix=0)  # plain BM25: whole words
-    q = f"text:({q})" if q else q
+    """BM25 top-``limit`` of the agent's facts and turns: the full-text index over-fetched until
+    the agent has that many hits (the same exact strategy as retrieve; a fixed huge k collects
+    every agent's hits and exhausts the server's transaction memory on a shared database).
+    Default: plain BM25 on whole words; ``field="terms", prefix=5`` is retrieve's keyword
+    signal on cut words."""
+    q = lucene_query(keywords(question, limit=32), prefix=prefix)
+    q = f"{field}:({q})" if q else q
     if not q:
         return {"facts": [], "events": []}
     scope = Scope(agent, None, vec, 0.0)
@@ -169,7 +179,7 @@ async def bm25_hits(
             ex,
             scope,
             lucene=q,
-            limit=20,
+            limit=limit,
             agent_facts=counts["agent_facts"],
             total_facts=counts["total_facts"],
             cap=200_000,
@@ -179,7 +189,7 @@ async def bm25_hits(
             ex,
             scope,
             lucene=q,
-            limit=20,
+            limit=limit,
             agent_events=counts["agent_events"],
             total_events=counts["total_events"],
             cap=200_000,
