@@ -1,0 +1,126 @@
+from enum import Enum
+
+
+class ChangeKind(str, Enum):
+    FACT_ADDED = "FACT_ADDED"
+    FACT_ENDED = "FACT_ENDED"
+    RELATIONSHIP_ADDED = "RELATIONSHIP_ADDED"
+    RELATIONSHIP_ENDED = "RELATIONSHIP_ENDED"
+
+
+class ContextTier(str, Enum):
+    HOT = "HOT"
+    WARM = "WARM"
+
+
+class DocumentFormat(str, Enum):
+    TEXT = "TEXT"
+    MARKDOWN = "MARKDOWN"
+    HTML = "HTML"
+
+
+class ErrorCode(str, Enum):
+    BAD_INPUT = "BAD_INPUT"
+    NOT_FOUND = "NOT_FOUND"
+    FORBIDDEN = "FORBIDDEN"
+    RATE_LIMITED = "RATE_LIMITED"
+    UNAVAILABLE = "UNAVAILABLE"
+    IN_PROGRESS = "IN_PROGRESS"
+    EMBEDDER_MISMATCH = "EMBEDDER_MISMATCH"
+    INTERNAL = "INTERNAL"
+
+
+class FactKind(str, Enum):
+    FACT = "FACT"
+    PREFERENCE = "PREFERENCE"
+    DECISION = "DECISION"
+    PROCEDURAL = "PROCEDURAL"
+    SEMANTIC = "SEMANTIC"
+
+
+class JobErrorCode(str, Enum):
+    LLM_UNAVAILABLE = "LLM_UNAVAILABLE"
+    STORE_UNAVAILABLE = "STORE_UNAVAILABLE"
+    TIMEOUT = "TIMEOUT"
+    FETCH_REFUSED = "FETCH_REFUSED"
+    PII_REJECTED = "PII_REJECTED"
+    QUOTA_EXCEEDED = "QUOTA_EXCEEDED"
+    BAD_PAYLOAD = "BAD_PAYLOAD"
+    EXTRACTION_FAILED = "EXTRACTION_FAILED"
+    LEASE_EXPIRED = "LEASE_EXPIRED"
+    INTERNAL = "INTERNAL"
+
+
+class JobKind(str, Enum):
+    EXTRACT = "EXTRACT"
+    DOCUMENT_INGEST = "DOCUMENT_INGEST"
+    CHUNK_EXTRACT = "CHUNK_EXTRACT"
+    PROFILE = "PROFILE"
+    CONSOLIDATE = "CONSOLIDATE"
+    IMPORTANCE = "IMPORTANCE"
+    DECAY = "DECAY"
+    DEDUP_ENTITIES = "DEDUP_ENTITIES"
+    RETENTION = "RETENTION"
+
+
+class JobStatus(str, Enum):
+    PENDING = "PENDING"
+    LEASED = "LEASED"
+    DONE = "DONE"
+    DEAD = "DEAD"
+
+
+class MaintenanceJob(str, Enum):
+    PROFILE = "PROFILE"
+    CONSOLIDATE = "CONSOLIDATE"
+    IMPORTANCE = "IMPORTANCE"
+    DECAY = "DECAY"
+    DEDUP_ENTITIES = "DEDUP_ENTITIES"
+    RETENTION = "RETENTION"
+
+
+class MergeCandidateStatus(str, Enum):
+    OPEN = "OPEN"
+    MERGED = "MERGED"
+    REJECTED = "REJECTED"
+
+
+class RelationshipDirection(str, Enum):
+    OUTGOING = "OUTGOING"
+    INCOMING = "INCOMING"
+
+
+class RememberSection(str, Enum):
+    ENTITIES = "ENTITIES"
+    EVENTS = "EVENTS"
+    FACTS = "FACTS"
+    RELATIONS = "RELATIONS"
+
+
+class RetrievalSignal(str, Enum):
+    SEMANTIC = "SEMANTIC"
+    KEYWORD = "KEYWORD"
+    GRAPH = "GRAPH"
+    ACTIVATION = "ACTIVATION"
+    PATTERN = "PATTERN"
+
+
+class RetrievalStrategy(str, Enum):
+    MULTI_SIGNAL = "MULTI_SIGNAL"
+    SKIP = "SKIP"
+
+
+class WriteAction(str, Enum):
+    ADD = "ADD"
+    UPDATE = "UPDATE"
+    NOOP = "NOOP"
+    DELETE = "DELETE"
+    MERGE = "MERGE"
+    FORGET = "FORGET"
+    ERASE = "ERASE"
+
+
+class WriteMode(str, Enum):
+    SHADOW = "SHADOW"
+    CONTROLLED = "CONTROLLED"
+    FULL = "FULL"

@@ -1,0 +1,179 @@
+"""What the clients decide about an answer, apart from any I/O: whether to retry and after how
+long (:func:`retry_delay`), and what the answer means (:func:`read_answer`: the data, or the
+typed error to raise). Both clients (async and sync) run the same decisions.
+
+Retrying never writes twice: an answer refused before the operation ran (HTTP 429 / 503, or a
+``RATE_LIMITED`` error) is retried for any operation; ``UNAVAILABLE`` and ``IN_PROGRESS`` met
+while a mutation ran are retried only when the mutation carries an ``idempotencyKey`` (the
+service then answers the first result instead of writing again)."""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
+
+from hippograph_client.errors import HippographError, TransportError, error_from
+
+__all__ = [
+    "NO_RETRY",
+    "Answer",
+    "RetryPolicy",
+    "failure_delay",
+    "is_idempotent",
+    "jsonable",
+    "parse_body",
+    "read_answer",
+    "retry_delay",
+    "transport_error",
+]
+
+REFUSED_BEFORE_RUNNING = {429, 503}
+RETRY_ALWAYS = {"RATE_LIMITED"}
+RETRY_IF_IDEMPOTENT = {"UNAVAILABLE", "IN_PROGRESS"}
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How hard the client tries: ``attempts`` calls at most; between them the delay the
+    service asked for (``Retry-After`` / ``retryAfterSeconds``) or else exponential backoff
+    from ``backoff`` seconds with jitter, never longer than ``max_delay``."""
+
+    attempts: int = 5
+    backoff: float = 0.5
+    max_delay: float = 30.0
+
+    def backoff_delay(self, attempt: int) -> float:
+        """Attempt 1 waits about ``backoff``, each next one twice as long (±25 %)."""
+        delay = self.backoff * 2 ** (attempt - 1)
+        return min(self.max_delay, delay * random.uniform(0.75, 1.25))
+
+
+NO_RETRY = RetryPolicy(attempts=1)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One HTTP answer as the decisions need it."""
+
+    status_code: int
+    headers: Mapping[str, str]
+    body: Any  # the parsed JSON, or None when it was not JSON
+
+
+def is_idempotent(query: str, variables: Mapping[str, Any] | None) -> bool:
+    """A query, or a mutation sent with an idempotency key."""
+    if not query.lstrip().startswith("mutation"):
+        return True
+    return bool((variables or {}).get("idempotencyKey"))
+
+
+def _errors(body: Any) -> list[dict[str, Any]]:
+    """Top-level errors, then the errors of every mutation payload (``{..., errors: [...]}``)."""
+    if not isinstance(body, dict):
+        return []
+    found = [e for e in body.get("errors") or [] if isinstance(e, dict)]
+    for value in (body.get("data") or {}).values():
+        if isinstance(value, dict) and isinstance(value.get("errors"), list):
+            found += [e for e in value["errors"] if isinstance(e, dict)]
+    return found
+
+
+def _code(error: dict[str, Any]) -> str:
+    return str(error.get("code") or (error.get("extensions") or {}).get("code") or "")
+
+
+def _asked_delay(answer: Answer, errors: list[dict[str, Any]]) -> float | None:
+    """The wait the service asked for: the ``Retry-After`` header (seconds or an HTTP date),
+    else an error's ``retryAfterSeconds``."""
+    header = {k.lower(): v for k, v in answer.headers.items()}.get("retry-after")
+    if header:
+        try:
+            return max(0.0, float(header))
+        except ValueError:
+            parsed = email.utils.parsedate_to_datetime(header)
+            return max(0.0, parsed.timestamp() - time.time())
+    for error in errors:
+        value = (error.get("extensions") or {}).get("retryAfterSeconds")
+        if isinstance(value, int | float):
+            return max(0.0, float(value))
+    return None
+
+
+def retry_delay(
+    policy: RetryPolicy, attempt: int, answer: Answer, idempotent: bool
+) -> float | None:
+    """Seconds to wait before attempt ``attempt + 1``, or None to stop here."""
+    if attempt >= policy.attempts:
+        return None
+    errors = _errors(answer.body)
+    codes = {_code(e) for e in errors}
+    refused = answer.status_code in REFUSED_BEFORE_RUNNING or bool(codes & RETRY_ALWAYS)
+    if not refused and not (idempotent and codes & RETRY_IF_IDEMPOTENT):
+        return None
+    asked = _asked_delay(answer, errors)
+    if asked is None:
+        return policy.backoff_delay(attempt)
+    return min(policy.max_delay, asked)
+
+
+def read_answer(answer: Answer) -> dict[str, Any]:
+    """The answer's ``data``; raises the typed error of its first error (top-level, else a
+    mutation payload's), or :class:`TransportError` when it is no GraphQL answer."""
+    body = answer.body
+    if not isinstance(body, dict) or ("data" not in body and "errors" not in body):
+        raise TransportError(
+            f"HTTP {answer.status_code}: not a GraphQL answer", status_code=answer.status_code
+        )
+    errors = _errors(body)
+    if errors:
+        raise error_from(
+            errors[0], errors=errors, data=body.get("data"), status_code=answer.status_code
+        )
+    if not 200 <= answer.status_code < 300 or body.get("data") is None:
+        raise TransportError(
+            f"HTTP {answer.status_code} without data", status_code=answer.status_code
+        )
+    data: dict[str, Any] = body["data"]
+    return data
+
+
+def transport_error(exc: Exception) -> HippographError:
+    """A connection failure as the client's error type."""
+    return TransportError(f"{type(exc).__name__}: {exc}")
+
+
+def failure_delay(
+    policy: RetryPolicy, attempt: int, connected: bool, idempotent: bool
+) -> float | None:
+    """Seconds to wait after a connection failure, or None to give up: a request that never
+    reached the service (``connected`` False) is retried for any operation, one that may have
+    reached it only when it is idempotent."""
+    if attempt >= policy.attempts or (connected and not idempotent):
+        return None
+    return policy.backoff_delay(attempt)
+
+
+def parse_body(text: str) -> Any:
+    """The JSON of an answer, or None."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def jsonable(value: Any) -> Any:
+    """A variable's JSON form: input objects by their GraphQL names (fields never set left
+    out), datetimes in ISO 8601."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(by_alias=True, exclude_unset=True, mode="json")
+    if isinstance(value, list):
+        return [jsonable(item) for item in value]
+    return to_jsonable_python(value)

@@ -1,0 +1,128 @@
+"""The Python client's decisions (retry or not, after how long, which error) and its retry loop
+over a scripted HTTP transport (no server: the answers a server gives under load or outage)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+from hippograph_client import (
+    AsyncHippographClient,
+    HippographClient,
+    InProgress,
+    NotFound,
+    RateLimited,
+    RetryPolicy,
+    TransportError,
+    Unavailable,
+)
+from hippograph_client.transport import Answer, read_answer, retry_delay
+
+FAST = RetryPolicy(attempts=4, backoff=0.001, max_delay=0.01)
+
+
+def coded(code: str, **ext: Any) -> dict[str, Any]:
+    return {"data": None, "errors": [{"message": code, "extensions": {"code": code, **ext}}]}
+
+
+def payload_error(code: str) -> dict[str, Any]:
+    return {"data": {"write": {"outcome": None, "errors": [{"code": code, "message": code}]}}}
+
+
+@pytest.mark.parametrize(
+    ("status", "headers", "body", "idempotent", "retried"),
+    [
+        (429, {"Retry-After": "2"}, coded("RATE_LIMITED"), False, True),
+        (503, {}, coded("UNAVAILABLE"), False, True),  # refused before anything ran
+        (200, {}, coded("RATE_LIMITED", retryAfterSeconds=3), False, True),
+        (200, {}, payload_error("IN_PROGRESS"), True, True),
+        (200, {}, payload_error("UNAVAILABLE"), True, True),
+        (200, {}, payload_error("UNAVAILABLE"), False, False),  # might have written: no retry
+        (200, {}, coded("BAD_INPUT"), True, False),
+        (200, {}, {"data": {"viewer": {"admin": True}}}, True, False),
+    ],
+)
+def test_what_is_retried(
+    status: int, headers: dict[str, str], body: Any, idempotent: bool, retried: bool
+) -> None:
+    delay = retry_delay(RetryPolicy(), 1, Answer(status, headers, body), idempotent)
+    assert (delay is not None) is retried
+
+
+def test_the_wait_is_the_one_asked_for_capped_and_attempts_end() -> None:
+    policy = RetryPolicy(attempts=3, max_delay=10)
+    asked = Answer(429, {"retry-after": "4"}, coded("RATE_LIMITED"))
+    assert retry_delay(policy, 1, asked, False) == 4.0
+    long = Answer(200, {}, coded("RATE_LIMITED", retryAfterSeconds=60))
+    assert retry_delay(policy, 1, long, False) == 10.0
+    assert retry_delay(policy, 3, asked, False) is None
+    dated = Answer(429, {"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}, None)
+    assert retry_delay(policy, 1, dated, False) == 0.0  # a date in the past: retry now
+
+
+def test_answers_become_data_or_typed_errors() -> None:
+    assert read_answer(Answer(200, {}, {"data": {"a": 1}})) == {"a": 1}
+    with pytest.raises(NotFound) as missing:
+        read_answer(Answer(200, {}, coded("NOT_FOUND")))
+    assert missing.value.code == "NOT_FOUND"
+    with pytest.raises(InProgress) as running:
+        read_answer(Answer(200, {}, payload_error("IN_PROGRESS")))
+    assert running.value.data == {"write": {"outcome": None, "errors": running.value.errors}}
+    with pytest.raises(TransportError):
+        read_answer(Answer(502, {}, None))  # a proxy's HTML page
+
+
+class Script:
+    """A transport answering the scripted (status, headers, body) in turn, counting calls."""
+
+    def __init__(self, *answers: tuple[int, dict[str, str], Any]) -> None:
+        self.answers = list(answers)
+        self.calls: list[dict[str, Any]] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.calls.append(json.loads(request.content))
+        status, headers, body = self.answers.pop(0)
+        return httpx.Response(status, headers=headers, json=body)
+
+
+def sync_client(script: Script) -> HippographClient:
+    http = httpx.Client(transport=httpx.MockTransport(script))
+    return HippographClient("http://memory.test/graphql", api_key="k", http_client=http, retry=FAST)
+
+
+def test_rate_limited_query_is_retried_until_it_answers() -> None:
+    script = Script(
+        (429, {"Retry-After": "0"}, coded("RATE_LIMITED")),
+        (503, {}, coded("UNAVAILABLE")),
+        (200, {}, {"data": {"viewer": {"admin": True, "allAgents": True, "agents": []}}}),
+    )
+    with sync_client(script) as memory:
+        assert memory.viewer().admin is True
+    assert len(script.calls) == 3
+
+
+def test_a_write_with_a_key_waits_for_the_first_one_to_finish() -> None:
+    done = {"outcome": None, "queued": None, "errors": []}
+    script = Script((200, {}, payload_error("IN_PROGRESS")), (200, {}, {"data": {"write": done}}))
+    with sync_client(script) as memory:
+        memory.write("a", "hello", "Ana", idempotency_key="k1")
+    assert [c["variables"]["idempotencyKey"] for c in script.calls] == ["k1", "k1"]
+
+
+def test_a_write_without_a_key_is_not_retried_after_it_may_have_run() -> None:
+    script = Script((200, {}, payload_error("UNAVAILABLE")))
+    with sync_client(script) as memory, pytest.raises(Unavailable):
+        memory.write("a", "hello", "Ana")
+    assert len(script.calls) == 1
+
+
+async def test_the_async_client_gives_up_with_the_typed_error() -> None:
+    script = Script(*[(429, {"Retry-After": "0"}, coded("RATE_LIMITED"))] * FAST.attempts)
+    http = httpx.AsyncClient(transport=httpx.MockTransport(script))
+    client = AsyncHippographClient("http://memory.test/graphql", http_client=http, retry=FAST)
+    async with client:
+        with pytest.raises(RateLimited) as limited:
+            await client.viewer()
+    assert len(script.calls) == FAST.attempts and limited.value.status_code == 429
