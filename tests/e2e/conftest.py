@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from selenium import webdriver
 
 from graph.agent_deletion import delete_agent_nodes
 from graph.executor import connect
@@ -27,6 +28,7 @@ from seed.__main__ import seed
 from server.app import create_app
 from server.settings import Settings
 from tests.bench import drills
+from tests.e2e.chromium import start_chromium
 
 
 def free_port() -> int:
@@ -92,6 +94,29 @@ def throwaway_neo4j() -> Iterator[LocalNeo4j]:
     stop their server: the drills and the outage test share one start."""
     with drills.running_neo4j() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[webdriver.Chrome]:
+    """One headless Chromium (``tests.e2e.chromium``) for the browser tests of the run; each
+    module takes it through :func:`blank_browser`."""
+    browser = start_chromium()
+    yield browser
+    browser.quit()
+
+
+def blank_browser(browser: webdriver.Chrome, *pages: str) -> webdriver.Chrome:
+    """``browser`` as a new one starts: nothing stored by the sites of ``pages`` (each is
+    opened to clear its site's local and session storage), no cookies, a blank page, an empty
+    request log."""
+    browser.switch_to.default_content()
+    for page in pages:
+        browser.get(page)
+        browser.execute_script("localStorage.clear(); sessionStorage.clear();")
+    browser.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    browser.get("about:blank")
+    browser.get_log("performance")
+    return browser
 
 
 @pytest.fixture(scope="session")

@@ -25,8 +25,8 @@ from graph.memory.maintenance.duplicates import candidate_id
 from server.auth import ApiKeyStore
 from server.explorer import CSP
 from tests.cypher import load_query
-from tests.e2e.chromium import off_host, requested_urls, start_chromium
-from tests.e2e.conftest import LiveApi
+from tests.e2e.chromium import off_host, requested_urls
+from tests.e2e.conftest import LiveApi, blank_browser
 
 pytestmark = pytest.mark.e2e
 
@@ -35,10 +35,10 @@ RERENDERED = (NoSuchElementException, StaleElementReferenceException)
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[webdriver.Chrome]:
-    b = start_chromium()
-    yield b
-    b.quit()
+def browser(chromium: webdriver.Chrome, live_api: LiveApi) -> Iterator[webdriver.Chrome]:
+    """The run's Chromium, with nothing stored by the explorer's site before or after."""
+    yield blank_browser(chromium, f"{live_api.url}/healthz")
+    blank_browser(chromium, f"{live_api.url}/healthz")
 
 
 @pytest.fixture

@@ -16,8 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.e2e.chromium import start_chromium
-from tests.e2e.conftest import api_subprocess, free_port
+from tests.e2e.conftest import api_subprocess, blank_browser, free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -33,10 +32,11 @@ def api() -> Iterator[str]:
 
 
 @pytest.fixture()
-def browser() -> Iterator[WebDriver]:
-    b = start_chromium()
-    yield b
-    b.quit()
+def browser(chromium: WebDriver, api: str) -> Iterator[WebDriver]:
+    """The run's Chromium, with nothing of an earlier test (GraphiQL keeps its editor in the
+    site's storage)."""
+    yield blank_browser(chromium, f"{api}/healthz")
+    blank_browser(chromium, f"{api}/healthz")
 
 
 def _editor(browser: WebDriver) -> str:

@@ -1,5 +1,5 @@
 """MCP end to end: the SDK's own client drives ``hippograph mcp`` (stdio subprocess) and the
-``/mcp`` streamable HTTP endpoint of a uvicorn subprocess, over the real Neo4j: list tools,
+``/mcp`` streamable HTTP endpoint of the live API (auth on), over the real Neo4j: list tools,
 write then retrieve the fact, a forbidden agent, bad input."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from graph.agent_deletion import delete_agent
 from graph.executor import Executor
 from server.auth import ApiKeyStore
 from tests.cypher import load_query
-from tests.e2e.conftest import api_subprocess
+from tests.e2e.conftest import LiveApi
 
 pytestmark = pytest.mark.e2e
 
@@ -142,9 +142,9 @@ def test_stdio_refuses_to_start_without_a_scope() -> None:
 
 
 @pytest.fixture(scope="module")
-def api_url() -> Iterator[str]:
-    with api_subprocess(_env(HIPPOGRAPH_AUTH_DISABLED="false"), cwd=ROOT) as url:
-        yield url
+def api_url(live_api: LiveApi) -> str:
+    """The session's live API: auth on, no job worker."""
+    return live_api.url
 
 
 def _http(url: str, key: str) -> Client:

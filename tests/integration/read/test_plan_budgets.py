@@ -12,6 +12,7 @@ statements that exist in one form only have budgets marked with it.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -56,9 +57,10 @@ MESSAGE = (
 )
 
 
-def synthetic(
-    n_facts: int, n_people: int, rng: random.Random, tag: str = ""
-) -> tuple[list[StructuredEntity], list[StructuredFact], list[StructuredRelation]]:
+Synthetic = tuple[list[StructuredEntity], list[StructuredFact], list[StructuredRelation]]
+
+
+def synthetic(n_facts: int, n_people: int, rng: random.Random, tag: str = "") -> Synthetic:
     """People, organisations and places with relations; facts about a person naming another
     entity, on two topic words (the embedder clusters by topic). ``tag`` prefixes every name:
     agents never share a name, so no two agents hold the same vector and an index over-fetch
@@ -172,23 +174,35 @@ async def memory(executor: Executor) -> AsyncIterator[Memory]:
             relations=relations,
             batch_size=2000,
         )
-        for agent in made.crowd:
-            entities, facts, relations = synthetic(CROWD_FACTS, 20, rng, made.tag(agent))
-            await remember(
-                executor,
-                embedder,
-                agent,
-                entities=entities,
-                facts=facts,
-                relations=relations,
-                batch_size=2000,
-            )
+        crowd = [(agent, synthetic(CROWD_FACTS, 20, rng, made.tag(agent))) for agent in made.crowd]
+        # The crowd agents share no node: four at a time, so Python and Neo4j work side by side.
+        lanes = asyncio.Semaphore(4)
+
+        async def load(agent: str, memory: Synthetic) -> None:
+            entities, facts, relations = memory
+            async with lanes:
+                await remember(
+                    executor,
+                    embedder,
+                    agent,
+                    entities=entities,
+                    facts=facts,
+                    relations=relations,
+                    batch_size=2000,
+                )
+
+        await asyncio.gather(*(load(agent, memory) for agent, memory in crowd))
         # plans made for other tests' data would be reused from the cache: replan on this one
         await executor.run_text(load_query("prepare_for_replanning"), {"timeout_s": 60})
         yield made
     finally:
-        for agent in [made.big, *made.crowd]:
-            await delete_agent(executor, agent)
+        lanes = asyncio.Semaphore(4)
+
+        async def drop(agent: str) -> None:
+            async with lanes:
+                await delete_agent(executor, agent)
+
+        await asyncio.gather(*(drop(agent) for agent in [made.big, *made.crowd]))
 
 
 async def scenario_work(
