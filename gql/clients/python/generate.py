@@ -32,6 +32,7 @@ from graphql.pyutils import Undefined
 
 HERE = Path(__file__).resolve().parent
 SCHEMA = HERE.parents[1] / "schema.graphql"
+OPERATIONS = HERE.parent / "operations"  # shared with the TypeScript client
 PACKAGE = "hippograph_client"
 FLAVOURS = {"aio": ("AsyncHippographClient", True), "sync": ("HippographClient", False)}
 MAX_DEPTH = 4  # object levels below the root field (the server refuses documents deeper than 12)
@@ -125,10 +126,9 @@ def codegen_config(out: Path, flavour: str, operations_dir: Path) -> str:
     )
 
 
-def generate(root: Path) -> None:
-    """Operations into ``root/operations``, clients into ``root/hippograph_client/{aio,sync}``."""
+def generate(root: Path, ops_dir: Path) -> None:
+    """Operations into ``ops_dir``, clients into ``root/hippograph_client/{aio,sync}``."""
     schema = build_schema(SCHEMA.read_text())
-    ops_dir = root / "operations"
     shutil.rmtree(ops_dir, ignore_errors=True)
     ops_dir.mkdir(parents=True)
     for name, text in operations(schema).items():
@@ -164,8 +164,8 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="fail when the files are stale")
     args = parser.parse_args()
     if not args.check:
-        generate(HERE)
-        print(f"generated {HERE / PACKAGE} (aio, sync) and {HERE / 'operations'}")
+        generate(HERE, OPERATIONS)
+        print(f"generated {HERE / PACKAGE} (aio, sync) and {OPERATIONS}")
         return
     with tempfile.TemporaryDirectory() as tmp:
         fresh = Path(tmp)
@@ -174,8 +174,8 @@ def main() -> None:
             fresh / PACKAGE,
             ignore=shutil.ignore_patterns("aio", "sync", "__pycache__"),
         )
-        generate(fresh)
-        stale = [f"operations/{p}" for p in differences(HERE / "operations", fresh / "operations")]
+        generate(fresh, fresh / "operations")
+        stale = [f"operations/{p}" for p in differences(OPERATIONS, fresh / "operations")]
         for flavour in FLAVOURS:
             stale += [
                 f"{PACKAGE}/{flavour}/{p}"

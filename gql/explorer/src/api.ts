@@ -1,6 +1,8 @@
-// The GraphQL client: posts a typed document to this server's /graphql with the API key the
-// person entered (kept for the tab only, in sessionStorage). Same origin: nothing leaves the machine.
-import type { TypedDocumentString } from "./generated/graphql";
+// The GraphQL client: the hippograph-client package (gql/clients/typescript) posting this
+// page's typed documents to this server's /graphql with the API key the person entered (kept for
+// the tab only, in sessionStorage). Same origin: nothing leaves the machine. Mutation payload
+// errors come back in the data (the views show them beside the action).
+import { HippographClient, HippographError, type Document } from "../../clients/typescript/src/client.js";
 
 const KEY_STORE = "hippograph.apiKey";
 
@@ -19,29 +21,15 @@ export function setApiKey(key: string): void {
   else sessionStorage.removeItem(KEY_STORE);
 }
 
-interface Reply<T> {
-  data?: T | null;
-  errors?: { message: string; extensions?: { code?: string } }[];
-}
+const client = new HippographClient({ url: "/graphql", apiKey, retry: { attempts: 3, maxDelay: 5 }, payloadErrors: "return" });
 
-export async function request<T, V>(doc: TypedDocumentString<T, V>, variables: V): Promise<T> {
-  const headers: Record<string, string> = { "Content-Type": "application/json" };
-  const key = apiKey();
-  if (key) headers.Authorization = `Bearer ${key}`;
-  const res = await fetch("/graphql", {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ query: doc.toString(), variables }),
-  });
-  let reply: Reply<T>;
+export async function request<T, V>(doc: Document<T, V>, variables: V): Promise<T> {
   try {
-    reply = (await res.json()) as Reply<T>;
-  } catch {
-    throw new ApiError(`The API answered ${res.status}`, `HTTP_${res.status}`);
+    return await client.request(doc, variables);
+  } catch (err) {
+    if (!(err instanceof HippographError)) throw err;
+    // 401: no key or an unknown one (the API names it FORBIDDEN); the page asks for a key.
+    const code = err.status === 401 ? "UNAUTHENTICATED" : err.code === "TRANSPORT" ? `HTTP_${err.status ?? 0}` : err.code;
+    throw new ApiError(err.message, code);
   }
-  const first = reply.errors?.[0];
-  // 401: no key or an unknown one (the API names it FORBIDDEN); the page asks for a key.
-  if (first) throw new ApiError(first.message, res.status === 401 ? "UNAUTHENTICATED" : first.extensions?.code ?? "ERROR");
-  if (!res.ok || !reply.data) throw new ApiError(`The API answered ${res.status}`, `HTTP_${res.status}`);
-  return reply.data;
 }
