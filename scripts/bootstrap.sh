@@ -53,6 +53,7 @@ command -v mvn >/dev/null || { echo "Maven is required (apt-get install maven)";
 explorer="${HIPPOGRAPH_HOME:-.hippograph}/explorer"
 inputs=$(cat gql/schema.graphql gql/explorer/package-lock.json gql/explorer/codegen.yml \
   gql/explorer/operations.graphql $(find gql/explorer/src -path '*/generated' -prune -o -type f -print | sort) \
+  gql/clients/typescript/src/client.ts gql/clients/typescript/src/errors.ts gql/clients/typescript/src/transport.ts \
   | sha256sum | cut -c1-16)
 build_explorer() {
   step "building the memory explorer (npm ci, GraphQL codegen, esbuild)"
@@ -79,6 +80,10 @@ install_ts() {
   step "installing npm packages for the TypeScript client check"
   (cd tests/e2e/ts && npm ci --silent --no-audit --no-fund 2>/dev/null || npm install --silent --no-audit --no-fund)
 }
+install_ts_client() {
+  step "installing npm packages for the TypeScript client package (gql/clients/typescript)"
+  (cd gql/clients/typescript && npm ci --silent --no-audit --no-fund && cp package-lock.json node_modules/.lock-copy)
+}
 install_inspector() {
   step "installing the MCP inspector CLI for the MCP e2e test (npm)"
   (cd tests/e2e/mcp-inspector && { npm ci --silent --no-audit --no-fund 2>/dev/null \
@@ -96,6 +101,9 @@ if [ "$want_test" = 1 ]; then
   if [ -f tests/e2e/ts/package.json ] && [ ! -d tests/e2e/ts/node_modules ]; then
     background "npm packages for the TypeScript client check" install_ts
   fi
+  if ! cmp -s gql/clients/typescript/package-lock.json gql/clients/typescript/node_modules/.lock-copy 2>/dev/null; then
+    background "npm packages for the TypeScript client package" install_ts_client
+  fi
   if [ -f tests/e2e/mcp-inspector/package.json ] && [ ! -d tests/e2e/mcp-inspector/node_modules ]; then
     background "the MCP inspector CLI" install_inspector
   fi
@@ -105,12 +113,14 @@ if [ ! -x .venv/bin/python ]; then
   step "creating .venv"
   "$PY" -m venv .venv
 fi
-# Every version pinned by constraints.txt (the lock); a change to either file reinstalls.
-stamp=".venv/.deps-$(cat pyproject.toml constraints.txt | sha256sum | cut -c1-16)"
+# Every version pinned by constraints.txt (the lock); a change to either file reinstalls. The
+# Python client package (gql/clients/python) is installed beside the service.
+stamp=".venv/.deps-$(cat pyproject.toml constraints.txt gql/clients/python/pyproject.toml | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
   step "installing Python packages (versions from constraints.txt)"
   .venv/bin/pip install -q --disable-pip-version-check -U pip
-  .venv/bin/pip install -q --disable-pip-version-check -c constraints.txt -e ".[dev,gds]"
+  .venv/bin/pip install -q --disable-pip-version-check -c constraints.txt -e ".[dev,gds]" \
+    -e gql/clients/python
   rm -f .venv/.deps-* && touch "$stamp"
 fi
 
