@@ -41,6 +41,7 @@ from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter, parse_
 from server.mcp.http import McpHttp
 from server.origin import HostGuard, host_guard_enabled
 from server.settings import Settings, get_settings
+from server.tracing_setup import configure_tracing, stop_tracing
 from server.transfer_routes import EXPORT_PATH, IMPORT_PATH, export_routes
 from server.worker import start_worker, stop_worker
 
@@ -135,6 +136,8 @@ def _lifespan(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         mem = memory
+        # Injected services (tests) bring their own tracing, if any.
+        tracer_provider = configure_tracing(settings) if memory is None else None
         if mem is None:
             # Fail fast while Neo4j is down instead of waiting out the driver's retries.
             mem = build_memory(settings, executor=BreakerExecutor(connect_executor(settings)))
@@ -161,6 +164,7 @@ def _lifespan(
             await stop_worker(worker)
             if memory is None:
                 await mem.close()
+            stop_tracing(tracer_provider)
 
     return lifespan
 

@@ -214,6 +214,14 @@ class Settings(BaseSettings):
         "nothing else; with a key (or auth off) the full report, Neo4j/APOC/GDS versions and "
         "indexes included. False: /readyz needs a key",
     )
+    otel_endpoint: str | None = Field(
+        default=None,
+        description="OpenTelemetry traces: the OTLP/HTTP collector base URL (spans are sent to "
+        "<url>/v1/traces; needs the otel extra). Unset: no tracing, and it costs nothing",
+    )
+    otel_service: str = Field(
+        default="hippograph", description="The `service.name` the traces carry."
+    )
     metrics_public: bool = Field(
         default=True,
         description="GET /metrics (Prometheus text) without an API key; false: it needs one "

@@ -84,9 +84,11 @@ async def _run_worker(
     concurrency: int | None, kinds: list[str] | None, scheduler: bool, agent: str | None
 ) -> None:
     from graph.memory.warm_start import warm_start
+    from server.tracing_setup import configure_tracing, stop_tracing
     from server.worker import start_worker
 
     memory, prepare = _memory()
+    tracer_provider = configure_tracing(get_settings())
     await prepare()
     # The models and the hot statements before the first job, not during it.
     warmed = await warm_start(memory, log=typer.echo)
@@ -104,6 +106,7 @@ async def _run_worker(
     await handle.stop()
     typer.echo(f"stopped: {handle.stats()}")
     await memory.close()
+    stop_tracing(tracer_provider)
 
 
 @jobs_app.command("list")

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from neo4j.exceptions import DriverError, Neo4jError
 
+from graph import tracing
 from graph.errors import FencedOut, GraphError
 from graph.memory.jobs.context import (
     Handler,
@@ -172,6 +173,7 @@ class Worker:
         finally:
             self._current = None
 
+    @tracing.traced_job
     async def _execute(self, job: Job) -> None:
         queue = self.deps.queue
         handler = self.handlers.get(job.kind)

@@ -10,6 +10,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
+from graph import tracing
 from graph.errors import BadInput
 from graph.executor import Executor
 from graph.memory.read import gather, planner, ranking
@@ -133,6 +134,7 @@ class Retriever:
         )
         return planner.expand_plan(plan, neighbours)
 
+    @tracing.traced("retrieve", stages_in_trace=True)
     async def retrieve(
         self,
         agent_id: str,

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from graph import tracing
 from graph.errors import BadInput, FencedOut, WriteInProgress
 from graph.executor import Executor, Transaction
 from graph.memory.spaces import embedder_name
@@ -70,6 +71,7 @@ class WritePipeline:
         self.config = config or WriteConfig()
         self.similarity_floor = similarity_floor(embedder)
 
+    @tracing.traced("write")
     async def write(
         self,
         agent_id: str,

@@ -1,9 +1,12 @@
-"""Per-call state of one ``write``: warnings, the verbose trace of stages with their timings."""
+"""Per-call state of one ``write``: warnings, the verbose trace of stages with their timings;
+each stage is also a span when tracing is on (``graph.tracing``)."""
 
 from __future__ import annotations
 
 import time
 from typing import Any
+
+from graph import tracing
 
 __all__ = ["WriteRun", "last_items"]
 
@@ -14,6 +17,7 @@ class WriteRun:
     def __init__(self, verbose: bool) -> None:
         self.started = time.perf_counter()
         self.mark = self.started
+        self.mark_ns = time.time_ns()
         self.warnings: list[str] = []
         self.trace: list[dict[str, Any]] | None = [] if verbose else None
 
@@ -21,6 +25,9 @@ class WriteRun:
         now = time.perf_counter()
         if self.trace is not None:
             self.trace.append({"stage": stage, "ms": round((now - self.mark) * 1000, 2), **data})
+        now_ns = time.time_ns()
+        tracing.stage_span(f"write.{stage}", self.mark_ns, now_ns, data)
+        self.mark_ns = now_ns
         self.mark = now
 
     def ms(self) -> float:
