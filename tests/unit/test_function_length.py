@@ -14,6 +14,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 MAX_LINES = 80
 PACKAGES = ("gql", "server")
+# Generated code (gql/clients/python/generate.py) is held to the schema, not to this rule.
+GENERATED = (
+    "gql/clients/python/hippograph_client/aio",
+    "gql/clients/python/hippograph_client/sync",
+)
 
 
 def long_functions(source: str, max_lines: int = MAX_LINES) -> list[tuple[str, int, int]]:
@@ -29,7 +34,11 @@ def long_functions(source: str, max_lines: int = MAX_LINES) -> list[tuple[str, i
 
 @pytest.mark.parametrize("package", PACKAGES)
 def test_functions_are_at_most_80_lines(package: str) -> None:
-    files = sorted((ROOT / package).rglob("*.py"))
+    files = [
+        path
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if not str(path.relative_to(ROOT)).startswith(GENERATED)
+    ]
     assert files  # the package was read
     too_long = [
         f"{path.relative_to(ROOT)}:{line} {name} ({length} lines)"
