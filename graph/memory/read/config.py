@@ -128,7 +128,6 @@ class RetrieveConfig:
             (1 <= c.topk_facts <= 500, "topk_facts must be 1..500"),
             (0 <= c.topk_events <= 200, "topk_events must be 0..200"),
             (1 <= c.rerank_pool <= 200, "rerank_pool must be 1..200"),
-            (1 <= c.rescore_pool <= 200, "rescore_pool must be 1..200"),
             (0.0 <= c.rescore_weight <= 1.0, "rescore_weight must be in [0, 1]"),
             (1 <= c.graph_pool_factor <= 50, "graph_pool_factor must be 1..50"),
             (1 <= c.graph_max_entities <= 1000, "graph_max_entities must be 1..1000"),
@@ -148,14 +147,6 @@ class RetrieveConfig:
                 and 1 <= c.bridge_read_budget <= 100_000,
                 "bridge_seeds must be 0..20, bridge_entities 1..200, bridge_per_entity 1..50, "
                 "bridge_read_budget 1..100000",
-            ),
-            (
-                0.0 <= c.bridge_unmatched <= 1.0 and 0.0 <= c.bridge_shared <= 1.0,
-                "bridge_unmatched and bridge_shared must be in [0, 1]",
-            ),
-            (
-                0.0 < c.entity_hub_share <= 1.0 and c.entity_hub_min >= 1,
-                "entity_hub_share must be in (0, 1], entity_hub_min >= 1",
             ),
             (all(0.0 <= v <= 5.0 for v in c.weights.values()), "weights must be in [0, 5]"),
         ]

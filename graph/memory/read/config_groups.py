@@ -96,7 +96,7 @@ class ScoringConfig:
     confidence_weight: float = 0.2  # formula × (1 − cw + cw × effective confidence)
     weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
     pattern_boost_max: float = 0.10
-    pattern_saturation: int = 10
+    pattern_saturation: ClassVar[int] = 10  # observations at which the pattern boost is full
     min_score: float = 0.15
     # The embedder's cosine of unrelated texts: the blend reads semantic as (cos − floor) /
     # (1 − floor) (ranking.calibrate). A retriever built without a config, and the composition
@@ -129,12 +129,14 @@ class ActivationConfig:
     # About how many facts the bridge compares with the query (a vector read and a cosine
     # each): entities are read best first while the ABOUT degree of the better ones is below.
     bridge_read_budget: int = 240
-    bridge_unmatched: float = 0.5  # weight of a relation whose type shares no word with the query
-    bridge_shared: float = 0.5  # weight of a fact that shares an entity with a seed (hop 0)
+    # Fixed: weight of a relation whose type shares no word with the query, and of a fact that
+    # shares an entity with a seed (hop 0).
+    bridge_unmatched: ClassVar[float] = 0.5
+    bridge_shared: ClassVar[float] = 0.5
     # An entity mentioned by more than max(entity_hub_min, share × the agent's facts) facts is
-    # a hub (a speaker, the user): the bridge reads its facts, not its neighbours.
-    entity_hub_share: float = 0.1
-    entity_hub_min: int = 20
+    # a hub (a speaker, the user): the bridge reads its facts, not its neighbours (fixed).
+    entity_hub_share: ClassVar[float] = 0.1
+    entity_hub_min: ClassVar[int] = 20
     # Seed the bridge from the semantic hits' own ranking as soon as they arrive, so it runs
     # alongside the signals statement instead of after the first ranking: the agent's
     # semantic part (in-index search, exact scan or shared-index over-fetch) is then its own
@@ -155,20 +157,21 @@ class ContextConfig:
     topk_facts: int = 20
     topk_events: int = 8
     context_max_tokens: int = 2000
-    hot_tier_ratio: float = 0.50
-    warm_tier_ratio: float = 0.30
-    cold_tier_ratio: float = 0.20
+    # Fixed shares of the budget: facts fill the hot tier, then the warm one; patterns the cold.
+    hot_tier_ratio: ClassVar[float] = 0.50
+    warm_tier_ratio: ClassVar[float] = 0.30
+    cold_tier_ratio: ClassVar[float] = 0.20
     max_observations: int = 3
     event_snippet_chars: int = 300
-    event_overflow_tokens: int = 400
+    event_overflow_tokens: ClassVar[int] = 400  # snippets may pass the budget by this much
     min_event_similarity: float = 0.20
 
 
 @dataclass(frozen=True)
 class RerankConfig:
     """The LLM reranker, and second-embedder re-scoring (only with a rescorer: setting
-    ``rescorer``, e.g. e5): the top ``rescore_pool`` facts get ``rescore_weight`` of their
-    semantic score from it."""
+    ``rescorer``, e.g. e5): the top ``rescore_pool`` (fixed) facts get ``rescore_weight`` of
+    their semantic score from it."""
 
     enable_reranker: bool = True
     rerank_pool: int = 40
@@ -176,7 +179,7 @@ class RerankConfig:
     min_reranker_score: float = 0.10
     reranker_timeout_s: float = 5.0
     enable_rescore: bool = True
-    rescore_pool: int = 40
+    rescore_pool: ClassVar[int] = 40
     rescore_weight: float = 0.5
 
 

@@ -50,6 +50,6 @@ def test_a_bridged_fact_rises_to_its_share_of_the_best_score_never_above_it() ->
 
 def test_bridge_options_are_bounded() -> None:
     assert RetrieveConfig.of(bridge_seeds=5).activation.bridge_seeds == 5
-    for bad in ({"bridge_seeds": 21}, {"bridge_unmatched": 1.5}, {"bridge_per_entity": 0}):
+    for bad in ({"bridge_seeds": 21}, {"bridge_entities": 0}, {"bridge_per_entity": 0}):
         with pytest.raises(ConfigError):
             RetrieveConfig().with_options(bad)

@@ -106,8 +106,6 @@ async def test_embed_queries_prefers_embed_query() -> None:
 @pytest.mark.parametrize(
     "options",
     [
-        {"rescore_pool": 0},
-        {"rescore_pool": 201},
         {"rescore_weight": 1.5},
         {"enable_rescore": 1},
     ],

@@ -55,8 +55,8 @@ def test_the_same_entity_counts_once_and_the_score_is_capped() -> None:
     assert fact.hops == 0 and fact.scores.graph == 1.0
 
 
-def test_hub_options_are_validated() -> None:
+def test_hub_bounds_are_fixed() -> None:
     cfg = RetrieveConfig()
-    assert cfg.activation.entity_hub_share == 0.1
-    with pytest.raises(ConfigError):
-        cfg.with_options({"entity_hub_share": 0.0})
+    assert (cfg.activation.entity_hub_share, cfg.activation.entity_hub_min) == (0.1, 20)
+    with pytest.raises(ConfigError, match="unknown retrieve option"):
+        cfg.with_options({"entity_hub_share": 0.5})
