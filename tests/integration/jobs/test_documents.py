@@ -1,5 +1,5 @@
-"""Document ingest as jobs: a markdown file of more than 200 chunks (more than one write batch)
-is chunked, embedded and extracted per chunk by 4 workers with progress; a small HTML document
+"""Document ingest as jobs: a markdown file of more than three write batches of chunks is
+chunked, embedded and extracted per chunk by 4 workers with progress; a small HTML document
 goes through the real write pipeline and its facts come back from the read pipeline."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from graph.memory.documents import (
     parse_document,
     search_chunks,
 )
+from graph.memory.documents import ingest as ingest_module
 from graph.memory.documents.fetch import UrlRefused
 from graph.memory.jobs import (
     DocumentConfig,
@@ -96,12 +97,14 @@ def fast_config(**docs: Any) -> JobsConfig:
 
 
 async def test_a_markdown_document_of_many_chunks_ingests_as_jobs_with_progress(
-    executor: Executor, agent_id: str
+    executor: Executor, agent_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     embedder = HashEmbedder(384)  # MiniLM would spend minutes on hundreds of chunks here
-    # 80 kB in chunks of 400 characters: more chunks than one write batch of the ingest (200)
-    # and several embedding batches (64), each reporting progress.
-    text = make_markdown(80_000)
+    # 40 kB in chunks of 400 characters, written 40 chunks at a time (the ingest's batches are
+    # larger; their size is all that differs): several write batches, each embedded and
+    # reporting progress before it is stored.
+    monkeypatch.setattr(ingest_module, "_WRITE_BATCH", 40)
+    text = make_markdown(40_000)
     cfg = fast_config(chunk_chars=400, chunk_overlap=40)
     pipeline = SentenceFacts(executor, embedder)
     deps = JobDeps(
@@ -149,7 +152,7 @@ async def test_a_markdown_document_of_many_chunks_ingests_as_jobs_with_progress(
     assert progress.complete, progress
     expected = chunk_text(parse_document(text, "markdown").text, 400, 40)
     assert progress.status == "chunked" and progress.title == "Team Chronicle"
-    assert progress.chunks == len(expected) > 200
+    assert progress.chunks == len(expected) > 3 * 40
     assert progress.extract == {"done": len(expected)}
     assert pipeline.calls == len(expected)  # each chunk extracted exactly once
     assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) >= 5  # progress reported
