@@ -2,35 +2,24 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
+from selenium import webdriver
+from selenium.webdriver.support.ui import WebDriverWait
 
 from server.settings import get_settings
+from tests.e2e.conftest import blank_browser
 
 pytestmark = pytest.mark.e2e
 
 
-def test_neo4j_browser_loads_in_headless_chromium() -> None:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    chromium, driver_bin = shutil.which("chromium"), shutil.which("chromedriver")
-    assert chromium and driver_bin, (
-        "chromium/chromium-driver missing (scripts/bootstrap.sh --test installs them)"
-    )
+def test_neo4j_browser_loads_in_headless_chromium(chromium: webdriver.Chrome) -> None:
     settings = get_settings()
     if not settings.local_neo4j:
         pytest.skip("NEO4J_URI points at a remote server; the Browser check is for the local one")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        opts.add_argument(arg)
-    browser = webdriver.Chrome(service=Service(driver_bin), options=opts)
+    browser = blank_browser(chromium)
+    url = f"http://127.0.0.1:{settings.neo4j_http_port}/browser/"
     try:
-        browser.set_page_load_timeout(60)
-        browser.get(f"http://127.0.0.1:{settings.neo4j_http_port}/browser/")
+        browser.get(url)
         WebDriverWait(browser, 60).until(lambda b: "Neo4j Browser" in b.title)
         assert "Neo4j Browser" in browser.title
         # The app itself rendered (not just the HTML shell): its root element has children.
@@ -38,4 +27,4 @@ def test_neo4j_browser_loads_in_headless_chromium() -> None:
             lambda b: b.execute_script("return document.body.innerText.length") > 20
         )
     finally:
-        browser.quit()
+        blank_browser(chromium, url)
