@@ -4,7 +4,9 @@ the same drills with small counts and asserts 0 lost, 0 duplicated.
 
 Everything is loopback: a throw-away Neo4j of our runtime (bolt 31687 / http 31474, home
 /tmp/hg-drills-neo4j, never the shared server), API and worker processes started here, and a
-local fake OpenAI-compatible endpoint (``tests/fake_llm_server.py``).
+local fake OpenAI-compatible endpoint (``tests/fake_llm_server.py``). The tests with servers of
+their own use the same Neo4j (``tests/e2e``: outage, first minutes): its Neo4j Browser opens our
+guide from the API on ``GUIDE_API``, where the first-minutes walk serves it.
 
 The drills check guarantees, not mechanisms:
 
@@ -55,12 +57,16 @@ from graph.memory.jobs.async_write import write_async
 from graph.providers import HashEmbedder
 from graph.runtime import LocalNeo4j, RuntimeConfig
 from graph.schema import ensure_schema
+from server.browser_guide import post_connect_cmd
 from server.runtime import local_neo4j
 from tests.cypher import load_query
 from tests.fake_llm_server import FakeLLMServer
 
 ROOT = Path(__file__).resolve().parents[2]
 BOLT, HTTP = 31687, 31474
+# Where the guide that Neo4j Browser opens after connecting comes from (its post-connect
+# command): the first-minutes walk's API (tests/e2e/test_first_minutes.py).
+GUIDE_API = "http://127.0.0.1:31480"
 HOME = Path(os.environ.get("HIPPOGRAPH_DRILLS_HOME", "/tmp/hg-drills-neo4j"))
 PASSWORD = "hippograph-dev"
 SPEAKER = "Dana"
@@ -108,6 +114,8 @@ def own_neo4j() -> LocalNeo4j:
             tx_memory="256m",
             start_timeout_s=300,
             jars_from=local_neo4j().config.home,  # links the local install's jars
+            browser_allowlist="127.0.0.1",
+            browser_post_connect_cmd=post_connect_cmd(GUIDE_API),
         )
     )
 
@@ -384,17 +392,22 @@ async def retry_until_success(
 
 # --- the drills ------------------------------------------------------------------------------
 async def drill_api_sigkill(
-    ex: Executor, *, rounds: int = 1, retry_s: float = 60, orphan_s: float = 45
+    ex: Executor,
+    *,
+    rounds: int = 1,
+    retry_s: float = 60,
+    orphan_s: float = 45,
+    served: tuple[FakeLLMServer, Api] | None = None,
 ) -> DrillResult:
+    """``served``: the first API to kill is that shared one (dead afterwards); each restart is
+    an API process of the drill's own, with the same settings."""
     agent = new_agent("apikill")
     result = DrillResult("API SIGKILL during sync write (idempotency key)", rounds)
     messages = [f"Dana keeps drill notebook number {i} in the blue drawer" for i in range(rounds)]
     recoveries = []
-    with FakeLLMServer() as llm:
+    with _reuse(served) as (llm, api):
         env = base_env(llm.base_url)
-        api = Api(env)
         try:
-            api.wait_ready()
             for i, message in enumerate(messages):
                 key = f"drill-{agent}-{i}"
                 llm.hold()

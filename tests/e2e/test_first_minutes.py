@@ -2,13 +2,15 @@
 GraphiQL loads from our own process and runs the preloaded Retrieve tab; Neo4j Browser connects
 with the demo credentials and opens our guide by itself, and a guide query draws graph nodes.
 
-Uses a second Neo4j started with our runtime (its own free ports and a throw-away home, the jars
-of the main install reused) so the generated neo4j.conf — guide allow-list, post-connect command —
-is what is tested, and an API subprocess on a free port against it with the demo agent seeded.
+Uses the throw-away Neo4j that the drills and the outage test use too (started with our runtime,
+never the tests' shared server), so the generated neo4j.conf — guide allow-list, post-connect
+command pointing at ``tests.bench.drills.GUIDE_API`` — is what is tested, and an API subprocess
+on that address against it with the demo agent freshly seeded.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -16,6 +18,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from selenium.common.exceptions import (
@@ -29,15 +32,19 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 
-from graph.runtime import LocalNeo4j, RuntimeConfig
+from graph.agent_deletion import delete_agent
+from graph.executor import connected
+from graph.runtime import LocalNeo4j
+from seed.__main__ import seed
 from server.browser_guide import post_connect_cmd
-from server.runtime import local_neo4j
+from server.settings import Settings
+from tests.bench import drills
 from tests.e2e.chromium import off_host, requested_urls, start_chromium
-from tests.e2e.conftest import free_port, wait_healthy
+from tests.e2e.conftest import wait_healthy
 
 pytestmark = pytest.mark.e2e
 
-PASSWORD = "first-minutes-pw"
+PASSWORD = drills.PASSWORD
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -48,70 +55,57 @@ class Stack:
     bolt: str
 
 
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    main = local_neo4j()
-    if not any(main.lib.glob("neo4j-5.*.jar")):
-        pytest.fail("the local Neo4j jars are not installed (hippograph neo4j install)")
-    bolt_port, http_port, api_port = free_port(), free_port(), free_port()
-    api = f"http://127.0.0.1:{api_port}"
-    rt = LocalNeo4j(
-        RuntimeConfig(
-            home=tmp_path_factory.mktemp("first-minutes"),
-            password=PASSWORD,
-            bolt_port=bolt_port,
-            http_port=http_port,
-            heap="512m",
-            pagecache="64m",
-            tx_memory="128m",
-            with_gds=False,
-            browser_allowlist="127.0.0.1",
-            browser_post_connect_cmd=post_connect_cmd(api),
-            jars_from=main.config.home,  # hard links to the installed jars
-        )
+async def _seed_demo(neo: LocalNeo4j) -> None:
+    """The demo as the seed loads it now (a load of an earlier run on this server goes first)."""
+    async with connected(neo.bolt_uri, "neo4j", drills.PASSWORD) as ex:
+        await delete_agent(ex, "demo")
+    settings = Settings(
+        neo4j_uri=neo.bolt_uri, neo4j_password=drills.PASSWORD, llm_base_url=None, llm_api_key=None
     )
-    rt.install(log=lambda _m: None)
-    rt.start(log=lambda _m: None)
-    bolt = f"bolt://127.0.0.1:{bolt_port}"
+    await seed(settings, "demo", progress=False)
+
+
+@pytest.fixture(scope="module")
+def stack(throwaway_neo4j: LocalNeo4j) -> Iterator[Stack]:
+    neo = throwaway_neo4j
+    conf = (neo.conf / "neo4j.conf").read_text()
+    assert f"browser.post_connect_cmd={post_connect_cmd(drills.GUIDE_API)}" in conf
+    assert "browser.remote_content_hostname_whitelist=127.0.0.1" in conf
     env = {
         **os.environ,
-        "NEO4J_URI": bolt,
-        "NEO4J_PASSWORD": PASSWORD,
+        "NEO4J_URI": neo.bolt_uri,
+        "NEO4J_PASSWORD": drills.PASSWORD,
         "HIPPOGRAPH_WORKER_ENABLED": "false",
         "HIPPOGRAPH_AUTH_DISABLED": "true",
         "HIPPOGRAPH_LLM_BASE_URL": "",
         "HIPPOGRAPH_LLM_API_KEY": "",
         "HIPPOGRAPH_WARM_UP": "true",  # `make run`'s default: the walk a user takes
     }
-    proc = None
+    asyncio.run(_seed_demo(neo))
+    port = urlsplit(drills.GUIDE_API).port
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "server.app:create_app",
+            "--factory",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        cwd=ROOT,
+    )
     try:
-        subprocess.run(
-            [sys.executable, "-m", "seed"], env=env, cwd=ROOT, check=True, capture_output=True
-        )
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "server.app:create_app",
-                "--factory",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(api_port),
-                "--log-level",
-                "warning",
-            ],
-            env=env,
-            cwd=ROOT,
-        )
-        wait_healthy(api, proc, timeout_s=120)
-        yield Stack(api=api, browser=f"http://127.0.0.1:{http_port}", bolt=bolt)
+        wait_healthy(drills.GUIDE_API, proc, timeout_s=120)
+        yield Stack(api=drills.GUIDE_API, browser=neo.http_origin, bolt=neo.bolt_uri)
     finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=30)
-        rt.stop()
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 @pytest.fixture()

@@ -5,6 +5,7 @@ password is rotated), CORS limited to the server's own origin, only the APOC rou
 
 from __future__ import annotations
 
+import os
 import shutil
 import stat
 from collections.abc import Iterator
@@ -45,6 +46,13 @@ def _java_processes(home: Path) -> list[int]:
     return pids
 
 
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
 @pytest.fixture(scope="module")
 def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalNeo4j]:
     main = local_neo4j()
@@ -63,9 +71,10 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalNeo4j]:
             with_gds=False,
         )
     )
-    # Reuse the jars already resolved from Maven Central instead of resolving them again.
+    # Reuse the jars already resolved from Maven Central instead of resolving them again (hard
+    # links where the file system allows: removing one here leaves the main install's).
     for name in ("lib", "plugins"):
-        shutil.copytree(getattr(main, name), getattr(rt, name))
+        shutil.copytree(getattr(main, name), getattr(rt, name), copy_function=_link_or_copy)
     rt.marker.write_text(rt._fingerprint())
     yield rt
     rt.stop()
