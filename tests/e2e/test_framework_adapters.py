@@ -1,5 +1,5 @@
-"""The LangGraph adapter (hippograph_client.langgraph) against a live API: LangGraph's store
-API on versioned facts, sync and async, and the example graph run end to end offline."""
+"""The framework adapters against a live API: LangGraph's store on versioned facts (sync and
+async, and the example graph run end to end offline) and LangChain's retriever."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from hippograph_client import AsyncHippographClient, HippographClient
+from hippograph_client.langchain import HippographRetriever
 from hippograph_client.langgraph import HippographStore, text_of, value_of
 
 from tests.e2e.conftest import LiveApi
@@ -75,3 +76,22 @@ def test_the_example_graph_recalls_what_it_stored(live_api: LiveApi) -> None:
     spec.loader.exec_module(example)
     recalled = example.main(f"{live_api.url}/graphql", live_api.admin_key)
     assert recalled == ["I live in Curitiba and I work at Acme."]
+
+
+async def test_the_langchain_retriever_returns_ranked_facts_as_documents(
+    live_api: LiveApi, demo_agent: str
+) -> None:
+    url = f"{live_api.url}/graphql"
+    with HippographClient(url, api_key=live_api.admin_key) as client:
+        retriever = HippographRetriever(client=client, agent_id=demo_agent, k=3)
+        docs = retriever.invoke("Where does Guilherme live?")
+        assert 0 < len(docs) <= 3 and all(d.metadata["id"] == d.id for d in docs)
+        scores = [d.metadata["score"] for d in docs]
+        assert scores == sorted(scores, reverse=True)
+        facts = {e.node.id: e.node.text for e in client.facts(demo_agent, first=100).edges}
+        assert all(facts[d.id] == d.page_content for d in docs)
+    async with AsyncHippographClient(url, api_key=live_api.admin_key) as aclient:
+        again = await HippographRetriever(aclient=aclient, agent_id=demo_agent, k=3).ainvoke(
+            "Where does Guilherme live?"
+        )
+        assert [d.id for d in again] == [d.id for d in docs]
