@@ -4,6 +4,7 @@ write then retrieve the fact, a forbidden agent, bad input."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -114,14 +115,19 @@ async def test_stdio_session_writes_and_retrieves(scope: dict[str, str]) -> None
 
 
 async def test_stdio_agent_scope_and_unknown_key(scope: dict[str, str]) -> None:
-    async with _stdio(HIPPOGRAPH_MCP_AGENT=scope["agent"]) as client:
-        listed = await client.call_tool("list_facts", {})  # the only agent is the default
-        assert not listed.is_error and _body(listed)["facts"] == []
-        other = await client.call_tool("list_facts", {"agent_id": "someone-else"})
-        assert _body(other)["error"]["code"] == "FORBIDDEN"
-    async with _stdio(HIPPOGRAPH_MCP_API_KEY="hg_not_a_key") as client:
-        refused = await client.call_tool("list_facts", {"agent_id": scope["agent"]})
-        assert refused.is_error and _body(refused)["error"]["code"] == "FORBIDDEN"
+    async def agent_scope() -> None:
+        async with _stdio(HIPPOGRAPH_MCP_AGENT=scope["agent"]) as client:
+            listed = await client.call_tool("list_facts", {})  # the only agent is the default
+            assert not listed.is_error and _body(listed)["facts"] == []
+            other = await client.call_tool("list_facts", {"agent_id": "someone-else"})
+            assert _body(other)["error"]["code"] == "FORBIDDEN"
+
+    async def unknown_key() -> None:
+        async with _stdio(HIPPOGRAPH_MCP_API_KEY="hg_not_a_key") as client:
+            refused = await client.call_tool("list_facts", {"agent_id": scope["agent"]})
+            assert refused.is_error and _body(refused)["error"]["code"] == "FORBIDDEN"
+
+    await asyncio.gather(agent_scope(), unknown_key())  # two servers, started side by side
 
 
 def test_stdio_refuses_to_start_without_a_scope() -> None:
