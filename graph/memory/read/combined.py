@@ -32,7 +32,16 @@ from graph.memory.read.search import (
 )
 from graph.memory.read.traversal import activation_pool
 
-__all__ = ["NO_MATCH", "Combined", "SignalSizes", "all_signals", "searched"]
+__all__ = [
+    "NO_MATCH",
+    "Combined",
+    "FirstRounds",
+    "SignalSizes",
+    "all_signals",
+    "first_rounds",
+    "searched",
+    "signal_params",
+]
 
 NO_MATCH = ""  # list pad in read/signals: no entity key or entity type is empty
 NO_TERM = "\u0000"  # relation-term pad: no relation type's word starts with it
@@ -122,6 +131,132 @@ def searched(cfg: RetrieveConfig, sizes: SignalSizes) -> tuple[bool, bool]:
     )
 
 
+@dataclass(frozen=True)
+class FirstRounds:
+    """How each over-fetching part of ``read/signals`` runs its first round (pure: from the
+    config and the corpus sizes)."""
+
+    sem_strategy: str
+    ev_strategy: str
+    sem_index: bool  # the semantic part reads the vector index (else the exact scan)
+    sem_k: int
+    sem_min: float
+    kw_k: int
+    ev_limit: int
+    ev_min: float
+    ev_index: bool
+    ev_k: int
+    ev_kw_k: int
+    events: bool  # the agent holds events
+    obs: bool  # the observations part runs
+
+
+def first_rounds(cfg: RetrieveConfig, sizes: SignalSizes) -> FirstRounds:
+    """The first round of every part: strategies, over-fetch sizes and index floors."""
+    budgets = cfg.budgets
+    sem_strategy, ev_strategy = strategies(cfg, sizes)
+    sem_alone, _ = searched(cfg, sizes)
+    sem_k = initial_k(
+        cfg.candidates.semantic_limit, sizes.agent_facts, sizes.total_facts, budgets.overfetch_cap
+    )
+    # A part run on its own (filtered search has no procedure form to embed here; a scan or
+    # over-fetch the bridge starts from) is a one-hit index probe here (cheap, discarded).
+    if sem_alone:
+        sem_k = 1
+    ev_limit = cfg.context.topk_events * 3
+    ev_k = initial_k(ev_limit, sizes.agent_events, sizes.total_events, budgets.overfetch_cap)
+    if ev_strategy == "search":  # as for facts: a one-hit probe here, SEARCH alone afterwards
+        ev_k = 1
+    return FirstRounds(
+        sem_strategy=sem_strategy,
+        ev_strategy=ev_strategy,
+        sem_index=sem_strategy != "exact" or sem_alone,
+        sem_k=sem_k,
+        sem_min=index_min_score(cfg.candidates.min_similarity),
+        # The full-text query is limited to the agent inside the index (planner.agent_lucene):
+        # its own share of the index is all of it.
+        kw_k=initial_k(
+            cfg.candidates.keyword_limit,
+            sizes.agent_facts,
+            sizes.agent_facts,
+            budgets.fulltext_cap,
+        ),
+        ev_limit=ev_limit,
+        ev_min=index_min_score(cfg.context.min_event_similarity),
+        ev_index=ev_strategy != "exact",
+        ev_k=ev_k,
+        ev_kw_k=initial_k(ev_limit, sizes.agent_events, sizes.agent_events, budgets.fulltext_cap),
+        events=sizes.agent_events > 0,
+        obs=sizes.agent_observations > 0 and cfg.context.max_observations > 0,
+    )
+
+
+def signal_params(
+    cfg: RetrieveConfig,
+    rounds: FirstRounds,
+    *,
+    lucene: str,
+    seeds: list[dict[str, Any]],
+    graph_limit: int,
+    pattern_types: list[str],
+    named: list[str],
+    relation_terms: list[str] | None,
+) -> dict[str, Any]:
+    """The parameters of ``read/signals`` beside the scope and the time (pure)."""
+    graph, act = cfg.graph, cfg.activation
+    act_on = act.activation_hops > 0 and act.activation_seeds > 0
+    # Neo4j caches a plan per statement text AND parameter types, and an empty list is typed
+    # apart from a list of maps or strings: without padding, a question naming no entity
+    # needs a plan of its own (1-5 s to make on 2 cores). The pads match nothing (entity keys
+    # and types are never empty); ``warmup.warm_up`` then plans the one variant at start-up.
+    # The text is sent even when the agent holds no facts/events (the part then finds
+    # nothing): Neo4j buckets string parameters by size in its plan cache key, so "" would
+    # need its own plan.
+    return {
+        "half_life_days": cfg.scoring.recency_half_life_days,
+        "sem_index": rounds.sem_index,
+        "sem_k": rounds.sem_k,
+        "sem_min_score": rounds.sem_min,
+        "sem_limit": cfg.candidates.semantic_limit,
+        "q": lucene,
+        "kw_k": rounds.kw_k,
+        "kw_limit": cfg.candidates.keyword_limit,
+        "seeds": seeds or [{"key": NO_MATCH, "named": False}],
+        "max_entities": graph.graph_max_entities,
+        "max_hops": graph.max_hops,
+        "hop_decay": graph.hop_decay,
+        "query_bonus": graph.query_bonus,
+        "graph_pool": graph_limit * graph.graph_pool_factor,
+        "graph_budget": graph_limit * graph.graph_read_budget,
+        "graph_scan": graph_limit * graph.graph_pool_factor * graph.hub_scan_factor,
+        "graph_limit": graph_limit,
+        "types": pattern_types or [NO_MATCH],
+        "agg_pool": graph_limit * graph.graph_pool_factor,
+        "agg_limit": graph_limit,
+        "act_seeds": act.activation_seeds if act_on else 0,
+        "act_hops": act.activation_hops,
+        "act_decay": act.activation_decay,
+        "act_related": act.activation_max_related,
+        "act_per_entity": act.activation_facts_per_entity,
+        "act_pool": activation_pool(cfg),
+        "act_scan": activation_pool(cfg) * graph.hub_scan_factor,
+        "events": rounds.events,
+        "ev_q": lucene,
+        "ev_index": rounds.ev_index,
+        "ev_k": rounds.ev_k,
+        "ev_min_score": rounds.ev_min,
+        "ev_limit": rounds.ev_limit,
+        "ev_kw_k": rounds.ev_kw_k,
+        "ev_kw_limit": rounds.ev_limit,
+        "obs": rounds.obs,
+        "obs_min_score": index_min_score(cfg.candidates.min_similarity),
+        "obs_limit": cfg.context.max_observations,
+        "named": named or [NO_MATCH],
+        "expand_limit": 20,
+        "relation_terms": relation_terms or [NO_TERM],
+    }
+
+
 async def all_signals(
     ex: Executor,
     scope: Scope,
@@ -138,98 +273,39 @@ async def all_signals(
     relation_terms: list[str] | None = None,
 ) -> Combined:
     """Run ``read/signals`` once and split its answer into the per-signal candidate lists."""
-    sem_min = index_min_score(cfg.candidates.min_similarity)
-    sem_k = initial_k(
-        cfg.candidates.semantic_limit,
-        sizes.agent_facts,
-        sizes.total_facts,
-        cfg.budgets.overfetch_cap,
+    rounds = first_rounds(cfg, sizes)
+    params = signal_params(
+        cfg,
+        rounds,
+        lucene=lucene,
+        seeds=seeds,
+        graph_limit=graph_limit,
+        pattern_types=pattern_types,
+        named=named,
+        relation_terms=relation_terms,
     )
-    budgets = cfg.budgets
-    sem_strategy, ev_strategy = strategies(cfg, sizes)
-    sem_alone, _ = searched(cfg, sizes)
-    # A part run on its own (filtered search has no procedure form to embed here; a scan or
-    # over-fetch the bridge starts from) is a one-hit index probe here (cheap, discarded).
-    sem_index = sem_strategy != "exact" or sem_alone
-    if sem_alone:
-        sem_k = 1
-    # The full-text query is limited to the agent inside the index (planner.agent_lucene):
-    # its own share of the index is all of it.
-    kw_k = initial_k(
-        cfg.candidates.keyword_limit, sizes.agent_facts, sizes.agent_facts, budgets.fulltext_cap
-    )
-    # Sent even when the agent holds no facts/events (the part then finds nothing): Neo4j
-    # buckets string parameters by size in its plan cache key, so "" would need its own plan.
-    q = ev_q = lucene
-    ev_limit = cfg.context.topk_events * 3
-    ev_min = index_min_score(cfg.context.min_event_similarity)
-    ev_k = initial_k(ev_limit, sizes.agent_events, sizes.total_events, cfg.budgets.overfetch_cap)
-    ev_index = ev_strategy != "exact"
-    if ev_strategy == "search":  # as for facts: a one-hit probe here, SEARCH alone afterwards
-        ev_k = 1
-    ev_kw_k = initial_k(ev_limit, sizes.agent_events, sizes.agent_events, cfg.budgets.fulltext_cap)
-    events = sizes.agent_events > 0
-    obs = sizes.agent_observations > 0 and cfg.context.max_observations > 0
-    act_on = cfg.activation.activation_hops > 0 and cfg.activation.activation_seeds > 0
-    # Neo4j caches a plan per statement text AND parameter types, and an empty list is typed
-    # apart from a list of maps or strings: without padding, a question naming no entity
-    # needs a plan of its own (1-5 s to make on 2 cores). The pads match nothing (entity keys
-    # and types are never empty); ``warmup.warm_up`` then plans the one variant at start-up.
-    seeds = seeds or [{"key": NO_MATCH, "named": False}]
-    named = named or [NO_MATCH]
-    pattern_types = pattern_types or [NO_MATCH]
-    relation_terms = relation_terms or [NO_TERM]
-    row = (
-        await ex.run(
-            "read/signals",
-            scope.params(
-                now=now,
-                half_life_days=cfg.scoring.recency_half_life_days,
-                sem_index=sem_index,
-                sem_k=sem_k,
-                sem_min_score=sem_min,
-                sem_limit=cfg.candidates.semantic_limit,
-                q=q,
-                kw_k=kw_k,
-                kw_limit=cfg.candidates.keyword_limit,
-                seeds=seeds,
-                max_entities=cfg.graph.graph_max_entities,
-                max_hops=cfg.graph.max_hops,
-                hop_decay=cfg.graph.hop_decay,
-                query_bonus=cfg.graph.query_bonus,
-                graph_pool=graph_limit * cfg.graph.graph_pool_factor,
-                graph_budget=graph_limit * cfg.graph.graph_read_budget,
-                graph_scan=graph_limit * cfg.graph.graph_pool_factor * cfg.graph.hub_scan_factor,
-                graph_limit=graph_limit,
-                types=pattern_types,
-                agg_pool=graph_limit * cfg.graph.graph_pool_factor,
-                agg_limit=graph_limit,
-                act_seeds=cfg.activation.activation_seeds if act_on else 0,
-                act_hops=cfg.activation.activation_hops,
-                act_decay=cfg.activation.activation_decay,
-                act_related=cfg.activation.activation_max_related,
-                act_per_entity=cfg.activation.activation_facts_per_entity,
-                act_pool=activation_pool(cfg),
-                act_scan=activation_pool(cfg) * cfg.graph.hub_scan_factor,
-                events=events,
-                ev_q=ev_q,
-                ev_index=ev_index,
-                ev_k=ev_k,
-                ev_min_score=ev_min,
-                ev_limit=ev_limit,
-                ev_kw_k=ev_kw_k,
-                ev_kw_limit=ev_limit,
-                obs=obs,
-                obs_min_score=index_min_score(cfg.candidates.min_similarity),
-                obs_limit=cfg.context.max_observations,
-                named=named,
-                expand_limit=20,
-                relation_terms=relation_terms,
-            ),
-            read=True,
-        )
-    )[0]
+    row = (await ex.run("read/signals", scope.params(now=now, **params), read=True))[0]
     out = Combined()
+    split_fact_hits(row, cfg, now, out)
+    mark_fact_rounds(row, cfg, sizes, rounds, lucene, out, stats)
+    split_event_hits(row, out)
+    mark_event_rounds(row, cfg, rounds, lucene, out, stats)
+    out.observations = [
+        ObservationHit(
+            id=o["id"],
+            text=o["text"] or "",
+            kind=o.get("kind"),
+            semantic=cosine_from_index(o["score"]),
+        )
+        for o in row["observations"]
+    ]
+    out.neighbours = list(row["neighbours"])
+    out.relation_answers = {str(i) for i in row["relation_answers"]}
+    return out
+
+
+def split_fact_hits(row: dict[str, Any], cfg: RetrieveConfig, now: datetime, out: Combined) -> None:
+    """The statement's fact hits → scored candidates of their signal's list in ``out``."""
     facts = {f["id"]: f for f in row["facts"]}
     kw_top = max((float(h["score"]) for h in row["hits"] if h["signal"] == "keyword"), default=0.0)
     for hit in row["hits"]:
@@ -250,16 +326,28 @@ async def all_signals(
             fact.scores.graph = min(1.0, max(0.0, score))
             fact.hops = int(hit["hops"])
         getattr(out, signal).append(fact)
-    out.semantic_complete = sem_strategy != "search" and (
-        not sem_index
+
+
+def mark_fact_rounds(
+    row: dict[str, Any],
+    cfg: RetrieveConfig,
+    sizes: SignalSizes,
+    rounds: FirstRounds,
+    q: str,
+    out: Combined,
+    stats: dict[str, SearchStats],
+) -> None:
+    """Whether the semantic and keyword fact parts need a re-run, and their search stats."""
+    out.semantic_complete = rounds.sem_strategy != "search" and (
+        not rounds.sem_index
         or _complete(
             len(out.semantic),
             cfg.candidates.semantic_limit,
             int(row["sem_fetched"]),
-            sem_k,
+            rounds.sem_k,
             cfg.budgets.overfetch_cap,
             row["sem_floor"],
-            sem_min,
+            rounds.sem_min,
         )
     )
     out.keyword_complete = (
@@ -269,16 +357,20 @@ async def all_signals(
             len(out.keyword),
             cfg.candidates.keyword_limit,
             int(row["kw_fetched"]),
-            kw_k,
+            rounds.kw_k,
             cfg.budgets.fulltext_cap,
         )
     )
     stats["semantic"] = SearchStats(
-        sem_strategy, [sem_k] if sem_index else [], False, len(out.semantic)
+        rounds.sem_strategy, [rounds.sem_k] if rounds.sem_index else [], False, len(out.semantic)
     )
     stats["keyword"] = SearchStats(
-        "fulltext", [kw_k] if q and sizes.agent_facts else [], False, len(out.keyword)
+        "fulltext", [rounds.kw_k] if q and sizes.agent_facts else [], False, len(out.keyword)
     )
+
+
+def split_event_hits(row: dict[str, Any], out: Combined) -> None:
+    """The statement's event hits → the semantic and keyword snippet lists in ``out``."""
     events_by_id = {e["id"]: e for e in row["events"]}
     ev_kw_top = max(
         (float(h["score"]) for h in row["event_hits"] if h["signal"] == "keyword"), default=0.0
@@ -291,43 +383,46 @@ async def all_signals(
             out.events_keyword.append(ev)
         else:
             out.events_semantic.append(ev)
+
+
+def mark_event_rounds(
+    row: dict[str, Any],
+    cfg: RetrieveConfig,
+    rounds: FirstRounds,
+    ev_q: str,
+    out: Combined,
+    stats: dict[str, SearchStats],
+) -> None:
+    """Whether the event parts need a re-run, and their search stats."""
+    events, ev_strategy = rounds.events, rounds.ev_strategy
     out.events_semantic_complete = not (events and ev_strategy == "search") and (
-        not (events and ev_index)
+        not (events and rounds.ev_index)
         or _complete(
             len(out.events_semantic),
-            ev_limit,
+            rounds.ev_limit,
             int(row["ev_fetched"]),
-            ev_k,
+            rounds.ev_k,
             cfg.budgets.overfetch_cap,
             row["ev_floor"],
-            ev_min,
+            rounds.ev_min,
         )
     )
     out.events_keyword_complete = not (events and ev_q) or _complete(
         len(out.events_keyword),
-        ev_limit,
+        rounds.ev_limit,
         int(row["ev_kw_fetched"]),
-        ev_kw_k,
+        rounds.ev_kw_k,
         cfg.budgets.fulltext_cap,
     )
     stats["events_semantic"] = SearchStats(
         "none" if not events else ev_strategy,
-        [ev_k] if events and ev_index else [],
+        [rounds.ev_k] if events and rounds.ev_index else [],
         False,
         len(out.events_semantic),
     )
     stats["events_keyword"] = SearchStats(
-        "fulltext", [ev_kw_k] if events and ev_q else [], False, len(out.events_keyword)
+        "fulltext",
+        [rounds.ev_kw_k] if events and ev_q else [],
+        False,
+        len(out.events_keyword),
     )
-    out.observations = [
-        ObservationHit(
-            id=o["id"],
-            text=o["text"] or "",
-            kind=o.get("kind"),
-            semantic=cosine_from_index(o["score"]),
-        )
-        for o in row["observations"]
-    ]
-    out.neighbours = list(row["neighbours"])
-    out.relation_answers = {str(i) for i in row["relation_answers"]}
-    return out

@@ -8,12 +8,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from graph.executor import Executor
 from graph.memory.read import planner, ranking
-from graph.memory.read.combined import SignalSizes, all_signals, searched
+from graph.memory.read.combined import Combined, SignalSizes, all_signals, searched
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EventHit, ObservationHit, RetrievalPlan, ScoredFact
 from graph.memory.read.relations import mark_answers, relation_terms
@@ -31,7 +32,16 @@ from graph.memory.read.temporal import TimeWindow
 from graph.memory.read.traversal import spreading_activation
 from graph.memory.text import detect_language
 
-__all__ = ["drop_tasks", "observations", "one_statement"]
+__all__ = [
+    "Found",
+    "SignalParts",
+    "drop_tasks",
+    "join_alongside",
+    "observations",
+    "one_statement",
+    "rerun_incomplete",
+    "signal_sizes",
+]
 
 
 def drop_tasks(*tasks: asyncio.Task[Any] | None) -> None:
@@ -61,6 +71,117 @@ def _plan_inputs(
     return lucene, graph_limit, seeds, pattern_types
 
 
+def signal_sizes(catalog: dict[str, Any]) -> SignalSizes:
+    """The planner catalog's corpus sizes that pick each part's strategy."""
+    return SignalSizes(
+        agent_facts=int(catalog["agent_facts"]),
+        total_facts=int(catalog["total_facts"]),
+        agent_events=int(catalog["agent_events"]),
+        total_events=int(catalog["total_events"]),
+        agent_observations=int(catalog.get("agent_observations", 1)),
+        fact_search=bool(catalog.get("fact_search")),
+        event_search=bool(catalog.get("event_search")),
+    )
+
+
+@dataclass
+class Found:
+    """The per-signal lists of one gathering, replaced by a part's re-run when it has one."""
+
+    semantic: list[ScoredFact]
+    activation: list[ScoredFact]
+    keyword: list[ScoredFact]
+    events_semantic: list[EventHit]
+    events_keyword: list[EventHit]
+
+
+@dataclass
+class SignalParts:
+    """The parts of ``read/signals`` run on their own: alongside the statement, or again with
+    the adaptive over-fetch when its first round was not enough."""
+
+    ex: Executor
+    scope: Scope
+    cfg: RetrieveConfig
+    sizes: SignalSizes
+    plan: RetrievalPlan
+    lucene: str
+    now: datetime
+    window: TimeWindow | None
+    on_semantic: Callable[[list[ScoredFact]], None] | None
+
+    async def semantic(
+        self, early: bool = False
+    ) -> tuple[SearchStats, list[ScoredFact], list[ScoredFact]]:
+        """The semantic facts, scored (handed to ``on_semantic`` when ``early``), and the
+        spreading activation seeded from them."""
+        cfg, own = self.cfg, SearchStats()
+        hits = await semantic_facts(
+            self.ex,
+            self.scope,
+            limit=cfg.candidates.semantic_limit,
+            min_cosine=cfg.candidates.min_similarity,
+            agent_facts=self.sizes.agent_facts,
+            total_facts=self.sizes.total_facts,
+            exact_max=cfg.budgets.exact_max(self.sizes.fact_search),
+            cap=cfg.budgets.overfetch_cap,
+            stats=own,
+            filtered=self.sizes.fact_search,
+        )
+        query_language = detect_language(self.plan.similarity_query)
+        ranking.score_facts(hits, cfg, self.now, self.window, query_language)
+        if early and self.on_semantic is not None:
+            self.on_semantic(hits)
+        activated = await spreading_activation(
+            self.ex,
+            self.scope,
+            ranking.order(hits)[: cfg.activation.activation_seeds],
+            [f.id for f in hits],
+            cfg,
+        )
+        return own, hits, activated
+
+    async def events_semantic(self) -> tuple[SearchStats, list[EventHit]]:
+        own = SearchStats()
+        hits = await semantic_events(
+            self.ex,
+            self.scope,
+            limit=self.cfg.context.topk_events * 3,
+            min_cosine=self.cfg.context.min_event_similarity,
+            agent_events=self.sizes.agent_events,
+            total_events=self.sizes.total_events,
+            exact_max=self.cfg.budgets.exact_max(self.sizes.event_search),
+            cap=self.cfg.budgets.overfetch_cap,
+            stats=own,
+            filtered=self.sizes.event_search,
+        )
+        return own, hits
+
+    async def keyword(self, stats: SearchStats) -> list[ScoredFact]:
+        return await keyword_facts(
+            self.ex,
+            self.scope,
+            lucene=self.lucene,
+            limit=self.cfg.candidates.keyword_limit,
+            agent_facts=self.sizes.agent_facts,
+            total_facts=self.sizes.total_facts,
+            cap=self.cfg.budgets.fulltext_cap,
+            stats=stats,
+        )
+
+    async def events_keyword(self, stats: SearchStats) -> list[EventHit]:
+        return await keyword_events(
+            self.ex,
+            self.scope,
+            lucene=self.lucene,
+            limit=self.cfg.context.topk_events * 3,
+            agent_events=self.sizes.agent_events,
+            total_events=self.sizes.total_events,
+            cap=self.cfg.budgets.fulltext_cap,
+            stats=stats,
+        )
+
+
 async def one_statement(
     ex: Executor,
     plan: RetrievalPlan,
@@ -77,68 +198,16 @@ async def one_statement(
     over-fetch, and activation then re-seeded from the full semantic hits. ``on_semantic``
     gets the scored semantic hits of a search that runs alongside the statement as soon as
     they arrive (before the statement's answer)."""
-    sizes = SignalSizes(
-        agent_facts=int(catalog["agent_facts"]),
-        total_facts=int(catalog["total_facts"]),
-        agent_events=int(catalog["agent_events"]),
-        total_events=int(catalog["total_events"]),
-        agent_observations=int(catalog.get("agent_observations", 1)),
-        fact_search=bool(catalog.get("fact_search")),
-        event_search=bool(catalog.get("event_search")),
-    )
+    sizes = signal_sizes(catalog)
     lucene, graph_limit, seeds, pattern_types = _plan_inputs(plan, cfg)
     lucene = planner.agent_lucene(lucene, scope.agent_id)
     named = [e.key for e in plan.entities] if cfg.graph.enable_expansion else []
+    parts = SignalParts(ex, scope, cfg, sizes, plan, lucene, now, window, on_semantic)
     stats: dict[str, SearchStats] = {}
-
-    async def semantic_again(
-        early: bool = False,
-    ) -> tuple[SearchStats, list[ScoredFact], list[ScoredFact]]:
-        own = SearchStats()
-        hits = await semantic_facts(
-            ex,
-            scope,
-            limit=cfg.candidates.semantic_limit,
-            min_cosine=cfg.candidates.min_similarity,
-            agent_facts=sizes.agent_facts,
-            total_facts=sizes.total_facts,
-            exact_max=cfg.budgets.exact_max(sizes.fact_search),
-            cap=cfg.budgets.overfetch_cap,
-            stats=own,
-            filtered=sizes.fact_search,
-        )
-        ranking.score_facts(hits, cfg, now, window, detect_language(plan.similarity_query))
-        if early and on_semantic is not None:
-            on_semantic(hits)
-        activated = await spreading_activation(
-            ex,
-            scope,
-            ranking.order(hits)[: cfg.activation.activation_seeds],
-            [f.id for f in hits],
-            cfg,
-        )
-        return own, hits, activated
-
-    async def events_semantic_again() -> tuple[SearchStats, list[EventHit]]:
-        own = SearchStats()
-        hits = await semantic_events(
-            ex,
-            scope,
-            limit=cfg.context.topk_events * 3,
-            min_cosine=cfg.context.min_event_similarity,
-            agent_events=sizes.agent_events,
-            total_events=sizes.total_events,
-            exact_max=cfg.budgets.exact_max(sizes.event_search),
-            cap=cfg.budgets.overfetch_cap,
-            stats=own,
-            filtered=sizes.event_search,
-        )
-        return own, hits
-
     # A part run on its own (``combined.searched``) starts first and runs alongside.
     fact_search, event_search = searched(cfg, sizes)
-    early_sem = asyncio.create_task(semantic_again(early=True)) if fact_search else None
-    early_ev = asyncio.create_task(events_semantic_again()) if event_search else None
+    early_sem = asyncio.create_task(parts.semantic(early=True)) if fact_search else None
+    early_ev = asyncio.create_task(parts.events_semantic()) if event_search else None
     if early_sem is not None or early_ev is not None:
         await asyncio.sleep(0)  # let them send their statements first
     t = time.perf_counter()
@@ -161,85 +230,100 @@ async def one_statement(
         drop_tasks(early_sem, early_ev)
         raise
     statement_ms = _ms(t)
-    sem, spread, kw = got.semantic, got.activation, got.keyword
-    ev_sem, ev_kw = got.events_semantic, got.events_keyword
-    try:
-        if early_sem is not None:
-            stats["semantic"], sem, spread = await early_sem
-        if early_ev is not None:
-            stats["events_semantic"], ev_sem = await early_ev
-    except BaseException:
-        drop_tasks(early_sem, early_ev)
-        raise
-
-    async def semantic_late() -> None:
-        nonlocal sem, spread
-        stats["semantic"], sem, spread = await semantic_again()
-
-    async def keyword_again() -> None:
-        nonlocal kw
-        stats["keyword"] = SearchStats()
-        kw = await keyword_facts(
-            ex,
-            scope,
-            lucene=lucene,
-            limit=cfg.candidates.keyword_limit,
-            agent_facts=sizes.agent_facts,
-            total_facts=sizes.total_facts,
-            cap=cfg.budgets.fulltext_cap,
-            stats=stats["keyword"],
-        )
-
-    async def events_semantic_late() -> None:
-        nonlocal ev_sem
-        stats["events_semantic"], ev_sem = await events_semantic_again()
-
-    async def events_keyword_again() -> None:
-        nonlocal ev_kw
-        stats["events_keyword"] = SearchStats()
-        ev_kw = await keyword_events(
-            ex,
-            scope,
-            lucene=lucene,
-            limit=cfg.context.topk_events * 3,
-            agent_events=sizes.agent_events,
-            total_events=sizes.total_events,
-            cap=cfg.budgets.fulltext_cap,
-            stats=stats["events_keyword"],
-        )
-
-    again = [  # the parts searched alongside are done; the rest re-run when incomplete
-        (got.semantic_complete or fact_search, "semantic", semantic_late),
-        (got.keyword_complete, "keyword", keyword_again),
-        (got.events_semantic_complete or event_search, "events_semantic", events_semantic_late),
-        (got.events_keyword_complete, "events_keyword", events_keyword_again),
+    found = await join_alongside(got, early_sem, early_ev, stats)
+    done = {  # the parts searched alongside are done; the rest re-run when incomplete
+        "semantic": got.semantic_complete or fact_search,
+        "keyword": got.keyword_complete,
+        "events_semantic": got.events_semantic_complete or event_search,
+        "events_keyword": got.events_keyword_complete,
+    }
+    reruns = await rerun_incomplete(parts, done, found, stats)
+    alongside = [
+        n for n, on in (("semantic", fact_search), ("events_semantic", event_search)) if on
     ]
-    reruns = [name for done, name, _ in again if not done]
-    if reruns:
-        await asyncio.gather(*(run() for done, _, run in again if not done))
     trace["signals"] = {
         "ms": _ms(t),
         "statement_ms": statement_ms,
         "statement": "read/signals",
         "rerun": reruns,
-        "alongside": [
-            n for n, on in (("semantic", fact_search), ("events_semantic", event_search)) if on
-        ],
+        "alongside": alongside,
         **{name: s.as_dict() for name, s in stats.items()},
+        **_parts_trace(got, seeds, pattern_types),
+    }
+    facts = ranking.merge_candidates(found.semantic, found.keyword, got.graph, got.pattern)
+    known = {f.id for f in facts}
+    trace["activation"] = {
+        "in_statement": "semantic" not in reruns and not fact_search,
+        "returned": len(found.activation),
+        "unique": sum(1 for f in found.activation if f.id not in known),
+    }
+    trace["relation"] = {"marked": mark_answers(facts, got.relation_answers)}
+    plan = planner.expand_plan(plan, got.neighbours) if named else plan
+    events = ranking.merge_events(found.events_semantic, found.events_keyword)
+    return facts, found.activation, events, got.observations, plan
+
+
+async def join_alongside(
+    got: Combined,
+    early_sem: asyncio.Task[tuple[SearchStats, list[ScoredFact], list[ScoredFact]]] | None,
+    early_ev: asyncio.Task[tuple[SearchStats, list[EventHit]]] | None,
+    stats: dict[str, SearchStats],
+) -> Found:
+    """The statement's lists, with those of the parts that ran alongside it once they end."""
+    found = Found(
+        got.semantic, got.activation, got.keyword, got.events_semantic, got.events_keyword
+    )
+    try:
+        if early_sem is not None:
+            stats["semantic"], found.semantic, found.activation = await early_sem
+        if early_ev is not None:
+            stats["events_semantic"], found.events_semantic = await early_ev
+    except BaseException:
+        drop_tasks(early_sem, early_ev)
+        raise
+    return found
+
+
+def _parts_trace(
+    got: Combined, seeds: list[dict[str, Any]], pattern_types: list[str]
+) -> dict[str, Any]:
+    return {
         "graph": {"rows": len(got.graph), "seeds": [s["key"] for s in seeds]},
         "aggregation": {"rows": len(got.pattern), "types": pattern_types},
         "observations": {"rows": len(got.observations)},
     }
-    facts = ranking.merge_candidates(sem, kw, got.graph, got.pattern)
-    known = {f.id for f in facts}
-    trace["activation"] = {
-        "in_statement": "semantic" not in reruns and not fact_search,
-        "returned": len(spread),
-        "unique": sum(1 for f in spread if f.id not in known),
+
+
+async def rerun_incomplete(
+    parts: SignalParts, done: dict[str, bool], found: Found, stats: dict[str, SearchStats]
+) -> list[str]:
+    """Re-run, concurrently, every part not ``done`` with the adaptive over-fetch; its lists
+    and stats replace the statement's. Returns the names of the parts re-run."""
+
+    async def semantic() -> None:
+        stats["semantic"], found.semantic, found.activation = await parts.semantic()
+
+    async def keyword() -> None:
+        stats["keyword"] = SearchStats()
+        found.keyword = await parts.keyword(stats["keyword"])
+
+    async def events_semantic() -> None:
+        stats["events_semantic"], found.events_semantic = await parts.events_semantic()
+
+    async def events_keyword() -> None:
+        stats["events_keyword"] = SearchStats()
+        found.events_keyword = await parts.events_keyword(stats["events_keyword"])
+
+    runs = {
+        "semantic": semantic,
+        "keyword": keyword,
+        "events_semantic": events_semantic,
+        "events_keyword": events_keyword,
     }
-    trace["relation"] = {"marked": mark_answers(facts, got.relation_answers)}
-    plan = planner.expand_plan(plan, got.neighbours) if named else plan
-    return facts, spread, ranking.merge_events(ev_sem, ev_kw), got.observations, plan
+    reruns = [name for name in runs if not done[name]]
+    if reruns:
+        await asyncio.gather(*(runs[name]() for name in reruns))
+    return reruns
 
 
 async def observations(
