@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+import time
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from graph.runtime import LocalNeo4j, RuntimeConfig
+from graph.runtime import LocalNeo4j, RuntimeConfig, RuntimeError_
 from server.browser_guide import post_connect_cmd
 from server.settings import Settings, get_settings
 
@@ -29,8 +32,23 @@ def local_neo4j(settings: Settings | None = None) -> LocalNeo4j:
             browser_post_connect_cmd=post_connect_cmd(api_url(s)),
             # A server in its own folder (the tests') reuses the jars of the home's install.
             jars_from=s.default_neo4j_home if s.neo4j_dir is not None else None,
+            jar_cache=s.cache_dir / "neo4j" if s.cache_dir is not None else None,
         )
     )
+
+
+def install(log: Callable[[str], object] = print) -> int:
+    """`hippograph neo4j install` for the settings' local server: resolve or link its jars,
+    write its configuration. Returns the exit code. ``python -m server.runtime`` runs it
+    without loading the rest of the command line (scripts/bootstrap.sh)."""
+    t0 = time.monotonic()
+    try:
+        changed = local_neo4j().install(log=log)
+    except RuntimeError_ as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    log(f"{'installed' if changed else 'already installed'} in {time.monotonic() - t0:.1f}s")
+    return 0
 
 
 def api_url(settings: Settings) -> str:
@@ -51,3 +69,7 @@ def browser_url(settings: Settings) -> str:
         f"http://127.0.0.1:{settings.neo4j_http_port}/browser/"
         f"?dbms=bolt://{settings.neo4j_user}@127.0.0.1:{settings.neo4j_bolt_port}"
     )
+
+
+if __name__ == "__main__":
+    sys.exit(install())

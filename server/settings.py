@@ -7,6 +7,7 @@ also honours the conventional ``NEO4J_URI`` / ``NEO4J_USER`` / ``NEO4J_PASSWORD`
 from __future__ import annotations
 
 import ipaddress
+import os
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -20,6 +21,10 @@ __all__ = ["MIN_ADMIN_KEY_CHARS", "Settings", "get_settings"]
 
 ROOT = Path(__file__).resolve().parent.parent
 MIN_ADMIN_KEY_CHARS = 32
+
+
+def _user_cache() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
 
 
 class Settings(BaseSettings):
@@ -49,6 +54,13 @@ class Settings(BaseSettings):
         default=ROOT / ".hippograph",
         description="Local runtime directory: models, GraphiQL and explorer assets and, unless "
         "neo4j_dir says otherwise, the local Neo4j",
+    )
+    cache_dir: Path | None = Field(
+        default_factory=lambda: _user_cache() / "hippograph",
+        description="Built artifacts shared by every checkout on this machine: the local "
+        "Neo4j's assembled jars (<cache>/neo4j), and scripts/bootstrap.sh's web assets, "
+        "tokenizer and npm trees. Default: $XDG_CACHE_HOME/hippograph (~/.cache/hippograph); "
+        "empty: none (everything is fetched and built for each checkout)",
     )
     neo4j_dir: Path | None = Field(
         default=None,
@@ -193,6 +205,11 @@ class Settings(BaseSettings):
         "X-Forwarded-For names the client (for the failed-authentication budgets); "
         "empty: the socket peer is the client",
     )
+
+    @field_validator("cache_dir", mode="before")
+    @classmethod
+    def _cache_off(cls, value: object) -> object:
+        return None if value == "" else value
 
     @field_validator("trusted_proxies")
     @classmethod

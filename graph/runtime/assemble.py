@@ -3,7 +3,8 @@ configuration (the install half of :class:`graph.runtime.local_neo4j.LocalNeo4j`
 
 The jars come through the POMs beside this file (``server/`` for 5.26 with Browser, ``plugins/``
 for APOC, ``gds/`` for the optional OpenGDS plugin, ``server2026/`` for the 2026 line, which
-needs Java 21 and has no APOC on Central).
+needs Java 21 and has no APOC on Central). With ``RuntimeConfig.jar_cache`` set, the resolved
+jars are kept in a machine-wide folder and a fresh home links them from there.
 """
 
 from __future__ import annotations
@@ -73,6 +74,18 @@ def java_for(line: str) -> Java:
     return choose(LINES[line].java_supported, installed(), shutil.which("java") or "java")
 
 
+# Entries per line kept in ``RuntimeConfig.jar_cache`` (checkouts of other commits reuse theirs).
+CACHED_PER_LINE = 3
+
+
+def _link(src: str, dst: str) -> None:
+    """A hard link where the file system allows, else a copy."""
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
 class RuntimeError_(Exception):
     """The local Neo4j could not be installed, started or stopped; the message says why."""
 
@@ -100,6 +113,10 @@ class RuntimeConfig:
     # copies) instead of resolved again: a second server on this machine (the tests') starts
     # from `make run`'s install in seconds.
     jars_from: Path | None = None
+    # A folder of assembled jars shared by every checkout on this machine (one sub-folder per
+    # line and POM fingerprint): an install links its jars from there when they are present
+    # and adds them after resolving with Maven. None: Maven resolves for every fresh home.
+    jar_cache: Path | None = None
     mvn_args: tuple[str, ...] = ()  # e.g. ("-Dmaven.repo.local=/tmp/m2",) for a cold-cache run
     line: str = "5.26"  # a key of LINES
     java: str = ""  # a Java executable; empty: java_for(line)
@@ -180,7 +197,7 @@ class Assembly:
         self.marker.unlink(missing_ok=True)
         for folder in (self.lib, self.plugins):
             shutil.rmtree(folder, ignore_errors=True)
-        if self._link_jars(log):
+        if self._link_jars(log) or self._link_cached(log):
             self.write_config()
             self.marker.write_text(self._fingerprint())
             return True
@@ -193,13 +210,17 @@ class Assembly:
         self._copy_dependencies(server, self.lib, log)
         for pom in plugins:
             self._copy_dependencies(pom, self.plugins, log)
+        complete = True
         if self.config.gds and (POM_DIR / "gds" / "pom.xml").is_file():
             try:
                 self._build_gds(log)
             except RuntimeError_ as exc:  # GDS is optional: record and go on
                 log(f"GDS plugin not built ({exc}); continuing without GDS")
+                complete = False
         self.write_config()
         self.marker.write_text(self._fingerprint())
+        if complete:
+            self._fill_cache(log)
         return True
 
     def _link_jars(self, log: Callable[[str], object]) -> bool:
@@ -214,17 +235,59 @@ class Assembly:
         if not other.is_installed():
             return False
 
-        def link(src: str, dst: str) -> None:
-            try:
-                os.link(src, dst)
-            except OSError:
-                shutil.copy2(src, dst)
-
         log(f"linking the jars installed in {other.config.neo4j_home}")
         skip = None if self.config.gds else shutil.ignore_patterns("open-gds-*.jar")
-        shutil.copytree(other.lib, self.lib, copy_function=link)
-        shutil.copytree(other.plugins, self.plugins, copy_function=link, ignore=skip)
+        shutil.copytree(other.lib, self.lib, copy_function=_link)
+        shutil.copytree(other.plugins, self.plugins, copy_function=_link, ignore=skip)
         return True
+
+    def _cache_entry(self) -> Path | None:
+        """This install's folder in ``jar_cache`` (lib/ and plugins/): keyed by the line and
+        :meth:`_fingerprint`, so a change to a POM or to ``with_gds`` makes another."""
+        cache = self.config.jar_cache
+        return None if cache is None else cache / f"{self.config.line}-{self._fingerprint()[:16]}"
+
+    def _link_cached(self, log: Callable[[str], object]) -> bool:
+        """Take lib/ and plugins/ from ``jar_cache`` when it holds this install's jars."""
+        entry = self._cache_entry()
+        if entry is None or not any((entry / "lib").glob(self.config.server_line.jar_glob)):
+            return False
+        log(f"linking the jars cached in {entry}")
+        try:
+            shutil.copytree(entry / "lib", self.lib, copy_function=_link)
+            shutil.copytree(entry / "plugins", self.plugins, copy_function=_link)
+            os.utime(entry)  # the most recently used entries are kept
+        except OSError as exc:  # an unreadable or half-removed entry: resolve with Maven
+            log(f"cached jars not usable ({exc}); resolving with Maven")
+            for folder in (self.lib, self.plugins):
+                shutil.rmtree(folder, ignore_errors=True)
+            return False
+        return True
+
+    def _fill_cache(self, log: Callable[[str], object]) -> None:
+        """Add the jars just resolved to ``jar_cache`` (links, else copies; the entry appears
+        whole or not at all) and keep the line's most recently used entries only."""
+        entry = self._cache_entry()
+        if entry is None or entry.exists():
+            return
+        tmp = entry.with_name(f".{entry.name}.{os.getpid()}")
+        try:
+            shutil.rmtree(tmp, ignore_errors=True)
+            tmp.mkdir(parents=True)
+            shutil.copytree(self.lib, tmp / "lib", copy_function=_link)
+            shutil.copytree(self.plugins, tmp / "plugins", copy_function=_link)
+            tmp.rename(entry)
+        except OSError as exc:
+            if not entry.is_dir():  # else another install filled it first
+                log(f"jars not cached in {entry.parent} ({exc})")
+            return
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        entries = sorted(
+            entry.parent.glob(f"{self.config.line}-*"), key=lambda p: p.stat().st_mtime
+        )
+        for old in entries[:-CACHED_PER_LINE]:
+            shutil.rmtree(old, ignore_errors=True)
 
     def _mvn(self, pom: str, *goals: str, log: Callable[[str], object]) -> None:
         cmd = [

@@ -15,6 +15,7 @@ from graph.page_cache import Warmed, agent_sizes, read_files, warm_page_cache
 from graph.progress import progress_bar
 from graph.runtime import RuntimeError_
 from server.composition import retrieve_config
+from server.runtime import install as install_local
 from server.runtime import local_neo4j
 from server.settings import get_settings
 
@@ -36,13 +37,9 @@ def install() -> None:
     """Resolve Neo4j, APOC, Browser (and OpenGDS) jars into .hippograph/neo4j (idempotent)."""
     if _guard_remote():
         return
-    t0 = time.monotonic()
-    try:
-        changed = local_neo4j().install(log=typer.echo)
-    except RuntimeError_ as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(1) from exc
-    typer.echo(f"{'installed' if changed else 'already installed'} in {time.monotonic() - t0:.1f}s")
+    code = install_local(log=typer.echo)
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command()

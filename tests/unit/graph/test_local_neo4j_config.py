@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -95,3 +97,42 @@ def test_a_second_runtime_links_the_jars_of_an_installed_one(tmp_path: Path) -> 
     lone = Assembly(RuntimeConfig(tmp_path / "lone", jars_from=tmp_path / "nothing", mvn="/none"))
     with pytest.raises(RuntimeError_, match="Maven"):
         lone.install(log=lambda _m: None)
+
+
+def test_a_fresh_home_links_the_jars_kept_in_the_jar_cache(tmp_path: Path) -> None:
+    from graph.runtime.assemble import CACHED_PER_LINE, Assembly
+
+    cache = tmp_path / "cache"
+    first = Assembly(RuntimeConfig(tmp_path / "first", jar_cache=cache))
+    for folder in (first.lib, first.plugins):
+        folder.mkdir(parents=True)
+    (first.lib / "neo4j-5.26.0.jar").write_text("kernel")
+    (first.plugins / "apoc-5.26.0.jar").write_text("apoc")
+    first._fill_cache(log=lambda _m: None)  # what an install does after Maven
+    (entry,) = cache.iterdir()
+    assert entry.name.startswith("5.26-")
+
+    second = Assembly(RuntimeConfig(tmp_path / "second", jar_cache=cache, mvn="/none"))
+    assert second.install(log=lambda _m: None) is True  # no Maven needed
+    assert second.is_installed() and (second.conf / "neo4j.conf").is_file()
+    jar = second.lib / "neo4j-5.26.0.jar"
+    assert jar.stat().st_ino == (first.lib / "neo4j-5.26.0.jar").stat().st_ino  # a hard link
+    assert [p.name for p in second.plugins.iterdir()] == ["apoc-5.26.0.jar"]
+    # Other POMs or options, another fingerprint: not taken from this entry.
+    other = Assembly(
+        RuntimeConfig(tmp_path / "other", jar_cache=cache, with_gds=False, mvn="/none")
+    )
+    with pytest.raises(RuntimeError_, match="Maven"):
+        other.install(log=lambda _m: None)
+    # Only the line's most recently used entries are kept.
+    for n in range(CACHED_PER_LINE + 1):
+        (cache / f"5.26-old{n}").mkdir()
+    for n in range(CACHED_PER_LINE + 1):
+        os.utime(cache / f"5.26-old{n}", (n, n))
+    (cache / "2026-kept").mkdir()
+    os.utime(cache / "2026-kept", (0, 0))
+    shutil.rmtree(entry)
+    first._fill_cache(log=lambda _m: None)
+    assert sorted(p.name for p in cache.iterdir()) == sorted(
+        ["2026-kept", entry.name, *(f"5.26-old{n}" for n in range(2, CACHED_PER_LINE + 1))]
+    )
