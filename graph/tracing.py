@@ -58,23 +58,29 @@ def tracer() -> trace.Tracer:
     return provider.get_tracer("hippograph")
 
 
+MAX_ATTRIBUTES = 16
+
+
 def attributes(data: Mapping[str, Any], prefix: str = PREFIX) -> dict[str, Any]:
-    """Span attributes from a stage's trace fields: scalars as they are, lists of scalars kept
-    (at most 20), mappings flattened one level (``decisions.ADD``), counts for the rest."""
+    """Span attributes from a stage's trace fields, kept small (each costs CPU on every call):
+    scalars as they are, a mapping's scalar fields one level down (``decisions.ADD``), the
+    length of anything else; at most ``MAX_ATTRIBUTES``."""
     out: dict[str, Any] = {}
     for key, value in data.items():
         name = f"{prefix}{key}"
         if isinstance(value, bool | int | float | str):
             out[name] = value
-        elif isinstance(value, list | tuple) and all(
-            isinstance(v, bool | int | float | str) for v in value
-        ):
-            out[name] = list(value)[:20]
-        elif isinstance(value, Mapping):
-            out.update(attributes(value, f"{name}."))
-        elif value is not None:
-            out[f"{name}.count"] = len(value) if hasattr(value, "__len__") else 1
-    return out
+        elif isinstance(value, Mapping) and prefix == PREFIX:
+            out.update(
+                (f"{name}.{k}", v)
+                for k, v in value.items()
+                if isinstance(v, bool | int | float | str)
+            )
+        elif hasattr(value, "__len__"):
+            out[f"{name}.count"] = len(value)
+        if len(out) >= MAX_ATTRIBUTES:
+            break
+    return dict(list(out.items())[:MAX_ATTRIBUTES])
 
 
 def stage_span(stage: str, start_ns: int, end_ns: int, data: Mapping[str, Any]) -> None:
