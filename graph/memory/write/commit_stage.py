@@ -14,6 +14,7 @@ from graph.memory.write.llm_stages import LLMSession
 from graph.memory.write.models import TokenCounts, WriteResult
 from graph.memory.write.planning import (
     FactItem,
+    PlanOutput,
     RelationItem,
     apply_single_valued,
     build_plan,
@@ -25,7 +26,14 @@ from graph.memory.write.reconcile.stage import decide
 from graph.memory.write.store import Fence, commit
 from graph.memory.write.trace import WriteRun
 
-__all__ = ["account", "copy_into", "decide_and_commit", "save_receipt"]
+__all__ = [
+    "account",
+    "copy_into",
+    "decide_and_commit",
+    "reconcile_facts",
+    "record_plan",
+    "save_receipt",
+]
 
 
 async def decide_and_commit(
@@ -58,6 +66,66 @@ async def decide_and_commit(
     Raises:
         WriteConflict: the commit's re-check found a concurrent write (decide again).
     """
+    close_rels = await reconcile_facts(
+        executor, agent_id, items, live, relations, ex, cfg, session, run
+    )
+    out = build_plan(
+        items=items,
+        relations=relations,
+        entities=resolved.entities,
+        close_relations=close_rels,
+        mode=cfg.mode,
+        frozen=cfg.mutations_frozen,
+        event_id=result.event_id,
+        speaker=speaker,
+        now=now,
+        occurred=occurred,
+        causal=ex.causal,
+        relation_strength=cfg.relation_strength,
+    )
+    if ex.emotion and persist:
+        out.plan.emotion = ex.emotion
+    record_plan(out, result, run, cfg)
+    account(session, result)
+    if dry_run:
+        run.step("dry_run", would_write=len(out.plan.new_facts))
+        return
+    if not persist:  # shadow mode: the decisions are audited, nothing else is written
+        shadow = out.plan.__class__(now=now, audits=out.plan.audits)
+        out.plan = shadow
+    out.plan.fence = fence
+    out.plan.embedder = embedder
+    if key:
+        result.warnings = run.warnings
+        result.duration_ms = run.ms()
+        out.plan.receipt = (key, json.dumps(result.to_dict(), default=str))
+    res = await commit(
+        executor, agent_id, out.plan, cfg.write_retries if retries is None else retries
+    )
+    for change in result.facts_unchanged:
+        change.reason = f"{change.reason} (reinforcement_count={res.reinforced.get(change.id)})"
+    run.step(
+        "upsert",
+        facts=len(out.plan.new_facts),
+        closed=len(res.closed_facts),
+        cascaded=len(res.cascaded),
+        relations=len(res.relations),
+    )
+
+
+async def reconcile_facts(
+    executor: Executor,
+    agent_id: str,
+    items: list[FactItem],
+    live: list[FactItem],
+    relations: list[RelationItem],
+    ex: Extraction,
+    cfg: WriteConfig,
+    session: LLMSession | None,
+    run: WriteRun,
+) -> list[str]:
+    """The reconcile stage: each live fact's candidates (one read), its decision, single-valued
+    supersession and contradiction flags. Returns the ids of the relationships to close."""
     single = tuple(cfg.single_valued_relations)
     cand_rows, active_rows = await load_fact_candidates(
         executor,
@@ -100,23 +168,11 @@ async def decide_and_commit(
     for item in live:
         flag_contradictions(item)
     run.step("reconcile", decisions={i.index: i.decision.action for i in live if i.decision})
+    return close_rels
 
-    out = build_plan(
-        items=items,
-        relations=relations,
-        entities=resolved.entities,
-        close_relations=close_rels,
-        mode=cfg.mode,
-        frozen=cfg.mutations_frozen,
-        event_id=result.event_id,
-        speaker=speaker,
-        now=now,
-        occurred=occurred,
-        causal=ex.causal,
-        relation_strength=cfg.relation_strength,
-    )
-    if ex.emotion and persist:
-        out.plan.emotion = ex.emotion
+
+def record_plan(out: PlanOutput, result: WriteResult, run: WriteRun, cfg: WriteConfig) -> None:
+    """The plan's result lists and warnings into the write's result and trace."""
     result.facts_added, result.facts_updated = out.added, out.updated
     result.facts_unchanged, result.facts_deleted = out.unchanged, out.deleted
     result.relations = out.relations
@@ -126,31 +182,6 @@ async def decide_and_commit(
             f"{out.blocked} decision(s) not applied (mode={cfg.mode}, "
             f"frozen={cfg.mutations_frozen}, or low confidence)"
         )
-    account(session, result)
-    if dry_run:
-        run.step("dry_run", would_write=len(out.plan.new_facts))
-        return
-    if not persist:  # shadow mode: the decisions are audited, nothing else is written
-        shadow = out.plan.__class__(now=now, audits=out.plan.audits)
-        out.plan = shadow
-    out.plan.fence = fence
-    out.plan.embedder = embedder
-    if key:
-        result.warnings = run.warnings
-        result.duration_ms = run.ms()
-        out.plan.receipt = (key, json.dumps(result.to_dict(), default=str))
-    res = await commit(
-        executor, agent_id, out.plan, cfg.write_retries if retries is None else retries
-    )
-    for change in result.facts_unchanged:
-        change.reason = f"{change.reason} (reinforcement_count={res.reinforced.get(change.id)})"
-    run.step(
-        "upsert",
-        facts=len(out.plan.new_facts),
-        closed=len(res.closed_facts),
-        cascaded=len(res.cascaded),
-        relations=len(res.relations),
-    )
 
 
 def account(session: LLMSession | None, result: WriteResult) -> None:

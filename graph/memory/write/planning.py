@@ -36,6 +36,10 @@ __all__ = [
     "find_evidence",
     "flag_contradictions",
     "mentions",
+    "plan_causes",
+    "plan_entities",
+    "plan_fact",
+    "plan_relations",
 ]
 
 
@@ -260,75 +264,105 @@ def build_plan(
     out = PlanOutput(plan, warnings=dropped)
     used_keys: set[str] = set()
     for item in items:
-        d = item.decision
-        if d is None:
-            continue
-        item.blocked = item.blocked or block_reason(d.action, mode, frozen)
-        change = FactChange(
-            item.id if d.action in ("ADD", "UPDATE") else (d.target_id or ""),
-            item.text,
-            item.subject_key,
-            d.action,
-            d.target_id,
-            d.reason,
-            item.fact.confidence,
-            d.review_needed,
-        )
-        plan.audits.append(
-            {
-                "id": str(uuid.uuid4()),
-                "event_id": event_id,
-                "action": d.action,
-                "applied": item.blocked is None,
-                "blocked_reason": item.blocked,
-                "fact_id": change.id or None,
-                "target_id": d.target_id,
-                "reason": d.reason,
-                "mode": mode,
-                "text": item.text,
-            }
-        )
-        if item.blocked is not None:
-            out.blocked += 1
-            continue
-        if d.action in ("ADD", "UPDATE"):
-            plan.new_facts.append(_fact_row(item, speaker, now, occurred))
-            plan.about.append({"fact_id": item.id, "key": item.subject_key, "primary": True})
-            plan.about += [
-                {"fact_id": item.id, "key": k, "primary": False}
-                for k in item.mentioned
-                if k != item.subject_key
-            ]
-            if event_id:
-                plan.provenance.append({"fact_id": item.id, "event_id": event_id})
-            used_keys.update([item.subject_key, *item.mentioned])
-            if d.action == "UPDATE" and d.target_id:
-                plan.close_fact_ids.append(d.target_id)
-                plan.supersedes.append({"new_id": item.id, "old_id": d.target_id})
-                out.updated.append(change)
-            else:
-                out.added.append(change)
-        elif d.action == "NOOP" and d.target_id:
-            plan.reinforce.append({"id": d.target_id, "count": 1})
-            if event_id:
-                plan.provenance.append({"fact_id": d.target_id, "event_id": event_id})
-            out.unchanged.append(change)
-        elif d.action == "DELETE" and d.target_id:
-            plan.close_fact_ids.append(d.target_id)
-            out.deleted.append(change)
+        if item.decision is not None:
+            used_keys.update(
+                plan_fact(out, item, mode=mode, frozen=frozen, speaker=speaker, occurred=occurred)
+            )
     written = {i.index: i for i in items if i.decision and i.blocked is None}
+    used_keys.update(plan_relations(out, relations, written, occurred, relation_strength))
+    if plan.relations:
+        plan.close_relation_ids = list(close_relations)
+    plan_causes(plan, written, causal)
+    if not (frozen or mode == "shadow"):
+        plan_entities(plan, entities, used_keys)
+    return out
+
+
+def plan_fact(
+    out: PlanOutput, item: FactItem, *, mode: str, frozen: bool, speaker: str, occurred: datetime
+) -> list[str]:
+    """One fact's decision → its audit and, unless blocked, its rows and result entry.
+    Returns the keys of the entities a written fact is about."""
+    plan, d = out.plan, item.decision
+    assert d is not None
+    item.blocked = item.blocked or block_reason(d.action, mode, frozen)
+    change = FactChange(
+        item.id if d.action in ("ADD", "UPDATE") else (d.target_id or ""),
+        item.text,
+        item.subject_key,
+        d.action,
+        d.target_id,
+        d.reason,
+        item.fact.confidence,
+        d.review_needed,
+    )
+    plan.audits.append(
+        {
+            "id": str(uuid.uuid4()),
+            "event_id": plan.event_id,
+            "action": d.action,
+            "applied": item.blocked is None,
+            "blocked_reason": item.blocked,
+            "fact_id": change.id or None,
+            "target_id": d.target_id,
+            "reason": d.reason,
+            "mode": mode,
+            "text": item.text,
+        }
+    )
+    if item.blocked is not None:
+        out.blocked += 1
+        return []
+    if d.action in ("ADD", "UPDATE"):
+        plan.new_facts.append(_fact_row(item, speaker, plan.now, occurred))
+        plan.about.append({"fact_id": item.id, "key": item.subject_key, "primary": True})
+        plan.about += [
+            {"fact_id": item.id, "key": k, "primary": False}
+            for k in item.mentioned
+            if k != item.subject_key
+        ]
+        if plan.event_id:
+            plan.provenance.append({"fact_id": item.id, "event_id": plan.event_id})
+        if d.action == "UPDATE" and d.target_id:
+            plan.close_fact_ids.append(d.target_id)
+            plan.supersedes.append({"new_id": item.id, "old_id": d.target_id})
+            out.updated.append(change)
+        else:
+            out.added.append(change)
+        return [item.subject_key, *item.mentioned]
+    if d.action == "NOOP" and d.target_id:
+        plan.reinforce.append({"id": d.target_id, "count": 1})
+        if plan.event_id:
+            plan.provenance.append({"fact_id": d.target_id, "event_id": plan.event_id})
+        out.unchanged.append(change)
+    elif d.action == "DELETE" and d.target_id:
+        plan.close_fact_ids.append(d.target_id)
+        out.deleted.append(change)
+    return []
+
+
+def plan_relations(
+    out: PlanOutput,
+    relations: list[RelationItem],
+    written: dict[int, FactItem],
+    occurred: datetime,
+    strength: float,
+) -> list[str]:
+    """The relations whose evidence fact is written or kept (not deleted) → their rows and
+    result entries. Returns the keys of their ends."""
+    used: list[str] = []
     for rel in relations:
         ev = written.get(rel.evidence) if rel.evidence is not None else None
         if ev is None or ev.decision is None or ev.decision.action == "DELETE":
             continue
         evidence_id = ev.id if ev.decision.action in ("ADD", "UPDATE") else ev.decision.target_id
-        plan.relations.append(
+        out.plan.relations.append(
             {
                 "id": str(uuid.uuid4()),
                 "source_key": rel.source_key,
                 "target_key": rel.target_key,
                 "type": rel.type,
-                "strength": relation_strength,
+                "strength": strength,
                 "confidence": rel.confidence,
                 "valid_from": occurred,
                 "evidence_fact_id": evidence_id,
@@ -342,9 +376,14 @@ def build_plan(
                 "evidence_fact_id": evidence_id,
             }
         )
-        used_keys.update([rel.source_key, rel.target_key])
-    if plan.relations:
-        plan.close_relation_ids = list(close_relations)
+        used += [rel.source_key, rel.target_key]
+    return used
+
+
+def plan_causes(
+    plan: CommitPlan, written: dict[int, FactItem], causal: list[tuple[int, int, float]]
+) -> None:
+    """A causal link between two facts both written as new versions."""
     for cause, effect, strength in causal:
         a, b = written.get(cause), written.get(effect)
         if (
@@ -356,28 +395,28 @@ def build_plan(
             and b.decision.action in ("ADD", "UPDATE")
         ):
             plan.causes.append({"cause_id": a.id, "effect_id": b.id, "strength": strength})
-    if not (frozen or mode == "shadow"):
-        seen_norms: set[str] = set()
-        for key in sorted(used_keys):  # sorted: concurrent messages lock entities in one order
-            ent = entities[key]
-            plan.entities.append(
-                {
-                    "key": key,
-                    "name": ent.name,
-                    "type": ent.type,
-                    "importance": 0.5,
-                    "source": "message",
-                    "embedding": ent.embedding,
-                    "profile_text": ent.profile_text,
-                    "mentions": 1,
-                    "token": uuid.uuid4().hex,
-                }
-            )
-            norms = {
-                fold(s): s
-                for s in [ent.name, *ent.surfaces]
-                if fold(s) and fold(s) not in seen_norms
+
+
+def plan_entities(plan: CommitPlan, entities: dict[str, EntityInfo], used_keys: set[str]) -> None:
+    """The rows of the entities the written facts and relations use, with their aliases."""
+    seen_norms: set[str] = set()
+    for key in sorted(used_keys):  # sorted: concurrent messages lock entities in one order
+        ent = entities[key]
+        plan.entities.append(
+            {
+                "key": key,
+                "name": ent.name,
+                "type": ent.type,
+                "importance": 0.5,
+                "source": "message",
+                "embedding": ent.embedding,
+                "profile_text": ent.profile_text,
+                "mentions": 1,
+                "token": uuid.uuid4().hex,
             }
-            seen_norms.update(norms)
-            plan.aliases += [{"norm": n, "text": t, "key": key} for n, t in sorted(norms.items())]
-    return out
+        )
+        norms = {
+            fold(s): s for s in [ent.name, *ent.surfaces] if fold(s) and fold(s) not in seen_norms
+        }
+        seen_norms.update(norms)
+        plan.aliases += [{"norm": n, "text": t, "key": key} for n, t in sorted(norms.items())]

@@ -159,87 +159,19 @@ def harden(
     raw_entities = _list(data.get("entities"))
     if len(raw_entities) > max_entities:
         warn.append(f"extraction returned {len(raw_entities)} entities; kept {max_entities}")
-    for item in raw_entities[:max_entities]:
-        if isinstance(item, str):
-            item = {"name": item}
-        if not isinstance(item, dict) or not _str(item.get("name")):
-            continue
-        aliases = [_str(a) for a in _list(item.get("aliases")) if _str(a)]
-        out.entities.append(
-            ExtractedEntity(_str(item["name"]), normalize_type(_str(item.get("type"))), aliases)
-        )
+    out.entities = [e for e in map(_harden_entity, raw_entities[:max_entities]) if e]
     raw_facts = _list(data.get("facts"))
     if len(raw_facts) > max_facts:
         warn.append(f"extraction returned {len(raw_facts)} facts; kept {max_facts}")
     for item in raw_facts[:max_facts]:
-        if not isinstance(item, dict):
-            continue
-        text = _str(item.get("text") or item.get("fact"))
-        if len(text) < min_chars:
-            if text:
-                warn.append(f"fact dropped (shorter than {min_chars} chars): {text!r}")
-            continue
-        if len(text) > max_chars:
-            warn.append(f"fact truncated to {max_chars} chars")
-            text = text[:max_chars]
-        kind = _str(item.get("kind")).lower() or "fact"
-        if kind not in FACT_KINDS:
-            warn.append(f"unknown fact kind {kind!r} coerced to 'fact'")
-            kind = "fact"
-        category = _str(item.get("importance_category")).lower() or None
-        importance = IMPORTANCE_BY_CATEGORY.get(category or "", _float(item.get("importance"), 0.5))
-        temporal = (
-            "temporal" if _str(item.get("temporal_class")).lower() == "temporal" else "persistent"
-        )
-        action = _ACTIONS.get(_str(item.get("action")).upper(), "ADD")
-        target = item.get("target_id")
-        target_id = _str(target) if isinstance(target, str) else None
-        if isinstance(target, int) and not isinstance(target, bool):  # "3" for "F3"
-            target_id = f"F{target}"
-        until = parse_datetime(item.get("valid_until"))
-        if item.get("valid_until") and until is None:
-            warn.append(f"unparseable valid_until {str(item.get('valid_until'))[:40]!r} ignored")
-        out.facts.append(
-            ExtractedFact(
-                text=text,
-                subject=_str(item.get("subject")) or "",
-                confidence=_snap_confidence(_float(item.get("confidence"), 0.95)),
-                kind=kind,
-                action=action,
-                target_id=target_id or None,
-                reason=_str(item.get("reason"))[:500],
-                importance_category=category,
-                importance=importance,
-                temporal_class=temporal,
-                valid_until=until,
-                categories=[
-                    normalize_type(_str(c)) for c in _list(item.get("categories")) if _str(c)
-                ][:10],
-            )
-        )
+        fact = _harden_fact(item, min_chars, max_chars, warn)
+        if fact is not None:
+            out.facts.append(fact)
     for item in _list(data.get("relations")):
-        if not isinstance(item, dict):
-            continue
-        src, dst = _str(item.get("source")), _str(item.get("target"))
-        raw_type = _str(item.get("type") or item.get("relation"))
-        rtype = normalize_relation_type(raw_type)
-        if not (src and dst):
-            continue
-        if rtype is None:
-            warn.append(f"relation type {raw_type!r} is not usable; dropped")
-            continue
-        out.relations.append(
-            ExtractedRelation(src, dst, rtype, _float(item.get("confidence"), 0.8))
-        )
-    profiles = data.get("profiles") or data.get("updated_profiles") or {}
-    if isinstance(profiles, list):
-        profiles = {
-            _str(p.get("name")): _str(p.get("profile")) for p in profiles if isinstance(p, dict)
-        }
-    if isinstance(profiles, dict):
-        out.profiles = {
-            _str(k): _str(v)[:max_chars] for k, v in profiles.items() if _str(k) and _str(v)
-        }
+        relation = _harden_relation(item, warn)
+        if relation is not None:
+            out.relations.append(relation)
+    out.profiles = _harden_profiles(data, max_chars)
     for item in _list(data.get("causal_links")):
         if (
             isinstance(item, dict)
@@ -255,6 +187,89 @@ def harden(
             "energy": _float(emotion.get("energy"), 0.0),
         }
     return out
+
+
+def _harden_entity(item: Any) -> ExtractedEntity | None:
+    """An entity of the answer (an object, or a bare name); None without a name."""
+    if isinstance(item, str):
+        item = {"name": item}
+    if not isinstance(item, dict) or not _str(item.get("name")):
+        return None
+    aliases = [_str(a) for a in _list(item.get("aliases")) if _str(a)]
+    return ExtractedEntity(_str(item["name"]), normalize_type(_str(item.get("type"))), aliases)
+
+
+def _harden_fact(
+    item: Any, min_chars: int, max_chars: int, warn: list[str]
+) -> ExtractedFact | None:
+    """A fact of the answer, its fields coerced; None when it is no object or too short."""
+    if not isinstance(item, dict):
+        return None
+    text = _str(item.get("text") or item.get("fact"))
+    if len(text) < min_chars:
+        if text:
+            warn.append(f"fact dropped (shorter than {min_chars} chars): {text!r}")
+        return None
+    if len(text) > max_chars:
+        warn.append(f"fact truncated to {max_chars} chars")
+        text = text[:max_chars]
+    kind = _str(item.get("kind")).lower() or "fact"
+    if kind not in FACT_KINDS:
+        warn.append(f"unknown fact kind {kind!r} coerced to 'fact'")
+        kind = "fact"
+    category = _str(item.get("importance_category")).lower() or None
+    importance = IMPORTANCE_BY_CATEGORY.get(category or "", _float(item.get("importance"), 0.5))
+    temporal = (
+        "temporal" if _str(item.get("temporal_class")).lower() == "temporal" else "persistent"
+    )
+    target = item.get("target_id")
+    target_id = _str(target) if isinstance(target, str) else None
+    if isinstance(target, int) and not isinstance(target, bool):  # "3" for "F3"
+        target_id = f"F{target}"
+    until = parse_datetime(item.get("valid_until"))
+    if item.get("valid_until") and until is None:
+        warn.append(f"unparseable valid_until {str(item.get('valid_until'))[:40]!r} ignored")
+    return ExtractedFact(
+        text=text,
+        subject=_str(item.get("subject")) or "",
+        confidence=_snap_confidence(_float(item.get("confidence"), 0.95)),
+        kind=kind,
+        action=_ACTIONS.get(_str(item.get("action")).upper(), "ADD"),
+        target_id=target_id or None,
+        reason=_str(item.get("reason"))[:500],
+        importance_category=category,
+        importance=importance,
+        temporal_class=temporal,
+        valid_until=until,
+        categories=[normalize_type(_str(c)) for c in _list(item.get("categories")) if _str(c)][:10],
+    )
+
+
+def _harden_relation(item: Any, warn: list[str]) -> ExtractedRelation | None:
+    """A relation of the answer with both ends and a usable type, else None."""
+    if not isinstance(item, dict):
+        return None
+    src, dst = _str(item.get("source")), _str(item.get("target"))
+    raw_type = _str(item.get("type") or item.get("relation"))
+    rtype = normalize_relation_type(raw_type)
+    if not (src and dst):
+        return None
+    if rtype is None:
+        warn.append(f"relation type {raw_type!r} is not usable; dropped")
+        return None
+    return ExtractedRelation(src, dst, rtype, _float(item.get("confidence"), 0.8))
+
+
+def _harden_profiles(data: dict[str, Any], max_chars: int) -> dict[str, str]:
+    """The answer's profiles by name (an object, or a list of name/profile objects)."""
+    profiles = data.get("profiles") or data.get("updated_profiles") or {}
+    if isinstance(profiles, list):
+        profiles = {
+            _str(p.get("name")): _str(p.get("profile")) for p in profiles if isinstance(p, dict)
+        }
+    if not isinstance(profiles, dict):
+        return {}
+    return {_str(k): _str(v)[:max_chars] for k, v in profiles.items() if _str(k) and _str(v)}
 
 
 def normalize_extraction(ex: Extraction, speaker: str) -> Extraction:
