@@ -17,7 +17,13 @@ from graph.memory.read import gather, planner, ranking
 from graph.memory.read.bridge import bridge_facts, lift_bridged
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.formatter import format_context
-from graph.memory.read.models import EventHit, RetrievalPlan, RetrieveResult, ScoredFact
+from graph.memory.read.models import (
+    EventHit,
+    ObservationHit,
+    RetrievalPlan,
+    RetrieveResult,
+    ScoredFact,
+)
 from graph.memory.read.rerank import EmbeddingRescorer, blend_semantic, rerank
 from graph.memory.read.search import Scope
 from graph.memory.read.temporal import TimeWindow, query_window
@@ -160,16 +166,7 @@ class Retriever:
         skip = await asyncio.to_thread(planner.casual_plan, query)
         if skip is not None:
             trace["plan"] = {"ms": 0.0, "reason": skip.reason}
-            return RetrieveResult(
-                context="",
-                facts=[],
-                observations=[],
-                events=[],
-                plan=skip,
-                total_candidates=0,
-                duration_ms=_ms(started),
-                trace=trace,
-            )
+            return _skipped_result(skip, trace, started)
 
         t = time.perf_counter()
         # Expansion does not steer any signal (BFS walks from the named entities itself), so
@@ -218,29 +215,8 @@ class Retriever:
             (scope, agent_facts),
             early[0] if early else None,
         )
-        fresh = ranking.drop_provenance(events, result_facts)
-        trace["events"] = {
-            "candidates": len(events),
-            "dropped_as_provenance": len(events) - len(fresh),
-        }
-        events = sorted(fresh, key=lambda e: (-e.score, e.id))[: cfg.context.topk_events]
-        formatted = format_context(result_facts, observations, events, cfg)
-        trace["format"] = {
-            "tokens": formatted.tokens,
-            "facts": formatted.facts_used,
-            "observations": formatted.observations_used,
-            "events": formatted.events_used,
-        }
-        return RetrieveResult(
-            context=formatted.text,
-            facts=result_facts,
-            observations=observations,
-            events=events,
-            plan=plan,
-            total_candidates=pool,
-            duration_ms=_ms(started),
-            trace=trace,
-            context_tokens=formatted.tokens,
+        return _formatted_result(
+            result_facts, observations, events, plan, pool, cfg, trace, started
         )
 
     async def _rank(
@@ -333,3 +309,55 @@ class Retriever:
 
 def _ms(since: float) -> float:
     return round((time.perf_counter() - since) * 1000.0, 2)
+
+
+def _skipped_result(plan: RetrievalPlan, trace: dict[str, Any], started: float) -> RetrieveResult:
+    """The empty result of a query the planner skips (a greeting)."""
+    return RetrieveResult(
+        context="",
+        facts=[],
+        observations=[],
+        events=[],
+        plan=plan,
+        total_candidates=0,
+        duration_ms=_ms(started),
+        trace=trace,
+    )
+
+
+def _formatted_result(
+    facts: list[ScoredFact],
+    observations: list[ObservationHit],
+    events: list[EventHit],
+    plan: RetrievalPlan,
+    pool: int,
+    cfg: RetrieveConfig,
+    trace: dict[str, Any],
+    started: float,
+) -> RetrieveResult:
+    """The result: the best snippets whose turn no chosen fact already stands for, and the
+    formatted context."""
+    fresh = ranking.drop_provenance(events, facts)
+    trace["events"] = {
+        "candidates": len(events),
+        "dropped_as_provenance": len(events) - len(fresh),
+    }
+    events = sorted(fresh, key=lambda e: (-e.score, e.id))[: cfg.context.topk_events]
+    formatted = format_context(facts, observations, events, cfg)
+    trace["format"] = {
+        "tokens": formatted.tokens,
+        "facts": formatted.facts_used,
+        "observations": formatted.observations_used,
+        "events": formatted.events_used,
+    }
+    return RetrieveResult(
+        context=formatted.text,
+        facts=facts,
+        observations=observations,
+        events=events,
+        plan=plan,
+        total_candidates=pool,
+        duration_ms=_ms(started),
+        trace=trace,
+        context_tokens=formatted.tokens,
+    )

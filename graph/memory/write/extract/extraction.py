@@ -159,7 +159,7 @@ def harden(
     raw_entities = _list(data.get("entities"))
     if len(raw_entities) > max_entities:
         warn.append(f"extraction returned {len(raw_entities)} entities; kept {max_entities}")
-    out.entities = [e for e in map(_harden_entity, raw_entities[:max_entities]) if e]
+    out.entities = [e for e in map(_harden_entity, raw_entities[:max_entities]) if e is not None]
     raw_facts = _list(data.get("facts"))
     if len(raw_facts) > max_facts:
         warn.append(f"extraction returned {len(raw_facts)} facts; kept {max_facts}")
