@@ -39,12 +39,12 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 PREFIX = "hippograph."
-_installed: list[trace.TracerProvider] = []
+_installed: list[trace.Tracer] = []
 
 
 def install(provider: trace.TracerProvider | None) -> None:
     """Record spans through ``provider`` from now on; None: record nothing again."""
-    _installed[:] = [provider] if provider is not None else []
+    _installed[:] = [provider.get_tracer("hippograph")] if provider is not None else []
 
 
 def enabled() -> bool:
@@ -54,8 +54,7 @@ def enabled() -> bool:
 
 def tracer() -> trace.Tracer:
     """The installed provider's tracer (the API's no-op one when none is)."""
-    provider = _installed[0] if _installed else trace.get_tracer_provider()
-    return provider.get_tracer("hippograph")
+    return _installed[0] if _installed else trace.get_tracer("hippograph")
 
 
 MAX_ATTRIBUTES = 16
