@@ -91,7 +91,8 @@ def api_subprocess(env: Mapping[str, str], cwd: Path | None = None) -> Iterator[
 @pytest.fixture(scope="session")
 def throwaway_neo4j() -> Iterator[LocalNeo4j]:
     """A Neo4j of its own (bolt 31687, ``tests.bench.drills``' home) for the tests that kill or
-    stop their server: the drills and the outage test share one start."""
+    stop their server, and the first-minutes walk (its Browser guide points at the drills' API
+    port): the drills, the outage test and the walk share one start."""
     with drills.running_neo4j() as server:
         yield server
 
