@@ -28,7 +28,7 @@ def client_package(tmp_path_factory: pytest.TempPathFactory) -> Any:
         "[tool.ariadne-codegen]\n"
         f'schema_path = "{ROOT / "gql" / "schema.graphql"}"\n'
         f'queries_path = "{ROOT / "tests" / "e2e" / "operations"}"\n'
-        'target_package_name = "hippograph_client"\n'
+        'target_package_name = "users_codegen_client"\n'
         f'target_package_path = "{out}"\n'
         'client_name = "HippographClient"\n'
         "[tool.ariadne-codegen.scalars.DateTime]\n"
@@ -45,7 +45,7 @@ def client_package(tmp_path_factory: pytest.TempPathFactory) -> Any:
     assert done.returncode == 0, done.stdout + done.stderr
     sys.path.insert(0, str(out))
     try:
-        yield importlib.import_module("hippograph_client")
+        yield importlib.import_module("users_codegen_client")
     finally:
         sys.path.remove(str(out))
 
