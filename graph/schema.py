@@ -46,6 +46,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (9, "schema/v009_agent_stats"),
     (10, "schema/v010_alias_prefix"),
     (11, "schema/v011_keyword_terms"),
+    (12, "schema/v012_ontology"),
 )
 
 
