@@ -1,4 +1,4 @@
-// Delete up to $batch nodes of one agent (every label that carries agent_id, each through its index); callers repeat until deleted < $batch.
+// Delete up to $batch nodes of one agent (every label that carries agent_id, each through its index, and the agent's own ontology versions); callers repeat until deleted < $batch.
 // params: $agent_id string, $batch int
 // returns: deleted int
 // The AgentStats counter (read/agent_counts) loses what each batch deletes until it is deleted itself.
@@ -17,6 +17,7 @@ CALL () {
   UNION MATCH (n:WriteReceipt {agent_id: $agent_id}) RETURN n LIMIT $batch
   UNION MATCH (n:AgentEmbedder {agent_id: $agent_id}) RETURN n LIMIT $batch
   UNION MATCH (n:AgentStats {agent_id: $agent_id}) RETURN n LIMIT $batch
+  UNION MATCH (n:Ontology {scope: 'agent', scope_id: $agent_id}) RETURN n LIMIT $batch
 }
 WITH n LIMIT $batch
 WITH n, CASE WHEN n:Fact THEN 1 ELSE 0 END AS fact, CASE WHEN n:Event THEN 1 ELSE 0 END AS event,

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import typer
 
-from server.cli import apikey, erase, jobs, mcp, memory, neo4j, retrieve, seed, serve, transfer
+from server.cli import (
+    apikey,
+    erase,
+    jobs,
+    mcp,
+    memory,
+    neo4j,
+    ontology,
+    retrieve,
+    seed,
+    serve,
+    transfer,
+)
 
 app = typer.Typer(
     name="hippograph",
@@ -13,7 +25,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(neo4j.app, name="neo4j")
-for _group in (serve, memory, retrieve, jobs, apikey, seed, mcp, erase, transfer):
+for _group in (serve, memory, retrieve, jobs, apikey, seed, mcp, erase, transfer, ontology):
     _group.register(app)
 
 

@@ -84,11 +84,14 @@ async def apply_ontology(
     return await executor.write(work)
 
 
-async def ontology_in_force(executor: Executor, agent_id: str) -> Ontology:
-    """The ontology an agent's writes and reads use now (see the module)."""
+async def ontology_in_force(
+    executor: Executor, agent_id: str, *, scopes: tuple[str, ...] = ("agent", "tenant")
+) -> Ontology:
+    """The ontology an agent's writes and reads use now (see the module); with
+    ``scopes=("tenant",)`` the one it inherits from its tenant."""
     rows = await executor.run("ontology/in_force", {"agent_id": agent_id}, read=True)
     by_scope = {row["scope"]: row for row in rows}
-    for scope in ("agent", "tenant"):
+    for scope in scopes:
         row = by_scope.get(scope)
         if row is not None and row["document"] is not None:
             stored = parse_ontology(json.loads(row["document"]))
