@@ -8,11 +8,12 @@ from datetime import datetime
 from typing import Annotated
 
 import strawberry
+from strawberry.permission import PermissionExtension
 from strawberry.scalars import JSON
 
 from gql.context import Info
 from gql.errors import ApiError, ErrorCode, errors_in_payload
-from gql.permissions import admin_mutation, agent_mutation
+from gql.permissions import AdminAccess, admin_mutation, agent_mutation
 from gql.structured import structured_entities, structured_facts, structured_relations
 from gql.types.enums import (
     DocumentFormat,
@@ -31,6 +32,7 @@ from gql.types.maintenance import (
     RunJobPayload,
     merge_summary_from,
 )
+from gql.types.ontology import DefineOntologyPayload, define
 from gql.types.write import (
     EntityInput,
     FactInput,
@@ -331,3 +333,41 @@ class Mutation:
             raise ApiError(ErrorCode.BAD_INPUT, "confirmAgentId does not repeat agentId")
         report = await info.context.memory.erase(erase_target(str(agent_id), everything=True))
         return ErasePayload(summary=erase_summary_from(report), errors=[])
+
+    @admin_mutation(
+        description="Define the agent's own ontology (admin key) from a YAML or JSON document "
+        "(`hippograph ontology apply` reads the same): a new version unless it equals the "
+        "newest. Stored data is never changed; the payload lists what does not fit it."
+    )
+    @errors_in_payload(DefineOntologyPayload)
+    async def define_ontology(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        document: Annotated[
+            str | None, _arg("The ontology document; null goes back to the inherited one.")
+        ],
+        dry_run: Annotated[bool, _arg("Check only: say what would change, store nothing.")] = False,
+    ) -> DefineOntologyPayload:
+        payload = await define(info.context.executor, "agent", str(agent_id), document, dry_run)
+        info.context.memory.ontologies.forget()
+        return payload
+
+    @strawberry.mutation(
+        description="Define a tenant's ontology (admin key): every agent of the tenant without "
+        "an ontology of its own uses it. Same document and payload as `defineOntology`.",
+        extensions=[PermissionExtension(permissions=[AdminAccess()], use_directives=False)],
+    )
+    @errors_in_payload(DefineOntologyPayload)
+    async def define_tenant_ontology(
+        self,
+        info: Info,
+        tenant: Annotated[str, _arg("The tenant the ontology is for.")],
+        document: Annotated[
+            str | None, _arg("The ontology document; null goes back to the built-in one.")
+        ],
+        dry_run: Annotated[bool, _arg("Check only: say what would change, store nothing.")] = False,
+    ) -> DefineOntologyPayload:
+        payload = await define(info.context.executor, "tenant", tenant, document, dry_run)
+        info.context.memory.ontologies.forget()
+        return payload

@@ -22,10 +22,12 @@ from gql.types.fact import Fact, FactConnection, fact_connection
 from gql.types.graph import Subgraph, subgraph_from
 from gql.types.health import Health
 from gql.types.maintenance import FailedMessage
+from gql.types.ontology import Ontology, ontology_from
 from gql.types.retrieve import RetrieveOptions, RetrieveResult, retrieve_result_from
 from graph.errors import BadInput, NotFound
 from graph.memory import browse
 from graph.memory.browse.agents import agent_summaries
+from graph.memory.ontology.service import scope_ontology
 from graph.memory.write.failed import MAX_LISTED, failed_messages
 
 __all__ = ["Query"]
@@ -89,6 +91,13 @@ class Query:
             str(agent_id), query, as_of=as_of, options=options.as_dict() if options else None
         )
         return retrieve_result_from(result, str(agent_id), as_of)
+
+    @agent_field(
+        description="The ontology in force for the agent: its own, else its tenant's, else the "
+        "open built-in one."
+    )
+    async def ontology(self, info: Info, agent_id: AgentId) -> Ontology:
+        return ontology_from(await scope_ontology(info.context.executor, "agent", str(agent_id)))
 
     @agent_field(description="One entity by key, or null when the agent has no such entity.")
     async def entity(

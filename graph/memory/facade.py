@@ -19,6 +19,7 @@ from graph.memory.jobs.async_write import AsyncWriteAccepted, write_async
 from graph.memory.jobs.context import JobDeps
 from graph.memory.jobs.jobs_config import JobsConfig
 from graph.memory.jobs.queue import JobQueue
+from graph.memory.ontology.store import OntologyCache
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.retriever import Retriever
 from graph.memory.services import Admin, Browse, Documents, History
@@ -57,6 +58,8 @@ class Memory:
     """Curation: structured ``remember``, ``forget``, entity merges, merge review."""
     documents: Documents = field(init=False, repr=False)
     """Document ingest, its progress and chunk search."""
+    ontologies: OntologyCache = field(init=False, repr=False)
+    """The ontology in force per agent, kept a few seconds (``graph/memory/ontology``)."""
 
     def __post_init__(self) -> None:
         bind = object.__setattr__  # frozen: set the derived namespaces once, here
@@ -65,6 +68,7 @@ class Memory:
         pii = self.writer.config.pii_mode  # one PII policy for every stored text
         bind(self, "admin", Admin(self.executor, self.embedder, pii))
         bind(self, "documents", Documents(self.executor, self.queue, self.jobs, pii))
+        bind(self, "ontologies", OntologyCache(self.executor))
 
     @property
     def llm_mode(self) -> str:

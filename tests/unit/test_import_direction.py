@@ -34,6 +34,7 @@ MEMORY_LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"documents", "erase"}),
     frozenset({"jobs", "browse", "transfer", "read", "reembed"}),
     frozenset({"write"}),
+    frozenset({"ontology"}),
     frozenset({"spaces", "text", "prompts"}),
 )
 

@@ -25,8 +25,8 @@ class Finding:
     """One kind of stored item the ontology does not fit: ``kind`` is ``entity_type``
     (entities of an undeclared type), ``relation_type`` (relationships of an undeclared
     type), ``relation_ends`` (ends the type does not allow) or ``single_valued`` (sources
-    holding several targets of a single-valued type). ``examples``: entity keys or the ids of
-    the facts that evidence the relationships."""
+    holding several targets of a single-valued type). ``examples``: entity keys, or the ids of
+    the facts that evidence the relationships (of the relationships without one)."""
 
     kind: str
     type: str
@@ -135,6 +135,8 @@ def diff(old: Ontology, new: Ontology) -> list[str]:
         ]
         if changed or a.description != b.description:
             lines.append(f"~ relation type {n} ({', '.join(changed) or 'description'})")
+    if old.name != new.name:
+        lines.append(f"~ name: {old.name} → {new.name}")
     if old.strict != new.strict:
         lines.append(f"~ strict: {old.strict} → {new.strict}")
     return lines

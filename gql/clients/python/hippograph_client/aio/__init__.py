@@ -3,6 +3,24 @@ from .aio_base import AsyncBase
 from .audit_log import AuditLog, AuditLogAuditLog
 from .base_model import BaseModel, Upload
 from .client import AsyncHippographClient
+from .define_ontology import (
+    DefineOntology,
+    DefineOntologyDefineOntology,
+    DefineOntologyDefineOntologyErrors,
+    DefineOntologyDefineOntologyFindings,
+    DefineOntologyDefineOntologyOntology,
+    DefineOntologyDefineOntologyOntologyEntityTypes,
+    DefineOntologyDefineOntologyOntologyRelationTypes,
+)
+from .define_tenant_ontology import (
+    DefineTenantOntology,
+    DefineTenantOntologyDefineTenantOntology,
+    DefineTenantOntologyDefineTenantOntologyErrors,
+    DefineTenantOntologyDefineTenantOntologyFindings,
+    DefineTenantOntologyDefineTenantOntologyOntology,
+    DefineTenantOntologyDefineTenantOntologyOntologyEntityTypes,
+    DefineTenantOntologyDefineTenantOntologyOntologyRelationTypes,
+)
 from .entities import (
     Entities,
     EntitiesEntities,
@@ -104,6 +122,12 @@ from .neighborhood import (
     NeighborhoodNeighborhoodNodes,
 )
 from .observations import Observations, ObservationsObservations
+from .ontology import (
+    Ontology,
+    OntologyOntology,
+    OntologyOntologyEntityTypes,
+    OntologyOntologyRelationTypes,
+)
 from .remember import (
     Remember,
     RememberRemember,
@@ -156,6 +180,20 @@ __all__ = [
     "BaseModel",
     "ChangeKind",
     "ContextTier",
+    "DefineOntology",
+    "DefineOntologyDefineOntology",
+    "DefineOntologyDefineOntologyErrors",
+    "DefineOntologyDefineOntologyFindings",
+    "DefineOntologyDefineOntologyOntology",
+    "DefineOntologyDefineOntologyOntologyEntityTypes",
+    "DefineOntologyDefineOntologyOntologyRelationTypes",
+    "DefineTenantOntology",
+    "DefineTenantOntologyDefineTenantOntology",
+    "DefineTenantOntologyDefineTenantOntologyErrors",
+    "DefineTenantOntologyDefineTenantOntologyFindings",
+    "DefineTenantOntologyDefineTenantOntologyOntology",
+    "DefineTenantOntologyDefineTenantOntologyOntologyEntityTypes",
+    "DefineTenantOntologyDefineTenantOntologyOntologyRelationTypes",
     "DocumentFormat",
     "Entities",
     "EntitiesEntities",
@@ -234,6 +272,10 @@ __all__ = [
     "NeighborhoodNeighborhoodNodes",
     "Observations",
     "ObservationsObservations",
+    "Ontology",
+    "OntologyOntology",
+    "OntologyOntologyEntityTypes",
+    "OntologyOntologyRelationTypes",
     "RelationInput",
     "RelationshipDirection",
     "Remember",

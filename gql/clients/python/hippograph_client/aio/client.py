@@ -5,6 +5,11 @@ from .agents import Agents, AgentsAgents
 from .aio_base import AsyncBase
 from .audit_log import AuditLog, AuditLogAuditLog
 from .base_model import UNSET, UnsetType
+from .define_ontology import DefineOntology, DefineOntologyDefineOntology
+from .define_tenant_ontology import (
+    DefineTenantOntology,
+    DefineTenantOntologyDefineTenantOntology,
+)
 from .entities import Entities, EntitiesEntities
 from .entity import Entity, EntityEntity
 from .enums import (
@@ -32,6 +37,7 @@ from .merge_candidates import MergeCandidates, MergeCandidatesMergeCandidates
 from .merge_entities import MergeEntities, MergeEntitiesMergeEntities
 from .neighborhood import Neighborhood, NeighborhoodNeighborhood
 from .observations import Observations, ObservationsObservations
+from .ontology import Ontology, OntologyOntology
 from .remember import Remember, RememberRemember
 from .resolve_merge_candidate import (
     ResolveMergeCandidate,
@@ -52,6 +58,135 @@ def gql(q: str) -> str:
 
 
 class AsyncHippographClient(AsyncBase):
+    async def define_ontology(
+        self,
+        agent_id: str,
+        document: Union[Optional[str], UnsetType] = UNSET,
+        dry_run: Union[Optional[bool], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> DefineOntologyDefineOntology:
+        query = gql("""
+            mutation DefineOntology($agentId: ID!, $document: String, $dryRun: Boolean) {
+              defineOntology(agentId: $agentId, document: $document, dryRun: $dryRun) {
+                ontology {
+                  name
+                  description
+                  version
+                  scope
+                  strict
+                  entityTypes {
+                    name
+                    description
+                    parent
+                    aliases
+                  }
+                  relationTypes {
+                    name
+                    description
+                    source
+                    target
+                    singleValued
+                    supersedes
+                    inverse
+                    aliases
+                  }
+                }
+                version
+                changed
+                changes
+                findings {
+                  kind
+                  type
+                  count
+                  detail
+                  examples
+                }
+                agentsCounted
+                errors {
+                  code
+                  message
+                  field
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "agentId": agent_id,
+            "document": document,
+            "dryRun": dry_run,
+        }
+        response = await self.execute(
+            query=query, operation_name="DefineOntology", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return DefineOntology.model_validate(data).define_ontology
+
+    async def define_tenant_ontology(
+        self,
+        tenant: str,
+        document: Union[Optional[str], UnsetType] = UNSET,
+        dry_run: Union[Optional[bool], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> DefineTenantOntologyDefineTenantOntology:
+        query = gql("""
+            mutation DefineTenantOntology($tenant: String!, $document: String, $dryRun: Boolean) {
+              defineTenantOntology(tenant: $tenant, document: $document, dryRun: $dryRun) {
+                ontology {
+                  name
+                  description
+                  version
+                  scope
+                  strict
+                  entityTypes {
+                    name
+                    description
+                    parent
+                    aliases
+                  }
+                  relationTypes {
+                    name
+                    description
+                    source
+                    target
+                    singleValued
+                    supersedes
+                    inverse
+                    aliases
+                  }
+                }
+                version
+                changed
+                changes
+                findings {
+                  kind
+                  type
+                  count
+                  detail
+                  examples
+                }
+                agentsCounted
+                errors {
+                  code
+                  message
+                  field
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "tenant": tenant,
+            "document": document,
+            "dryRun": dry_run,
+        }
+        response = await self.execute(
+            query=query,
+            operation_name="DefineTenantOntology",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return DefineTenantOntology.model_validate(data).define_tenant_ontology
+
     async def erase_agent(
         self, agent_id: str, confirm_agent_id: str, **kwargs: Any
     ) -> EraseAgentEraseAgent:
@@ -1213,6 +1348,41 @@ class AsyncHippographClient(AsyncBase):
         )
         data = self.get_data(response)
         return Observations.model_validate(data).observations
+
+    async def ontology(self, agent_id: str, **kwargs: Any) -> OntologyOntology:
+        query = gql("""
+            query Ontology($agentId: ID!) {
+              ontology(agentId: $agentId) {
+                name
+                description
+                version
+                scope
+                strict
+                entityTypes {
+                  name
+                  description
+                  parent
+                  aliases
+                }
+                relationTypes {
+                  name
+                  description
+                  source
+                  target
+                  singleValued
+                  supersedes
+                  inverse
+                  aliases
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {"agentId": agent_id}
+        response = await self.execute(
+            query=query, operation_name="Ontology", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Ontology.model_validate(data).ontology
 
     async def retrieve(
         self,

@@ -2,6 +2,24 @@ from .agents import Agents, AgentsAgents
 from .audit_log import AuditLog, AuditLogAuditLog
 from .base_model import BaseModel, Upload
 from .client import HippographClient
+from .define_ontology import (
+    DefineOntology,
+    DefineOntologyDefineOntology,
+    DefineOntologyDefineOntologyErrors,
+    DefineOntologyDefineOntologyFindings,
+    DefineOntologyDefineOntologyOntology,
+    DefineOntologyDefineOntologyOntologyEntityTypes,
+    DefineOntologyDefineOntologyOntologyRelationTypes,
+)
+from .define_tenant_ontology import (
+    DefineTenantOntology,
+    DefineTenantOntologyDefineTenantOntology,
+    DefineTenantOntologyDefineTenantOntologyErrors,
+    DefineTenantOntologyDefineTenantOntologyFindings,
+    DefineTenantOntologyDefineTenantOntologyOntology,
+    DefineTenantOntologyDefineTenantOntologyOntologyEntityTypes,
+    DefineTenantOntologyDefineTenantOntologyOntologyRelationTypes,
+)
 from .entities import (
     Entities,
     EntitiesEntities,
@@ -103,6 +121,12 @@ from .neighborhood import (
     NeighborhoodNeighborhoodNodes,
 )
 from .observations import Observations, ObservationsObservations
+from .ontology import (
+    Ontology,
+    OntologyOntology,
+    OntologyOntologyEntityTypes,
+    OntologyOntologyRelationTypes,
+)
 from .remember import (
     Remember,
     RememberRemember,
@@ -154,6 +178,20 @@ __all__ = [
     "BaseModel",
     "ChangeKind",
     "ContextTier",
+    "DefineOntology",
+    "DefineOntologyDefineOntology",
+    "DefineOntologyDefineOntologyErrors",
+    "DefineOntologyDefineOntologyFindings",
+    "DefineOntologyDefineOntologyOntology",
+    "DefineOntologyDefineOntologyOntologyEntityTypes",
+    "DefineOntologyDefineOntologyOntologyRelationTypes",
+    "DefineTenantOntology",
+    "DefineTenantOntologyDefineTenantOntology",
+    "DefineTenantOntologyDefineTenantOntologyErrors",
+    "DefineTenantOntologyDefineTenantOntologyFindings",
+    "DefineTenantOntologyDefineTenantOntologyOntology",
+    "DefineTenantOntologyDefineTenantOntologyOntologyEntityTypes",
+    "DefineTenantOntologyDefineTenantOntologyOntologyRelationTypes",
     "DocumentFormat",
     "Entities",
     "EntitiesEntities",
@@ -233,6 +271,10 @@ __all__ = [
     "NeighborhoodNeighborhoodNodes",
     "Observations",
     "ObservationsObservations",
+    "Ontology",
+    "OntologyOntology",
+    "OntologyOntologyEntityTypes",
+    "OntologyOntologyRelationTypes",
     "RelationInput",
     "RelationshipDirection",
     "Remember",
