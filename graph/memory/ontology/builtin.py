@@ -46,4 +46,5 @@ BUILTIN = Ontology(
         RelationType(name, single_valued=True) for name in SINGLE_VALUED_RELATIONS
     ),
     strict=False,
+    scope="builtin",
 )

@@ -114,7 +114,7 @@ class Ontology:
     description: str = ""
     strict: bool = True
     version: int = 0
-    scope: str = "builtin"
+    scope: str = ""  # "builtin", or where it is stored: "tenant" / "agent" ("": a document)
     scope_id: str = ""
     _entities: dict[str, EntityType] = field(
         default_factory=dict, init=False, compare=False, repr=False
