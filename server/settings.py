@@ -258,6 +258,31 @@ class Settings(BaseSettings):
         "key)",
     )
 
+    subscription_poll_s: float = Field(
+        default=0.5,
+        gt=0,
+        le=60,
+        description="memoryChanged subscriptions: seconds between two reads of an agent's "
+        "changes (one read per process and agent, shared by all its subscribers)",
+    )
+    subscription_lookback_s: float = Field(
+        default=5.0,
+        ge=0,
+        le=300,
+        description="memoryChanged subscriptions: each read also looks this far behind the "
+        "newest change seen, so a write whose transaction commits after a later-stamped one is "
+        "still delivered (once); a `since` cursor replays from this far before it",
+    )
+    max_subscriptions_per_connection: int = Field(
+        default=10, ge=1, description="Subscriptions one WebSocket connection may hold open"
+    )
+    max_subscriptions_per_key: int = Field(
+        default=50,
+        ge=1,
+        description="Subscriptions one API key may hold open on one API process (all its "
+        "connections); further ones are refused (RATE_LIMITED)",
+    )
+
     # --- pipelines -----------------------------------------------------------------------
     write_mode: Literal["shadow", "controlled", "full"] = "full"
     mutations_frozen: bool = False
