@@ -68,7 +68,7 @@ class Memory:
         pii = self.writer.config.pii_mode  # one PII policy for every stored text
         bind(self, "admin", Admin(self.executor, self.embedder, pii))
         bind(self, "documents", Documents(self.executor, self.queue, self.jobs, pii))
-        bind(self, "ontologies", OntologyCache(self.executor))
+        bind(self, "ontologies", self.writer.ontologies)
 
     @property
     def llm_mode(self) -> str:

@@ -187,6 +187,8 @@ def map_entity_type(ontology: Ontology, raw: str, name: str = "") -> TypeDecisio
             return TypeDecision(
                 hit[1][0], f"entity type {raw!r} mapped to {hit[1][0]!r} ({way} {hit[0]!r})"
             )
+    if raw == ROOT_TYPE:
+        return TypeDecision(raw)
     return TypeDecision(
         ROOT_TYPE, f"entity type {raw!r} is not in ontology {ontology.name!r}; typed {ROOT_TYPE!r}"
     )

@@ -34,6 +34,7 @@ __all__ = [
     "RelationType",
     "parse_ontology",
     "parse_ontology_text",
+    "prompt_view",
 ]
 
 ROOT_TYPE = "thing"
@@ -447,3 +448,31 @@ def _check_names_unique(
                     f"relation type name {name!r} is used by {rel_owner[name]!r} and {r.name!r}"
                 )
             rel_owner.setdefault(name, r.name)
+
+
+def prompt_view(ontology: Ontology) -> dict[str, Any]:
+    """The ontology as the extraction prompts show it: names, meanings, parents and ends."""
+    return {
+        "name": ontology.name,
+        "entity_types": [
+            {
+                k: v
+                for k, v in (("name", t.name), ("description", t.description), ("parent", t.parent))
+                if v
+            }
+            for t in ontology.entity_types
+        ],
+        "relation_types": [
+            {
+                k: v
+                for k, v in (
+                    ("name", r.name),
+                    ("description", r.description),
+                    ("source", list(r.source)),
+                    ("target", list(r.target)),
+                )
+                if v
+            }
+            for r in ontology.relation_types
+        ],
+    }

@@ -21,7 +21,13 @@ from graph.memory.write.planning import (
     flag_contradictions,
 )
 from graph.memory.write.reads import load_fact_candidates
-from graph.memory.write.reconcile.decisions import ExistingFact, ExistingRelation, hybrid_rank
+from graph.memory.write.reconcile.decisions import (
+    ExistingFact,
+    ExistingRelation,
+    NewRelation,
+    hybrid_rank,
+    second_values,
+)
 from graph.memory.write.reconcile.stage import decide
 from graph.memory.write.store import Fence, commit
 from graph.memory.write.trace import WriteRun
@@ -85,6 +91,9 @@ async def decide_and_commit(
     )
     if ex.emotion and persist:
         out.plan.emotion = ex.emotion
+    if cfg.ontology_version:  # the operator's ontology these facts were extracted under
+        for row in out.plan.new_facts:
+            row["props"]["ontology_version"] = cfg.ontology_version
     record_plan(out, result, run, cfg)
     account(session, result)
     if dry_run:
@@ -164,11 +173,36 @@ async def reconcile_facts(
         )
         for r in active_rows
     ]
-    close_rels = apply_single_valued(items, relations, active, single)
+    refuse_second_values(relations, active, cfg.first_value_relations, run.warnings)
+    superseding = tuple(t for t in single if t not in cfg.first_value_relations)
+    close_rels = apply_single_valued(items, relations, active, superseding)
     for item in live:
         flag_contradictions(item)
     run.step("reconcile", decisions={i.index: i.decision.action for i in live if i.decision})
     return close_rels
+
+
+def refuse_second_values(
+    relations: list[RelationItem],
+    active: list[ExistingRelation],
+    first_value: tuple[str, ...],
+    warnings: list[str],
+) -> None:
+    """Drop (in place) the new relations of a type that keeps its first target when the
+    source already has another one; the fact that said it is still written."""
+    if not first_value:
+        return
+    new = [NewRelation(r.source_key, r.target_key, r.type) for r in relations]
+    refused = {
+        (rel.source_key, rel.target_key, rel.type): old
+        for rel, old in second_values(new, active, first_value)
+    }
+    for key, old in refused.items():
+        warnings.append(
+            f"ontology: {key[2]} keeps its first value ({key[0]} → {old.target_key}); "
+            f"{key[1]} refused"
+        )
+    relations[:] = [r for r in relations if (r.source_key, r.target_key, r.type) not in refused]
 
 
 def record_plan(out: PlanOutput, result: WriteResult, run: WriteRun, cfg: WriteConfig) -> None:

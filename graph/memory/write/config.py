@@ -8,6 +8,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from graph.errors import ConfigError
+from graph.memory.ontology.builtin import SINGLE_VALUED_RELATIONS
+from graph.memory.ontology.model import Ontology
 
 __all__ = [
     "MODES",
@@ -21,21 +23,6 @@ __all__ = [
 
 MODES = ("shadow", "controlled", "full")
 PII_MODES = ("off", "redact", "reject")
-
-# A subject holds at most one active target for these: a new value supersedes the old one.
-SINGLE_VALUED_RELATIONS: tuple[str, ...] = (
-    "lives_in",
-    "works_at",
-    "spouse_of",
-    "married_to",
-    "employed_by",
-    "based_in",
-    "born_in",
-    "ceo_of",
-    "reports_to",
-    "located_in",
-    "dating",
-)
 
 
 @dataclass(frozen=True)
@@ -106,12 +93,32 @@ class WriteConfig:
     relation_strength: float = 0.8
     mirror_fact_confidence: float = 0.60
     single_valued_relations: tuple[str, ...] = SINGLE_VALUED_RELATIONS
+    # Set per write from the agent's ontology (graph/memory/ontology), never by a client:
+    # single-valued types whose first target stays (a different one is refused), and the
+    # ontology version its facts are stamped with (0: the built-in one, not stamped).
+    first_value_relations: tuple[str, ...] = ()
+    ontology_version: int = 0
     # persistence
     write_retries: int = 2
     # A pending idempotency claim older than this is taken over by a retry (its writer died or
     # lost Neo4j). Longer than the slowest legitimate write: 3 sequential extraction calls
     # (90 s) + resolution (15 s) + reconcile (20 s) + a transaction timeout (120 s) ≈ 245 s.
     pending_receipt_ttl_s: float = 600.0
+
+    def under(self, ontology: Ontology) -> WriteConfig:
+        """The configuration under an operator's ontology: its single-valued relation types
+        (and those that keep their first target) and its version. The built-in one changes
+        nothing (the single-valued types stay the operator's)."""
+        if ontology.scope == "builtin":
+            return self
+        return replace(
+            self,
+            single_valued_relations=ontology.single_valued(),
+            first_value_relations=tuple(
+                r.name for r in ontology.relation_types if r.single_valued and not r.supersedes
+            ),
+            ontology_version=ontology.version,
+        )
 
     def on_scale(self, floor: float) -> WriteConfig:
         """The similarity thresholds on an embedder's own cosine scale: they are written for
@@ -153,6 +160,8 @@ SIMILARITY_THRESHOLDS: tuple[str, ...] = (
 # Per-call overrides may only narrow the operator's behaviour.
 OPERATOR_ONLY: tuple[str, ...] = (
     "pii_mode",
+    "first_value_relations",
+    "ontology_version",
     "mutations_frozen",
     "pending_receipt_ttl_s",
     "entity_scan_max",

@@ -111,6 +111,10 @@ _MATCH_SCHEMA: dict[str, Any] = {
 }
 
 
+# The calls whose answers carry entity or relation types (the ontology is shown to them).
+_TYPED_STAGES = frozenset({"extract_informed", "extract_entities", "extract_relations"})
+
+
 class CallFailed(Exception):
     """Internal marker: the endpoint failed (timeout/transport), as opposed to bad output."""
 
@@ -124,6 +128,9 @@ class LLMSession:
     calls: int = 0
     warnings: list[str] = field(default_factory=list)
     trace: list[dict[str, Any]] = field(default_factory=list)
+    # The agent's ontology as the extraction prompts show it (None: the open built-in one,
+    # and the prompts are unchanged).
+    ontology: dict[str, Any] | None = None
 
     async def ask(
         self, stage: str, payload: dict[str, Any], schema: dict[str, Any], timeout_s: float
@@ -134,10 +141,14 @@ class LLMSession:
             CallFailed: timeout or transport error (after the provider's own retries).
         """
         self.calls += 1
+        system = prompts.load(stage)
+        if self.ontology is not None and stage in _TYPED_STAGES:
+            payload = {**payload, "ontology": self.ontology}
+            system = f"{system}\n\n{prompts.load('ontology_rules')}"
         user = json.dumps(payload, ensure_ascii=False, default=str)
         try:
             resp = await self.llm.complete_json(
-                stage, prompts.load(stage), user, schema=schema, timeout_s=timeout_s
+                stage, system, user, schema=schema, timeout_s=timeout_s
             )
         except Exception as exc:  # LLMError, timeouts, or a provider bug: the stage degrades
             self.warnings.append(f"{stage}: LLM call failed ({type(exc).__name__}): {exc}"[:300])

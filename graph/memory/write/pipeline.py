@@ -17,6 +17,7 @@ from typing import Any
 from graph import tracing
 from graph.errors import BadInput, FencedOut, WriteInProgress
 from graph.executor import Executor, Transaction
+from graph.memory.ontology.store import OntologyCache
 from graph.memory.spaces import embedder_name
 from graph.memory.text import (
     clean_text,
@@ -70,6 +71,8 @@ class WritePipeline:
         self.llm = llm
         self.config = config or WriteConfig()
         self.similarity_floor = similarity_floor(embedder)
+        # The ontology in force per agent (types, single-valued relations), kept a few seconds.
+        self.ontologies = OntologyCache(executor)
 
     @tracing.traced("write")
     async def write(
@@ -286,7 +289,9 @@ class WritePipeline:
         return result
 
     async def _run_stages(self, call: WriteCall, early: asyncio.Task[Prepared] | None) -> None:
-        """The stages after the event (``stages.run_stages``)."""
+        """The stages after the event (``stages.run_stages``), under the agent's ontology."""
+        call.ontology = await self.ontologies.get(call.agent_id)
+        call.cfg = call.cfg.under(call.ontology)
         await run_stages(
             self.executor,
             self.embedder,

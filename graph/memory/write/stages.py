@@ -16,12 +16,20 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from graph.executor import Executor, Transaction
+from graph.memory.ontology import BUILTIN, Ontology
+from graph.memory.ontology.model import prompt_view
 from graph.memory.text import fold, word_ngrams
 from graph.memory.write.assemble import assemble
 from graph.memory.write.commit_stage import account, copy_into, decide_and_commit, save_receipt
 from graph.memory.write.config import WriteConfig
+from graph.memory.write.extract.conform import fit_resolved
 from graph.memory.write.extract.extraction import known_context, semantic_dedup
-from graph.memory.write.extract.stage import Prepared, extract_with_llm, prepare
+from graph.memory.write.extract.stage import (
+    Prepared,
+    conform_prepared,
+    extract_with_llm,
+    prepare,
+)
 from graph.memory.write.llm_stages import LLMSession
 from graph.memory.write.models import WriteResult
 from graph.memory.write.planning import FactItem, RelationItem
@@ -62,6 +70,8 @@ class WriteCall:
     # The embedding model the commit records for the agent (spaces/claim); None when the
     # event's transaction of this call already claimed it.
     space: str | None
+    # The agent's ontology: the extraction is conformed to it (extract/conform).
+    ontology: Ontology = BUILTIN
 
 
 async def run_stages(
@@ -76,6 +86,8 @@ async def run_stages(
     event was logged; ``release``: drops the call's idempotency claim (nothing extracted)."""
     run, cfg = call.run, call.cfg
     session = LLMSession(llm) if llm is not None else None
+    if session is not None and call.ontology.scope != "builtin":
+        session.ontology = prompt_view(call.ontology)
     if session is None:
         # The context (known names and facts) only informs the LLM's extraction.
         assert early is not None
@@ -119,6 +131,7 @@ async def run_stages(
                 await release()
             return
         prep = await prepare(raw, call.speaker, embedder)
+    prep = await conform_prepared(prep, call.ontology, call.speaker, embedder, run.warnings)
     ex = prep.ex
     run.step(
         "extraction",
@@ -193,12 +206,14 @@ async def _resolve(
         for item, vec in zip(asm.mirrors, vecs, strict=True):
             item.embedding = vec
     items = asm.items + asm.mirrors
+    types = {key: info.type for key, info in resolved.entities.items()}
+    relations = fit_resolved(asm.relations, types, call.ontology, run.warnings)
     for item in items:
         if item.fact.confidence < cfg.min_fact_confidence_for_write:
             item.decision = FactDecision("ADD", reason="below min_fact_confidence_for_write")
             item.blocked = "low_confidence"
     live = [i for i in items if i.blocked is None]
-    return _Stage(items, live, asm.relations, resolved)
+    return _Stage(items, live, relations, resolved)
 
 
 async def _decide_and_commit(

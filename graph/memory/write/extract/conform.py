@@ -10,14 +10,16 @@ nothing changes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Protocol, TypeVar
 
 from graph.memory.ontology.mapping import fit_ends, map_entity_type, map_relation_type
 from graph.memory.ontology.model import ROOT_TYPE, Ontology
 from graph.memory.text import fold
 from graph.memory.write.extract.extraction import ExtractedEntity, ExtractedRelation, Extraction
 
-__all__ = ["conform"]
+__all__ = ["conform", "fit_resolved"]
 
 
 def conform(ex: Extraction, ontology: Ontology, warnings: list[str]) -> Extraction:
@@ -78,3 +80,32 @@ def _relation(
     if fit.target:
         types[fold(target)] = fit.target
     return replace(rel, source=source, target=target, type=decision.type)
+
+
+class _Relation(Protocol):
+    source_key: str
+    target_key: str
+    type: str
+
+
+R = TypeVar("R", bound=_Relation)
+
+
+def fit_resolved(
+    relations: list[R], type_of: Mapping[str, str], ontology: Ontology, warnings: list[str]
+) -> list[R]:
+    """The relations whose resolved ends fit their declared types. An end resolved to a
+    stored entity keeps its stored type, which may be more general than the relation asks (a
+    ``person`` for a ``customer``): that fits; another type does not (a warning says which)."""
+    if ontology.scope == "builtin":
+        return relations
+    kept: list[R] = []
+    for rel in relations:
+        source = type_of.get(rel.source_key, ROOT_TYPE)
+        target = type_of.get(rel.target_key, ROOT_TYPE)
+        fit = fit_ends(ontology, rel.type, source, target)
+        if fit.ok:
+            kept.append(rel)
+        else:
+            warnings.append(f"ontology: {rel.source_key} → {rel.target_key}: {fit.reason}")
+    return kept

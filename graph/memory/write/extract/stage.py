@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from graph.memory.ontology.model import Ontology
 from graph.memory.write.config import WriteConfig
+from graph.memory.write.extract.conform import conform
 from graph.memory.write.extract.extraction import Extraction, KnownContext, normalize_extraction
 from graph.memory.write.extract.offline import extract_offline
 from graph.memory.write.llm_stages import (
@@ -20,7 +22,7 @@ from graph.memory.write.resolve.stage import Mention, collect_mentions
 from graph.memory.write.trace import WriteRun, last_items
 from graph.providers import Embedder
 
-__all__ = ["Prepared", "extract_with_llm", "prepare", "prepare_offline"]
+__all__ = ["Prepared", "conform_prepared", "extract_with_llm", "prepare", "prepare_offline"]
 
 
 @dataclass
@@ -39,6 +41,23 @@ async def prepare(ex: Extraction, speaker: str, embedder: Embedder) -> Prepared:
     ments = collect_mentions(ex)
     texts = [f.text for f in ex.facts] + [m.surface for m in ments] + [speaker]
     return Prepared(ex, ments, texts, await embedder.embed(texts))
+
+
+async def conform_prepared(
+    prep: Prepared, ontology: Ontology, speaker: str, embedder: Embedder, warnings: list[str]
+) -> Prepared:
+    """The prepared extraction under the agent's ontology (``conform``). Its names are the
+    same names, maybe fewer and in another order: their vectors are reused, not recomputed."""
+    if ontology.scope == "builtin":
+        return prep
+    ex = conform(prep.ex, ontology, warnings)
+    ments = collect_mentions(ex)
+    texts = [f.text for f in ex.facts] + [m.surface for m in ments] + [speaker]
+    known = dict(zip(prep.texts, prep.vecs, strict=True))
+    missing = [t for t in texts if t not in known]
+    if missing:
+        known.update(zip(missing, await embedder.embed(missing), strict=True))
+    return Prepared(ex, ments, texts, [known[t] for t in texts])
 
 
 async def prepare_offline(

@@ -24,6 +24,7 @@ __all__ = [
     "hybrid_rank",
     "is_retraction",
     "offline_decision",
+    "second_values",
     "single_valued_conflicts",
     "validate_llm_decision",
 ]
@@ -279,3 +280,11 @@ def single_valued_conflicts(
             ):
                 out.append((rel, old))
     return out
+
+
+def second_values(
+    new: Sequence[NewRelation], active: Sequence[ExistingRelation], first_value: Iterable[str]
+) -> list[tuple[NewRelation, ExistingRelation]]:
+    """Pairs (new, old) of a single-valued type that keeps its first target (an ontology's
+    ``supersedes: false``): the new relation is refused, the old one stays."""
+    return single_valued_conflicts(new, active, first_value)

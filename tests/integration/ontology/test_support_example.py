@@ -1,0 +1,179 @@
+"""The worked example of docs/ontology.md, end to end on a real Neo4j: a customer-support
+ontology applied from its file, messages written through GraphQL (a scripted LLM, then the
+offline extractor), and the GraphQL answers typed by it: owners, tickets, the current plan
+superseding the old one, undeclared relations mapped or refused, never stored as they came."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graph.executor import Executor
+from graph.memory.ontology import parse_ontology_text
+from graph.memory.ontology.service import define_ontology
+from graph.providers import Embedder
+from tests.fakes import ScriptedLLM
+from tests.integration.gql.support import gql, memory_for
+from tests.integration.write.helpers import extraction
+
+pytestmark = pytest.mark.neo4j
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "docs" / "examples" / "support-ontology.yaml"
+INFORMED = "Stage: extract_informed"
+WRITE = """mutation($a: ID!, $m: String!) { write(agentId: $a, speakerName: "Maria Souza",
+  message: $m) { outcome { success warnings } errors { code message } } }"""
+ENTITY = """query($a: ID!, $k: String!) { entity(agentId: $a, key: $k) { key type
+  relationships(includeInvalidated: true) { type direction otherKey validTo } } }"""
+ENTITIES = """query($a: ID!, $t: String) { entities(agentId: $a, type: $t, first: 50) {
+  edges { node { key type } } } }"""
+
+
+async def _apply(executor: Executor, agent_id: str) -> None:
+    """What `hippograph ontology apply docs/examples/support-ontology.yaml --agent A` does."""
+    ontology = parse_ontology_text(EXAMPLE.read_text(encoding="utf-8"))
+    applied, _ = await define_ontology(executor, "agent", agent_id, ontology)
+    assert applied.version == 1
+
+
+async def _write(memory: Any, agent_id: str, message: str) -> list[str]:
+    res = await gql(memory, WRITE, {"a": agent_id, "m": message})
+    assert res.errors is None, res.errors
+    payload = res.data["write"]
+    assert payload["errors"] == [] and payload["outcome"]["success"], payload
+    return payload["outcome"]["warnings"]
+
+
+async def _relations(memory: Any, agent_id: str, key: str) -> set[tuple[str, str, bool]]:
+    res = await gql(memory, ENTITY, {"a": agent_id, "k": key})
+    assert res.errors is None, res.errors
+    rels = res.data["entity"]["relationships"]
+    return {
+        (r["type"], r["otherKey"], r["validTo"] is None)
+        for r in rels
+        if r["direction"] == "OUTGOING"
+    }
+
+
+async def _types(memory: Any, agent_id: str) -> dict[str, str]:
+    res = await gql(memory, ENTITIES, {"a": agent_id, "t": None})
+    return {e["node"]["key"]: e["node"]["type"] for e in res.data["entities"]["edges"]}
+
+
+async def test_the_support_example_with_an_llm(
+    executor: Executor, embedder: Embedder, agent_id: str
+) -> None:
+    await _apply(executor, agent_id)
+    llm = ScriptedLLM(
+        by_stage={
+            INFORMED: [
+                extraction(
+                    [("Maria Souza", "client"), ("X200 headset", "device"), ("Pro plan", "plan")],
+                    [
+                        ("Maria Souza", "Maria Souza bought an X200 headset"),
+                        ("Maria Souza", "Maria Souza is on the Pro plan"),
+                        ("Maria Souza", "Maria Souza lives in Lisbon"),
+                    ],
+                    [
+                        ("X200 headset", "owned_by", "Maria Souza"),  # the inverse: turned
+                        ("Maria Souza", "subscribes_to", "Pro plan"),  # a stem of subscribed_to
+                        ("Maria Souza", "lives_in", "Lisbon"),  # not in this domain
+                        ("Maria Souza", "purchase_channel", "X200 headset"),  # undeclared
+                    ],
+                ),
+                extraction(
+                    [("Maria Souza", "customer"), ("Enterprise plan", "subscription")],
+                    [("Maria Souza", "Maria Souza upgraded to the Enterprise plan")],
+                    [("Maria Souza", "upgraded_to", "Enterprise plan")],  # an alias
+                ),
+                extraction(
+                    [("TCK-1042", "ticket"), ("X200 headset", "product")],
+                    [
+                        (
+                            "Maria Souza",
+                            "Maria Souza opened ticket TCK-1042: the X200 stopped charging",
+                        )
+                    ],
+                    [
+                        ("Maria Souza", "opened", "TCK-1042"),
+                        ("TCK-1042", "about", "X200 headset"),
+                        ("TCK-1042", "owns", "X200 headset"),  # a ticket owns nothing
+                    ],
+                ),
+            ]
+        }
+    )
+    memory = memory_for(executor, embedder, llm.chat())
+    first = await _write(
+        memory, agent_id, "Hi, I bought an X200 headset and I'm on the Pro plan. I live in Lisbon."
+    )
+    prompt = llm.requests[0]["messages"]
+    assert "Stage: ontology_rules" in prompt[0]["content"]
+    assert '"name": "subscribed_to"' in prompt[1]["content"]  # the types, in the payload
+    assert any("'lives_in' is not in ontology 'customer-support'; dropped" in w for w in first)
+    assert any("'purchase_channel' is not in ontology" in w for w in first)
+    await _write(memory, agent_id, "I upgraded to the Enterprise plan today.")
+    third = await _write(memory, agent_id, "Ticket TCK-1042: my X200 headset stopped charging.")
+    assert any("'owns' needs a source of type customer, got 'ticket'; dropped" in w for w in third)
+
+    types = await _types(memory, agent_id)
+    maria = next(k for k in types if k.endswith(":maria_souza"))
+    # The speaker resolves by rule to a person; `owns` asks for a customer, a kind of person.
+    assert types[maria] == "person"
+    assert {types["product:x200_headset"], types["ticket:tck_1042"]} == {"product", "ticket"}
+    assert types["subscription:pro_plan"] == types["subscription:enterprise_plan"] == "subscription"
+    assert await _relations(memory, agent_id, maria) == {
+        ("owns", "product:x200_headset", True),
+        ("subscribed_to", "subscription:pro_plan", False),  # superseded by the new plan
+        ("subscribed_to", "subscription:enterprise_plan", True),
+        ("reported", "ticket:tck_1042", True),
+    }
+    assert await _relations(memory, agent_id, "ticket:tck_1042") == {
+        ("about", "product:x200_headset", True)
+    }
+    stamped = await executor.run_text(
+        "MATCH (f:Fact {agent_id: $a}) RETURN collect(DISTINCT f.ontology_version) AS v",
+        {"a": agent_id},
+    )
+    assert stamped[0]["v"] == [1]
+
+
+async def test_the_support_example_offline(
+    executor: Executor, embedder: Embedder, agent_id: str
+) -> None:
+    await _apply(executor, agent_id)
+    memory = memory_for(executor, embedder)
+    bought = await _write(memory, agent_id, "Maria Souza bought the X200 Headset.")
+    assert any("'bought' is an alias of 'owns'" in w for w in bought)
+    await _write(memory, agent_id, "I subscribed to the Pro Plan in March.")
+    switched = await _write(memory, agent_id, "I switched to the Enterprise Plan today.")
+    assert any("'switched_to' is an alias of 'subscribed_to'" in w for w in switched)
+    await _write(memory, agent_id, "Maria Souza opened Ticket TCK-1042.")
+
+    types = await _types(memory, agent_id)
+    maria = next(k for k in types if k.endswith(":maria_souza"))
+    rels = await _relations(memory, agent_id, maria)
+    owned = {(t, k, live) for t, k, live in rels if t == "owns"}
+    assert len(owned) == 1 and types[next(iter(owned))[1]] == "product"
+    plans = {(k, live) for t, k, live in rels if t == "subscribed_to"}
+    assert {types[k] for k, _ in plans} == {"subscription"}
+    assert sorted(live for _, live in plans) == [False, True]  # Enterprise superseded Pro
+    assert any(t == "reported" and types[k] == "ticket" for t, k, _ in rels)
+    assert {t for t, _, _ in rels} <= {"owns", "subscribed_to", "reported"}
+
+
+async def test_an_agent_without_an_ontology_keeps_every_type(
+    executor: Executor, embedder: Embedder, agent_id: str
+) -> None:
+    memory = memory_for(executor, embedder)
+    warnings = await _write(memory, agent_id, "Maria Souza moved to Lisbon.")
+    assert not any(w.startswith("ontology:") for w in warnings)
+    types = await _types(memory, agent_id)
+    maria = next(k for k in types if k.endswith(":maria_souza"))
+    assert ("lives_in", "place:lisbon", True) in await _relations(memory, agent_id, maria)
+    stamped = await executor.run_text(
+        "MATCH (f:Fact {agent_id: $a}) WHERE f.ontology_version IS NOT NULL RETURN count(f) AS n",
+        {"a": agent_id},
+    )
+    assert stamped[0]["n"] == 0
