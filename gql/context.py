@@ -6,12 +6,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection
 from strawberry.types import Info as StrawberryInfo
 
 from gql.loaders import Loaders
 from gql.permissions import Principal
 from graph.executor import Executor
+from graph.memory.change_feed import ChangeFeed
 from graph.memory.facade import Memory
 
 __all__ = ["Context", "Info"]
@@ -20,12 +21,16 @@ __all__ = ["Context", "Info"]
 @dataclass
 class Context:
     """Everything a resolver may touch: the process's :class:`Memory` (built by
-    ``server.composition.build_memory``), the caller, and ``readiness`` for ``health``."""
+    ``server.composition.build_memory``), the caller, ``readiness`` for ``health`` and the
+    process's :class:`ChangeFeed` for ``memoryChanged``. Over a WebSocket one context serves
+    the connection: ``connection_params`` is the ``connection_init`` payload."""
 
     memory: Memory
     principal: Principal
     readiness: Callable[[], Awaitable[dict[str, Any]]] | None = None
-    request: Request | None = None
+    request: HTTPConnection | None = None  # the HTTP request or the WebSocket
+    changes: ChangeFeed | None = None
+    connection_params: dict[str, Any] | None = None
     loaders: Loaders = field(init=False)
 
     def __post_init__(self) -> None:

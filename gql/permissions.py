@@ -23,6 +23,7 @@ __all__ = [
     "admin_mutation",
     "agent_field",
     "agent_mutation",
+    "agent_subscription",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -106,6 +107,12 @@ def agent_field(*, description: str, **kwargs: Any) -> Any:
 def agent_mutation(*, description: str, **kwargs: Any) -> Any:
     """``strawberry.mutation`` guarded by :class:`AgentAccess`."""
     return strawberry.mutation(description=description, extensions=_guard(), **kwargs)
+
+
+def agent_subscription(*, description: str, **kwargs: Any) -> Any:
+    """``strawberry.subscription`` guarded by :class:`AgentAccess` (checked once, when the
+    subscription starts; like a query, it never claims an agent id)."""
+    return strawberry.subscription(description=description, extensions=_guard(), **kwargs)
 
 
 def admin_mutation(*, description: str, **kwargs: Any) -> Any:

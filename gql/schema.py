@@ -10,6 +10,7 @@ import strawberry
 from gql.limits import QueryLimits, limit_extensions
 from gql.mutations import Mutation
 from gql.queries import Query
+from gql.subscriptions import Subscription
 
 __all__ = ["QueryLimits", "build_schema", "schema"]
 
@@ -25,7 +26,10 @@ class HippographSchema(strawberry.Schema):
 def build_schema(limits: QueryLimits | None = None) -> strawberry.Schema:
     """The API schema with depth/cost/alias/size limits, introspection toggle and masking."""
     return HippographSchema(
-        query=Query, mutation=Mutation, extensions=limit_extensions(limits or QueryLimits())
+        query=Query,
+        mutation=Mutation,
+        subscription=Subscription,
+        extensions=limit_extensions(limits or QueryLimits()),
     )
 
 

@@ -5,7 +5,9 @@ idempotent schema step; requests reach them through ``app.state.memory`` (a
 :class:`graph.memory.facade.Memory` from ``server.composition.build_memory``). With
 ``worker_enabled`` the lifespan also runs the background job worker in-process. Middleware order
 (outermost first): Host/Origin guard (server/origin.py) → request body size limit →
-authentication + per-key rate limit → routes.
+WebSocket Origin guard → authentication + per-key rate limit → routes. ``/graphql`` also
+accepts WebSocket upgrades (graphql-transport-ws) for the ``memoryChanged`` subscription,
+fed by one poller per agent and process (``graph.memory.change_feed``).
 """
 
 from __future__ import annotations
@@ -14,14 +16,19 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from datetime import timedelta
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
-from strawberry.asgi import GraphQL
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.websockets import WebSocket
+from strawberry.asgi import ASGIWebSocketAdapter, GraphQL
+from strawberry.exceptions import ConnectionRejectionError
+from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
+from strawberry.types.unset import UNSET, UnsetType
 
 from gql.context import Context
 from gql.graphiql import ASSETS_PATH, graphiql_html
@@ -29,9 +36,10 @@ from gql.graphiql import HEADERS as GRAPHIQL_HEADERS
 from gql.permissions import ANONYMOUS
 from gql.schema import QueryLimits, build_schema
 from graph.errors import GraphError
+from graph.memory.change_feed import ChangeFeed
 from graph.memory.warm_start import WarmStart, warm_start
 from graph.schema import ensure_schema
-from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
+from server.auth import ApiKeyStore, AuthMiddleware, Refusal, is_loopback, key_from_headers
 from server.breaker import BreakerExecutor
 from server.browser_guide import browser_guide_routes
 from server.composition import Memory, build_memory, connect_executor
@@ -39,7 +47,7 @@ from server.explorer import OptionalStaticFiles, explorer_routes
 from server.health import PublicReadiness, Warming, healthz, metrics, readiness, readyz
 from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter, parse_networks
 from server.mcp.http import McpHttp
-from server.origin import HostGuard, host_guard_enabled
+from server.origin import HostGuard, WebSocketOriginGuard, host_guard_enabled
 from server.settings import Settings, get_settings
 from server.tracing_setup import configure_tracing, stop_tracing
 from server.transfer_routes import EXPORT_PATH, IMPORT_PATH, export_routes
@@ -63,17 +71,60 @@ async def _warm_up(mem: Memory, warming: Warming) -> None:
     warming.report = report
 
 
-class HippographGraphQL(GraphQL[Context, None]):
-    """The strawberry ASGI view with our typed context and GraphiQL page."""
+class RefusingWebSocketAdapter(ASGIWebSocketAdapter):
+    """Strawberry's WebSocket adapter; a connection refused at ``connection_init`` closes with
+    the refusal's code and reason (set by :meth:`HippographGraphQL.on_ws_connect`) instead of
+    a bare 4403 "Forbidden"."""
 
-    async def get_context(self, request: Request, response: Any = None) -> Context:  # type: ignore[override]
+    async def close(self, code: int, reason: str) -> None:
+        refusal = self.ws.scope.get("state", {}).get("refusal")
+        if code == 4403 and isinstance(refusal, Refusal):
+            code = 4000 + refusal.status
+            reason = f"{refusal.code}: {refusal.message}".encode()[:123].decode(errors="ignore")
+        await super().close(code, reason)
+
+
+class HippographGraphQL(GraphQL[Context, None]):
+    """The strawberry ASGI view with our typed context and GraphiQL page; over WebSocket
+    (graphql-transport-ws) it serves subscriptions."""
+
+    websocket_adapter_class = RefusingWebSocketAdapter  # type: ignore[assignment]
+
+    async def get_context(self, request: Request | WebSocket, response: Any = None) -> Context:  # type: ignore[override]
         memory: Memory = request.app.state.memory
         principal = getattr(request.state, "principal", ANONYMOUS)
 
         async def ready() -> dict[str, Any]:
             return await readiness(memory, request.app.state.warming)
 
-        return Context(memory=memory, principal=principal, readiness=ready, request=request)
+        return Context(
+            memory=memory,
+            principal=principal,
+            readiness=ready,
+            request=request,
+            changes=getattr(request.app.state, "change_feed", None),
+        )
+
+    async def on_ws_connect(self, context: Context) -> UnsetType | dict[str, object] | None:
+        """Authenticates a WebSocket whose upgrade carried no key: the ``connection_init``
+        payload's ``Authorization: Bearer <key>``, ``X-API-Key`` or ``apiKey``. A refusal
+        closes the connection with 4000 + its HTTP status (4401, 4403, 4429, 4503) and a
+        reason starting with its error code."""
+        assert context.request is not None
+        state = context.request.scope.setdefault("state", {})
+        authenticate = state.get("authenticate")
+        if authenticate is None:  # the upgrade's headers were checked (or auth is off)
+            return UNSET
+        params = {str(k).lower(): v for k, v in (context.connection_params or {}).items()}
+        if isinstance(params.get("apikey"), str):
+            params.setdefault("x-api-key", params["apikey"])
+        key = key_from_headers({k: v for k, v in params.items() if isinstance(v, str)})
+        principal, refusal = await authenticate(key)
+        if refusal is not None:
+            state["refusal"] = refusal
+            raise ConnectionRejectionError()
+        context.principal = principal
+        return UNSET
 
     @property
     def graphql_ide_html(self) -> str:
@@ -143,6 +194,12 @@ def _lifespan(
             mem = build_memory(settings, executor=BreakerExecutor(connect_executor(settings)))
         app.state.memory = mem
         app.state.key_store = ApiKeyStore(mem.executor)
+        app.state.change_feed = ChangeFeed(
+            mem.executor,
+            poll_s=settings.subscription_poll_s,
+            lookback_s=settings.subscription_lookback_s,
+            max_per_key=settings.max_subscriptions_per_key,
+        )
         try:
             await ensure_schema(mem.executor, mem.embedder.dimensions)
         except GraphError as exc:  # start anyway: /readyz reports it and recovery is automatic
@@ -161,6 +218,7 @@ def _lifespan(
         finally:
             if warming is not None:
                 warming.cancel()
+            await app.state.change_feed.close()
             await stop_worker(worker)
             if memory is None:
                 await mem.close()
@@ -171,13 +229,19 @@ def _lifespan(
 
 def _routes(settings: Settings, mcp: McpHttp) -> list[BaseRoute]:
     graphql = HippographGraphQL(
-        build_schema(query_limits(settings)), graphql_ide="graphiql", allow_queries_via_get=False
+        build_schema(query_limits(settings)),
+        graphql_ide="graphiql",
+        allow_queries_via_get=False,
+        subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
+        connection_init_wait_timeout=timedelta(seconds=10),
+        max_subscriptions_per_connection=settings.max_subscriptions_per_connection,
     )
     return [
         Route("/healthz", healthz),
         Route("/readyz", readyz),
         Route("/metrics", metrics),
         Route("/graphql", graphql, methods=["GET", "POST"]),
+        WebSocketRoute("/graphql", graphql),  # subscriptions (graphql-transport-ws)
         # GraphiQL's scripts/styles, fetched by scripts/bootstrap.sh (check_dir: may be absent).
         Mount(
             ASSETS_PATH, OptionalStaticFiles(directory=settings.home / "graphiql", check_dir=False)
@@ -196,6 +260,7 @@ def _middleware(settings: Settings) -> list[Middleware]:
     return [
         # Outermost: a rebinding page's request is refused before anything else looks at it.
         *([Middleware(HostGuard, listed=listed)] if guard else []),
+        Middleware(WebSocketOriginGuard, listed=listed),
         Middleware(
             BodySizeLimit,
             max_bytes=settings.max_body_bytes,

@@ -17,10 +17,11 @@ import secrets
 import time
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gql.errors import RETRY_AFTER_S
@@ -40,6 +41,7 @@ __all__ = [
     "ApiKeyInfo",
     "ApiKeyStore",
     "AuthMiddleware",
+    "Refusal",
     "generate_key",
     "hash_key",
     "is_loopback",
@@ -190,6 +192,7 @@ class AuthMiddleware:
         address_failures: AuthFailureLimiter | None = None,
         trusted_proxies: Sequence[Network] = (),
         paths: tuple[str, ...] = ("/graphql",),
+        websocket_paths: tuple[str, ...] = ("/graphql",),
         deferred_limit_paths: tuple[str, ...] = (),
         optional_paths: tuple[str, ...] = (),
     ) -> None:
@@ -205,6 +208,9 @@ class AuthMiddleware:
         self.address_failures = address_failures or AuthFailureLimiter(100)
         self.trusted_proxies = tuple(trusted_proxies)
         self.paths = paths
+        # WebSocket upgrades authenticated here (a key in the headers) or by the route (a key
+        # in the first message, with ``scope["state"]["authenticate"]``).
+        self.websocket_paths = websocket_paths
         # Over-budget requests on these paths pass with ``state["rate_wait_s"]`` set, for the
         # route to refuse in its own protocol (MCP tool calls answer a RATE_LIMITED tool error).
         self.deferred_limit_paths = deferred_limit_paths
@@ -213,6 +219,9 @@ class AuthMiddleware:
         self.optional_paths = optional_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] in self.websocket_paths:
+            await self._websocket(scope, receive, send)
+            return
         if scope["type"] != "http" or scope["path"] not in self.paths + self.optional_paths:
             await self.app(scope, receive, send)
             return
@@ -223,7 +232,7 @@ class AuthMiddleware:
         ):
             await self.app(scope, receive, send)  # the GraphiQL page itself
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        headers = _headers(scope)
         if (
             scope["path"] in self.optional_paths
             and not self.auth_disabled
@@ -231,13 +240,49 @@ class AuthMiddleware:
         ):
             await self.app(scope, receive, send)
             return
-        forwarded = ",".join(
-            v.decode("latin-1") for k, v in scope["headers"] if k.lower() == b"x-forwarded-for"
-        )
-        address = client_address(
-            str((scope.get("client") or ("?",))[0]), forwarded, self.trusted_proxies
-        )
-        presented = key_from_headers(headers)
+        principal, refusal = await self.identify(scope, key_from_headers(headers))
+        if refusal is not None:
+            await refusal.response()(scope, receive, send)
+            return
+        assert principal is not None
+        bucket = principal.key_id or f"ip:{self._address(scope)}"
+        wait = self.limiter.take(bucket)
+        state = scope.setdefault("state", {})
+        # Requests that are worth more than one (aliased mutations) take the rest later.
+        state["rate_take"] = lambda cost, _limiter=self.limiter: _limiter.take(bucket, cost)
+        if scope["path"] in self.deferred_limit_paths:
+            state["rate_wait_s"] = wait
+        elif wait > 0:
+            await _rate_limited(wait).response()(scope, receive, send)
+            return
+        state["principal"] = principal
+        await self.app(scope, receive, send)
+
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A WebSocket upgrade: a key in its headers (or auth off) is checked now, and a refusal
+        answers the upgrade (401/403/429); without one, the GraphQL view checks the key of the
+        ``connection_init`` payload with ``state["authenticate"]`` (see :meth:`identify`)."""
+        state = scope.setdefault("state", {})
+        presented = key_from_headers(_headers(scope))
+        if presented is None and not self.auth_disabled:
+            state["authenticate"] = lambda key: self.identify(scope, key)
+            await self.app(scope, receive, send)
+            return
+        principal, refusal = await self.identify(scope, presented)
+        if refusal is not None:
+            await refusal.response()(scope, receive, send)
+            return
+        state["principal"] = principal
+        await self.app(scope, receive, send)
+
+    async def identify(
+        self, scope: Scope, presented: str | None
+    ) -> tuple[Principal | None, Refusal | None]:
+        """The principal of a presented key (HTTP header, WebSocket header or
+        ``connection_init`` payload), or why it is refused: missing or unknown key, too many
+        failed attempts, Neo4j down, or over the key's rate limit (WebSocket connections take
+        one request of it; HTTP requests are counted by the caller)."""
+        address = self._address(scope)
         # The presented key's identity: a hash prefix (the key itself is never kept).
         identity = f"{address}|{hash_key(presented)[:16]}" if presented is not None else None
         locked = max(
@@ -246,57 +291,47 @@ class AuthMiddleware:
         )
         if locked > 0:
             retry = max(1, int(locked + 0.999))
-            await json_error(
+            return None, Refusal(
                 429,
                 "RATE_LIMITED",
                 f"Too many failed authentications; retry in {retry} s.",
                 {"retry-after": str(retry)},
-                retryAfterSeconds=retry,
-            )(scope, receive, send)
-            return
-        principal, refusal = await self._authenticate(scope, headers)
+                {"retryAfterSeconds": retry},
+            )
+        principal, refusal = await self._authenticate(scope, presented)
         if refusal is not None:
-            if refusal.status_code == 401 and identity is not None:
+            if refusal.status == 401 and identity is not None:
                 self.failures.failed(identity)  # a wrong key, not a missing one
                 self.address_failures.failed(address)
-            await refusal(scope, receive, send)
-            return
-        assert principal is not None
-        bucket = principal.key_id or f"ip:{address}"
-        wait = self.limiter.take(bucket)
-        state = scope.setdefault("state", {})
-        # Requests that are worth more than one (aliased mutations) take the rest later.
-        state["rate_take"] = lambda cost, _limiter=self.limiter: _limiter.take(bucket, cost)
-        if scope["path"] in self.deferred_limit_paths:
-            state["rate_wait_s"] = wait
-        elif wait > 0:
-            retry = max(1, int(wait + 0.999))
-            await json_error(
-                429,
-                "RATE_LIMITED",
-                f"Rate limit exceeded; retry in {retry} s.",
-                {"retry-after": str(retry)},
-                retryAfterSeconds=retry,
-            )(scope, receive, send)
-            return
-        state["principal"] = principal
-        await self.app(scope, receive, send)
+            return None, refusal
+        if scope["type"] == "websocket" and principal is not None:
+            wait = self.limiter.take(principal.key_id or f"ip:{address}")
+            if wait > 0:
+                return None, _rate_limited(wait)
+        return principal, None
+
+    def _address(self, scope: Scope) -> str:
+        forwarded = ",".join(
+            v.decode("latin-1") for k, v in scope["headers"] if k.lower() == b"x-forwarded-for"
+        )
+        return client_address(
+            str((scope.get("client") or ("?",))[0]), forwarded, self.trusted_proxies
+        )
 
     async def _authenticate(
-        self, scope: Scope, headers: dict[str, str]
-    ) -> tuple[Principal | None, Any]:
+        self, scope: Scope, key: str | None
+    ) -> tuple[Principal | None, Refusal | None]:
         if self.auth_disabled:
             server = scope.get("server") or (None, None)
             if server[0] is not None and not is_loopback(server[0]):
-                return None, json_error(
+                return None, Refusal(
                     403,
                     "FORBIDDEN",
                     "Authentication is disabled but the server is not on loopback; refusing.",
                 )
             return LOCAL_ADMIN, None
-        key = key_from_headers(headers)
         if key is None:
-            return None, json_error(
+            return None, Refusal(
                 401,
                 "FORBIDDEN",
                 "Missing API key (Authorization: Bearer <key> or X-API-Key).",
@@ -308,15 +343,44 @@ class AuthMiddleware:
         try:
             principal = await store.resolve(key)
         except GraphUnavailable:
-            return None, json_error(
+            return None, Refusal(
                 503,
                 "UNAVAILABLE",
                 f"The memory store is unavailable; retry in {RETRY_AFTER_S} s.",
                 {"retry-after": str(RETRY_AFTER_S)},
-                retryAfterSeconds=RETRY_AFTER_S,
+                {"retryAfterSeconds": RETRY_AFTER_S},
             )
         if principal is None:
-            return None, json_error(
+            return None, Refusal(
                 401, "FORBIDDEN", "Unknown or revoked API key.", {"www-authenticate": "Bearer"}
             )
         return principal, None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a request is refused before GraphQL runs: an HTTP answer, or a WebSocket close."""
+
+    status: int
+    code: str
+    message: str
+    headers: dict[str, str] | None = None
+    extensions: dict[str, Any] = field(default_factory=dict)
+
+    def response(self) -> JSONResponse:
+        return json_error(self.status, self.code, self.message, self.headers, **self.extensions)
+
+
+def _rate_limited(wait: float) -> Refusal:
+    retry = max(1, int(wait + 0.999))
+    return Refusal(
+        429,
+        "RATE_LIMITED",
+        f"Rate limit exceeded; retry in {retry} s.",
+        {"retry-after": str(retry)},
+        {"retryAfterSeconds": retry},
+    )
+
+
+def _headers(scope: Scope) -> dict[str, str]:
+    return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}

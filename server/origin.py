@@ -21,7 +21,14 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from server.auth import is_loopback
 from server.limits import json_error
 
-__all__ = ["HostGuard", "host_allowed", "host_guard_enabled", "origin_allowed", "split_host"]
+__all__ = [
+    "HostGuard",
+    "WebSocketOriginGuard",
+    "host_allowed",
+    "host_guard_enabled",
+    "origin_allowed",
+    "split_host",
+]
 
 
 def split_host(value: str) -> str:
@@ -50,6 +57,23 @@ def origin_allowed(origin: str | None, listed: frozenset[str]) -> bool:
         return False  # "null" (sandboxed frames, file://) and anything odd
     host = parts.hostname.lower()
     return is_loopback(host) or host in listed
+
+
+def same_origin(origin: str, host_header: str | None) -> bool:
+    """True when a browser ``Origin`` names the host and port the request was sent to."""
+    if not host_header:
+        return False
+    try:
+        parts, target = urlsplit(origin.strip()), urlsplit("//" + host_header.strip())
+        default = 443 if parts.scheme == "https" else 80
+        return (
+            parts.scheme in ("http", "https")
+            and bool(parts.hostname)
+            and parts.hostname == target.hostname
+            and (parts.port or default) == (target.port or default)
+        )
+    except ValueError:
+        return False
 
 
 def host_guard_enabled(auth_disabled: bool, api_host: str, listed: frozenset[str]) -> bool:
@@ -85,3 +109,32 @@ class HostGuard:
             reason=reason,
         )
         await response(scope, receive, send)
+
+
+class WebSocketOriginGuard:
+    """Cross-site WebSocket hijacking: browsers let any page open a WebSocket to any server,
+    sending its own ``Origin``. An upgrade whose ``Origin`` is neither the server's own (same
+    host and port as ``Host``), a loopback origin nor a listed host is refused with 403, on
+    every bind (HostGuard checks HTTP requests only when it applies)."""
+
+    def __init__(self, app: ASGIApp, listed: frozenset[str]) -> None:
+        self.app = app
+        self.listed = listed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+            origin = headers.get("origin")
+            if origin is not None and not (
+                origin_allowed(origin, self.listed) or same_origin(origin, headers.get("host"))
+            ):
+                response = json_error(
+                    403,
+                    "FORBIDDEN",
+                    "WebSocket connections from this origin are refused; list its host in "
+                    "HIPPOGRAPH_ALLOWED_HOSTS if it is yours.",
+                    reason="origin",
+                )
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

@@ -95,7 +95,9 @@ def operation(keyword: str, name: str, field: GraphQLField) -> str:
 
 
 def operations(schema: GraphQLSchema) -> dict[str, str]:
-    """File name → document, for every query and mutation field."""
+    """File name → document, for every query and mutation field. Subscriptions are left out
+    on purpose: they run over a WebSocket (graphql-transport-ws), which these HTTP clients do
+    not speak; subscribe with a WebSocket GraphQL client (README: "Watch memory change")."""
     out: dict[str, str] = {}
     for keyword, root in (("query", schema.query_type), ("mutation", schema.mutation_type)):
         assert root is not None

@@ -3,6 +3,7 @@ one UNWIND statement, the agent's embedding space checked in the same transactio
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import Any
 
@@ -47,16 +48,40 @@ async def write_events(
     await executor.write(work)
 
 
+def _audits(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """An applied ADD audit record per new fact that is in force (imported history is not
+    news): the agent's decision history and its ``memoryChanged`` subscribers see it."""
+    return [
+        {
+            "id": str(uuid.uuid4()),
+            "event_id": None,
+            "action": "ADD",
+            "applied": True,
+            "blocked_reason": None,
+            "fact_id": r["id"],
+            "target_id": None,
+            "reason": "remember",
+            "mode": "remember",
+            "text": r["props"].get("text"),
+        }
+        for r in rows
+        if r["props"].get("valid_to") is None and r["props"].get("invalidated_at") is None
+    ]
+
+
 async def write_facts(
     executor: Executor, agent_id: str, space: str, now: datetime, batch: FactBatch
 ) -> None:
-    """Create the batch's new facts with their entity links (one statement) and event links,
-    reinforce the known ones it repeats."""
+    """Create the batch's new facts with their entity links (one statement), audit records and
+    event links, reinforce the known ones it repeats."""
 
     async def work(tx: Transaction) -> None:
         if batch.new_rows:
             await claim_space(tx, agent_id, space)
             await tx.run("remember/create_facts", agent_id=agent_id, now=now, rows=batch.new_rows)
+            audits = _audits(batch.new_rows)
+            if audits:
+                await tx.run("write/create_audits", agent_id=agent_id, now=now, rows=audits)
         if batch.provenance:
             await tx.run("write/link_events", agent_id=agent_id, rows=batch.provenance)
         if batch.reinforce:

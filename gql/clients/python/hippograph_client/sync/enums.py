@@ -79,6 +79,15 @@ class MaintenanceJob(str, Enum):
     RETENTION = "RETENTION"
 
 
+class MemoryChangeKind(str, Enum):
+    FACT_ADDED = "FACT_ADDED"
+    FACT_UPDATED = "FACT_UPDATED"
+    FACT_INVALIDATED = "FACT_INVALIDATED"
+    FACT_FORGOTTEN = "FACT_FORGOTTEN"
+    ERASED = "ERASED"
+    ENTITY_MERGED = "ENTITY_MERGED"
+
+
 class MergeCandidateStatus(str, Enum):
     OPEN = "OPEN"
     MERGED = "MERGED"

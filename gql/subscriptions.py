@@ -1,0 +1,53 @@
+"""Subscriptions (graphql-transport-ws over WebSocket at ``/graphql``): ``memoryChanged``."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from typing import Annotated
+
+import strawberry
+
+from gql.context import Info
+from gql.errors import ApiError, ErrorCode
+from gql.permissions import agent_subscription
+from gql.types.change import MemoryChange
+from graph.memory.change_feed import TooManySubscriptions
+from graph.memory.changes import decode_cursor
+
+__all__ = ["Subscription"]
+
+
+@strawberry.type(description="Live updates, over WebSocket (the graphql-transport-ws protocol).")
+class Subscription:
+    @agent_subscription(
+        description="The agent's memory changes as they happen: facts added, updated, "
+        "invalidated, forgotten, erasures and entity merges. Starts now, or from `since`. "
+        "Read from the database, so changes made through any API process arrive within about "
+        "a second (the server's `subscription_poll_s`)."
+    )
+    async def memory_changed(
+        self,
+        info: Info,
+        agent_id: Annotated[
+            strawberry.ID, strawberry.argument(description="The agent (memory owner) to watch.")
+        ],
+        since: Annotated[
+            str | None,
+            strawberry.argument(
+                description="A change's `cursor`: resume after it (the last few seconds before "
+                "it are sent again, so a change may repeat; its `id` tells). Unset: from now."
+            ),
+        ] = None,
+    ) -> AsyncGenerator[MemoryChange, None]:
+        feed = info.context.changes
+        if feed is None:
+            raise ApiError(ErrorCode.UNAVAILABLE, "Subscriptions are not served here.")
+        position = decode_cursor(since) if since is not None else None
+        principal = info.context.principal
+        key = principal.key_id or f"{principal.tenant}:local"
+        try:
+            feed.reserve(key)
+        except TooManySubscriptions as exc:
+            raise ApiError(ErrorCode.RATE_LIMITED, str(exc)) from None
+        async for change in feed.stream(str(agent_id), key, position):
+            yield MemoryChange.from_change(change)
