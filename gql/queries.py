@@ -116,7 +116,13 @@ class Query:
         self,
         info: Info,
         agent_id: AgentId,
-        type: Annotated[str | None, strawberry.argument(description="Only this type.")] = None,
+        type: Annotated[
+            str | None,
+            strawberry.argument(
+                description="Only this type, with its subtypes in the agent's ontology (a "
+                "`product` filter lists `subscription`s too)."
+            ),
+        ] = None,
         text: Annotated[
             str | None,
             strawberry.argument(
@@ -136,6 +142,7 @@ class Query:
             bool, strawberry.argument(description="Also list entities merged into others.")
         ] = False,
     ) -> EntityConnection:
+        ontology = await info.context.memory.ontologies.get(str(agent_id))
         page = await info.context.memory.browse.entities(
             str(agent_id),
             type=type,
@@ -143,6 +150,7 @@ class Query:
             first=first,
             after=after,
             include_merged=include_merged,
+            subtypes=ontology.subtypes(type.lower()) if type else (),
         )
         return entity_connection(str(agent_id), page)
 
@@ -166,7 +174,18 @@ class Query:
             int, strawberry.argument(description=f"At most this many (1..{browse.MAX_PAGE}).")
         ] = 20,
         after: Annotated[str | None, strawberry.argument(description="Cursor.")] = None,
+        entity_type: Annotated[
+            str | None,
+            strawberry.argument(
+                description="Only facts about an entity of this type or one of its subtypes "
+                "in the agent's ontology."
+            ),
+        ] = None,
     ) -> FactConnection:
+        ontology = await info.context.memory.ontologies.get(str(agent_id))
+        kinds = (
+            (entity_type.lower(), *ontology.subtypes(entity_type.lower())) if entity_type else None
+        )
         page = await info.context.memory.browse.facts(
             str(agent_id),
             as_of=as_of,
@@ -175,6 +194,7 @@ class Query:
             kind=to_pipeline(kind),
             first=first,
             after=after,
+            entity_types=kinds,
         )
         return fact_connection(str(agent_id), page)
 
@@ -234,9 +254,21 @@ class Query:
         max_nodes: Annotated[
             int, strawberry.argument(description="At most this many nodes (1..500).")
         ] = 100,
+        relation_types: Annotated[
+            list[str] | None,
+            strawberry.argument(
+                description="Only through and among relationships of these types (e.g. "
+                "`owns`, `reported`); null: every type."
+            ),
+        ] = None,
     ) -> Subgraph:
         n = await info.context.memory.browse.neighborhood(
-            str(agent_id), key, hops=hops, as_of=as_of, max_nodes=max_nodes
+            str(agent_id),
+            key,
+            hops=hops,
+            as_of=as_of,
+            max_nodes=max_nodes,
+            relation_types=relation_types,
         )
         return subgraph_from(key, n)
 

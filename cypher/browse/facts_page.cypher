@@ -1,10 +1,12 @@
 // One page of an agent's facts, newest first, keyset-paginated by (created_at, id).
-// params: $agent_id string, $as_of datetime|null, $include_invalidated bool, $entity_key string|null, $kind string|null, $after_at datetime|null, $after_id string|null, $limit int
+// params: $agent_id string, $as_of datetime|null, $include_invalidated bool, $entity_key string|null, $kind string|null, $entity_types list<string>|null (facts about an entity of one of these types), $after_at datetime|null, $after_id string|null, $limit int
 // returns: fact map (no embedding)
 MATCH (f:Fact {agent_id: $agent_id})
 WHERE ($kind IS NULL OR f.kind = $kind)
   AND ($entity_key IS NULL
        OR EXISTS { MATCH (f)-[:ABOUT]->(:Entity {agent_id: $agent_id, key: $entity_key}) })
+  AND ($entity_types IS NULL
+       OR EXISTS { MATCH (f)-[:ABOUT]->(e:Entity {agent_id: $agent_id}) WHERE e.type IN $entity_types })
   AND ($after_at IS NULL OR f.created_at < $after_at
        OR (f.created_at = $after_at AND f.id > $after_id))
   AND ($as_of IS NULL OR f.created_at <= $as_of)

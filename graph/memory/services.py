@@ -64,6 +64,7 @@ class Browse:
         after: str | None = None,
         include_merged: bool = False,
         with_total: bool = True,
+        subtypes: Sequence[str] = (),
     ) -> Page[EntityRow]:
         return await _browse.entities_page(
             self.executor,
@@ -74,6 +75,7 @@ class Browse:
             after=after,
             include_merged=include_merged,
             with_total=with_total,
+            subtypes=subtypes,
         )
 
     async def facts(
@@ -86,6 +88,7 @@ class Browse:
         kind: str | None = None,
         first: int = 20,
         after: str | None = None,
+        entity_types: Sequence[str] | None = None,
     ) -> Page[FactRow]:
         return await _browse.facts_page(
             self.executor,
@@ -96,6 +99,7 @@ class Browse:
             kind=kind,
             first=first,
             after=after,
+            entity_types=entity_types,
         )
 
     async def events(
@@ -126,9 +130,16 @@ class Browse:
         hops: int = 1,
         as_of: datetime | None = None,
         max_nodes: int = 100,
+        relation_types: Sequence[str] | None = None,
     ) -> _browse.Neighborhood:
         return await _browse.neighborhood(
-            self.executor, agent_id, key, hops=hops, as_of=as_of, max_nodes=max_nodes
+            self.executor,
+            agent_id,
+            key,
+            hops=hops,
+            as_of=as_of,
+            max_nodes=max_nodes,
+            relation_types=relation_types,
         )
 
     async def observations(self, agent_id: str, limit: int = 50) -> list[ObservationRow]:

@@ -8,6 +8,7 @@ what the GraphQL DataLoaders rely on.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -84,12 +85,14 @@ async def entities_page(
     after: str | None = None,
     include_merged: bool = False,
     with_total: bool = True,
+    subtypes: Sequence[str] = (),
 ) -> Page[EntityRow]:
-    """A page of entities ordered by key; ``after`` is a cursor from a previous page."""
+    """A page of entities ordered by key; ``after`` is a cursor from a previous page.
+    ``type`` keeps entities of that type or of one of its ``subtypes`` (an ontology's)."""
     check_limit(first)
     params: dict[str, Any] = {
         "agent_id": agent_id,
-        "type": type.lower() if type else None,
+        "types": [type.lower(), *subtypes] if type else None,
         "text": text.lower().strip() or None if text else None,
         "include_merged": include_merged,
     }
@@ -207,8 +210,10 @@ async def facts_page(
     kind: str | None = None,
     first: int = 20,
     after: str | None = None,
+    entity_types: Sequence[str] | None = None,
 ) -> Page[FactRow]:
-    """A page of facts, newest first."""
+    """A page of facts, newest first; ``entity_types``: only facts about an entity of one of
+    these types."""
     check_limit(first)
     after_at, after_id = decode_time_cursor(after) if after else (None, None)
     rows = await ex.run(
@@ -219,6 +224,7 @@ async def facts_page(
             "include_invalidated": include_invalidated,
             "entity_key": entity_key,
             "kind": kind,
+            "entity_types": list(entity_types) if entity_types else None,
             "after_at": after_at,
             "after_id": after_id,
             "limit": first + 1,
@@ -294,17 +300,27 @@ async def neighborhood(
     hops: int = 1,
     as_of: datetime | None = None,
     max_nodes: int = 100,
+    relation_types: Sequence[str] | None = None,
 ) -> Neighborhood:
-    """Subgraph within ``hops`` (1..3) of an entity: nodes with depth, edges among them.
+    """Subgraph within ``hops`` (1..3) of an entity: nodes with depth, edges among them;
+    ``relation_types``: through and among relationships of these types only.
 
     Raises:
         BadInput: hops or max_nodes out of range.  NotFound: no such entity.
     """
     check_limit(hops, "hops", MAX_HOPS)
     check_limit(max_nodes, "maxNodes", 500)
+    types = list(relation_types) if relation_types else None
     rows = await ex.run(
         "browse/neighborhood_nodes",
-        {"agent_id": agent_id, "key": key, "hops": hops, "as_of": as_of, "max_nodes": max_nodes},
+        {
+            "agent_id": agent_id,
+            "key": key,
+            "hops": hops,
+            "as_of": as_of,
+            "max_nodes": max_nodes,
+            "types": types,
+        },
         read=True,
     )
     if not rows:
@@ -312,7 +328,7 @@ async def neighborhood(
     nodes = [from_map(GraphNodeRow, {**r["entity"], "depth": r["depth"]}) for r in rows]
     edge_rows = await ex.run(
         "browse/neighborhood_edges",
-        {"agent_id": agent_id, "keys": [n.key for n in nodes], "as_of": as_of},
+        {"agent_id": agent_id, "keys": [n.key for n in nodes], "as_of": as_of, "types": types},
         read=True,
     )
     edges = [from_map(RelationshipRow, r["rel"]) for r in edge_rows]

@@ -152,6 +152,12 @@ class Ontology:
     def is_a(self, name: str, ancestor: str) -> bool:
         return ancestor in self.ancestors(name)
 
+    def subtypes(self, name: str) -> tuple[str, ...]:
+        """Every declared type below ``name`` (its children, theirs, …), not ``name`` itself."""
+        return tuple(
+            t.name for t in self.entity_types if t.name != name and self.is_a(t.name, name)
+        )
+
     def single_valued(self) -> tuple[str, ...]:
         return tuple(r.name for r in self.relation_types if r.single_valued)
 

@@ -177,3 +177,32 @@ async def test_an_agent_without_an_ontology_keeps_every_type(
         {"a": agent_id},
     )
     assert stamped[0]["n"] == 0
+
+
+async def test_reads_filter_by_the_ontologys_types(
+    executor: Executor, hash_embedder: Embedder, agent_id: str
+) -> None:
+    await _apply(executor, agent_id)
+    memory = memory_for(executor, hash_embedder)
+    await _write(memory, agent_id, "Maria Souza bought the X200 Headset.")
+    await _write(memory, agent_id, "I subscribed to the Pro Plan in March.")
+    await _write(memory, agent_id, "Maria Souza opened Ticket TCK-1042.")
+    products = await gql(memory, ENTITIES, {"a": agent_id, "t": "product"})
+    listed = {e["node"]["type"] for e in products.data["entities"]["edges"]}
+    assert listed == {"product", "subscription"}  # a subscription is a product
+    facts = """query($a: ID!, $t: String) { facts(agentId: $a, entityType: $t, first: 20) {
+      edges { node { text } } } }"""
+    about_tickets = await gql(memory, facts, {"a": agent_id, "t": "ticket"})
+    texts = [e["node"]["text"] for e in about_tickets.data["facts"]["edges"]]
+    assert texts and all("Ticket" in t for t in texts)
+    types = await _types(memory, agent_id)
+    maria = next(k for k in types if k.endswith(":maria_souza"))
+    around = """query($a: ID!, $k: String!, $r: [String!]) { neighborhood(agentId: $a, key: $k,
+      relationTypes: $r) { nodes { id } edges { label } } }"""
+    owned = (await gql(memory, around, {"a": agent_id, "k": maria, "r": ["owns"]})).data
+    assert {e["label"] for e in owned["neighborhood"]["edges"]} == {"owns"}
+    assert len(owned["neighborhood"]["nodes"]) == 2
+    every = (await gql(memory, around, {"a": agent_id, "k": maria, "r": None})).data
+    assert {e["label"] for e in every["neighborhood"]["edges"]} == {
+        "owns", "subscribed_to", "reported",
+    }  # fmt: skip

@@ -1039,10 +1039,11 @@ class HippographClient(SyncBase):
         kind: Union[Optional[FactKind], UnsetType] = UNSET,
         first: Union[Optional[int], UnsetType] = UNSET,
         after: Union[Optional[str], UnsetType] = UNSET,
+        entity_type: Union[Optional[str], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> FactsFacts:
         query = gql("""
-            query Facts($agentId: ID!, $asOf: DateTime, $includeInvalidated: Boolean, $entityKey: String, $kind: FactKind, $first: Int, $after: String) {
+            query Facts($agentId: ID!, $asOf: DateTime, $includeInvalidated: Boolean, $entityKey: String, $kind: FactKind, $first: Int, $after: String, $entityType: String) {
               facts(
                 agentId: $agentId
                 asOf: $asOf
@@ -1051,6 +1052,7 @@ class HippographClient(SyncBase):
                 kind: $kind
                 first: $first
                 after: $after
+                entityType: $entityType
               ) {
                 edges {
                   node {
@@ -1125,6 +1127,7 @@ class HippographClient(SyncBase):
             "kind": kind,
             "first": first,
             "after": after,
+            "entityType": entity_type,
         }
         response = self.execute(
             query=query, operation_name="Facts", variables=variables, **kwargs
@@ -1277,16 +1280,18 @@ class HippographClient(SyncBase):
         hops: Union[Optional[int], UnsetType] = UNSET,
         as_of: Union[Optional[datetime], UnsetType] = UNSET,
         max_nodes: Union[Optional[int], UnsetType] = UNSET,
+        relation_types: Union[Optional[list[str]], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> NeighborhoodNeighborhood:
         query = gql("""
-            query Neighborhood($agentId: ID!, $key: String!, $hops: Int, $asOf: DateTime, $maxNodes: Int) {
+            query Neighborhood($agentId: ID!, $key: String!, $hops: Int, $asOf: DateTime, $maxNodes: Int, $relationTypes: [String!]) {
               neighborhood(
                 agentId: $agentId
                 key: $key
                 hops: $hops
                 asOf: $asOf
                 maxNodes: $maxNodes
+                relationTypes: $relationTypes
               ) {
                 center
                 nodes {
@@ -1315,6 +1320,7 @@ class HippographClient(SyncBase):
             "hops": hops,
             "asOf": as_of,
             "maxNodes": max_nodes,
+            "relationTypes": relation_types,
         }
         response = self.execute(
             query=query, operation_name="Neighborhood", variables=variables, **kwargs
