@@ -206,3 +206,35 @@ async def test_reads_filter_by_the_ontologys_types(
     assert {e["label"] for e in every["neighborhood"]["edges"]} == {
         "owns", "subscribed_to", "reported",
     }  # fmt: skip
+
+
+REMEMBER = """mutation($a: ID!, $t: String!, $r: String!) { remember(agentId: $a,
+  entities: [{name: "Maria Souza", type: "client"}, {name: "X200 headset", type: $t}],
+  facts: [{text: "Maria Souza owns an X200 headset", subject: "Maria Souza"}],
+  relations: [{source: "X200 headset", target: "Maria Souza", type: $r}]) {
+  summary { entitiesCreated factsAdded relations } errors { code message } } }"""
+
+
+async def test_remember_validates_against_the_ontology(
+    executor: Executor, hash_embedder: Embedder, agent_id: str
+) -> None:
+    await _apply(executor, agent_id)
+    memory = memory_for(executor, hash_embedder)
+    refused = await gql(memory, REMEMBER, {"a": agent_id, "t": "spaceship", "r": "loves"})
+    errors = refused.data["remember"]["errors"]
+    assert errors[0]["code"] == "BAD_INPUT"
+    assert "type 'spaceship' is not in ontology 'customer-support'" in errors[0]["message"]
+    assert "relations[0]: type 'loves' is not in ontology" in errors[0]["message"]
+    assert await _types(memory, agent_id) == {}  # nothing stored
+    wrong_end = await gql(memory, REMEMBER, {"a": agent_id, "t": "ticket", "r": "owned_by"})
+    assert (
+        "needs a target of type product, got 'ticket'"
+        in (wrong_end.data["remember"]["errors"][0]["message"])
+    )
+    stored = await gql(memory, REMEMBER, {"a": agent_id, "t": "device", "r": "owned_by"})
+    assert stored.data["remember"]["errors"] == []
+    assert stored.data["remember"]["summary"]["relations"] == 1
+    types = await _types(memory, agent_id)
+    assert set(types.values()) == {"customer", "product"}  # the aliases, as declared
+    maria = next(k for k in types if k.endswith(":maria_souza"))
+    assert await _relations(memory, agent_id, maria) == {("owns", "product:x200_headset", True)}

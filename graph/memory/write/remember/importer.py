@@ -17,6 +17,7 @@ from typing import Any
 
 from graph.errors import BadInput
 from graph.executor import Executor, Transaction
+from graph.memory.ontology.store import ontology_in_force
 from graph.memory.spaces import embedder_name
 from graph.memory.write.models import (
     RememberResult,
@@ -32,6 +33,7 @@ from graph.memory.write.remember.batches import (
     write_facts,
     write_relations,
 )
+from graph.memory.write.remember.conform import conform_import
 from graph.memory.write.remember.names import Registry, load_known
 from graph.memory.write.remember.prepare import (
     declare,
@@ -101,7 +103,8 @@ async def remember(
 
     Raises:
         BadInput: empty agent id, a fact with empty text, or a list over its cap (checked
-            before anything is read or written).
+            before anything is read or written); ``OntologyError`` (a BadInput): a type the
+            agent's ontology does not declare, or a relation whose ends it does not allow.
         PIIRejected: ``pii_mode="reject"`` and a field holds PII (nothing stored).
     """
     started = time.perf_counter()
@@ -109,6 +112,8 @@ async def remember(
         raise BadInput("agent_id is required")
     check_sizes(entities, facts, relations, events, max_items)
     check_vectors(entities, facts, embedder.dimensions)
+    ontology = await ontology_in_force(executor, agent_id)
+    entities, relations = conform_import(entities, relations, ontology)
     # Scanning every text for PII is CPU work: off the event loop, so one big import does not
     # stall the other requests of the process.
     clean = await asyncio.to_thread(redact_import, entities, facts, relations, events, pii_mode)
