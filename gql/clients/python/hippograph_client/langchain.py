@@ -24,6 +24,7 @@ from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict
 
 from hippograph_client.aio.client import AsyncHippographClient
+from hippograph_client.ranked import fact_metadata
 from hippograph_client.sync.client import HippographClient
 
 __all__ = ["HippographRetriever", "to_document"]
@@ -31,20 +32,7 @@ __all__ = ["HippographRetriever", "to_document"]
 
 def to_document(fact: Any) -> Document:
     """One ranked fact as a LangChain document."""
-    valid_from = fact.valid_from.isoformat() if isinstance(fact.valid_from, datetime) else None
-    return Document(
-        page_content=fact.text,
-        id=fact.id,
-        metadata={
-            "id": fact.id,
-            "score": fact.score,
-            "subject_key": fact.subject_key,
-            "kind": str(getattr(fact.kind, "value", fact.kind)),
-            "valid_from": valid_from,
-            "sources": list(fact.sources),
-            "hops": fact.hops,
-        },
-    )
+    return Document(page_content=fact.text, id=fact.id, metadata=fact_metadata(fact))
 
 
 class HippographRetriever(BaseRetriever):
