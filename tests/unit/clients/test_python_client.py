@@ -18,7 +18,7 @@ from hippograph_client import (
     TransportError,
     Unavailable,
 )
-from hippograph_client.transport import Answer, read_answer, retry_delay
+from hippograph_client.transport import Answer, Exchange, read_answer, retry_delay
 
 FAST = RetryPolicy(attempts=4, backoff=0.001, max_delay=0.01)
 
@@ -126,3 +126,47 @@ async def test_the_async_client_gives_up_with_the_typed_error() -> None:
         with pytest.raises(RateLimited) as limited:
             await client.viewer()
     assert len(script.calls) == FAST.attempts and limited.value.status_code == 429
+
+
+WRITE = "mutation Write($agentId: ID!, $idempotencyKey: String) { write { errors { code } } }"
+
+
+def test_an_exchange_sends_the_set_variables_and_counts_its_attempts() -> None:
+    unset = object()
+    call = Exchange(FAST, WRITE, "Write", {"agentId": "a", "idempotencyKey": unset}, unset)
+    assert call.payload == {"query": WRITE, "operationName": "Write", "variables": {"agentId": "a"}}
+    assert not call.idempotent  # a mutation without a key
+    assert isinstance(call.answered(429, {"Retry-After": "0"}, "{}"), float)
+    answer = call.answered(200, {}, '{"data": {"write": {"errors": []}}}')
+    assert isinstance(answer, Answer) and answer.body == {"data": {"write": {"errors": []}}}
+    assert call.attempt == 3
+
+
+def test_a_lost_connection_retries_only_what_cannot_write_twice() -> None:
+    request = httpx.Request("POST", "http://memory.test/graphql")
+    unkeyed = Exchange(FAST, WRITE, "Write", {"agentId": "a"})
+    assert isinstance(unkeyed.failed(httpx.ConnectError("refused", request=request)), float)
+    with pytest.raises(TransportError, match="ReadError"):
+        unkeyed.failed(httpx.ReadError("reset", request=request))  # it may have written
+    keyed = Exchange(FAST, WRITE, "Write", {"agentId": "a", "idempotencyKey": "k"})
+    for _ in range(FAST.attempts - 1):
+        assert isinstance(keyed.failed(httpx.ReadError("reset", request=request)), float)
+    with pytest.raises(TransportError):  # attempts used up
+        keyed.failed(httpx.ReadError("reset", request=request))
+
+
+def test_a_connection_refused_then_accepted_is_one_answer() -> None:
+    calls = []
+
+    def flaky(request: httpx.Request) -> httpx.Response:
+        calls.append(request)
+        if len(calls) == 1:
+            raise httpx.ConnectError("refused", request=request)
+        return httpx.Response(
+            200, json={"data": {"viewer": {"admin": True, "allAgents": True, "agents": []}}}
+        )
+
+    http = httpx.Client(transport=httpx.MockTransport(flaky))
+    with HippographClient("http://memory.test/graphql", http_client=http, retry=FAST) as memory:
+        assert memory.viewer().admin is True
+    assert len(calls) == 2

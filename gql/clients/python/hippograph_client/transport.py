@@ -1,6 +1,7 @@
-"""What the clients decide about an answer, apart from any I/O: whether to retry and after how
-long (:func:`retry_delay`), and what the answer means (:func:`read_answer`: the data, or the
-typed error to raise). Both clients (async and sync) run the same decisions.
+"""What the clients decide, apart from any I/O: what a call sends and what each attempt's
+outcome means (:class:`Exchange`), whether to retry and after how long (:func:`retry_delay`,
+:func:`failure_delay`), and what the answer means (:func:`read_answer`: the data, or the typed
+error to raise). The async and sync bases (:class:`ClientBase`) only send and sleep.
 
 Retrying never writes twice: an answer refused before the operation ran (HTTP 429 / 503, or a
 ``RATE_LIMITED`` error) is retried for any operation; ``UNAVAILABLE`` and ``IN_PROGRESS`` met
@@ -15,8 +16,9 @@ import random
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+import httpx
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
@@ -25,6 +27,8 @@ from hippograph_client.errors import HippographError, TransportError, error_from
 __all__ = [
     "NO_RETRY",
     "Answer",
+    "ClientBase",
+    "Exchange",
     "RetryPolicy",
     "failure_delay",
     "is_idempotent",
@@ -177,3 +181,68 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, list):
         return [jsonable(item) for item in value]
     return to_jsonable_python(value)
+
+
+class Exchange:
+    """One operation's attempts without the I/O: :attr:`payload` is what each attempt posts;
+    :meth:`answered` and :meth:`failed` take an attempt's outcome and give the final
+    :class:`Answer` or the seconds to wait before the next attempt (``failed`` raises the
+    :class:`TransportError` when there is none). Variables equal to ``unset`` are left out."""
+
+    def __init__(
+        self,
+        policy: RetryPolicy,
+        query: str,
+        operation_name: str | None,
+        variables: Mapping[str, Any] | None,
+        unset: Any = None,
+    ) -> None:
+        sent = {k: jsonable(v) for k, v in (variables or {}).items() if v is not unset}
+        self.payload = {"query": query, "operationName": operation_name, "variables": sent}
+        self.policy = policy
+        self.idempotent = is_idempotent(query, sent)
+        self.attempt = 1
+
+    def answered(self, status_code: int, headers: Mapping[str, str], text: str) -> Answer | float:
+        answer = Answer(status_code, headers, parse_body(text))
+        delay = retry_delay(self.policy, self.attempt, answer, self.idempotent)
+        self.attempt += 1
+        return answer if delay is None else delay
+
+    def failed(self, exc: httpx.TransportError) -> float:
+        connected = not isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout)
+        delay = failure_delay(self.policy, self.attempt, connected, self.idempotent)
+        if delay is None:
+            raise transport_error(exc) from exc
+        self.attempt += 1
+        return delay
+
+
+HttpClient = TypeVar("HttpClient", httpx.Client, httpx.AsyncClient)
+
+
+class ClientBase(Generic[HttpClient]):
+    """What both bases hold: ``url`` is the GraphQL endpoint
+    (``http://127.0.0.1:8000/graphql``); ``api_key`` goes in ``Authorization: Bearer``;
+    ``http_client`` replaces the default httpx client; ``retry`` is the :class:`RetryPolicy`."""
+
+    http_client_type: type[HttpClient]
+
+    def __init__(
+        self,
+        url: str = "http://127.0.0.1:8000/graphql",
+        api_key: str | None = None,
+        headers: dict[str, str] | None = None,
+        http_client: HttpClient | None = None,
+        retry: RetryPolicy | None = None,
+        timeout: float = 60.0,
+    ) -> None:
+        self.url = url
+        self.headers = dict(headers or {})
+        if api_key:
+            self.headers["Authorization"] = f"Bearer {api_key}"
+        self.http_client: HttpClient = http_client or self.http_client_type(timeout=timeout)
+        self.retry = retry or RetryPolicy()
+
+    def get_data(self, response: Answer) -> dict[str, Any]:
+        return read_answer(response)
