@@ -11,7 +11,7 @@ exporter) and takes it away again.
 Write stages are spans with exact bounds (``WriteRun.step`` marks each boundary). Retrieve
 stages come from the result's trace (each stage's measured ``ms``): they are laid end to end in
 pipeline order from the retrieve's start, so their lengths are measured and their placement is
-the pipeline's order (the early relation bridge overlaps the signals in reality).
+the pipeline's order (spreading activation, when it starts early, overlaps the signals in reality).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-// Every retrieval signal in ONE statement (one round trip instead of eight): semantic facts (first index over-fetch round, or the exact scan), keyword facts (first full-text round), graph BFS from the planner's entities, aggregation by entity type, spreading activation seeded by the best semantic hits, semantic and keyword events, observations, and the planner's 1-hop expansion. Each part is a CALL {} subquery switched off by its parameters (an empty UNWIND); the caller re-runs a part alone (read/semantic_*, read/keyword_*) when its first round was not enough. Hop bounds are fixed in the file and cut by $max_hops / $act_hops.
-// params: $agent_id string, $as_of datetime|null, $vector list<float>, $min_confidence float, $now datetime, $half_life_days float, $sem_index bool, $sem_k int, $sem_min_score float (index scale), $sem_limit int, $q string (escaped Lucene, "" = off), $kw_k int, $kw_limit int, $seeds list<{key string, named bool}> (a key '' matches nothing), $max_entities int, $max_hops int, $hop_decay float, $query_bonus float, $graph_pool int, $graph_budget int, $graph_scan int, $graph_limit int, $types list<string> ([''] = off), $agg_pool int, $agg_limit int, $act_seeds int, $act_hops int, $act_decay float, $act_related int, $act_per_entity int, $act_pool int, $act_scan int, $events bool, $ev_q string (escaped Lucene, "" = off), $ev_index bool, $ev_k int, $ev_min_score float, $ev_limit int, $ev_kw_k int, $ev_kw_limit int, $obs bool, $obs_min_score float, $obs_limit int, $named list<string> ('' matches nothing), $expand_limit int, $relation_terms list<string> (the question's relation stems, padded with a never-matching "\u0000")
+// Every retrieval signal in ONE statement (one round trip instead of eight): semantic facts (first index over-fetch round, or the exact scan), keyword facts (first full-text round), the hop-decayed traversal from the planner's entities (the graph signal), aggregation by entity type, semantic and keyword events, observations, and the planner's 1-hop expansion. Each part is a CALL {} subquery switched off by its parameters (an empty UNWIND); the caller re-runs a part alone (read/semantic_*, read/keyword_*) when its first round was not enough. The traversal's hop bound is fixed in the file and cut by $max_hops. Spreading activation from the best facts is a statement of its own (traversal/spreading_activation).
+// params: $agent_id string, $as_of datetime|null, $vector list<float>, $min_confidence float, $now datetime, $half_life_days float, $sem_index bool, $sem_k int, $sem_min_score float (index scale), $sem_limit int, $q string (escaped Lucene, "" = off), $kw_k int, $kw_limit int, $seeds list<{key string, named bool}> (a key '' matches nothing), $max_entities int, $max_hops int, $hop_decay float, $query_bonus float, $graph_pool int, $graph_budget int, $graph_scan int, $graph_limit int, $types list<string> ([''] = off), $agg_pool int, $agg_limit int, $events bool, $ev_q string (escaped Lucene, "" = off), $ev_index bool, $ev_k int, $ev_min_score float, $ev_limit int, $ev_kw_k int, $ev_kw_limit int, $obs bool, $obs_min_score float, $obs_limit int, $named list<string> ('' matches nothing), $expand_limit int, $relation_terms list<string> (the question's relation stems, padded with a never-matching "\u0000")
 // returns: facts list<fact map> (each distinct fact once; times as integer microseconds since the epoch), hits list<{signal string, id string, score float, semantic float (index scale), hops int|null}>, sem_fetched int, sem_floor float|null, kw_fetched int, events list<event map>, event_hits list<{signal, id, score, semantic}>, ev_fetched int, ev_floor float|null, ev_kw_fetched int, observations list<{id, text, kind, score}>, neighbours list<{key, name, type, strength}>, relation_answers list<string> (ids of the facts that evidence a named entity's relationship whose type has a word starting with a relation term)
 CALL {
   UNWIND CASE WHEN $sem_index THEN [1] ELSE [] END AS go
@@ -59,7 +59,11 @@ CALL {
   RETURN fetched AS kw_fetched, rows AS kw_rows
 }
 CALL {
-  // graph BFS (as traversal/bfs_hop_decay)
+  // hop-decayed traversal (the graph signal): BFS up to 2 hops (fixed bound *0..2, cut by
+  // $max_hops) from the planner's entities over visible RELATES_TO edges, then their visible
+  // facts through ABOUT; proximity = strength x edge recency (floored at 0.5) x query bonus
+  // (a named entity) x hop decay ($hop_decay at hop 2); the caller multiplies it by the
+  // fact's own recency
   UNWIND $seeds AS seed
   MATCH (s:Entity {agent_id: $agent_id, key: seed.key})
   MATCH p = (s)-[:RELATES_TO*0..2]-(e:Entity)
@@ -136,55 +140,12 @@ CALL {
   RETURN collect({f: f, score: 1.0, semantic: semantic}) AS agg_rows
 }
 CALL {
-  // spreading activation from the best semantic hits (as traversal/spreading_activation;
-  // seed score = the seed's raw cosine)
-  WITH sem_rows
-  UNWIND sem_rows[0..$act_seeds] AS seed
-  WITH seed.f AS sf, 2.0 * seed.score - 1.0 AS seed_score, [r IN sem_rows | r.f] AS exclude
-  MATCH (sf)-[:ABOUT]->(e0:Entity)
-  MATCH p = (e0)-[:RELATES_TO*1..2]-(e:Entity)
-  WHERE length(p) <= $act_hops AND e <> e0
-    AND all(r IN relationships(p) WHERE (($as_of IS NULL AND r.valid_to IS NULL AND r.invalidated_at IS NULL)
-           OR ($as_of IS NOT NULL AND coalesce(r.created_at, r.valid_from) <= $as_of
-               AND (r.invalidated_at IS NULL OR r.invalidated_at > $as_of)
-               AND coalesce(r.valid_from, r.created_at) <= $as_of
-               AND (r.valid_to IS NULL OR r.valid_to > $as_of))))
-  WITH e, exclude, min(length(p)) AS hop, max(seed_score * $act_decay ^ length(p)) AS activation
-  ORDER BY activation DESC, e.key
-  LIMIT $act_related
-  CALL {
-    WITH e, exclude
-    MATCH (f:Fact)-[:ABOUT]->(e)
-    // f's agent in a form no index answers: the plan expands from the entity, never reads every
-    // fact of the agent to check its ABOUT link (planned so on statistics of other data)
-    WHERE f.agent_id + '' = $agent_id AND NOT f IN exclude
-      AND coalesce(f.confidence, 0.0) >= $min_confidence
-      AND (($as_of IS NULL AND f.valid_to IS NULL AND f.invalidated_at IS NULL)
-      OR ($as_of IS NOT NULL AND f.created_at <= $as_of
-          AND (f.invalidated_at IS NULL OR f.invalidated_at > $as_of)
-          AND coalesce(f.valid_from, f.created_at) <= $as_of
-          AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
-    WITH f LIMIT $act_scan
-    WITH f
-    ORDER BY coalesce(f.importance, 0.5) DESC, f.created_at DESC, f.id
-    LIMIT $act_pool
-    WITH f, coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS semantic
-    ORDER BY semantic DESC, f.id
-    LIMIT $act_per_entity
-    RETURN f, semantic
-  }
-  WITH f, max(activation) AS activation, min(hop) AS hops, max(semantic) AS semantic
-  ORDER BY activation DESC, semantic DESC, f.id
-  RETURN collect({f: f, score: activation, semantic: semantic, hops: hops}) AS act_rows
-}
-CALL {
   // each distinct fact projected once; the signals refer to it by id
-  WITH sem_rows, kw_rows, graph_rows, agg_rows, act_rows
+  WITH sem_rows, kw_rows, graph_rows, agg_rows
   WITH [r IN sem_rows | r {.f, .score, signal: 'semantic', semantic: r.score}]
        + [r IN kw_rows | r {.f, .score, .semantic, signal: 'keyword'}]
        + [r IN graph_rows | r {.f, .score, .semantic, .hops, signal: 'graph'}]
-       + [r IN agg_rows | r {.f, .score, .semantic, signal: 'pattern'}]
-       + [r IN act_rows | r {.f, .score, .semantic, .hops, signal: 'activation'}] AS all
+       + [r IN agg_rows | r {.f, .score, .semantic, signal: 'pattern'}] AS all
   CALL {
     WITH all
     UNWIND all AS r

@@ -147,8 +147,8 @@ class RetrieveResult:
     observations: list[ObservationHit] = strawberry.field(description="Patterns chosen.")
     plan: RetrievalPlan = strawberry.field(description="The retrieval plan.")
     total_candidates: int = strawberry.field(
-        description="Distinct candidate facts ranked: every signal's, spreading activation's "
-        "and bridging's together (at least the number of `facts` returned)."
+        description="Distinct candidate facts ranked: every signal's and spreading "
+        "activation's together (at least the number of `facts` returned)."
     )
     duration_ms: float = strawberry.field(description="Server-side time taken.")
 

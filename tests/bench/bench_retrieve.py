@@ -173,8 +173,8 @@ async def load(
 
 
 STAGES = ("plan", "signals")
-# Spreading activation runs chained to the semantic signal, inside the signals stage: shown
-# beside the stages, not added to them.
+# Spreading activation starts from the semantic hits alongside the signals statement (its
+# measured time overlaps it): shown beside the stages, not added to them.
 INNER = ("activation",)
 
 
@@ -343,7 +343,7 @@ def db_hits(plan: Any) -> int:
 
 
 def entity_fact_rows(plan: Any) -> int:
-    """Rows of the operators reading an entity's facts ((e)<-[:ABOUT]-(f)): BFS, activation."""
+    """Rows of the operators reading an entity's facts ((e)<-[:ABOUT]-(f)): the traversal."""
     details = str(plan.get("args", {}).get("Details", ""))
     own = (
         int(plan.get("rows", 0))
@@ -363,7 +363,7 @@ async def profile_bounds(ex: TimingExecutor, scenario: str) -> list[str]:
     if "read/signals" not in ex.slowest:
         return []
     params = ex.slowest["read/signals"][1]
-    lifted = {**params, "graph_budget": 10**9, "graph_scan": 10**9, "act_scan": 10**9}
+    lifted = {**params, "graph_budget": 10**9, "graph_scan": 10**9}
     lines = []
     for label, p in (("bounds on (default)", params), ("bounds off (before)", lifted)):
         query = cast(LiteralString, "PROFILE " + cypher.load("read/signals"))
@@ -373,7 +373,7 @@ async def profile_bounds(ex: TimingExecutor, scenario: str) -> list[str]:
         if summary.profile:
             lines.append(
                 f"  {scenario:<30} {label:<20} db hits {db_hits(summary.profile):>8}"
-                f"   entity->fact rows (BFS + activation) "
+                f"   entity->fact rows (traversal) "
                 f"{entity_fact_rows(summary.profile):>6}"
             )
     return lines
@@ -405,14 +405,14 @@ async def profile_slowest(ex: TimingExecutor) -> None:
 
 
 # The paths compared in one run, interleaved: the default and the default with the graph read bounds lifted (graph_read_budget / hub_scan_factor so
-# large that every entity's facts are read and sorted, as before the bounds; the relation
-# bridge's bridge_read_budget so large that it reads all its bridge_entities).
+# large that every entity's facts are read and sorted, as before the bounds; spreading
+# activation's activation_read_budget so large that it reads all its activation_entities).
 PATHS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("one", "read/signals, one statement", {}),
     (
         "unbounded",
         "read/signals, graph bounds off",
-        {"graph_read_budget": 100, "hub_scan_factor": 100, "bridge_read_budget": 100_000},
+        {"graph_read_budget": 100, "hub_scan_factor": 100, "activation_read_budget": 100_000},
     ),
 )
 
@@ -607,8 +607,8 @@ async def main(
         print(
             "(stages are sequential: plan = catalog read ‖ query embedding (here a synthetic "
             "embedder, ~0 ms); signals = read/signals, or every signal statement "
-            "concurrently; python = ranking, formatting, the rest; activation runs inside "
-            "signals)"
+            "concurrently; python = ranking, formatting, the rest; activation starts "
+            "alongside signals)"
         )
         embed = await embed_cost()
         print(

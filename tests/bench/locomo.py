@@ -11,7 +11,7 @@ entities it mentions, found by the offline write path's extractor and entity res
 graph signals have entities to walk. For each question of categories 1-4 three rankers produce
 one list of facts + events:
 
-(a) Hippograph ``retrieve`` (planner, semantic + keyword + graph signals, activation, formula;
+(a) Hippograph ``retrieve`` (planner, semantic + keyword + graph signals, spreading activation, formula;
     facts and events merged by their scores),
 (b) plain vector top-k: exact cosine over the same facts and events,
 (c) BM25 only: full-text over the same facts and events (raw Lucene scores, same keywords),
@@ -123,7 +123,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "- confidence": {"confidence_weight": 0.0},
     "- pattern": {"pattern_boost_max": 0.0, "enable_aggregation": False},
     "- planner expansion": {"enable_expansion": False},
-    "- activation": {"activation_hops": 0},
+    "- spreading activation": {"activation_seeds": 0},
 }
 
 

@@ -22,7 +22,8 @@ questions, then the corpus in order, goes into one new agent, deleted at the end
 Rankers, all on the agent's stored vectors; a ranked fact or event counts as the passage(s)
 it came from (the passage itself, or its write's event through FROM_EVENT provenance):
 ``hippograph`` (``retrieve`` with its defaults; no reranker, a deeper result list),
-``graph-off`` (the same with BFS, neighbour expansion, aggregation and activation off),
+``graph-off`` (the same with the hop-decayed traversal, neighbour expansion, aggregation and
+spreading activation off),
 ``vector`` (exact cosine over every active fact and event, a passage at its best item),
 ``bm25`` (the full-text index, as ``tests.bench.locomo``), ``rrf`` (vector + bm25, k = 60) and
 ``ppr`` (HippoRAG-2-style personalized PageRank, ``multihop_ppr``, over the agent's entities,
@@ -84,8 +85,7 @@ GRAPH_OFF = {
     "enable_graph": False,
     "enable_expansion": False,
     "enable_aggregation": False,
-    "activation_hops": 0,
-    "bridge_seeds": 0,
+    "activation_seeds": 0,
 }
 
 
@@ -470,6 +470,6 @@ if __name__ == "__main__":
         action="append",
         default=[],
         metavar="LABEL=JSON",
-        help="one more retrieve row with these options, e.g. 'bridge0={\"bridge_seeds\": 0}'",
+        help="one more retrieve row with these options, e.g. 'activation0={\"activation_seeds\": 0}'",
     )
     asyncio.run(main(parser.parse_args()))

@@ -3,8 +3,8 @@
 On a shared 2-core box each statement costs ~10 ms of driver and transaction overhead before it
 does any work, and concurrent statements of one request do not overlap it (measured: 1 trivial
 statement 11 ms, 7 concurrent 77 ms at load 14). So the semantic (first index over-fetch round
-or exact scan), keyword (first full-text round), graph BFS, aggregation, spreading activation
-(seeded by the best semantic hits), event signals, observations and the planner's expansion run
+or exact scan), keyword (first full-text round), the hop-decayed traversal from the named
+entities (the graph signal), aggregation, event signals, observations and the planner's expansion run
 as ``CALL {}`` subqueries of ONE statement. A part whose first round was not enough (too few of
 this agent's rows among the global top-k) is re-run alone by the caller with the adaptive
 over-fetch of ``search.py``, so multi-tenant results stay exact.
@@ -30,7 +30,6 @@ from graph.memory.read.search import (
     index_min_score,
     initial_k,
 )
-from graph.memory.read.traversal import activation_pool
 
 __all__ = [
     "NO_MATCH",
@@ -68,7 +67,6 @@ class Combined:
     keyword: list[ScoredFact] = field(default_factory=list)
     graph: list[ScoredFact] = field(default_factory=list)
     pattern: list[ScoredFact] = field(default_factory=list)
-    activation: list[ScoredFact] = field(default_factory=list)
     events_semantic: list[EventHit] = field(default_factory=list)
     events_keyword: list[EventHit] = field(default_factory=list)
     observations: list[ObservationHit] = field(default_factory=list)
@@ -120,13 +118,13 @@ def searched(cfg: RetrieveConfig, sizes: SignalSizes) -> tuple[bool, bool]:
     """Whether the semantic part of facts, and of events, runs on its own beside
     ``read/signals`` (pure; ``gather.one_statement`` starts it first): a part that goes
     through in-index filtered search (SEARCH cannot run inside the statement), and the facts'
-    part of any strategy (exact scan, over-fetch of the shared index) when the relation
-    bridge starts early from its hits (``bridge_early``): the bridge then runs beside the
-    statement instead of after it."""
+    part of any strategy (exact scan, over-fetch of the shared index) when spreading
+    activation starts early from its hits (``activation_early``): activation then runs beside
+    the statement instead of after it."""
     facts, events = strategies(cfg, sizes)
-    early_bridge = cfg.activation.bridge_starts_early and sizes.agent_facts > 0
+    early_activation = cfg.activation.starts_early and sizes.agent_facts > 0
     return (
-        facts == "search" or early_bridge,
+        facts == "search" or early_activation,
         events == "search" and sizes.agent_events > 0,
     )
 
@@ -160,7 +158,7 @@ def first_rounds(cfg: RetrieveConfig, sizes: SignalSizes) -> FirstRounds:
         cfg.candidates.semantic_limit, sizes.agent_facts, sizes.total_facts, budgets.overfetch_cap
     )
     # A part run on its own (filtered search has no procedure form to embed here; a scan or
-    # over-fetch the bridge starts from) is a one-hit index probe here (cheap, discarded).
+    # over-fetch activation starts from) is a one-hit index probe here (cheap, discarded).
     if sem_alone:
         sem_k = 1
     ev_limit = cfg.context.topk_events * 3
@@ -203,8 +201,7 @@ def signal_params(
     relation_terms: list[str] | None,
 ) -> dict[str, Any]:
     """The parameters of ``read/signals`` beside the scope and the time (pure)."""
-    graph, act = cfg.graph, cfg.activation
-    act_on = act.activation_hops > 0 and act.activation_seeds > 0
+    graph = cfg.graph
     # Neo4j caches a plan per statement text AND parameter types, and an empty list is typed
     # apart from a list of maps or strings: without padding, a question naming no entity
     # needs a plan of its own (1-5 s to make on 2 cores). The pads match nothing (entity keys
@@ -233,13 +230,6 @@ def signal_params(
         "types": pattern_types or [NO_MATCH],
         "agg_pool": graph_limit * graph.graph_pool_factor,
         "agg_limit": graph_limit,
-        "act_seeds": act.activation_seeds if act_on else 0,
-        "act_hops": act.activation_hops,
-        "act_decay": act.activation_decay,
-        "act_related": act.activation_max_related,
-        "act_per_entity": act.activation_facts_per_entity,
-        "act_pool": activation_pool(cfg),
-        "act_scan": activation_pool(cfg) * graph.hub_scan_factor,
         "events": rounds.events,
         "ev_q": lucene,
         "ev_index": rounds.ev_index,
@@ -316,15 +306,12 @@ def split_fact_hits(row: dict[str, Any], cfg: RetrieveConfig, now: datetime, out
         if signal == "keyword":
             fact.scores.keyword = score / kw_top if kw_top > 0 else 0.0
         elif signal == "graph":
-            # proximity × the fact's recency (floored at 0.5), as traversal.bfs_facts
+            # the hop-decayed traversal: proximity × the fact's recency (floored at 0.5)
             fresh = 0.5 + 0.5 * recency(fact.created_at, now, cfg.scoring.recency_half_life_days)
             fact.scores.graph = min(1.0, score * fresh / cfg.graph.query_bonus)
             fact.hops = int(hit["hops"])
         elif signal == "pattern":
             fact.scores.graph = 1.0 / cfg.graph.query_bonus
-        elif signal == "activation":
-            fact.scores.graph = min(1.0, max(0.0, score))
-            fact.hops = int(hit["hops"])
         getattr(out, signal).append(fact)
 
 

@@ -1,8 +1,8 @@
 """Configuration of the read pipeline: small nested groups, per-call overrides by flat name.
 
 ``RetrieveConfig`` is a frozen dataclass of groups, one per stage: ``candidates`` (semantic and
-keyword signals), ``graph`` (BFS from the named entities, planner expansion), ``scoring`` (the
-blend's weights, decays, cut), ``activation`` (spreading activation and the relation bridge), ``context`` (sizes and budget of the formatted context), ``rerank``
+keyword signals), ``graph`` (the hop-decayed traversal from the named entities, planner expansion), ``scoring`` (the
+blend's weights, decays, cut), ``activation`` (spreading activation from the best facts), ``context`` (sizes and budget of the formatted context), ``rerank``
 (LLM reranker, second-embedder re-scoring) and ``budgets`` (work caps of the search strategy).
 
 Every field name is unique across the groups, so overrides keep one flat vocabulary:
@@ -121,7 +121,6 @@ class RetrieveConfig:
             (-1.0 <= c.min_similarity <= 1.0, "min_similarity must be in [-1, 1]"),
             (0.0 <= c.min_confidence <= 1.0, "min_confidence must be in [0, 1]"),
             (0 <= c.max_hops <= 2, "max_hops must be 0..2 (the traversal file bound)"),
-            (0 <= c.activation_hops <= 2, "activation_hops must be 0..2"),
             (c.recency_half_life_days > 0, "recency_half_life_days must be > 0"),
             (c.confidence_half_life_days > 0, "confidence_half_life_days must be > 0"),
             (0.0 <= c.reranker_weight <= 1.0, "reranker_weight must be in [0, 1]"),
@@ -141,12 +140,12 @@ class RetrieveConfig:
             (0.0 <= c.hop_decay <= 1.0, "hop_decay must be in [0, 1]"),
             (all(k in DEFAULT_WEIGHTS for k in c.weights), "unknown score weight"),
             (
-                0 <= c.bridge_seeds <= 20
-                and 1 <= c.bridge_entities <= 200
-                and 1 <= c.bridge_per_entity <= 50
-                and 1 <= c.bridge_read_budget <= 100_000,
-                "bridge_seeds must be 0..20, bridge_entities 1..200, bridge_per_entity 1..50, "
-                "bridge_read_budget 1..100000",
+                0 <= c.activation_seeds <= 20
+                and 1 <= c.activation_entities <= 200
+                and 1 <= c.activation_per_entity <= 50
+                and 1 <= c.activation_read_budget <= 100_000,
+                "activation_seeds must be 0..20, activation_entities 1..200, "
+                "activation_per_entity 1..50, activation_read_budget 1..100000",
             ),
             (all(0.0 <= v <= 5.0 for v in c.weights.values()), "weights must be in [0, 5]"),
         ]

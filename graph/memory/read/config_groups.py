@@ -30,9 +30,9 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     # are strong evidence the embedding alone under-weights.
     "keyword": 0.15,
     "graph": 0.15,
-    # A fact the relation bridge reached (bridge.py; only with bridge_seeds > 0) scores at least
-    # this share of its seed's final score × the bridge's weight: never above its seed.
-    "bridge": 0.9,
+    # A fact spreading activation reached (activation.py; only with activation_seeds > 0)
+    # scores at least this share of its seed's final score × its activation: never above it.
+    "activation": 0.9,
     # Boost of the fact that evidences a named entity's relation the question asks for
     # ("Where does Ana live?" → the evidence of Ana's lives_in; relations.py).
     "relation": 0.3,
@@ -63,7 +63,8 @@ class CandidateConfig:
 
 @dataclass(frozen=True)
 class GraphConfig:
-    """BFS from the planner's entities, its 1-hop neighbour expansion, aggregation by type."""
+    """The hop-decayed traversal (BFS) from the planner's entities, its 1-hop neighbour
+    expansion, aggregation by type."""
 
     graph_limit: int = 60
     # Graph candidates whose cosine is computed = graph_limit × this (bounds hub entities).
@@ -75,7 +76,7 @@ class GraphConfig:
     # hold graph_limit visible facts a farther entity's cannot enter it (× 2: the degree also
     # counts facts the read skips, such as old versions).
     graph_read_budget: int = 2
-    # A hub's bound (BFS and activation): at most pool × this visible facts read per entity.
+    # A hub's bound (the traversal): at most pool × this visible facts read per entity.
     hub_scan_factor: int = 4
     max_hops: int = 2
     hop_decay: float = 0.5
@@ -111,43 +112,36 @@ class ScoringConfig:
 
 @dataclass(frozen=True)
 class ActivationConfig:
-    """Spreading activation from the best semantic hits' entities along RELATES_TO (off by
-    default: it measured 0.0 on LoCoMo and on MuSiQue for about half of retrieve's time), and
-    the relation bridge from the best-ranked facts (bridge.py: on, 3 seeds)."""
+    """Spreading activation from the best-ranked facts (activation.py: on, 3 seeds): through
+    the entities they mention to those entities and their RELATES_TO neighbours, decaying on
+    the way, then to the facts about what it reached (0 seeds = off; docs/benchmarks.md,
+    multi-hop)."""
 
-    activation_hops: int = 0  # 0 = off; the rest of activation is fixed (never measured a gain)
-    activation_decay: ClassVar[float] = 0.5
-    activation_seeds: ClassVar[int] = 5
-    activation_facts_per_entity: ClassVar[int] = 3
-    activation_max_related: ClassVar[int] = 5
-    # Relation bridge (graph/memory/read/bridge.py): from the bridge_seeds best-ranked facts
-    # through the entities they mention to those entities and their RELATES_TO neighbours, then
-    # to the facts about what it reached (0 seeds = off; docs/benchmarks.md, multi-hop).
-    bridge_seeds: int = 3
-    bridge_entities: int = 20
-    bridge_per_entity: int = 3
-    # About how many facts the bridge compares with the query (a vector read and a cosine
+    activation_seeds: int = 3
+    activation_entities: int = 20
+    activation_per_entity: int = 3
+    # About how many facts activation compares with the query (a vector read and a cosine
     # each): entities are read best first while the ABOUT degree of the better ones is below.
-    bridge_read_budget: int = 240
-    # Fixed: weight of a relation whose type shares no word with the query, and of a fact that
-    # shares an entity with a seed (hop 0).
-    bridge_unmatched: ClassVar[float] = 0.5
-    bridge_shared: ClassVar[float] = 0.5
+    activation_read_budget: int = 240
+    # Fixed decay: activation across a relation whose type shares no word with the query, and
+    # to a fact that shares an entity with a seed (hop 0).
+    activation_unmatched: ClassVar[float] = 0.5
+    activation_shared: ClassVar[float] = 0.5
     # An entity mentioned by more than max(entity_hub_min, share × the agent's facts) facts is
-    # a hub (a speaker, the user): the bridge reads its facts, not its neighbours (fixed).
+    # a hub (a speaker, the user): activation reads its facts, not its neighbours (fixed).
     entity_hub_share: ClassVar[float] = 0.1
     entity_hub_min: ClassVar[int] = 20
-    # Seed the bridge from the semantic hits' own ranking as soon as they arrive, so it runs
+    # Seed activation from the semantic hits' own ranking as soon as they arrive, so it runs
     # alongside the signals statement instead of after the first ranking: the agent's
     # semantic part (in-index search, exact scan or shared-index over-fetch) is then its own
     # statement, sent first (Neo4j 2026.08: MuSiQue triples R@5 0.660 vs 0.650, p50 63 vs
     # 86 ms; LoCoMo the same recall, 49 vs 54 ms/q; docs/benchmarks.md for 5.26).
-    bridge_early: bool = True
+    activation_early: bool = True
 
     @property
-    def bridge_starts_early(self) -> bool:
-        """The bridge runs, and starts from the semantic hits when they come first."""
-        return self.bridge_early and self.bridge_seeds > 0
+    def starts_early(self) -> bool:
+        """Activation spreads, and starts from the semantic hits when they come first."""
+        return self.activation_early and self.activation_seeds > 0
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,6 @@ from graph.memory.read.search import (
     semantic_facts,
 )
 from graph.memory.read.temporal import TimeWindow
-from graph.memory.read.traversal import spreading_activation
 from graph.memory.text import detect_language
 
 __all__ = [
@@ -89,7 +88,6 @@ class Found:
     """The per-signal lists of one gathering, replaced by a part's re-run when it has one."""
 
     semantic: list[ScoredFact]
-    activation: list[ScoredFact]
     keyword: list[ScoredFact]
     events_semantic: list[EventHit]
     events_keyword: list[EventHit]
@@ -110,11 +108,8 @@ class SignalParts:
     window: TimeWindow | None
     on_semantic: Callable[[list[ScoredFact]], None] | None
 
-    async def semantic(
-        self, early: bool = False
-    ) -> tuple[SearchStats, list[ScoredFact], list[ScoredFact]]:
-        """The semantic facts, scored (handed to ``on_semantic`` when ``early``), and the
-        spreading activation seeded from them."""
+    async def semantic(self, early: bool = False) -> tuple[SearchStats, list[ScoredFact]]:
+        """The semantic facts, scored (handed to ``on_semantic`` when ``early``)."""
         cfg, own = self.cfg, SearchStats()
         hits = await semantic_facts(
             self.ex,
@@ -132,14 +127,7 @@ class SignalParts:
         ranking.score_facts(hits, cfg, self.now, self.window, query_language)
         if early and self.on_semantic is not None:
             self.on_semantic(hits)
-        activated = await spreading_activation(
-            self.ex,
-            self.scope,
-            ranking.order(hits)[: cfg.activation.activation_seeds],
-            [f.id for f in hits],
-            cfg,
-        )
-        return own, hits, activated
+        return own, hits
 
     async def events_semantic(self) -> tuple[SearchStats, list[EventHit]]:
         own = SearchStats()
@@ -192,10 +180,10 @@ async def one_statement(
     trace: dict[str, Any],
     window: TimeWindow | None = None,
     on_semantic: Callable[[list[ScoredFact]], None] | None = None,
-) -> tuple[list[ScoredFact], list[ScoredFact], list[EventHit], list[ObservationHit], RetrievalPlan]:
+) -> tuple[list[ScoredFact], list[EventHit], list[ObservationHit], RetrievalPlan]:
     """Every signal in one statement (``combined.all_signals``); a part whose first
     over-fetch round was not enough is re-run alone (concurrently) with the adaptive
-    over-fetch, and activation then re-seeded from the full semantic hits. ``on_semantic``
+    over-fetch. ``on_semantic``
     gets the scored semantic hits of a search that runs alongside the statement as soon as
     they arrive (before the statement's answer)."""
     sizes = signal_sizes(catalog)
@@ -251,31 +239,23 @@ async def one_statement(
         **_parts_trace(got, seeds, pattern_types),
     }
     facts = ranking.merge_candidates(found.semantic, found.keyword, got.graph, got.pattern)
-    known = {f.id for f in facts}
-    trace["activation"] = {
-        "in_statement": "semantic" not in reruns and not fact_search,
-        "returned": len(found.activation),
-        "unique": sum(1 for f in found.activation if f.id not in known),
-    }
     trace["relation"] = {"marked": mark_answers(facts, got.relation_answers)}
     plan = planner.expand_plan(plan, got.neighbours) if named else plan
     events = ranking.merge_events(found.events_semantic, found.events_keyword)
-    return facts, found.activation, events, got.observations, plan
+    return facts, events, got.observations, plan
 
 
 async def join_alongside(
     got: Combined,
-    early_sem: asyncio.Task[tuple[SearchStats, list[ScoredFact], list[ScoredFact]]] | None,
+    early_sem: asyncio.Task[tuple[SearchStats, list[ScoredFact]]] | None,
     early_ev: asyncio.Task[tuple[SearchStats, list[EventHit]]] | None,
     stats: dict[str, SearchStats],
 ) -> Found:
     """The statement's lists, with those of the parts that ran alongside it once they end."""
-    found = Found(
-        got.semantic, got.activation, got.keyword, got.events_semantic, got.events_keyword
-    )
+    found = Found(got.semantic, got.keyword, got.events_semantic, got.events_keyword)
     try:
         if early_sem is not None:
-            stats["semantic"], found.semantic, found.activation = await early_sem
+            stats["semantic"], found.semantic = await early_sem
         if early_ev is not None:
             stats["events_semantic"], found.events_semantic = await early_ev
     except BaseException:
@@ -301,7 +281,7 @@ async def rerun_incomplete(
     and stats replace the statement's. Returns the names of the parts re-run."""
 
     async def semantic() -> None:
-        stats["semantic"], found.semantic, found.activation = await parts.semantic()
+        stats["semantic"], found.semantic = await parts.semantic()
 
     async def keyword() -> None:
         stats["keyword"] = SearchStats()

@@ -64,7 +64,7 @@ class Scores:
     semantic: float = 0.0
     keyword: float = 0.0
     graph: float = 0.0
-    bridge: float = 0.0
+    activation: float = 0.0  # reached by spreading activation from the best facts
     relation: float = 0.0  # 1.0: the evidence of a named entity's relation the query asks for
     recency: float = 0.0
     importance: float = 0.0
@@ -142,7 +142,7 @@ class RetrieveResult:
     observations: list[ObservationHit]
     events: list[EventHit]
     plan: RetrievalPlan
-    total_candidates: int  # distinct facts ranked (signals + activation + bridge) >= len(facts)
+    total_candidates: int  # distinct facts ranked (signals + spreading activation) >= len(facts)
     duration_ms: float
     trace: dict[str, Any] = field(default_factory=dict)
     context_tokens: int = 0

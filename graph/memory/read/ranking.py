@@ -129,7 +129,7 @@ def merge_candidates(*signals: Iterable[ScoredFact]) -> list[ScoredFact]:
             have.scores.semantic = max(have.scores.semantic, fact.scores.semantic)
             have.scores.keyword = max(have.scores.keyword, fact.scores.keyword)
             have.scores.graph = max(have.scores.graph, fact.scores.graph)
-            have.scores.bridge = max(have.scores.bridge, fact.scores.bridge)
+            have.scores.activation = max(have.scores.activation, fact.scores.activation)
             have.scores.relation = max(have.scores.relation, fact.scores.relation)
             if fact.hops is not None and (have.hops is None or fact.hops < have.hops):
                 have.hops = fact.hops

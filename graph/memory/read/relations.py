@@ -1,7 +1,7 @@
 """Relation answers: "Where does Ana live?" names Ana and asks for a relation of hers. The
 graph holds it (``Ana -[lives_in]-> Lisboa``, with the fact that said so as its evidence), so
 that evidence fact is the answer, above Ana's other facts, which the graph signal lifts
-alike. The question's relation words are its word stems (as the bridge reads them) plus the
+alike. The question's relation words are its word stems (as spreading activation reads them) plus the
 English words its Portuguese or Spanish words stand for (``text.relation_words``: "mora" →
 "live"), so a question in one language finds a relation written from a message in another.
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from graph.memory.read.bridge import stems
+from graph.memory.read.activation import stems
 from graph.memory.read.models import ScoredFact
 from graph.memory.text import relation_words
 

@@ -14,7 +14,7 @@ from graph import tracing
 from graph.errors import BadInput
 from graph.executor import Executor
 from graph.memory.read import gather, planner, ranking
-from graph.memory.read.bridge import bridge_facts, lift_bridged
+from graph.memory.read.activation import activated_facts, lift_activated
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.formatter import format_context
 from graph.memory.read.models import (
@@ -183,18 +183,20 @@ class Retriever:
         agent_facts = int(catalog.get("agent_facts", 1))
         early: list[asyncio.Task[list[ScoredFact]]] = []
 
-        def bridge_early(hits: list[ScoredFact]) -> None:
-            if cfg.activation.bridge_starts_early and hits:
+        def activate_early(hits: list[ScoredFact]) -> None:
+            if cfg.activation.starts_early and hits:
                 task = asyncio.create_task(
-                    bridge_facts(self.executor, scope, query, ranking.order(hits), cfg, agent_facts)
+                    activated_facts(
+                        self.executor, scope, query, ranking.order(hits), cfg, agent_facts
+                    )
                 )
                 # Read its outcome even when the retrieve fails before using it.
                 task.add_done_callback(lambda done: done.cancelled() or done.exception())
                 early.append(task)
 
         try:
-            facts, spread, events, observations, plan = await gather.one_statement(
-                self.executor, plan, catalog, scope, cfg, now, trace, window, bridge_early
+            facts, events, observations, plan = await gather.one_statement(
+                self.executor, plan, catalog, scope, cfg, now, trace, window, activate_early
             )
         except BaseException:
             gather.drop_tasks(*early)
@@ -206,7 +208,6 @@ class Retriever:
         result_facts, pool = await self._rank(
             query,
             facts,
-            spread,
             events,
             cfg,
             now,
@@ -223,24 +224,20 @@ class Retriever:
         self,
         query: str,
         facts: list[ScoredFact],
-        spread: list[ScoredFact],
         events: list[EventHit],
         cfg: RetrieveConfig,
         now: datetime,
         trace: dict[str, Any],
         window: TimeWindow | None = None,
-        bridge: tuple[Scope, int] | None = None,
-        bridged: asyncio.Task[list[ScoredFact]] | None = None,
+        spread: tuple[Scope, int] | None = None,
+        activated: asyncio.Task[list[ScoredFact]] | None = None,
     ) -> tuple[list[ScoredFact], int]:
-        """Merge the activated facts no signal found, score (a fact at least its scored source
-        turn: ``ranking.lift_to_turns``), bridge from the best (``bridge``: the scope and the
-        agent's fact count; ``bridged``: its answer when it was started early from the
-        semantic hits), rerank, cut. Returns the ranked facts and how many distinct
-        candidates were ranked (signals, activation and bridge together: the
-        ``total_candidates`` the result reports, never fewer than the facts returned)."""
-        known = {f.id for f in facts}
-        fresh = [f for f in spread if f.id not in known]
-        facts = ranking.merge_candidates(facts, fresh) if fresh else facts
+        """Score (a fact at least its scored source turn: ``ranking.lift_to_turns``), spread
+        activation from the best (``spread``: the scope and the agent's fact count;
+        ``activated``: its answer when it was started early from the semantic hits), rerank,
+        cut. Returns the ranked facts and how many distinct candidates were ranked (signals
+        and spreading activation together: the ``total_candidates`` the result reports, never
+        fewer than the facts returned)."""
 
         def score() -> int:
             ranking.score_facts(facts, cfg, now, window, detect_language(query))
@@ -248,29 +245,29 @@ class Retriever:
 
         trace["provenance"] = {"lifted": score()}
         ordered = ranking.order(facts)
-        if bridge is not None and cfg.activation.bridge_seeds > 0 and ordered:
+        if spread is not None and cfg.activation.activation_seeds > 0 and ordered:
             t = time.perf_counter()
             extra = (
-                await bridged
-                if bridged is not None
-                else await bridge_facts(self.executor, bridge[0], query, ordered, cfg, bridge[1])
+                await activated
+                if activated is not None
+                else await activated_facts(self.executor, spread[0], query, ordered, cfg, spread[1])
             )
             known = {f.id for f in facts}
             best = ordered[0].scores.final
             if extra:
                 facts = ranking.merge_candidates(facts, extra)
                 score()
-            lifted = lift_bridged(facts, best, cfg.weight("bridge")) if extra else 0
+            lifted = lift_activated(facts, best, cfg.weight("activation")) if extra else 0
             ordered = ranking.order(facts)
-            trace["bridge"] = {
+            trace["activation"] = {
                 "ms": _ms(t),
-                "early": bridged is not None,
+                "early": activated is not None,
                 "rows": len(extra),
                 "lifted": lifted,
                 "unique": sum(1 for f in extra if f.id not in known),
             }
         else:
-            trace["bridge"] = {"status": "off"}
+            trace["activation"] = {"status": "off"}
         if self.rescorer is not None and cfg.rerank.enable_rescore and ordered:
             pool = ordered[: cfg.rerank.rescore_pool]
             got = await self.rescorer.similarities(query, pool)

@@ -1,5 +1,5 @@
-"""How specific an entity is, and the candidates scored by it (pure; the relation bridge's
-scoring, ``bridge.py``).
+"""How specific an entity is, and the candidates scored by it (pure; spreading
+activation's scoring, ``activation.py``).
 
 Why specificity: a speaker or the user is mentioned by most facts, so "a fact about Caroline"
 says little, while "a fact about LGBTQ" (17 of 184 facts) or about "Becoming Nicole" (one

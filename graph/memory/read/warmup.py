@@ -3,9 +3,9 @@
 ``read/signals`` is one large statement; planning it from scratch takes 1–5 s on a 2-core box
 (measured: 1.3 s at load 1, 4–5 s at load 6). Neo4j caches the plan per statement
 text and parameter types, so one retrieve for an agent that holds nothing, run when the API
-starts, moves that cost off the first user's request; the relation bridge's statement, which
+starts, moves that cost off the first user's request; spreading activation's statement, which
 runs only when there are facts, is planned by one call with a seed that matches nothing, and
-so is a small agent's exact semantic scan (its own statement while the bridge starts early).
+so is a small agent's exact semantic scan (its own statement while activation starts early).
 It also loads the embedder's model. The warm-up only reads.
 
 :func:`warm_read_paths` goes further, for an operator after a restart (``hippograph neo4j
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from graph.errors import GraphError
 from graph.executor import Executor
-from graph.memory.read.bridge import bridge_facts
+from graph.memory.read.activation import activated_facts
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import ScoredFact
 from graph.memory.read.retriever import MAX_QUERY_CHARS, Retriever
@@ -46,11 +46,11 @@ async def warm_up(retriever: Retriever) -> float:
     scope = Scope(
         WARMUP_AGENT, None, [0.0] * retriever.embedder.dimensions, cfg.candidates.min_confidence
     )
-    if cfg.activation.bridge_seeds > 0:
-        await bridge_facts(
+    if cfg.activation.activation_seeds > 0:
+        await activated_facts(
             retriever.executor, scope, WARMUP_QUERY, [ScoredFact(id=WARMUP_AGENT, text="")], cfg, 1
         )
-    if cfg.activation.bridge_starts_early:
+    if cfg.activation.starts_early:
         # A small agent's exact scan then runs as its own statement, beside read/signals.
         await semantic_facts(
             retriever.executor,

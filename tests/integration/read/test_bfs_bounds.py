@@ -28,7 +28,6 @@ OPTIONS = {
     "graph_pool_factor": 2,
     "graph_read_budget": 2,
     "hub_scan_factor": 4,
-    "activation_hops": 0,
     "min_score": 0.0,
 }
 
@@ -188,7 +187,7 @@ async def test_the_closest_facts_fill_the_answer_and_the_cosine_picks_among_equa
         "min_similarity": 0.0,
         "topk_facts": 50,
         "enable_aggregation": False,
-        "bridge_seeds": 0,
+        "activation_seeds": 0,
     }
     query = f"What did {HUB} write in her diary?"
     result = await retriever.retrieve(agent_id, query, options=options)

@@ -199,7 +199,7 @@ async def test_one_statement_reruns_a_starved_part(executor: Executor, crowd: Cr
     """Through the index path, read/signals' first round holds none of the target's facts
     (the crowd is closer): the semantic part is re-run with the adaptive over-fetch and the
     ranking is still the brute-force one. The keyword part is limited to the agent inside
-    the full-text index, so it is never starved and never re-run. With the relation bridge
+    the full-text index, so it is never starved and never re-run. With spreading activation
     starting early (the default) the semantic part runs alongside the statement instead,
     with the same adaptive over-fetch and the same ranking."""
     config = {
@@ -217,7 +217,7 @@ async def test_one_statement_reruns_a_starved_part(executor: Executor, crowd: Cr
         retriever = Retriever(
             executor,
             FixedEmbedder(crowd.query_vec),
-            config=RetrieveConfig.of(**config, bridge_early=early),
+            config=RetrieveConfig.of(**config, activation_early=early),
         )
         result = await retriever.retrieve(crowd.target, QUERY)
         signals = result.trace["signals"]
@@ -226,7 +226,7 @@ async def test_one_statement_reruns_a_starved_part(executor: Executor, crowd: Cr
         assert "semantic" in signals["alongside" if filtered or early else "rerun"]
         assert "semantic" not in signals["rerun" if filtered or early else "alongside"]
         assert "keyword" not in signals["rerun"]
-        assert result.trace["bridge"]["early"] is early
+        assert result.trace["activation"]["early"] is early
         assert signals["semantic"]["strategy"] == ("search" if filtered else "index")
         assert len(signals["semantic"]["rounds"]) >= (1 if filtered else 2)
         assert [f.id for f in result.facts] == _brute_force(crowd, 10, 0.0)

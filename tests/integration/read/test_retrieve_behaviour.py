@@ -26,7 +26,6 @@ from tests.integration.read.data import (
     MARCOS_ENTITIES,
     MARCOS_FACTS,
     MARCOS_RELATIONS,
-    remember_marcos,
 )
 
 pytestmark = pytest.mark.neo4j
@@ -131,12 +130,10 @@ async def test_invalidated_relationship_not_traversed_unless_as_of_before(
     def graph_texts(result: object) -> set[str]:
         return {f.text for f in result.facts if "graph" in f.sources}  # type: ignore[attr-defined]
 
-    now = await retriever.retrieve(agent_id, query, options={"activation_hops": 0})
+    now = await retriever.retrieve(agent_id, query)
     assert "Carolina is an architect" not in graph_texts(now)  # only reachable via married_to
     assert "person:carolina" not in {e.key for e in now.plan.entities}
-    before = await retriever.retrieve(
-        agent_id, query, as_of=T0 + timedelta(days=1), options={"activation_hops": 0}
-    )
+    before = await retriever.retrieve(agent_id, query, as_of=T0 + timedelta(days=1))
     assert "Carolina is an architect" in graph_texts(before)
     assert "person:carolina" in {e.key for e in before.plan.entities}
     hop = next(f for f in before.facts if f.text == "Carolina is an architect")
@@ -283,37 +280,6 @@ async def test_a_time_window_lifts_the_dated_snippets(
     assert all(abs(v) < 1e-9 for v in lifted.values())
 
 
-async def test_activation_finds_the_same_facts_in_the_statement_and_beside_it(
-    executor: Executor, agent_id: str, embedder: Embedder
-) -> None:
-    """Activation is a subquery of read/signals; when the semantic scan runs beside the
-    statement (the bridge starting early from its hits, the default), activation follows that
-    scan instead. One semantic hit as seed: the related entities' facts come from activation
-    alone, the same facts either way."""
-    await remember_marcos(executor, embedder, agent_id)
-    options = {
-        "semantic_limit": 1,
-        "enable_keyword": False,
-        "enable_graph": False,
-        "min_score": 0.0,
-        "activation_hops": 2,
-    }
-    one = await Retriever(executor, embedder).retrieve(
-        agent_id,
-        "Where does Marcos Tavares work?",
-        options={**options, "bridge_early": False},
-    )
-    assert one.trace["activation"]["in_statement"] is True
-    assert any("activation" in f.sources and f.hops for f in one.facts)
-    beside = await Retriever(executor, embedder).retrieve(
-        agent_id, "Where does Marcos Tavares work?", options=options
-    )
-    assert beside.trace["activation"]["in_statement"] is False
-    assert {f.id for f in beside.facts if "activation" in f.sources} == {
-        f.id for f in one.facts if "activation" in f.sources
-    }
-
-
 @pytest.mark.parametrize("as_of", [None, T0 + timedelta(days=1)])
 async def test_every_signal_in_one_round_trip_after_the_plan(
     executor: Executor, agent_id: str, embedder: Embedder, as_of: datetime | None
@@ -358,7 +324,7 @@ async def test_every_signal_in_one_round_trip_after_the_plan(
     )
     recording = RecordingExecutor(executor)
     retriever = Retriever(recording, embedder)
-    base = {"activation_hops": 0, "bridge_seeds": 0, "min_score": 0.0}
+    base = {"activation_seeds": 0, "min_score": 0.0}
     for query in (
         "Tell me everything about Marcos Tavares",
         "Who works at Vertix?",

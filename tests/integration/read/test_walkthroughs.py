@@ -11,9 +11,7 @@ from typing import Any
 import pytest
 
 from graph.executor import Executor
-from graph.memory.read import RetrieveConfig, Retriever
-from graph.memory.read.search import Scope
-from graph.memory.read.traversal import bfs_facts
+from graph.memory.read import Retriever
 from graph.memory.write import StructuredEntity, StructuredFact, remember
 from graph.providers import Embedder
 from graph.providers.base import LLMResponse
@@ -85,12 +83,16 @@ async def test_vertix_facts_found_through_entity_links(
     query = "O que aconteceu com a Vertix?"
     plan, _ = await retriever.plan(agent_id, query)
     assert [e.key for e in plan.entities] == ["organization:vertix"]
-    vector = (await embedder.embed([query]))[0]
-    scope = Scope(agent_id, None, vector, 0.55)
-    cfg = RetrieveConfig()
-    from datetime import UTC, datetime
-
-    graph = await bfs_facts(executor, scope, plan.seed_entities(), cfg, datetime.now(UTC), limit=50)
+    # The hop-decayed traversal alone (the graph signal of read/signals), every fact kept.
+    alone = {
+        "enable_keyword": False,
+        "semantic_limit": 1,
+        "min_similarity": 1.0,
+        "activation_seeds": 0,
+        "min_score": 0.0,
+    }
+    traversed = await retriever.retrieve(agent_id, query, options=alone)
+    graph = [f for f in traversed.facts if "graph" in f.sources]
     texts = {f.text for f in graph}
     assert texts == {
         "Clara Rezende left Vertix",
@@ -139,7 +141,6 @@ EXACT = {
     "weights": {"semantic": 0.0, "recency": 0.0, "importance": 1.0, "keyword": 0.0, "graph": 0.0},
     "confidence_weight": 0.0,
     "pattern_boost_max": 0.0,
-    "activation_hops": 0,
 }
 
 

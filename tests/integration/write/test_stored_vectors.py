@@ -1,7 +1,7 @@
 """Fact, entity, event, observation and chunk vectors are stored as 32-bit floats
 (``db.create.setNodeVectorProperty``) on every path that writes one: a written message,
 ``remember``, consolidation, document ingest, an import and a re-embedding (which writes every
-label's vectors so). Every cosine of the graph walk, the relation bridge and the
+label's vectors so). Every cosine of the graph walk, spreading activation and the
 exact scans reads a fact's vector, entity resolution an entity's; 32 bits halve what they read.
 A 64-bit list property would hold the embedder's values unchanged."""
 

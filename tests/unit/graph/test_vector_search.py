@@ -95,30 +95,30 @@ def test_entity_and_event_indexes_take_the_filtered_form_too() -> None:
 def test_parts_searched_alongside_the_one_statement() -> None:
     """Parts that will use SEARCH (a filtered index, an agent past the exact-scan size) start
     alongside read/signals; so does the fact part of any other strategy (a small agent's
-    exact scan, a large agent's over-fetch of the shared index) while the bridge starts
+    exact scan, a large agent's over-fetch of the shared index) while activation starts
     early from its hits, and stays in the statement otherwise; an agent without events has
     no event part to start."""
     from graph.memory.read.combined import SignalSizes, searched
     from graph.memory.read.config import RetrieveConfig
 
     cfg = RetrieveConfig.of(exact_scan_max_facts=100)
-    late = RetrieveConfig.of(exact_scan_max_facts=100, bridge_early=False)
-    no_bridge = RetrieveConfig.of(exact_scan_max_facts=100, bridge_seeds=0)
+    late = RetrieveConfig.of(exact_scan_max_facts=100, activation_early=False)
+    no_activation = RetrieveConfig.of(exact_scan_max_facts=100, activation_seeds=0)
 
     def sizes(facts: int, events: int, filtered: bool) -> SignalSizes:
         return SignalSizes(facts, 10**6, events, 10**6, 0, filtered, filtered)
 
     assert searched(cfg, sizes(5_000, 5_000, True)) == (True, True)
     assert searched(cfg, sizes(5_000, 0, True)) == (True, False)
-    # over-fetch of the shared index (5.26): alone while the bridge starts from its hits
+    # over-fetch of the shared index (5.26): alone while activation starts from its hits
     assert searched(cfg, sizes(5_000, 5_000, False)) == (True, False)
     assert searched(late, sizes(5_000, 5_000, False)) == (False, False)
-    assert searched(no_bridge, sizes(5_000, 5_000, False)) == (False, False)
+    assert searched(no_activation, sizes(5_000, 5_000, False)) == (False, False)
     assert searched(late, sizes(5_000, 5_000, True)) == (True, True)  # SEARCH is always alone
     for filtered in (True, False):  # a small agent: exact scan
         assert searched(cfg, sizes(50, 50, filtered)) == (True, False)
         assert searched(late, sizes(50, 50, filtered)) == (False, False)
-        assert searched(no_bridge, sizes(50, 50, filtered)) == (False, False)
+        assert searched(no_activation, sizes(50, 50, filtered)) == (False, False)
     assert searched(cfg, sizes(0, 0, False)) == (False, False)  # nothing to scan
 
 

@@ -17,9 +17,11 @@ def test_defaults_match_the_design() -> None:
     assert c.scoring.recency_half_life_days == 14.0
     assert (c.weight("semantic"), c.weight("recency"), c.weight("importance")) == (0.7, 0.2, 0.1)
     assert (graph.max_hops, graph.hop_decay) == (2, 0.5)
-    assert (act.activation_hops, act.activation_decay) == (0, 0.5)
-    assert (act.bridge_seeds, act.bridge_unmatched, act.bridge_shared) == (3, 0.5, 0.5)
-    assert (act.activation_facts_per_entity, act.activation_max_related) == (3, 5)
+    assert (act.activation_seeds, act.activation_unmatched, act.activation_shared) == (
+        3,
+        0.5,
+        0.5,
+    )
     assert (rr.rerank_pool, rr.reranker_weight, rr.min_reranker_score) == (40, 0.70, 0.10)
     assert (rr.reranker_timeout_s, ctx.context_max_tokens, c.scoring.min_score, ctx.topk_facts) == (
         5.0,

@@ -1,5 +1,5 @@
 """Entity specificity and the scoring of the facts reached through entities (pure), and the
-hub options of the relation bridge."""
+hub options of spreading activation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The relation bridge against the real Neo4j: from the best fact through a relation whose
+"""Spreading activation against the real Neo4j: from the best fact through a relation whose
 type the question uses to the facts about the far entity (the second hop of a multi-hop
 question)."""
 
@@ -41,54 +41,55 @@ QUERY = "Who chaired the group that published the Journal of Tidal Studies?"
 OPTIONS = {"enable_reranker": False, "min_score": 0.0, "topk_facts": 50}
 
 
-async def test_the_bridge_reaches_the_far_end_of_a_relation_the_question_uses(
+async def test_activation_reaches_the_far_end_of_a_relation_the_question_uses(
     executor: Executor, agent_id: str, embedder: Embedder
 ) -> None:
     await remember(
         executor, embedder, agent_id, entities=ENTITIES, facts=FACTS, relations=RELATIONS
     )
     retriever = Retriever(executor, embedder)
-    off = await retriever.retrieve(agent_id, QUERY, options={**OPTIONS, "bridge_seeds": 0})
-    assert off.trace["bridge"] == {"status": "off"}
-    on = await retriever.retrieve(agent_id, QUERY, options={**OPTIONS, "bridge_seeds": 1})
+    off = await retriever.retrieve(agent_id, QUERY, options={**OPTIONS, "activation_seeds": 0})
+    assert off.trace["activation"] == {"status": "off"}
+    on = await retriever.retrieve(agent_id, QUERY, options={**OPTIONS, "activation_seeds": 1})
     facts = {f.id: f for f in on.facts}
-    assert on.trace["bridge"]["rows"] >= 1
+    assert on.trace["activation"]["rows"] >= 1
     # The society's fact is about the relation's far end: reached, scored below its seed.
     society = facts["br-society"]
-    assert "bridge" in society.sources and society.scores.bridge > 0.0
+    assert "activation" in society.sources and society.scores.activation > 0.0
     assert facts["br-journal"].scores.final >= society.scores.final
-    assert facts.get("br-other") is None or facts["br-other"].scores.bridge == 0.0
+    assert facts.get("br-other") is None or facts["br-other"].scores.activation == 0.0
 
 
-async def test_an_early_bridge_starts_from_the_semantic_hits(
+async def test_early_activation_starts_from_the_semantic_hits(
     executor: Executor, agent_id: str, embedder: Embedder
 ) -> None:
-    """``bridge_early`` (default): the agent's semantic part runs as its own statement beside
-    the signals statement (an exact scan of this small agent, or in-index filtered search
-    where the server has it: here with a lowered ``search_min_facts``), the bridge starts
-    from its hits, and reaches the same far end as the bridge after the first ranking."""
+    """``activation_early`` (default): the agent's semantic part runs as its own statement
+    beside the signals statement (an exact scan of this small agent, or in-index filtered
+    search where the server has it: here with a lowered ``search_min_facts``), activation
+    starts from its hits, and reaches the same far end as activation after the first
+    ranking."""
     await remember(
         executor, embedder, agent_id, entities=ENTITIES, facts=FACTS, relations=RELATIONS
     )
     retriever = Retriever(executor, embedder)
-    options = {**OPTIONS, "bridge_seeds": 1, "search_min_facts": 1}
-    late = await retriever.retrieve(agent_id, QUERY, options={**options, "bridge_early": False})
+    options = {**OPTIONS, "activation_seeds": 1, "search_min_facts": 1}
+    late = await retriever.retrieve(agent_id, QUERY, options={**options, "activation_early": False})
     early = await retriever.retrieve(agent_id, QUERY, options=options)  # the default
     filtered = (await detect(executor)).filtered_for("fact")
-    assert late.trace["bridge"]["early"] is False
+    assert late.trace["activation"]["early"] is False
     assert late.trace["signals"]["alongside"] == (["semantic"] if filtered else [])
-    assert early.trace["bridge"]["early"] is True
+    assert early.trace["activation"]["early"] is True
     assert early.trace["signals"]["alongside"] == ["semantic"]
     assert early.trace["signals"]["semantic"]["strategy"] == ("search" if filtered else "exact")
     assert [f.id for f in early.facts] == [f.id for f in late.facts]
     society = {f.id: f for f in early.facts}["br-society"]
-    assert "bridge" in society.sources and society.scores.bridge > 0.0
+    assert "activation" in society.sources and society.scores.activation > 0.0
 
 
 async def test_the_read_budget_stops_at_the_best_entities(
     executor: Executor, agent_id: str, embedder: Embedder
 ) -> None:
-    """Every fact the bridge reads costs a vector read and a cosine: entities are read best
+    """Every fact activation reads costs a vector read and a cosine: entities are read best
     first (here: the fewest facts, all reached at hop 0) while the ABOUT degree of the ones
     read before stays under ``budget``."""
     members = ["Ada Moss", "Ben Fell", "Cy Tarn"]
@@ -131,7 +132,7 @@ async def test_the_read_budget_stops_at_the_best_entities(
     }
 
     async def reached(budget: int) -> Counter[str]:
-        rows = await executor.run("traversal/relation_bridge", {**params, "budget": budget})
+        rows = await executor.run("traversal/spreading_activation", {**params, "budget": budget})
         return Counter(row["key"] for row in rows)  # facts read per entity
 
     everyone = await reached(100)
