@@ -229,10 +229,17 @@ def user_safe(error: GraphQLError) -> GraphQLError:
 
 class UserSafeErrors(SchemaExtension):
     """Every error of an operation's result through :func:`user_safe`, on strawberry's public
-    ``on_operation`` hook (after parsing, validation and execution, before the response)."""
+    ``on_operation`` hook (after parsing, validation and execution, before the response), and
+    of each result a subscription streams (``on_stream_result``, before it is sent)."""
 
     def on_operation(self) -> Iterator[None]:
         yield
         result = self.execution_context.result
         if result is not None and result.errors:
             result.errors = [user_safe(error) for error in result.errors]
+
+    def on_stream_result(self, result: Any) -> Iterator[None]:
+        errors = getattr(result, "errors", None)
+        if errors:
+            result.errors = [user_safe(error) for error in errors]
+        yield

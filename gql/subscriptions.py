@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncIterator
 from typing import Annotated
 
 import strawberry
@@ -38,7 +38,7 @@ class Subscription:
                 "it are sent again, so a change may repeat; its `id` tells). Unset: from now."
             ),
         ] = None,
-    ) -> AsyncGenerator[MemoryChange, None]:
+    ) -> AsyncIterator[MemoryChange]:
         feed = info.context.changes
         if feed is None:
             raise ApiError(ErrorCode.UNAVAILABLE, "Subscriptions are not served here.")
@@ -46,8 +46,6 @@ class Subscription:
         principal = info.context.principal
         key = principal.key_id or f"{principal.tenant}:local"
         try:
-            feed.reserve(key)
+            return feed.open(str(agent_id), key, position, MemoryChange.from_change)
         except TooManySubscriptions as exc:
             raise ApiError(ErrorCode.RATE_LIMITED, str(exc)) from None
-        async for change in feed.stream(str(agent_id), key, position):
-            yield MemoryChange.from_change(change)

@@ -13,15 +13,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Generic, TypeVar
 
 from graph.errors import GraphError, GraphUnavailable
 from graph.executor import Executor
 from graph.memory.changes import PAGE, Change, Position, read_changes
 
-__all__ = ["ChangeFeed", "SubscriberLagging", "TooManySubscriptions"]
+__all__ = ["ChangeFeed", "ChangeStream", "SubscriberLagging", "TooManySubscriptions"]
+
+T = TypeVar("T")
 
 log = logging.getLogger("hippograph.changes")
 
@@ -36,6 +39,37 @@ class TooManySubscriptions(GraphError):
 
 class SubscriberLagging(GraphUnavailable):
     """The subscriber read more slowly than changes came; it resumes with its last cursor."""
+
+
+class ChangeStream(Generic[T]):
+    """One subscription: an async iterator of transformed changes whose ``aclose`` (also when
+    it was never iterated) gives the subscription back."""
+
+    def __init__(
+        self,
+        changes: AsyncGenerator[Change, None],
+        transform: Callable[[Change], T],
+        release: Callable[[], None],
+    ) -> None:
+        self._changes = changes
+        self._transform = transform
+        self._release: Callable[[], None] | None = release
+
+    def __aiter__(self) -> ChangeStream[T]:
+        return self
+
+    async def __anext__(self) -> T:
+        try:
+            return self._transform(await anext(self._changes))
+        except BaseException:
+            await self.aclose()
+            raise
+
+    async def aclose(self) -> None:
+        release, self._release = self._release, None
+        if release is not None:
+            release()
+            await self._changes.aclose()
 
 
 @dataclass(eq=False)
@@ -105,8 +139,16 @@ class ChangeFeed:
         """Agents being read (one poller each)."""
         return len(self._pollers)
 
-    def reserve(self, key: str) -> None:
-        """Count one more subscription of ``key``; :meth:`stream` gives it back when it ends.
+    def open(
+        self,
+        agent_id: str,
+        key: str,
+        since: Position | None,
+        transform: Callable[[Change], T],
+    ) -> ChangeStream[T]:
+        """A subscription to the agent's changes from now on (``since``: from that position,
+        the look-back window before it included, so a change may come twice), each passed
+        through ``transform``. Counted against ``key`` until closed.
 
         Raises:
             TooManySubscriptions: ``key`` holds ``max_per_key`` already.
@@ -116,36 +158,28 @@ class ChangeFeed:
                 f"This API key holds {self.max_per_key} subscriptions on this server already."
             )
         self._per_key[key] += 1
-
-    async def stream(
-        self, agent_id: str, key: str, since: Position | None = None
-    ) -> AsyncIterator[Change]:
-        """The agent's changes from now on (``since``: from that position, the look-back
-        window before it included, so a change may come twice), for a subscription that
-        :meth:`reserve` counted. Ends only when closed.
-
-        Raises:
-            SubscriberLagging: the subscriber fell ``QUEUE_SIZE`` changes behind.
-        """
         sub = _Subscriber()
         self._join(agent_id, sub)
-        try:
-            replayed: set[str] = set()
-            if since is not None:
-                async for change in self._replay(agent_id, since):
-                    replayed.add(change.id)
-                    yield change
-            while True:
-                change = await sub.queue.get()
-                if sub.lagging:
-                    raise SubscriberLagging(
-                        "This subscriber fell behind; subscribe again with `since` set to the "
-                        "cursor of the last change it received."
-                    )
-                if change.id not in replayed:
-                    yield change
-        finally:
-            self._leave(agent_id, sub, key)
+        changes = self._changes(agent_id, sub, since)
+        return ChangeStream(changes, transform, self._leaver(agent_id, sub, key))
+
+    async def _changes(
+        self, agent_id: str, sub: _Subscriber, since: Position | None
+    ) -> AsyncGenerator[Change, None]:
+        replayed: set[str] = set()
+        if since is not None:
+            async for change in self._replay(agent_id, since):
+                replayed.add(change.id)
+                yield change
+        while True:
+            change = await sub.queue.get()
+            if sub.lagging:
+                raise SubscriberLagging(
+                    "This subscriber fell behind; subscribe again with `since` set to the "
+                    "cursor of the last change it received."
+                )
+            if change.id not in replayed:
+                yield change
 
     async def _replay(self, agent_id: str, since: Position) -> AsyncIterator[Change]:
         """What a resuming subscriber missed: changes from ``lookback`` before ``since`` up to
@@ -170,6 +204,9 @@ class ChangeFeed:
             self._pollers[agent_id] = poller
         poller.subscribers.add(sub)
         return poller
+
+    def _leaver(self, agent_id: str, sub: _Subscriber, key: str) -> Callable[[], None]:
+        return lambda: self._leave(agent_id, sub, key)
 
     def _leave(self, agent_id: str, sub: _Subscriber, key: str) -> None:
         self._per_key[key] -= 1
