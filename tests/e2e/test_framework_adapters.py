@@ -75,6 +75,12 @@ async def test_the_async_api_reads_what_it_wrote(live_api: LiveApi) -> None:
         assert item is not None and item.value == {"text": "Ana has a beagle called Pipoca"}
         hits = await store.asearch(ns, query="Which dog does Ana have?")
         assert [h.key for h in hits] == ["pet"]
+        await store.aput(ns, "home", {"kind": "home", "city": "Porto"})
+        homes = await store.asearch(ns, filter={"kind": "home"})  # no query: the items listed
+        assert [(h.key, h.value["city"]) for h in homes] == [("home", "Porto")]
+        assert ns in await store.alist_namespaces(prefix=("memories",))
+        await store.adelete(ns, "pet")
+        assert await store.aget(ns, "pet") is None and await store.aget(ns, "never") is None
         await aclient.erase_agent("/".join(ns), confirm_agent_id="/".join(ns))
 
 

@@ -17,12 +17,17 @@ How the store's model maps onto the memory (what a LangGraph user should know):
   (its agent); deeper namespaces are other agents and are not walked.
 - ``index`` and ``ttl`` arguments are accepted and ignored: every fact is indexed, and
   expiry is the operator's retention policy.
+
+Each operation is written once, as steps that yield the client calls they need
+(:class:`Call`); :func:`run_steps` makes those calls with the sync client, :func:`arun_steps`
+with the async one.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -39,18 +44,68 @@ from langgraph.store.base import (
 )
 
 from hippograph_client.aio.client import AsyncHippographClient
-from hippograph_client.aio.input_types import EntityInput as AsyncEntityInput
-from hippograph_client.aio.input_types import FactInput as AsyncFactInput
 from hippograph_client.errors import NotFound
-from hippograph_client.pages import aiter_entities, iter_entities
+from hippograph_client.pages import PAGE_SIZE
 from hippograph_client.sync.client import HippographClient
 from hippograph_client.sync.input_types import EntityInput, FactInput
 
-__all__ = ["HippographStore", "text_of", "value_of"]
+__all__ = ["HippographStore", "arun_steps", "run_steps", "text_of", "value_of"]
 
 ITEM = "item"
 REPLACED = "replaced through the LangGraph store"
 DELETED = "deleted through the LangGraph store"
+
+
+@dataclass(frozen=True)
+class Call:
+    """One client call a step needs: the method's name and its arguments."""
+
+    method: str
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+
+def call(method: str, *args: Any, **kwargs: Any) -> Call:
+    return Call(method, args, kwargs)
+
+
+@dataclass(frozen=True)
+class Finished:
+    value: Any
+
+
+Steps = Generator[Call, Any, Any]
+
+
+def resume(steps: Steps, outcome: Any) -> Call | Finished:
+    """The next call of ``steps`` given the last one's outcome (a :class:`NotFound` is raised
+    inside the steps), or what they returned."""
+    try:
+        return steps.throw(outcome) if isinstance(outcome, NotFound) else steps.send(outcome)
+    except StopIteration as done:
+        return Finished(done.value)
+
+
+def run_steps(client: HippographClient, steps: Steps) -> Any:
+    """Runs ``steps`` with the sync client; returns what they return."""
+    outcome: Any = None
+    while not isinstance(step := resume(steps, outcome), Finished):
+        try:
+            outcome = getattr(client, step.method)(*step.args, **step.kwargs)
+        except NotFound as missing:
+            outcome = missing
+    return step.value
+
+
+async def arun_steps(aclient: AsyncHippographClient, steps: Steps) -> Any:
+    """Runs ``steps`` with the async client; returns what they return."""
+    outcome: Any = None
+    while not isinstance(step := resume(steps, outcome), Finished):
+        try:
+            outcome = await getattr(aclient, step.method)(*step.args, **step.kwargs)
+        except NotFound as missing:
+            outcome = missing
+    return step.value
 
 
 def item_key(key: str) -> str:
@@ -120,6 +175,18 @@ def to_item(namespace: tuple[str, ...], key: str, fact: Any, score: float | None
     )
 
 
+def item_keys(agent: str) -> Steps:
+    """The keys of every item of ``agent``, page after page."""
+    keys: list[str] = []
+    after: str | None = None
+    while True:
+        page = yield call("entities", agent, first=PAGE_SIZE, after=after, type_=ITEM)
+        keys += [edge.node.key.removeprefix(f"{ITEM}:") for edge in page.edges]
+        if not page.page_info.has_next_page or not page.page_info.end_cursor:
+            return keys
+        after = page.page_info.end_cursor
+
+
 class HippographStore(BaseStore):
     """A LangGraph store on a Hippograph service: give it a ``client`` for the sync API
     (``get``/``put``/``search``...), an ``aclient`` for the async one (``aget``...), or both."""
@@ -134,126 +201,63 @@ class HippographStore(BaseStore):
         self.aclient = aclient
         self.agent_id = agent_id
 
-    # The sync API.
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         if self.client is None:
             raise RuntimeError("HippographStore(client=HippographClient(...)) for the sync API")
-        return [self._run(op) for op in ops]
+        return [run_steps(self.client, self._steps(op)) for op in ops]
 
-    def _run(self, op: Op) -> Result:
-        if isinstance(op, GetOp):
-            return self._get(op.namespace, op.key)
-        if isinstance(op, PutOp):
-            self._put(op.namespace, op.key, op.value)
-            return None
-        if isinstance(op, SearchOp):
-            return self._search(op)
-        return listed(self._namespaces(), op)
-
-    def _current(self, agent: str, key: str) -> Any | None:
-        assert self.client is not None
-        try:
-            entity = self.client.entity(agent, item_key(key))
-        except NotFound:
-            return None
-        return newest(entity.facts) if entity is not None else None
-
-    def _get(self, namespace: tuple[str, ...], key: str) -> Any:
-        fact = self._current(self.agent_id(namespace), key)
-        return to_item(namespace, key, fact) if fact is not None else None
-
-    def _put(self, namespace: tuple[str, ...], key: str, value: Mapping[str, Any] | None) -> None:
-        assert self.client is not None
-        agent = self.agent_id(namespace)
-        current = self._current(agent, key)
-        if current is not None:
-            self.client.forget(agent, current.id, reason=REPLACED if value else DELETED)
-        if value is not None:
-            entity = EntityInput(name=key, type=ITEM, key=item_key(key))
-            fact = FactInput(text=text_of(value), subject=item_key(key))
-            self.client.remember(agent, entities=[entity], facts=[fact])
-
-    def _search(self, op: SearchOp) -> list[Any]:
-        assert self.client is not None
-        namespace = tuple(op.namespace_prefix)
-        agent = self.agent_id(namespace)
-        if op.query:
-            wanted = op.limit + op.offset
-            found = self.client.retrieve(agent, op.query, options={"topkFacts": 4 * wanted + 10})
-            hits = [
-                to_item(namespace, f.subject_key.removeprefix(f"{ITEM}:"), f, f.score)
-                for f in found.facts
-                if f.subject_key.startswith(f"{ITEM}:")
-            ]
-        else:
-            keys = [e.key for e in iter_entities(self.client, agent, type_=ITEM)]
-            hits = [self._get(namespace, k.removeprefix(f"{ITEM}:")) for k in keys]
-        kept = [h for h in hits if h is not None and matches(h.value, op.filter)]
-        return kept[op.offset : op.offset + op.limit]
-
-    def _namespaces(self) -> list[tuple[str, ...]]:
-        assert self.client is not None
-        return [tuple(a.agent_id.split("/")) for a in self.client.agents()]
-
-    # The async API: the same steps through the async client.
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         if self.aclient is None:
             raise RuntimeError("HippographStore(aclient=AsyncHippographClient(...)) for async")
-        return [await self._arun(op) for op in ops]
+        return [await arun_steps(self.aclient, self._steps(op)) for op in ops]
 
-    async def _arun(self, op: Op) -> Result:
+    def _steps(self, op: Op) -> Steps:
         if isinstance(op, GetOp):
-            return await self._aget(op.namespace, op.key)
+            return (yield from self._get(op.namespace, op.key))
         if isinstance(op, PutOp):
-            await self._aput(op.namespace, op.key, op.value)
+            yield from self._put(op.namespace, op.key, op.value)
             return None
         if isinstance(op, SearchOp):
-            return await self._asearch(op)
-        assert self.aclient is not None
-        agents = await self.aclient.agents()
+            return (yield from self._search(op))
+        agents = yield call("agents")
         return listed([tuple(a.agent_id.split("/")) for a in agents], op)
 
-    async def _acurrent(self, agent: str, key: str) -> Any | None:
-        assert self.aclient is not None
+    def _current(self, agent: str, key: str) -> Steps:
         try:
-            entity = await self.aclient.entity(agent, item_key(key))
+            entity = yield call("entity", agent, item_key(key))
         except NotFound:
             return None
         return newest(entity.facts) if entity is not None else None
 
-    async def _aget(self, namespace: tuple[str, ...], key: str) -> Any:
-        fact = await self._acurrent(self.agent_id(namespace), key)
+    def _get(self, namespace: tuple[str, ...], key: str) -> Steps:
+        fact = yield from self._current(self.agent_id(namespace), key)
         return to_item(namespace, key, fact) if fact is not None else None
 
-    async def _aput(
-        self, namespace: tuple[str, ...], key: str, value: Mapping[str, Any] | None
-    ) -> None:
-        assert self.aclient is not None
+    def _put(self, namespace: tuple[str, ...], key: str, value: Mapping[str, Any] | None) -> Steps:
         agent = self.agent_id(namespace)
-        current = await self._acurrent(agent, key)
+        current = yield from self._current(agent, key)
         if current is not None:
-            await self.aclient.forget(agent, current.id, reason=REPLACED if value else DELETED)
+            yield call("forget", agent, current.id, reason=REPLACED if value else DELETED)
         if value is not None:
-            entity = AsyncEntityInput(name=key, type=ITEM, key=item_key(key))
-            fact = AsyncFactInput(text=text_of(value), subject=item_key(key))
-            await self.aclient.remember(agent, entities=[entity], facts=[fact])
+            entity = EntityInput(name=key, type=ITEM, key=item_key(key))
+            fact = FactInput(text=text_of(value), subject=item_key(key))
+            yield call("remember", agent, entities=[entity], facts=[fact])
 
-    async def _asearch(self, op: SearchOp) -> list[Any]:
-        assert self.aclient is not None
+    def _search(self, op: SearchOp) -> Steps:
         namespace = tuple(op.namespace_prefix)
         agent = self.agent_id(namespace)
         if op.query:
             wanted = op.limit + op.offset
-            found = await self.aclient.retrieve(
-                agent, op.query, options={"topkFacts": 4 * wanted + 10}
-            )
+            options = {"topkFacts": 4 * wanted + 10}
+            found = yield call("retrieve", agent, op.query, options=options)
             hits = [
                 to_item(namespace, f.subject_key.removeprefix(f"{ITEM}:"), f, f.score)
                 for f in found.facts
                 if f.subject_key.startswith(f"{ITEM}:")
             ]
         else:
-            keys = [e.key async for e in aiter_entities(self.aclient, agent, type_=ITEM)]
-            hits = [await self._aget(namespace, k.removeprefix(f"{ITEM}:")) for k in keys]
+            hits = []
+            for key in (yield from item_keys(agent)):
+                hits.append((yield from self._get(namespace, key)))
         kept = [h for h in hits if h is not None and matches(h.value, op.filter)]
         return kept[op.offset : op.offset + op.limit]
