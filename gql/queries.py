@@ -86,9 +86,21 @@ class Query:
             RetrieveOptions | None,
             strawberry.argument(description="Per-call overrides of retrieval settings."),
         ] = None,
+        entity_types: Annotated[
+            list[str] | None,
+            strawberry.argument(
+                description="Only facts about an entity of these types, or of their subtypes "
+                'in the agent\'s ontology (e.g. `["ticket"]`); null: every fact.'
+            ),
+        ] = None,
     ) -> RetrieveResult:
+        ontology = await info.context.memory.ontologies.get(str(agent_id))
         result = await info.context.memory.retriever.retrieve(
-            str(agent_id), query, as_of=as_of, options=options.as_dict() if options else None
+            str(agent_id),
+            query,
+            as_of=as_of,
+            options=options.as_dict() if options else None,
+            subject_types=ontology.with_subtypes(entity_types) if entity_types else None,
         )
         return retrieve_result_from(result, str(agent_id), as_of)
 

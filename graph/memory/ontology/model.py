@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,6 +157,11 @@ class Ontology:
         return tuple(
             t.name for t in self.entity_types if t.name != name and self.is_a(t.name, name)
         )
+
+    def with_subtypes(self, names: Iterable[str]) -> frozenset[str]:
+        """``names`` (as stored: lowercase slugs) with every declared type below them."""
+        wanted = {slugify(n) for n in names}
+        return frozenset(wanted.union(*(self.subtypes(n) for n in wanted)))
 
     def single_valued(self) -> tuple[str, ...]:
         return tuple(r.name for r in self.relation_types if r.single_valued)

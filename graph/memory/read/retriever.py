@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Collection
 from datetime import UTC, datetime
 from typing import Any
 
@@ -147,6 +148,7 @@ class Retriever:
         query: str,
         as_of: datetime | None = None,
         options: dict[str, Any] | None = None,
+        subject_types: Collection[str] | None = None,
     ) -> RetrieveResult:
         """Relevant facts, patterns and conversation snippets for ``query``.
 
@@ -155,6 +157,7 @@ class Retriever:
             query: the question, passed unchanged to semantic search.
             as_of: time travel — what was valid and known at that instant.
             options: per-call overrides of ``RetrieveConfig`` fields (validated).
+            subject_types: only facts about entities of these types (see ``_of_types``).
 
         Raises:
             BadInput: invalid arguments or options.
@@ -201,21 +204,16 @@ class Retriever:
         except BaseException:
             gather.drop_tasks(*early)
             raise
+        facts = _of_types(facts, subject_types)
         trace["plan"]["entities"] = [e.key for e in plan.entities]
         trace["plan"]["entities_sources"] = {e.key: e.source for e in plan.entities}
         speakers = [fold(n) for e in plan.entities if e.named for n in (e.name, e.matched)]
         ranking.score_events(events, cfg, now, speakers, window, detect_language(query))
+        started_early = early[0] if early else None
         result_facts, pool = await self._rank(
-            query,
-            facts,
-            events,
-            cfg,
-            now,
-            trace,
-            window,
-            (scope, agent_facts),
-            early[0] if early else None,
+            query, facts, events, cfg, now, trace, window, (scope, agent_facts), started_early
         )
+        result_facts = _of_types(result_facts, subject_types)
         return _formatted_result(
             result_facts, observations, events, plan, pool, cfg, trace, started
         )
@@ -320,6 +318,15 @@ def _skipped_result(plan: RetrievalPlan, trace: dict[str, Any], started: float) 
         duration_ms=_ms(started),
         trace=trace,
     )
+
+
+def _of_types(facts: list[ScoredFact], types: Collection[str] | None) -> list[ScoredFact]:
+    """The facts whose subject's type (its key's ``type:`` part) is one of ``types`` (the
+    caller adds an ontology's subtypes); all of them when ``types`` is None. Applied to the
+    candidates and again to the ranked facts (the spreading activation adds its own)."""
+    if types is None:
+        return facts
+    return [f for f in facts if (f.subject_key or "").partition(":")[0] in types]
 
 
 def _formatted_result(

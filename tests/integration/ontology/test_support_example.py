@@ -238,3 +238,20 @@ async def test_remember_validates_against_the_ontology(
     assert set(types.values()) == {"customer", "product"}  # the aliases, as declared
     maria = next(k for k in types if k.endswith(":maria_souza"))
     assert await _relations(memory, agent_id, maria) == {("owns", "product:x200_headset", True)}
+
+
+async def test_retrieve_keeps_the_types_asked_for(
+    executor: Executor, hash_embedder: Embedder, agent_id: str
+) -> None:
+    await _apply(executor, agent_id)
+    memory = memory_for(executor, hash_embedder)
+    await _write(memory, agent_id, "Maria Souza bought the X200 Headset.")
+    await _write(memory, agent_id, "I subscribed to the Pro Plan in March.")
+    await _write(memory, agent_id, "The Pro Plan includes priority support for the X200 Headset.")
+    ask = """query($a: ID!, $t: [String!]) { retrieve(agentId: $a, query: "What does Maria have?",
+      entityTypes: $t) { facts { text subjectKey } } }"""
+    every = (await gql(memory, ask, {"a": agent_id, "t": None})).data["retrieve"]["facts"]
+    assert {f["subjectKey"].partition(":")[0] for f in every} >= {"person", "subscription"}
+    products = (await gql(memory, ask, {"a": agent_id, "t": ["product"]})).data["retrieve"]
+    kinds = {f["subjectKey"].partition(":")[0] for f in products["facts"]}
+    assert kinds and kinds <= {"product", "subscription"}  # a plan is a product

@@ -1396,11 +1396,18 @@ class AsyncHippographClient(AsyncBase):
         query: str,
         as_of: Union[Optional[datetime], UnsetType] = UNSET,
         options: Union[Optional[RetrieveOptions], UnsetType] = UNSET,
+        entity_types: Union[Optional[list[str]], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> RetrieveRetrieve:
         _query = gql("""
-            query Retrieve($agentId: ID!, $query: String!, $asOf: DateTime, $options: RetrieveOptions) {
-              retrieve(agentId: $agentId, query: $query, asOf: $asOf, options: $options) {
+            query Retrieve($agentId: ID!, $query: String!, $asOf: DateTime, $options: RetrieveOptions, $entityTypes: [String!]) {
+              retrieve(
+                agentId: $agentId
+                query: $query
+                asOf: $asOf
+                options: $options
+                entityTypes: $entityTypes
+              ) {
                 context
                 contextTokens
                 facts {
@@ -1459,6 +1466,7 @@ class AsyncHippographClient(AsyncBase):
             "query": query,
             "asOf": as_of,
             "options": options,
+            "entityTypes": entity_types,
         }
         response = await self.execute(
             query=_query, operation_name="Retrieve", variables=variables, **kwargs

@@ -1394,11 +1394,18 @@ class HippographClient(SyncBase):
         query: str,
         as_of: Union[Optional[datetime], UnsetType] = UNSET,
         options: Union[Optional[RetrieveOptions], UnsetType] = UNSET,
+        entity_types: Union[Optional[list[str]], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> RetrieveRetrieve:
         _query = gql("""
-            query Retrieve($agentId: ID!, $query: String!, $asOf: DateTime, $options: RetrieveOptions) {
-              retrieve(agentId: $agentId, query: $query, asOf: $asOf, options: $options) {
+            query Retrieve($agentId: ID!, $query: String!, $asOf: DateTime, $options: RetrieveOptions, $entityTypes: [String!]) {
+              retrieve(
+                agentId: $agentId
+                query: $query
+                asOf: $asOf
+                options: $options
+                entityTypes: $entityTypes
+              ) {
                 context
                 contextTokens
                 facts {
@@ -1457,6 +1464,7 @@ class HippographClient(SyncBase):
             "query": query,
             "asOf": as_of,
             "options": options,
+            "entityTypes": entity_types,
         }
         response = self.execute(
             query=_query, operation_name="Retrieve", variables=variables, **kwargs
