@@ -47,8 +47,8 @@ from gql.types.write import (
 from graph.memory.erase import erase_target
 from graph.memory.jobs.orphans import retry_failed
 from graph.memory.maintenance.kinds import maintenance_spec
+from graph.memory.remember import API_MAX_ITEMS
 from graph.memory.write.failed import MAX_LISTED
-from graph.memory.write.remember import API_MAX_ITEMS
 
 __all__ = ["Mutation"]
 

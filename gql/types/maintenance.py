@@ -8,7 +8,7 @@ import strawberry
 
 from gql.errors import UserError
 from gql.types.enums import MaintenanceJob, MergeCandidateStatus
-from graph.memory.write.admin import MergeResult
+from graph.memory.curation.edits import MergeResult
 
 __all__ = [
     "ForgetPayload",

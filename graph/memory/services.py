@@ -17,7 +17,6 @@ from typing import Any
 
 from graph.executor import Executor
 from graph.memory import browse as _browse
-from graph.memory.browse.review import MergeDecision, resolve_merge_candidate
 from graph.memory.browse.rows import (
     AuditRow,
     EntityRow,
@@ -29,11 +28,13 @@ from graph.memory.browse.rows import (
     ObservationRow,
     Page,
 )
+from graph.memory.curation.edits import ForgetResult, MergeResult, forget, merge_entities
+from graph.memory.curation.review import MergeDecision, resolve_merge_candidate
 from graph.memory.documents.ingest import DocumentAccepted, ingest_document
 from graph.memory.documents.lookups import DocumentProgress, document_progress, search_chunks
 from graph.memory.jobs.jobs_config import JobsConfig
 from graph.memory.jobs.queue import JobQueue
-from graph.memory.write.admin import ForgetResult, MergeResult, forget, merge_entities
+from graph.memory.remember import BATCH_SIZE, Progress, remember
 from graph.memory.write.models import (
     RememberResult,
     StructuredEntity,
@@ -41,7 +42,6 @@ from graph.memory.write.models import (
     StructuredFact,
     StructuredRelation,
 )
-from graph.memory.write.remember import BATCH_SIZE, Progress, remember
 from graph.providers import Embedder
 
 __all__ = ["Admin", "Browse", "Documents", "History"]

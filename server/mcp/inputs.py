@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graph.memory import browse
-from graph.memory.write.remember.rows import API_MAX_ITEMS
+from graph.memory.remember.rows import API_MAX_ITEMS
 
 __all__ = [
     "EntityIn",

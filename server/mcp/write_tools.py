@@ -8,7 +8,7 @@ from typing import Any
 from gql.structured import structured_entities, structured_facts, structured_relations
 from graph.memory.erase import EraseReport, erase_target
 from graph.memory.facade import Memory
-from graph.memory.write.remember.rows import API_MAX_ITEMS
+from graph.memory.remember.rows import API_MAX_ITEMS
 from server.mcp.inputs import (
     EraseEntity,
     EraseFact,

@@ -33,7 +33,8 @@ from pathlib import Path
 import httpx
 
 from graph.agent_deletion import delete_agent
-from graph.memory.write import StructuredFact, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredFact
 from graph.progress import progress_bar
 from graph.schema import ensure_schema
 from server.composition import build_embedder, connect_executor

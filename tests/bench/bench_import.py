@@ -32,9 +32,9 @@ from typing import Any, TypeVar
 
 from graph.agent_deletion import delete_agent
 from graph.executor import Executor, Transaction
+from graph.memory.remember import BATCH_SIZE
 from graph.memory.services import Admin
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
-from graph.memory.write.remember import BATCH_SIZE
 from graph.progress import progress_bar
 from graph.providers import Embedder
 from graph.schema import ensure_schema

@@ -19,9 +19,9 @@ import time
 import uuid
 
 from graph.agent_deletion import delete_agent
+from graph.memory.remember import BATCH_SIZE
 from graph.memory.services import Admin
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
-from graph.memory.write.remember import BATCH_SIZE
 from graph.progress import progress_bar
 from graph.schema import ensure_schema
 from server.composition import build_embedder, connect_executor

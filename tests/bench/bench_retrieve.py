@@ -38,7 +38,8 @@ from graph.agent_deletion import delete_agent
 from graph.executor import Executor, Neo4jExecutor, connect
 from graph.memory.read import RetrieveConfig, Retriever
 from graph.memory.read.search import Scope, SearchStats, semantic_facts
-from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.progress import progress_bar
 from graph.schema import ensure_schema
 from server.settings import Settings

@@ -27,8 +27,9 @@ from pathlib import Path
 
 from graph.agent_deletion import delete_agent
 from graph.memory.facade import Memory
+from graph.memory.remember import remember
 from graph.memory.transfer import export_agent, import_agent
-from graph.memory.write import StructuredEntity, remember
+from graph.memory.write import StructuredEntity
 from graph.progress import progress_bar
 from graph.schema import ensure_schema
 from server.cli.transfer import read_lines

@@ -20,7 +20,8 @@ from graph.agent_deletion import delete_agent
 from graph.executor import connect
 from graph.memory.read import Retriever
 from graph.memory.read.warmup import warm_up
-from graph.memory.write import StructuredFact, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredFact
 from graph.providers import MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer
 from graph.schema import ensure_schema

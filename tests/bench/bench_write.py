@@ -24,7 +24,8 @@ from typing import Any
 
 from graph.agent_deletion import delete_agent
 from graph.executor import Executor, connect
-from graph.memory.write import StructuredEntity, StructuredFact, WritePipeline, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact, WritePipeline
 from graph.progress import progress_bar
 from graph.providers import Embedder, HashEmbedder, LLMResponse, MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer

@@ -50,13 +50,8 @@ from neo4j.exceptions import TransientError
 from graph.agent_deletion import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.read import Retriever
-from graph.memory.write import (
-    StructuredEntity,
-    StructuredEvent,
-    StructuredFact,
-    StructuredRelation,
-    remember,
-)
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredEvent, StructuredFact, StructuredRelation
 from graph.progress import progress_bar
 from graph.providers import Embedder, embed_queries, similarity_floor
 from graph.schema import ensure_schema

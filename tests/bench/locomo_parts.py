@@ -23,9 +23,9 @@ from graph.memory.text import fold
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.memory.write.extract.extraction import normalize_extraction
 from graph.memory.write.extract.offline import extract_with, load_nlp
-from graph.memory.write.planning import EntityInfo, mentions
+from graph.memory.write.reconcile.items import mentions
 from graph.memory.write.resolve.decisions import Candidate, resolve_entity, speaker_key
-from graph.memory.write.resolve.stage import collect_mentions
+from graph.memory.write.resolve.stage import EntityInfo, collect_mentions
 
 KS = (5, 10, 20)
 # LoCoMo question categories (as the LoCoMo paper's evaluation code maps them)

@@ -52,7 +52,8 @@ from graph.agent_deletion import delete_agent
 from graph.errors import GraphUnavailable
 from graph.executor import Executor, connect
 from graph.memory.read import Retriever
-from graph.memory.write import StructuredEntity, WritePipeline, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, WritePipeline
 from graph.progress import progress_bar
 from graph.providers import MiniLMEmbedder
 from graph.providers.embedders import find_tokenizer

@@ -47,13 +47,8 @@ import numpy as np
 from graph.agent_deletion import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.read import Retriever
-from graph.memory.write import (
-    StructuredEntity,
-    StructuredFact,
-    StructuredRelation,
-    WritePipeline,
-    remember,
-)
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, WritePipeline
 from graph.progress import progress_bar
 from graph.schema import ensure_schema
 from server.composition import build_embedder, build_llm

@@ -36,7 +36,7 @@ from typing import Any
 
 from graph.agent_deletion import delete_agent
 from graph.executor import Executor
-from graph.memory.write import remember
+from graph.memory.remember import remember
 from graph.progress import progress_bar
 from graph.schema import ensure_schema
 from server.composition import connect_executor

@@ -23,7 +23,8 @@ from typing import Any
 
 from graph.agent_deletion import delete_agent
 from graph.executor import Neo4jExecutor
-from graph.memory.write import WritePipeline, remember
+from graph.memory.remember import remember
+from graph.memory.write import WritePipeline
 from graph.progress import progress_bar
 from graph.providers import Embedder, LLMResponse
 from server.composition import build_llm

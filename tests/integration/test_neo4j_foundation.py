@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from graph.executor import Executor
-from graph.memory.write import StructuredEntity, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity
 from graph.providers import MiniLMEmbedder
 from graph.schema import SCHEMA_VERSION, ensure_schema, schema_state
 from tests.cypher import load_query

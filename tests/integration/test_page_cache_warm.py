@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from graph.executor import Executor
 from graph.memory.read.warmup import warm_read_paths
-from graph.memory.write import remember
+from graph.memory.remember import remember
 from graph.page_cache import agent_sizes, warm_page_cache
 from graph.providers import HashEmbedder
 from server.cli import app

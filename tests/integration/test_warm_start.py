@@ -17,8 +17,9 @@ import server.app
 from graph.executor import Executor, Transaction
 from graph.memory.facade import Memory
 from graph.memory.read.warmup import WARMUP_AGENT
+from graph.memory.remember import remember
 from graph.memory.warm_start import RollbackExecutor, WarmStart, warm_start
-from graph.memory.write import StructuredFact, remember
+from graph.memory.write import StructuredFact
 from graph.memory.write.extract.offline import extractor
 from graph.providers import Embedder
 from server.app import create_app

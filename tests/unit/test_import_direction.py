@@ -32,10 +32,11 @@ MEMORY_LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"services"}),
     frozenset({"maintenance"}),
     frozenset({"documents", "erase"}),
-    frozenset({"jobs", "browse", "transfer", "read", "reembed"}),
+    frozenset({"jobs", "browse", "transfer", "read", "reembed", "curation", "change_feed"}),
+    frozenset({"remember"}),
     frozenset({"write"}),
     frozenset({"ontology"}),
-    frozenset({"spaces", "text", "prompts"}),
+    frozenset({"spaces", "text", "prompts", "changes"}),
 )
 
 

@@ -37,6 +37,7 @@ from graph.memory.text import (
     join_parts,
     normalize,
 )
+from graph.memory.write.commit.store import Fence
 from graph.memory.write.guard import (
     MAX_THREAD_ID_CHARS,
     guard_message,
@@ -47,7 +48,6 @@ from graph.memory.write.guard import (
 )
 from graph.memory.write.models import WriteResult
 from graph.memory.write.pipeline import WritePipeline
-from graph.memory.write.store import Fence
 from graph.memory.write.trace import last_items
 from graph.providers import Embedder
 

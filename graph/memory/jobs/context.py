@@ -12,9 +12,9 @@ from neo4j.exceptions import DriverError, Neo4jError
 from graph.executor import Executor
 from graph.memory.jobs.jobs_config import JobsConfig
 from graph.memory.jobs.queue import Job, JobQueue
+from graph.memory.write.commit.store import Fence
 from graph.memory.write.models import PIIRejected
 from graph.memory.write.pipeline import WritePipeline
-from graph.memory.write.store import Fence
 from graph.providers import ChatLLM, Embedder
 
 __all__ = [

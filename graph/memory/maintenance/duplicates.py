@@ -24,10 +24,10 @@ from typing import Any
 import numpy as np
 
 from graph.executor import Executor
+from graph.memory.curation.edits import merge_entities
 from graph.memory.jobs.context import JobContext
 from graph.memory.jobs.jobs_config import MaintenanceConfig
 from graph.memory.text import join_parts
-from graph.memory.write import merge_entities
 
 __all__ = [
     "EntityPoint",

@@ -15,9 +15,10 @@ from collections.abc import Callable
 from typing import Any
 
 from graph.executor import Executor
+from graph.memory.remember import remember
 from graph.memory.transfer.graphiti import map_edge, map_entity, map_episode
 from graph.memory.transfer.mem0 import map_mem0
-from graph.memory.write import RememberResult, StructuredFact, StructuredRelation, remember
+from graph.memory.write import RememberResult, StructuredFact, StructuredRelation
 from graph.providers import Embedder
 
 __all__ = ["import_graphiti", "import_mem0"]

@@ -1,32 +1,33 @@
 """The write pipeline: messages become versioned facts, entities, aliases and relationships.
 
-Public surface:
+Public surface: :class:`WritePipeline` — ``await WritePipeline(executor, embedder,
+llm).write(...)``; ``llm=None`` is the offline path (spaCy + rules) — with its configuration
+(:class:`WriteConfig`, :func:`apply_overrides`) and results (``models``).
 
-- :class:`WritePipeline` — ``await WritePipeline(executor, embedder, llm).write(...)``;
-  ``llm=None`` is the offline path (spaCy + rules).
-- :func:`remember` — structured import without any LLM.
-- :func:`forget`, :func:`merge_entities` — soft delete and entity merge.
+A message goes through one package per stage, in this order (docs/architecture.md):
 
-Rooms (modules with pure decisions are unit-tested without a database):
+- ``pipeline``: the call — checks, the guard, the idempotent event; ``sequence``: the stages
+  after the event, in one shared transaction offline (``shared_tx``), in their own ones on the
+  LLM path.
+- ``guard/``: empty, oversized and control-character input (``message``); the PII policy
+  (``pii``).
+- ``extract/``: the message becomes an extraction — by the LLM (``llm``, with the ``context``
+  read) or offline (``offline/``); ``extraction`` hardens and normalises it, ``conform`` fits it
+  to the agent's ontology, ``stage`` runs the stage.
+- ``resolve/``: every name becomes a known entity or a new one (``decisions``, ``candidates``,
+  ``llm``, ``stage``).
+- ``reconcile/``: the items (``assemble``, ``items``) against the facts already known — ADD /
+  UPDATE / DELETE / NOOP (``decisions``, ``candidates``, ``llm``, ``stage``).
+- ``commit/``: the plan of rows (``plan``), the event log and the one write transaction
+  (``store``), the stage with its receipt (``stage``).
 
-- Message path, stage by stage: ``guard`` (empty, oversized, control characters; PII) →
-  ``store`` (event log, context read, the one write transaction) → ``llm_stages`` (informed / fallback extraction,
-  disambiguation, reconcile calls; prompts in ``graph/memory/prompts``) or ``extract/offline/`` (spaCy +
-  rules, no LLM) → ``extract/extraction`` (hardening, normalisation, semantic dedup) → ``resolve/``
-  (entity resolution: ``decisions``, ``stage``) → ``reconcile/`` (``decisions``, ``stage``: ADD / UPDATE / DELETE /
-  NOOP) → ``planning`` (mirror facts, evidence, supersession, commit rows) →
-  ``commit_stage`` (candidates, plan, write, receipts); ``trace`` records each call,
-  ``pipeline`` checks the call and logs the event, ``stages`` runs the rest
-  (``extract/stage``, ``assemble``, ``shared_tx``). Transactions per message: 5 on the LLM
-  path (event, context read, entity candidates, fact candidates, the write transaction), 2
-  offline (the event, then reads, decisions and writes in one transaction).
-- ``extract/``: the extraction stage; ``extract/offline/``, the offline extractor (``extractor``, ``clauses``, ``answers``, ``portuguese``).
-- ``remember/``: structured import (``importer``, ``names``, ``rows``).
-- Around them: ``models`` (inputs and results), ``config`` (``WriteConfig`` and overrides),
-  ``redact`` (PII policy for imports), ``admin`` (forget, merge), ``failed`` (failed writes).
+Shared by the stages: ``config`` (``WriteConfig`` and overrides), ``models`` (inputs and
+results), ``llm`` (the write's model session), ``overfetch`` (nearest-neighbour reads),
+``trace`` (each call's record), ``failed`` (failed writes). Transactions per message: 5 on the
+LLM path (event, context read, entity candidates, fact candidates, the write transaction), 2
+offline (the event, then reads, decisions and writes in one transaction).
 """
 
-from graph.memory.write.admin import ForgetResult, MergeResult, forget, merge_entities
 from graph.memory.write.config import WriteConfig, apply_overrides
 from graph.memory.write.models import (
     ConfigError,
@@ -41,13 +42,10 @@ from graph.memory.write.models import (
     WriteResult,
 )
 from graph.memory.write.pipeline import WritePipeline
-from graph.memory.write.remember import remember
 
 __all__ = [
     "ConfigError",
     "FactChange",
-    "ForgetResult",
-    "MergeResult",
     "PIIRejected",
     "RememberResult",
     "StructuredEntity",
@@ -59,7 +57,4 @@ __all__ = [
     "WritePipeline",
     "WriteResult",
     "apply_overrides",
-    "forget",
-    "merge_entities",
-    "remember",
 ]

@@ -24,8 +24,21 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["Round", "first_k", "index_score", "next_k", "use_exact"]
+from graph.executor import Transaction
+from graph.memory.write.config import Scan
+
+__all__ = [
+    "Round",
+    "first_k",
+    "index_facts",
+    "index_rounds",
+    "index_score",
+    "next_k",
+    "subject_top",
+    "use_exact",
+]
 
 
 def index_score(cosine: float) -> float:
@@ -67,3 +80,83 @@ def next_k(r: Round, limit: int, min_score: float, cap: int) -> int | None:
         return 0
     share = max(r.mine, 1) / max(r.fetched, 1)
     return min(cap, max(r.k * 4, math.ceil(limit / share * 1.5)))
+
+
+Row = dict[str, Any]
+
+
+async def index_rounds(
+    tx: Transaction,
+    statement: str,
+    rows: list[Row],
+    ks: dict[int, int],
+    limit: int,
+    min_score: float,
+    cap: int,
+    **params: Any,
+) -> tuple[list[Row], list[Row]]:
+    """Index over-fetch rounds for ``rows`` (each with an ``index``), k per row from ``ks``,
+    grown for the rows whose round was not conclusive. Returns the rows the statement gave
+    for the settled rows, and the input rows that reached the cap (for the exact scan)."""
+    settled: list[Row] = []
+    exact: list[Row] = []
+    pending = rows
+    while pending:
+        got = await tx.run(
+            statement,
+            rows=[{**r, "k": ks[r["index"]]} for r in pending],
+            beam=max(ks[r["index"]] for r in pending),  # SEARCH takes one static LIMIT
+            k=limit,
+            min_score=min_score,
+            **params,
+        )
+        by_index = {g["index"]: g for g in got}
+        again: list[Row] = []
+        for r in pending:
+            g = by_index[r["index"]]
+            k = next_k(
+                Round(
+                    ks[r["index"]], int(g["fetched"]), g["floor"], int(g["mine"]), len(g["near"])
+                ),
+                limit,
+                min_score,
+                cap,
+            )
+            if k is None:
+                settled.append(g)
+            elif k == 0:
+                exact.append(r)
+            else:
+                ks[r["index"]] = k
+                again.append(r)
+        pending = again
+    return settled, exact
+
+
+async def subject_top(
+    tx: Transaction, agent_id: str, rows: list[Row], limit: int, min_score: float, scan: Scan
+) -> tuple[list[Row], list[Row]]:
+    """Nearest active facts per row ``{index, subject_key, content_hash, embedding}``: rows
+    of small subjects are returned for the exact scan, the others answered through the fact
+    vector index (``near`` and ``same`` lists per row)."""
+    keys = sorted({r["subject_key"] for r in rows})
+    scope = await tx.run("write/subject_scope", agent_id=agent_id, keys=keys, max=scan.fact_max + 1)
+    counted = {r["key"]: int(r["subject_facts"]) for r in scope}
+    small = [r for r in rows if use_exact(counted.get(r["subject_key"], 0), scan.fact_max)]
+    large = [r for r in rows if not use_exact(counted.get(r["subject_key"], 0), scan.fact_max)]
+    ks = {r["index"]: first_k(limit) for r in large}
+    settled, exact = await index_rounds(
+        tx, "write/fact_candidates_index", large, ks, limit, min_score, scan.cap, agent_id=agent_id
+    )
+    return small + exact, settled
+
+
+def index_facts(row: Row) -> list[Row]:
+    """The candidate facts of one ``write/fact_candidates_index`` row (same hash first)."""
+    seen: set[str] = set()
+    out: list[Row] = []
+    for f in [*row["same"], *row["near"]]:
+        if f["id"] not in seen:
+            seen.add(f["id"])
+            out.append(f)
+    return out

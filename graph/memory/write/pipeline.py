@@ -27,6 +27,7 @@ from graph.memory.text import (
     join_parts,
     normalize,
 )
+from graph.memory.write.commit.store import Fence, log_event
 from graph.memory.write.config import WriteConfig, apply_overrides
 from graph.memory.write.extract.stage import Prepared, prepare_offline
 from graph.memory.write.failed import mark_failed
@@ -39,8 +40,7 @@ from graph.memory.write.guard import (
     stored_label,
 )
 from graph.memory.write.models import WriteResult
-from graph.memory.write.stages import WriteCall, run_stages
-from graph.memory.write.store import Fence, log_event
+from graph.memory.write.sequence import WriteCall, run_stages
 from graph.memory.write.trace import WriteRun, last_items
 from graph.providers import ChatLLM, Embedder, similarity_floor
 

@@ -10,7 +10,8 @@ from typing import Any
 
 from graph.agent_deletion import delete_agent
 from graph.executor import Executor
-from graph.memory.write import StructuredEntity, StructuredFact, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact
 from graph.progress import progress_bar
 from tests.bench.locomo import Conversation, evidence_ids, load_conversation
 from tests.bench.peers.fusion import scaled_copies

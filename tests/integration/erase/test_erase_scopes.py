@@ -18,7 +18,8 @@ from graph.errors import NotFound
 from graph.executor import Executor
 from graph.memory.erase import erase_agent, erase_entity, erase_fact
 from graph.memory.jobs import Worker
-from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.providers import HashEmbedder
 from server.auth import ApiKeyStore
 from server.cli import app

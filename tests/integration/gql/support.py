@@ -14,7 +14,8 @@ from gql.permissions import LOCAL_ADMIN, Principal
 from gql.schema import build_schema
 from graph.executor import Executor
 from graph.memory.facade import Memory
-from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.providers import ChatLLM, Embedder
 from server.composition import build_memory
 from server.settings import Settings

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from graph.executor import Executor
-from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.providers import HashEmbedder
 from tests.fakes import RecordingExecutor
 from tests.integration.gql.support import gql, memory_for

@@ -102,7 +102,7 @@ async def test_a_big_remember_does_not_hold_the_event_loop(
     answered (same reasoning as above)."""
     import importlib
 
-    remember_module = importlib.import_module("graph.memory.write.remember.prepare")
+    remember_module = importlib.import_module("graph.memory.remember.prepare")
     entered, release = threading.Event(), threading.Event()
     released_by_test: list[bool] = []
     real_fact_props = remember_module.fact_props

@@ -32,7 +32,8 @@ from graph.memory.jobs import (
     WorkerConfig,
 )
 from graph.memory.read import Retriever
-from graph.memory.write import StructuredFact, WritePipeline, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredFact, WritePipeline
 from graph.memory.write.models import FactChange, WriteResult
 from graph.providers import Embedder, HashEmbedder
 from server.composition import default_handlers

@@ -17,7 +17,8 @@ from graph.memory.maintenance.duplicates import detect_duplicates
 from graph.memory.maintenance.importance import decay_agent, rescore_agent
 from graph.memory.maintenance.profiles import refresh_profiles
 from graph.memory.read import Retriever
-from graph.memory.write import StructuredEntity, StructuredFact, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact
 from graph.providers import Embedder
 from server.composition import default_handlers
 from tests.cypher import load_query
@@ -299,7 +300,7 @@ async def test_manual_resolution_of_merge_candidates(
     executor: Executor, embedder: Embedder, agent_id: str
 ) -> None:
     from graph.errors import BadInput
-    from graph.memory.browse.review import resolve_merge_candidate
+    from graph.memory.curation.review import resolve_merge_candidate
 
     await plant(executor, embedder, agent_id)
     await detect_duplicates(executor, agent_id, NO_AUTO)

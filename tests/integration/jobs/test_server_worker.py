@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 from graph.executor import Executor
 from graph.memory.jobs import JobQueue, JobSpec
-from graph.memory.write import StructuredFact, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredFact
 from graph.providers import HashEmbedder
 from server.composition import build_memory
 from server.settings import Settings

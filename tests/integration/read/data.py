@@ -4,7 +4,8 @@ structured ``remember`` input, shared by the read integration tests."""
 from __future__ import annotations
 
 from graph.executor import Executor
-from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.providers import Embedder
 
 MARCOS_ENTITIES = [

@@ -15,13 +15,8 @@ from graph.executor import Executor
 from graph.memory.erase import erase_fact
 from graph.memory.jobs.jobs_config import RetentionConfig
 from graph.memory.maintenance.retention import run_retention
-from graph.memory.write import (
-    StructuredEntity,
-    StructuredEvent,
-    StructuredFact,
-    WritePipeline,
-    remember,
-)
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredEvent, StructuredFact, WritePipeline
 from graph.providers import HashEmbedder
 from tests.cypher import load_query
 

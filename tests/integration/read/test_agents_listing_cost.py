@@ -12,7 +12,8 @@ import pytest
 
 import cypher
 from graph.executor import Executor
-from graph.memory.write import StructuredEntity, StructuredFact, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact
 from graph.providers import Embedder
 
 pytestmark = pytest.mark.neo4j

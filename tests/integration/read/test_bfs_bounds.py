@@ -14,7 +14,8 @@ import pytest
 import cypher
 from graph.executor import Executor
 from graph.memory.read import Retriever
-from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.providers import Embedder
 from tests.fakes import WrappedExecutor
 

@@ -9,8 +9,8 @@ import pytest
 
 from graph.executor import Executor
 from graph.memory import browse
+from graph.memory.remember import remember
 from graph.memory.write import StructuredEntity, StructuredRelation
-from graph.memory.write.remember import remember
 from graph.providers import Embedder
 from tests.integration.read.test_bfs_bounds import _profile
 

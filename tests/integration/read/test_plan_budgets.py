@@ -24,13 +24,8 @@ import pytest
 import cypher
 from graph.executor import Executor, Transaction, row_of
 from graph.memory.read import Retriever
-from graph.memory.write import (
-    StructuredEntity,
-    StructuredFact,
-    StructuredRelation,
-    WritePipeline,
-    remember,
-)
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, WritePipeline
 from graph.vector_search import detect
 from tests.bench.bench_retrieve import WORDS, TopicEmbedder
 from tests.cypher import load_query

@@ -12,13 +12,8 @@ import pytest
 from graph.errors import BadInput
 from graph.executor import Executor
 from graph.memory.read import Retriever
-from graph.memory.write import (
-    StructuredEntity,
-    StructuredEvent,
-    StructuredFact,
-    StructuredRelation,
-    remember,
-)
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredEvent, StructuredFact, StructuredRelation
 from graph.providers import Embedder
 from tests.cypher import load_query
 from tests.fakes import RecordingExecutor

@@ -12,7 +12,8 @@ import pytest
 
 from graph.executor import Executor
 from graph.memory.read import Retriever
-from graph.memory.write import StructuredEntity, StructuredFact, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact
 from graph.providers import Embedder
 from graph.providers.base import LLMResponse
 from tests.fakes import ScriptedLLM

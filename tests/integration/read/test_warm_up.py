@@ -8,7 +8,8 @@ import pytest
 from graph.executor import Executor
 from graph.memory.read import Retriever
 from graph.memory.read.warmup import WARMUP_AGENT, warm_up
-from graph.memory.write import StructuredFact, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredFact
 from graph.providers import Embedder
 from tests.cypher import load_query
 from tests.fakes import AccessRecorder

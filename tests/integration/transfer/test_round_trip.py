@@ -17,11 +17,12 @@ from typer.testing import CliRunner
 
 from graph.errors import BadInput
 from graph.executor import Executor
+from graph.memory.curation.edits import forget
 from graph.memory.read import Retriever
+from graph.memory.remember import remember
 from graph.memory.spaces import embedder_name, recorded_space
 from graph.memory.transfer import export_agent, import_agent, map_id
-from graph.memory.write import StructuredEntity, StructuredFact, WritePipeline, remember
-from graph.memory.write.admin import forget
+from graph.memory.write import StructuredEntity, StructuredFact, WritePipeline
 from graph.providers import Embedder, HashEmbedder
 from server.cli import app
 from tests.cypher import load_query

@@ -15,8 +15,9 @@ from graph.memory.jobs import JobQueue
 from graph.memory.jobs.async_write import write_async
 from graph.memory.read import Retriever
 from graph.memory.reembed import reembed_agent, vector_text
+from graph.memory.remember import remember
 from graph.memory.spaces import recorded_space
-from graph.memory.write import StructuredFact, WritePipeline, remember
+from graph.memory.write import StructuredFact, WritePipeline
 from graph.providers import HashEmbedder
 from tests.cypher import load_query
 

@@ -8,7 +8,8 @@ import pytest
 
 from graph.executor import Executor
 from graph.memory.read.search import index_min_score
-from graph.memory.write import StructuredEvent, WritePipeline, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEvent, WritePipeline
 from graph.providers import Embedder
 
 pytestmark = pytest.mark.neo4j

@@ -8,14 +8,9 @@ import pytest
 
 from graph.errors import BadInput, NotFound
 from graph.executor import Executor
-from graph.memory.write import (
-    StructuredEntity,
-    StructuredFact,
-    StructuredRelation,
-    forget,
-    merge_entities,
-    remember,
-)
+from graph.memory.curation.edits import forget, merge_entities
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.providers import HashEmbedder
 from tests.integration.write.helpers import counts
 from tests.integration.write.history import fact_history, facts_as_of, get_fact, relationships_as_of

@@ -14,7 +14,8 @@ import pytest
 from graph.executor import Executor
 from graph.memory.jobs import DocumentConfig, JobDeps, JobQueue, JobsConfig, Worker, WorkerConfig
 from graph.memory.jobs.async_write import write_async
-from graph.memory.write import PIIRejected, WriteConfig, WritePipeline, remember
+from graph.memory.remember import remember
+from graph.memory.write import PIIRejected, WriteConfig, WritePipeline
 from graph.memory.write.models import StructuredEntity, StructuredFact, StructuredRelation
 from graph.providers import HashEmbedder
 from server.composition import default_handlers
@@ -220,7 +221,7 @@ async def test_async_write_keeps_no_pii_in_the_job_or_the_prompt(
 
 def test_structured_inputs_are_not_mutated() -> None:
     # redaction works on copies: the caller's objects keep what the caller sent
-    from graph.memory.write.redact import redact_import
+    from graph.memory.remember.redact import redact_import
 
     ent = StructuredEntity(name=f"Eve {EMAIL}")
     rel = StructuredRelation(source=EMAIL, target="Bob", type="knows")

@@ -8,13 +8,9 @@ from datetime import UTC, datetime
 import pytest
 
 from graph.executor import Executor
-from graph.memory.write import (
-    StructuredEntity,
-    StructuredFact,
-    StructuredRelation,
-    forget,
-)
-from graph.memory.write.remember import remember
+from graph.memory.curation.edits import forget
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.providers import Embedder
 from tests.integration.write.history import relationships_as_of
 

@@ -7,13 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from graph.executor import Executor
-from graph.memory.write import (
-    StructuredEntity,
-    StructuredEvent,
-    StructuredFact,
-    StructuredRelation,
-    remember,
-)
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredEvent, StructuredFact, StructuredRelation
 from graph.providers import HashEmbedder
 from tests.cypher import load_query
 

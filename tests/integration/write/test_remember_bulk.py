@@ -10,7 +10,8 @@ import pytest
 
 from graph.errors import BadInput
 from graph.executor import Executor
-from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.providers import HashEmbedder
 from tests.cypher import load_query
 

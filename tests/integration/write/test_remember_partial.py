@@ -11,7 +11,8 @@ import pytest
 
 from graph.errors import GraphUnavailable
 from graph.executor import Executor, Transaction
-from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.providers import HashEmbedder
 from tests.cypher import load_query
 from tests.fakes import WrappedExecutor

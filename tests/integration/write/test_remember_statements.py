@@ -10,7 +10,8 @@ from datetime import UTC, datetime
 import pytest
 
 from graph.executor import Executor, Neo4jExecutor
-from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation, remember
+from graph.memory.remember import remember
+from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.providers import Embedder
 from tests.bench.profiling import ProfilingExecutor
 from tests.cypher import load_query

@@ -13,11 +13,13 @@ import pytest
 
 from graph.agent_deletion import delete_agent
 from graph.executor import Executor, Neo4jExecutor
+from graph.memory.remember import remember
 from graph.memory.text import fold
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.memory.write.config import Scan
-from graph.memory.write.reads import load_context, load_entity_candidates, load_fact_candidates
-from graph.memory.write.remember import remember
+from graph.memory.write.extract.context import load_context
+from graph.memory.write.reconcile.candidates import load_fact_candidates
+from graph.memory.write.resolve.candidates import load_entity_candidates
 from graph.providers import Embedder
 from graph.vector_search import detect
 from tests.bench.profiling import ProfilingExecutor, operators

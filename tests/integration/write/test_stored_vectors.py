@@ -15,9 +15,10 @@ from graph.memory.documents import ingest_document
 from graph.memory.jobs import JobDeps, JobQueue, JobsConfig, Worker, WorkerConfig
 from graph.memory.maintenance.consolidate import consolidate_agent
 from graph.memory.reembed import reembed_agent
+from graph.memory.remember import remember
 from graph.memory.text import event_embedding_text
 from graph.memory.transfer import export_agent, import_agent
-from graph.memory.write import StructuredEvent, StructuredFact, WritePipeline, remember
+from graph.memory.write import StructuredEvent, StructuredFact, WritePipeline
 from graph.providers import Embedder
 from server.composition import default_handlers
 from tests.cypher import load_query

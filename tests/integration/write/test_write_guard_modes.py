@@ -301,7 +301,8 @@ async def test_round_trips_per_message_are_bounded(
 async def test_already_logged_event_is_not_duplicated(
     executor: Executor, agent_id: str, hash_embedder: HashEmbedder
 ) -> None:
-    from graph.memory.write import StructuredEvent, remember
+    from graph.memory.remember import remember
+    from graph.memory.write import StructuredEvent
 
     await remember(
         executor,

@@ -14,10 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graph.memory.text import fold
+from graph.memory.write.commit.plan import build_plan
 from graph.memory.write.extract.extraction import ExtractedFact
 from graph.memory.write.extract.offline import extract_with, load_nlp
-from graph.memory.write.planning import EntityInfo, FactItem, RelationItem, build_plan
 from graph.memory.write.reconcile.decisions import FactDecision
+from graph.memory.write.reconcile.items import FactItem, RelationItem
+from graph.memory.write.resolve.stage import EntityInfo
 from tests.bench.corpus_texts import BENCH, sample
 
 FRAGMENTS = [

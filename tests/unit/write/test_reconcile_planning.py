@@ -8,18 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from graph.memory.write.commit.plan import block_reason, build_plan
 from graph.memory.write.extract.extraction import ExtractedFact
-from graph.memory.write.planning import (
-    EntityInfo,
-    FactItem,
-    RelationItem,
-    apply_single_valued,
-    block_reason,
-    build_plan,
-    find_evidence,
-    flag_contradictions,
-    mentions,
-)
 from graph.memory.write.reconcile.decisions import (
     ExistingFact,
     ExistingRelation,
@@ -30,6 +20,15 @@ from graph.memory.write.reconcile.decisions import (
     offline_decision,
     validate_llm_decision,
 )
+from graph.memory.write.reconcile.items import (
+    FactItem,
+    RelationItem,
+    apply_single_valued,
+    find_evidence,
+    flag_contradictions,
+    mentions,
+)
+from graph.memory.write.resolve.stage import EntityInfo
 
 NOW = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -294,7 +293,7 @@ def test_known_context_budget() -> None:
 
 def test_informed_answer_actions_are_parsed_and_validated() -> None:
     from graph.memory.write.extract.extraction import harden
-    from graph.memory.write.planning import FactItem
+    from graph.memory.write.reconcile.items import FactItem
     from graph.memory.write.reconcile.stage import informed_decision
 
     ex = harden(

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from graph.errors import BadInput
+from graph.memory.remember.rows import MAX_NAME_CHARS, MAX_TEXT_CHARS, check_sizes
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.memory.write.models import StructuredEvent
-from graph.memory.write.remember.rows import MAX_NAME_CHARS, MAX_TEXT_CHARS, check_sizes
 
 LONG_TEXT = "x" * (MAX_TEXT_CHARS + 1)
 LONG_NAME = "n" * (MAX_NAME_CHARS + 1)

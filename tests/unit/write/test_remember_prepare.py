@@ -6,13 +6,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from graph.memory.remember.names import Registry
+from graph.memory.remember.prepare import entity_rows, plan_fact_batches, prepare_rows
 from graph.memory.write import RememberResult, StructuredEntity, StructuredFact
-from graph.memory.write.remember.names import Registry
-from graph.memory.write.remember.prepare import (
-    entity_rows,
-    plan_fact_batches,
-    prepare_rows,
-)
 
 
 def _rows(facts: list[StructuredFact]):  # type: ignore[no-untyped-def]

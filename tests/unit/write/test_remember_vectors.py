@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from graph.errors import BadInput
+from graph.memory.remember.rows import check_vectors
 from graph.memory.write import StructuredEntity, StructuredFact
-from graph.memory.write.remember.rows import check_vectors
 
 
 def test_vectors_of_the_embedders_size_pass() -> None:

@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
+from graph.executor import Executor
 from graph.memory.write.config import WriteConfig
-from graph.memory.write.llm_stages import LLMSession, reconcile_batch
-from graph.memory.write.planning import FactItem
+from graph.memory.write.extract.extraction import Extraction
+from graph.memory.write.llm import LLMSession
+from graph.memory.write.reconcile.candidates import load_fact_candidates
 from graph.memory.write.reconcile.decisions import (
+    ExistingFact,
+    ExistingRelation,
     FactDecision,
+    NewRelation,
     fast_decision,
+    hybrid_rank,
     is_retraction,
     offline_decision,
+    second_values,
     validate_llm_decision,
 )
+from graph.memory.write.reconcile.items import (
+    FactItem,
+    RelationItem,
+    apply_single_valued,
+    flag_contradictions,
+)
+from graph.memory.write.reconcile.llm import reconcile_batch
+from graph.memory.write.trace import WriteRun
 
-__all__ = ["decide", "informed_decision"]
+__all__ = ["decide", "informed_decision", "reconcile_facts", "refuse_second_values"]
 
 
 def informed_decision(
@@ -137,3 +152,86 @@ async def decide(
         )
     warnings += session.warnings
     session.warnings = []
+
+
+async def reconcile_facts(
+    executor: Executor,
+    agent_id: str,
+    items: list[FactItem],
+    live: list[FactItem],
+    relations: list[RelationItem],
+    ex: Extraction,
+    cfg: WriteConfig,
+    session: LLMSession | None,
+    run: WriteRun,
+) -> list[str]:
+    """The reconcile stage: each live fact's candidates (one read), its decision, single-valued
+    supersession and contradiction flags. Returns the ids of the relationships to close."""
+    single = tuple(cfg.single_valued_relations)
+    cand_rows, active_rows = await load_fact_candidates(
+        executor,
+        agent_id,
+        [
+            {
+                "index": i.index,
+                "subject_key": i.subject_key,
+                "content_hash": i.content_hash,
+                "embedding": i.embedding,
+            }
+            for i in live
+        ],
+        cfg.reconcile_candidates * 2,  # over-fetch by vector, keep the top by hybrid score
+        [
+            {"key": key, "type": type_}
+            for key, type_ in sorted(
+                {(r.source_key, r.type) for r in relations if r.type in single}
+            )
+        ],
+        cfg.reconcile_add_below,
+        cfg.scan,
+    )
+    for row in cand_rows:
+        items[row["index"]].candidates.append(
+            ExistingFact(
+                row["id"], row["text"], float(row["similarity"]), float(row["confidence"] or 0)
+            )
+        )
+    for item in live:
+        item.candidates = hybrid_rank(item.text, item.candidates, cfg.reconcile_candidates)
+    await decide(live, session, cfg, run.warnings, ex.known_ids)
+    active = [
+        ExistingRelation(
+            r["id"], r["source_key"], r["target_key"], r["type"], r["evidence_fact_id"]
+        )
+        for r in active_rows
+    ]
+    refuse_second_values(relations, active, cfg.first_value_relations, run.warnings)
+    superseding = tuple(t for t in single if t not in cfg.first_value_relations)
+    close_rels = apply_single_valued(items, relations, active, superseding)
+    for item in live:
+        flag_contradictions(item)
+    run.step("reconcile", decisions={i.index: i.decision.action for i in live if i.decision})
+    return close_rels
+
+
+def refuse_second_values(
+    relations: list[RelationItem],
+    active: list[ExistingRelation],
+    first_value: tuple[str, ...],
+    warnings: list[str],
+) -> None:
+    """Drop (in place) the new relations of a type that keeps its first target when the
+    source already has another one; the fact that said it is still written."""
+    if not first_value:
+        return
+    new = [NewRelation(r.source_key, r.target_key, r.type) for r in relations]
+    refused = {
+        (rel.source_key, rel.target_key, rel.type): old
+        for rel, old in second_values(new, active, first_value)
+    }
+    for key, old in refused.items():
+        warnings.append(
+            f"ontology: {key[2]} keeps its first value ({key[0]} → {old.target_key}); "
+            f"{key[1]} refused"
+        )
+    relations[:] = [r for r in relations if (r.source_key, r.target_key, r.type) not in refused]

@@ -10,9 +10,8 @@ from graph.executor import Executor
 from graph.memory.text import entity_key, fold
 from graph.memory.write.config import WriteConfig
 from graph.memory.write.extract.extraction import Extraction
-from graph.memory.write.llm_stages import LLMSession, disambiguate
-from graph.memory.write.planning import EntityInfo
-from graph.memory.write.reads import load_entity_candidates
+from graph.memory.write.llm import LLMSession
+from graph.memory.write.resolve.candidates import load_entity_candidates
 from graph.memory.write.resolve.decisions import (
     RELATIONSHIP_TERMS,
     SPEAKER_PRONOUNS,
@@ -22,8 +21,10 @@ from graph.memory.write.resolve.decisions import (
     speaker_key,
     strip_hint,
 )
+from graph.memory.write.resolve.llm import disambiguate
 
 __all__ = [
+    "EntityInfo",
     "KnownEntities",
     "Mention",
     "Resolved",
@@ -35,6 +36,17 @@ __all__ = [
     "resolve_mentions",
     "resolved_entities",
 ]
+
+
+@dataclass
+class EntityInfo:
+    key: str
+    name: str
+    type: str
+    is_new: bool
+    surfaces: list[str] = field(default_factory=list)
+    embedding: list[float] | None = None
+    profile_text: str | None = None
 
 
 @dataclass

@@ -8,7 +8,7 @@ from typing import Any
 
 from graph.memory.text import content_hash, normalize
 from graph.memory.write.extract.extraction import ExtractedFact, Extraction
-from graph.memory.write.planning import FactItem, RelationItem, find_evidence, mentions
+from graph.memory.write.reconcile.items import FactItem, RelationItem, find_evidence, mentions
 from graph.memory.write.resolve.stage import Resolved
 
 __all__ = ["Assembled", "assemble", "fact_item"]

@@ -3,43 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from graph.errors import BadInput
-from graph.memory.text import clean_text
 from graph.memory.write.models import PIIRejected
 
-__all__ = [
-    "MAX_LABEL_CHARS",
-    "MAX_THREAD_ID_CHARS",
-    "GuardResult",
-    "PIIFinding",
-    "PIIResult",
-    "guard_message",
-    "redact_context",
-    "redact_text",
-    "scan_pii",
-    "stored_label",
-]
-
-
-@dataclass(frozen=True)
-class GuardResult:
-    text: str
-    empty: bool
-    warnings: list[str] = field(default_factory=list)
-
-
-def guard_message(message: str | None, max_chars: int) -> GuardResult:
-    """Clean the raw message; empty → ``empty``; oversized → truncated with a warning."""
-    text = clean_text(message or "")
-    if not text.strip():
-        return GuardResult("", True)
-    warnings: list[str] = []
-    if len(text) > max_chars:
-        warnings.append(f"message truncated from {len(text)} to {max_chars} characters")
-        text = text[:max_chars]
-    return GuardResult(text.strip(), False, warnings)
+__all__ = ["PIIFinding", "PIIResult", "redact_context", "redact_text", "scan_pii"]
 
 
 @dataclass(frozen=True)
@@ -116,6 +84,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str], bool], ...] = (
         True,
     ),
 )
+
+
 # A keyword that announces a secret without a clear span cannot be redacted safely.
 _SECRET_HINT = re.compile(r"(?i)\b(?:my|the|our)\s+(?:password|passphrase|pin|senha)\b")
 
@@ -192,26 +162,3 @@ def redact_context(messages: list[str], mode: str) -> list[str]:
     if mode == "off":
         return list(messages)
     return [redact_text(m, "redact").text for m in messages]
-
-
-# Longest short label stored as given: a forget or merge reason, a job subject; a thread id.
-MAX_LABEL_CHARS = 1_000
-MAX_THREAD_ID_CHARS = 200
-
-
-def stored_label(
-    value: str | None, mode: str, what: str, max_chars: int = MAX_LABEL_CHARS
-) -> str | None:
-    """A short client-given label that is stored (thread id, reason, job subject): refused
-    when longer than ``max_chars``, then put under the operator's PII policy like any stored
-    text (``redact`` replaces clear spans, ``reject`` refuses, naming ``what``).
-
-    Raises:
-        BadInput: longer than ``max_chars``.
-        PIIRejected: reject mode and the label holds a clear PII span.
-    """
-    if value is None:
-        return None
-    if len(value) > max_chars:
-        raise BadInput(f"{what} is at most {max_chars} characters (got {len(value)})")
-    return redact_text(value, mode, what).text

@@ -5,6 +5,6 @@
 the report of items not stored after a partial failure).
 """
 
-from graph.memory.write.remember.importer import API_MAX_ITEMS, BATCH_SIZE, Progress, remember
+from graph.memory.remember.importer import API_MAX_ITEMS, BATCH_SIZE, Progress, remember
 
 __all__ = ["API_MAX_ITEMS", "BATCH_SIZE", "Progress", "remember"]

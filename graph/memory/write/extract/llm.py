@@ -1,20 +1,17 @@
-"""The LLM calls of the write pipeline: informed extraction, blind fallback extraction, entity
-disambiguation and reconciliation. Each call is fail-safe: errors become warnings and a
-``None``/empty answer, never an exception."""
+"""The extraction's model calls: the informed extraction (one call, with the known names and
+facts) and the blind fallback (entities, then facts and relations), with their answer schemas."""
 
 from __future__ import annotations
 
 import asyncio
-import json
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from graph.memory import prompts
 from graph.memory.write.extract.extraction import Extraction, KnownContext, harden
-from graph.providers import ChatLLM, TokenUsage
+from graph.memory.write.llm import CallFailed, LLMSession
 
-__all__ = ["CallFailed", "LLMSession", "blind_extraction", "informed_extraction"]
+__all__ = ["INFORMED_SCHEMA", "blind_extraction", "informed_extraction"]
+
 
 _ENTITY_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -34,6 +31,8 @@ _ENTITY_SCHEMA: dict[str, Any] = {
     },
     "required": ["entities"],
 }
+
+
 _FACT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -58,6 +57,8 @@ _FACT_SCHEMA: dict[str, Any] = {
     },
     "required": ["facts"],
 }
+
+
 _RELATION_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -77,6 +78,8 @@ _RELATION_SCHEMA: dict[str, Any] = {
     },
     "required": ["relations"],
 }
+
+
 _INFORMED_FACT: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -87,6 +90,8 @@ _INFORMED_FACT: dict[str, Any] = {
     },
     "required": ["subject", "text", "action"],
 }
+
+
 INFORMED_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -99,68 +104,6 @@ INFORMED_SCHEMA: dict[str, Any] = {
     },
     "required": ["entities", "facts", "relations"],
 }
-_DECISION_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"decisions": {"type": "array", "items": {"type": "object"}}},
-    "required": ["decisions"],
-}
-_MATCH_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"matches": {"type": "array", "items": {"type": "object"}}},
-    "required": ["matches"],
-}
-
-
-# The calls whose answers carry entity or relation types (the ontology is shown to them).
-_TYPED_STAGES = frozenset({"extract_informed", "extract_entities", "extract_relations"})
-
-
-class CallFailed(Exception):
-    """Internal marker: the endpoint failed (timeout/transport), as opposed to bad output."""
-
-
-@dataclass
-class LLMSession:
-    """One write call's view of the LLM: accumulates usage, call count, warnings and trace."""
-
-    llm: ChatLLM
-    usage: TokenUsage = field(default_factory=TokenUsage)
-    calls: int = 0
-    warnings: list[str] = field(default_factory=list)
-    trace: list[dict[str, Any]] = field(default_factory=list)
-    # The agent's ontology as the extraction prompts show it (None: the open built-in one,
-    # and the prompts are unchanged).
-    ontology: dict[str, Any] | None = None
-
-    async def ask(
-        self, stage: str, payload: dict[str, Any], schema: dict[str, Any], timeout_s: float
-    ) -> Any:
-        """One JSON call. Returns the parsed object, or None for unusable output.
-
-        Raises:
-            CallFailed: timeout or transport error (after the provider's own retries).
-        """
-        self.calls += 1
-        system = prompts.load(stage)
-        if self.ontology is not None and stage in _TYPED_STAGES:
-            payload = {**payload, "ontology": self.ontology}
-            system = f"{system}\n\n{prompts.load('ontology_rules')}"
-        user = json.dumps(payload, ensure_ascii=False, default=str)
-        try:
-            resp = await self.llm.complete_json(
-                stage, system, user, schema=schema, timeout_s=timeout_s
-            )
-        except Exception as exc:  # LLMError, timeouts, or a provider bug: the stage degrades
-            self.warnings.append(f"{stage}: LLM call failed ({type(exc).__name__}): {exc}"[:300])
-            self.trace.append({"llm": stage, "ok": False, "error": "call_failed"})
-            raise CallFailed(stage) from exc
-        self.usage.add(resp.usage)
-        ok = isinstance(resp.data, dict)
-        self.trace.append({"llm": stage, "ok": ok, "prompt_version": prompts.version_of(stage)})
-        if not ok:
-            self.warnings.append(f"{stage}: the model's answer was not a JSON object")
-            return None
-        return resp.data
 
 
 def _base_payload(
@@ -256,49 +199,3 @@ async def blind_extraction(
         facts=facts.facts if facts else [],
         relations=rels.relations if rels else [],
     ), retried
-
-
-async def disambiguate(
-    session: LLMSession, message: str, items: list[dict[str, Any]], timeout_s: float
-) -> dict[int, str | None]:
-    """Entity resolution phase 3: one call for every ambiguous name. Index → chosen key or
-    None; only keys offered for that index are accepted."""
-    if not items:
-        return {}
-    try:
-        data = await session.ask(
-            "resolve_entities", {"message": message, "items": items}, _MATCH_SCHEMA, timeout_s
-        )
-    except CallFailed:
-        return {}
-    out: dict[int, str | None] = {}
-    offered = {it["index"]: {c["key"] for c in it["candidates"]} for it in items}
-    for match in (data or {}).get("matches", []) if isinstance(data, dict) else []:
-        if not isinstance(match, dict) or not isinstance(match.get("index"), int):
-            continue
-        key = match.get("key")
-        if key is None or key in offered.get(match["index"], set()):
-            out[match["index"]] = key
-        else:
-            session.warnings.append(f"resolve_entities: key {key!r} was not offered; ignored")
-    return out
-
-
-async def reconcile_batch(
-    session: LLMSession, items: list[dict[str, Any]], timeout_s: float
-) -> dict[int, Any] | None:
-    """Reconciliation for the ambiguous facts, one call. Index → raw decision; None when the
-    call failed (the caller then ADDs)."""
-    if not items:
-        return {}
-    try:
-        data = await session.ask("reconcile", {"facts": items}, _DECISION_SCHEMA, timeout_s)
-    except CallFailed:
-        return None
-    if not isinstance(data, dict) or not isinstance(data.get("decisions"), list):
-        return None
-    return {
-        d["index"]: d
-        for d in data["decisions"]
-        if isinstance(d, dict) and isinstance(d.get("index"), int)
-    }

@@ -12,6 +12,8 @@ from datetime import datetime
 from typing import Any
 
 from graph.errors import BadInput
+from graph.memory.remember.names import Registry
+from graph.memory.remember.rows import fact_props
 from graph.memory.text import (
     clean_text,
     content_hash,
@@ -29,8 +31,6 @@ from graph.memory.write.models import (
     StructuredFact,
     StructuredRelation,
 )
-from graph.memory.write.remember.names import Registry
-from graph.memory.write.remember.rows import fact_props
 
 __all__ = [
     "FactBatch",

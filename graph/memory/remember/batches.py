@@ -8,8 +8,8 @@ from datetime import datetime
 from typing import Any
 
 from graph.executor import Executor, Transaction
+from graph.memory.remember.prepare import FactBatch
 from graph.memory.spaces import claim_space
-from graph.memory.write.remember.prepare import FactBatch
 
 __all__ = ["write_entities", "write_events", "write_facts", "write_relations"]
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from graph.errors import BadInput, NotFound
 from graph.executor import Executor
-from graph.memory.write.admin import MergeResult, merge_entities
+from graph.memory.curation.edits import MergeResult, merge_entities
 
 __all__ = ["MergeDecision", "resolve_merge_candidate"]
 

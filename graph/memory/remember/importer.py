@@ -18,24 +18,10 @@ from typing import Any
 from graph.errors import BadInput
 from graph.executor import Executor, Transaction
 from graph.memory.ontology.store import ontology_in_force
-from graph.memory.spaces import embedder_name
-from graph.memory.write.models import (
-    RememberResult,
-    StructuredEntity,
-    StructuredEvent,
-    StructuredFact,
-    StructuredRelation,
-)
-from graph.memory.write.redact import redact_import
-from graph.memory.write.remember.batches import (
-    write_entities,
-    write_events,
-    write_facts,
-    write_relations,
-)
-from graph.memory.write.remember.conform import conform_import
-from graph.memory.write.remember.names import Registry, load_known
-from graph.memory.write.remember.prepare import (
+from graph.memory.remember.batches import write_entities, write_events, write_facts, write_relations
+from graph.memory.remember.conform import conform_import
+from graph.memory.remember.names import Registry, load_known
+from graph.memory.remember.prepare import (
     declare,
     entity_rows,
     event_rows,
@@ -43,11 +29,15 @@ from graph.memory.write.remember.prepare import (
     plan_fact_batches,
     prepare_rows,
 )
-from graph.memory.write.remember.rows import (
-    API_MAX_ITEMS,
-    check_sizes,
-    check_vectors,
-    report_partial,
+from graph.memory.remember.redact import redact_import
+from graph.memory.remember.rows import API_MAX_ITEMS, check_sizes, check_vectors, report_partial
+from graph.memory.spaces import embedder_name
+from graph.memory.write.models import (
+    RememberResult,
+    StructuredEntity,
+    StructuredEvent,
+    StructuredFact,
+    StructuredRelation,
 )
 from graph.providers import Embedder
 

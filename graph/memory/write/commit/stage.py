@@ -8,38 +8,20 @@ from datetime import datetime
 from typing import Any
 
 from graph.executor import Executor, Transaction
+from graph.memory.write.commit.plan import PlanOutput, build_plan
+from graph.memory.write.commit.store import Fence, commit
 from graph.memory.write.config import WriteConfig
 from graph.memory.write.extract.extraction import Extraction
-from graph.memory.write.llm_stages import LLMSession
+from graph.memory.write.llm import LLMSession
 from graph.memory.write.models import TokenCounts, WriteResult
-from graph.memory.write.planning import (
+from graph.memory.write.reconcile.items import (
     FactItem,
-    PlanOutput,
     RelationItem,
-    apply_single_valued,
-    build_plan,
-    flag_contradictions,
 )
-from graph.memory.write.reads import load_fact_candidates
-from graph.memory.write.reconcile.decisions import (
-    ExistingFact,
-    ExistingRelation,
-    NewRelation,
-    hybrid_rank,
-    second_values,
-)
-from graph.memory.write.reconcile.stage import decide
-from graph.memory.write.store import Fence, commit
+from graph.memory.write.reconcile.stage import reconcile_facts
 from graph.memory.write.trace import WriteRun
 
-__all__ = [
-    "account",
-    "copy_into",
-    "decide_and_commit",
-    "reconcile_facts",
-    "record_plan",
-    "save_receipt",
-]
+__all__ = ["account", "copy_into", "decide_and_commit", "record_plan", "save_receipt"]
 
 
 async def decide_and_commit(
@@ -120,89 +102,6 @@ async def decide_and_commit(
         cascaded=len(res.cascaded),
         relations=len(res.relations),
     )
-
-
-async def reconcile_facts(
-    executor: Executor,
-    agent_id: str,
-    items: list[FactItem],
-    live: list[FactItem],
-    relations: list[RelationItem],
-    ex: Extraction,
-    cfg: WriteConfig,
-    session: LLMSession | None,
-    run: WriteRun,
-) -> list[str]:
-    """The reconcile stage: each live fact's candidates (one read), its decision, single-valued
-    supersession and contradiction flags. Returns the ids of the relationships to close."""
-    single = tuple(cfg.single_valued_relations)
-    cand_rows, active_rows = await load_fact_candidates(
-        executor,
-        agent_id,
-        [
-            {
-                "index": i.index,
-                "subject_key": i.subject_key,
-                "content_hash": i.content_hash,
-                "embedding": i.embedding,
-            }
-            for i in live
-        ],
-        cfg.reconcile_candidates * 2,  # over-fetch by vector, keep the top by hybrid score
-        [
-            {"key": key, "type": type_}
-            for key, type_ in sorted(
-                {(r.source_key, r.type) for r in relations if r.type in single}
-            )
-        ],
-        cfg.reconcile_add_below,
-        cfg.scan,
-    )
-    for row in cand_rows:
-        items[row["index"]].candidates.append(
-            ExistingFact(
-                row["id"], row["text"], float(row["similarity"]), float(row["confidence"] or 0)
-            )
-        )
-    for item in live:
-        item.candidates = hybrid_rank(item.text, item.candidates, cfg.reconcile_candidates)
-    await decide(live, session, cfg, run.warnings, ex.known_ids)
-    active = [
-        ExistingRelation(
-            r["id"], r["source_key"], r["target_key"], r["type"], r["evidence_fact_id"]
-        )
-        for r in active_rows
-    ]
-    refuse_second_values(relations, active, cfg.first_value_relations, run.warnings)
-    superseding = tuple(t for t in single if t not in cfg.first_value_relations)
-    close_rels = apply_single_valued(items, relations, active, superseding)
-    for item in live:
-        flag_contradictions(item)
-    run.step("reconcile", decisions={i.index: i.decision.action for i in live if i.decision})
-    return close_rels
-
-
-def refuse_second_values(
-    relations: list[RelationItem],
-    active: list[ExistingRelation],
-    first_value: tuple[str, ...],
-    warnings: list[str],
-) -> None:
-    """Drop (in place) the new relations of a type that keeps its first target when the
-    source already has another one; the fact that said it is still written."""
-    if not first_value:
-        return
-    new = [NewRelation(r.source_key, r.target_key, r.type) for r in relations]
-    refused = {
-        (rel.source_key, rel.target_key, rel.type): old
-        for rel, old in second_values(new, active, first_value)
-    }
-    for key, old in refused.items():
-        warnings.append(
-            f"ontology: {key[2]} keeps its first value ({key[0]} → {old.target_key}); "
-            f"{key[1]} refused"
-        )
-    relations[:] = [r for r in relations if (r.source_key, r.target_key, r.type) not in refused]
 
 
 def record_plan(out: PlanOutput, result: WriteResult, run: WriteRun, cfg: WriteConfig) -> None:

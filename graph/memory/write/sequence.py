@@ -19,10 +19,11 @@ from graph.executor import Executor, Transaction
 from graph.memory.ontology import BUILTIN, Ontology
 from graph.memory.ontology.model import prompt_view
 from graph.memory.text import fold, word_ngrams
-from graph.memory.write.assemble import assemble
-from graph.memory.write.commit_stage import account, copy_into, decide_and_commit, save_receipt
+from graph.memory.write.commit.stage import account, copy_into, decide_and_commit, save_receipt
+from graph.memory.write.commit.store import AlreadyExtracted, Fence, WriteConflict
 from graph.memory.write.config import WriteConfig
 from graph.memory.write.extract.conform import fit_resolved
+from graph.memory.write.extract.context import load_context
 from graph.memory.write.extract.extraction import known_context, semantic_dedup
 from graph.memory.write.extract.stage import (
     Prepared,
@@ -30,14 +31,13 @@ from graph.memory.write.extract.stage import (
     extract_with_llm,
     prepare,
 )
-from graph.memory.write.llm_stages import LLMSession
+from graph.memory.write.llm import LLMSession
 from graph.memory.write.models import WriteResult
-from graph.memory.write.planning import FactItem, RelationItem
-from graph.memory.write.reads import load_context
+from graph.memory.write.reconcile.assemble import assemble
 from graph.memory.write.reconcile.decisions import FactDecision
+from graph.memory.write.reconcile.items import FactItem, RelationItem
 from graph.memory.write.resolve.stage import Resolved, resolve_mentions
 from graph.memory.write.shared_tx import SharedTransaction
-from graph.memory.write.store import AlreadyExtracted, Fence, WriteConflict
 from graph.memory.write.trace import WriteRun
 from graph.providers import ChatLLM, Embedder
 
