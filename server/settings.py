@@ -296,9 +296,9 @@ class Settings(BaseSettings):
     worker_enabled: bool = True
     warm_up: bool = Field(
         default=True,
-        description="API processes load the models and plan the hot statements at start "
-        "(graph/memory/warm_start.py) and report ready (/readyz) only after; off: they report "
-        "ready at once and the first requests pay for it",
+        description="API processes and the standalone worker load the models and plan the hot "
+        "statements at start (graph/memory/warm_start.py); the API reports ready (/readyz) only "
+        "after; off: it reports ready at once and the first requests (or jobs) pay for it",
     )
 
     # --- background jobs (graph/memory/jobs) ----------------------------------------------

@@ -90,9 +90,11 @@ async def _run_worker(
     memory, prepare = _memory()
     tracer_provider = configure_tracing(get_settings())
     await prepare()
-    # The models and the hot statements before the first job, not during it.
-    warmed = await warm_start(memory, log=typer.echo)
-    typer.echo(f"warmed up in {warmed.total_s:.1f}s")
+    # The models and the hot statements before the first job, not during it (unless
+    # HIPPOGRAPH_WARM_UP=false: then the first job pays for them).
+    if get_settings().warm_up:
+        warmed = await warm_start(memory, log=typer.echo)
+        typer.echo(f"warmed up in {warmed.total_s:.1f}s")
     handle = await start_worker(
         memory, concurrency=concurrency, scheduler=scheduler, kinds=kinds, agent_id=agent
     )

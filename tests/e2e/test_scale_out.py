@@ -160,6 +160,7 @@ def _stop_worker(proc: subprocess.Popen[str]) -> dict[str, int]:
     out, _ = proc.communicate(timeout=30)
     line = next((ln for ln in out.splitlines() if ln.startswith("stopped: ")), None)
     assert line is not None, out
+    assert "warmed up" not in out, out  # HIPPOGRAPH_WARM_UP=false (tests/conftest.py) holds
     return {k: int(v) for k, v in ast.literal_eval(line.removeprefix("stopped: ")).items()}
 
 
