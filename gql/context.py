@@ -12,7 +12,7 @@ from strawberry.types import Info as StrawberryInfo
 from gql.loaders import Loaders
 from gql.permissions import Principal
 from graph.executor import Executor
-from graph.memory.change_feed import ChangeFeed
+from graph.memory.changes import ChangeFeed
 from graph.memory.facade import Memory
 
 __all__ = ["Context", "Info"]

@@ -11,8 +11,7 @@ from gql.context import Info
 from gql.errors import ApiError, ErrorCode
 from gql.permissions import agent_subscription
 from gql.types.change import MemoryChange
-from graph.memory.change_feed import TooManySubscriptions
-from graph.memory.changes import decode_cursor
+from graph.memory.changes import TooManySubscriptions, decode_cursor
 
 __all__ = ["Subscription"]
 

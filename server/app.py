@@ -7,7 +7,7 @@ idempotent schema step; requests reach them through ``app.state.memory`` (a
 (outermost first): Host/Origin guard (server/origin.py) → request body size limit →
 WebSocket Origin guard → authentication + per-key rate limit → routes. ``/graphql`` also
 accepts WebSocket upgrades (graphql-transport-ws) for the ``memoryChanged`` subscription,
-fed by one poller per agent and process (``graph.memory.change_feed``).
+fed by one poller per agent and process (``graph.memory.changes``).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from gql.graphiql import HEADERS as GRAPHIQL_HEADERS
 from gql.permissions import ANONYMOUS
 from gql.schema import QueryLimits, build_schema
 from graph.errors import GraphError
-from graph.memory.change_feed import ChangeFeed
+from graph.memory.changes import ChangeFeed
 from graph.memory.warm_start import WarmStart, warm_start
 from graph.schema import ensure_schema
 from server.auth import ApiKeyStore, AuthMiddleware, Refusal, is_loopback, key_from_headers

@@ -20,7 +20,7 @@ from typing import Generic, TypeVar
 
 from graph.errors import GraphError, GraphUnavailable
 from graph.executor import Executor
-from graph.memory.changes import PAGE, Change, Position, read_changes
+from graph.memory.changes.rows import PAGE, Change, Position, read_changes
 
 __all__ = ["ChangeFeed", "ChangeStream", "SubscriberLagging", "TooManySubscriptions"]
 
