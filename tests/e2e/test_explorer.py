@@ -22,6 +22,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 from graph.agent_deletion import delete_agent
 from graph.executor import Executor
 from graph.memory.maintenance.duplicates import candidate_id
+from graph.memory.ontology import parse_ontology_text
+from graph.memory.ontology.service import define_ontology
 from server.auth import ApiKeyStore
 from server.explorer import CSP
 from tests.cypher import load_query
@@ -373,3 +375,32 @@ ENTITY = """query($agentId: ID!, $key: String!) {
 }"""
 
 HISTORY = """query($agentId: ID!, $id: ID!) { factHistory(agentId: $agentId, id: $id) { id } }"""
+
+
+@pytest.fixture
+async def support_agent(executor: Executor) -> AsyncIterator[str]:
+    """A fresh agent with the worked example's customer-support ontology (docs/ontology.md)."""
+    agent = f"support-{uuid.uuid4().hex[:10]}"
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "support-ontology.yaml"
+    ontology = parse_ontology_text(example.read_text(encoding="utf-8"))
+    await define_ontology(executor, "agent", agent, ontology)
+    yield agent
+    await delete_agent(executor, agent)
+
+
+def test_the_ontology_view_explains_the_agents_types(
+    browser: webdriver.Chrome, live_api: LiveApi, demo_agent: str, support_agent: str
+) -> None:
+    base = live_api.url
+    _use_key(browser, base, live_api.admin_key)
+    _view(browser, f"{base}/explorer#/ontology?agent={demo_agent}")
+    assert "built-in" in browser.find_element(By.ID, "ontology-summary").text
+    _view(browser, f"{base}/explorer#/ontology?agent={support_agent}")
+    summary = browser.find_element(By.ID, "ontology-summary").text
+    assert "customer-support" in summary and "version 1" in summary, summary
+    rows = browser.find_elements(By.CSS_SELECTOR, "#entity-types tr")
+    customer = next(r.text for r in rows if r.text.startswith("customer"))
+    assert "person" in customer and "client" in customer, customer
+    relations = browser.find_element(By.ID, "relation-types").text
+    assert "subscribed_to customer subscription one (a new one replaces it)" in relations
+    assert "owns customer product many owned_by" in relations
