@@ -16,7 +16,7 @@ handlers a standard worker runs.
 
 from __future__ import annotations
 
-import openai
+from typing import TYPE_CHECKING
 
 from graph.executor import Executor, connect
 from graph.memory.documents.ingest import chunk_extract_handler, document_ingest_handler
@@ -54,6 +54,9 @@ from graph.providers import (
 from graph.providers.base import read_options
 from graph.providers.embedders import E5_VARIANTS, find_tokenizer
 from server.settings import Settings
+
+if TYPE_CHECKING:
+    import openai
 
 __all__ = [
     "KINDS",
@@ -167,6 +170,8 @@ def jobs_config(settings: Settings) -> JobsConfig:
 
 
 def _openai_client(settings: Settings) -> openai.AsyncOpenAI:
+    import openai  # a second of imports, paid only by a process that talks to a model endpoint
+
     key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else "not-needed"
     return openai.AsyncOpenAI(
         base_url=settings.llm_base_url, api_key=key, max_retries=0, timeout=settings.llm_timeout_s
