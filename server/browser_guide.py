@@ -1,6 +1,6 @@
 """A Neo4j Browser guide (``:play http://<api>/browser-guide``) served by our app.
 
-Its slides carry the five saved queries of ``cypher/browser/`` as clickable blocks, with the
+Its slides carry the saved queries of ``cypher/browser/`` as clickable blocks, with the
 parameters preset for the demo agent; ``/browser-guide/hippograph.grass`` is the style sheet.
 The local Neo4j's ``neo4j.conf`` allow-lists our host and, through ``browser.post_connect_cmd``
 (``post_connect_cmd``), applies the style, sets the parameters and opens the guide right after
@@ -36,6 +36,7 @@ _ORDER = (
     "invalidated_relationships",
     "changes_since",
     "top_entities",
+    "types_in_use",
 )
 _CORS = {
     "Access-Control-Allow-Origin": "*",

@@ -46,6 +46,7 @@ def test_every_saved_query_returns_rows(demo_agent: str) -> None:
         "browser/fact_version_chain",
         "browser/invalidated_relationships",
         "browser/top_entities",
+        "browser/types_in_use",
     }
     for name, rows in results.items():
         assert rows, f"{name} returned no rows on the demo agent"
@@ -54,6 +55,8 @@ def test_every_saved_query_returns_rows(demo_agent: str) -> None:
     evidence = {r["evidence"] for r in results["browser/invalidated_relationships"]}
     assert "Helena Maturana lives in Porto" in evidence
     assert results["browser/top_entities"][0]["name"] == "Guilherme Maturana"
+    in_use = {(r["kind"], r["type"]): r for r in results["browser/types_in_use"]}
+    assert in_use[("relationship", "lives_in")]["ontology"] == "built-in"
 
 
 def test_every_saved_query_has_the_header_and_is_documented() -> None:
