@@ -17,6 +17,9 @@
 
 Nothing a block is given is deleted later: LlamaIndex flushes old turns out of its short-term
 buffer into the block, and they stay in the memory as versioned facts (``forget`` retires one).
+The block's ``priority`` is 0 unless set, so LlamaIndex never truncates it: the service already
+fits the context to its token budget. With a priority, an over-budget ``Memory`` drops the
+block's context whole (LlamaIndex's default truncation), never part of a fact.
 """
 
 from __future__ import annotations
