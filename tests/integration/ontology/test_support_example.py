@@ -56,6 +56,16 @@ async def _relations(memory: Any, agent_id: str, key: str) -> set[tuple[str, str
     }
 
 
+async def _forget(memory: Any, agent_id: str, text: str) -> None:
+    facts = "query($a: ID!) { facts(agentId: $a, first: 50) { edges { node { id text } } } }"
+    listed = (await gql(memory, facts, {"a": agent_id})).data["facts"]["edges"]
+    fact_id = next(e["node"]["id"] for e in listed if e["node"]["text"] == text)
+    forget = (
+        """mutation($a: ID!, $f: ID!) { forget(agentId: $a, factId: $f) { errors { code } } }"""
+    )
+    assert (await gql(memory, forget, {"a": agent_id, "f": fact_id})).data["forget"]["errors"] == []
+
+
 async def _types(memory: Any, agent_id: str) -> dict[str, str]:
     res = await gql(memory, ENTITIES, {"a": agent_id, "t": None})
     return {e["node"]["key"]: e["node"]["type"] for e in res.data["entities"]["edges"]}
@@ -137,6 +147,13 @@ async def test_the_support_example_with_an_llm(
         {"a": agent_id},
     )
     assert stamped[0]["v"] == [1]
+    # The answer said "owned_by"; one relationship holds both readings: retracting the fact
+    # that evidences it closes it, seen from either end.
+    await _forget(memory, agent_id, "Maria Souza bought an X200 headset")
+    assert ("owns", "product:x200_headset", False) in await _relations(memory, agent_id, maria)
+    product = await gql(memory, ENTITY, {"a": agent_id, "k": "product:x200_headset"})
+    incoming = [r for r in product.data["entity"]["relationships"] if r["type"] == "owns"]
+    assert [r["direction"] for r in incoming] == ["INCOMING"] and incoming[0]["validTo"]
 
 
 async def test_the_support_example_offline(
