@@ -404,3 +404,49 @@ def test_the_ontology_view_explains_the_agents_types(
     relations = browser.find_element(By.ID, "relation-types").text
     assert "subscribed_to customer subscription one (a new one replaces it)" in relations
     assert "owns customer product many owned_by" in relations
+
+
+def test_the_live_view_shows_new_facts_without_reload(
+    browser: webdriver.Chrome, live_api: LiveApi, scoped_key: dict[str, str]
+) -> None:
+    """The Live view subscribes to memoryChanged over a WebSocket: a fact remembered through
+    the API appears on the open page, and leaves it when forgotten, with no reload."""
+    base, agent, key = live_api.url, scoped_key["agent"], scoped_key["key"]
+    _use_key(browser, base, key)
+    _view(browser, f"{base}/explorer#/live?agent={agent}")
+    WebDriverWait(browser, 30).until(
+        lambda b: b.find_element(By.ID, "live-status").get_attribute("data-state") == "live"
+    )
+    browser.execute_script("window.sameDocument = true")
+    text = "Ana Souza adopted a cat named Miso"
+    remembered = _gql(
+        base,
+        key,
+        "mutation($a: ID!, $t: String!) { remember(agentId: $a, facts: [{text: $t, "
+        'subject: "Ana Souza"}]) { summary { factIds } errors { message } } }',
+        {"a": agent, "t": text},
+    )
+    fact_id = remembered["data"]["remember"]["summary"]["factIds"][0]  # type: ignore[index]
+    shown = f'#live-facts li[data-fact="{fact_id}"]'
+    WebDriverWait(browser, 30, ignored_exceptions=RERENDERED).until(
+        lambda b: b.find_element(By.CSS_SELECTOR, shown).text.startswith(text)
+    )
+    log = browser.find_element(By.CSS_SELECTOR, '#live-changes li[data-kind="FACT_ADDED"]')
+    assert text in log.text
+    forgot = _gql(
+        base,
+        key,
+        "mutation($a: ID!, $f: ID!) { forget(agentId: $a, factId: $f) { errors { message } } }",
+        {"a": agent, "f": fact_id},
+    )
+    assert forgot["data"]["forget"]["errors"] == []  # type: ignore[index]
+    WebDriverWait(browser, 30).until(
+        lambda b: (
+            not b.find_elements(By.CSS_SELECTOR, shown)
+            and b.find_elements(By.CSS_SELECTOR, '#live-changes li[data-kind="FACT_FORGOTTEN"]')
+        )
+    )
+    gone = browser.find_element(By.CSS_SELECTOR, '#live-changes li[data-kind="FACT_FORGOTTEN"]')
+    assert text not in gone.text
+    assert browser.execute_script("return window.sameDocument") is True  # never reloaded
+    _no_foreign_requests(browser)

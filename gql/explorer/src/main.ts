@@ -1,11 +1,12 @@
 // The memory explorer: hash-routed views over the GraphQL API (agents, search, entity, fact,
-// review, ontology). Each view renders into <main>; errors (a refused scope, a bad key) are shown in place.
+// live, review, ontology). Each view renders into <main>; errors (a refused scope, a bad key) are shown in place.
 import "./style.css";
 import { ApiError, apiKey, setApiKey } from "./api";
 import { h } from "./dom";
 import { agentsView } from "./views/agents";
 import { entityView } from "./views/entity";
 import { factView } from "./views/fact";
+import { liveView } from "./views/live";
 import { ontologyView } from "./views/ontology";
 import { reviewView } from "./views/review";
 import { searchView } from "./views/search";
@@ -17,6 +18,7 @@ const VIEWS: Record<string, View> = {
   search: searchView,
   entity: entityView,
   fact: factView,
+  live: liveView,
   review: reviewView,
   ontology: ontologyView,
 };

@@ -13,6 +13,7 @@ export async function agentsView(main: HTMLElement): Promise<void> {
     h("th", { scope: "row" }, a.agentId),
     h("td", {}, a.facts), h("td", {}, a.entities), h("td", {}, a.relations), h("td", {}, a.events),
     h("td", {}, link(route("search", { agent: a.agentId }), "Search", `Search ${a.agentId}`), " ",
+      link(route("live", { agent: a.agentId }), "Live", `Live changes of ${a.agentId}`), " ",
       link(route("review", { agent: a.agentId }), "Review", `Review ${a.agentId}`))));
   main.replaceChildren(h("h2", {}, "Agents"), h("table", { id: "agents" },
     h("caption", {}, "Agents this API key may read"),
