@@ -272,3 +272,52 @@ async def test_retrieve_keeps_the_types_asked_for(
     products = (await gql(memory, ask, {"a": agent_id, "t": ["product"]})).data["retrieve"]
     kinds = {f["subjectKey"].partition(":")[0] for f in products["facts"]}
     assert kinds and kinds <= {"product", "subscription"}  # a plan is a product
+
+
+FIRST_VALUE = """name: tickets
+entity_types: [ticket, product]
+relation_types:
+  - {name: about, source: ticket, target: product, single_valued: true, supersedes: false}
+"""
+
+
+async def test_a_single_valued_type_that_does_not_supersede_keeps_its_first_value(
+    executor: Executor, embedder: Embedder, agent_id: str
+) -> None:
+    applied, _ = await define_ontology(
+        executor, "agent", agent_id, parse_ontology_text(FIRST_VALUE)
+    )
+    assert applied.version == 1
+    llm = ScriptedLLM(
+        by_stage={
+            INFORMED: [
+                extraction(
+                    [("TCK-7", "ticket"), ("X200 headset", "product")],
+                    [("TCK-7", "Ticket TCK-7 is about the X200 headset")],
+                    [("TCK-7", "about", "X200 headset")],
+                ),
+                extraction(
+                    [("TCK-7", "ticket"), ("Y300 speaker", "product")],
+                    [("TCK-7", "Ticket TCK-7 is about the Y300 speaker")],
+                    [("TCK-7", "about", "Y300 speaker")],
+                ),
+            ]
+        }
+    )
+    memory = memory_for(executor, embedder, llm.chat())
+    await _write(memory, agent_id, "TCK-7 is about my X200 headset.")
+    second = await _write(memory, agent_id, "TCK-7 is about the Y300 speaker, actually.")
+    assert any(
+        "about keeps its first value (ticket:tck_7 → product:x200_headset); "
+        "product:y300_speaker refused" in w
+        for w in second
+    ), second
+    assert await _relations(memory, agent_id, "ticket:tck_7") == {
+        ("about", "product:x200_headset", True)
+    }
+    facts = "query($a: ID!) { facts(agentId: $a, first: 20) { edges { node { text } } } }"
+    texts = {
+        e["node"]["text"]
+        for e in (await gql(memory, facts, {"a": agent_id})).data["facts"]["edges"]
+    }
+    assert "Ticket TCK-7 is about the Y300 speaker" in texts  # the fact is still stored
