@@ -1,12 +1,15 @@
 """The option groups of ``retrieve``, one frozen dataclass per stage, with their defaults and
-the reasons for them (``graph.memory.read.config`` assembles them into ``RetrieveConfig``), and
-the flat vocabulary of per-call overrides: every field name is unique across the groups."""
+the reasons for them and each option's allowed values beside its default (``graph.options``;
+``graph.memory.read.config`` assembles the groups into ``RetrieveConfig``), and the flat
+vocabulary of per-call overrides: every field name is unique across the groups."""
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar
+
+from graph.options import option
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -49,8 +52,8 @@ DEFAULT_WEIGHTS: dict[str, float] = {
 class CandidateConfig:
     """The semantic and keyword signals: which facts become candidates."""
 
-    min_similarity: float = 0.20  # raw cosine in [-1, 1]
-    min_confidence: float = 0.55
+    min_similarity: float = option(0.20, -1.0, 1.0)  # raw cosine in [-1, 1]
+    min_confidence: float = option(0.55, 0.0, 1.0)
     semantic_limit: int = 60
     keyword_limit: int = 40
     # Keyword candidates + boost (switch for ablation and per-call tuning).
@@ -68,18 +71,18 @@ class GraphConfig:
 
     graph_limit: int = 60
     # Graph candidates whose cosine is computed = graph_limit × this (bounds hub entities).
-    graph_pool_factor: int = 4
+    graph_pool_factor: int = option(4, 1, 50)
     # BFS fan-out bound: the closest entities whose facts are read (each at most the pool).
-    graph_max_entities: int = 40
+    graph_max_entities: int = option(40, 1, 1000)
     # ... read closest first while the ABOUT degree of the strictly closer ones stays under
     # graph_limit × this: the answer is ordered by proximity first, so once closer entities
     # hold graph_limit visible facts a farther entity's cannot enter it (× 2: the degree also
     # counts facts the read skips, such as old versions).
-    graph_read_budget: int = 2
+    graph_read_budget: int = option(2, 1, 100)
     # A hub's bound (the traversal): at most pool × this visible facts read per entity.
-    hub_scan_factor: int = 4
-    max_hops: int = 2
-    hop_decay: float = 0.5
+    hub_scan_factor: int = option(4, 1, 100)
+    max_hops: int = option(2, 0, 2, note="the traversal file bound")
+    hop_decay: float = option(0.5, 0.0, 1.0)
     query_bonus: float = 1.5
     # Signal switches (ablation and per-call tuning): BFS from the planner's entities, the
     # planner's 1-hop neighbour expansion, aggregation by entity type.
@@ -92,22 +95,27 @@ class GraphConfig:
 class ScoringConfig:
     """The blend: weights, recency and confidence decay, pattern boost, the score cut."""
 
-    recency_half_life_days: float = 14.0
-    confidence_half_life_days: float = 365.0
-    confidence_weight: float = 0.2  # formula × (1 − cw + cw × effective confidence)
-    weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+    recency_half_life_days: float = option(14.0, 0.0, lo_open=True)
+    confidence_half_life_days: float = option(365.0, 0.0, lo_open=True)
+    confidence_weight: float = option(
+        0.2, 0.0, 1.0
+    )  # formula × (1 − cw + cw × effective confidence)
+    # option() is a dataclasses.field with a default factory: every config gets its own dict
+    weights: dict[str, float] = option(  # noqa: RUF009
+        lo=0.0, hi=5.0, keys=DEFAULT_WEIGHTS, factory=lambda: dict(DEFAULT_WEIGHTS)
+    )
     pattern_boost_max: float = 0.10
     pattern_saturation: ClassVar[int] = 10  # observations at which the pattern boost is full
     min_score: float = 0.15
     # The embedder's cosine of unrelated texts: the blend reads semantic as (cos − floor) /
     # (1 − floor) (ranking.calibrate). A retriever built without a config, and the composition
     # root, take it from the embedder (``similarity_floor``: MiniLM 0, e5 0.8).
-    semantic_floor: float = 0.0
+    semantic_floor: float = option(0.0, 0.0, 1.0, hi_open=True)
     # A multilingual embedder scores a fact in another language than the question lower than
     # one of the same meaning in the question's language (e5: about 0.04 on Pirá): that
     # cosine gap is added back to the other language's candidates (``ranking.language_gap``),
     # so a mixed memory is ranked as one. Taken from the embedder like the floor.
-    language_gap: float = 0.0
+    language_gap: float = option(0.0, 0.0, 0.2)
 
 
 @dataclass(frozen=True)
@@ -117,12 +125,12 @@ class ActivationConfig:
     the way, then to the facts about what it reached (0 seeds = off; docs/benchmarks.md,
     multi-hop)."""
 
-    activation_seeds: int = 3
-    activation_entities: int = 20
-    activation_per_entity: int = 3
+    activation_seeds: int = option(3, 0, 20)
+    activation_entities: int = option(20, 1, 200)
+    activation_per_entity: int = option(3, 1, 50)
     # About how many facts activation compares with the query (a vector read and a cosine
     # each): entities are read best first while the ABOUT degree of the better ones is below.
-    activation_read_budget: int = 240
+    activation_read_budget: int = option(240, 1, 100_000)
     # Fixed decay: activation across a relation whose type shares no word with the query, and
     # to a fact that shares an entity with a seed (hop 0).
     activation_unmatched: ClassVar[float] = 0.5
@@ -148,9 +156,9 @@ class ActivationConfig:
 class ContextConfig:
     """What the result holds and the formatted context's token budget."""
 
-    topk_facts: int = 20
-    topk_events: int = 8
-    context_max_tokens: int = 2000
+    topk_facts: int = option(20, 1, 500)
+    topk_events: int = option(8, 0, 200)
+    context_max_tokens: int = option(2000, 50)
     # Fixed shares of the budget: facts fill the hot tier, then the warm one; patterns the cold.
     hot_tier_ratio: ClassVar[float] = 0.50
     warm_tier_ratio: ClassVar[float] = 0.30
@@ -168,13 +176,13 @@ class RerankConfig:
     their semantic score from it."""
 
     enable_reranker: bool = True
-    rerank_pool: int = 40
-    reranker_weight: float = 0.70
+    rerank_pool: int = option(40, 1, 200)
+    reranker_weight: float = option(0.70, 0.0, 1.0)
     min_reranker_score: float = 0.10
-    reranker_timeout_s: float = 5.0
+    reranker_timeout_s: float = option(5.0, 0.0, lo_open=True)
     enable_rescore: bool = True
     rescore_pool: ClassVar[int] = 40
-    rescore_weight: float = 0.5
+    rescore_weight: float = option(0.5, 0.0, 1.0)
 
 
 @dataclass(frozen=True)

@@ -1,20 +1,29 @@
-"""Write-pipeline configuration: a dataclass of defaults, per-call overrides."""
+"""Write-pipeline configuration: one frozen dataclass per stage (guard, extraction,
+resolution, reconcile, commit), each option's allowed values beside its default
+(``graph.options``), united in ``WriteConfig``; per-call overrides checked by the same
+mechanism as ``retrieve``'s options."""
 
 from __future__ import annotations
 
 import dataclasses
-import typing
 from dataclasses import dataclass, replace
 from typing import Any
 
 from graph.errors import ConfigError
 from graph.memory.ontology.builtin import SINGLE_VALUED_RELATIONS
 from graph.memory.ontology.model import Ontology
+from graph.options import check_ranges, option, overridden
 
 __all__ = [
+    "GROUPS",
     "MODES",
     "PII_MODES",
     "SINGLE_VALUED_RELATIONS",
+    "CommitConfig",
+    "ExtractionConfig",
+    "GuardConfig",
+    "ReconcileConfig",
+    "ResolutionConfig",
     "Scan",
     "WriteConfig",
     "apply_overrides",
@@ -37,73 +46,113 @@ class Scan:
 
 
 @dataclass(frozen=True)
-class WriteConfig:
-    """Every knob of the write pipeline. Deployment settings are mapped onto it at the
-    composition root; ``config_overrides`` change fields for one call."""
+class GuardConfig:
+    """The guard: what the pipeline may do (``mode``, frozen mutations), the PII policy and
+    the size of a message it takes."""
 
-    mode: str = "full"
+    mode: str = option("full", choices=MODES)
     mutations_frozen: bool = False
-    min_fact_confidence_for_write: float = 0.55
-    pii_mode: str = "redact"
-    max_message_chars: int = 12_000
-    # extraction
+    pii_mode: str = option("redact", choices=PII_MODES)
+    max_message_chars: int = option(12_000, 1)
+    # Earlier messages given as context: how many, and each cut to this many characters
+    # before it reaches a prompt (context, not content: a long one is shortened, not refused).
+    recent_messages_max: int = option(5, 0)
+    recent_message_chars: int = option(2_000, 1)
+
+
+@dataclass(frozen=True)
+class ExtractionConfig:
+    """Extraction: the informed (LLM) path's context and limits, the offline path's ends, and
+    which extracted facts are kept."""
+
     enable_informed_extraction: bool = True
-    informed_extraction_topk: int = 10
-    informed_extraction_context_budget_tokens: int = 800
-    extraction_timeout_s: float = 30.0
-    max_facts: int = 20
-    max_entities: int = 50
-    min_fact_chars: int = 10
-    max_fact_chars: int = 2_000
-    semantic_dedup_threshold: float = 0.85
-    recent_messages_max: int = 5
-    # Each earlier message given as context is cut to this many characters before it reaches
-    # a prompt (context, not content: a long one is shortened, not refused).
-    recent_message_chars: int = 2_000
-    # entity resolution
-    fuzzy_threshold: float = 0.85
-    fuzzy_low_threshold: float = 0.50
-    enable_llm_resolution: bool = True
-    resolution_timeout_s: float = 15.0
-    min_prefix_chars: int = 3
-    # Nearest-neighbour reads (graph/memory/write/overfetch.py): an agent with at most
-    # entity_scan_max entities (a subject with at most fact_scan_max facts) is scanned exactly;
-    # larger ones go through the vector index, over-fetching up to overfetch_cap global hits
-    # per name or fact.
-    entity_scan_max: int = 200
-    fact_scan_max: int = 200
-    overfetch_cap: int = 4_096
+    informed_extraction_topk: int = option(10, 0)
+    informed_extraction_context_budget_tokens: int = option(800, 0)
+    extraction_timeout_s: float = option(30.0, 0.0, lo_open=True)
+    max_facts: int = option(20, 0)
+    max_entities: int = option(50, 0)
+    min_fact_chars: int = option(10, 0)
+    max_fact_chars: int = option(2_000, 1)
+    min_fact_confidence_for_write: float = option(0.55, 0.0, 1.0)
+    semantic_dedup_threshold: float = option(0.85, -1.0, 1.0)
     # Informed-extraction context of a large subject (index path): facts below this cosine to
     # the message are not shown.
-    context_min_similarity: float = 0.20
-    # reconciliation
-    reconcile_candidates: int = 5
-    reconcile_add_below: float = 0.50
-    reconcile_noop_at: float = 0.98
-    reconcile_timeout_s: float = 20.0
-    # The informed extraction reconciles against the facts and entities it was shown, in the
-    # same call. A fact candidate (ambiguous band) or entity candidate it was NOT shown is
-    # decided by the rules (False: one LLM call per message) or by a second call (True).
-    llm_calls_for_unseen: bool = False
+    context_min_similarity: float = option(0.20, -1.0, 1.0)
     # Offline extraction: common noun phrases may be relation ends ("X is a country singer"),
     # new entities of type "thing". For documents (chunk extraction turns it on); in a
     # conversation "her kids" or "painting" are not entities.
     offline_noun_phrase_ends: bool = False
-    # relations
-    relation_strength: float = 0.8
-    mirror_fact_confidence: float = 0.60
+
+
+@dataclass(frozen=True)
+class ResolutionConfig:
+    """Entity resolution: name similarity bands, the LLM's say on ambiguous names, and the
+    nearest-neighbour reads."""
+
+    fuzzy_threshold: float = option(0.85, -1.0, 1.0)
+    fuzzy_low_threshold: float = option(0.50, -1.0, 1.0)
+    enable_llm_resolution: bool = True
+    resolution_timeout_s: float = option(15.0, 0.0, lo_open=True)
+    min_prefix_chars: int = option(3, 1)
+    # Nearest-neighbour reads (graph/memory/write/overfetch.py): an agent with at most
+    # entity_scan_max entities (a subject with at most fact_scan_max facts) is scanned exactly;
+    # larger ones go through the vector index, over-fetching up to overfetch_cap global hits
+    # per name or fact.
+    entity_scan_max: int = option(200, 0)
+    fact_scan_max: int = option(200, 0)
+    overfetch_cap: int = option(4_096, 1)
+
+
+@dataclass(frozen=True)
+class ReconcileConfig:
+    """Reconciliation: the candidates a new fact is compared with and the similarity bands
+    that decide add / update / no-op."""
+
+    reconcile_candidates: int = option(5, 0)
+    reconcile_add_below: float = option(0.50, -1.0, 1.0)
+    reconcile_noop_at: float = option(0.98, -1.0, 1.0)
+    reconcile_timeout_s: float = option(20.0, 0.0, lo_open=True)
+    # The informed extraction reconciles against the facts and entities it was shown, in the
+    # same call. A fact candidate (ambiguous band) or entity candidate it was NOT shown is
+    # decided by the rules (False: one LLM call per message) or by a second call (True).
+    llm_calls_for_unseen: bool = False
+
+
+@dataclass(frozen=True)
+class CommitConfig:
+    """The commit: relations and their mirror facts, the ontology's single-valued types, and
+    the write's retries and idempotency claim."""
+
+    relation_strength: float = option(0.8, 0.0, 1.0)
+    mirror_fact_confidence: float = option(0.60, 0.0, 1.0)
     single_valued_relations: tuple[str, ...] = SINGLE_VALUED_RELATIONS
     # Set per write from the agent's ontology (graph/memory/ontology), never by a client:
     # single-valued types whose first target stays (a different one is refused), and the
     # ontology version its facts are stamped with (0: the built-in one, not stamped).
     first_value_relations: tuple[str, ...] = ()
-    ontology_version: int = 0
-    # persistence
-    write_retries: int = 2
+    ontology_version: int = option(0, 0)
+    write_retries: int = option(2, 0)
     # A pending idempotency claim older than this is taken over by a retry (its writer died or
     # lost Neo4j). Longer than the slowest legitimate write: 3 sequential extraction calls
     # (90 s) + resolution (15 s) + reconcile (20 s) + a transaction timeout (120 s) ≈ 245 s.
-    pending_receipt_ttl_s: float = 600.0
+    pending_receipt_ttl_s: float = option(600.0, 0.0, lo_open=True)
+
+
+# The stage groups, each option declared once with its allowed values beside its default.
+GROUPS: dict[str, type] = {
+    "guard": GuardConfig,
+    "extraction": ExtractionConfig,
+    "resolution": ResolutionConfig,
+    "reconcile": ReconcileConfig,
+    "commit": CommitConfig,
+}
+
+
+@dataclass(frozen=True)
+class WriteConfig(CommitConfig, ReconcileConfig, ResolutionConfig, ExtractionConfig, GuardConfig):
+    """Every knob of the write pipeline: the union of the stage groups above, read by flat
+    name (``config.max_facts``). Deployment settings are mapped onto it at the composition
+    root; ``config_overrides`` change fields for one call (``apply_overrides``)."""
 
     def under(self, ontology: Ontology) -> WriteConfig:
         """The configuration under an operator's ontology: its single-valued relation types
@@ -137,14 +186,7 @@ class WriteConfig:
         return Scan(self.entity_scan_max, self.fact_scan_max, self.overfetch_cap)
 
     def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            raise ConfigError(f"mode must be one of {MODES}, got {self.mode!r}")
-        if self.pii_mode not in PII_MODES:
-            raise ConfigError(f"pii_mode must be one of {PII_MODES}, got {self.pii_mode!r}")
-        if not 0.0 <= self.min_fact_confidence_for_write <= 1.0:
-            raise ConfigError("min_fact_confidence_for_write must be within [0, 1]")
-        if self.max_message_chars < 1:
-            raise ConfigError("max_message_chars must be positive")
+        check_ranges(self)
 
 
 # Cosine thresholds, on the scale of an embedder whose unrelated texts score about 0
@@ -196,47 +238,23 @@ def check_within_bounds(server: WriteConfig, overrides: dict[str, Any]) -> None:
     Raises:
         ConfigError: the first override that is outside the operator's bounds.
     """
-    for key in OPERATOR_ONLY:
-        if key in overrides:
-            raise ConfigError(
-                f"write option {key!r} is set by the operator and cannot be overridden per call"
-            )
+    overridden("write", overrides, _fields(server), ceilings=CEILINGS, operator_only=OPERATOR_ONLY)
     mode = overrides.get("mode")
-    if isinstance(mode, str) and mode in MODES and MODES.index(mode) > MODES.index(server.mode):
+    if isinstance(mode, str) and MODES.index(mode) > MODES.index(server.mode):
         raise ConfigError(
             f"write option 'mode' may only be stricter than the server's "
             f"{server.mode!r} (order: shadow < controlled < full), got {mode!r}"
         )
-    for key in CEILINGS:
-        value = overrides.get(key)
-        if (
-            isinstance(value, int | float)
-            and not isinstance(value, bool)
-            and value > getattr(server, key)
-        ):
-            raise ConfigError(
-                f"write option {key!r} may not exceed the server's value "
-                f"{getattr(server, key)!r}, got {value!r}"
-            )
 
 
-def _type_ok(value: Any, expected: Any) -> bool:
-    if expected is bool:
-        return isinstance(value, bool)
-    if expected is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if expected is float:
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if expected is str:
-        return isinstance(value, str)
-    origin = typing.get_origin(expected)
-    if origin is tuple:
-        return isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
-    return False
+def _fields(config: WriteConfig) -> dict[str, tuple[dataclasses.Field[Any], Any]]:
+    return {f.name: (f, getattr(config, f.name)) for f in dataclasses.fields(config)}
 
 
 def apply_overrides(config: WriteConfig, overrides: dict[str, Any] | None) -> WriteConfig:
-    """A copy of ``config`` with ``overrides`` applied after strict checks.
+    """A copy of ``config`` with ``overrides`` applied after the checks every pipeline's
+    overrides get (``graph.options.overridden``: unknown option, operator-only, type,
+    ceiling, range) and the write's own: ``mode`` only stricter.
 
     Raises:
         ConfigError: unknown key, a value whose type does not match the field, or a value
@@ -244,19 +262,8 @@ def apply_overrides(config: WriteConfig, overrides: dict[str, Any] | None) -> Wr
     """
     if not overrides:
         return config
-    hints = typing.get_type_hints(WriteConfig)
-    names = {f.name for f in dataclasses.fields(WriteConfig)}
-    changes: dict[str, Any] = {}
-    for key, value in overrides.items():
-        if key not in names:
-            raise ConfigError(f"unknown write option {key!r}")
-        if not _type_ok(value, hints[key]):
-            raise ConfigError(
-                f"write option {key!r} expects {getattr(hints[key], '__name__', hints[key])}, "
-                f"got {type(value).__name__}"
-            )
-        changes[key] = tuple(value) if isinstance(value, list) else value
-        if hints[key] is float:
-            changes[key] = float(value)
+    changes = overridden(
+        "write", overrides, _fields(config), ceilings=CEILINGS, operator_only=OPERATOR_ONLY
+    )
     check_within_bounds(config, changes)
     return dataclasses.replace(config, **changes)
