@@ -227,7 +227,9 @@ class ScriptedAgentModel:
 
     def client(self) -> openai.AsyncOpenAI:
         http = httpx.AsyncClient(transport=httpx.MockTransport(self.handler))
-        return openai.AsyncOpenAI(api_key="test", base_url="http://llm.test/v1", http_client=http)
+        return openai.AsyncOpenAI(
+            api_key="test", base_url="http://llm.test/v1", max_retries=0, http_client=http
+        )
 
 
 def answer_from_tool_output(body: dict[str, Any]) -> str:
