@@ -36,6 +36,7 @@ app = typer.Typer(help="Operator-defined entity and relation types.", no_args_is
 
 _AGENT = typer.Option(None, "--agent", help="The agent the ontology is for.")
 _TENANT = typer.Option(None, "--tenant", help="The tenant (every agent of it) the ontology is for.")
+_FILE = typer.Argument(..., help="The ontology document (YAML or JSON).")
 
 
 def _scope(agent: str | None, tenant: str | None) -> tuple[str, str]:
@@ -94,25 +95,23 @@ def _print_report(report: CheckReport) -> None:
 
 @app.command("check")
 def check_command(
-    file: Path = typer.Argument(..., help="The ontology document (YAML or JSON)."),
+    file: Path = _FILE,
     agent: str = _AGENT,
     tenant: str = _TENANT,
 ) -> None:
     """What applying FILE would change, and the stored items it would not fit. Changes nothing."""
-    scope, scope_id = _scope(agent, tenant)
-    new = _read(file)
+    scope, scope_id, new = (*_scope(agent, tenant), _read(file))
     _print_report(_run(lambda ex: check_ontology(ex, scope, scope_id, new)))
 
 
 @app.command("apply")
 def apply_command(
-    file: Path = typer.Argument(..., help="The ontology document (YAML or JSON)."),
+    file: Path = _FILE,
     agent: str = _AGENT,
     tenant: str = _TENANT,
 ) -> None:
     """Make FILE the ontology of an agent or a tenant (a new version; stored data unchanged)."""
-    scope, scope_id = _scope(agent, tenant)
-    new = _read(file)
+    scope, scope_id, new = (*_scope(agent, tenant), _read(file))
     applied, report = _run(lambda ex: define_ontology(ex, scope, scope_id, new, by="cli"))
     _print_report(report)
     verb = "applied" if applied.changed else "unchanged"

@@ -196,7 +196,7 @@ async def test_an_agent_without_an_ontology_keeps_every_type(
     assert stamped[0]["n"] == 0
 
 
-async def test_reads_filter_by_the_ontologys_types(
+async def test_reads_and_retrieve_filter_by_the_ontologys_types(
     executor: Executor, hash_embedder: Embedder, agent_id: str
 ) -> None:
     await _apply(executor, agent_id)
@@ -204,6 +204,7 @@ async def test_reads_filter_by_the_ontologys_types(
     await _write(memory, agent_id, "Maria Souza bought the X200 Headset.")
     await _write(memory, agent_id, "I subscribed to the Pro Plan in March.")
     await _write(memory, agent_id, "Maria Souza opened Ticket TCK-1042.")
+    await _write(memory, agent_id, "The Pro Plan includes priority support for the X200 Headset.")
     products = await gql(memory, ENTITIES, {"a": agent_id, "t": "product"})
     listed = {e["node"]["type"] for e in products.data["entities"]["edges"]}
     assert listed == {"product", "subscription"}  # a subscription is a product
@@ -223,6 +224,13 @@ async def test_reads_filter_by_the_ontologys_types(
     assert {e["label"] for e in every["neighborhood"]["edges"]} == {
         "owns", "subscribed_to", "reported",
     }  # fmt: skip
+    ask = """query($a: ID!, $t: [String!]) { retrieve(agentId: $a, query: "What does Maria have?",
+      entityTypes: $t) { facts { text subjectKey } } }"""
+    ranked = (await gql(memory, ask, {"a": agent_id, "t": None})).data["retrieve"]["facts"]
+    assert {f["subjectKey"].partition(":")[0] for f in ranked} >= {"person", "subscription"}
+    products = (await gql(memory, ask, {"a": agent_id, "t": ["product"]})).data["retrieve"]
+    kinds = {f["subjectKey"].partition(":")[0] for f in products["facts"]}
+    assert kinds and kinds <= {"product", "subscription"}  # a plan is a product
 
 
 REMEMBER = """mutation($a: ID!, $t: String!, $r: String!) { remember(agentId: $a,
@@ -255,23 +263,6 @@ async def test_remember_validates_against_the_ontology(
     assert set(types.values()) == {"customer", "product"}  # the aliases, as declared
     maria = next(k for k in types if k.endswith(":maria_souza"))
     assert await _relations(memory, agent_id, maria) == {("owns", "product:x200_headset", True)}
-
-
-async def test_retrieve_keeps_the_types_asked_for(
-    executor: Executor, hash_embedder: Embedder, agent_id: str
-) -> None:
-    await _apply(executor, agent_id)
-    memory = memory_for(executor, hash_embedder)
-    await _write(memory, agent_id, "Maria Souza bought the X200 Headset.")
-    await _write(memory, agent_id, "I subscribed to the Pro Plan in March.")
-    await _write(memory, agent_id, "The Pro Plan includes priority support for the X200 Headset.")
-    ask = """query($a: ID!, $t: [String!]) { retrieve(agentId: $a, query: "What does Maria have?",
-      entityTypes: $t) { facts { text subjectKey } } }"""
-    every = (await gql(memory, ask, {"a": agent_id, "t": None})).data["retrieve"]["facts"]
-    assert {f["subjectKey"].partition(":")[0] for f in every} >= {"person", "subscription"}
-    products = (await gql(memory, ask, {"a": agent_id, "t": ["product"]})).data["retrieve"]
-    kinds = {f["subjectKey"].partition(":")[0] for f in products["facts"]}
-    assert kinds and kinds <= {"product", "subscription"}  # a plan is a product
 
 
 FIRST_VALUE = """name: tickets
