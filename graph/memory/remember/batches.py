@@ -61,7 +61,7 @@ def _audits(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "fact_id": r["id"],
             "target_id": None,
             "reason": "remember",
-            "mode": "remember",
+            "mode": "full",  # stored as given: applied in full
             "text": r["props"].get("text"),
         }
         for r in rows
