@@ -30,6 +30,10 @@ class EntityType:
     aliases: list[str] = strawberry.field(
         description="Other names an extraction may give it; they are mapped to this type."
     )
+    identifier: bool = strawberry.field(
+        description="Its names are identifiers (ticket numbers): a mention is the same entity "
+        "only by the same name or alias, never because it looks alike."
+    )
 
 
 @strawberry.type(
@@ -132,7 +136,11 @@ def ontology_from(o: domain.Ontology) -> Ontology:
         strict=o.strict,
         entity_types=[
             EntityType(
-                name=t.name, description=t.description, parent=t.parent, aliases=list(t.aliases)
+                name=t.name,
+                description=t.description,
+                parent=t.parent,
+                aliases=list(t.aliases),
+                identifier=t.identifier,
             )
             for t in o.entity_types
         ],

@@ -46,7 +46,7 @@ MAX_ALIASES = 50
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
 _TOP_KEYS = {"name", "description", "strict", "entity_types", "relation_types"}
-_ENTITY_KEYS = {"name", "description", "parent", "aliases"}
+_ENTITY_KEYS = {"name", "description", "parent", "aliases", "identifier"}
 _RELATION_KEYS = {
     "name",
     "description",
@@ -72,12 +72,16 @@ class OntologyError(BadInput):
 
 @dataclass(frozen=True)
 class EntityType:
-    """A kind of entity. ``parent`` is a declared type or None (then the root, ``thing``)."""
+    """A kind of entity. ``parent`` is a declared type or None (then the root, ``thing``).
+    ``identifier``: its names are identifiers (ticket numbers, SKUs): a mention is the same
+    entity only when its name or an alias is the same, never because it looks alike
+    ("TCK-1042" and "TCK-1043" are two tickets)."""
 
     name: str
     description: str = ""
     parent: str | None = None
     aliases: tuple[str, ...] = ()
+    identifier: bool = False
 
 
 @dataclass(frozen=True)
@@ -188,6 +192,7 @@ def _entity_document(t: EntityType) -> dict[str, Any]:
         "description": t.description,
         "parent": t.parent,
         "aliases": list(t.aliases),
+        "identifier": t.identifier,
     }
 
 
@@ -349,11 +354,15 @@ def _parse_entity(item: Any, i: int, problems: list[str]) -> EntityType | None:
     _unknown_keys(item, _ENTITY_KEYS, where, problems)
     name = _type_name(item.get("name"), f"{where}.name", problems)
     parent = item.get("parent")
+    identifier = item.get("identifier", False)
+    if not isinstance(identifier, bool):
+        problems.append(f"{where}.identifier: must be true or false")
     return EntityType(
         name=name,
         description=_text(item.get("description"), f"{where}.description", problems),
         parent=_type_name(parent, f"{where}.parent", problems) or None if parent else None,
         aliases=_names(item.get("aliases"), f"{where}.aliases", problems),
+        identifier=identifier is True,
     )
 
 

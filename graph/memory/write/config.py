@@ -130,6 +130,9 @@ class CommitConfig:
     # single-valued types whose first target stays (a different one is refused), and the
     # ontology version its facts are stamped with (0: the built-in one, not stamped).
     first_value_relations: tuple[str, ...] = ()
+    # Entity types whose names are identifiers (ticket numbers): resolved by name or alias
+    # only, never to a similar name.
+    exact_entity_types: tuple[str, ...] = ()
     ontology_version: int = option(0, 0)
     write_retries: int = option(2, 0)
     # A pending idempotency claim older than this is taken over by a retry (its writer died or
@@ -166,6 +169,7 @@ class WriteConfig(CommitConfig, ReconcileConfig, ResolutionConfig, ExtractionCon
             first_value_relations=tuple(
                 r.name for r in ontology.relation_types if r.single_valued and not r.supersedes
             ),
+            exact_entity_types=tuple(t.name for t in ontology.entity_types if t.identifier),
             ontology_version=ontology.version,
         )
 
@@ -203,6 +207,7 @@ SIMILARITY_THRESHOLDS: tuple[str, ...] = (
 OPERATOR_ONLY: tuple[str, ...] = (
     "pii_mode",
     "first_value_relations",
+    "exact_entity_types",
     "ontology_version",
     "mutations_frozen",
     "pending_receipt_ttl_s",

@@ -16,6 +16,7 @@ def test_the_worked_example_reads() -> None:
     assert onto.name == "customer-support" and onto.strict
     assert [t.name for t in onto.entity_types][:2] == ["person", "customer"]
     assert onto.single_valued() == ("subscribed_to",)
+    assert [t.name for t in onto.entity_types if t.identifier] == ["ticket"]
     assert list(onto.ancestors("subscription")) == ["subscription", "product", "thing"]
     assert onto.is_a("customer", "person") and not onto.is_a("person", "customer")
 
@@ -54,6 +55,7 @@ def test_a_document_round_trips_and_its_digest_ignores_nothing() -> None:
             "supersedes applies to single-valued types only",
         ),
         ("name: x\nrelation_types: [{name: r, single_valued: 'yes'}]", "must be true or false"),
+        ("name: x\nentity_types: [{name: a, identifier: 1}]", "identifier: must be true or false"),
         ("name: x\nrelation_types: [{name: '123'}]", "not usable as a type name"),
         (
             "name: x\nrelation_types: [{name: r, aliases: [s]}, {name: s}]",

@@ -162,7 +162,7 @@ def first_resolutions(
             speaker,
             alias_map,
             known.existing,
-            known.near.get(i, []),
+            [] if m.type in cfg.exact_entity_types else known.near.get(i, []),
             fuzzy_threshold=cfg.fuzzy_threshold,
             low_threshold=cfg.fuzzy_low_threshold,
             min_prefix=cfg.min_prefix_chars,

@@ -79,6 +79,7 @@ class AsyncHippographClient(AsyncBase):
                     description
                     parent
                     aliases
+                    identifier
                   }
                   relationTypes {
                     name
@@ -142,6 +143,7 @@ class AsyncHippographClient(AsyncBase):
                     description
                     parent
                     aliases
+                    identifier
                   }
                   relationTypes {
                     name
@@ -1369,6 +1371,7 @@ class AsyncHippographClient(AsyncBase):
                   description
                   parent
                   aliases
+                  identifier
                 }
                 relationTypes {
                   name

@@ -41,6 +41,7 @@ class DefineTenantOntologyDefineTenantOntologyOntologyEntityTypes(BaseModel):
     description: str
     parent: Optional[str]
     aliases: list[str]
+    identifier: bool
 
 
 class DefineTenantOntologyDefineTenantOntologyOntologyRelationTypes(BaseModel):

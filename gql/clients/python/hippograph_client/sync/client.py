@@ -79,6 +79,7 @@ class HippographClient(SyncBase):
                     description
                     parent
                     aliases
+                    identifier
                   }
                   relationTypes {
                     name
@@ -142,6 +143,7 @@ class HippographClient(SyncBase):
                     description
                     parent
                     aliases
+                    identifier
                   }
                   relationTypes {
                     name
@@ -1367,6 +1369,7 @@ class HippographClient(SyncBase):
                   description
                   parent
                   aliases
+                  identifier
                 }
                 relationTypes {
                   name

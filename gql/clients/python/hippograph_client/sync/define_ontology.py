@@ -39,6 +39,7 @@ class DefineOntologyDefineOntologyOntologyEntityTypes(BaseModel):
     description: str
     parent: Optional[str]
     aliases: list[str]
+    identifier: bool
 
 
 class DefineOntologyDefineOntologyOntologyRelationTypes(BaseModel):

@@ -24,6 +24,7 @@ class OntologyOntologyEntityTypes(BaseModel):
     description: str
     parent: Optional[str]
     aliases: list[str]
+    identifier: bool
 
 
 class OntologyOntologyRelationTypes(BaseModel):
