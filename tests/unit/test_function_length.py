@@ -1,7 +1,9 @@
 """A function reads in one sitting: at most 80 lines from its ``def`` to its last line.
 
 A longer one is split along the steps it already has. The packages held to it are listed in
-:data:`PACKAGES`; a package joins by being added there.
+:data:`PACKAGES`; a package joins by being added there. :data:`ALLOWED` names the functions
+still waiting to be split (the test prints them on every run); a function leaves the list when
+it is split.
 """
 
 from __future__ import annotations
@@ -13,7 +15,19 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_LINES = 80
-PACKAGES = ("gql", "server")
+PACKAGES = ("graph", "gql", "server")
+# ``path:function`` of the functions still over the bound, printed on every run.
+ALLOWED = frozenset(
+    {
+        "graph/memory/remember/importer.py:remember",
+        "graph/memory/remember/importer.py:_import",
+        "graph/memory/write/commit/store.py:commit",
+        "graph/memory/write/extract/offline/extractor.py:extract_with",
+        "graph/memory/write/pipeline.py:write",
+        "graph/memory/write/pipeline.py:_log_and_run",
+        "graph/memory/write/reconcile/stage.py:decide",
+    }
+)
 # Generated code (gql/clients/python/generate.py) is held to the schema, not to this rule.
 GENERATED = (
     "gql/clients/python/hippograph_client/aio",
@@ -40,10 +54,18 @@ def test_functions_are_at_most_80_lines(package: str) -> None:
         if not str(path.relative_to(ROOT)).startswith(GENERATED)
     ]
     assert files  # the package was read
-    too_long = [
-        f"{path.relative_to(ROOT)}:{line} {name} ({length} lines)"
+    found = [
+        (f"{path.relative_to(ROOT)}:{name}", line, length)
         for path in files
         for name, line, length in long_functions(path.read_text(encoding="utf-8"))
+    ]
+    waiting = sorted(a for a in ALLOWED if a.startswith(f"{package}/"))
+    if waiting:
+        print(f"\n{package}: functions over {MAX_LINES} lines still allowed: {waiting}")
+    too_long = [
+        f"{name} (line {line}, {length} lines)"
+        for name, line, length in found
+        if name not in ALLOWED
     ]
     assert too_long == []
 

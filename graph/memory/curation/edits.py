@@ -96,6 +96,21 @@ async def forget(
     return await executor.write(work)
 
 
+async def _refuse_merged(tx: Transaction, agent_id: str, keys: list[str]) -> None:
+    """Refuse to merge an entity that was already merged (it would move nothing twice).
+
+    Raises:
+        BadInput: one of ``keys`` has ``merged_into`` set.
+    """
+    state = {
+        r["key"]: r["merged_into"]
+        for r in await tx.run("write/merge_state", agent_id=agent_id, keys=keys)
+    }
+    for key in keys:
+        if state.get(key):
+            raise BadInput(f"entity {key!r} was already merged into {state[key]!r}")
+
+
 async def merge_entities(
     executor: Executor,
     agent_id: str,
@@ -130,13 +145,7 @@ async def merge_entities(
     ]
 
     async def work(tx: Transaction) -> MergeResult:
-        state = {
-            r["key"]: r["merged_into"]
-            for r in await tx.run("write/merge_state", agent_id=agent_id, keys=[keep_key, drop_key])
-        }
-        for key in (keep_key, drop_key):
-            if state.get(key):  # merging a merged entity again would move nothing twice
-                raise BadInput(f"entity {key!r} was already merged into {state[key]!r}")
+        await _refuse_merged(tx, agent_id, [keep_key, drop_key])
         rows = await tx.run(
             "write/merge_entities",
             agent_id=agent_id,
@@ -154,22 +163,16 @@ async def merge_entities(
             drop_key=drop_key,
             now=now,
         )
-        await tx.run(
-            "write/create_audits",
-            agent_id=agent_id,
-            now=now,
-            rows=[
-                _audit(
-                    agent_id,
-                    "MERGE",
-                    now,
-                    target_id=keep_key,
-                    fact_id=None,
-                    reason=reason or f"merged {drop_key} into {keep_key}",
-                    text=drop_key,
-                )
-            ],
+        audit = _audit(
+            agent_id,
+            "MERGE",
+            now,
+            target_id=keep_key,
+            fact_id=None,
+            reason=reason or f"merged {drop_key} into {keep_key}",
+            text=drop_key,
         )
+        await tx.run("write/create_audits", agent_id=agent_id, now=now, rows=[audit])
         return MergeResult(
             keep_key,
             drop_key,

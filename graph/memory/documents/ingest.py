@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from graph.errors import BadInput, FencedOut
 from graph.executor import Executor, Transaction
 from graph.memory.documents.fetch import UrlRefused, check_url, fetch_url
-from graph.memory.documents.parse import chunk_text, detect_format, parse_document
+from graph.memory.documents.parse import Chunk, chunk_text, detect_format, parse_document
 from graph.memory.documents.quota import charge_bytes, charge_fetched
 from graph.memory.jobs.context import (
     JobContext,
@@ -35,6 +35,7 @@ from graph.memory.spaces import claim_space, embedder_name
 from graph.memory.text import idempotency_digest, join_parts
 from graph.memory.write.guard import redact_text
 from graph.memory.write.models import PIIRejected
+from graph.providers.base import Embedder
 
 __all__ = [
     "DocumentAccepted",
@@ -182,24 +183,7 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
     doc = rows[0]["document"]
     if doc.get("status") == "chunked":  # finished before a crash: only re-enqueue extraction
         return await _enqueue_extraction(ctx, doc_id, int(doc.get("chunk_count") or 0))
-    raw, content_type = doc.get("raw_content"), None
-    if raw is None and doc.get("url"):
-        try:
-            fetched = await fetch_url(
-                doc["url"],
-                max_bytes=cfg.max_bytes,
-                content_types=cfg.content_types,
-                allow_private=cfg.allow_private_urls,
-                timeout_s=cfg.fetch_timeout_s,
-            )
-        except UrlRefused as exc:
-            await deps.executor.run(
-                "documents/set_status",
-                {"agent_id": agent_id, "id": doc_id, "status": "failed", "error": str(exc)},
-            )
-            raise PermanentJobError(str(exc)) from exc
-        raw, content_type = fetched.text, fetched.content_type
-        await charge_fetched(ctx, doc, len(raw.encode("utf-8")))
+    raw, content_type = await _document_content(ctx, doc)
     if not raw:
         raise PermanentJobError(f"document {doc_id} has no content")
     fmt = doc.get("format") or detect_format(content_type, doc.get("url") or doc.get("source"), raw)
@@ -225,31 +209,7 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
         await claim_space(tx, agent_id, embedder_name(embedder))
 
     await deps.executor.write(claim)
-    for start in range(0, len(chunks), _WRITE_BATCH):
-        batch = chunks[start : start + _WRITE_BATCH]
-        vectors: list[list[float]] = []
-        for e in range(0, len(batch), _EMBED_BATCH):
-            vectors += await embedder.embed([c.text for c in batch[e : e + _EMBED_BATCH]])
-            done = min(len(chunks), start + e + _EMBED_BATCH)
-            await ctx.progress(0.05 + 0.9 * done / len(chunks))
-        await deps.executor.run(
-            "documents/write_chunks",
-            {
-                "agent_id": agent_id,
-                "document_id": doc_id,
-                "rows": [
-                    {
-                        "id": chunk_id(doc_id, c.ord),
-                        "ord": c.ord,
-                        "text": c.text,
-                        "start": c.start,
-                        "end": c.end,
-                        "embedding": v,
-                    }
-                    for c, v in zip(batch, vectors, strict=True)
-                ],
-            },
-        )
+    await _write_chunks(ctx, embedder, doc_id, chunks)
     await deps.executor.run(
         "documents/finish_chunking",
         {
@@ -265,6 +225,64 @@ async def document_ingest_handler(ctx: JobContext) -> dict[str, Any]:
         },
     )
     return await _enqueue_extraction(ctx, doc_id, len(chunks))
+
+
+async def _document_content(ctx: JobContext, doc: dict[str, Any]) -> tuple[Any, str | None]:
+    """The document's text and its content type: as it was given, or fetched from its URL
+    (the fetched bytes charged to the quota).
+
+    Raises:
+        PermanentJobError: the URL is refused (the document is marked failed).
+    """
+    deps, agent_id, doc_id = ctx.deps, ctx.job.agent_id, ctx.job.subject or ""
+    cfg = deps.config.documents
+    raw = doc.get("raw_content")
+    if raw is not None or not doc.get("url"):
+        return raw, None
+    try:
+        fetched = await fetch_url(
+            doc["url"],
+            max_bytes=cfg.max_bytes,
+            content_types=cfg.content_types,
+            allow_private=cfg.allow_private_urls,
+            timeout_s=cfg.fetch_timeout_s,
+        )
+    except UrlRefused as exc:
+        await deps.executor.run(
+            "documents/set_status",
+            {"agent_id": agent_id, "id": doc_id, "status": "failed", "error": str(exc)},
+        )
+        raise PermanentJobError(str(exc)) from exc
+    await charge_fetched(ctx, doc, len(fetched.text.encode("utf-8")))
+    return fetched.text, fetched.content_type
+
+
+async def _write_chunks(
+    ctx: JobContext, embedder: Embedder, doc_id: str, chunks: list[Chunk]
+) -> None:
+    """Embed and store the chunks in batches, reporting progress (5 % to 95 %)."""
+    agent_id = ctx.job.agent_id
+    for start in range(0, len(chunks), _WRITE_BATCH):
+        batch = chunks[start : start + _WRITE_BATCH]
+        vectors: list[list[float]] = []
+        for e in range(0, len(batch), _EMBED_BATCH):
+            vectors += await embedder.embed([c.text for c in batch[e : e + _EMBED_BATCH]])
+            done = min(len(chunks), start + e + _EMBED_BATCH)
+            await ctx.progress(0.05 + 0.9 * done / len(chunks))
+        rows = [
+            {
+                "id": chunk_id(doc_id, c.ord),
+                "ord": c.ord,
+                "text": c.text,
+                "start": c.start,
+                "end": c.end,
+                "embedding": v,
+            }
+            for c, v in zip(batch, vectors, strict=True)
+        ]
+        await ctx.deps.executor.run(
+            "documents/write_chunks", {"agent_id": agent_id, "document_id": doc_id, "rows": rows}
+        )
 
 
 async def _enqueue_extraction(ctx: JobContext, doc_id: str, n_chunks: int) -> dict[str, Any]:

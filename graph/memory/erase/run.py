@@ -227,24 +227,48 @@ async def _erase_facts(
     touched = [k for k in closure["entity_keys"] if k not in set(keys)]
     cleared = await executor.run("erase/clear_profiles", {**base, "keys": touched})
     report.profiles_cleared = len(cleared)
-    for name, items, field_ in (
-        ("erase/delete_events", events, "events"),
-        ("erase/delete_documents", documents, "documents"),
-        ("erase/delete_facts", facts, "facts"),
+    await _delete_erased(
+        executor, agent_id, report, {"events": events, "documents": documents, "facts": facts}
+    )
+    await _delete_entities(executor, agent_id, report, keys, touched, queue)
+
+
+async def _delete_erased(
+    executor: Executor, agent_id: str, report: EraseReport, items: dict[str, Sequence[str]]
+) -> None:
+    """Delete the erased events, documents and facts in batches, counted into ``report``."""
+    base = {"agent_id": agent_id}
+    for name, ids, field_ in (
+        ("erase/delete_events", items["events"], "events"),
+        ("erase/delete_documents", items["documents"], "documents"),
+        ("erase/delete_facts", items["facts"], "facts"),
     ):
-        for chunk in batches(items, BATCH):
+        for chunk in batches(list(ids), BATCH):
             setattr(
                 report,
                 field_,
                 getattr(report, field_) + await _count(executor, name, {**base, "ids": chunk}),
             )
+
+
+async def _delete_entities(
+    executor: Executor,
+    agent_id: str,
+    report: EraseReport,
+    keys: Sequence[str],
+    touched: Sequence[str],
+    queue: JobQueue | None,
+) -> None:
+    """Delete the erased entities and those the erasure left without facts; profiles of the
+    touched ones that remain are derived again (a ``profile`` job)."""
+    base = {"agent_id": agent_id}
     for chunk in batches(list(keys), BATCH):
         gone = await executor.run(
             "erase/delete_entities", {**base, "keys": chunk, "orphans_only": False}
         )
         report.entities += len(gone)
     orphans = 0
-    for chunk in batches(touched, BATCH):
+    for chunk in batches(list(touched), BATCH):
         gone = await executor.run(
             "erase/delete_entities", {**base, "keys": chunk, "orphans_only": True}
         )

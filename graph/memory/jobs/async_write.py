@@ -116,22 +116,7 @@ async def write_async(
         if idempotency_key
         else str(uuid.uuid4())
     )
-    now = datetime.now(UTC)
-    vector = (
-        (await embedder.embed([event_embedding_text(text, speaker)]))[0]
-        if embedder is not None
-        else None
-    )
-    props = {
-        "text": text,
-        "speaker": speaker,
-        "occurred_at": occurred_at or now,
-        "ingested_at": now,
-        "thread_id": thread_id,
-        "source": "async",
-        "embedding": vector,
-        "content_hash": content_hash(agent_id, "event", normalize(text)),
-    }
+    props = await _event_props(agent_id, text, speaker, embedder, occurred_at, thread_id)
 
     async def store(tx: Transaction) -> list[dict[str, Any]]:
         if embedder is not None:  # the event's vector: the agent's model or nothing stored
@@ -153,6 +138,33 @@ async def write_async(
         )
     )
     return AsyncWriteAccepted(event_id, queued.job_id, created, warnings)
+
+
+async def _event_props(
+    agent_id: str,
+    text: str,
+    speaker: str,
+    embedder: Embedder | None,
+    occurred_at: datetime | None,
+    thread_id: str | None,
+) -> dict[str, Any]:
+    """The stored event's properties (its vector when there is an embedder)."""
+    now = datetime.now(UTC)
+    vector = (
+        (await embedder.embed([event_embedding_text(text, speaker)]))[0]
+        if embedder is not None
+        else None
+    )
+    return {
+        "text": text,
+        "speaker": speaker,
+        "occurred_at": occurred_at or now,
+        "ingested_at": now,
+        "thread_id": thread_id,
+        "source": "async",
+        "embedding": vector,
+        "content_hash": content_hash(agent_id, "event", normalize(text)),
+    }
 
 
 async def run_pipeline(

@@ -86,6 +86,24 @@ async def _word_cluster(
     return [(pattern_text(cluster), "pattern")]
 
 
+async def _change_drafts(executor: Executor, agent_id: str, cfg: MaintenanceConfig) -> list[_Draft]:
+    """One "used to …, now …" observation per superseded fact and its successor."""
+    pairs = await executor.run(
+        "consolidation/supersede_pairs",
+        {"agent_id": agent_id, "limit": cfg.consolidate_max_observations},
+        read=True,
+    )
+    return [
+        _Draft(
+            observation_id(agent_id, "change", [p["new_id"], p["old_id"]]),
+            used_to_now(p["subject_name"], p["old_text"] or "", p["new_text"] or ""),
+            "change",
+            [p["new_id"], p["old_id"]],
+        )
+        for p in pairs
+    ]
+
+
 async def consolidate_agent(
     executor: Executor,
     embedder: Embedder,
@@ -136,22 +154,9 @@ async def consolidate_agent(
             continue
         for i, (text, kind) in enumerate(await _word_cluster(llm, cluster, result)):
             drafts.append(_Draft(observation_id(agent_id, f"pattern#{i}", ids), text, kind, ids))
-    pairs = await executor.run(
-        "consolidation/supersede_pairs",
-        {"agent_id": agent_id, "limit": cfg.consolidate_max_observations},
-        read=True,
-    )
-    for p in pairs:
-        ids = [p["new_id"], p["old_id"]]
-        drafts.append(
-            _Draft(
-                observation_id(agent_id, "change", ids),
-                used_to_now(p["subject_name"], p["old_text"] or "", p["new_text"] or ""),
-                "change",
-                ids,
-            )
-        )
-    result.changes = len(pairs)
+    changes = await _change_drafts(executor, agent_id, cfg)
+    drafts += changes
+    result.changes = len(changes)
     vectors = await embedder.embed([d.text for d in drafts]) if drafts else []
     upserts = [
         {"id": d.id, "text": d.text, "kind": d.kind, "embedding": v, "fact_ids": d.fact_ids}

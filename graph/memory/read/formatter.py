@@ -82,12 +82,38 @@ def format_context(
     ``event_overflow_tokens``. The facts section carries no ids, scores or timestamps.
     """
     budget = config.context.context_max_tokens
-    hot_budget = budget * config.context.hot_tier_ratio
-    warm_budget = budget * config.context.warm_tier_ratio
-    cold_budget = budget * config.context.cold_tier_ratio
     sections: list[str] = []
     used = 0
+    fact_lines, cost = _fact_lines(facts, config, counter)
+    if fact_lines:
+        sections.append("Known facts:\n" + "\n".join(fact_lines))
+        used += counter("Known facts:") + cost
+    obs_lines, cost = _observation_lines(observations, config, counter)
+    if obs_lines:
+        sections.append("Observed patterns:\n" + "\n".join(obs_lines))
+        used += counter("Observed patterns:") + cost
+    remaining = budget - used + config.context.event_overflow_tokens
+    event_lines = _event_lines(events, config, counter, remaining)
+    if event_lines:
+        sections.append("Relevant conversations:\n" + "\n".join(event_lines))
+    text = "\n\n".join(sections)
+    return FormattedContext(
+        text=text,
+        tokens=counter(text) if text else 0,
+        facts_used=len(fact_lines),
+        observations_used=len(obs_lines),
+        events_used=len(event_lines),
+    )
 
+
+def _fact_lines(
+    facts: Sequence[ScoredFact], config: RetrieveConfig, counter: Callable[[str], int]
+) -> tuple[list[str], int]:
+    """The facts' lines in the hot then the warm tier (each fact marked with its tier, or
+    None when left out), and their cost in tokens."""
+    budget = config.context.context_max_tokens
+    hot_budget = budget * config.context.hot_tier_ratio
+    warm_budget = budget * config.context.warm_tier_ratio
     fact_lines: list[str] = []
     hot = warm = 0
     seen_texts: set[str] = set()
@@ -109,10 +135,14 @@ def format_context(
             continue
         seen_texts.add(text.lower())
         fact_lines.append(line)
-    if fact_lines:
-        sections.append("Known facts:\n" + "\n".join(fact_lines))
-        used += counter("Known facts:") + hot + warm
+    return fact_lines, hot + warm
 
+
+def _observation_lines(
+    observations: Sequence[ObservationHit], config: RetrieveConfig, counter: Callable[[str], int]
+) -> tuple[list[str], int]:
+    """The observations' lines within the cold tier, and their cost in tokens."""
+    cold_budget = config.context.context_max_tokens * config.context.cold_tier_ratio
     obs_lines: list[str] = []
     cold = 0
     for obs in observations[: config.context.max_observations]:
@@ -122,12 +152,17 @@ def format_context(
             break
         cold += cost
         obs_lines.append(line)
-    if obs_lines:
-        sections.append("Observed patterns:\n" + "\n".join(obs_lines))
-        used += counter("Observed patterns:") + cold
+    return obs_lines, cold
 
+
+def _event_lines(
+    events: Sequence[EventHit],
+    config: RetrieveConfig,
+    counter: Callable[[str], int],
+    remaining: float,
+) -> list[str]:
+    """The snippets' lines within ``remaining`` tokens (the section's heading counted)."""
     event_lines: list[str] = []
-    remaining = budget - used + config.context.event_overflow_tokens
     spent = counter("Relevant conversations:")
     for ev in events:
         date = f"({ev.occurred_at.date().isoformat()}) " if ev.occurred_at else ""
@@ -138,15 +173,4 @@ def format_context(
             break
         spent += cost
         event_lines.append(line)
-    if event_lines:
-        sections.append("Relevant conversations:\n" + "\n".join(event_lines))
-        used += spent
-
-    text = "\n\n".join(sections)
-    return FormattedContext(
-        text=text,
-        tokens=counter(text) if text else 0,
-        facts_used=len(fact_lines),
-        observations_used=len(obs_lines),
-        events_used=len(event_lines),
-    )
+    return event_lines

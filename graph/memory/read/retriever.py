@@ -282,24 +282,32 @@ class Retriever:
             }
         else:
             trace["rescore"] = {"status": "off"}
-        if self.llm is not None and cfg.rerank.enable_reranker and ordered:
-            pool = ordered[: cfg.rerank.rerank_pool]
-            t = time.perf_counter()
-            # The query goes to the model provider: the operator's PII policy covers it.
-            [for_model] = await asyncio.to_thread(redact_context, [query], self.pii_mode)
-            outcome = await rerank(self.llm, for_model, pool, cfg.rerank.reranker_timeout_s)
-            trace["rerank"] = {
-                "ms": _ms(t),
-                "status": outcome.status,
-                "pool": len(pool),
-                "tokens": outcome.usage.total,
-                "detail": outcome.detail,
-            }
-            if outcome.scores is not None:
-                ordered = ranking.apply_rerank(pool, outcome.scores, cfg)
-        else:
-            trace["rerank"] = {"status": "off"}
+        ordered = await self._rerank(query, ordered, cfg, trace)
         return ranking.rank(ordered, cfg), len(facts)
+
+    async def _rerank(
+        self, query: str, ordered: list[ScoredFact], cfg: RetrieveConfig, trace: dict[str, Any]
+    ) -> list[ScoredFact]:
+        """The LLM's rerank of the top ``rerank_pool`` facts, when there is an LLM and it is
+        on (the order unchanged otherwise, or when the model gave no scores)."""
+        if self.llm is None or not cfg.rerank.enable_reranker or not ordered:
+            trace["rerank"] = {"status": "off"}
+            return ordered
+        pool = ordered[: cfg.rerank.rerank_pool]
+        t = time.perf_counter()
+        # The query goes to the model provider: the operator's PII policy covers it.
+        [for_model] = await asyncio.to_thread(redact_context, [query], self.pii_mode)
+        outcome = await rerank(self.llm, for_model, pool, cfg.rerank.reranker_timeout_s)
+        trace["rerank"] = {
+            "ms": _ms(t),
+            "status": outcome.status,
+            "pool": len(pool),
+            "tokens": outcome.usage.total,
+            "detail": outcome.detail,
+        }
+        if outcome.scores is None:
+            return ordered
+        return ranking.apply_rerank(pool, outcome.scores, cfg)
 
 
 def _ms(since: float) -> float:
