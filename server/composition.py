@@ -34,7 +34,7 @@ from graph.memory.jobs.async_write import extract_handler
 from graph.memory.maintenance.consolidate import consolidate_handler
 from graph.memory.maintenance.duplicates import dedup_handler
 from graph.memory.maintenance.importance import decay_handler, importance_handler
-from graph.memory.maintenance.kinds import MAINTENANCE_KINDS
+from graph.memory.maintenance.kinds import JOB_KINDS
 from graph.memory.maintenance.profiles import profile_handler
 from graph.memory.maintenance.retention import retention_handler
 from graph.memory.read.config import RetrieveConfig
@@ -73,7 +73,7 @@ __all__ = [
 ]
 
 
-KINDS = ("extract", "document_ingest", "chunk_extract", *MAINTENANCE_KINDS)
+KINDS = tuple(JOB_KINDS)
 
 
 def default_handlers(*, with_extraction: bool = True) -> dict[str, Handler]:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import strawberry
 
 from graph.memory.jobs.context import JOB_ERROR_CODES
-from graph.memory.maintenance.kinds import MAINTENANCE_KINDS
+from graph.memory.maintenance.kinds import JOB_KINDS, MAINTENANCE_KINDS
 
 __all__ = [
     "ContextTier",
@@ -169,20 +169,6 @@ def _enum(name: str, description: str, members: Mapping[str, str]) -> Any:
     return strawberry.enum(cast("type[Enum]", Enum(name, values)), description=description)
 
 
-# Every job kind the worker runs (the composition root registers their handlers).
-_JOB_KINDS = {
-    "extract": "Extract facts from a stored message.",
-    "document_ingest": "Fetch, parse and chunk a document.",
-    "chunk_extract": "Extract facts from one document chunk.",
-    "profile": "Rebuild entity profiles.",
-    "consolidate": "Consolidate facts into observations.",
-    "importance": "Recompute importance.",
-    "decay": "Expire and decay stale facts.",
-    "dedup_entities": "Propose merge candidates for duplicate entities.",
-    "retention": "Delete what has outlived its retention period (old messages, "
-    "idempotency receipts, finished jobs, dedup slots) and audit text past its period.",
-}
-
 # What each code of ``graph.memory.jobs.context.JOB_ERROR_CODES`` tells a client.
 _JOB_ERROR_MEANINGS = {
     "LLM_UNAVAILABLE": "The language model endpoint failed; retried.",
@@ -202,11 +188,11 @@ if TYPE_CHECKING:
     MaintenanceJob = Enum
     JobErrorCode = Enum
 else:
-    JobKind = _enum("JobKind", "What a background job does.", _JOB_KINDS)
+    JobKind = _enum("JobKind", "What a background job does.", JOB_KINDS)
     MaintenanceJob = _enum(
         "MaintenanceJob",
         "Maintenance jobs that can be started on demand (`runJob`).",
-        {kind: _JOB_KINDS[kind] for kind in MAINTENANCE_KINDS},
+        {kind: JOB_KINDS[kind] for kind in MAINTENANCE_KINDS},
     )
     JobErrorCode = _enum(
         "JobErrorCode",

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from graph.executor import Executor, connect
-from graph.memory.read.planner import PREFIX_CHARS
+from graph.memory.read.words import PREFIX_CHARS
 from graph.memory.text import detect_language
 from graph.providers import Embedder
 from graph.providers.base import embed_queries

@@ -10,7 +10,7 @@ from typing import Any
 
 from graph.executor import Executor
 from graph.memory.read.config import RetrieveConfig
-from graph.memory.read.planner import keywords, lucene_query
+from graph.memory.read.planner import lucene_query
 from graph.memory.read.search import (
     Scope,
     SearchStats,
@@ -19,6 +19,7 @@ from graph.memory.read.search import (
     semantic_events,
     semantic_facts,
 )
+from graph.memory.read.words import keywords
 from graph.memory.text import fold
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.memory.write.extract.extraction import normalize_extraction

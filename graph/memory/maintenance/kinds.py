@@ -1,4 +1,5 @@
-"""The maintenance job kinds, and the job a request for one queues (pure).
+"""The job kinds and what each does (the GraphQL enums ``JobKind`` / ``MaintenanceJob`` are
+made from them), the maintenance ones, and the job a request for one queues (pure).
 
 The handlers behind the kinds are registered by the composition root
 (``server.composition.default_handlers``); the periodic schedule of each kind is a deployment
@@ -9,7 +10,21 @@ from __future__ import annotations
 from graph.memory.jobs.queue import JobSpec
 from graph.memory.write.guard import stored_label
 
-__all__ = ["MAINTENANCE_KINDS", "SUBJECT_KINDS", "maintenance_spec"]
+__all__ = ["JOB_KINDS", "MAINTENANCE_KINDS", "SUBJECT_KINDS", "maintenance_spec"]
+
+# Every job kind the worker runs → what it does (the composition root registers the handlers).
+JOB_KINDS: dict[str, str] = {
+    "extract": "Extract facts from a stored message.",
+    "document_ingest": "Fetch, parse and chunk a document.",
+    "chunk_extract": "Extract facts from one document chunk.",
+    "profile": "Rebuild entity profiles.",
+    "consolidate": "Consolidate facts into observations.",
+    "importance": "Recompute importance.",
+    "decay": "Expire and decay stale facts.",
+    "dedup_entities": "Propose merge candidates for duplicate entities.",
+    "retention": "Delete what has outlived its retention period (old messages, "
+    "idempotency receipts, finished jobs, dedup slots) and audit text past its period.",
+}
 
 MAINTENANCE_KINDS = (
     "profile",

@@ -23,20 +23,11 @@ from __future__ import annotations
 from graph.executor import Executor
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import ScoredFact
-from graph.memory.read.planner import keywords
 from graph.memory.read.search import Scope
 from graph.memory.read.specificity import entity_scores
-from graph.memory.text import fold
+from graph.memory.read.words import stems
 
-__all__ = ["activated_facts", "lift_activated", "seed_facts", "stems"]
-
-STEM = 5  # characters of a query word a relation-type word must start with
-
-
-def stems(query: str) -> list[str]:
-    """The query's significant words cut to their first ``STEM`` characters, folded (pure):
-    "published" → "publi" matches the relation-type words "published" and "publisher"."""
-    return sorted({fold(w).lower()[:STEM] for w in keywords(query, limit=32) if w.isalnum()})
+__all__ = ["activated_facts", "lift_activated", "seed_facts"]
 
 
 def seed_facts(ordered: list[ScoredFact], count: int) -> list[dict[str, float | str]]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from graph.memory.read.models import EntityMatch, RetrievalPlan
+from graph.memory.read.words import PREFIX_CHARS, STOPWORDS, keywords
 from graph.memory.text import fold, normalize, slugify, word_ngrams
 
 __all__ = [
@@ -148,16 +149,6 @@ _TYPE_WORDS: dict[str, tuple[str, ...]] = {
 # An ambiguous first-name prefix resolves to the entity with this many times the facts of
 # any other that shares it.
 PREFIX_DOMINANCE = 3
-_STOPWORD_TEXT = """a an the and or but of to in on at by for with from as is are was were be been
-being do does did have has had i me my mine you your yours he him his she her hers it its we us
-our they them their what which who whom whose where when why how this that these those there here
-not no yes any all some about into over after before than then so if also just very can could
-would should will shall may might must tell know think like get got ever much many more most o os
-as um uma uns umas de do da dos das em no na nos nas por para pra com sem sobre que qual quais
-quem onde quando como porque e ou mas se eu me meu minha meus minhas voce vc ele ela eles elas nos
-nosso nossa seu sua seus suas isso isto esse essa este esta aquele aquela ja nao sim ao aos foi
-era ser estar tem ter sabe"""
-_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
 def is_casual(query: str) -> bool:
@@ -182,32 +173,12 @@ def casual_plan(query: str) -> RetrievalPlan | None:
     return None
 
 
-def keywords(query: str, limit: int = 12) -> tuple[str, ...]:
-    """Significant words (> 2 chars, not stopwords), query order, deduplicated, accents kept."""
-    out: dict[str, None] = {}
-    for word in normalize(query).split():
-        if len(word) > 2 and fold(word) not in _STOPWORDS:
-            out.setdefault(word, None)
-    return tuple(list(out)[:limit])
-
-
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 
 
 def lucene_escape(term: str) -> str:
     """Escape Lucene query-syntax characters so user text is always matched literally."""
     return _LUCENE_SPECIAL.sub(r"\\\1", term)
-
-
-# The keyword signal searches ``terms``, the stored text's words each cut to its first
-# PREFIX_CHARS characters (schema/backfill_terms), with the question's words cut the same way:
-# one truncation serves as a light stemmer in every language ("temperaturas" and
-# "temperature" → "tempe") and meets the cognates a mixed-language memory is full of
-# ("precipitação" / "precipitation" → "preci", "sedimentos" / "sediments" → "sedim"), where
-# whole words meet only names and numbers; BM25 still weighs each cut word by its rarity. Five
-# characters is the truncation length cross-language retrieval settles on for European
-# languages; the index folds accents ("água" and "agua" meet).
-PREFIX_CHARS = 5
 
 
 def lucene_query(words: Sequence[str], prefix: int = PREFIX_CHARS) -> str:
@@ -275,7 +246,7 @@ def _content_ngrams(query: str) -> list[str]:
     grams = []
     for gram in word_ngrams(query, 4):
         words = gram.split()
-        if words[0] in _STOPWORDS or words[-1] in _STOPWORDS:
+        if words[0] in STOPWORDS or words[-1] in STOPWORDS:
             continue
         if len(words) == 1 and len(words[0]) < 3:
             continue

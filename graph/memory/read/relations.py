@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from graph.memory.read.activation import stems
 from graph.memory.read.models import ScoredFact
+from graph.memory.read.words import stems
 from graph.memory.text import relation_words
 
 __all__ = ["mark_answers", "relation_terms"]

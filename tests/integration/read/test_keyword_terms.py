@@ -9,7 +9,8 @@ import pytest
 
 from graph.executor import Executor
 from graph.memory.read import Retriever
-from graph.memory.read.planner import keywords, lucene_query
+from graph.memory.read.planner import lucene_query
+from graph.memory.read.words import keywords
 from graph.memory.write import WritePipeline
 from graph.providers import Embedder
 from graph.schema import BACKFILLS, _backfill

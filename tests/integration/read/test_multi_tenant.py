@@ -16,8 +16,9 @@ import pytest
 from graph.agent_deletion import delete_agent
 from graph.executor import Executor
 from graph.memory.read import RetrieveConfig, Retriever
-from graph.memory.read.planner import agent_lucene, keywords, lucene_query
+from graph.memory.read.planner import agent_lucene, lucene_query
 from graph.memory.read.search import Scope, SearchStats, keyword_facts, semantic_facts
+from graph.memory.read.words import keywords
 from graph.providers import HashEmbedder
 from graph.vector_search import detect
 from tests.cypher import load_query

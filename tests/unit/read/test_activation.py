@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from graph.errors import ConfigError
-from graph.memory.read.activation import lift_activated, seed_facts, stems
+from graph.memory.read.activation import lift_activated, seed_facts
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import ScoredFact
+from graph.memory.read.words import stems
 
 
 def _fact(fid: str, final: float, activation: float = 0.0) -> ScoredFact:
