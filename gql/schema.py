@@ -10,7 +10,7 @@ import strawberry
 from gql.limits import QueryLimits, limit_extensions
 from gql.mutations import Mutation
 from gql.queries import Query
-from gql.subscriptions import Subscription
+from gql.subscriptions import Subscription, WebSocketOnly
 
 __all__ = ["QueryLimits", "build_schema", "schema"]
 
@@ -29,7 +29,7 @@ def build_schema(limits: QueryLimits | None = None) -> strawberry.Schema:
         query=Query,
         mutation=Mutation,
         subscription=Subscription,
-        extensions=limit_extensions(limits or QueryLimits()),
+        extensions=[*limit_extensions(limits or QueryLimits()), WebSocketOnly],
     )
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Annotated
 
 import strawberry
+from graphql import GraphQLError
+from strawberry.extensions import SchemaExtension
+from strawberry.types.graphql import OperationType
 
 from gql.context import Info
 from gql.errors import ApiError, ErrorCode
@@ -13,7 +16,27 @@ from gql.permissions import agent_subscription
 from gql.types.change import MemoryChange
 from graph.memory.changes import TooManySubscriptions, decode_cursor
 
-__all__ = ["Subscription"]
+__all__ = ["Subscription", "WebSocketOnly"]
+
+
+class WebSocketOnly(SchemaExtension):
+    """Refuses a subscription sent over HTTP (``BAD_INPUT``, reason ``transport``) before it
+    runs: there it would open a stream that no connection closes."""
+
+    def on_validate(self) -> Iterator[None]:
+        context = self.execution_context
+        request = getattr(context.context, "request", None)
+        over_http = request is not None and request.scope.get("type") == "http"
+        try:
+            subscription = context.operation_type == OperationType.SUBSCRIPTION
+        except RuntimeError:  # no single operation: validation reports it
+            subscription = False
+        if over_http and subscription:
+            raise GraphQLError(
+                "Subscriptions run over a WebSocket at /graphql (graphql-transport-ws).",
+                extensions={"code": ErrorCode.BAD_INPUT.value, "reason": "transport"},
+            )
+        yield
 
 
 @strawberry.type(description="Live updates, over WebSocket (the graphql-transport-ws protocol).")

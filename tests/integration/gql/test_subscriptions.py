@@ -256,6 +256,15 @@ async def test_refusals_are_typed(
         await _fact(memory, agent_id, "Lia plays the flute")
         assert {m["text"] for m in await sub.changes(2)} == {"Lia plays the flute"}
 
+    # Over HTTP a subscription is refused before it runs (it would stream to nobody).
+    async with httpx.AsyncClient(base_url=url.replace("ws://", "http://")) as client:
+        answer = await client.post(
+            "/graphql",
+            json={"query": MEMORY_CHANGED, "variables": {"agentId": agent_id}},
+            headers={"X-API-Key": tenant_key},
+        )
+    assert answer.json()["errors"][0]["extensions"] == {"code": "BAD_INPUT", "reason": "transport"}
+
 
 async def _fact(memory: Any, agent_id: str, text: str) -> None:
     await memory.admin.remember(
