@@ -20,10 +20,13 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
+from typer.testing import CliRunner
 
 from graph.agent_deletion import delete_agent
 from graph.executor import Executor
 from server.auth import ApiKeyStore
+from server.cli import app
+from server.settings import get_settings
 from tests.cypher import load_query
 from tests.e2e.conftest import LiveApi
 
@@ -130,17 +133,17 @@ async def test_stdio_agent_scope_and_unknown_key(scope: dict[str, str]) -> None:
     await asyncio.gather(agent_scope(), unknown_key())  # two servers, started side by side
 
 
-def test_stdio_refuses_to_start_without_a_scope() -> None:
-    done = subprocess.run(
-        [HIPPOGRAPH, "mcp"],
-        env=_env(),
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
-    assert done.returncode == 2
+def test_stdio_refuses_to_start_without_a_scope(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checked before anything is served: the command itself, in-process, with no key, no
+    agent and auth on."""
+    for name in ("HIPPOGRAPH_MCP_API_KEY", "HIPPOGRAPH_MCP_AGENT", "HIPPOGRAPH_AUTH_DISABLED"):
+        monkeypatch.delenv(name, raising=False)
+    get_settings.cache_clear()
+    try:
+        done = CliRunner().invoke(app, ["mcp"])
+    finally:
+        get_settings.cache_clear()
+    assert done.exit_code == 2
     assert "HIPPOGRAPH_MCP_API_KEY" in done.stderr and done.stdout == ""
 
 
