@@ -12,12 +12,9 @@ source scripts/test-env.sh
 export HIPPOGRAPH_NEO4J_LINE=2026 HIPPOGRAPH_NEO4J_BOLT_PORT=$((HIPPOGRAPH_NEO4J_BOLT_PORT + 1000)) \
   HIPPOGRAPH_NEO4J_HTTP_PORT=$((HIPPOGRAPH_NEO4J_HTTP_PORT + 1000))
 trap 'hippograph neo4j stop >/dev/null' EXIT
-# A server for a few minutes: the JIT's second tier (C2) compiles only what stays hot ten times
-# as long (about 60 % less of its compiling, the queries no slower); C2 stays on, since Lucene
-# computes vector distances with the Vector API only with it.
-tier4="-XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000"
-tier4+=" -XX:Tier4CompileThreshold=150000 -XX:Tier4BackEdgeThreshold=400000"
-JAVA_TOOL_OPTIONS="$tier4 ${JAVA_TOOL_OPTIONS:-}" hippograph neo4j start || exit 1
+# A server for a few minutes: C2 compiles only what stays hot ten times as long
+# (HIPPOGRAPH_TEST_JIT, scripts/test-env.sh; about 60 % less of its compiling here).
+JAVA_TOOL_OPTIONS="$HIPPOGRAPH_TEST_JIT ${JAVA_TOOL_OPTIONS:-}" hippograph neo4j start || exit 1
 # Tests of those files that never reach the server (answered or refused before any query)
 # have nothing of the line in them: the main tier runs them.
 skip=tests/integration/read/test_retrieve_behaviour.py

@@ -27,7 +27,9 @@ own_servers=(tests/e2e/test_drills.py tests/e2e/test_outage.py tests/e2e/test_fi
   tests/integration/test_local_runtime.py)
 started=0 start_pid="" side_pid=""
 if [ -z "${NEO4J_URI:-}" ] && ! hippograph neo4j status >/dev/null 2>&1; then
-  hippograph neo4j start >"$logs/neo4j-start" 2>&1 &
+  # C2 for what stays hot ten times as long (HIPPOGRAPH_TEST_JIT, scripts/test-env.sh).
+  JAVA_TOOL_OPTIONS="$HIPPOGRAPH_TEST_JIT ${JAVA_TOOL_OPTIONS:-}" \
+    hippograph neo4j start >"$logs/neo4j-start" 2>&1 &
   start_pid=$!
   started=1
 fi
