@@ -272,17 +272,25 @@ async def _fact(memory: Any, agent_id: str, text: str) -> None:
     )
 
 
-async def test_a_cross_origin_upgrade_is_refused(api: tuple[str, Any]) -> None:
-    url, _ = api
-    for origin in ("http://evil.example", "null"):
-        with pytest.raises(websockets.InvalidStatus) as refused:
-            async with websockets.connect(
-                f"{url}/graphql",
-                subprotocols=["graphql-transport-ws"],
-                origin=origin,  # type: ignore[arg-type]
-            ):
+async def test_a_cross_origin_upgrade_is_refused(
+    executor: Executor, hash_embedder: HashEmbedder, api: tuple[str, Any]
+) -> None:
+    """On a loopback bind (Host/Origin guard on) and on a public bind with keys (guard off for
+    HTTP), a browser page of another site cannot open the WebSocket; the server's own page can."""
+    public = create_app(_settings(api_host="0.0.0.0"), memory=memory_for(executor, hash_embedder))
+    async with serving(public) as public_url:
+        for url in (api[0], public_url):
+            for origin in ("http://evil.example", "null", "https://127.0.0.1.evil.example"):
+                with pytest.raises(websockets.InvalidStatus) as refused:
+                    async with websockets.connect(
+                        f"{url}/graphql",
+                        subprotocols=["graphql-transport-ws"],
+                        origin=origin,  # type: ignore[arg-type]
+                    ):
+                        pass
+                assert refused.value.response.status_code == 403, (url, origin)
+                assert refused.value.response.body is not None
+                assert b'"reason":"origin"' in refused.value.response.body
+            own = url.replace("ws://", "http://")
+            async with connected(url, {"X-API-Key": ADMIN}, headers={"Origin": own}):
                 pass
-        assert refused.value.response.status_code == 403
-    own = url.replace("ws://", "http://")
-    async with connected(url, {"X-API-Key": ADMIN}, headers={"Origin": own}):
-        pass
