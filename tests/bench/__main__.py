@@ -11,6 +11,7 @@ bilingual one (Pirá, every question language against every memory language) whe
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -21,6 +22,12 @@ BENCHES = ["bench_runtime", "bench_write", "bench_retrieve", "bench_api", "bench
 
 
 def main() -> int:
+    # Nothing to choose: the parser answers --help (which would otherwise start the whole set).
+    argparse.ArgumentParser(
+        prog="python -m tests.bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    ).parse_args()
     failures = 0
     runs: list[list[str]] = [[f"tests.bench.{name}"] for name in BENCHES]
     locomo = Path(
