@@ -188,7 +188,7 @@ class History:
 @dataclass(frozen=True)
 class Admin:
     """Curation without the LLM pipeline: structured imports, forget, merges and the review
-    of proposed merges (``graph/memory/write/admin.py``, ``remember.py``, ``browse/review.py``).
+    of proposed merges (``graph/memory/remember/``, ``graph/memory/curation/``).
     """
 
     executor: Executor

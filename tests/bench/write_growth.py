@@ -38,7 +38,7 @@ from tests.fakes import WrappedExecutor
 __all__ = ["GROWTH_STAGES", "run_growth"]
 
 SPEAKER = "Rafael"
-# Trace steps (graph/memory/write/pipeline.py, stages.py) → reported stage; "commit" is the
+# Trace steps (graph/memory/write/pipeline.py, sequence.py) → reported stage; "commit" is the
 # offline transaction's COMMIT (its reads, decisions and statements are the steps before it).
 GROWTH_STAGES = {
     "extraction": ("extraction",),

@@ -12,6 +12,7 @@ import asyncio
 import time
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,6 +23,8 @@ from graph.memory.remember.batches import write_entities, write_events, write_fa
 from graph.memory.remember.conform import conform_import
 from graph.memory.remember.names import Registry, load_known
 from graph.memory.remember.prepare import (
+    FactBatch,
+    FactRow,
     declare,
     entity_rows,
     event_rows,
@@ -29,7 +32,7 @@ from graph.memory.remember.prepare import (
     plan_fact_batches,
     prepare_rows,
 )
-from graph.memory.remember.redact import redact_import
+from graph.memory.remember.redact import RedactedImport, redact_import
 from graph.memory.remember.rows import API_MAX_ITEMS, check_sizes, check_vectors, report_partial
 from graph.memory.spaces import embedder_name
 from graph.memory.write.models import (
@@ -83,7 +86,7 @@ async def remember(
         max_items: the most entities, facts, relations or events one call may carry (the API
             passes ``API_MAX_ITEMS``; the operator's CLI import has no cap).
         pii_mode: the operator's PII policy (``WriteConfig.pii_mode``), applied to every
-            stored free-text field (see :mod:`graph.memory.write.redact`).
+            stored free-text field (see :mod:`graph.memory.remember.redact`).
 
     Returns:
         Counts, the fact ids in input order, and the resolved entity keys by (redacted)
@@ -98,16 +101,9 @@ async def remember(
         PIIRejected: ``pii_mode="reject"`` and a field holds PII (nothing stored).
     """
     started = time.perf_counter()
-    if not agent_id or not agent_id.strip():
-        raise BadInput("agent_id is required")
-    check_sizes(entities, facts, relations, events, max_items)
-    check_vectors(entities, facts, embedder.dimensions)
-    ontology = await ontology_in_force(executor, agent_id)
-    entities, relations = conform_import(entities, relations, ontology)
-    # Scanning every text for PII is CPU work: off the event loop, so one big import does not
-    # stall the other requests of the process.
-    clean = await asyncio.to_thread(redact_import, entities, facts, relations, events, pii_mode)
-    entities, facts, relations, events = clean.entities, clean.facts, clean.relations, clean.events
+    clean = await _checked(
+        executor, embedder, agent_id, entities, facts, relations, events, max_items, pii_mode
+    )
     now = datetime.now(UTC)
     result = RememberResult()
     if clean.redacted:
@@ -116,18 +112,7 @@ async def remember(
     cursor: dict[str, Any] = {"section": "entities", "start": 0, "committed": 0}
     try:
         await _import(
-            executor,
-            embedder,
-            agent_id,
-            entities,
-            facts,
-            relations,
-            events,
-            progress,
-            batch_size,
-            now,
-            result,
-            cursor,
+            executor, embedder, agent_id, clean, progress, batch_size, now, result, cursor
         )
     except Exception as exc:
         if not cursor["committed"]:
@@ -135,6 +120,34 @@ async def remember(
         report_partial(result, exc, cursor)
     result.duration_ms = round((time.perf_counter() - started) * 1000, 2)
     return result
+
+
+async def _checked(
+    executor: Executor,
+    embedder: Embedder,
+    agent_id: str,
+    entities: Sequence[StructuredEntity],
+    facts: Sequence[StructuredFact],
+    relations: Sequence[StructuredRelation],
+    events: Sequence[StructuredEvent],
+    max_items: int | None,
+    pii_mode: str,
+) -> RedactedImport:
+    """The import checked (agent, sizes, vectors), fitted to the agent's ontology and put
+    under the PII policy, before anything is written.
+
+    Raises:
+        BadInput: see :func:`remember`.  PIIRejected: reject mode and a field holds PII.
+    """
+    if not agent_id or not agent_id.strip():
+        raise BadInput("agent_id is required")
+    check_sizes(entities, facts, relations, events, max_items)
+    check_vectors(entities, facts, embedder.dimensions)
+    ontology = await ontology_in_force(executor, agent_id)
+    entities, relations = conform_import(entities, relations, ontology)
+    # Scanning every text for PII is CPU work: off the event loop, so one big import does not
+    # stall the other requests of the process.
+    return await asyncio.to_thread(redact_import, entities, facts, relations, events, pii_mode)
 
 
 async def _vectors(
@@ -159,10 +172,7 @@ async def _import(
     executor: Executor,
     embedder: Embedder,
     agent_id: str,
-    entities: Sequence[StructuredEntity],
-    facts: Sequence[StructuredFact],
-    relations: Sequence[StructuredRelation],
-    events: Sequence[StructuredEvent],
+    items: RedactedImport,
     progress: Progress | None,
     batch_size: int,
     now: datetime,
@@ -171,34 +181,11 @@ async def _import(
 ) -> None:
     """Resolve, deduplicate, embed and write the (redacted) import, one transaction per batch;
     ``cursor`` tracks the batch in flight and what a partial report needs."""
-    registry = Registry()
-    refs = [f.subject for f in facts] + [e for f in facts for e in f.entities]
-    refs += [r.source for r in relations] + [r.target for r in relations]
-    # Row preparation is CPU work (texts normalised and hashed, languages detected, names
-    # folded: ~0.4 s for a 2 MB call): in a worker thread, around the one read of known names.
-    await asyncio.to_thread(declare, entities, registry)
-    await load_known(executor, agent_id, refs, registry)
-    fact_rows, rel_rows = await asyncio.to_thread(
-        prepare_rows, agent_id, facts, relations, registry, result
+    entities, facts, relations, events = items.entities, items.facts, items.relations, items.events
+    registry, fact_rows, rel_rows = await _resolve(
+        executor, agent_id, entities, facts, relations, result
     )
-
-    # Exact duplicates: within the import, and against active facts already stored.
-    hashes = [p["content_hash"] for _, p, _, _ in fact_rows]
-    given_ids = [fid for (fid, _, _, _), f in zip(fact_rows, facts, strict=True) if f.id]
-
-    async def read_existing(tx: Transaction) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        by_hash = await tx.run("write/facts_by_hash", agent_id=agent_id, hashes=hashes)
-        by_id = await tx.run("write/facts_by_id", ids=given_ids)
-        return by_hash, by_id
-
-    by_hash_rows, by_id_rows = (await executor.read(read_existing)) if fact_rows else ([], [])
-    for row in by_id_rows:
-        if row["agent_id"] != agent_id:
-            raise BadInput(f"fact id {row['id']!r} belongs to another agent")
-    existing_ids = {r["id"] for r in by_id_rows}
-    known_hash = {r["content_hash"]: r["id"] for r in by_hash_rows}
-    fact_batches = plan_fact_batches(fact_rows, existing_ids, known_hash, batch_size)
-
+    fact_batches = await _deduplicate(executor, agent_id, facts, fact_rows, batch_size)
     # Every vector of the import before the first write: one embedder call per kind (fuller
     # batches), and an embedder failure stores nothing.
     entity_list = list(registry.keys.items())
@@ -215,14 +202,14 @@ async def _import(
     for row, vec in zip(new_facts, fact_vectors, strict=True):
         row["props"]["embedding"] = vec
     event_vectors = await embedder.embed(event_texts(events)) if events else []
-
-    space = embedder_name(embedder)  # every batch storing vectors checks the agent's model
+    batches = _Batches(
+        entity_list, entity_vectors, events, event_vectors, fact_batches, rel_rows, batch_size
+    )
     total = len(entity_list) + len(fact_rows) + len(rel_rows) + len(events)
-    done = 0
-    token = uuid.uuid4().hex
     cursor.update(
         entity_list=entity_list, n_events=len(events), n_facts=len(fact_rows), rel_rows=rel_rows
     )
+    done = 0
 
     def step(n: int) -> None:
         nonlocal done
@@ -231,24 +218,106 @@ async def _import(
         if progress:
             progress(done, total)
 
-    # Entities (+ aliases) and events first, so facts can link to them.
-    for start in range(0, len(entity_list), batch_size):
+    # every batch storing vectors checks the agent's model
+    await _write(executor, agent_id, embedder_name(embedder), now, batches, result, cursor, step)
+
+
+async def _resolve(
+    executor: Executor,
+    agent_id: str,
+    entities: Sequence[StructuredEntity],
+    facts: Sequence[StructuredFact],
+    relations: Sequence[StructuredRelation],
+    result: RememberResult,
+) -> tuple[Registry, list[FactRow], list[dict[str, Any]]]:
+    """The import's names resolved (declared entities, then one read of the known ones) and
+    its fact and relation rows."""
+    registry = Registry()
+    refs = [f.subject for f in facts] + [e for f in facts for e in f.entities]
+    refs += [r.source for r in relations] + [r.target for r in relations]
+    # Row preparation is CPU work (texts normalised and hashed, languages detected, names
+    # folded: ~0.4 s for a 2 MB call): in a worker thread, around the one read of known names.
+    await asyncio.to_thread(declare, entities, registry)
+    await load_known(executor, agent_id, refs, registry)
+    fact_rows, rel_rows = await asyncio.to_thread(
+        prepare_rows, agent_id, facts, relations, registry, result
+    )
+    return registry, fact_rows, rel_rows
+
+
+async def _deduplicate(
+    executor: Executor,
+    agent_id: str,
+    facts: Sequence[StructuredFact],
+    fact_rows: list[FactRow],
+    batch_size: int,
+) -> list[FactBatch]:
+    """The fact batches without exact duplicates: within the import, and against active facts
+    already stored (one read).
+
+    Raises:
+        BadInput: a given fact id belongs to another agent.
+    """
+    hashes = [p["content_hash"] for _, p, _, _ in fact_rows]
+    given_ids = [fid for (fid, _, _, _), f in zip(fact_rows, facts, strict=True) if f.id]
+
+    async def read_existing(tx: Transaction) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        by_hash = await tx.run("write/facts_by_hash", agent_id=agent_id, hashes=hashes)
+        by_id = await tx.run("write/facts_by_id", ids=given_ids)
+        return by_hash, by_id
+
+    by_hash_rows, by_id_rows = (await executor.read(read_existing)) if fact_rows else ([], [])
+    for row in by_id_rows:
+        if row["agent_id"] != agent_id:
+            raise BadInput(f"fact id {row['id']!r} belongs to another agent")
+    existing_ids = {r["id"] for r in by_id_rows}
+    known_hash = {r["content_hash"]: r["id"] for r in by_hash_rows}
+    return plan_fact_batches(fact_rows, existing_ids, known_hash, batch_size)
+
+
+@dataclass
+class _Batches:
+    """What an import writes, with its vectors, cut into batches of ``size`` rows."""
+
+    entity_list: list[tuple[str, StructuredEntity]]
+    entity_vectors: list[list[float]]
+    events: Sequence[StructuredEvent]
+    event_vectors: list[list[float]]
+    fact_batches: list[FactBatch]
+    rel_rows: list[dict[str, Any]]
+    size: int
+
+
+async def _write(
+    executor: Executor,
+    agent_id: str,
+    space: str,
+    now: datetime,
+    b: _Batches,
+    result: RememberResult,
+    cursor: dict[str, Any],
+    step: Callable[[int], None],
+) -> None:
+    """One write transaction per batch: entities (+ aliases) and events first, so facts can
+    link to them, then facts, then relations; ``step`` after each."""
+    token = uuid.uuid4().hex
+    for start in range(0, len(b.entity_list), b.size):
         cursor.update(section="entities", start=start)
-        chunk = entity_list[start : start + batch_size]
-        rows = entity_rows(chunk, entity_vectors[start : start + batch_size], token)
+        chunk = b.entity_list[start : start + b.size]
+        rows = entity_rows(chunk, b.entity_vectors[start : start + b.size], token)
         result.entities_created += await write_entities(executor, agent_id, space, now, rows)
         step(len(chunk))
-    result.entities_total = len(entity_list)
+    result.entities_total = len(b.entity_list)
 
-    for start in range(0, len(events), batch_size):
+    for start in range(0, len(b.events), b.size):
         cursor.update(section="events", start=start)
-        ev_chunk = events[start : start + batch_size]
-        ev_rows = event_rows(agent_id, ev_chunk, event_vectors[start : start + batch_size], now)
+        ev_chunk = b.events[start : start + b.size]
+        ev_rows = event_rows(agent_id, ev_chunk, b.event_vectors[start : start + b.size], now)
         await write_events(executor, agent_id, space, ev_rows)
         result.events += len(ev_rows)
         step(len(ev_chunk))
 
-    for batch in fact_batches:
+    for batch in b.fact_batches:
         cursor.update(
             section="facts",
             start=batch.start,
@@ -261,9 +330,9 @@ async def _import(
         result.facts_added += len(batch.new_rows)
         step(batch.size)
 
-    for start in range(0, len(rel_rows), batch_size):
+    for start in range(0, len(b.rel_rows), b.size):
         cursor.update(section="relations", start=start)
-        rchunk = rel_rows[start : start + batch_size]
+        rchunk = b.rel_rows[start : start + b.size]
         await write_relations(executor, agent_id, now, rchunk)
         result.relations += len(rchunk)
         step(len(rchunk))

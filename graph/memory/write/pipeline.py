@@ -1,7 +1,7 @@
 """The write pipeline (docs/architecture.md): message → guard → event → extraction →
 resolution → reconciliation → one write transaction. This module checks the call and logs the
-event; the stages after it are in ``stages`` (extraction in ``extract.stage``, items in
-``assemble``, reconcile/plan/upsert in ``commit_stage``)."""
+event; the stages after it run in ``sequence`` (``extract/``, ``resolve/``, ``reconcile/``,
+``commit/``)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import json
 import logging
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -27,12 +28,13 @@ from graph.memory.text import (
     join_parts,
     normalize,
 )
-from graph.memory.write.commit.store import Fence, log_event
+from graph.memory.write.commit.store import EventClaim, Fence, log_event
 from graph.memory.write.config import WriteConfig, apply_overrides
 from graph.memory.write.extract.stage import Prepared, prepare_offline
 from graph.memory.write.failed import mark_failed
 from graph.memory.write.guard import (
     MAX_THREAD_ID_CHARS,
+    GuardResult,
     guard_message,
     redact_context,
     redact_text,
@@ -127,40 +129,21 @@ class WritePipeline:
                 duration_ms=run.ms(),
                 trace=run.trace,
             )
-        run.warnings += g.warnings
-        # raises PIIRejected before any storage
-        text = (await asyncio.to_thread(scan_pii, g.text, cfg.pii_mode)).text
-        if text != g.text:
-            run.warnings.append("sensitive data redacted before storage")
-        # The speaker becomes an entity and the event's speaker: the same policy applies, as
-        # to the thread id stored on the event.
-        speaker = redact_text(speaker, cfg.pii_mode, "speaker_name").text
-        thread_id = stored_label(thread_id, cfg.pii_mode, "thread_id", MAX_THREAD_ID_CHARS)
-        # Earlier messages reach the LLM as context: the operator's policy covers them too.
-        recent = await asyncio.to_thread(
-            redact_context,
-            [
-                m[: cfg.recent_message_chars]
-                for m in last_items(list(recent_messages or []), cfg.recent_messages_max)
-            ],
-            cfg.pii_mode,
-        )
-        run.step("guard", chars=len(text))
+        msg = await _guarded(g, speaker, thread_id, recent_messages, cfg, run)
         # Offline, the extraction needs nothing from the database: it (and the embedding of
         # its names and facts) runs while the message is embedded and its event logged.
         early = (
-            asyncio.create_task(prepare_offline(text, speaker, recent, cfg, self.embedder))
+            asyncio.create_task(
+                prepare_offline(msg.text, msg.speaker, msg.recent, cfg, self.embedder)
+            )
             if self.llm is None
             else None
         )
         try:
             return await self._log_and_run(
                 agent_id,
-                text,
-                speaker,
-                recent,
+                msg,
                 occurred_at,
-                thread_id,
                 dry_run,
                 cfg,
                 run,
@@ -177,11 +160,8 @@ class WritePipeline:
     async def _log_and_run(
         self,
         agent_id: str,
-        text: str,
-        speaker: str,
-        recent: list[str],
+        msg: _Message,
         occurred_at: datetime | None,
-        thread_id: str | None,
         dry_run: bool,
         cfg: WriteConfig,
         run: WriteRun,
@@ -196,32 +176,20 @@ class WritePipeline:
         if occurred.tzinfo is None:
             occurred = occurred.replace(tzinfo=UTC)
         persist = not dry_run and cfg.mode != "shadow"
-        message_vec = (await self.embedder.embed([event_embedding_text(text, speaker)]))[0]
+        message_vec = (await self.embedder.embed([event_embedding_text(msg.text, msg.speaker)]))[0]
         logged = event_id is not None
         key = idempotency_digest(idempotency_key) if idempotency_key and not dry_run else None
         if event_id is None:
             event_id = (
                 str(uuid.uuid5(_EVENT_NS, join_parts(agent_id, key))) if key else str(uuid.uuid4())
             )
-        event = {
-            "id": event_id,
-            "pending": True,
-            "props": {
-                "text": text,
-                "speaker": speaker,
-                "occurred_at": occurred,
-                "ingested_at": now,
-                "thread_id": thread_id,
-                "source": "write",
-                "embedding": message_vec,
-                "content_hash": content_hash(agent_id, "event", normalize(text)),
-            },
-        }
         token = uuid.uuid4().hex
         claim = await log_event(
             self.executor,
             agent_id,
-            event if persist and not logged else None,
+            _event(agent_id, event_id, msg, occurred, now, message_vec)
+            if persist and not logged
+            else None,
             (key, token) if key else None,
             now,
             pending_ttl_s=cfg.pending_receipt_ttl_s,
@@ -229,67 +197,66 @@ class WritePipeline:
         )
         if logged and persist and claim.stored_result is None and not claim.in_progress:
             claim.event_id = event_id
-        if claim.stored_result is not None:
-            return WriteResult.from_dict(json.loads(claim.stored_result))
-        if claim.in_progress:
-            raise WriteInProgress(
-                "a write with this idempotency_key is in progress; retry later (a claim whose "
-                f"writer died expires after {cfg.pending_receipt_ttl_s:g} s)",
-                retry_after_s=min(cfg.pending_receipt_ttl_s, 30.0),
-            )
-        if claim.taken_over:
-            run.warnings.append(
-                "an earlier call with this idempotency_key did not finish; this call ran it again"
-            )
+        stored = _stored_answer(claim, cfg, run)
+        if stored is not None:
+            return stored
         result = WriteResult(event_id=claim.event_id, mode=cfg.mode, dry_run=dry_run)
         run.step("event", event_id=claim.event_id)
-        try:
-            call = WriteCall(
-                agent_id,
-                text,
-                speaker,
-                recent,
-                occurred,
-                now,
-                message_vec,
-                cfg,
-                run,
-                result,
-                persist,
-                key,
-                dry_run,
-                fence,
-                token,
-                None if claim.space_claimed else embedder_name(self.embedder),
-            )
-            await self._run_stages(call, early)
-        except FencedOut:
-            if key:
-                await self._release(agent_id, key, token)
-            raise
-        except Exception as exc:  # a stage bug or Neo4j outage after the event: keep the event
-            # Details go to the log only: a Cypher or driver message is not for clients.
-            log.exception("write pipeline failed for agent %s event %s", agent_id, result.event_id)
-            result.success = False
-            result.error = (
-                "write pipeline failed after the event was stored "
-                f"({type(exc).__name__}); the message is kept"
-            )
-            if result.event_id and persist and not dry_run:
-                # Listed by failedMessages, re-run by retryFailedMessages (write/failed.py).
-                with contextlib.suppress(Exception):
-                    await mark_failed(
-                        self.executor, agent_id, result.event_id, type(exc).__name__, now
-                    )
-            if key:
-                await self._release(agent_id, key, token)
+        call = WriteCall(
+            agent_id,
+            msg.text,
+            msg.speaker,
+            msg.recent,
+            occurred,
+            now,
+            message_vec,
+            cfg,
+            run,
+            result,
+            persist,
+            key,
+            dry_run,
+            fence,
+            token,
+            None if claim.space_claimed else embedder_name(self.embedder),
+        )
+        await self._run_after_event(call, early)
         result.warnings = run.warnings
         result.duration_ms = run.ms()
         result.trace = run.trace
         return result
 
+    async def _run_after_event(self, call: WriteCall, early: asyncio.Task[Prepared] | None) -> None:
+        """The stages after the event; a failure keeps the event (marked failed, listed by
+        ``failedMessages``) and releases the idempotency claim. A lost lease is raised."""
+        result = call.result
+        try:
+            await self._run_stages(call, early)
+        except FencedOut:
+            if call.key:
+                await self._release(call.agent_id, call.key, call.token)
+            raise
+        except Exception as exc:  # a stage bug or Neo4j outage after the event: keep the event
+            # Details go to the log only: a Cypher or driver message is not for clients.
+            log.exception(
+                "write pipeline failed for agent %s event %s", call.agent_id, result.event_id
+            )
+            result.success = False
+            result.error = (
+                "write pipeline failed after the event was stored "
+                f"({type(exc).__name__}); the message is kept"
+            )
+            if result.event_id and call.persist and not call.dry_run:
+                # Listed by failedMessages, re-run by retryFailedMessages (write/failed.py).
+                with contextlib.suppress(Exception):
+                    await mark_failed(
+                        self.executor, call.agent_id, result.event_id, type(exc).__name__, call.now
+                    )
+            if call.key:
+                await self._release(call.agent_id, call.key, call.token)
+
     async def _run_stages(self, call: WriteCall, early: asyncio.Task[Prepared] | None) -> None:
-        """The stages after the event (``stages.run_stages``), under the agent's ontology."""
+        """The stages after the event (``sequence.run_stages``), under the agent's ontology."""
         call.ontology = await self.ontologies.get(call.agent_id)
         call.cfg = call.cfg.under(call.ontology)
         await run_stages(
@@ -314,3 +281,98 @@ def _retrieve(task: asyncio.Task[Any]) -> None:
     """Done callback of a task nobody awaits: its exception is read, not logged as lost."""
     if not task.cancelled():
         task.exception()
+
+
+@dataclass(frozen=True)
+class _Message:
+    """A message past the guard: its text, speaker, thread id and earlier messages, each under
+    the operator's PII policy."""
+
+    text: str
+    speaker: str
+    thread_id: str | None
+    recent: list[str]
+
+
+async def _guarded(
+    g: GuardResult,
+    speaker: str,
+    thread_id: str | None,
+    recent_messages: Sequence[str] | None,
+    cfg: WriteConfig,
+    run: WriteRun,
+) -> _Message:
+    """The guarded message under the PII policy (the ``guard`` step of the trace).
+
+    Raises:
+        PIIRejected: the message, speaker, thread id or an earlier message holds a secret
+            that must not be stored (before any storage).
+        BadInput: the thread id is too long.
+    """
+    run.warnings += g.warnings
+    # raises PIIRejected before any storage
+    text = (await asyncio.to_thread(scan_pii, g.text, cfg.pii_mode)).text
+    if text != g.text:
+        run.warnings.append("sensitive data redacted before storage")
+    # The speaker becomes an entity and the event's speaker: the same policy applies, as
+    # to the thread id stored on the event.
+    speaker = redact_text(speaker, cfg.pii_mode, "speaker_name").text
+    thread_id = stored_label(thread_id, cfg.pii_mode, "thread_id", MAX_THREAD_ID_CHARS)
+    # Earlier messages reach the LLM as context: the operator's policy covers them too.
+    recent = await asyncio.to_thread(
+        redact_context,
+        [
+            m[: cfg.recent_message_chars]
+            for m in last_items(list(recent_messages or []), cfg.recent_messages_max)
+        ],
+        cfg.pii_mode,
+    )
+    run.step("guard", chars=len(text))
+    return _Message(text, speaker, thread_id, recent)
+
+
+def _event(
+    agent_id: str,
+    event_id: str,
+    msg: _Message,
+    occurred: datetime,
+    now: datetime,
+    message_vec: list[float],
+) -> dict[str, Any]:
+    """The event row the raw-first log stores (pending until its extraction is committed)."""
+    return {
+        "id": event_id,
+        "pending": True,
+        "props": {
+            "text": msg.text,
+            "speaker": msg.speaker,
+            "occurred_at": occurred,
+            "ingested_at": now,
+            "thread_id": msg.thread_id,
+            "source": "write",
+            "embedding": message_vec,
+            "content_hash": content_hash(agent_id, "event", normalize(msg.text)),
+        },
+    }
+
+
+def _stored_answer(claim: EventClaim, cfg: WriteConfig, run: WriteRun) -> WriteResult | None:
+    """The stored result of a finished call with the same idempotency key (None: run this
+    call; a warning when it takes over an expired claim).
+
+    Raises:
+        WriteInProgress: another call holds the key and is not done.
+    """
+    if claim.stored_result is not None:
+        return WriteResult.from_dict(json.loads(claim.stored_result))
+    if claim.in_progress:
+        raise WriteInProgress(
+            "a write with this idempotency_key is in progress; retry later (a claim whose "
+            f"writer died expires after {cfg.pending_receipt_ttl_s:g} s)",
+            retry_after_s=min(cfg.pending_receipt_ttl_s, 30.0),
+        )
+    if claim.taken_over:
+        run.warnings.append(
+            "an earlier call with this idempotency_key did not finish; this call ran it again"
+        )
+    return None

@@ -1,9 +1,10 @@
 """Neo4j writes of the write pipeline: the raw-first event log, then ONE write transaction.
 
 Transactions per message: the event log (+ idempotency claim and the embedding model check in
-the same transaction), then, on the LLM path, the context read, the entity-candidate and
-fact-candidate reads (``reads``) and the write transaction → 5; the offline path runs its reads
-inside its write transaction (``stages``) → 2. Every statement takes UNWIND batches.
+the same transaction), then, on the LLM path, the context read (``extract/context``), the
+entity-candidate and fact-candidate reads (``resolve/candidates``, ``reconcile/candidates``)
+and the write transaction → 5; the offline path runs its reads inside its write transaction
+(``sequence``) → 2. Every statement takes UNWIND batches.
 
 Concurrency: the write transaction first locks what its decisions were made on —
 the job (fencing token, for job-run writes), the event (one extraction per message), the
@@ -166,84 +167,10 @@ async def commit(
         AlreadyExtracted: the event's extraction was committed by another run.
         WriteConflict: a concurrent write changed the facts the decisions were made on.
     """
-    p = plan
-    common = {"agent_id": agent_id}
-    targets = sorted(set(p.close_fact_ids) | {r["id"] for r in p.reinforce})
-    hashes = sorted({r["props"]["content_hash"] for r in p.new_facts})
-    closing = set(p.close_fact_ids)
 
     async def work(tx: Transaction) -> CommitOutcome:
-        out = CommitOutcome()
-        if p.fence is not None:
-            await tx.run("jobs/lock_job", id=p.fence.job_id)
-            if not await tx.run(
-                "jobs/fence", id=p.fence.job_id, owner=p.fence.owner, token=p.fence.token
-            ):
-                raise FencedOut(f"job {p.fence.job_id}: lease lost before the commit")
-        if p.embedder is not None and (p.new_facts or p.entities):
-            await claim_space(tx, agent_id, p.embedder)
-        if p.event_id:
-            await tx.run("write/lock_event", **common, event_id=p.event_id)
-            claimed = await tx.run(
-                "write/claim_extraction", **common, event_id=p.event_id, now=p.now
-            )
-            if claimed and claimed[0]["already"]:
-                raise AlreadyExtracted(p.event_id)
-        if p.entities:  # sorted keys: also the subject locks, taken in one order
-            await tx.run("write/upsert_entities", **common, now=p.now, rows=p.entities)
-        if targets:
-            await tx.run("write/lock_facts", **common, ids=targets)
-        if hashes or targets:
-            check = (await tx.run("write/recheck_facts", **common, hashes=hashes, ids=targets))[0]
-            dup = [r for r in check["active_by_hash"] if r["id"] not in closing]
-            if dup or check["inactive"]:
-                raise WriteConflict(
-                    f"{len(dup)} fact(s) already active, "
-                    f"{len(check['inactive'])} target(s) no longer active"
-                )
-        if p.aliases:
-            await tx.run("write/upsert_aliases", **common, now=p.now, rows=p.aliases)
-        if p.close_fact_ids:
-            closed = await tx.run(
-                "invalidation/close_facts", **common, ids=p.close_fact_ids, now=p.now
-            )
-            out.closed_facts = [r["id"] for r in closed]
-            out.cascaded = await tx.run(
-                "invalidation/cascade_relationships", **common, fact_ids=p.close_fact_ids, now=p.now
-            )
-        if p.close_relation_ids:
-            await tx.run(
-                "invalidation/close_relationships", **common, ids=p.close_relation_ids, now=p.now
-            )
-        if p.new_facts:
-            await tx.run("write/create_facts", **common, rows=p.new_facts)
-        if p.about or p.provenance:
-            await tx.run("write/link_facts", **common, about=p.about, provenance=p.provenance)
-        if p.supersedes:
-            await tx.run("write/link_supersedes", **common, rows=p.supersedes)
-        if p.causes:
-            await tx.run("write/link_causes", **common, rows=p.causes)
-        if p.reinforce:
-            rows = await tx.run("write/reinforce_facts", **common, now=p.now, rows=p.reinforce)
-            out.reinforced = {r["id"]: r["reinforcement_count"] for r in rows}
-        if p.relations:
-            out.relations = await tx.run(
-                "write/upsert_relations", **common, now=p.now, reinforce=0.1, rows=p.relations
-            )
-        if p.emotion and p.event_id:
-            await tx.run("write/set_event_emotion", **common, event_id=p.event_id, **p.emotion)
-        if p.audits:
-            await tx.run("write/create_audits", **common, now=p.now, rows=p.audits)
-        if p.receipt:
-            await tx.run(
-                "write/save_receipt",
-                **common,
-                key=p.receipt[0],
-                result=p.receipt[1],
-                now=p.now,
-                overwrite=True,
-            )
-        return out
+        await _lock_and_check(tx, agent_id, plan)
+        return await _write_rows(tx, agent_id, plan)
 
     for attempt in range(retries + 1):
         try:
@@ -253,3 +180,93 @@ async def commit(
                 raise
             await asyncio.sleep(0.05 * (2**attempt))
     raise AssertionError("unreachable")
+
+
+async def _lock_and_check(tx: Transaction, agent_id: str, p: CommitPlan) -> None:
+    """The commit's first statements: the job's fence, the agent's embedding model, the
+    event's extraction claim, then the locks on what the decisions were made on (subject
+    entities, then target facts, each in sorted order) and their re-check.
+
+    Raises:
+        FencedOut: ``p.fence`` is set and that lease is no longer the job's current one.
+        AlreadyExtracted: the event's extraction was committed by another run.
+        WriteConflict: a concurrent write changed the facts the decisions were made on.
+    """
+    common = {"agent_id": agent_id}
+    targets = sorted(set(p.close_fact_ids) | {r["id"] for r in p.reinforce})
+    hashes = sorted({r["props"]["content_hash"] for r in p.new_facts})
+    if p.fence is not None:
+        await tx.run("jobs/lock_job", id=p.fence.job_id)
+        if not await tx.run(
+            "jobs/fence", id=p.fence.job_id, owner=p.fence.owner, token=p.fence.token
+        ):
+            raise FencedOut(f"job {p.fence.job_id}: lease lost before the commit")
+    if p.embedder is not None and (p.new_facts or p.entities):
+        await claim_space(tx, agent_id, p.embedder)
+    if p.event_id:
+        await tx.run("write/lock_event", **common, event_id=p.event_id)
+        claimed = await tx.run("write/claim_extraction", **common, event_id=p.event_id, now=p.now)
+        if claimed and claimed[0]["already"]:
+            raise AlreadyExtracted(p.event_id)
+    if p.entities:  # sorted keys: also the subject locks, taken in one order
+        await tx.run("write/upsert_entities", **common, now=p.now, rows=p.entities)
+    if targets:
+        await tx.run("write/lock_facts", **common, ids=targets)
+    if hashes or targets:
+        check = (await tx.run("write/recheck_facts", **common, hashes=hashes, ids=targets))[0]
+        closing = set(p.close_fact_ids)
+        dup = [r for r in check["active_by_hash"] if r["id"] not in closing]
+        if dup or check["inactive"]:
+            raise WriteConflict(
+                f"{len(dup)} fact(s) already active, "
+                f"{len(check['inactive'])} target(s) no longer active"
+            )
+
+
+async def _write_rows(tx: Transaction, agent_id: str, p: CommitPlan) -> CommitOutcome:
+    """The commit's writes, under the locks: aliases, closed facts (and the relationships
+    they evidenced), new facts and their links, reinforcements, relations, the event's
+    emotion, the audit records and the idempotency receipt."""
+    common = {"agent_id": agent_id}
+    out = CommitOutcome()
+    if p.aliases:
+        await tx.run("write/upsert_aliases", **common, now=p.now, rows=p.aliases)
+    if p.close_fact_ids:
+        closed = await tx.run("invalidation/close_facts", **common, ids=p.close_fact_ids, now=p.now)
+        out.closed_facts = [r["id"] for r in closed]
+        out.cascaded = await tx.run(
+            "invalidation/cascade_relationships", **common, fact_ids=p.close_fact_ids, now=p.now
+        )
+    if p.close_relation_ids:
+        await tx.run(
+            "invalidation/close_relationships", **common, ids=p.close_relation_ids, now=p.now
+        )
+    if p.new_facts:
+        await tx.run("write/create_facts", **common, rows=p.new_facts)
+    if p.about or p.provenance:
+        await tx.run("write/link_facts", **common, about=p.about, provenance=p.provenance)
+    if p.supersedes:
+        await tx.run("write/link_supersedes", **common, rows=p.supersedes)
+    if p.causes:
+        await tx.run("write/link_causes", **common, rows=p.causes)
+    if p.reinforce:
+        rows = await tx.run("write/reinforce_facts", **common, now=p.now, rows=p.reinforce)
+        out.reinforced = {r["id"]: r["reinforcement_count"] for r in rows}
+    if p.relations:
+        out.relations = await tx.run(
+            "write/upsert_relations", **common, now=p.now, reinforce=0.1, rows=p.relations
+        )
+    if p.emotion and p.event_id:
+        await tx.run("write/set_event_emotion", **common, event_id=p.event_id, **p.emotion)
+    if p.audits:
+        await tx.run("write/create_audits", **common, now=p.now, rows=p.audits)
+    if p.receipt:
+        await tx.run(
+            "write/save_receipt",
+            **common,
+            key=p.receipt[0],
+            result=p.receipt[1],
+            now=p.now,
+            overwrite=True,
+        )
+    return out

@@ -75,60 +75,73 @@ async def decide(
     ambiguous: list[FactItem] = []
     shown = set((known_ids or {}).values())
     for item in live:
-        if known_ids is not None and session is not None:
-            own = informed_decision(item, known_ids, session.warnings)
-            if own is not None:
-                item.decision = own
-                continue
-        fast = fast_decision(
-            item.candidates, add_below=cfg.reconcile_add_below, noop_at=cfg.reconcile_noop_at
-        )
-        retracting = item.fact.retraction or is_retraction(item.text)
-        if (
-            session is None
-            and retracting
-            and item.candidates
-            and (fast is None or fast.action != "NOOP")
-        ):
-            item.decision = offline_decision(
-                item.text, item.candidates, noop_at=cfg.reconcile_noop_at
-            )
-        elif fast is not None and not (
-            # The extractor said this changes known facts: let the LLM judge even a
-            # low-similarity candidate ("moved to Rio" vs "lives in São Paulo").
-            session is not None
-            and known_ids is None
-            and item.fact.action == "UPDATE"
-            and fast.action == "ADD"
-            and item.candidates
-        ):
-            item.decision = fast
-        elif session is None:
-            item.decision = offline_decision(
-                item.text, item.candidates, noop_at=cfg.reconcile_noop_at
-            )
-        elif known_ids is not None:
-            band = [c for c in item.candidates if c.similarity >= cfg.reconcile_add_below]
-            if all(c.id in shown for c in band):
-                item.decision = FactDecision(
-                    "ADD",
-                    reason="informed extraction: new information beside the shown facts",
-                    similarity=band[0].similarity if band else None,
-                    by="llm",
-                )
-            elif cfg.llm_calls_for_unseen:
-                ambiguous.append(item)
-            else:
-                item.decision = offline_decision(
-                    item.text, item.candidates, noop_at=cfg.reconcile_noop_at
-                )
-        else:
+        decision = _rule_decision(item, session, cfg, known_ids, shown)
+        if decision is None:
             ambiguous.append(item)
+        else:
+            item.decision = decision
     if session is not None:
         warnings += session.warnings
         session.warnings = []
     if not ambiguous or session is None:
         return
+    await _ask_model(ambiguous, session, cfg, warnings)
+
+
+def _rule_decision(
+    item: FactItem,
+    session: LLMSession | None,
+    cfg: WriteConfig,
+    known_ids: dict[str, str] | None,
+    shown: set[str],
+) -> FactDecision | None:
+    """One fact's decision without a reconcile call: the informed answer's own action, the
+    thresholds, or the offline rules. None: the fact goes to the batched reconcile call."""
+    if known_ids is not None and session is not None:
+        own = informed_decision(item, known_ids, session.warnings)
+        if own is not None:
+            return own
+    fast = fast_decision(
+        item.candidates, add_below=cfg.reconcile_add_below, noop_at=cfg.reconcile_noop_at
+    )
+    retracting = item.fact.retraction or is_retraction(item.text)
+    if (
+        session is None
+        and retracting
+        and item.candidates
+        and (fast is None or fast.action != "NOOP")
+    ):
+        return offline_decision(item.text, item.candidates, noop_at=cfg.reconcile_noop_at)
+    if fast is not None and not (
+        # The extractor said this changes known facts: let the LLM judge even a
+        # low-similarity candidate ("moved to Rio" vs "lives in São Paulo").
+        session is not None
+        and known_ids is None
+        and item.fact.action == "UPDATE"
+        and fast.action == "ADD"
+        and item.candidates
+    ):
+        return fast
+    if session is None:
+        return offline_decision(item.text, item.candidates, noop_at=cfg.reconcile_noop_at)
+    if known_ids is not None:
+        band = [c for c in item.candidates if c.similarity >= cfg.reconcile_add_below]
+        if all(c.id in shown for c in band):
+            return FactDecision(
+                "ADD",
+                reason="informed extraction: new information beside the shown facts",
+                similarity=band[0].similarity if band else None,
+                by="llm",
+            )
+        if not cfg.llm_calls_for_unseen:
+            return offline_decision(item.text, item.candidates, noop_at=cfg.reconcile_noop_at)
+    return None
+
+
+async def _ask_model(
+    ambiguous: list[FactItem], session: LLMSession, cfg: WriteConfig, warnings: list[str]
+) -> None:
+    """One batched reconcile call for the ambiguous facts; an invalid or missing answer ADDs."""
     payload = [
         {
             "index": i.index,

@@ -324,8 +324,33 @@ def extract_with(
     state.alias_parentheses(message)
     state.name_speaker(doc)
     state.merge_short_names()
-    last_person: str | None = None
     used: set[str] = set()
+    _clause_facts(doc, state, speaker, ex, used)
+    if not ex.facts and state.other and detect_language(message) == "en":
+        listener = {i for i, n in state.by_token.items() if n == state.other}
+        qa = answer_fact(doc, recent, speaker, listener, nlp)
+        if qa:
+            ex.facts.append(ExtractedFact(qa, speaker, 0.7))
+            used.update(state.by_token[t.i] for t in doc if t.i in state.by_token)
+    if detect_language(message) in ("en", None):  # open relations (offline.relations)
+        extra, new = merge_open_relations(
+            doc, state.by_token, state.types, speaker, state.other, ex.relations, noun_phrases
+        )
+        ex.relations += extra
+        state.order += [n for n in new if n not in state.types]
+        state.types.update({n: t for n, t in new.items() if n not in state.types})
+    for rel in ex.relations:  # a relation's ends are entities of the answer too
+        used.update((rel.source, rel.target))
+    _answer_entities(ex, state, speaker, used)
+    return ex
+
+
+def _clause_facts(
+    doc: Any, state: MessageNames, speaker: str, ex: Extraction, used: set[str]
+) -> None:
+    """The facts and relations of each salient, self-contained clause (in place); ``used``
+    gathers the names they mention."""
+    last_person: str | None = None
     for sent in doc.sents:
         if extract_portuguese(sent.text, speaker, ex):
             continue
@@ -362,21 +387,11 @@ def extract_with(
             ex.facts.append(ExtractedFact(text, subject, 0.8, retraction=retraction))
             if subject != speaker and state.types.get(subject) in ("person", "thing"):
                 last_person = subject
-    if not ex.facts and state.other and detect_language(message) == "en":
-        listener = {i for i, n in state.by_token.items() if n == state.other}
-        qa = answer_fact(doc, recent, speaker, listener, nlp)
-        if qa:
-            ex.facts.append(ExtractedFact(qa, speaker, 0.7))
-            used.update(state.by_token[t.i] for t in doc if t.i in state.by_token)
-    if detect_language(message) in ("en", None):  # open relations (offline.relations)
-        extra, new = merge_open_relations(
-            doc, state.by_token, state.types, speaker, state.other, ex.relations, noun_phrases
-        )
-        ex.relations += extra
-        state.order += [n for n in new if n not in state.types]
-        state.types.update({n: t for n, t in new.items() if n not in state.types})
-    for rel in ex.relations:  # a relation's ends are entities of the answer too
-        used.update((rel.source, rel.target))
+
+
+def _answer_entities(ex: Extraction, state: MessageNames, speaker: str, used: set[str]) -> None:
+    """The entities of the answer — the names it uses, in message order, the listener too —
+    and only the relations whose ends all resolve (in place)."""
     seen = {e.name for e in ex.entities}
     for name in state.order:
         if name not in seen and name != speaker and name in used:
@@ -388,4 +403,3 @@ def extract_with(
     # The planner's contract: every name the answer uses resolves (the speaker or an entity).
     known = {fold(speaker)} | {fold(n) for e in ex.entities for n in (e.name, *e.aliases)}
     ex.relations = [r for r in ex.relations if fold(r.source) in known and fold(r.target) in known]
-    return ex
