@@ -31,6 +31,7 @@ export function watchChanges(
     url: socketUrl(),
     lazy: true,
     retryAttempts: 0,  // resumed below with `since`, not replayed from the start
+    keepAlive: 20_000,  // a ping every 20 s keeps proxies from closing a quiet socket
     connectionParams: () => (apiKey() ? { Authorization: `Bearer ${apiKey()}` } : {}),
     on: { connected: () => onState("live") },
   });
