@@ -26,6 +26,7 @@ from graph.errors import (
     NotFound,
     WriteInProgress,
 )
+from graph.memory.changes import SubscriberLagging
 
 __all__ = [
     "RETRY_AFTER_S",
@@ -94,6 +95,8 @@ def api_error_from(exc: BaseException) -> ApiError | None:
     """Map a known exception to a user-safe error; ``None`` for anything unexpected."""
     if isinstance(exc, ApiError):
         return exc
+    if isinstance(exc, SubscriberLagging):  # not an outage: resume from the last cursor now
+        return ApiError(ErrorCode.UNAVAILABLE, str(exc), reason="lagging", retryAfterSeconds=0)
     if isinstance(exc, GraphUnavailable):
         return ApiError(
             ErrorCode.UNAVAILABLE,

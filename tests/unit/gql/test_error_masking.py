@@ -11,6 +11,7 @@ from strawberry.extensions import SchemaExtension
 
 from gql.errors import UserSafeErrors, user_safe
 from graph.errors import BadInput
+from graph.memory.changes import SubscriberLagging
 
 
 def test_an_unexpected_exception_is_logged_and_masked(caplog: pytest.LogCaptureFixture) -> None:
@@ -40,3 +41,11 @@ def test_masking_uses_the_public_extension_hook() -> None:
     assert not any(
         name.startswith("_") and not name.startswith("__") for name in vars(UserSafeErrors)
     )
+
+
+def test_a_lagging_subscriber_is_told_to_resume_not_that_the_store_is_down() -> None:
+    lagging = SubscriberLagging("This subscriber fell behind; subscribe again with `since`.")
+    error = user_safe(GraphQLError("x", path=["memoryChanged"], original_error=lagging))
+    assert error.message.startswith("This subscriber fell behind")
+    assert error.extensions == {"code": "UNAVAILABLE", "reason": "lagging", "retryAfterSeconds": 0}
+    assert "on_stream_result" in vars(UserSafeErrors)  # streamed results are masked too
