@@ -16,18 +16,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 MAX_LINES = 80
 PACKAGES = ("graph", "gql", "server")
-# ``path:function`` of the functions still over the bound, printed on every run.
-ALLOWED = frozenset(
-    {
-        "graph/memory/remember/importer.py:remember",
-        "graph/memory/remember/importer.py:_import",
-        "graph/memory/write/commit/store.py:commit",
-        "graph/memory/write/extract/offline/extractor.py:extract_with",
-        "graph/memory/write/pipeline.py:write",
-        "graph/memory/write/pipeline.py:_log_and_run",
-        "graph/memory/write/reconcile/stage.py:decide",
-    }
-)
+# ``path:function`` of the functions still over the bound, printed on every run; an entry
+# whose function is no longer over it fails the test (the list only shrinks).
+ALLOWED: frozenset[str] = frozenset()
 # Generated code (gql/clients/python/generate.py) is held to the schema, not to this rule.
 GENERATED = (
     "gql/clients/python/hippograph_client/aio",
@@ -68,6 +59,7 @@ def test_functions_are_at_most_80_lines(package: str) -> None:
         if name not in ALLOWED
     ]
     assert too_long == []
+    assert [a for a in waiting if a not in {name for name, _, _ in found}] == []  # stale
 
 
 def test_a_long_function_is_seen() -> None:
