@@ -16,7 +16,7 @@ CALL (s) {
   REMOVE s.counting
 }
 // The vector is written by db.create.setNodeVectorProperty (32-bit floats, half the bytes
-// of a list property: every cosine of the BFS, the bridge and the exact scan reads it),
+// of a list property: every cosine of the traversal, spreading activation and the exact scan reads it),
 // the only write of it: props go in without it.
 UNWIND $rows AS row
 WITH s, row, row.props AS props

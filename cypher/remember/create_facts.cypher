@@ -12,7 +12,7 @@
 // (USING INDEX SEEK: after the fact writes, and on Neo4j 2026 even before them, the planner
 // scanned that index for every link instead of seeking it).
 // The vector is written by db.create.setNodeVectorProperty (32-bit floats, half the bytes
-// of a list property: every cosine of the BFS, the bridge and the exact scan reads it),
+// of a list property: every cosine of the traversal, spreading activation and the exact scan reads it),
 // the only write of it: props go in without it.
 // `terms` (the keyword signal's field): the expression of schema/backfill_terms.
 UNWIND $rows AS row

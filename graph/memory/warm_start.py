@@ -9,7 +9,7 @@ does them up front, in order:
 1. the embedder's first runs (a text as stored texts are embedded, one as questions are);
 2. offline (no LLM): the extractor's spaCy pipeline;
 3. the read statements: :func:`graph.memory.read.warmup.warm_up` (one retrieve of an agent that
-   holds nothing, the bridge and the exact scan), then a few questions of the store's own facts
+   holds nothing, spreading activation and the exact scan), then a few questions of the store's own facts
    (:func:`graph.memory.read.warmup.warm_read_paths`, agents from the largest to the smallest)
    and one through the process's own retriever for three of those agents: the statements a
    retrieve runs only when an agent holds facts;
