@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -17,26 +16,12 @@ import pytest
 from graph.executor import Executor
 from graph.memory.changes import Change, ChangeFeed, ChangeStream, SubscriberLagging
 from graph.memory.changes import feed as feed_module
+from tests.bench.bench_subscriptions import audit_row
 from tests.fakes import RecordingExecutor
 
 pytestmark = pytest.mark.neo4j
 
 POLL_S = 0.1
-
-
-def _audit(text: str = "a fact") -> dict[str, Any]:
-    return {
-        "id": str(uuid.uuid4()),
-        "event_id": None,
-        "action": "ADD",
-        "applied": True,
-        "blocked_reason": None,
-        "fact_id": str(uuid.uuid4()),
-        "target_id": None,
-        "reason": None,
-        "mode": "full",
-        "text": text,
-    }
 
 
 async def _record(executor: Executor, agent_id: str, at: datetime, *rows: dict[str, Any]) -> None:
@@ -61,7 +46,7 @@ async def test_one_read_per_interval_for_any_number_of_subscribers(
     streams.append(feed.open(other_agent, "key0", None, lambda c: c))
     started = time.monotonic()
     await asyncio.sleep(0.6)
-    audit = _audit()
+    audit = audit_row()
     await _record(executor, agent_id, datetime.now(UTC), audit)
     received = await asyncio.gather(*(_next(s) for s in streams[:25]))
     elapsed = time.monotonic() - started
@@ -87,8 +72,8 @@ async def test_a_late_commit_is_delivered_once(executor: Executor, agent_id: str
     stream = feed.open(agent_id, "k", None, lambda c: c)
     try:
         await asyncio.sleep(0.3)
-        first = _audit(text="stamped first, committed second")
-        second = _audit(text="stamped second, committed first")
+        first = audit_row()
+        second = audit_row()
         now = datetime.now(UTC)
         await _record(executor, agent_id, now, second)
         assert (await _next(stream)).id == second["id"]
@@ -110,7 +95,7 @@ async def test_a_subscriber_that_falls_behind_is_told(
     stream = feed.open(agent_id, "k", None, lambda c: c)
     try:
         await asyncio.sleep(0.3)
-        await _record(executor, agent_id, datetime.now(UTC), *(_audit() for _ in range(4)))
+        await _record(executor, agent_id, datetime.now(UTC), *(audit_row() for _ in range(4)))
         await asyncio.sleep(4 * POLL_S)
         with pytest.raises(SubscriberLagging):
             for _ in range(4):
