@@ -21,8 +21,8 @@ from collections.abc import Callable
 from graph.memory.documents.parse import parse_document
 from graph.memory.read import planner
 from graph.memory.read.retriever import MAX_QUERY_CHARS
+from graph.memory.write.extract.mentions import strip_hint
 from graph.memory.write.guard import guard_message, scan_pii
-from graph.memory.write.resolve.decisions import strip_hint
 from graph.providers.openai_chat import parse_json_text
 from tests.regex_shapes import collect_patterns
 

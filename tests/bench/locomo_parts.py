@@ -23,10 +23,11 @@ from graph.memory.read.words import keywords
 from graph.memory.text import fold
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.memory.write.extract.extraction import normalize_extraction
+from graph.memory.write.extract.mentions import collect_mentions
 from graph.memory.write.extract.offline import extract_with, load_nlp
 from graph.memory.write.reconcile.items import mentions
 from graph.memory.write.resolve.decisions import Candidate, resolve_entity, speaker_key
-from graph.memory.write.resolve.stage import EntityInfo, collect_mentions
+from graph.memory.write.resolve.stage import EntityInfo
 
 KS = (5, 10, 20)
 # LoCoMo question categories (as the LoCoMo paper's evaluation code maps them)

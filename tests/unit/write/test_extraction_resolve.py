@@ -11,8 +11,9 @@ from graph.memory.write.extract.extraction import (
     normalize_extraction,
     semantic_dedup,
 )
-from graph.memory.write.resolve.decisions import Candidate, resolve_entity, speaker_key, strip_hint
-from graph.memory.write.resolve.stage import Resolved, collect_mentions
+from graph.memory.write.extract.mentions import collect_mentions, strip_hint
+from graph.memory.write.resolve.decisions import Candidate, resolve_entity, speaker_key
+from graph.memory.write.resolve.stage import Resolved
 
 
 def test_harden_caps_drops_truncates_coerces() -> None:

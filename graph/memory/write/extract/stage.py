@@ -11,10 +11,10 @@ from graph.memory.write.config import WriteConfig
 from graph.memory.write.extract.conform import conform
 from graph.memory.write.extract.extraction import Extraction, KnownContext, normalize_extraction
 from graph.memory.write.extract.llm import blind_extraction, informed_extraction
+from graph.memory.write.extract.mentions import Mention, collect_mentions
 from graph.memory.write.extract.offline import extract_offline
 from graph.memory.write.llm import CallFailed, LLMSession
 from graph.memory.write.models import WriteResult
-from graph.memory.write.resolve.stage import Mention, collect_mentions
 from graph.memory.write.trace import WriteRun, last_items
 from graph.providers import Embedder
 

@@ -8,19 +8,17 @@ are returned as such so the caller can ask the LLM once for all of them.
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, field
 
 from graph.memory.text import entity_key, fold, normalize_type, slugify
+from graph.memory.write.extract.mentions import RELATIONSHIP_TERMS
 
 __all__ = [
-    "RELATIONSHIP_TERMS",
     "SPEAKER_PRONOUNS",
     "Candidate",
     "Resolution",
     "resolve_entity",
     "speaker_key",
-    "strip_hint",
 ]
 
 SPEAKER_PRONOUNS = frozenset(
@@ -42,57 +40,11 @@ SPEAKER_PRONOUNS = frozenset(
         "mi",
     }
 )
-# A bare relationship word as an entity name ("Mom lives in Curitiba") means "the speaker's
-# mom": it resolves to one entity per speaker and term ("Rafael's mom"), never to the speaker
-# (that would move the speaker to Curitiba); a merge can later join it with her real name.
-RELATIONSHIP_TERMS = frozenset(
-    {
-        "girlfriend",
-        "boyfriend",
-        "wife",
-        "husband",
-        "partner",
-        "brother",
-        "sister",
-        "mother",
-        "father",
-        "mom",
-        "dad",
-        "friend",
-        "boss",
-        "son",
-        "daughter",
-        "namorada",
-        "namorado",
-        "esposa",
-        "marido",
-        "amigo",
-        "amiga",
-        "irmao",
-        "irma",
-        "mae",
-        "pai",
-        "chefe",
-    }
-)
-# Greedy name (stripped afterwards): a lazy name followed by ``\s*`` is quadratic on spaces.
-_HINT = re.compile(r"^(?P<name>[^()]+)\((?P<hint>[^)]*)\)\s*$")
-_POSSESSIVE_HINT = re.compile(r"('s|’s)\s|\bde\b|\bdo\b|\bda\b", re.IGNORECASE)
 
 
 def speaker_key(speaker: str) -> str:
     """Key of the speaker entity (``person:<slug>``)."""
     return entity_key(speaker, "person")
-
-
-def strip_hint(name: str) -> tuple[str, bool]:
-    """ "Carol (Rafael's girlfriend)" → ("Carol", True): a relational hint forces a person."""
-    m = _HINT.match(name)
-    if not m:
-        return name.strip(), False
-    hint = m.group("hint")
-    relational = bool(_POSSESSIVE_HINT.search(hint + " ")) or fold(hint) in RELATIONSHIP_TERMS
-    return m.group("name").strip(), relational
 
 
 @dataclass(frozen=True)

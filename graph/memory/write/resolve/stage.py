@@ -9,28 +9,24 @@ from typing import Any
 from graph.executor import Executor
 from graph.memory.text import entity_key, fold
 from graph.memory.write.config import WriteConfig
-from graph.memory.write.extract.extraction import Extraction
+from graph.memory.write.extract.mentions import RELATIONSHIP_TERMS, Mention, strip_hint
 from graph.memory.write.llm import LLMSession
 from graph.memory.write.resolve.candidates import load_entity_candidates
 from graph.memory.write.resolve.decisions import (
-    RELATIONSHIP_TERMS,
     SPEAKER_PRONOUNS,
     Candidate,
     Resolution,
     resolve_entity,
     speaker_key,
-    strip_hint,
 )
 from graph.memory.write.resolve.llm import disambiguate
 
 __all__ = [
     "EntityInfo",
     "KnownEntities",
-    "Mention",
     "Resolved",
     "ambiguous_to_ask",
     "apply_choices",
-    "collect_mentions",
     "first_resolutions",
     "known_entities",
     "resolve_mentions",
@@ -47,13 +43,6 @@ class EntityInfo:
     surfaces: list[str] = field(default_factory=list)
     embedding: list[float] | None = None
     profile_text: str | None = None
-
-
-@dataclass
-class Mention:
-    surface: str
-    type: str
-    aliases: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -74,27 +63,6 @@ class Resolved:
             if key is not None:
                 return key
         return self.name_map[fold(speaker)]
-
-
-def collect_mentions(ex: Extraction) -> list[Mention]:
-    """Every distinct name of the extraction (entities first, then subjects and relation
-    endpoints that the model did not list), hints stripped."""
-    out: list[Mention] = []
-    seen: set[str] = set()
-    for ent in ex.entities:
-        name, relational = strip_hint(ent.name)
-        if fold(name) in seen or not fold(name):
-            continue
-        seen.add(fold(name))
-        seen.update(fold(a) for a in ent.aliases)
-        out.append(Mention(name, "person" if relational else ent.type, list(ent.aliases)))
-    extra = [f.subject for f in ex.facts] + [n for r in ex.relations for n in (r.source, r.target)]
-    for raw in extra:
-        name, relational = strip_hint(raw)
-        if fold(name) and fold(name) not in seen:
-            seen.add(fold(name))
-            out.append(Mention(name, "person" if relational else "thing"))
-    return out
 
 
 def _by_rule(name: str, speaker: str) -> bool:
