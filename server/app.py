@@ -28,6 +28,9 @@ from starlette.websockets import WebSocket
 from strawberry.asgi import ASGIWebSocketAdapter, GraphQL
 from strawberry.exceptions import ConnectionRejectionError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
+from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import (
+    BaseGraphQLTransportWSHandler,
+)
 from strawberry.types.unset import UNSET, UnsetType
 
 from gql.context import Context
@@ -84,11 +87,25 @@ class RefusingWebSocketAdapter(ASGIWebSocketAdapter):
         await super().close(code, reason)
 
 
+class CodedTransportWS(BaseGraphQLTransportWSHandler[Context, None]):
+    """Strawberry's graphql-transport-ws handler; the few errors strawberry raises itself
+    (the per-connection subscription limit) get a code like every other error."""
+
+    async def send_message(self, message: Any) -> None:
+        if message.get("type") == "error":
+            for error in message.get("payload") or []:
+                ext = error.setdefault("extensions", {})
+                limit = error.get("message") == "Subscription limit reached"
+                ext.setdefault("code", "RATE_LIMITED" if limit else "BAD_INPUT")
+        await super().send_message(message)
+
+
 class HippographGraphQL(GraphQL[Context, None]):
     """The strawberry ASGI view with our typed context and GraphiQL page; over WebSocket
     (graphql-transport-ws) it serves subscriptions."""
 
     websocket_adapter_class = RefusingWebSocketAdapter  # type: ignore[assignment]
+    graphql_transport_ws_handler_class = CodedTransportWS
 
     async def get_context(self, request: Request | WebSocket, response: Any = None) -> Context:  # type: ignore[override]
         memory: Memory = request.app.state.memory

@@ -239,6 +239,7 @@ async def test_refusals_are_typed(
             await sub.subscribe(op, MEMORY_CHANGED, {"agentId": agent_id})
         third = await sub.message()
         assert (third["type"], third["id"]) == ("error", "s3")
+        assert third["payload"][0]["extensions"]["code"] == "RATE_LIMITED"
         await _fact(memory, agent_id, "Lia plays the oboe")
         assert len(await sub.changes(2)) == 2  # s1 and s2 are running
         async with connected(url, headers={"X-API-Key": tenant_key}) as second:
