@@ -1,4 +1,5 @@
-"""Agent-scoped nearest-neighbour reads of the write path (pure decisions, no I/O).
+"""Agent-scoped nearest-neighbour reads of the write path: the pure choice of strategy and k, and
+the over-fetch rounds and subject reads that the stages' candidate reads share.
 
 Entity resolution (nearest entities of a name) and reconciliation (nearest active facts of a
 subject) must stay fast however much the agent knows. Two strategies, chosen per read:

@@ -1,5 +1,5 @@
-"""Pure planning between decisions and the write transaction: entity mentions, evidence
-linkage, mirror facts, single-valued supersession, modes, and the rows of the commit."""
+"""Pure planning between the decisions and the write transaction: the write modes, unresolved
+names dropped, and the rows of the commit (facts, supersessions, relations, causes, entities)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Write pipeline, the reconcile, plan and upsert stages: fact candidates, the decisions, the plan and
+"""Commit stage of the write pipeline: the facts reconciled (``reconcile.stage``), the plan and
 the one write transaction; the LLM usage account and the idempotency receipt of a write."""
 
 from __future__ import annotations

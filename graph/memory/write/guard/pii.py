@@ -1,4 +1,5 @@
-"""Guard and PII stages: input guard (empty, oversized, control characters) and PII detection."""
+"""The PII policy on stored text: secrets, keys, cards, national ids, phones and emails found,
+then redacted or refused (``pii_mode`` off / redact / reject)."""
 
 from __future__ import annotations
 

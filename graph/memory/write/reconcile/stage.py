@@ -1,4 +1,6 @@
-"""Reconcile stage, orchestration: reconciliation decisions for a message's facts."""
+"""Reconcile stage, orchestration: the fact candidates read, the decisions for a message's facts
+(rules, thresholds, one batched model call), single-valued supersession and contradiction
+flags."""
 
 from __future__ import annotations
 
