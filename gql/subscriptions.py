@@ -25,13 +25,12 @@ class WebSocketOnly(SchemaExtension):
 
     def on_validate(self) -> Iterator[None]:
         context = self.execution_context
-        request = getattr(context.context, "request", None)
-        over_http = request is not None and request.scope.get("type") == "http"
         try:
             subscription = context.operation_type == OperationType.SUBSCRIPTION
         except RuntimeError:  # no single operation: validation reports it
             subscription = False
-        if over_http and subscription:
+        request = getattr(context.context, "request", None) if subscription else None
+        if request is not None and request.scope.get("type") == "http":
             raise GraphQLError(
                 "Subscriptions run over a WebSocket at /graphql (graphql-transport-ws).",
                 extensions={"code": ErrorCode.BAD_INPUT.value, "reason": "transport"},

@@ -20,7 +20,7 @@ JAVA_TOOL_OPTIONS="$HIPPOGRAPH_TEST_JIT ${JAVA_TOOL_OPTIONS:-}" hippograph neo4j
 skip=tests/integration/read/test_retrieve_behaviour.py
 pytest -q -p no:cacheprovider tests/integration/read/test_vector_search_form.py \
   tests/integration/read/test_multi_tenant.py tests/integration/read/test_retrieve_behaviour.py \
-  tests/integration/write/test_resolution_bounds.py tests/integration/read/test_bridge.py \
+  tests/integration/write/test_resolution_bounds.py tests/integration/read/test_activation.py \
   tests/integration/read/test_plan_budgets.py tests/integration/write/test_remember_statements.py \
   tests/integration/write/test_stored_vectors.py tests/integration/test_server_java.py \
   tests/integration/test_page_cache_warm.py tests/integration/test_isolation.py \

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -22,7 +23,15 @@ from graph.executor import Executor, Transaction
 from graph.memory.ontology.builtin import BUILTIN
 from graph.memory.ontology.model import Ontology, parse_ontology
 
-__all__ = ["SCOPES", "Applied", "OntologyCache", "apply_ontology", "ontology_in_force", "versions"]
+__all__ = [
+    "SCOPES",
+    "Applied",
+    "OntologyCache",
+    "apply_ontology",
+    "from_rows",
+    "ontology_in_force",
+    "versions",
+]
 
 SCOPES = ("tenant", "agent")
 
@@ -90,6 +99,13 @@ async def ontology_in_force(
     """The ontology an agent's writes and reads use now (see the module); with
     ``scopes=("tenant",)`` the one it inherits from its tenant."""
     rows = await executor.run("ontology/in_force", {"agent_id": agent_id}, read=True)
+    return from_rows(rows, scopes)
+
+
+def from_rows(
+    rows: Sequence[Mapping[str, Any]], scopes: tuple[str, ...] = ("agent", "tenant")
+) -> Ontology:
+    """The ontology in force from the rows of ``ontology/in_force``."""
     by_scope = {row["scope"]: row for row in rows}
     for scope in scopes:
         row = by_scope.get(scope)
@@ -125,6 +141,14 @@ class OntologyCache:
         if len(self._kept) >= self.max_agents:
             self._kept.clear()
         self._kept[agent_id] = (now, ontology)
+        return ontology
+
+    def keep(self, agent_id: str, rows: Sequence[Mapping[str, Any]]) -> Ontology:
+        """Keep the ontology read elsewhere (the write's event transaction reads its rows)."""
+        ontology = from_rows(rows)
+        if len(self._kept) >= self.max_agents:
+            self._kept.clear()
+        self._kept[agent_id] = (time.monotonic(), ontology)
         return ontology
 
     def forget(self) -> None:

@@ -197,6 +197,8 @@ class WritePipeline:
         )
         if logged and persist and claim.stored_result is None and not claim.in_progress:
             claim.event_id = event_id
+        if claim.ontology_rows is not None:  # read with the event: no read of its own
+            self.ontologies.keep(agent_id, claim.ontology_rows)
         stored = _stored_answer(claim, cfg, run)
         if stored is not None:
             return stored

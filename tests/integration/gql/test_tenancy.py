@@ -132,7 +132,9 @@ def test_every_agent_field_is_covered() -> None:
         "eraseEntity",
         "eraseAgent",
     } <= names
-    assert {"eraseFact", "eraseEntity", "eraseAgent"} == ADMIN_ONLY
+    assert {
+        "eraseFact", "eraseEntity", "eraseAgent", "defineOntology", "defineTenantOntology",
+    } == ADMIN_ONLY  # fmt: skip
 
 
 async def test_tenant_a_cannot_touch_tenant_b_through_any_field(

@@ -35,7 +35,8 @@ async def test_forget_closes_fact_and_cascades(
     fact = await get_fact(executor, agent_id, "f1")
     assert fact["valid_to"] is not None and fact["invalidated_at"] is not None
     c = await counts(executor, agent_id)
-    assert (c["facts"], c["active_facts"], c["active_relations"], c["audits"]) == (1, 0, 0, 1)
+    # Two audit records: the import's ADD and the FORGET.
+    assert (c["facts"], c["active_facts"], c["active_relations"], c["audits"]) == (1, 0, 0, 2)
     assert [f["id"] for f in await facts_as_of(executor, agent_id, before)] == ["f1"]
     assert len(await relationships_as_of(executor, agent_id, before)) == 1
     with pytest.raises(NotFound):

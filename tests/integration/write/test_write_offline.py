@@ -100,17 +100,18 @@ async def test_offline_write_is_two_transactions(
     """Offline, a message costs the raw event's transaction and ONE write transaction that
     reads the entity and fact candidates, decides and writes; no context read (it only
     informs an LLM extraction), the embedding model checked once, inside the event's
-    statement — and it stores the same."""
+    statement, the agent's ontology read in the event's transaction — and it stores the same."""
     rec = RecordingExecutor(executor)
     pipe = WritePipeline(rec, embedder, None)
     res = await pipe.write(agent_id, "I live in Curitiba and work at Acme.", SPEAKER)
     assert res.success and len(res.facts_added) == 2
     assert rec.round_trips == 2
     assert "spaces/claim" not in rec.statements and "write/entity_lookup" in rec.statements
-    assert len(rec.statements) <= 15, rec.statements
+    assert rec.statements[:2] == ["write/create_events", "ontology/in_force"]
+    assert len(rec.statements) <= 16, rec.statements
     rec.reset()
     again = await pipe.write(agent_id, "I live in Curitiba and work at Acme.", SPEAKER)
     assert rec.round_trips == 2
-    assert len(rec.statements) <= 16, rec.statements
+    assert len(rec.statements) <= 17, rec.statements
     assert not again.facts_added and len(again.facts_unchanged) == 2
     assert (await counts(executor, agent_id))["facts"] == 2

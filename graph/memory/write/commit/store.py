@@ -67,6 +67,9 @@ class EventClaim:
     in_progress: bool = False
     taken_over: bool = False  # the key's earlier claim had expired (its writer died)
     space_claimed: bool = False  # the agent's embedding model was checked in this transaction
+    # The agent's ontology rows (ontology/in_force), read in the event's transaction so the
+    # stages after it need no read of their own; None when no event was stored.
+    ontology_rows: list[Row] | None = None
 
 
 async def log_event(
@@ -116,7 +119,13 @@ async def log_event(
         )
         if embedder is not None:
             check_space(agent_id, rows[0]["embedder"], embedder)
-        return EventClaim(event["id"], taken_over=taken_over, space_claimed=embedder is not None)
+        ontology = await tx.run("ontology/in_force", agent_id=agent_id)
+        return EventClaim(
+            event["id"],
+            taken_over=taken_over,
+            space_claimed=embedder is not None,
+            ontology_rows=ontology,
+        )
 
     if event is None and receipt is None:
         return EventClaim(None)
