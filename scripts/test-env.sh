@@ -18,7 +18,7 @@ fi
 # The tests' servers live for minutes, not days: the JIT's second tier (C2) compiles only what
 # stays hot ten times as long (on the read and write integration tests: C2 about -40 %, the
 # whole JVM -5 to -11 % CPU; docs/benchmarks.md). C2 stays on: Lucene computes vector
-# distances with the Vector API only with it. scripts/test.sh and scripts/test-line-2026.sh start their servers
-# with it (JAVA_TOOL_OPTIONS); `make run`'s server never gets it.
+# distances with the Vector API only with it. scripts/test.sh and scripts/test-line-2026.sh
+# start their servers with it (JAVA_TOOL_OPTIONS); `make run`'s server never gets it.
 HIPPOGRAPH_TEST_JIT="-XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000"
 HIPPOGRAPH_TEST_JIT+=" -XX:Tier4CompileThreshold=150000 -XX:Tier4BackEdgeThreshold=400000"
