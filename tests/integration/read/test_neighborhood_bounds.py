@@ -48,6 +48,7 @@ async def test_one_hop_expands_one_hop(
         "hops": 1,
         "as_of": None,
         "max_nodes": 100,
+        "types": None,
     }
     _, plan = await _profile(executor, "browse/neighborhood_nodes", params)
     assert _expand_rows(plan) <= 5  # the five one-hop paths (three hops read 5 + 25 + 5 + …)
@@ -85,6 +86,7 @@ async def test_three_hops_around_hubs_cost_edges_not_paths(
         "hops": 3,
         "as_of": None,
         "max_nodes": 500,
+        "types": None,
     }
     _, plan = await _profile(executor, "browse/neighborhood_nodes", params)
     # Breadth first, each level expanding the entities it reached once: a few times the 80
