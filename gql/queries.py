@@ -94,13 +94,14 @@ class Query:
             ),
         ] = None,
     ) -> RetrieveResult:
-        ontology = await info.context.memory.ontologies.get(str(agent_id))
+        wanted = [t.lower() for t in entity_types or []]
+        types = frozenset((*wanted, *await _subtypes(info, str(agent_id), *wanted)))
         result = await info.context.memory.retriever.retrieve(
             str(agent_id),
             query,
             as_of=as_of,
             options=options.as_dict() if options else None,
-            subject_types=ontology.with_subtypes(entity_types) if entity_types else None,
+            subject_types=types if entity_types else None,
         )
         return retrieve_result_from(result, str(agent_id), as_of)
 
@@ -154,7 +155,7 @@ class Query:
             bool, strawberry.argument(description="Also list entities merged into others.")
         ] = False,
     ) -> EntityConnection:
-        ontology = await info.context.memory.ontologies.get(str(agent_id))
+        subtypes = await _subtypes(info, str(agent_id), *[type] if type else [])
         page = await info.context.memory.browse.entities(
             str(agent_id),
             type=type,
@@ -162,7 +163,7 @@ class Query:
             first=first,
             after=after,
             include_merged=include_merged,
-            subtypes=ontology.subtypes(type.lower()) if type else (),
+            subtypes=subtypes,
         )
         return entity_connection(str(agent_id), page)
 
@@ -194,10 +195,8 @@ class Query:
             ),
         ] = None,
     ) -> FactConnection:
-        ontology = await info.context.memory.ontologies.get(str(agent_id))
-        kinds = (
-            (entity_type.lower(), *ontology.subtypes(entity_type.lower())) if entity_type else None
-        )
+        subtypes = await _subtypes(info, str(agent_id), *[entity_type] if entity_type else [])
+        kinds = (entity_type.lower(), *subtypes) if entity_type else None
         page = await info.context.memory.browse.facts(
             str(agent_id),
             as_of=as_of,
@@ -389,3 +388,11 @@ class Query:
             return Job.from_row(await info.context.memory.browse.job(str(agent_id), str(id)))
         except NotFound:
             return None
+
+
+async def _subtypes(info: Info, agent_id: str, *types: str) -> tuple[str, ...]:
+    """Every subtype of ``types`` in the agent's ontology; no read when no type is asked for."""
+    if not types:
+        return ()
+    ontology = await info.context.memory.ontologies.get(agent_id)
+    return tuple(ontology.with_subtypes(types) - {t.lower() for t in types})
