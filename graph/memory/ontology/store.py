@@ -133,15 +133,11 @@ class OntologyCache:
         self._kept: dict[str, tuple[float, Ontology]] = {}
 
     async def get(self, agent_id: str) -> Ontology:
-        now = time.monotonic()
         kept = self._kept.get(agent_id)
-        if kept is not None and now - kept[0] < self.ttl_s:
+        if kept is not None and time.monotonic() - kept[0] < self.ttl_s:
             return kept[1]
-        ontology = await ontology_in_force(self.executor, agent_id)
-        if len(self._kept) >= self.max_agents:
-            self._kept.clear()
-        self._kept[agent_id] = (now, ontology)
-        return ontology
+        rows = await self.executor.run("ontology/in_force", {"agent_id": agent_id}, read=True)
+        return self.keep(agent_id, rows)
 
     def keep(self, agent_id: str, rows: Sequence[Mapping[str, Any]]) -> Ontology:
         """Keep the ontology read elsewhere (the write's event transaction reads its rows)."""
