@@ -7,7 +7,8 @@ release, a branch sharing a dev database) neither lowers the recorded version no
 migration that shares a number with one applied elsewhere. Re-running is a no-op (every statement
 uses ``IF NOT EXISTS``), so it is safe on every start. A migration that derives a property from
 stored data has a backfill (``BACKFILLS``): on every start, when a cheap count says rows lack the
-value (after the migration's script, or rows an older process wrote since), it runs in batches.
+value (after the migration's script, or rows an older process wrote since), it runs in batches;
+one that no cheap count can probe (``ONCE_BACKFILLS``) runs once, when its migration is applied.
 On a server with in-index filtered vector search (Neo4j 2026.01+) the fact, entity and event
 vector indexes store ``agent_id`` too, and a plain one left by an older server is rebuilt once
 (``graph/vector_search.py``). Vector indexes take the embedder's dimension; a database built for
@@ -19,10 +20,13 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import cypher
 from graph.errors import GraphError
 from graph.executor import Executor
+from graph.memory.ontology.builtin import BUILTIN
+from graph.memory.ontology.labels import type_labels
 from graph.vector_search import FILTERABLE, detect
 
 __all__ = [
@@ -47,6 +51,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (10, "schema/v010_alias_prefix"),
     (11, "schema/v011_keyword_terms"),
     (12, "schema/v012_ontology"),
+    (13, "schema/v013_entity_type_labels"),
 )
 
 
@@ -67,6 +72,14 @@ BACKFILLS: dict[str, Backfill] = {
         "schema/alias_keys_missing", "schema/backfill_alias_agent_norm"
     ),
     "schema/v011_keyword_terms": Backfill("schema/terms_missing", "schema/backfill_terms"),
+}
+# Data a migration derives once, when it is applied (no cheap count could tell at every start
+# whether rows lack it): (batch statement, its parameters), run until it updates none.
+ONCE_BACKFILLS: dict[str, tuple[str, dict[str, Any]]] = {
+    "schema/v013_entity_type_labels": (
+        "schema/backfill_type_labels",
+        {"labels": type_labels(BUILTIN)},
+    ),
 }
 BACKFILL_BATCH = 10_000
 SCHEMA_VERSION = MIGRATIONS[-1][0]
@@ -118,8 +131,12 @@ async def _backfill(ex: Executor, backfill: Backfill) -> None:
     probe = await ex.run(backfill.probe, read=True)
     if not probe or not probe[0]["missing"]:
         return
+    await _fill(ex, backfill.batch, {})
+
+
+async def _fill(ex: Executor, batch: str, params: dict[str, Any]) -> None:
     while True:
-        rows = await ex.run(backfill.batch, {"batch": BACKFILL_BATCH})
+        rows = await ex.run(batch, {**params, "batch": BACKFILL_BATCH})
         if not rows or not rows[0]["updated"]:
             return
 
@@ -137,6 +154,8 @@ async def ensure_schema(ex: Executor, dimensions: int, *, timeout_s: float = 120
     for name in state.missing:
         for statement in cypher.load_script(name):
             await ex.run_text(statement)
+        if name in ONCE_BACKFILLS:
+            await _fill(ex, *ONCE_BACKFILLS[name])
     for backfill in BACKFILLS.values():
         await _backfill(ex, backfill)
     form = await detect(ex)

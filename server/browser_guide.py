@@ -1,7 +1,9 @@
 """A Neo4j Browser guide (``:play http://<api>/browser-guide``) served by our app.
 
 Its slides carry the saved queries of ``cypher/browser/`` as clickable blocks, with the
-parameters preset for the demo agent; ``/browser-guide/hippograph.grass`` is the style sheet.
+parameters preset for the demo agent; ``/browser-guide/hippograph.grass`` is the style sheet
+(``cypher/browser/hippograph.grass`` plus a rule per entity type label: the built-in types and
+those of every stored ontology, each a fixed colour of ``TYPE_PALETTE``).
 The local Neo4j's ``neo4j.conf`` allow-lists our host and, through ``browser.post_connect_cmd``
 (``post_connect_cmd``), applies the style, sets the parameters and opens the guide right after
 connecting. Browser fetches both with cross-origin requests, so they answer CORS (read-only,
@@ -10,7 +12,9 @@ public content).
 
 from __future__ import annotations
 
+import hashlib
 import html
+import logging
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,8 +23,22 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 import cypher
+from graph.errors import GraphError
+from graph.memory.ontology.builtin import BUILTIN
+from graph.memory.ontology.labels import declared_labels, type_labels
 
-__all__ = ["DEMO_PARAMS", "GUIDE_PATH", "browser_guide_routes", "guide_html", "post_connect_cmd"]
+__all__ = [
+    "DEMO_PARAMS",
+    "GUIDE_PATH",
+    "TYPE_PALETTE",
+    "browser_guide_routes",
+    "guide_html",
+    "post_connect_cmd",
+    "style_sheet",
+    "type_colours",
+]
+
+log = logging.getLogger(__name__)
 
 GUIDE_PATH = "/browser-guide"
 STYLE_PATH = f"{GUIDE_PATH}/hippograph.grass"
@@ -38,6 +56,30 @@ _ORDER = (
     "top_entities",
     "types_in_use",
 )
+# (color, border-color) pairs for entity type labels, apart from the product's own colours; a
+# type's pair is chosen by a hash of its label, so it is the same on every server and start.
+TYPE_PALETTE: tuple[tuple[str, str], ...] = (
+    ("#57C7E3", "#23B3D7"),
+    ("#F16667", "#EB2728"),
+    ("#6DCE9E", "#4AB784"),
+    ("#FFD86E", "#EDBA39"),
+    ("#68BDF6", "#3A9AE0"),
+    ("#DE9BF9", "#BF85D6"),
+    ("#FB95AF", "#E0809A"),
+    ("#8DA0CB", "#6F84B8"),
+    ("#FFAB6E", "#E8893C"),
+    ("#7FD1B9", "#4FB89B"),
+    ("#B39DDB", "#8E75C2"),
+    ("#C5E17A", "#A2C24E"),
+)
+# What a slide says beside its saved query.
+_NOTES = {
+    "types_in_use": "<p>Colours follow the ontology's types: an entity whose type the ontology "
+    "in force declares also carries the type as a label (<code>support_ticket</code> → "
+    "<code>:SupportTicket</code>), and the Hippograph style gives each such label its own "
+    "colour (the built-in types and those of every stored ontology). An entity of an "
+    "undeclared type keeps the plain <code>Entity</code> colour.</p>",
+}
 _CORS = {
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Allow-Methods": "GET, OPTIONS",
@@ -104,6 +146,7 @@ def guide_html(base_url: str) -> str:
                 title.rstrip("."),
                 f"<p>Saved query <code>cypher/browser/{name}.cypher</code>; parameters: "
                 f"{html.escape(params)}.</p>",
+                _NOTES.get(name, ""),
                 _runnable(body),
             )
         )
@@ -131,10 +174,36 @@ async def _guide(request: Request) -> Response:
     return HTMLResponse(guide_html(str(request.base_url)), headers=_CORS)
 
 
+def type_colours(label: str) -> tuple[str, str]:
+    """The (color, border-color) of an entity type label: fixed per name."""
+    digest = hashlib.sha256(label.encode("utf-8")).digest()
+    return TYPE_PALETTE[int.from_bytes(digest[:4], "big") % len(TYPE_PALETTE)]
+
+
+def style_sheet(labels: dict[str, str]) -> str:
+    """``hippograph.grass`` plus one rule per entity type label (``labels``: type → label), so
+    Browser colours entities by the ontology's types; the rules come after ``node.Entity``."""
+    rules = []
+    for label in sorted(set(labels.values())):
+        color, border = type_colours(label)
+        rules.append(
+            f"node.{label} {{\n  color: {color};\n  border-color: {border};\n"
+            '  caption: "{name}";\n}\n'
+        )
+    return (BROWSER_DIR / "hippograph.grass").read_text() + "".join(rules)
+
+
 async def _style(request: Request) -> Response:
     if request.method == "OPTIONS":
         return Response(status_code=204, headers=_CORS)
-    return PlainTextResponse((BROWSER_DIR / "hippograph.grass").read_text(), headers=_CORS)
+    memory = getattr(request.app.state, "memory", None)
+    labels = type_labels(BUILTIN)
+    if memory is not None:
+        try:
+            labels = await declared_labels(memory.executor)
+        except GraphError as exc:  # Neo4j unreachable: the built-in types still get theirs
+            log.warning("browser style: stored ontologies not read (%s)", exc)
+    return PlainTextResponse(style_sheet(labels), headers=_CORS)
 
 
 def browser_guide_routes() -> list[Route]:

@@ -1,5 +1,6 @@
 // Create or touch entities; profiles are seeded, never overwritten; first embedding kept.
-// params: $agent_id string, $now datetime, $rows list<{key, name, type, importance, source, embedding, profile_text, mentions}>
+// An entity whose type the ontology in force declares carries it as a label ($labels: type → label; graph/memory/ontology/labels.py).
+// params: $agent_id string, $now datetime, $labels map<type string, label string>, $rows list<{key, name, type, importance, source, embedding, profile_text, mentions}>
 // returns: key string, created bool
 UNWIND $rows AS row
 MERGE (e:Entity {agent_id: $agent_id, key: row.key})
@@ -12,6 +13,8 @@ SET e.updated_at = $now,
 SET e.profile_text = coalesce(e.profile_text, row.profile_text)
 WITH e, row, e._created_by = row.token AS created
 REMOVE e._created_by
+WITH e, row, created
+SET e:$(CASE WHEN e.type IS NULL OR $labels[e.type] IS NULL THEN [] ELSE [$labels[e.type]] END)
 WITH e, row, created
 // The first vector is kept, written as 32-bit floats by the procedure (entity resolution's exact
 // scan reads it for every name of a message); an entity that has one is not written again.

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graph.errors import BadInput
+from graph.memory.ontology.label_names import label_problems
 from graph.memory.text import normalize_relation_type, slugify
 
 __all__ = [
@@ -233,13 +234,15 @@ def parse_ontology_text(text: str, *, fmt: str = "auto") -> Ontology:
     return parse_ontology(data)
 
 
-def parse_ontology(data: Any) -> Ontology:
+def parse_ontology(data: Any, *, stored: bool = False) -> Ontology:
     """Validate an ontology document (a mapping) into an :class:`Ontology`.
 
     Names are lowercase snake_case ("Customer" becomes "customer"); every reference (a parent,
     a relation's ends, an inverse) must name a declared type; no name, alias or inverse is
     used twice; unknown keys are refused (a misspelt ``singel_valued`` would otherwise be
-    ignored).
+    ignored); an entity type's label (``label_names.type_label``) is not one of the product's own
+    labels nor another type's (``stored``: a version stored before that rule is read as it is;
+    such a type simply gets no label).
 
     Raises:
         OntologyError: with every problem found.
@@ -263,6 +266,8 @@ def parse_ontology(data: Any) -> Ontology:
     _check_entity_references(entity_types, problems)
     _check_relation_references(entity_types, relation_types, problems)
     _check_names_unique(entity_types, relation_types, problems)
+    if not stored:
+        problems += label_problems(t.name for t in entity_types)
     strict = data.get("strict", True)
     if not isinstance(strict, bool):
         problems.append("strict: must be true or false")

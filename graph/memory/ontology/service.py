@@ -9,10 +9,11 @@ from dataclasses import dataclass, replace
 from graph.executor import Executor
 from graph.memory.ontology.builtin import BUILTIN
 from graph.memory.ontology.check import Finding, diff, findings, stored_counts
+from graph.memory.ontology.labels import relabel_agent
 from graph.memory.ontology.model import Ontology, parse_ontology
 from graph.memory.ontology.store import Applied, apply_ontology, ontology_in_force
 
-__all__ = ["CheckReport", "check_ontology", "define_ontology", "scope_ontology"]
+__all__ = ["CheckReport", "check_ontology", "define_ontology", "relabel_scope", "scope_ontology"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ async def scope_ontology(executor: Executor, scope: str, scope_id: str) -> Ontol
     rows = await executor.run("ontology/newest", {"scope": scope, "scope_id": scope_id}, read=True)
     if not rows or rows[0]["document"] is None:
         return BUILTIN
-    stored = parse_ontology(json.loads(rows[0]["document"]))
+    stored = parse_ontology(json.loads(rows[0]["document"]), stored=True)
     return replace(stored, version=rows[0]["version"], scope=scope, scope_id=scope_id)
 
 
@@ -65,7 +66,21 @@ async def check_ontology(
 async def define_ontology(
     executor: Executor, scope: str, scope_id: str, new: Ontology | None, *, by: str | None = None
 ) -> tuple[Applied, CheckReport]:
-    """Check, then apply: stored data is never changed (the report says what does not fit)."""
+    """Check, then apply: stored facts and relationships are never changed (the report says
+    what does not fit); the scope's entities are relabelled (``relabel_scope``)."""
     report = await check_ontology(executor, scope, scope_id, new)
     applied = await apply_ontology(executor, scope, scope_id, new, by=by)
+    await relabel_scope(executor, scope, scope_id)
     return applied, report
+
+
+async def relabel_scope(executor: Executor, scope: str, scope_id: str) -> int:
+    """Give the entities of every agent of the scope the type labels of the ontology now in
+    force for it (an agent of a tenant with an ontology of its own keeps its own), in batches;
+    run even when the document was unchanged, so applying again repairs the labels. Returns
+    how many entities were visited."""
+    visited = 0
+    for agent_id in await _agents(executor, scope, scope_id):
+        ontology = await ontology_in_force(executor, agent_id)
+        visited += await relabel_agent(executor, agent_id, ontology)
+    return visited

@@ -110,7 +110,7 @@ def from_rows(
     for scope in scopes:
         row = by_scope.get(scope)
         if row is not None and row["document"] is not None:
-            stored = parse_ontology(json.loads(row["document"]))
+            stored = parse_ontology(json.loads(row["document"]), stored=True)
             return replace(stored, version=row["version"], scope=scope, scope_id=row["scope_id"])
     return BUILTIN
 

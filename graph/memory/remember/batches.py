@@ -20,16 +20,20 @@ async def write_entities(
     space: str,
     now: datetime,
     rows: list[dict[str, Any]],
+    labels: dict[str, str],
 ) -> int:
-    """Create or touch the entities of ``rows`` and register their aliases (first write wins
-    per folded name); returns how many entities were created."""
+    """Create or touch the entities of ``rows`` (each labelled with its type's label in
+    ``labels``) and register their aliases (first write wins per folded name); returns how
+    many entities were created."""
     aliases = [
         {"norm": a["norm"], "text": a["text"], "key": r["key"]} for r in rows for a in r["aliases"]
     ]
 
     async def work(tx: Transaction) -> int:
         await claim_space(tx, agent_id, space)
-        created = await tx.run("write/upsert_entities", agent_id=agent_id, now=now, rows=rows)
+        created = await tx.run(
+            "write/upsert_entities", agent_id=agent_id, now=now, rows=rows, labels=labels
+        )
         await tx.run("remember/upsert_aliases", agent_id=agent_id, now=now, rows=aliases)
         return sum(1 for r in created if r["created"])
 

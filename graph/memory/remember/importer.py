@@ -18,6 +18,7 @@ from typing import Any
 
 from graph.errors import BadInput
 from graph.executor import Executor, Transaction
+from graph.memory.ontology.labels import type_labels
 from graph.memory.ontology.store import ontology_in_force
 from graph.memory.remember.batches import write_entities, write_events, write_facts, write_relations
 from graph.memory.remember.conform import conform_import
@@ -101,7 +102,7 @@ async def remember(
         PIIRejected: ``pii_mode="reject"`` and a field holds PII (nothing stored).
     """
     started = time.perf_counter()
-    clean = await _checked(
+    clean, labels = await _checked(
         executor, embedder, agent_id, entities, facts, relations, events, max_items, pii_mode
     )
     now = datetime.now(UTC)
@@ -112,7 +113,7 @@ async def remember(
     cursor: dict[str, Any] = {"section": "entities", "start": 0, "committed": 0}
     try:
         await _import(
-            executor, embedder, agent_id, clean, progress, batch_size, now, result, cursor
+            executor, embedder, agent_id, (clean, labels), progress, batch_size, now, result, cursor
         )
     except Exception as exc:
         if not cursor["committed"]:
@@ -132,9 +133,9 @@ async def _checked(
     events: Sequence[StructuredEvent],
     max_items: int | None,
     pii_mode: str,
-) -> RedactedImport:
+) -> tuple[RedactedImport, dict[str, str]]:
     """The import checked (agent, sizes, vectors), fitted to the agent's ontology and put
-    under the PII policy, before anything is written.
+    under the PII policy, before anything is written; with the ontology's entity type labels.
 
     Raises:
         BadInput: see :func:`remember`.  PIIRejected: reject mode and a field holds PII.
@@ -147,7 +148,8 @@ async def _checked(
     entities, relations = conform_import(entities, relations, ontology)
     # Scanning every text for PII is CPU work: off the event loop, so one big import does not
     # stall the other requests of the process.
-    return await asyncio.to_thread(redact_import, entities, facts, relations, events, pii_mode)
+    clean = await asyncio.to_thread(redact_import, entities, facts, relations, events, pii_mode)
+    return clean, type_labels(ontology)
 
 
 async def _vectors(
@@ -172,7 +174,7 @@ async def _import(
     executor: Executor,
     embedder: Embedder,
     agent_id: str,
-    items: RedactedImport,
+    checked: tuple[RedactedImport, dict[str, str]],
     progress: Progress | None,
     batch_size: int,
     now: datetime,
@@ -181,6 +183,7 @@ async def _import(
 ) -> None:
     """Resolve, deduplicate, embed and write the (redacted) import, one transaction per batch;
     ``cursor`` tracks the batch in flight and what a partial report needs."""
+    items, labels = checked
     entities, facts, relations, events = items.entities, items.facts, items.relations, items.events
     registry, fact_rows, rel_rows = await _resolve(
         executor, agent_id, entities, facts, relations, result
@@ -203,7 +206,14 @@ async def _import(
         row["props"]["embedding"] = vec
     event_vectors = await embedder.embed(event_texts(events)) if events else []
     batches = _Batches(
-        entity_list, entity_vectors, events, event_vectors, fact_batches, rel_rows, batch_size
+        entity_list,
+        entity_vectors,
+        events,
+        event_vectors,
+        fact_batches,
+        rel_rows,
+        batch_size,
+        labels,
     )
     total = len(entity_list) + len(fact_rows) + len(rel_rows) + len(events)
     cursor.update(
@@ -286,6 +296,7 @@ class _Batches:
     fact_batches: list[FactBatch]
     rel_rows: list[dict[str, Any]]
     size: int
+    labels: dict[str, str]  # entity type → label (the ontology in force)
 
 
 async def _write(
@@ -305,7 +316,9 @@ async def _write(
         cursor.update(section="entities", start=start)
         chunk = b.entity_list[start : start + b.size]
         rows = entity_rows(chunk, b.entity_vectors[start : start + b.size], token)
-        result.entities_created += await write_entities(executor, agent_id, space, now, rows)
+        result.entities_created += await write_entities(
+            executor, agent_id, space, now, rows, b.labels
+        )
         step(len(chunk))
     result.entities_total = len(b.entity_list)
 

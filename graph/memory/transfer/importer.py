@@ -21,6 +21,9 @@ from typing import IO, Any
 
 from graph.errors import BadInput
 from graph.executor import Executor
+from graph.memory.ontology.label_names import PRODUCT_LABELS
+from graph.memory.ontology.labels import type_labels
+from graph.memory.ontology.store import ontology_in_force
 from graph.memory.spaces import check_space, embedder_name, record_space, recorded_space
 from graph.memory.text import event_embedding_text
 from graph.memory.transfer.records import KINDS, ExportHeader, parse_header, remap_record
@@ -236,6 +239,8 @@ async def import_agent(
         raise BadInput("agent_id is required")
     current = embedder_name(embedder)
     check_space(agent_id, await recorded_space(executor, agent_id), current)
+    # The entity type labels of the agent's ontology: an imported entity carries its type's.
+    labels = type_labels(await ontology_in_force(executor, agent_id))
     header: ExportHeader | None = None
     result: ImportResult | None = None
     batch: list[tuple[dict[str, Any], bool]] = []  # (row, needs a vector)
@@ -252,7 +257,10 @@ async def import_agent(
             for row, vec in zip(todo, vectors, strict=True):
                 row["props"]["embedding"] = vec
         rows = [row for row, _ in batch]
-        await executor.run(_STATEMENTS[batch_kind], {"agent_id": agent_id, "rows": rows})
+        params: dict[str, Any] = {"agent_id": agent_id, "rows": rows}
+        if batch_kind == "entity":
+            params.update(labels=labels, keep=sorted(PRODUCT_LABELS))
+        await executor.run(_STATEMENTS[batch_kind], params)
         result.written[batch_kind] = result.written.get(batch_kind, 0) + len(rows)
         if progress:
             progress(len(rows))

@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from graph.errors import ConfigError
-from graph.memory.ontology.builtin import SINGLE_VALUED_RELATIONS
+from graph.memory.ontology.builtin import BUILTIN, SINGLE_VALUED_RELATIONS
+from graph.memory.ontology.labels import type_labels
 from graph.memory.ontology.model import Ontology
 from graph.options import check_ranges, option, overridden
 
@@ -133,6 +134,9 @@ class CommitConfig:
     # Entity types whose names are identifiers (ticket numbers): resolved by name or alias
     # only, never to a similar name.
     exact_entity_types: tuple[str, ...] = ()
+    # (type, label) of each declared entity type: its entities carry the label (Browser
+    # colours by label; graph/memory/ontology/labels.py).
+    entity_labels: tuple[tuple[str, str], ...] = tuple(type_labels(BUILTIN).items())
     ontology_version: int = option(0, 0)
     write_retries: int = option(2, 0)
     # A pending idempotency claim older than this is taken over by a retry (its writer died or
@@ -170,6 +174,7 @@ class WriteConfig(CommitConfig, ReconcileConfig, ResolutionConfig, ExtractionCon
                 r.name for r in ontology.relation_types if r.single_valued and not r.supersedes
             ),
             exact_entity_types=tuple(t.name for t in ontology.entity_types if t.identifier),
+            entity_labels=tuple(type_labels(ontology).items()),
             ontology_version=ontology.version,
         )
 
@@ -208,6 +213,7 @@ OPERATOR_ONLY: tuple[str, ...] = (
     "pii_mode",
     "first_value_relations",
     "exact_entity_types",
+    "entity_labels",
     "ontology_version",
     "mutations_frozen",
     "pending_receipt_ttl_s",

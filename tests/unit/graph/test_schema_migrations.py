@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.schema import BACKFILL_BATCH, BACKFILLS, MIGRATIONS, SCHEMA_VERSION, ensure_schema
+from graph.schema import (
+    BACKFILL_BATCH,
+    BACKFILLS,
+    MIGRATIONS,
+    ONCE_BACKFILLS,
+    SCHEMA_VERSION,
+    ensure_schema,
+)
 
 
 class MetaOnly:
@@ -14,10 +21,12 @@ class MetaOnly:
     def __init__(self, version: int, applied: list[str] | None) -> None:
         self.meta: dict[str, Any] = {"version": version, "dimensions": 384, "applied": applied}
         self.scripts: list[str] = []
+        self.names: list[str] = []
 
     async def run(
         self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
     ) -> list[dict[str, Any]]:
+        self.names.append(name)
         if name == "schema/get_version":
             return [dict(self.meta)]
         if name == "schema/index_states":
@@ -43,6 +52,7 @@ async def test_a_database_from_before_names_counts_its_version_as_applied() -> N
     ex = MetaOnly(SCHEMA_VERSION, None)
     state = await ensure_schema(ex, 384)  # type: ignore[arg-type]
     assert ex.scripts == []
+    assert not {batch for batch, _ in ONCE_BACKFILLS.values()} & set(ex.names)
     assert set(ex.meta["applied"]) == {name for _, name in MIGRATIONS}
     assert state.missing == ()
 
@@ -52,7 +62,8 @@ async def test_a_foreign_migration_with_our_number_does_not_hide_ours() -> None:
     others = [name for _, name in MIGRATIONS[:-1]] + ["schema/v999_elsewhere"]
     ex = MetaOnly(999, others)
     state = await ensure_schema(ex, 384)  # type: ignore[arg-type]
-    assert ex.scripts, f"{ours} was skipped"
+    once = ONCE_BACKFILLS.get(ours, ("",))[0]
+    assert ex.scripts or once in ex.names, f"{ours} was skipped"
     assert ex.meta["version"] == 999, "the recorded version was lowered"
     assert "schema/v999_elsewhere" in ex.meta["applied"] and ours in ex.meta["applied"]
     assert state.missing == ()
@@ -89,3 +100,13 @@ async def test_a_backfill_costs_one_count_when_nothing_lacks_the_value() -> None
     ex = Backfilling(0, [1])
     await ensure_schema(ex, 384)  # type: ignore[arg-type]
     assert ex.batches == []
+
+
+async def test_a_once_backfill_runs_with_its_migration_only() -> None:
+    """The type labels (schema version 13) are filled once, when the migration is applied."""
+    ex = MetaOnly(12, [name for v, name in MIGRATIONS if v <= 12])
+    await ensure_schema(ex, 384)  # type: ignore[arg-type]
+    assert ex.names.count("schema/backfill_type_labels") == 1  # it answered no rows: done
+    again = MetaOnly(SCHEMA_VERSION, [name for _, name in MIGRATIONS])
+    await ensure_schema(again, 384)  # type: ignore[arg-type]
+    assert "schema/backfill_type_labels" not in again.names

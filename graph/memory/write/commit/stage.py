@@ -86,6 +86,7 @@ async def decide_and_commit(
         out.plan = shadow
     out.plan.fence = fence
     out.plan.embedder = embedder
+    out.plan.labels = dict(cfg.entity_labels)
     if key:
         result.warnings = run.warnings
         result.duration_ms = run.ms()

@@ -154,6 +154,7 @@ class CommitPlan:
     receipt: tuple[str, str] | None = None  # (key, result JSON)
     fence: Fence | None = None  # job-run writes: the lease that must still be held
     embedder: str | None = None  # the model of the plan's vectors (checked: graph/memory/spaces)
+    labels: dict[str, str] = field(default_factory=dict)  # entity type → label (ontology)
 
 
 @dataclass
@@ -218,7 +219,7 @@ async def _lock_and_check(tx: Transaction, agent_id: str, p: CommitPlan) -> None
         if claimed and claimed[0]["already"]:
             raise AlreadyExtracted(p.event_id)
     if p.entities:  # sorted keys: also the subject locks, taken in one order
-        await tx.run("write/upsert_entities", **common, now=p.now, rows=p.entities)
+        await tx.run("write/upsert_entities", **common, now=p.now, rows=p.entities, labels=p.labels)
     if targets:
         await tx.run("write/lock_facts", **common, ids=targets)
     if hashes or targets:
