@@ -8,7 +8,7 @@ import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import quote
 
 import pytest
@@ -82,7 +82,10 @@ def framing_site(target: str) -> Iterator[str]:
         def log_message(self, *_: object) -> None:
             pass
 
-    server = HTTPServer(("127.0.0.1", free_port()), Page)
+    # Threads: Chromium may open a second (speculative) connection that a one-connection server
+    # would wait on until it times out, holding the page load for a minute.
+    server = ThreadingHTTPServer(("127.0.0.1", free_port()), Page)
+    server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
