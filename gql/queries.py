@@ -23,11 +23,18 @@ from gql.types.graph import Subgraph, subgraph_from
 from gql.types.health import Health
 from gql.types.maintenance import FailedMessage
 from gql.types.ontology import Ontology, ontology_from
-from gql.types.retrieve import RetrieveOptions, RetrieveResult, retrieve_result_from
+from gql.types.retrieve import (
+    RetrieveBoost,
+    RetrieveOptions,
+    RetrieveResult,
+    retrieve_result_from,
+)
 from graph.errors import BadInput, NotFound
 from graph.memory import browse
 from graph.memory.browse.agents import agent_summaries
 from graph.memory.ontology.service import scope_ontology
+from graph.memory.read.focus import TypeFocus
+from graph.memory.text import normalize_relation_type
 from graph.memory.write.failed import MAX_LISTED, failed_messages
 
 __all__ = ["Query"]
@@ -90,18 +97,33 @@ class Query:
             list[str] | None,
             strawberry.argument(
                 description="Only facts about an entity of these types, or of their subtypes "
-                'in the agent\'s ontology (e.g. `["ticket"]`); null: every fact.'
+                'in the agent\'s ontology (e.g. `["ticket"]`); null: every fact. Unknown '
+                "types match nothing (an empty result, not an error)."
+            ),
+        ] = None,
+        relation_types: Annotated[
+            list[str] | None,
+            strawberry.argument(
+                description="Only facts that state a relationship of these types: the facts "
+                'relationships of these types name as their evidence (e.g. `["owns"]`); null: '
+                "every fact. Unknown types match nothing."
+            ),
+        ] = None,
+        boost: Annotated[
+            RetrieveBoost | None,
+            strawberry.argument(
+                description="Lift the facts of these entity or relation types over the others "
+                "(none dropped); null: no lift."
             ),
         ] = None,
     ) -> RetrieveResult:
-        wanted = [t.lower() for t in entity_types or []]
-        types = frozenset((*wanted, *await _subtypes(info, str(agent_id), *wanted)))
+        focus = await _focus(info, str(agent_id), entity_types, relation_types, boost)
         result = await info.context.memory.retriever.retrieve(
             str(agent_id),
             query,
             as_of=as_of,
             options=options.as_dict() if options else None,
-            subject_types=types if entity_types else None,
+            focus=focus,
         )
         return retrieve_result_from(result, str(agent_id), as_of)
 
@@ -388,6 +410,37 @@ class Query:
             return Job.from_row(await info.context.memory.browse.job(str(agent_id), str(id)))
         except NotFound:
             return None
+
+
+async def _focus(
+    info: Info,
+    agent_id: str,
+    entity_types: list[str] | None,
+    relation_types: list[str] | None,
+    boost: RetrieveBoost | None,
+) -> TypeFocus | None:
+    """retrieve's type arguments as a focus (None when none is given, or only empty lists: no
+    read); entity types with their subtypes in the agent's ontology (one lookup, only when an
+    entity type is given)."""
+    lift_relations = boost.relation_types if boost else None
+    lift = [t.lower() for t in (boost.entity_types if boost else None) or []]
+    if not (entity_types or relation_types or lift or lift_relations):
+        return None
+    keep = [t.lower() for t in entity_types or []]
+    ontology = await info.context.memory.ontologies.get(agent_id) if keep or lift else None
+
+    def entity(names: list[str]) -> frozenset[str]:
+        return ontology.with_subtypes(names) if ontology is not None and names else frozenset()
+
+    def relation(names: list[str] | None) -> frozenset[str]:
+        return frozenset(normalize_relation_type(n) or n.lower() for n in names or [])
+
+    return TypeFocus(
+        entity_types=entity(keep) if keep else None,
+        relation_types=relation(relation_types) if relation_types else None,
+        boost_entity_types=entity(lift),
+        boost_relation_types=relation(lift_relations),
+    )
 
 
 async def _subtypes(info: Info, agent_id: str, *types: str) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from gql.types.enums import (
     to_api_list,
 )
 from graph.memory.read import models as read_models
+from graph.memory.read.focus import BOOST
 
 __all__ = [
     "EventHit",
@@ -25,11 +26,29 @@ __all__ = [
     "HopStep",
     "ObservationHit",
     "RetrievalPlan",
+    "RetrieveBoost",
     "RetrieveOptions",
     "RetrieveResult",
     "ScoredFact",
     "retrieve_result_from",
 ]
+
+
+@strawberry.input(
+    description=f"Types whose facts `retrieve` lifts: a matching fact's final score is multiplied "
+    f"by {BOOST} before the cut; the other facts stay. Unknown types lift nothing."
+)
+class RetrieveBoost:
+    entity_types: list[str] | None = strawberry.field(
+        default=None,
+        description="Facts about an entity of these types, or of their subtypes in the agent's "
+        "ontology.",
+    )
+    relation_types: list[str] | None = strawberry.field(
+        default=None,
+        description="Facts that state a relationship of these types (the relationship names the "
+        "fact as its evidence).",
+    )
 
 
 @strawberry.input(description="Per-call overrides of the retrieval settings (all optional).")

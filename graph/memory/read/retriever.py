@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Collection
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,6 +16,7 @@ from graph.executor import Executor
 from graph.memory.read import gather, planner, ranking
 from graph.memory.read.activation import activated_facts, lift_activated
 from graph.memory.read.config import RetrieveConfig
+from graph.memory.read.focus import TypeFocus, about, apply_focus
 from graph.memory.read.formatter import format_context
 from graph.memory.read.models import (
     EventHit,
@@ -148,7 +148,7 @@ class Retriever:
         query: str,
         as_of: datetime | None = None,
         options: dict[str, Any] | None = None,
-        subject_types: Collection[str] | None = None,
+        focus: TypeFocus | None = None,
     ) -> RetrieveResult:
         """Relevant facts, patterns and conversation snippets for ``query``.
 
@@ -157,7 +157,8 @@ class Retriever:
             query: the question, passed unchanged to semantic search.
             as_of: time travel — what was valid and known at that instant.
             options: per-call overrides of ``RetrieveConfig`` fields (validated).
-            subject_types: only facts about entities of these types (see ``_of_types``).
+            focus: keep only, or lift, the facts of some entity or relation types
+                (:mod:`graph.memory.read.focus`; None: every fact as it scores).
 
         Raises:
             BadInput: invalid arguments or options.
@@ -204,16 +205,15 @@ class Retriever:
         except BaseException:
             gather.drop_tasks(*early)
             raise
-        facts = _of_types(facts, subject_types)
+        facts = about(facts, focus.entity_types if focus else None)
         trace["plan"]["entities"] = [e.key for e in plan.entities]
         trace["plan"]["entities_sources"] = {e.key: e.source for e in plan.entities}
         speakers = [fold(n) for e in plan.entities if e.named for n in (e.name, e.matched)]
         ranking.score_events(events, cfg, now, speakers, window, detect_language(query))
-        started_early = early[0] if early else None
+        spread = (scope, agent_facts, early[0] if early else None)
         result_facts, pool = await self._rank(
-            query, facts, events, cfg, now, trace, window, (scope, agent_facts), started_early
+            query, facts, events, cfg, now, trace, window, spread, focus
         )
-        result_facts = _of_types(result_facts, subject_types)
         return _formatted_result(
             result_facts, observations, events, plan, pool, cfg, trace, started
         )
@@ -227,15 +227,16 @@ class Retriever:
         now: datetime,
         trace: dict[str, Any],
         window: TimeWindow | None = None,
-        spread: tuple[Scope, int] | None = None,
-        activated: asyncio.Task[list[ScoredFact]] | None = None,
+        spread: tuple[Scope, int, asyncio.Task[list[ScoredFact]] | None] | None = None,
+        focus: TypeFocus | None = None,
     ) -> tuple[list[ScoredFact], int]:
         """Score (a fact at least its scored source turn: ``ranking.lift_to_turns``), spread
-        activation from the best (``spread``: the scope and the agent's fact count;
-        ``activated``: its answer when it was started early from the semantic hits), rerank,
-        cut. Returns the ranked facts and how many distinct candidates were ranked (signals
-        and spreading activation together: the ``total_candidates`` the result reports, never
-        fewer than the facts returned)."""
+        activation from the best (``spread``: the scope, the agent's fact count and the
+        activation's answer when it was started early from the semantic hits), rerank, apply
+        the type ``focus`` (filters, then boosts) to every candidate, cut. Returns the ranked
+        facts and how many distinct candidates were ranked (signals and spreading activation
+        together: the ``total_candidates`` the result reports, never fewer than the facts
+        returned)."""
 
         def score() -> int:
             ranking.score_facts(facts, cfg, now, window, detect_language(query))
@@ -243,6 +244,7 @@ class Retriever:
 
         trace["provenance"] = {"lifted": score()}
         ordered = ranking.order(facts)
+        activated = spread[2] if spread is not None else None
         if spread is not None and cfg.activation.activation_seeds > 0 and ordered:
             t = time.perf_counter()
             extra = (
@@ -283,6 +285,8 @@ class Retriever:
         else:
             trace["rescore"] = {"status": "off"}
         ordered = await self._rerank(query, ordered, cfg, trace)
+        if focus is not None and spread is not None:
+            ordered = await apply_focus(self.executor, spread[0].agent_id, ordered, focus)
         return ranking.rank(ordered, cfg), len(facts)
 
     async def _rerank(
@@ -326,15 +330,6 @@ def _skipped_result(plan: RetrievalPlan, trace: dict[str, Any], started: float) 
         duration_ms=_ms(started),
         trace=trace,
     )
-
-
-def _of_types(facts: list[ScoredFact], types: Collection[str] | None) -> list[ScoredFact]:
-    """The facts whose subject's type (its key's ``type:`` part) is one of ``types`` (the
-    caller adds an ontology's subtypes); all of them when ``types`` is None. Applied to the
-    candidates and again to the ranked facts (the spreading activation adds its own)."""
-    if types is None:
-        return facts
-    return [f for f in facts if (f.subject_key or "").partition(":")[0] in types]
 
 
 def _formatted_result(

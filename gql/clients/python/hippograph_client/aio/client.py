@@ -30,7 +30,13 @@ from .failed_messages import FailedMessages, FailedMessagesFailedMessages
 from .forget import Forget, ForgetForget
 from .health import Health, HealthHealth
 from .ingest_document import IngestDocument, IngestDocumentIngestDocument
-from .input_types import EntityInput, FactInput, RelationInput, RetrieveOptions
+from .input_types import (
+    EntityInput,
+    FactInput,
+    RelationInput,
+    RetrieveBoost,
+    RetrieveOptions,
+)
 from .job import Job, JobJob
 from .jobs import Jobs, JobsJobs
 from .merge_candidates import MergeCandidates, MergeCandidatesMergeCandidates
@@ -1400,16 +1406,20 @@ class AsyncHippographClient(AsyncBase):
         as_of: Union[Optional[datetime], UnsetType] = UNSET,
         options: Union[Optional[RetrieveOptions], UnsetType] = UNSET,
         entity_types: Union[Optional[list[str]], UnsetType] = UNSET,
+        relation_types: Union[Optional[list[str]], UnsetType] = UNSET,
+        boost: Union[Optional[RetrieveBoost], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> RetrieveRetrieve:
         _query = gql("""
-            query Retrieve($agentId: ID!, $query: String!, $asOf: DateTime, $options: RetrieveOptions, $entityTypes: [String!]) {
+            query Retrieve($agentId: ID!, $query: String!, $asOf: DateTime, $options: RetrieveOptions, $entityTypes: [String!], $relationTypes: [String!], $boost: RetrieveBoost) {
               retrieve(
                 agentId: $agentId
                 query: $query
                 asOf: $asOf
                 options: $options
                 entityTypes: $entityTypes
+                relationTypes: $relationTypes
+                boost: $boost
               ) {
                 context
                 contextTokens
@@ -1470,6 +1480,8 @@ class AsyncHippographClient(AsyncBase):
             "asOf": as_of,
             "options": options,
             "entityTypes": entity_types,
+            "relationTypes": relation_types,
+            "boost": boost,
         }
         response = await self.execute(
             query=_query, operation_name="Retrieve", variables=variables, **kwargs

@@ -60,6 +60,15 @@ class RelationInput(BaseModel):
     "When it began."
 
 
+class RetrieveBoost(BaseModel):
+    """Types whose facts `retrieve` lifts: a matching fact's final score is multiplied by 1.5 before the cut; the other facts stay. Unknown types lift nothing."""
+
+    entity_types: Optional[list[str]] = Field(alias="entityTypes", default=None)
+    "Facts about an entity of these types, or of their subtypes in the agent's ontology."
+    relation_types: Optional[list[str]] = Field(alias="relationTypes", default=None)
+    "Facts that state a relationship of these types (the relationship names the fact as its evidence)."
+
+
 class RetrieveOptions(BaseModel):
     """Per-call overrides of the retrieval settings (all optional)."""
 

@@ -105,7 +105,13 @@ from .ingest_document import (
     IngestDocumentIngestDocument,
     IngestDocumentIngestDocumentErrors,
 )
-from .input_types import EntityInput, FactInput, RelationInput, RetrieveOptions
+from .input_types import (
+    EntityInput,
+    FactInput,
+    RelationInput,
+    RetrieveBoost,
+    RetrieveOptions,
+)
 from .job import Job, JobJob
 from .jobs import Jobs, JobsJobs
 from .merge_candidates import MergeCandidates, MergeCandidatesMergeCandidates
@@ -292,6 +298,7 @@ __all__ = [
     "RetrievalSignal",
     "RetrievalStrategy",
     "Retrieve",
+    "RetrieveBoost",
     "RetrieveOptions",
     "RetrieveRetrieve",
     "RetrieveRetrieveEvents",

@@ -29,7 +29,13 @@ from .failed_messages import FailedMessages, FailedMessagesFailedMessages
 from .forget import Forget, ForgetForget
 from .health import Health, HealthHealth
 from .ingest_document import IngestDocument, IngestDocumentIngestDocument
-from .input_types import EntityInput, FactInput, RelationInput, RetrieveOptions
+from .input_types import (
+    EntityInput,
+    FactInput,
+    RelationInput,
+    RetrieveBoost,
+    RetrieveOptions,
+)
 from .job import Job, JobJob
 from .jobs import Jobs, JobsJobs
 from .merge_candidates import MergeCandidates, MergeCandidatesMergeCandidates
@@ -1398,16 +1404,20 @@ class HippographClient(SyncBase):
         as_of: Union[Optional[datetime], UnsetType] = UNSET,
         options: Union[Optional[RetrieveOptions], UnsetType] = UNSET,
         entity_types: Union[Optional[list[str]], UnsetType] = UNSET,
+        relation_types: Union[Optional[list[str]], UnsetType] = UNSET,
+        boost: Union[Optional[RetrieveBoost], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> RetrieveRetrieve:
         _query = gql("""
-            query Retrieve($agentId: ID!, $query: String!, $asOf: DateTime, $options: RetrieveOptions, $entityTypes: [String!]) {
+            query Retrieve($agentId: ID!, $query: String!, $asOf: DateTime, $options: RetrieveOptions, $entityTypes: [String!], $relationTypes: [String!], $boost: RetrieveBoost) {
               retrieve(
                 agentId: $agentId
                 query: $query
                 asOf: $asOf
                 options: $options
                 entityTypes: $entityTypes
+                relationTypes: $relationTypes
+                boost: $boost
               ) {
                 context
                 contextTokens
@@ -1468,6 +1478,8 @@ class HippographClient(SyncBase):
             "asOf": as_of,
             "options": options,
             "entityTypes": entity_types,
+            "relationTypes": relation_types,
+            "boost": boost,
         }
         response = self.execute(
             query=_query, operation_name="Retrieve", variables=variables, **kwargs
