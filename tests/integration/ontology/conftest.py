@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import AsyncIterator
+
 import pytest
 
 from graph.executor import Executor
@@ -18,3 +21,13 @@ def services(executor: Executor, hash_embedder: HashEmbedder) -> Memory:
 @pytest.fixture
 async def story(executor: Executor, hash_embedder: HashEmbedder, agent_id: str) -> dict[str, str]:
     return await load_story(executor, hash_embedder, agent_id)
+
+
+@pytest.fixture
+async def tenant(executor: Executor) -> AsyncIterator[str]:
+    """A fresh tenant name; its ontology versions are deleted after the test."""
+    name = f"tenant-{uuid.uuid4().hex[:8]}"
+    yield name
+    await executor.run_text(
+        "MATCH (o:Ontology {scope: 'tenant', scope_id: $t}) DETACH DELETE o", {"t": name}
+    )

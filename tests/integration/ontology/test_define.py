@@ -3,8 +3,6 @@ refusals, admin only, the check of what is stored, and the CLI that does the sam
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -45,15 +43,6 @@ async def _define(services: Memory, agent_id: str, document: str | None, **kw: A
     result = await gql(services, DEFINE, {"a": agent_id, "d": document, **kw})
     assert result.errors is None, result.errors
     return result.data["defineOntology"]
-
-
-@pytest.fixture
-async def tenant(executor: Executor) -> AsyncIterator[str]:
-    name = f"tenant-{uuid.uuid4().hex[:8]}"
-    yield name
-    await executor.run_text(
-        "MATCH (o:Ontology {scope: 'tenant', scope_id: $t}) DETACH DELETE o", {"t": name}
-    )
 
 
 async def test_a_new_agent_has_the_open_builtin_ontology(services: Memory, agent_id: str) -> None:

@@ -6,6 +6,7 @@ types, and a type named like one of the product's own labels is refused."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
@@ -181,3 +182,30 @@ async def test_the_migration_labels_built_in_types_outside_operators_ontologies(
         "event:party": set(),  # :Event is a message's label
     }
     assert await _labels(executor, other_agent) == {"person:rui": set()}  # its apply labels it
+
+
+async def test_a_tenants_ontology_relabels_its_agents_but_not_one_with_its_own(
+    executor: Executor, hash_embedder: Embedder, agent_id: str, other_agent: str, tenant: str
+) -> None:
+    claim = "MERGE (o:AgentTenant {agent_id: $agent_id}) SET o.tenant = $tenant"
+    for agent in (agent_id, other_agent):
+        await executor.run_text(claim, {"agent_id": agent, "tenant": tenant})
+        await load_story(executor, hash_embedder, agent)
+    own = {"name": "own", "entity_types": ["person"], "relation_types": []}
+    await define_ontology(executor, "agent", other_agent, parse_ontology(own))
+    cities = {"name": "cities", "entity_types": ["city", "organization"], "relation_types": []}
+    mutation = """mutation($t: String!, $d: String) { defineTenantOntology(tenant: $t,
+      document: $d) { errors { code } } }"""
+    memory = memory_for(executor, hash_embedder)
+    done = await gql(memory, mutation, {"t": tenant, "d": json.dumps(cities)})
+    assert done.data["defineTenantOntology"]["errors"] == []
+    assert sorted(map(sorted, (await _labels(executor, agent_id)).values())) == [
+        [],
+        ["City"],
+        ["Organization"],
+    ]
+    assert sorted(map(sorted, (await _labels(executor, other_agent)).values())) == [
+        [],
+        [],
+        ["Person"],
+    ]
