@@ -110,7 +110,8 @@ def apply_command(
     agent: str = _AGENT,
     tenant: str = _TENANT,
 ) -> None:
-    """Make FILE the ontology of an agent or a tenant (a new version; stored data unchanged)."""
+    """Make FILE the ontology of an agent or a tenant (a new version; stored facts unchanged,
+    the scope's entities relabelled by type)."""
     scope, scope_id, new = (*_scope(agent, tenant), _read(file))
     applied, report = _run(lambda ex: define_ontology(ex, scope, scope_id, new, by="cli"))
     _print_report(report)
