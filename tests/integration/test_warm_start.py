@@ -1,10 +1,11 @@
 """A process warms up when it starts (graph/memory/warm_start.py): the models load and every
-statement a first retrieve and write run has run once (so Neo4j has planned it), nothing is
-stored, and the API reports ready only after."""
+statement a first retrieve and write run has run once (so Neo4j has planned it, for questions
+of every length), nothing is stored, and the API reports ready only after."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -16,7 +17,7 @@ from starlette.testclient import TestClient
 import server.app
 from graph.executor import Executor, Transaction
 from graph.memory.facade import Memory
-from graph.memory.read.warmup import WARMUP_AGENT
+from graph.memory.read.warmup import WARMUP_AGENT, size_bucket
 from graph.memory.remember import remember
 from graph.memory.warm_start import RollbackExecutor, WarmStart, warm_start
 from graph.memory.write import StructuredFact
@@ -33,17 +34,29 @@ pytestmark = pytest.mark.neo4j
 T = TypeVar("T")
 
 
+def plan_key(params: dict[str, Any]) -> frozenset[tuple[str, str, int | None]]:
+    """What Neo4j keys a cached plan by besides the statement: each parameter's type and, for
+    a string or list, its size bucket."""
+    return frozenset(
+        (k, type(v).__name__, size_bucket(len(v)) if isinstance(v, str | list) else None)
+        for k, v in params.items()
+    )
+
+
 class StatementRecorder(WrappedExecutor):
-    """Records the name of every statement run, inside transactions too."""
+    """Records the name of every statement run, inside transactions too, and the plan key of
+    each one run on its own (``run``)."""
 
     def __init__(self, inner: Executor) -> None:
         super().__init__(inner)
         self.names: set[str] = set()
+        self.keys: dict[str, set[frozenset[tuple[str, str, int | None]]]] = {}
 
     async def run(
         self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
     ) -> list[dict[str, Any]]:
         self.names.add(name)
+        self.keys.setdefault(name, set()).add(plan_key(params or {}))
         return await super().run(name, params, read=read)
 
     async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
@@ -79,7 +92,9 @@ async def test_warm_start_runs_what_a_first_retrieve_and_write_run_and_stores_no
     report = await warm_start(memory)
 
     assert report.failed == {}
-    assert list(report.seconds) == ["embedder", "extractor", "read statements", "write path"]
+    steps = ["embedder", "extractor", "read statements", "write path", "collector"]
+    assert list(report.seconds) == steps
+    assert gc.get_freeze_count() > 0  # the start-up's objects are out of the collector's sight
     assert extractor._NLP is not None  # the spaCy pipeline is loaded
     for name, kind in (("read/signals", "read"), ("write/create_events", "write")):
         assert name in warming.names, f"the warm-up did not run {name} ({kind})"
@@ -93,6 +108,16 @@ async def test_warm_start_runs_what_a_first_retrieve_and_write_run_and_stores_no
     await served.retriever.retrieve(agent_id, "Where does Ana work?")
     await served.writer.write(agent_id, "Ana moved to Recife and works at Globex now.", "Ana")
     assert first.names - warming.names == set()
+    # Neo4j plans a statement again for a list of another size bucket (1, 2–10, 11–100 items):
+    # the catalog's n-gram lists follow the question's length, and each length was planned.
+    for question in (
+        "Curitiba?",
+        "Where did Ana say she had worked before moving to Curitiba with her old friends?",
+    ):
+        await served.retriever.retrieve(agent_id, question)
+    catalog = "read/plan_catalog"
+    assert len(first.keys[catalog]) == 3  # 1, 2–10 and 11–100 n-grams
+    assert first.keys[catalog] <= warming.keys[catalog], "a catalog shape was not planned"
 
 
 async def test_writes_through_the_rollback_executor_run_and_leave_nothing(

@@ -14,6 +14,12 @@ questions, which are slower meanwhile. It asks a few hundred questions of agents
 the sizes in the store (the largest and the smallest included), each question the text of one
 of the agent's own facts and its vector the fact's stored vector, so no model is loaded and
 any agent's space is right. The answers are discarded.
+
+Neo4j keys a cached plan by the statement text, its parameters' types and, for a string or a
+list, its size rounded up to a power of ten (:func:`size_bucket`: 0, 1, 2–10, 11–100, …). The
+planner catalog's lists are the question's n-grams, so a question of another length than the
+warm-up's is planned again on its first request (100–300 ms); :func:`warm_catalog` plans the
+catalog once for each size a question's terms take (:data:`CATALOG_SHAPES`).
 """
 
 from __future__ import annotations
@@ -30,7 +36,16 @@ from graph.memory.read.models import ScoredFact
 from graph.memory.read.retriever import MAX_QUERY_CHARS, Retriever
 from graph.memory.read.search import Scope, SearchStats, semantic_facts
 
-__all__ = ["WARMUP_AGENT", "StoredVectors", "spread", "warm_read_paths", "warm_up"]
+__all__ = [
+    "CATALOG_SHAPES",
+    "WARMUP_AGENT",
+    "StoredVectors",
+    "size_bucket",
+    "spread",
+    "warm_catalog",
+    "warm_read_paths",
+    "warm_up",
+]
 
 WARMUP_AGENT = "hippograph-warm-up"
 # Names an entity and a time, so the planner switches on the same parts a real question does
@@ -38,10 +53,53 @@ WARMUP_AGENT = "hippograph-warm-up"
 WARMUP_QUERY = "Where did Ana work before she moved, and who did she meet last week?"
 
 
+# (n-grams, one-word prefixes) of the planner catalog, one per pair of size buckets a question's
+# terms fall in: a word or none, a short question, a long one, a paragraph of 27 content words
+# or more (slugs as many as n-grams; each content word adds about four n-grams).
+CATALOG_SHAPES = (
+    (0, 0),
+    (1, 0),
+    (1, 1),
+    (5, 0),
+    (5, 1),
+    (5, 5),
+    (20, 0),
+    (20, 1),
+    (20, 5),
+    (20, 20),
+    (200, 20),
+)
+
+
+def size_bucket(n: int) -> int:
+    """The size Neo4j keys a plan by for a string or list of ``n`` items: ``n`` rounded up to a
+    power of ten, 0 for none (pure)."""
+    bucket = 0 if n == 0 else 1
+    while bucket < n:
+        bucket *= 10
+    return bucket
+
+
+async def warm_catalog(executor: Executor, agent_id: str = WARMUP_AGENT) -> int:
+    """Run ``read/plan_catalog`` once for each of :data:`CATALOG_SHAPES` (for an agent that
+    holds nothing, so the terms match nothing); returns how many ran."""
+    for grams, prefixes in CATALOG_SHAPES:
+        params = {
+            "agent_id": agent_id,
+            "norms": [f"~{i}" for i in range(grams)],
+            "slugs": [{"slug": f"~{i}", "gram": f"~{i}"} for i in range(grams)],
+            "prefixes": [f"~{i}" for i in range(prefixes)],
+        }
+        await executor.run("read/plan_catalog", params, read=True)
+    return len(CATALOG_SHAPES)
+
+
 async def warm_up(retriever: Retriever) -> float:
-    """One retrieve for :data:`WARMUP_AGENT` (no memories); returns the seconds it took."""
+    """One retrieve for :data:`WARMUP_AGENT` (no memories), the planner catalog for every size
+    of question (:func:`warm_catalog`); returns the seconds it took."""
     started = time.perf_counter()
     await retriever.retrieve(WARMUP_AGENT, WARMUP_QUERY)
+    await warm_catalog(retriever.executor)
     cfg = retriever.config
     scope = Scope(
         WARMUP_AGENT, None, [0.0] * retriever.embedder.dimensions, cfg.candidates.min_confidence

@@ -1,11 +1,12 @@
 """The read-path warm-up's pure parts (``graph.memory.read.warmup``): which agents it asks,
-and the embedder that answers with stored vectors."""
+the embedder that answers with stored vectors, and the planner catalog's shapes it plans."""
 
 from __future__ import annotations
 
 import asyncio
 
-from graph.memory.read.warmup import StoredVectors, spread
+from graph.memory.read.planner import lookup_terms
+from graph.memory.read.warmup import CATALOG_SHAPES, StoredVectors, size_bucket, spread
 
 
 def test_spread_takes_the_largest_and_the_smallest_and_evenly_between() -> None:
@@ -26,3 +27,31 @@ def test_stored_vectors_answer_each_question_with_its_facts_vector() -> None:
     embedder = StoredVectors("minilm", 2, {"Ana lives in Lisbon": [0.6, 0.8], "x": [1.0, 0.0]})
     got = asyncio.run(embedder.embed(["x", "Ana lives in Lisbon"]))
     assert got == [[1.0, 0.0], [0.6, 0.8]]
+
+
+def test_size_buckets_are_powers_of_ten() -> None:
+    assert [size_bucket(n) for n in (0, 1, 2, 10, 11, 100, 101)] == [0, 1, 10, 10, 100, 100, 1000]
+
+
+def test_the_catalog_shapes_cover_questions_of_one_to_forty_words() -> None:
+    words = [
+        "where",
+        "did",
+        "Ana",
+        "Souza",
+        "say",
+        "she",
+        "worked",
+        "at",
+        "Acme",
+        "in",
+        "Curitiba",
+        "before",
+        "moving",
+    ]
+    planned = {(size_bucket(g), size_bucket(g), size_bucket(p)) for g, p in CATALOG_SHAPES}
+    for n in range(1, 41):
+        question = " ".join(words[i % len(words)] + str(i // len(words)) for i in range(n))
+        terms = lookup_terms(question).params()
+        shape = tuple(size_bucket(len(terms[k])) for k in ("norms", "slugs", "prefixes"))
+        assert shape in planned, f"{n} words: {shape} is not planned"
