@@ -32,6 +32,7 @@ from graph.progress import progress_bar
 from seed.__main__ import seed
 from server.cli.serve import default_workers
 from server.settings import Settings
+from tests.processes import stop
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -121,11 +122,7 @@ class ApiProcesses:
         return _tree_cpu_s(self.proc.pid)
 
     def close(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        stop(self.proc)
 
 
 async def _measure(

@@ -40,6 +40,7 @@ from graph.schema import ensure_schema
 from server.composition import build_embedder, connect_executor
 from server.settings import Settings
 from tests.cypher import load_query
+from tests.processes import stop
 
 HIPPOGRAPH = str(Path(sys.executable).with_name("hippograph"))
 PEOPLE = ("Ana", "Bruno", "Carla", "Davi", "Elisa", "Fábio", "Gabi", "Hugo", "Iara", "João")
@@ -147,11 +148,7 @@ def one_start(agent: str, warm: bool, requests: int, salt: int) -> dict[str, flo
                 who, text = message(salt + i)
                 steady_w.append(timed(client, WRITE, {"a": agent, "s": who, "m": text}))
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
     return {
         "ready_s": ready_s,
         "first_retrieve": first_r,

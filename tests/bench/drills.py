@@ -61,6 +61,7 @@ from server.browser_guide import post_connect_cmd
 from server.runtime import local_neo4j
 from tests.cypher import load_query
 from tests.fake_llm_server import FakeLLMServer
+from tests.processes import api_command
 
 ROOT = Path(__file__).resolve().parents[2]
 BOLT, HTTP = 31687, 31474
@@ -228,19 +229,7 @@ class Api(Proc):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         super().__init__(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "server.app:create_app",
-                "--factory",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--log-level",
-                "warning",
-            ],
+            api_command(self.port),
             env,
         )
 

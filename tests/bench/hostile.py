@@ -31,7 +31,6 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -43,6 +42,7 @@ from graph.agent_deletion import delete_agent
 from graph.executor import connect
 from server.settings import Settings
 from tests.cypher import load_query
+from tests.processes import api_command
 from tests.unit.gql.test_fragment_chains import chain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -209,19 +209,7 @@ async def run(rounds: int) -> None:
         "HIPPOGRAPH_API_PORT": str(port),
     }
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "server.app:create_app",
-            "--factory",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
+        api_command(port),
         cwd=ROOT,
         env=env,
     )

@@ -7,7 +7,6 @@ import asyncio
 import secrets
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator, Mapping
@@ -29,6 +28,7 @@ from server.app import create_app
 from server.settings import Settings
 from tests.bench import drills
 from tests.e2e.chromium import start_chromium
+from tests.processes import api_command, stop
 
 
 def free_port() -> int:
@@ -62,19 +62,7 @@ def api_subprocess(env: Mapping[str, str], cwd: Path | None = None) -> Iterator[
     URL once ``/healthz`` answers (fails the test after 90 s) and terminates it afterwards."""
     port = free_port()
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "server.app:create_app",
-            "--factory",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
+        api_command(port),
         env=dict(env),
         cwd=cwd,
     )
@@ -83,11 +71,7 @@ def api_subprocess(env: Mapping[str, str], cwd: Path | None = None) -> Iterator[
         wait_healthy(url, proc, timeout_s=90)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
 
 
 @pytest.fixture(scope="session")

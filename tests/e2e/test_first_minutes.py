@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -41,6 +40,7 @@ from server.settings import Settings
 from tests.bench import drills
 from tests.e2e.chromium import off_host, requested_urls, start_chromium
 from tests.e2e.conftest import wait_healthy
+from tests.processes import api_command
 
 pytestmark = pytest.mark.e2e
 
@@ -84,19 +84,7 @@ def stack(throwaway_neo4j: LocalNeo4j) -> Iterator[Stack]:
     asyncio.run(_seed_demo(neo))
     port = urlsplit(drills.GUIDE_API).port
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "server.app:create_app",
-            "--factory",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
+        api_command(port),
         env=env,
         cwd=ROOT,
     )

@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from tests.e2e.conftest import free_port, wait_healthy
+from tests.processes import stop
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,9 +78,5 @@ def test_serve_workers_runs_n_processes_sharing_the_rate_budget() -> None:
         # 4 per minute over 2 processes: each grants 2, so 2 to 4 in all, never more.
         assert 2 <= granted <= 4 and set(codes) == {200, 429}, codes
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        if not stop(proc):
             pytest.fail("serve did not stop on SIGTERM")
