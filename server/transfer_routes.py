@@ -32,7 +32,7 @@ from starlette.routing import Route
 from gql.permissions import ANONYMOUS, Principal
 from graph.errors import BadInput, EmbedderMismatch
 from graph.memory.facade import Memory
-from graph.memory.transfer import export_agent
+from graph.memory.transfer import export_lines
 from graph.memory.transfer.importer import MAX_LINE_BYTES, import_export_file
 from graph.memory.transfer.peers import import_mem0
 from graph.tenancy import may_access
@@ -65,14 +65,10 @@ async def export_download(request: Request) -> Response:
         return json_error(403, "FORBIDDEN", "This API key may not access that agent.")
 
     async def lines() -> AsyncIterator[bytes]:
-        async for record in export_agent(
-            memory.executor,
-            agent,
-            embedder_name=memory.embedder.name,
-            dimensions=memory.embedder.dimensions,
-            embeddings=embeddings,
+        async for line in export_lines(
+            memory.executor, agent, memory.embedder, embeddings=embeddings
         ):
-            yield (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+            yield line.encode()
 
     filename = "".join(c if c.isalnum() or c in "-_." else "_" for c in agent)
     return StreamingResponse(

@@ -49,7 +49,7 @@ async def export_to(
 ) -> int:
     """Write the export of ``agent`` to ``out`` with a progress bar; returns the record count.
     ``memory`` shares an existing one (tests); else one is built from settings and closed."""
-    from graph.memory.transfer import export_agent, export_counts
+    from graph.memory.transfer import export_counts, export_lines
     from graph.progress import progress_bar
     from server.composition import build_memory
 
@@ -60,15 +60,10 @@ async def export_to(
         bar = progress_bar(total=total, unit="rec", desc=f"export {agent}")
         written = 0
         try:
-            async for record in export_agent(
-                mem.executor,
-                agent,
-                embedder_name=mem.embedder.name,
-                dimensions=mem.embedder.dimensions,
-                page_size=page_size,
-                embeddings=embeddings,
+            async for line in export_lines(
+                mem.executor, agent, mem.embedder, page_size=page_size, embeddings=embeddings
             ):
-                out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+                out.write(line)
                 written += 1
                 bar.update(1)
         finally:

@@ -1,7 +1,7 @@
 """Moving an agent's memory in and out: the JSON Lines export format, export, import, and
 imports from other memory systems (Mem0 exports, Graphiti graphs)."""
 
-from graph.memory.transfer.exporter import export_agent, export_counts
+from graph.memory.transfer.exporter import export_agent, export_counts, export_lines
 from graph.memory.transfer.importer import ImportResult, import_agent
 from graph.memory.transfer.records import ExportHeader, map_id
 
@@ -10,6 +10,7 @@ __all__ = [
     "ImportResult",
     "export_agent",
     "export_counts",
+    "export_lines",
     "import_agent",
     "map_id",
 ]

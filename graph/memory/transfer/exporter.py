@@ -1,12 +1,14 @@
 """Export an agent's memory as JSON Lines records (:mod:`graph.memory.transfer.records`).
 
 Reads in pages of ``page_size`` (keyset paging on ids, one ``cypher/export/*.cypher`` statement
-per kind), so an export of any size holds one page in memory. The records are yielded as dicts;
-the CLI and the HTTP download serialise each to one line.
+per kind), so an export of any size holds one page in memory. :func:`export_agent` yields the
+records as dicts; :func:`export_lines` yields them as the lines of the file the CLI and the HTTP
+download write.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
@@ -15,8 +17,9 @@ from graph.errors import BadInput
 from graph.executor import Executor
 from graph.memory.spaces import recorded_space
 from graph.memory.transfer.records import ExportHeader, encode_props
+from graph.providers import Embedder
 
-__all__ = ["export_agent", "export_counts"]
+__all__ = ["export_agent", "export_counts", "export_lines"]
 
 # kind → (statement, paging key column)
 _PAGES: tuple[tuple[str, str, str], ...] = (
@@ -94,3 +97,24 @@ async def export_agent(
             if len(rows) < page_size:
                 break
             after = str(rows[-1][column])
+
+
+async def export_lines(
+    executor: Executor,
+    agent_id: str,
+    embedder: Embedder,
+    *,
+    page_size: int = 1000,
+    embeddings: bool = True,
+) -> AsyncIterator[str]:
+    """:func:`export_agent` as JSON Lines: one compact UTF-8 JSON object a record, each ending
+    in a newline; ``embedder`` is this server's model (its name and dimensions)."""
+    async for record in export_agent(
+        executor,
+        agent_id,
+        embedder_name=embedder.name,
+        dimensions=embedder.dimensions,
+        page_size=page_size,
+        embeddings=embeddings,
+    ):
+        yield json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"

@@ -21,7 +21,7 @@ from graph.memory.curation.edits import forget
 from graph.memory.read import Retriever
 from graph.memory.remember import remember
 from graph.memory.spaces import embedder_name, recorded_space
-from graph.memory.transfer import export_agent, import_agent, map_id
+from graph.memory.transfer import export_agent, export_lines, import_agent, map_id
 from graph.memory.write import StructuredEntity, StructuredFact, WritePipeline
 from graph.providers import Embedder, HashEmbedder
 from server.cli import app
@@ -125,15 +125,10 @@ async def _answers(
 async def _export(
     executor: Executor, agent: str, embedder: Embedder, page_size: int = 3
 ) -> list[dict[str, Any]]:
+    """The export as the CLI and the download write it, each line parsed back."""
     return [
-        r
-        async for r in export_agent(
-            executor,
-            agent,
-            embedder_name=embedder.name,
-            dimensions=embedder.dimensions,
-            page_size=page_size,
-        )
+        json.loads(line)
+        async for line in export_lines(executor, agent, embedder, page_size=page_size)
     ]
 
 
