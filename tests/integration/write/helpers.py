@@ -73,6 +73,12 @@ def extraction(
     }
 
 
+def speaker_link(text: str, relation: str, target: str, kind: str) -> dict[str, Any]:
+    """An informed-extraction answer: one fact ``text`` about the speaker and the relation
+    speaker -``relation``-> ``target``, an entity of type ``kind``."""
+    return extraction([(target, kind)], [(SPEAKER, text)], [(SPEAKER, relation, target)])
+
+
 def informed(answer: dict[str, Any], decisions: dict[str, tuple[str, str]]) -> Any:
     """A scripted informed-extraction reply (prompt v2) whose facts carry reconciliation
     actions: ``decisions`` maps a new fact's text to (action, known fact text); the reply

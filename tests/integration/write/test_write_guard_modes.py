@@ -12,7 +12,7 @@ from graph.memory.write import ConfigError, PIIRejected, WriteConfig, WritePipel
 from graph.providers import Embedder, HashEmbedder
 from tests.cypher import load_query
 from tests.fakes import RecordingExecutor, ScriptedLLM
-from tests.integration.write.helpers import SPEAKER, counts, extraction, informed
+from tests.integration.write.helpers import SPEAKER, counts, extraction, informed, speaker_link
 from tests.integration.write.history import get_fact
 
 pytestmark = pytest.mark.neo4j
@@ -107,13 +107,7 @@ async def test_shadow_mode_writes_only_audits(
 ) -> None:
     llm = ScriptedLLM(
         by_stage={
-            INFORMED: [
-                extraction(
-                    [("Acme", "organization")],
-                    [(SPEAKER, "Rafael works at Acme")],
-                    [(SPEAKER, "works_at", "Acme")],
-                )
-            ]
+            INFORMED: [speaker_link("Rafael works at Acme", "works_at", "Acme", "organization")]
         }
     )
     pipe = WritePipeline(executor, embedder, llm.chat(), WriteConfig(mode="shadow"))
@@ -130,11 +124,7 @@ async def test_controlled_mode_applies_add_and_blocks_update(
     llm = ScriptedLLM(
         by_stage={
             INFORMED: [
-                extraction(
-                    [("Curitiba", "place")],
-                    [(SPEAKER, "Rafael lives in Curitiba")],
-                    [(SPEAKER, "lives_in", "Curitiba")],
-                ),
+                speaker_link("Rafael lives in Curitiba", "lives_in", "Curitiba", "place"),
                 informed(
                     extraction(
                         [("São Paulo", "place")],

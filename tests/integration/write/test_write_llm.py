@@ -23,6 +23,7 @@ from tests.integration.write.helpers import (
     extraction,
     informed,
     reconcile_with,
+    speaker_link,
     user_payload,
 )
 from tests.integration.write.history import facts_as_of, get_fact, relationships_as_of
@@ -137,17 +138,9 @@ async def test_move_supersedes_and_cascades(
     llm = ScriptedLLM(
         by_stage={
             INFORMED: [
-                extraction(
-                    [("Curitiba", "place")],
-                    [(SPEAKER, "Rafael lives in Curitiba")],
-                    [(SPEAKER, "lives_in", "Curitiba")],
-                ),
+                speaker_link("Rafael lives in Curitiba", "lives_in", "Curitiba", "place"),
                 informed(
-                    extraction(
-                        [("São Paulo", "place")],
-                        [(SPEAKER, "Rafael lives in São Paulo now")],
-                        [(SPEAKER, "lives_in", "São Paulo")],
-                    ),
+                    speaker_link("Rafael lives in São Paulo now", "lives_in", "São Paulo", "place"),
                     {"Rafael lives in São Paulo now": ("UPDATE", "Rafael lives in Curitiba")},
                 ),
             ]
@@ -234,11 +227,7 @@ async def test_twenty_concurrent_writes_one_entity(
 async def test_repeat_is_noop_with_reinforcement(
     executor: Executor, agent_id: str, embedder: Embedder
 ) -> None:
-    answer = extraction(
-        [("Acme", "organization")],
-        [(SPEAKER, "Rafael works at Acme")],
-        [(SPEAKER, "works_at", "Acme")],
-    )
+    answer = speaker_link("Rafael works at Acme", "works_at", "Acme", "organization")
     llm = ScriptedLLM(by_stage={INFORMED: [answer, answer]})
     pipe = WritePipeline(executor, embedder, llm.chat())
     first = await pipe.write(agent_id, "I work at Acme", SPEAKER)
@@ -257,11 +246,7 @@ async def test_no_longer_works_is_delete(
     llm = ScriptedLLM(
         by_stage={
             INFORMED: [
-                extraction(
-                    [("Acme", "organization")],
-                    [(SPEAKER, "Rafael works at Acme")],
-                    [(SPEAKER, "works_at", "Acme")],
-                ),
+                speaker_link("Rafael works at Acme", "works_at", "Acme", "organization"),
                 informed(
                     extraction(
                         [("Acme", "organization")], [(SPEAKER, "Rafael no longer works at Acme")]
