@@ -21,6 +21,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.fakes import chat_completion
+
 __all__ = ["FakeLLMServer"]
 
 _EXTRACT_STAGES = ("Stage: extract_informed", "Stage: extract_facts")
@@ -144,20 +146,9 @@ class FakeLLMServer:
         except ValueError:
             user = {}
         content = json.dumps(_answer(system, user if isinstance(user, dict) else {}))
-        return 200, {
-            "id": f"chatcmpl-{self.requests}",
-            "object": "chat.completion",
-            "created": 0,
-            "model": body.get("model", "fake"),
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "stop",
-                    "message": {"role": "assistant", "content": content},
-                }
-            ],
-            "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
-        }
+        return 200, chat_completion(
+            f"chatcmpl-{self.requests}", body.get("model", "fake"), content, 10, 10
+        )
 
     def __enter__(self) -> FakeLLMServer:
         self._thread.start()

@@ -17,6 +17,30 @@ from graph.providers import OpenAIChat
 Reply = str | dict[str, Any] | Exception | Callable[[dict[str, Any]], Any]
 
 
+def chat_completion(
+    completion_id: str, model: str, content: str, prompt_tokens: int, completion_tokens: int
+) -> dict[str, Any]:
+    """An OpenAI ``chat.completion`` response body: one choice, the assistant's ``content``."""
+    return {
+        "id": completion_id,
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "message": {"role": "assistant", "content": content},
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
+
+
 @dataclass
 class ScriptedLLM:
     """Answers chat-completion requests from a script.
@@ -54,24 +78,13 @@ class ScriptedLLM:
         content = reply if isinstance(reply, str) else json.dumps(reply)
         return httpx.Response(
             200,
-            json={
-                "id": f"chatcmpl-{len(self.requests)}",
-                "object": "chat.completion",
-                "created": 0,
-                "model": body.get("model", "scripted"),
-                "choices": [
-                    {
-                        "index": 0,
-                        "finish_reason": "stop",
-                        "message": {"role": "assistant", "content": content},
-                    }
-                ],
-                "usage": {
-                    "prompt_tokens": self.prompt_tokens,
-                    "completion_tokens": self.completion_tokens,
-                    "total_tokens": self.prompt_tokens + self.completion_tokens,
-                },
-            },
+            json=chat_completion(
+                f"chatcmpl-{len(self.requests)}",
+                body.get("model", "scripted"),
+                content,
+                self.prompt_tokens,
+                self.completion_tokens,
+            ),
         )
 
     def client(self) -> openai.AsyncOpenAI:

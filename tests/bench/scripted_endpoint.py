@@ -40,6 +40,7 @@ from typing import Any
 from graph.memory.text import estimate_tokens, normalize
 from graph.memory.write.extract.extraction import Extraction
 from graph.memory.write.extract.offline import extract_with, load_nlp
+from tests.fakes import chat_completion
 
 __all__ = ["ScriptedEndpoint", "TagCounts", "minimal_instance"]
 
@@ -314,21 +315,6 @@ class ScriptedEndpoint:
             c.completion_tokens += c_tok
             c.by_kind[kind] += 1
             c.unmatched += unmatched
-        return {
-            "id": f"scripted-{c.calls}",
-            "object": "chat.completion",
-            "created": 0,
-            "model": body.get("model", "scripted"),
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "stop",
-                    "message": {"role": "assistant", "content": content},
-                }
-            ],
-            "usage": {
-                "prompt_tokens": p_tok,
-                "completion_tokens": c_tok,
-                "total_tokens": p_tok + c_tok,
-            },
-        }
+        return chat_completion(
+            f"scripted-{c.calls}", body.get("model", "scripted"), content, p_tok, c_tok
+        )
