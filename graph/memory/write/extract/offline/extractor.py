@@ -40,6 +40,7 @@ from graph.memory.write.extract.offline.clauses import (
 )
 from graph.memory.write.extract.offline.names import MessageNames
 from graph.memory.write.extract.offline.portuguese import extract_portuguese
+from graph.memory.write.extract.offline.relation_parts import WISH_VERBS
 from graph.memory.write.extract.offline.relations import merge_open_relations
 from graph.memory.write.extract.offline.rewriting import rewrite
 from graph.memory.write.extract.offline.romance import extract_romance
@@ -211,24 +212,7 @@ def _negated(verb: Any) -> bool:
     return False
 
 
-_WISH_LEMMAS = {
-    "want",
-    "wanna",
-    "love",
-    "like",
-    "hope",
-    "wish",
-    "plan",
-    "dream",
-    "would",
-    "try",
-    "consider",
-    "think",
-    "need",
-    "might",
-    "could",
-    "should",
-}
+_WISH_LEMMAS = WISH_VERBS | {"would", "might", "could", "should"}
 
 
 def _unrealised(verb: Any) -> bool:

@@ -9,6 +9,7 @@ from typing import Any
 from graph.memory.write.extract.offline.coref import End, Ends, conjuncts
 
 __all__ = [
+    "WISH_VERBS",
     "OpenRelation",
     "Out",
     "containers",
@@ -22,19 +23,24 @@ __all__ = [
 
 _NEG_ADV = {"longer", "anymore", "never", "not"}
 _MODALS = {"would", "'d", "’d", "might", "could", "should", "may", "must"}
-_WISH = {
-    "want",
-    "wanna",
-    "love",
-    "like",
-    "hope",
-    "wish",
-    "plan",
-    "dream",
-    "try",
-    "consider",
-    "think",
-    "need",
+WISH_VERBS = frozenset(
+    [
+        "want",
+        "wanna",
+        "love",
+        "like",
+        "hope",
+        "wish",
+        "plan",
+        "dream",
+        "try",
+        "consider",
+        "think",
+        "need",
+    ]
+)
+"""Verbs whose complement is wished or planned, not stated: "want to move", "plan to visit"."""
+_WISH = WISH_VERBS | {
     "intend",
     "aim",
     "seek",
