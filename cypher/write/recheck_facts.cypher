@@ -7,6 +7,7 @@
 CALL (*) {
   UNWIND $hashes AS h
   MATCH (f:Fact {agent_id: $agent_id, content_hash: h})
+  USING INDEX f:Fact(agent_id, content_hash)  // as in write/facts_by_hash
   WHERE f.valid_to IS NULL AND f.invalidated_at IS NULL
   RETURN collect({hash: h, id: f.id}) AS active_by_hash
 }
