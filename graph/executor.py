@@ -11,8 +11,8 @@ tests' ``RecordingExecutor``) wrap any ``Executor`` instead of subclassing it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any, LiteralString, Protocol, TypeVar
 
@@ -209,6 +209,22 @@ class Neo4jExecutor:
         self.bookmarks = getattr(driver, "execute_query_bookmark_manager", None)
         self.autocommit_reads = autocommit_reads
 
+    @contextmanager
+    def _typed_errors(self, *may_time_out: type[Neo4jError]) -> Iterator[None]:
+        """Raise the driver's failures as the graph's typed errors: no free connection
+        (GraphBusy), no reachable server (GraphUnavailable), and an error of ``may_time_out``
+        that is Neo4j ending the transaction at its timeout (GraphTimeout)."""
+        try:
+            yield
+        except ConnectionAcquisitionTimeoutError as exc:
+            raise GraphBusy(f"no free Neo4j connection: {exc}") from exc
+        except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
+        except may_time_out as exc:
+            if _timed_out(exc):
+                raise GraphTimeout(f"transaction timed out after {self.tx_timeout_s} s") from exc
+            raise
+
     async def run(
         self, name: str, params: dict[str, Any] | None = None, *, read: bool = False
     ) -> list[Row]:
@@ -221,7 +237,7 @@ class Neo4jExecutor:
     ) -> list[Row]:
         """Run a literal statement (schema scripts); prefer :meth:`run` with a name."""
         self.round_trips += 1
-        try:
+        with self._typed_errors(ClientError, TransientError):
             if read and self.autocommit_reads:
                 records = await self._autocommit_read(query, quiet_params(params or {}))
             else:
@@ -231,14 +247,6 @@ class Neo4jExecutor:
                     routing_=RoutingControl.READ if read else RoutingControl.WRITE,
                     database_=self.database,
                 )
-        except ConnectionAcquisitionTimeoutError as exc:
-            raise GraphBusy(f"no free Neo4j connection: {exc}") from exc
-        except (ServiceUnavailable, SessionExpired, OSError) as exc:
-            raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
-        except (ClientError, TransientError) as exc:
-            if _timed_out(exc):
-                raise GraphTimeout(f"transaction timed out after {self.tx_timeout_s} s") from exc
-            raise
         return [row_of(r) for r in records]
 
     async def _autocommit_read(self, query: LiteralString, params: dict[str, Any]) -> list[Any]:
@@ -275,19 +283,11 @@ class Neo4jExecutor:
         async def unit(tx: AsyncManagedTransaction) -> T:
             return await work(Transaction(tx))
 
-        try:
+        with self._typed_errors(ClientError):
             async with self.driver.session(
                 database=self.database, bookmark_manager=self.bookmarks
             ) as session:
                 return await session.execute_write(unit)
-        except ConnectionAcquisitionTimeoutError as exc:
-            raise GraphBusy(f"no free Neo4j connection: {exc}") from exc
-        except (ServiceUnavailable, SessionExpired, OSError) as exc:
-            raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
-        except ClientError as exc:
-            if _timed_out(exc):
-                raise GraphTimeout(f"transaction timed out after {self.tx_timeout_s} s") from exc
-            raise
 
     async def read(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
         """Run ``work`` in one read transaction (routed to a reader in a cluster)."""
@@ -297,21 +297,13 @@ class Neo4jExecutor:
         async def unit(tx: AsyncManagedTransaction) -> T:
             return await work(Transaction(tx))
 
-        try:
+        with self._typed_errors(ClientError):
             async with self.driver.session(
                 database=self.database,
                 default_access_mode=neo4j.READ_ACCESS,
                 bookmark_manager=self.bookmarks,
             ) as session:
                 return await session.execute_read(unit)
-        except ConnectionAcquisitionTimeoutError as exc:
-            raise GraphBusy(f"no free Neo4j connection: {exc}") from exc
-        except (ServiceUnavailable, SessionExpired, OSError) as exc:
-            raise GraphUnavailable(f"Neo4j unavailable: {exc}") from exc
-        except ClientError as exc:
-            if _timed_out(exc):
-                raise GraphTimeout(f"transaction timed out after {self.tx_timeout_s} s") from exc
-            raise
 
     async def ping(self) -> bool:
         try:
