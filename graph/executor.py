@@ -277,20 +277,14 @@ class Neo4jExecutor:
     async def write(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
         """Run ``work`` in ONE managed write transaction (the driver retries transient errors,
         so ``work`` must be idempotent up to its own commit)."""
-        self.round_trips += 1
-
-        @neo4j.unit_of_work(timeout=self.tx_timeout_s)
-        async def unit(tx: AsyncManagedTransaction) -> T:
-            return await work(Transaction(tx))
-
-        with self._typed_errors(ClientError):
-            async with self.driver.session(
-                database=self.database, bookmark_manager=self.bookmarks
-            ) as session:
-                return await session.execute_write(unit)
+        return await self._managed(work, read=False)
 
     async def read(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
         """Run ``work`` in one read transaction (routed to a reader in a cluster)."""
+        return await self._managed(work, read=True)
+
+    async def _managed(self, work: Callable[[Transaction], Awaitable[T]], *, read: bool) -> T:
+        """``work`` in one managed transaction of a session in read or write mode."""
         self.round_trips += 1
 
         @neo4j.unit_of_work(timeout=self.tx_timeout_s)
@@ -300,10 +294,12 @@ class Neo4jExecutor:
         with self._typed_errors(ClientError):
             async with self.driver.session(
                 database=self.database,
-                default_access_mode=neo4j.READ_ACCESS,
+                default_access_mode=neo4j.READ_ACCESS if read else neo4j.WRITE_ACCESS,
                 bookmark_manager=self.bookmarks,
             ) as session:
-                return await session.execute_read(unit)
+                if read:
+                    return await session.execute_read(unit)
+                return await session.execute_write(unit)
 
     async def ping(self) -> bool:
         try:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from neo4j import READ_ACCESS, RoutingControl
+from neo4j import READ_ACCESS, WRITE_ACCESS, RoutingControl
 from neo4j.exceptions import TransientError
 
 from graph.executor import Neo4jExecutor
@@ -74,7 +74,7 @@ async def test_reads_are_routed_as_reads_and_share_the_bookmarks() -> None:
         ("run", READ_ACCESS, bookmarks),
         ("execute_query", RoutingControl.WRITE),
         ("execute_read", READ_ACCESS, bookmarks),
-        ("execute_write", None, bookmarks),
+        ("execute_write", WRITE_ACCESS, bookmarks),
     ]
     managed = Driver()
     await Neo4jExecutor(managed, "neo4j", autocommit_reads=False).run(  # type: ignore[arg-type]
