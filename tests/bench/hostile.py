@@ -33,8 +33,9 @@ import socket
 import subprocess
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
@@ -46,6 +47,7 @@ from tests.processes import api_command
 from tests.unit.gql.test_fragment_chains import chain
 
 ROOT = Path(__file__).resolve().parents[2]
+T = TypeVar("T")
 HEALTH = {"query": "{ health { ready } }"}
 
 
@@ -125,26 +127,18 @@ async def run_mcp_attacks(
     rows: list[str] = []
     async with Client(streamable_http_client(f"{base}/mcp")) as mcp:
         for name, (tool, args) in mcp_attacks(agent).items():
-            took: list[float] = []
-            outcomes: list[str] = []
-            waits: list[float] = []
-            stop = asyncio.Event()
-            poll = asyncio.create_task(health_poller(prober, stop, waits))
-            for _ in range(rounds):
-                start = time.perf_counter()
-                result = await mcp.call_tool(tool, args)
-                took.append((time.perf_counter() - start) * 1000)
-                outcomes.append(
-                    json.loads(result.content[0].text)["error"]["code"]
-                    if result.is_error
-                    else "answered"
-                )
-            await asyncio.sleep(0.05)
-            stop.set()
-            await poll
-            outcome = ",".join(dict.fromkeys(outcomes))
             rows.append(
-                f"{name:<38} {outcome:<24} {max(took):>9.1f} {max(waits) if waits else 0:>13.1f}"
+                await measured_row(
+                    name,
+                    rounds,
+                    prober,
+                    lambda _round, tool=tool, args=args: mcp.call_tool(tool, args),
+                    lambda result: (
+                        json.loads(result.content[0].text)["error"]["code"]
+                        if result.is_error
+                        else "answered"
+                    ),
+                )
             )
     return rows
 
@@ -164,27 +158,48 @@ async def run_framing(
     """One row per page: DENY when both anti-framing headers are sent, else FRAMEABLE."""
     rows: list[str] = []
     for name, path in FRAMING.items():
-        took: list[float] = []
-        outcomes: list[str] = []
-        waits: list[float] = []
-        stop = asyncio.Event()
-        poll = asyncio.create_task(health_poller(prober, stop, waits))
-        for _ in range(rounds):
-            start = time.perf_counter()
-            page = await client.get(path, headers={"accept": "text/html"})
-            took.append((time.perf_counter() - start) * 1000)
-            denied = page.headers.get("x-frame-options") == "DENY" and "frame-ancestors 'none'" in (
-                page.headers.get("content-security-policy") or ""
-            )
-            outcomes.append("DENY" if denied else "FRAMEABLE")
-        await asyncio.sleep(0.05)
-        stop.set()
-        await poll
-        outcome = ",".join(dict.fromkeys(outcomes))
         rows.append(
-            f"{name:<38} {outcome:<24} {max(took):>9.1f} {max(waits) if waits else 0:>13.1f}"
+            await measured_row(
+                name,
+                rounds,
+                prober,
+                lambda _round, path=path: client.get(path, headers={"accept": "text/html"}),
+                lambda page: "DENY" if _denies_framing(page) else "FRAMEABLE",
+            )
         )
     return rows
+
+
+def _denies_framing(page: httpx.Response) -> bool:
+    """Both anti-framing headers: ``X-Frame-Options: DENY`` and ``frame-ancestors 'none'``."""
+    policy = page.headers.get("content-security-policy") or ""
+    return page.headers.get("x-frame-options") == "DENY" and "frame-ancestors 'none'" in policy
+
+
+async def measured_row(
+    name: str,
+    rounds: int,
+    prober: httpx.AsyncClient,
+    send: Callable[[int], Awaitable[T]],
+    outcome: Callable[[T], str],
+) -> str:
+    """Await ``send(round)`` ``rounds`` times while :func:`health_poller` queries /healthz beside
+    it; one table row: the distinct outcomes, the slowest send and the slowest health query (ms)."""
+    took: list[float] = []
+    outcomes: list[str] = []
+    waits: list[float] = []
+    stop = asyncio.Event()
+    poll = asyncio.create_task(health_poller(prober, stop, waits))
+    for round_ in range(rounds):
+        start = time.perf_counter()
+        answer = await send(round_)
+        took.append((time.perf_counter() - start) * 1000)
+        outcomes.append(outcome(answer))
+    await asyncio.sleep(0.05)
+    stop.set()
+    await poll
+    seen = ",".join(dict.fromkeys(outcomes))
+    return f"{name:<38} {seen:<24} {max(took):>9.1f} {max(waits) if waits else 0:>13.1f}"
 
 
 async def health_poller(client: httpx.AsyncClient, stop: asyncio.Event, waits: list[float]) -> None:
@@ -233,33 +248,35 @@ async def run(rounds: int) -> None:
                 await asyncio.sleep(0.2)
             writes_ok = 0
             for name, (body, headers) in attacks(agent).items():
-                refused_ms: list[float] = []
-                outcomes: list[str] = []
-                waits: list[float] = []
-                stop = asyncio.Event()
-                poll = asyncio.create_task(health_poller(prober, stop, waits))
-                for round_ in range(rounds):
-                    sent = dict(body)
-                    if "query" in sent:  # another text each round: the parser cache never hits
-                        sent["query"] = f"{sent['query']}\n# round {round_}"
-                    start = time.perf_counter()
-                    answer = await client.post("/graphql", json=sent, headers=headers)
-                    refused_ms.append((time.perf_counter() - start) * 1000)
+                # another text each round: the parser cache never hits
+                sent = [
+                    {**body, "query": f"{body['query']}\n# round {round_}"}
+                    if "query" in body
+                    else dict(body)
+                    for round_ in range(rounds)
+                ]
+
+                def outcome(answer: httpx.Response) -> str:
+                    nonlocal writes_ok
                     data = answer.json()
                     errors = data.get("errors") or []
-                    outcomes.append(
-                        errors[0].get("extensions", {}).get("code", "?") if errors else "answered"
-                    )
                     wrote = (data.get("data") or {}).get("write") or {}
                     if (wrote.get("outcome") or {}).get("success") or wrote.get("queued"):
                         writes_ok += 1
-                await asyncio.sleep(0.05)
-                stop.set()
-                await poll
-                outcome = ",".join(dict.fromkeys(outcomes))
+                    return (
+                        errors[0].get("extensions", {}).get("code", "?") if errors else "answered"
+                    )
+
                 rows.append(
-                    f"{name:<38} {outcome:<24} {max(refused_ms):>9.1f} "
-                    f"{max(waits) if waits else 0:>13.1f}"
+                    await measured_row(
+                        name,
+                        rounds,
+                        prober,
+                        lambda round_, sent=sent, headers=headers: client.post(
+                            "/graphql", json=sent[round_], headers=headers
+                        ),
+                        outcome,
+                    )
                 )
             rows += await run_framing(client, prober, rounds)
             rows += await run_mcp_attacks(base, agent, rounds, prober)
