@@ -136,6 +136,19 @@ BRUNO_FACTS = [
         "Bruno Almeida works at Orion Tech", "Bruno Almeida", importance=0.35, confidence=0.95
     ),
 ]
+
+
+async def remember_bruno(executor: Executor, embedder: Embedder, agent_id: str) -> None:
+    """Bruno Almeida (a person) and :data:`BRUNO_FACTS`, imported as given."""
+    await remember(
+        executor,
+        embedder,
+        agent_id,
+        entities=[StructuredEntity("Bruno Almeida", "person")],
+        facts=BRUNO_FACTS,
+    )
+
+
 # Formula = importance exactly (other weights and the confidence factor off), so the seed's
 # numbers (0.45 / 0.38 / 0.35 → 0.135 …; 0.92 → 0.92) are reproduced through the real stack.
 EXACT = {
@@ -148,13 +161,7 @@ EXACT = {
 async def test_bruno_almeida_rerank_blend(
     executor: Executor, agent_id: str, embedder: Embedder
 ) -> None:
-    await remember(
-        executor,
-        embedder,
-        agent_id,
-        entities=[StructuredEntity("Bruno Almeida", "person")],
-        facts=BRUNO_FACTS,
-    )
+    await remember_bruno(executor, embedder, agent_id)
     llm = ScriptedLLM(
         by_stage={
             "relevance judge": [
@@ -201,13 +208,7 @@ class _SlowLLM:
 async def test_rerank_timeout_and_errors_keep_formula_order(
     executor: Executor, agent_id: str, embedder: Embedder
 ) -> None:
-    await remember(
-        executor,
-        embedder,
-        agent_id,
-        entities=[StructuredEntity("Bruno Almeida", "person")],
-        facts=BRUNO_FACTS,
-    )
+    await remember_bruno(executor, embedder, agent_id)
     offline = await Retriever(executor, embedder).retrieve(
         agent_id, "What did Bruno Almeida build?"
     )
