@@ -13,4 +13,4 @@ CALL () {
   UNION MATCH (n:Audit {agent_id: $agent_id}) RETURN n
 }
 UNWIND [k IN keys(n) WHERE k <> 'embedding'] AS k
-RETURN labels(n)[0] AS label, k AS key, n[k] AS value
+RETURN CASE WHEN n:Entity THEN 'Entity' ELSE labels(n)[0] END AS label, k AS key, n[k] AS value

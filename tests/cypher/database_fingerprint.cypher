@@ -5,6 +5,6 @@ MATCH (n)
 WHERE n.agent_id IS NOT NULL
   AND NOT (n:Job OR n:JobDedup OR n:SchedulerLease OR n:Audit OR n:MergeCandidate OR n:AgentStats)
 OPTIONAL MATCH (n)-[r]->()
-WITH n.agent_id AS agent, labels(n)[0] AS label, n, count(r) AS out
+WITH n.agent_id AS agent, CASE WHEN n:Entity THEN 'Entity' ELSE labels(n)[0] END AS label, n, count(r) AS out
 RETURN agent, label, count(n) AS nodes, sum(size(keys(n))) AS properties, sum(out) AS rels
 ORDER BY agent, label

@@ -4,7 +4,7 @@
 CALL () {
   MATCH (n)
   UNWIND [k IN keys(n) WHERE k <> 'embedding'] AS k
-  RETURN 'node' AS kind, labels(n)[0] AS label, k AS key, n[k] AS v
+  RETURN 'node' AS kind, CASE WHEN n:Entity THEN 'Entity' ELSE labels(n)[0] END AS label, k AS key, n[k] AS v
   UNION ALL
   MATCH ()-[r]->()
   UNWIND keys(r) AS k

@@ -4,5 +4,5 @@
 MATCH (n {agent_id: $agent})
 WHERE NOT n:Audit AND NOT n:WriteReceipt AND NOT n:Job AND NOT n:JobDedup
 OPTIONAL MATCH (n)-[r]->()
-RETURN labels(n)[0] AS label, type(r) AS rel, count(*) AS n
+RETURN CASE WHEN n:Entity THEN 'Entity' ELSE labels(n)[0] END AS label, type(r) AS rel, count(*) AS n
 ORDER BY label, rel
