@@ -139,6 +139,11 @@ class ChangeFeed:
         """Agents being read (one poller each)."""
         return len(self._pollers)
 
+    def subscribers(self, agent_id: str) -> int:
+        """The subscriptions of ``agent_id`` open in this process."""
+        poller = self._pollers.get(agent_id)
+        return 0 if poller is None else len(poller.subscribers)
+
     def open(
         self,
         agent_id: str,

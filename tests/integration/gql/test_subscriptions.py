@@ -19,6 +19,7 @@ import websockets
 
 from graph.executor import Executor, connect
 from graph.memory.changes import Position, encode_cursor
+from graph.memory.changes.feed import ChangeFeed
 from graph.memory.erase import erase_target
 from graph.memory.write import WritePipeline
 from graph.memory.write.models import StructuredEntity, StructuredFact
@@ -53,10 +54,25 @@ def _settings(**over: Any) -> Settings:
 
 @pytest.fixture
 async def api(executor: Executor, hash_embedder: HashEmbedder) -> AsyncIterator[tuple[str, Any]]:
-    """The API on a loopback port (ws:// URL) and its services."""
+    """The API on a loopback port (ws:// URL) and its services (their ``feed``: the app's)."""
     memory = memory_for(executor, hash_embedder)
-    async with serving(create_app(_settings(), memory=memory)) as url:
+    app = create_app(_settings(), memory=memory)
+    async with serving(app) as url:
+        FEEDS[url] = app.state.change_feed
         yield url, memory
+        del FEEDS[url]
+
+
+FEEDS: dict[str, ChangeFeed] = {}  # the served app's change feed, by its URL
+
+
+async def opened(url: str, agent_id: str, count: int) -> None:
+    """Wait until exactly ``count`` subscriptions of ``agent_id`` run on the server: one
+    starts when its resolver runs, which the protocol does not acknowledge (a change written
+    before is not part of it), and ends when the server has seen its connection close."""
+    async with asyncio.timeout(10):
+        while FEEDS[url].subscribers(agent_id) != count:
+            await asyncio.sleep(0.01)
 
 
 def _scripted_writes() -> ScriptedLLM:
@@ -90,6 +106,7 @@ async def test_every_kind_of_change_and_no_text_after_forget_or_erase(
     auth = {"Authorization": f"Bearer {ADMIN}"}
     async with connected(url, auth) as sub:
         await sub.subscribe("1", MEMORY_CHANGED, {"agentId": agent_id})
+        await opened(url, agent_id, 1)
         pipe = WritePipeline(executor, hash_embedder, _scripted_writes().chat())
         since = encode_cursor(Position(datetime.now(UTC)))
         for text in ("I live in Curitiba and work at Acme", "I moved to Recife, left Acme"):
@@ -168,6 +185,7 @@ async def test_a_write_through_another_api_instance_reaches_the_subscriber(
     try:
         async with connected(url, {"X-API-Key": ADMIN}) as sub:
             await sub.subscribe("w", MEMORY_CHANGED, {"agentId": agent_id})
+            await opened(url, agent_id, 1)
             async with writer.router.lifespan_context(writer):
                 transport = httpx.ASGITransport(app=writer, client=("127.0.0.1", 5555))
                 async with httpx.AsyncClient(
@@ -242,6 +260,7 @@ async def test_refusals_are_typed(
         third = await sub.message()
         assert (third["type"], third["id"]) == ("error", "s3")
         assert third["payload"][0]["extensions"]["code"] == "RATE_LIMITED"
+        await opened(url, agent_id, 2)
         await _fact(memory, agent_id, "Lia plays the oboe")
         assert len(await sub.changes(2)) == 2  # s1 and s2 are running
         async with connected(url, headers={"X-API-Key": tenant_key}) as second:
@@ -252,10 +271,11 @@ async def test_refusals_are_typed(
             assert over["payload"][0]["extensions"]["code"] == "RATE_LIMITED", over
     await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": other})
     # Closed connections give their subscriptions back.
+    await opened(url, agent_id, 0)
     async with connected(url, headers={"X-API-Key": tenant_key}) as sub:
         await sub.subscribe("again", MEMORY_CHANGED, {"agentId": agent_id})
         await sub.subscribe("again2", MEMORY_CHANGED, {"agentId": agent_id})
-        await asyncio.sleep(0.5)
+        await opened(url, agent_id, 2)
         await _fact(memory, agent_id, "Lia plays the flute")
         assert {m["text"] for m in await sub.changes(2)} == {"Lia plays the flute"}
 
