@@ -30,7 +30,7 @@ own_servers=(tests/e2e/test_drills.py tests/e2e/test_outage.py tests/e2e/test_fi
 speed_guard=tests/integration/read/test_plan_budgets.py
 started=0 start_pid="" side_pid=""
 if [ -z "${NEO4J_URI:-}" ] && ! hippograph neo4j status >/dev/null 2>&1; then
-  # C2 for what stays hot ten times as long (HIPPOGRAPH_TEST_JIT, scripts/test-env.sh).
+  # C2 for what stays hot thirty times as long (HIPPOGRAPH_TEST_JIT, scripts/test-env.sh).
   JAVA_TOOL_OPTIONS="$HIPPOGRAPH_TEST_JIT ${JAVA_TOOL_OPTIONS:-}" \
     hippograph neo4j start >"$logs/neo4j-start" 2>&1 &
   start_pid=$!

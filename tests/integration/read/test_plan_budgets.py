@@ -1,7 +1,7 @@
 """The speed guard: the work of every hot statement stays within its committed budget.
 
-A fixed synthetic memory (one agent with 10,000 facts; 100 agents with 100 facts each, in the
-same database, so the shared vector index is crowded) and fixed queries; ``retrieve`` and an
+A fixed synthetic memory (one agent with 5,000 facts about 290 entities; 50 agents with 100
+facts each, in the same database, so the shared vector index is crowded) and fixed queries; ``retrieve`` and an
 offline ``write`` run through an executor that ``PROFILE``s every statement it sends, inside the real transactions. Database hits
 and rows per statement are compared with ``tests/plan_budgets.toml`` (see
 :mod:`tests.plan_budgets`): a plan that regresses to a scan fails here, whatever the machine's
@@ -43,7 +43,7 @@ from tests.plan_budgets import (
 pytestmark = pytest.mark.neo4j
 
 T = TypeVar("T")
-BIG, CROWD, CROWD_FACTS = 10_000, 100, 100
+BIG, CROWD, CROWD_FACTS = 5_000, 50, 100
 SPEAKER = "Person3 Surname3"
 MESSAGE = (
     "Yesterday I met Person7 Surname7 at Org3 Corp in City5; we talked about the kafka "
@@ -185,7 +185,7 @@ async def memory(executor: Executor) -> AsyncIterator[Memory]:
         await executor.run_text(load_query("prepare_for_replanning"), {"timeout_s": 60})
         yield made
     finally:
-        # One scan of the database per batch for all 101 agents (nothing but their own nodes
+        # One scan of the database per batch for all 51 agents (nothing but their own nodes
         # carries their ids: no API key names them).
         while True:
             rows = await executor.run_text(
@@ -220,8 +220,8 @@ async def _form(executor: Executor) -> str:
 async def test_hot_statements_stay_within_their_budgets(executor: Executor, memory: Memory) -> None:
     observed: dict[Key, Work] = {}
     for scenario, agent, write in (
-        ("one-agent-10k", memory.big, True),
-        ("crowd-100x100", memory.crowd[17], False),
+        ("one-agent-5k", memory.big, True),
+        ("crowd-50x100", memory.crowd[17], False),
     ):
         work_by_name = await scenario_work(executor, agent, memory.tag(agent), write=write)
         for name, work in work_by_name.items():
@@ -239,7 +239,7 @@ async def test_hot_statements_stay_within_their_budgets(executor: Executor, memo
 async def test_the_guard_fails_on_a_scan_where_the_index_was_planned(
     executor: Executor, memory: Memory
 ) -> None:
-    """A deliberately bad plan: the semantic candidates of the 10k-fact agent read by scanning
+    """A deliberately bad plan: the semantic candidates of the 5k-fact agent read by scanning
     its facts (the exact statement) where the budget was made for the vector index."""
     profiling = ProfilingExecutor(executor)
     retriever = Retriever(
@@ -261,7 +261,7 @@ async def test_the_guard_fails_on_a_scan_where_the_index_was_planned(
     good = "read/semantic_facts_search" if form == "filtered" else "read/semantic_facts_index"
     assert good in capture, sorted(capture)
     budgets = load_budgets(form=form)
-    key = ("one-agent-10k", good)
+    key = ("one-agent-5k", good)
     assert key in budgets
     assert not problems({key: profiling.work[good]}, {key: budgets[key]})
     scan = ProfilingExecutor(executor)
