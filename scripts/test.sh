@@ -21,18 +21,23 @@ source scripts/test-env.sh
 logs=$(mktemp -d)
 # Two streams share the two cores. The main one: lint, then the integration and e2e tests on the
 # tests' server, which starts meanwhile. Beside it, in this order, each printed at the end: the
-# unit tier (no database); the 2026 line's run (its own server and agents); the speed guard on
-# the tests' server (agents of its own; it counts each statement's work, which tests running
-# beside it do not change); the tests that run Neo4j servers of their own (fresh homes, servers
-# they kill or stop).
+# unit tier (no database); the write tests on the tests' server (agents of their own, their
+# job workers too: moved here from the main stream, the longer one); the 2026 line's run (its
+# own server and agents); the speed guard on the tests' server (agents of its own; it counts
+# each statement's work, which tests running beside it do not change); the tests that run
+# Neo4j servers of their own (fresh homes, servers they kill or stop).
 own_servers=(tests/e2e/test_drills.py tests/e2e/test_outage.py tests/e2e/test_first_minutes.py
   tests/integration/test_local_runtime.py)
+write_tier=tests/integration/write
 speed_guard=tests/integration/read/test_plan_budgets.py
 started=0 start_pid="" side_pid=""
 if [ -z "${NEO4J_URI:-}" ] && ! hippograph neo4j status >/dev/null 2>&1; then
   # C2 for what stays hot thirty times as long (HIPPOGRAPH_TEST_JIT, scripts/test-env.sh).
-  JAVA_TOOL_OPTIONS="$HIPPOGRAPH_TEST_JIT ${JAVA_TOOL_OPTIONS:-}" \
-    hippograph neo4j start >"$logs/neo4j-start" 2>&1 &
+  (JAVA_TOOL_OPTIONS="$HIPPOGRAPH_TEST_JIT ${JAVA_TOOL_OPTIONS:-}" \
+    hippograph neo4j start >"$logs/neo4j-start" 2>&1
+   code=$?
+   echo $code >"$logs/neo4j-start.rc"
+   exit $code) &
   start_pid=$!
   started=1
 fi
@@ -41,14 +46,19 @@ set -m
 (
   pytest -q -p no:cacheprovider tests/unit "$@" >"$logs/unit" 2>&1
   echo $? >"$logs/unit.rc"
+  # The tests' server started here: wait for its start (a failed one stops the main stream,
+  # which ends this one too).
+  if [ "$started" = 1 ]; then
+    for _ in $(seq 300); do [ -f "$logs/neo4j-start.rc" ] && break; sleep 1; done
+    [ "$(cat "$logs/neo4j-start.rc" 2>/dev/null)" = 0 ] || exit 1
+  fi
+  # First, while the main tier is in its first directories (its job tests lease kinds of their
+  # own; its store-wide checks and unscoped workers come minutes later).
+  pytest -q -p no:cacheprovider "$write_tier" "$@" >"$logs/write" 2>&1
+  echo $? >"$logs/write.rc"
   if [ -z "${NEO4J_URI:-}" ]; then
     scripts/test-line-2026.sh >"$logs/line-2026" 2>&1
     echo $? >"$logs/line-2026.rc"
-  fi
-  # The tests' server is up long before (the main stream waits for its start and stops here
-  # if it failed, which ends this stream too).
-  if [ -z "${NEO4J_URI:-}" ]; then
-    for _ in $(seq 120); do hippograph neo4j status >/dev/null 2>&1 && break; sleep 1; done
   fi
   pytest -q -p no:cacheprovider "$speed_guard" "$@" >"$logs/speed-guard" 2>&1
   echo $? >"$logs/speed-guard.rc"
@@ -91,9 +101,9 @@ if [ -n "$start_pid" ]; then
   cat "$logs/neo4j-start"
   [ "$src" = 0 ] || exit 1
 fi
-ignore=(--ignore="$speed_guard")
+ignore=(--ignore="$speed_guard" --ignore="$write_tier")
 for path in "${own_servers[@]}"; do ignore+=(--ignore="$path"); done
-echo "==> pytest tests/integration tests/e2e (but the speed guard and the tests with servers of their own)"
+echo "==> pytest tests/integration tests/e2e (but the write tests, the speed guard and the tests with servers of their own)"
 pytest -q -p no:cacheprovider tests/integration tests/e2e "${ignore[@]}" "$@"
 prc=$?
 wait "$side_pid"
@@ -107,6 +117,8 @@ side() {
 }
 side unit "pytest tests/unit"
 urc=$code
+side write "pytest $write_tier (beside the main tier, on the tests' server)"
+wrc=$code
 if [ -f "$logs/line-2026.rc" ]; then
   side line-2026 "pytest on the Neo4j 2026 line (vector search forms, multi-tenant reads, speed guard, write plans, 32-bit vectors, its Java, the page-cache warm-up)"
   [ "$code" = 0 ] || rc=1
@@ -116,11 +128,11 @@ grc=$code
 side own-servers "pytest with servers of their own (drills, outage, first minutes, local runtime)"
 orc=$code
 # 5: no test collected; a selection (-k ...) may leave some of the runs empty, not all.
-[ "$urc" = 5 ] && [ "$prc" = 5 ] && [ "$grc" = 5 ] && [ "$orc" = 5 ] && {
+[ "$urc" = 5 ] && [ "$prc" = 5 ] && [ "$grc" = 5 ] && [ "$orc" = 5 ] && [ "$wrc" = 5 ] && {
   echo "pytest collected no tests"
   rc=1
 }
-for code in "$urc" "$prc" "$grc" "$orc"; do
+for code in "$urc" "$prc" "$grc" "$orc" "$wrc"; do
   [ "$code" != 0 ] && [ "$code" != 5 ] && rc=1
 done
 
