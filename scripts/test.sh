@@ -29,6 +29,9 @@ logs=$(mktemp -d)
 own_servers=(tests/e2e/test_drills.py tests/e2e/test_outage.py tests/e2e/test_first_minutes.py
   tests/integration/test_local_runtime.py)
 write_tier=tests/integration/write
+# ...but for the one that asks the shared fact vector index (approximate) for an exact nearest
+# fact: with the main tier writing beside it, the index once missed it. It stays in the main tier.
+write_in_main=tests/integration/write/test_resolution_bounds.py
 speed_guard=tests/integration/read/test_plan_budgets.py
 started=0 start_pid="" side_pid=""
 if [ -z "${NEO4J_URI:-}" ] && ! hippograph neo4j status >/dev/null 2>&1; then
@@ -54,7 +57,7 @@ set -m
   fi
   # First, while the main tier is in its first directories (its job tests lease kinds of their
   # own; its store-wide checks and unscoped workers come minutes later).
-  pytest -q -p no:cacheprovider "$write_tier" "$@" >"$logs/write" 2>&1
+  pytest -q -p no:cacheprovider "$write_tier" --ignore="$write_in_main" "$@" >"$logs/write" 2>&1
   echo $? >"$logs/write.rc"
   if [ -z "${NEO4J_URI:-}" ]; then
     scripts/test-line-2026.sh >"$logs/line-2026" 2>&1
@@ -103,8 +106,8 @@ if [ -n "$start_pid" ]; then
 fi
 ignore=(--ignore="$speed_guard" --ignore="$write_tier")
 for path in "${own_servers[@]}"; do ignore+=(--ignore="$path"); done
-echo "==> pytest tests/integration tests/e2e (but the write tests, the speed guard and the tests with servers of their own)"
-pytest -q -p no:cacheprovider tests/integration tests/e2e "${ignore[@]}" "$@"
+echo "==> pytest tests/integration tests/e2e (but most write tests, the speed guard and the tests with servers of their own)"
+pytest -q -p no:cacheprovider tests/integration tests/e2e "$write_in_main" "${ignore[@]}" "$@"
 prc=$?
 wait "$side_pid"
 side_pid=""
