@@ -23,9 +23,9 @@ logs=$(mktemp -d)
 # tests' server, which starts meanwhile. Beside it, in this order, each printed at the end: the
 # unit tier (no database); the write tests on the tests' server (agents of their own, their
 # job workers too: moved here from the main stream, the longer one); the 2026 line's run (its
-# own server and agents); the speed guard on the tests' server (agents of its own; it counts
-# each statement's work, which tests running beside it do not change); the tests that run
-# Neo4j servers of their own (fresh homes, servers they kill or stop).
+# own server and agents); the tests that run Neo4j servers of their own (fresh homes, servers
+# they kill or stop). The main stream ends with the speed guard on the tests' server (agents
+# of its own; it counts each statement's work, which tests running beside it do not change).
 own_servers=(tests/e2e/test_drills.py tests/e2e/test_outage.py tests/e2e/test_first_minutes.py
   tests/integration/test_local_runtime.py)
 write_tier=tests/integration/write
@@ -63,8 +63,6 @@ set -m
     scripts/test-line-2026.sh >"$logs/line-2026" 2>&1
     echo $? >"$logs/line-2026.rc"
   fi
-  pytest -q -p no:cacheprovider "$speed_guard" "$@" >"$logs/speed-guard" 2>&1
-  echo $? >"$logs/speed-guard.rc"
   # Their Neo4j servers (and Maven) live for a minute or two: compiled by C1 alone, a start
   # costs about half the CPU. (The 2026 line keeps C2: Lucene uses the Vector API only with it.)
   JAVA_TOOL_OPTIONS="-XX:TieredStopAtLevel=1 ${JAVA_TOOL_OPTIONS:-}" \
@@ -113,6 +111,9 @@ for path in "${own_servers[@]}"; do ignore+=(--ignore="$path"); done
 echo "==> pytest tests/integration tests/e2e (but most write tests, the speed guard and the tests with servers of their own)"
 pytest -q -p no:cacheprovider tests/integration tests/e2e "${ignore[@]}" "$@"
 prc=$?
+# The speed guard after the main tier, in this stream (the side one now ends later).
+pytest -q -p no:cacheprovider "$speed_guard" "$@" >"$logs/speed-guard" 2>&1
+echo $? >"$logs/speed-guard.rc"
 wait "$side_pid"
 side_pid=""
 # side NAME TITLE: print a side run's output under TITLE; its exit code in $code (1: it did
