@@ -13,7 +13,7 @@ export HIPPOGRAPH_NEO4J_LINE=2026 HIPPOGRAPH_NEO4J_BOLT_PORT=$((HIPPOGRAPH_NEO4J
   HIPPOGRAPH_NEO4J_HTTP_PORT=$((HIPPOGRAPH_NEO4J_HTTP_PORT + 1000))
 trap 'hippograph neo4j stop >/dev/null' EXIT
 # A server for a few minutes: C2 compiles only what stays hot thirty times as long
-# (HIPPOGRAPH_TEST_JIT, scripts/test-env.sh; about 60 % less of its compiling here).
+# (HIPPOGRAPH_TEST_JIT, scripts/test-env.sh; at ten times, about 60 % less of its compiling here).
 JAVA_TOOL_OPTIONS="$HIPPOGRAPH_TEST_JIT ${JAVA_TOOL_OPTIONS:-}" hippograph neo4j start || exit 1
 # Tests of those files that never reach the server (answered or refused before any query)
 # have nothing of the line in them: the main tier runs them.

@@ -10,6 +10,7 @@ import asyncio
 import secrets
 import uuid
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -52,27 +53,30 @@ def _settings(**over: Any) -> Settings:
     return Settings(**{**base, **over})
 
 
+@dataclass
+class Served:
+    """The API on a loopback port: its ws:// URL, its services and its change feed."""
+
+    url: str
+    memory: Any
+    feed: ChangeFeed
+
+    async def opened(self, agent_id: str, count: int) -> None:
+        """Wait until exactly ``count`` subscriptions of ``agent_id`` run on the server: one
+        starts when its resolver runs, which the protocol does not acknowledge (a change
+        written before is not part of it), and ends when the server has seen its connection
+        close."""
+        async with asyncio.timeout(10):
+            while self.feed.subscribers(agent_id) != count:
+                await asyncio.sleep(0.01)
+
+
 @pytest.fixture
-async def api(executor: Executor, hash_embedder: HashEmbedder) -> AsyncIterator[tuple[str, Any]]:
-    """The API on a loopback port (ws:// URL) and its services (their ``feed``: the app's)."""
+async def api(executor: Executor, hash_embedder: HashEmbedder) -> AsyncIterator[Served]:
     memory = memory_for(executor, hash_embedder)
     app = create_app(_settings(), memory=memory)
     async with serving(app) as url:
-        FEEDS[url] = app.state.change_feed
-        yield url, memory
-        del FEEDS[url]
-
-
-FEEDS: dict[str, ChangeFeed] = {}  # the served app's change feed, by its URL
-
-
-async def opened(url: str, agent_id: str, count: int) -> None:
-    """Wait until exactly ``count`` subscriptions of ``agent_id`` run on the server: one
-    starts when its resolver runs, which the protocol does not acknowledge (a change written
-    before is not part of it), and ends when the server has seen its connection close."""
-    async with asyncio.timeout(10):
-        while FEEDS[url].subscribers(agent_id) != count:
-            await asyncio.sleep(0.01)
+        yield Served(url, memory, app.state.change_feed)
 
 
 def _scripted_writes() -> ScriptedLLM:
@@ -100,13 +104,13 @@ def _scripted_writes() -> ScriptedLLM:
 
 
 async def test_every_kind_of_change_and_no_text_after_forget_or_erase(
-    executor: Executor, hash_embedder: HashEmbedder, agent_id: str, api: tuple[str, Any]
+    executor: Executor, hash_embedder: HashEmbedder, agent_id: str, api: Served
 ) -> None:
-    url, memory = api
+    url, memory = api.url, api.memory
     auth = {"Authorization": f"Bearer {ADMIN}"}
     async with connected(url, auth) as sub:
         await sub.subscribe("1", MEMORY_CHANGED, {"agentId": agent_id})
-        await opened(url, agent_id, 1)
+        await api.opened(agent_id, 1)
         pipe = WritePipeline(executor, hash_embedder, _scripted_writes().chat())
         since = encode_cursor(Position(datetime.now(UTC)))
         for text in ("I live in Curitiba and work at Acme", "I moved to Recife, left Acme"):
@@ -171,11 +175,11 @@ async def test_every_kind_of_change_and_no_text_after_forget_or_erase(
 
 
 async def test_a_write_through_another_api_instance_reaches_the_subscriber(
-    settings: Settings, hash_embedder: HashEmbedder, agent_id: str, api: tuple[str, Any]
+    settings: Settings, hash_embedder: HashEmbedder, agent_id: str, api: Served
 ) -> None:
     """Two API instances share only Neo4j (the writer has its own driver): the change reaches
     the other instance's subscriber through the database."""
-    url, _ = api
+    url = api.url
     own = connect(
         settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(), settings.neo4j_database
     )
@@ -185,7 +189,7 @@ async def test_a_write_through_another_api_instance_reaches_the_subscriber(
     try:
         async with connected(url, {"X-API-Key": ADMIN}) as sub:
             await sub.subscribe("w", MEMORY_CHANGED, {"agentId": agent_id})
-            await opened(url, agent_id, 1)
+            await api.opened(agent_id, 1)
             async with writer.router.lifespan_context(writer):
                 transport = httpx.ASGITransport(app=writer, client=("127.0.0.1", 5555))
                 async with httpx.AsyncClient(
@@ -217,9 +221,9 @@ async def tenant_key(executor: Executor, agent_id: str) -> AsyncIterator[str]:
 
 
 async def test_refusals_are_typed(
-    executor: Executor, agent_id: str, other_agent: str, tenant_key: str, api: tuple[str, Any]
+    executor: Executor, agent_id: str, other_agent: str, tenant_key: str, api: Served
 ) -> None:
-    url, memory = api
+    url, memory = api.url, api.memory
     assert await refusal(url) == (
         4401,
         "FORBIDDEN: Missing API key (Authorization: Bearer <key> or X-API-Key).",
@@ -260,7 +264,7 @@ async def test_refusals_are_typed(
         third = await sub.message()
         assert (third["type"], third["id"]) == ("error", "s3")
         assert third["payload"][0]["extensions"]["code"] == "RATE_LIMITED"
-        await opened(url, agent_id, 2)
+        await api.opened(agent_id, 2)
         await _fact(memory, agent_id, "Lia plays the oboe")
         assert len(await sub.changes(2)) == 2  # s1 and s2 are running
         async with connected(url, headers={"X-API-Key": tenant_key}) as second:
@@ -271,11 +275,11 @@ async def test_refusals_are_typed(
             assert over["payload"][0]["extensions"]["code"] == "RATE_LIMITED", over
     await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": other})
     # Closed connections give their subscriptions back.
-    await opened(url, agent_id, 0)
+    await api.opened(agent_id, 0)
     async with connected(url, headers={"X-API-Key": tenant_key}) as sub:
         await sub.subscribe("again", MEMORY_CHANGED, {"agentId": agent_id})
         await sub.subscribe("again2", MEMORY_CHANGED, {"agentId": agent_id})
-        await opened(url, agent_id, 2)
+        await api.opened(agent_id, 2)
         await _fact(memory, agent_id, "Lia plays the flute")
         assert {m["text"] for m in await sub.changes(2)} == {"Lia plays the flute"}
 
@@ -296,13 +300,13 @@ async def _fact(memory: Any, agent_id: str, text: str) -> None:
 
 
 async def test_a_cross_origin_upgrade_is_refused(
-    executor: Executor, hash_embedder: HashEmbedder, api: tuple[str, Any]
+    executor: Executor, hash_embedder: HashEmbedder, api: Served
 ) -> None:
     """On a loopback bind (Host/Origin guard on) and on a public bind with keys (guard off for
     HTTP), a browser page of another site cannot open the WebSocket; the server's own page can."""
     public = create_app(_settings(api_host="0.0.0.0"), memory=memory_for(executor, hash_embedder))
     async with serving(public) as public_url:
-        for url in (api[0], public_url):
+        for url in (api.url, public_url):
             for origin in ("http://evil.example", "null", "https://127.0.0.1.evil.example"):
                 with pytest.raises(websockets.InvalidStatus) as refused:
                     async with websockets.connect(

@@ -1,11 +1,11 @@
 """The speed guard: the work of every hot statement stays within its committed budget.
 
 A fixed synthetic memory (one agent with 5,000 facts about 290 entities; 50 agents with 100
-facts each, in the same database, so the shared vector index is crowded) and fixed queries; ``retrieve`` and an
-offline ``write`` run through an executor that ``PROFILE``s every statement it sends, inside the real transactions. Database hits
-and rows per statement are compared with ``tests/plan_budgets.toml`` (see
-:mod:`tests.plan_budgets`): a plan that regresses to a scan fails here, whatever the machine's
-speed. When a change is meant to do more work, the failure prints the new budget file to review
+facts each, in the same database, so the shared vector index is crowded) and fixed queries;
+``retrieve`` and an offline ``write`` run through an executor that ``PROFILE``s every statement
+it sends, inside the real transactions. Database hits and rows per statement are compared
+with ``tests/plan_budgets.toml`` (see :mod:`tests.plan_budgets`): a plan that regresses to a
+scan fails here, whatever the machine's speed. When a change is meant to do more work, the failure prints the new budget file to review
 and commit. The test command runs it on both vector search forms (Neo4j 5.26 and 2026): the
 statements that exist in one form only have budgets marked with it.
 """
