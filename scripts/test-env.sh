@@ -14,6 +14,10 @@ if [ -z "${NEO4J_URI:-}" ]; then
   export HIPPOGRAPH_NEO4J_BOLT_PORT="${HIPPOGRAPH_TEST_BOLT_PORT:-$((HIPPOGRAPH_RUN_BOLT_PORT + 100))}"
   export HIPPOGRAPH_NEO4J_HTTP_PORT="${HIPPOGRAPH_TEST_HTTP_PORT:-$((HIPPOGRAPH_RUN_HTTP_PORT + 100))}"
   unset _hg_home
+  # The tests' database changes with every test: a plan re-made whenever its statistics moved
+  # (at most once a minute, `make run`'s setting) was a fifth of the tests' server CPU; an hour
+  # outlasts a run. The speed guard asks for fresh plans itself (db.prepareForReplanning).
+  export HIPPOGRAPH_NEO4J_MIN_REPLAN_INTERVAL_S="${HIPPOGRAPH_NEO4J_MIN_REPLAN_INTERVAL_S:-3600}"
 fi
 # The tests' servers live for minutes, not days: the JIT's second tier (C2) compiles only what
 # stays hot thirty times as long (on the read and write integration tests, Neo4j's CPU with its

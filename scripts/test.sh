@@ -8,6 +8,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh --test || exit 1
 export PATH="$PWD/.venv/bin:$PATH"
+# Every Python process of the run (pytest's tiers, API, worker and CLI subprocesses) imports
+# the same modules: compiled once into __pycache__ (ignored by git), not once per process.
+unset PYTHONDONTWRITEBYTECODE
 
 # `make run`'s database, before anything runs (with `make run`'s settings).
 fingerprint=$(mktemp)

@@ -103,6 +103,16 @@ class Settings(BaseSettings):
         "for 10+ minutes on both cores); docs/scaling.md",
     )
 
+    neo4j_min_replan_interval_s: int = Field(
+        default=60,
+        ge=1,
+        description="Local server: a cached Cypher plan is re-made once the statistics it was "
+        "made on have moved, at most this often (dbms.cypher.min_replan_interval; Neo4j's "
+        "default is 10 s, which re-planned every write statement of a growing database every "
+        "10 s). The tests' server sets an hour: its statistics move with every test "
+        "(docs/benchmarks.md, The test command's CPU)",
+    )
+
     # --- providers -----------------------------------------------------------------------
     embedder: Literal["minilm", "e5", "e5-enpt", "openai", "hash"] = Field(
         default="e5",

@@ -105,6 +105,7 @@ class RuntimeConfig:
     tx_timeout_s: float = 120.0
     start_timeout_s: float = 120.0
     vector_merge_factor: int = 50  # Neo4j's own default; see server/settings.py
+    min_replan_interval_s: int = 60  # see below and server/settings.py
     with_gds: bool = True
     # Neo4j Browser: hosts it may fetch guides/styles from, and commands run after connecting.
     browser_allowlist: str = ""
@@ -364,7 +365,7 @@ class Assembly:
             # this often (server default 10 s). In a young, growing database every write
             # statement was re-planned (and re-generated) every 10 s: ~40 % of Neo4j's CPU
             # under sequential writes (docs/benchmarks.md, Write growth).
-            "dbms.cypher.min_replan_interval": "60s",
+            "dbms.cypher.min_replan_interval": f"{c.min_replan_interval_s}s",
             "internal.dbms.index.vector.standard_merge_factor": c.vector_merge_factor,
             "client.allow_telemetry": "false",  # Browser: no product analytics
         }

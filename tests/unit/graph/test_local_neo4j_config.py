@@ -44,6 +44,17 @@ def test_vector_merge_factor_follows_settings(tmp_path: Path) -> None:
     assert "internal.dbms.index.vector.standard_merge_factor=10\n" in conf
 
 
+def test_replan_interval_follows_settings(tmp_path: Path) -> None:
+    from server.runtime import local_neo4j
+    from server.settings import Settings
+
+    local_neo4j(
+        Settings(home=tmp_path, neo4j_dir=None, neo4j_min_replan_interval_s=3600)
+    ).write_config()
+    conf = (tmp_path / "neo4j/conf/neo4j.conf").read_text()
+    assert "dbms.cypher.min_replan_interval=3600s\n" in conf
+
+
 def test_transaction_timeout_follows_settings(tmp_path: Path) -> None:
     from server.runtime import local_neo4j
     from server.settings import Settings
