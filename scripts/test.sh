@@ -26,11 +26,15 @@ logs=$(mktemp -d)
 # tests' server, which starts meanwhile. Beside it, in this order, each printed at the end: the
 # unit tier (no database); the write tests on the tests' server (agents of their own, their
 # job workers too: moved here from the main stream, the longer one); the 2026 line's run (its
-# own server and agents); the tests that run Neo4j servers of their own (fresh homes, servers
-# they kill or stop). The main stream ends with the speed guard on the tests' server (agents
-# of its own; it counts each statement's work, which tests running beside it do not change).
-own_servers=(tests/e2e/test_drills.py tests/e2e/test_outage.py tests/e2e/test_first_minutes.py
-  tests/integration/test_local_runtime.py)
+# own server and agents); the end-to-end tests that run a Neo4j server of their own (one
+# throw-away server they share, kill and stop). The main stream ends with the speed guard on
+# the tests' server (agents of its own; it counts each statement's work, which tests running
+# beside it do not change), then the local runtime's lifecycle tests (a server of their own).
+own_servers=(tests/e2e/test_drills.py tests/e2e/test_outage.py tests/e2e/test_first_minutes.py)
+local_runtime=tests/integration/test_local_runtime.py
+# Their Neo4j servers (and Maven) live for a minute or two: compiled by C1 alone, a start
+# costs about half the CPU. (The 2026 line keeps C2: Lucene uses the Vector API only with it.)
+short_jvm="-XX:TieredStopAtLevel=1 ${JAVA_TOOL_OPTIONS:-}"
 write_tier=tests/integration/write
 # ...but for the one that asks the shared fact vector index (approximate) for an exact nearest
 # fact: with the main tier writing beside it, the index once missed it. It stays in the main tier.
@@ -66,10 +70,8 @@ set -m
     scripts/test-line-2026.sh >"$logs/line-2026" 2>&1
     echo $? >"$logs/line-2026.rc"
   fi
-  # Their Neo4j servers (and Maven) live for a minute or two: compiled by C1 alone, a start
-  # costs about half the CPU. (The 2026 line keeps C2: Lucene uses the Vector API only with it.)
-  JAVA_TOOL_OPTIONS="-XX:TieredStopAtLevel=1 ${JAVA_TOOL_OPTIONS:-}" \
-    pytest -q -p no:cacheprovider "${own_servers[@]}" "$@" >"$logs/own-servers" 2>&1
+  JAVA_TOOL_OPTIONS="$short_jvm" pytest -q -p no:cacheprovider "${own_servers[@]}" "$@" \
+    >"$logs/own-servers" 2>&1
   echo $? >"$logs/own-servers.rc"
 ) </dev/null &
 side_pid=$!
@@ -110,13 +112,16 @@ ignore=(--ignore="$speed_guard")
 for path in "$write_tier"/test_*.py; do
   [ "$path" = "$write_in_main" ] || ignore+=(--ignore="$path")
 done
-for path in "${own_servers[@]}"; do ignore+=(--ignore="$path"); done
+for path in "${own_servers[@]}" "$local_runtime"; do ignore+=(--ignore="$path"); done
 echo "==> pytest tests/integration tests/e2e (but most write tests, the speed guard and the tests with servers of their own)"
 pytest -q -p no:cacheprovider tests/integration tests/e2e "${ignore[@]}" "$@"
 prc=$?
-# The speed guard after the main tier, in this stream (the side one now ends later).
+# Then the speed guard and the local runtime's tests, in this stream (the side one is longer).
 pytest -q -p no:cacheprovider "$speed_guard" "$@" >"$logs/speed-guard" 2>&1
 echo $? >"$logs/speed-guard.rc"
+JAVA_TOOL_OPTIONS="$short_jvm" pytest -q -p no:cacheprovider "$local_runtime" "$@" \
+  >"$logs/local-runtime" 2>&1
+echo $? >"$logs/local-runtime.rc"
 wait "$side_pid"
 side_pid=""
 # side NAME TITLE: print a side run's output under TITLE; its exit code in $code (1: it did
@@ -136,14 +141,17 @@ if [ -f "$logs/line-2026.rc" ]; then
 fi
 side speed-guard "pytest $speed_guard (the speed guard, on the tests' server)"
 grc=$code
-side own-servers "pytest with servers of their own (drills, outage, first minutes, local runtime)"
+side local-runtime "pytest $local_runtime (a server of its own)"
+lrc=$code
+side own-servers "pytest with a server of their own (drills, outage, first minutes)"
 orc=$code
 # 5: no test collected; a selection (-k ...) may leave some of the runs empty, not all.
-[ "$urc" = 5 ] && [ "$prc" = 5 ] && [ "$grc" = 5 ] && [ "$orc" = 5 ] && [ "$wrc" = 5 ] && {
+[ "$urc" = 5 ] && [ "$prc" = 5 ] && [ "$grc" = 5 ] && [ "$orc" = 5 ] && [ "$wrc" = 5 ] &&
+  [ "$lrc" = 5 ] && {
   echo "pytest collected no tests"
   rc=1
 }
-for code in "$urc" "$prc" "$grc" "$orc" "$wrc"; do
+for code in "$urc" "$prc" "$grc" "$orc" "$wrc" "$lrc"; do
   [ "$code" != 0 ] && [ "$code" != 5 ] && rc=1
 done
 
