@@ -33,35 +33,22 @@ def test_config_is_loopback_with_explicit_memory(tmp_path: Path) -> None:
     assert conf["internal.dbms.index.vector.standard_merge_factor"] == "50"
 
 
-def test_vector_merge_factor_follows_settings(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("setting", "value", "line"),
+    [
+        ("neo4j_vector_merge_factor", 10, "internal.dbms.index.vector.standard_merge_factor=10"),
+        ("neo4j_min_replan_interval_s", 3600, "dbms.cypher.min_replan_interval=3600s"),
+        ("neo4j_tx_timeout_s", 45, "db.transaction.timeout=45s"),
+    ],
+)
+def test_server_settings_reach_neo4j_conf(
+    tmp_path: Path, setting: str, value: float, line: str
+) -> None:
     from server.runtime import local_neo4j
     from server.settings import Settings
 
-    local_neo4j(
-        Settings(home=tmp_path, neo4j_dir=None, neo4j_vector_merge_factor=10)
-    ).write_config()
-    conf = (tmp_path / "neo4j/conf/neo4j.conf").read_text()
-    assert "internal.dbms.index.vector.standard_merge_factor=10\n" in conf
-
-
-def test_replan_interval_follows_settings(tmp_path: Path) -> None:
-    from server.runtime import local_neo4j
-    from server.settings import Settings
-
-    local_neo4j(
-        Settings(home=tmp_path, neo4j_dir=None, neo4j_min_replan_interval_s=3600)
-    ).write_config()
-    conf = (tmp_path / "neo4j/conf/neo4j.conf").read_text()
-    assert "dbms.cypher.min_replan_interval=3600s\n" in conf
-
-
-def test_transaction_timeout_follows_settings(tmp_path: Path) -> None:
-    from server.runtime import local_neo4j
-    from server.settings import Settings
-
-    rt = local_neo4j(Settings(home=tmp_path, neo4j_dir=None, neo4j_tx_timeout_s=45))
-    rt.write_config()
-    assert "db.transaction.timeout=45s\n" in (tmp_path / "neo4j/conf/neo4j.conf").read_text()
+    local_neo4j(Settings(home=tmp_path, neo4j_dir=None, **{setting: value})).write_config()
+    assert f"{line}\n" in (tmp_path / "neo4j/conf/neo4j.conf").read_text()
 
 
 def test_launch_command_bounds_heap(tmp_path: Path) -> None:
