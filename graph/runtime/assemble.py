@@ -45,6 +45,8 @@ class ServerLine:
     main_class: str
     jar_glob: str  # the kernel jar that marks lib/ as installed
     java_supported: tuple[int, ...]  # the Java feature versions the line runs on
+    # The line's name and value for Bolt's shutdown quiet period (below, write_config).
+    bolt_quiet_period: tuple[str, str] = ("", "")
 
     @property
     def java_major(self) -> int:
@@ -59,10 +61,16 @@ LINES = {
         "org.neo4j.server.CommunityEntryPoint",
         "neo4j-5.*.jar",
         (17, 21),
+        ("internal.dbms.bolt.netty_server_shutdown_quiet_period", "0"),  # seconds
     ),
     # No APOC on Maven Central for 2026.x; GDS (OpenGDS 2.13) is built for 5.26 only.
     "2026": ServerLine(
-        "2026", ("server2026",), "org.neo4j.server.Neo4jCommunity", "neo4j-2026.*.jar", (21, 25)
+        "2026",
+        ("server2026",),
+        "org.neo4j.server.Neo4jCommunity",
+        "neo4j-2026.*.jar",
+        (21, 25),
+        ("internal.dbms.bolt.netty_server_shutdown_quiet_period_duration", "0s"),
     ),
 }
 
@@ -118,6 +126,9 @@ class RuntimeConfig:
     # line and POM fingerprint): an install links its jars from there when they are present
     # and adds them after resolving with Maven. None: Maven resolves for every fresh home.
     jar_cache: Path | None = None
+    # Keep the classes a server loaded in an archive (Java's CDS, in jar_cache) that later
+    # starts map instead of loading them again: graph/runtime/class_archive.py.
+    class_archive: bool = True
     mvn_args: tuple[str, ...] = ()  # e.g. ("-Dmaven.repo.local=/tmp/m2",) for a cold-cache run
     line: str = "5.26"  # a key of LINES
     java: str = ""  # a Java executable; empty: java_for(line)
@@ -369,6 +380,11 @@ class Assembly:
             "internal.dbms.index.vector.standard_merge_factor": c.vector_merge_factor,
             "client.allow_telemetry": "false",  # Browser: no product analytics
         }
+        # A stop waited twice for Bolt's network threads to stay idle for this long (5 s by
+        # default) after every connection and database had closed: 10 of a stop's 10.5 s.
+        quiet_name, quiet_value = c.server_line.bolt_quiet_period
+        if quiet_name:
+            lines[quiet_name] = quiet_value
         if c.browser_allowlist:
             lines["browser.remote_content_hostname_whitelist"] = c.browser_allowlist
         if c.browser_post_connect_cmd:

@@ -12,11 +12,12 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import cypher
+from graph.runtime import class_archive
 from graph.runtime import password as secret
 from graph.runtime.assemble import Assembly, RuntimeConfig, RuntimeError_
 from graph.runtime.java import VECTOR_API_OPTION, describe
@@ -120,16 +121,57 @@ class LocalNeo4j(Assembly):
             return None  # pid reused by something else
         return pid
 
-    def command(self) -> list[str]:
+    def class_path(self) -> list[str]:
+        """The server's jars, relative to the home it runs in (as ``plugins/*:conf/*:lib/*``
+        would give them, in a fixed order): the same for every home linked from the same jars,
+        so they share one class archive."""
+        return class_archive.class_path(self.config.neo4j_home, (self.plugins, self.conf, self.lib))
+
+    def command(self, jvm_options: Sequence[str] = ()) -> list[str]:
+        """The server's command line; it runs in the home (the class path is relative to it)."""
         c = self.config
         java = c.java_runtime
-        classpath = os.pathsep.join(f"{d}/*" for d in (self.plugins, self.conf, self.lib))
         return [
-            java.path, "-cp", classpath,
+            java.path, "-cp", os.pathsep.join(self.class_path()),
             f"-Xms{c.heap}", f"-Xmx{c.heap}", "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError",
-            "-Dfile.encoding=UTF-8", *JVM_OPENS, *java.jvm_args,
+            "-Dfile.encoding=UTF-8", *JVM_OPENS, *java.jvm_args, *jvm_options,
             c.server_line.main_class, f"--home-dir={c.neo4j_home}", f"--config-dir={self.conf}",
         ]  # fmt: skip
+
+    # ----------------------------------------------------------- class archive
+    @property
+    def _archive_part_file(self) -> Path:
+        """Names the file the running server writes its class archive to when it exits."""
+        return self.run_dir / "class-archive.part"
+
+    def class_archive(self) -> class_archive.ClassArchive | None:
+        """This server's class archive (none without a jar cache, or when turned off)."""
+        c = self.config
+        if not c.class_archive or c.jar_cache is None:
+            return None
+        return class_archive.for_java(c.java_bin, c.jar_cache, c.neo4j_home, self.class_path())
+
+    def _class_archive_options(self) -> list[str]:
+        """The JVM options that map this server's class archive, or that have the server
+        write one when it exits (its file named in the run folder, for :meth:`stop`)."""
+        self._settle_class_archive(clean=False)  # a part of an earlier life that never stopped
+        archive = self.class_archive()
+        if archive is None:
+            return []
+        part = archive.new_part()
+        options = archive.jvm_options(part)
+        if options[0].startswith("-XX:ArchiveClassesAtExit="):
+            self._archive_part_file.write_text(f"{archive.key}\n{part}\n")
+        return options
+
+    def _settle_class_archive(self, *, clean: bool) -> None:
+        """After the server is gone: keep the archive a clean exit wrote, drop anything else."""
+        try:
+            key, part = self._archive_part_file.read_text().split("\n")[:2]
+        except (FileNotFoundError, ValueError):
+            return
+        class_archive.ClassArchive(Path(part).parent, key).settle(Path(part), clean=clean)
+        self._archive_part_file.unlink(missing_ok=True)
 
     def start(self, log: Callable[[str], object] = print) -> bool:
         """Start the server and wait until Bolt answers. Returns False if it was running."""
@@ -144,7 +186,7 @@ class LocalNeo4j(Assembly):
         log(f"Java: {self.config.java_runtime.label()}")
         console = (self.logs / "console.log").open("ab")
         proc = subprocess.Popen(
-            self.command(),
+            self.command(self._class_archive_options()),
             stdout=console,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
@@ -221,18 +263,22 @@ class LocalNeo4j(Assembly):
         pid = self._pid()
         if pid is None:
             self.pid_file.unlink(missing_ok=True)
+            self._settle_class_archive(clean=False)  # it died: what it wrote is not trusted
             return False
         os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout_s
+        clean = True
         while time.monotonic() < deadline:
             if not _alive(pid):
                 break
             time.sleep(0.2)
         else:
             os.kill(pid, signal.SIGKILL)
+            clean = False
             while _alive(pid):
                 time.sleep(0.1)
         self.pid_file.unlink(missing_ok=True)
+        self._settle_class_archive(clean=clean)
         return True
 
     def status(self) -> Status:

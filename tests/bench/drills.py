@@ -115,6 +115,7 @@ def own_neo4j() -> LocalNeo4j:
             tx_memory="256m",
             start_timeout_s=300,
             jars_from=local_neo4j().config.home,  # links the local install's jars
+            jar_cache=local_neo4j().config.jar_cache,  # and shares their class archive
             browser_allowlist="127.0.0.1",
             browser_post_connect_cmd=post_connect_cmd(GUIDE_API),
         )

@@ -1,5 +1,6 @@
 """Lifecycle of a second, throwaway local server (own ports and home): start is idempotent,
-stop leaves no Java process, a half-finished install is detected and repaired. The same server
+stop leaves no Java process and its class archive, a half-finished install is detected and
+repaired. The same server
 shows what a fresh home gets: a random password in an owner-only file (an old install's fixed
 password is rotated), CORS limited to the server's own origin, only the APOC routines we call."""
 
@@ -69,6 +70,8 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalNeo4j]:
             pagecache="64m",
             tx_memory="128m",
             with_gds=False,
+            # the machine's: this server shares the class archive of the same Java and jars
+            jar_cache=main.config.jar_cache,
         )
     )
     # Reuse the jars already resolved from Maven Central instead of resolving them again (hard
@@ -184,6 +187,20 @@ def test_start_twice_runs_one_server_and_stop_leaves_none(started: LocalNeo4j) -
     assert _java_processes(home) == []
     assert runtime.status().running is False
     assert runtime.stop() is False
+
+
+def test_a_start_maps_the_class_archive_a_clean_stop_left(runtime: LocalNeo4j) -> None:
+    """The stop above was clean: this server's class archive is there (written then, or by an
+    earlier server of the same Java and jars), and the next start maps it."""
+    archive = runtime.class_archive()
+    assert archive is not None, "the tests' Java has no base class archive"
+    assert archive.path.is_file()
+    assert runtime.start(log=lambda _m: None) is True
+    try:
+        pid = runtime.status().pid
+        assert str(archive.path) in Path(f"/proc/{pid}/maps").read_text()
+    finally:
+        assert runtime.stop() is True
 
 
 def test_half_finished_install_is_detected_and_repaired(runtime: LocalNeo4j) -> None:

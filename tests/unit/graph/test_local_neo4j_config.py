@@ -31,6 +31,15 @@ def test_config_is_loopback_with_explicit_memory(tmp_path: Path) -> None:
     assert conf["dbms.cypher.min_replan_interval"] == "60s"  # plans not re-made every 10 s
     # written out, so that a setting can change it (50 is Neo4j's own default)
     assert conf["internal.dbms.index.vector.standard_merge_factor"] == "50"
+    # a stop does not wait for Bolt's threads to stay idle for 5 s, twice
+    assert conf["internal.dbms.bolt.netty_server_shutdown_quiet_period"] == "0"
+
+
+def test_the_2026_line_gets_its_own_name_for_the_bolt_quiet_period(tmp_path: Path) -> None:
+    LocalNeo4j(RuntimeConfig(home=tmp_path, password="pw-123456", line="2026")).write_config()
+    text = (tmp_path / "neo4j/conf/neo4j.conf").read_text()
+    assert "\ninternal.dbms.bolt.netty_server_shutdown_quiet_period_duration=0s\n" in text
+    assert "netty_server_shutdown_quiet_period=" not in text
 
 
 @pytest.mark.parametrize(
