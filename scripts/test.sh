@@ -30,7 +30,9 @@ logs=$(mktemp -d)
 # throw-away server they share, kill and stop). The main stream ends with the speed guard on
 # the tests' server (agents of its own; it counts each statement's work, which tests running
 # beside it do not change), then the local runtime's lifecycle tests (a server of their own).
-own_servers=(tests/e2e/test_drills.py tests/e2e/test_outage.py tests/e2e/test_first_minutes.py)
+# The first-minutes walk before the outage test: it then finds the server the drills restarted
+# with its plans made and its code compiled, not the cold one the outage test starts again.
+own_servers=(tests/e2e/test_drills.py tests/e2e/test_first_minutes.py tests/e2e/test_outage.py)
 local_runtime=tests/integration/test_local_runtime.py
 # Their Neo4j servers (and Maven) live for a minute or two: compiled by C1 alone, a start
 # costs about half the CPU. (The 2026 line keeps C2: Lucene uses the Vector API only with it.)
@@ -143,7 +145,7 @@ side speed-guard "pytest $speed_guard (the speed guard, on the tests' server)"
 grc=$code
 side local-runtime "pytest $local_runtime (a server of its own)"
 lrc=$code
-side own-servers "pytest with a server of their own (drills, outage, first minutes)"
+side own-servers "pytest with a server of their own (drills, first minutes, outage)"
 orc=$code
 # 5: no test collected; a selection (-k ...) may leave some of the runs empty, not all.
 [ "$urc" = 5 ] && [ "$prc" = 5 ] && [ "$grc" = 5 ] && [ "$orc" = 5 ] && [ "$wrc" = 5 ] &&
