@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
+
+from neo4j.exceptions import ClientError
 
 import cypher
 from graph.errors import GraphError
@@ -141,6 +144,30 @@ async def _fill(ex: Executor, batch: str, params: dict[str, Any]) -> None:
             return
 
 
+# Processes that start together on a new database (API processes, workers) apply the same
+# migrations at once: another one can create an index or constraint between a statement's
+# IF NOT EXISTS check and its commit. The rule is then there, as the statement wanted (what
+# IF NOT EXISTS does for a rule of that name or schema found before).
+CREATED_MEANWHILE = frozenset(
+    {
+        "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+        "Neo.ClientError.Schema.IndexAlreadyExists",
+        "Neo.ClientError.Schema.IndexWithNameAlreadyExists",
+        "Neo.ClientError.Schema.ConstraintAlreadyExists",
+        "Neo.ClientError.Schema.ConstraintWithNameAlreadyExists",
+    }
+)
+
+
+async def _create(statement: Awaitable[object]) -> None:
+    """Run a schema statement; one that another process made true meanwhile is done."""
+    try:
+        await statement
+    except ClientError as exc:
+        if exc.code not in CREATED_MEANWHILE:
+            raise
+
+
 async def ensure_schema(ex: Executor, dimensions: int, *, timeout_s: float = 120.0) -> SchemaState:
     """Apply pending migrations and vector indexes, then wait until every index is ONLINE."""
     state = await schema_state(ex)
@@ -153,7 +180,7 @@ async def ensure_schema(ex: Executor, dimensions: int, *, timeout_s: float = 120
         )
     for name in state.missing:
         for statement in cypher.load_script(name):
-            await ex.run_text(statement)
+            await _create(ex.run_text(statement))
         if name in ONCE_BACKFILLS:
             await _fill(ex, *ONCE_BACKFILLS[name])
     for backfill in BACKFILLS.values():
@@ -163,7 +190,7 @@ async def ensure_schema(ex: Executor, dimensions: int, *, timeout_s: float = 120
         await ex.run(f"schema/drop_{label}_vector_index")
     for label in VECTOR_INDEXES:
         name = f"{label}_filtered" if label in FILTERABLE and form.server_filtered else label
-        await ex.run(f"schema/vector_{name}", {"dimensions": dimensions})
+        await _create(ex.run(f"schema/vector_{name}", {"dimensions": dimensions}))
     await ex.run(
         "schema/set_version",
         {

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from neo4j.exceptions import ClientError, Neo4jError
+
 from graph.schema import (
     BACKFILL_BATCH,
     BACKFILLS,
@@ -110,3 +113,39 @@ async def test_a_once_backfill_runs_with_its_migration_only() -> None:
     again = MetaOnly(SCHEMA_VERSION, [name for _, name in MIGRATIONS])
     await ensure_schema(again, 384)  # type: ignore[arg-type]
     assert "schema/backfill_type_labels" not in again.names
+
+
+class RacedByAnother(MetaOnly):
+    """A new database whose every first statement of a migration fails with ``code``, as when
+    another process created the same rule between the IF NOT EXISTS check and the commit."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(0, None)
+        self.code = code
+
+    async def run_text(self, statement: str, params: dict[str, Any] | None = None) -> list[Any]:
+        if statement.lstrip().upper().startswith("CREATE") and statement not in self.scripts:
+            self.scripts.append(statement)
+            raise Neo4jError._hydrate_neo4j(code=self.code, message="already exists")
+        return await super().run_text(statement, params)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+        "Neo.ClientError.Schema.ConstraintWithNameAlreadyExists",
+    ],
+)
+async def test_a_rule_another_process_created_meanwhile_counts_as_created(code: str) -> None:
+    ex = RacedByAnother(code)
+    state = await ensure_schema(ex, 384)  # type: ignore[arg-type]
+    assert len(ex.scripts) > len(MIGRATIONS)  # every statement was tried, none stopped the rest
+    assert state.missing == ()
+
+
+async def test_any_other_schema_error_stops_the_migration() -> None:
+    ex = RacedByAnother("Neo.ClientError.Statement.SyntaxError")
+    with pytest.raises(ClientError, match="already exists"):
+        await ensure_schema(ex, 384)  # type: ignore[arg-type]
+    assert len(ex.scripts) == 1
