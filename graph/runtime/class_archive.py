@@ -23,10 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["ClassArchive", "class_path", "for_java", "prune"]
+__all__ = ["WRITE_S", "ClassArchive", "class_path", "for_java", "prune"]
 
 FOLDER = "class-archives"  # in the jar cache
-KEEP = 4  # archives kept per cache (about 140 MB each): the lines and plugin sets in use
+KEEP = 4  # archives kept per cache (140-300 MB each): the lines and plugin sets in use
+WRITE_S = 120.0  # more time a stopping server gets to write its archive (10-30 s here)
 PART_MAX_AGE_S = 24 * 3600  # a part older than this belongs to a server that never stopped
 
 

@@ -259,13 +259,17 @@ class LocalNeo4j(Assembly):
         raise RuntimeError_(f"Neo4j did not answer on {uri} in time: {last}\n{self.log_tail(30)}")
 
     def stop(self, timeout_s: float = 60.0) -> bool:
-        """Stop the server (SIGTERM, then SIGKILL after ``timeout_s``). False if not running."""
+        """Stop the server (SIGTERM, then SIGKILL after ``timeout_s``, and after
+        ``class_archive.WRITE_S`` more for a server that writes its class archive as it exits).
+        False if not running."""
         pid = self._pid()
         if pid is None:
             self.pid_file.unlink(missing_ok=True)
             self._settle_class_archive(clean=False)  # it died: what it wrote is not trusted
             return False
         os.kill(pid, signal.SIGTERM)
+        if self._archive_part_file.exists():
+            timeout_s += class_archive.WRITE_S
         deadline = time.monotonic() + timeout_s
         clean = True
         while time.monotonic() < deadline:

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -149,3 +151,47 @@ def test_a_server_that_died_leaves_no_archive_and_a_clean_stop_keeps_it(tmp_path
     rt._settle_class_archive(clean=True)  # what stop() does after a clean exit
     assert archive.path.read_text() == "classes"
     assert rt._class_archive_options() == [f"-XX:SharedArchiveFile={archive.path}"]
+
+
+def _slow_to_exit(rt: LocalNeo4j, exit_after_s: float) -> subprocess.Popen[bytes]:
+    """A process that looks like the home's server (its main class on the command line) and
+    exits ``exit_after_s`` after SIGTERM, as a server writing its archive does."""
+    code = (
+        "import signal, sys, time\n"
+        f"signal.signal(signal.SIGTERM, lambda *_: (time.sleep({exit_after_s}), sys.exit(0)))\n"
+        "time.sleep(60)\n"
+    )
+    main_class = rt.config.server_line.main_class
+    proc = subprocess.Popen([sys.executable, "-c", code, main_class])
+    rt.run_dir.mkdir(parents=True, exist_ok=True)
+    rt.pid_file.write_text(str(proc.pid))
+    time.sleep(0.5)  # its handler is set
+    return proc
+
+
+def _reaped(pid: int) -> bool:
+    """stop() reaps its own children (the test's process here)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("writing", [True, False])
+def test_a_server_writing_its_archive_gets_time_to_finish(tmp_path: Path, writing: bool) -> None:
+    _home(tmp_path)
+    config = RuntimeConfig(home=tmp_path, java=_jdk(tmp_path / "jdk"), jar_cache=tmp_path / "c")
+    rt = LocalNeo4j(config)
+    proc = _slow_to_exit(rt, 1.5)
+    if writing:
+        (option,) = rt._class_archive_options()
+        Path(option.split("=", 1)[1]).write_text("classes")
+    started = time.monotonic()
+    assert rt.stop(timeout_s=0.5) is True
+    took = time.monotonic() - started
+    # Given the extra time the process ends by itself; else it is killed at the deadline.
+    assert (took >= 1.5) if writing else (took < 1.4), took
+    assert proc.poll() is not None or _reaped(proc.pid)
+    archive = rt.class_archive()
+    assert archive is not None and archive.path.exists() is writing
