@@ -29,7 +29,9 @@ logs=$(mktemp -d)
 # own server and agents); the end-to-end tests that run a Neo4j server of their own (one
 # throw-away server they share, kill and stop). The main stream ends with the speed guard on
 # the tests' server (agents of its own; it counts each statement's work, which tests running
-# beside it do not change), then the local runtime's lifecycle tests (a server of their own).
+# beside it do not change; its load must not run beside the main tier's store-wide checks).
+# The local runtime's lifecycle tests (a server of their own) end whichever stream gets there
+# first (run_tail): which one is the longer moves with the machine's speed from run to run.
 # The first-minutes walk before the outage test: it then finds the server the drills restarted
 # with its plans made and its code compiled, not the cold one the outage test starts again.
 own_servers=(tests/e2e/test_drills.py tests/e2e/test_first_minutes.py tests/e2e/test_outage.py)
@@ -43,6 +45,16 @@ write_tier=tests/integration/write
 write_in_main=tests/integration/write/test_resolution_bounds.py
 speed_guard=tests/integration/read/test_plan_budgets.py
 started=0 start_pid="" side_pid=""
+# claim NAME: true for the first stream that asks (an atomic mkdir).
+claim() { mkdir "$logs/claim-$1" 2>/dev/null; }
+# run_tail PYTEST_ARGS...: the runs both streams end with that no stream has claimed yet.
+run_tail() {
+  if claim local-runtime; then
+    JAVA_TOOL_OPTIONS="$short_jvm" pytest -q -p no:cacheprovider "$local_runtime" "$@" \
+      >"$logs/local-runtime" 2>&1
+    echo $? >"$logs/local-runtime.rc"
+  fi
+}
 if [ -z "${NEO4J_URI:-}" ] && ! hippograph neo4j status >/dev/null 2>&1; then
   # C2 for what stays hot thirty times as long (HIPPOGRAPH_TEST_JIT, scripts/test-env.sh).
   (JAVA_TOOL_OPTIONS="$HIPPOGRAPH_TEST_JIT ${JAVA_TOOL_OPTIONS:-}" \
@@ -75,6 +87,7 @@ set -m
   JAVA_TOOL_OPTIONS="$short_jvm" pytest -q -p no:cacheprovider "${own_servers[@]}" "$@" \
     >"$logs/own-servers" 2>&1
   echo $? >"$logs/own-servers.rc"
+  run_tail "$@"
 ) </dev/null &
 side_pid=$!
 set +m
@@ -118,12 +131,9 @@ for path in "${own_servers[@]}" "$local_runtime"; do ignore+=(--ignore="$path");
 echo "==> pytest tests/integration tests/e2e (but most write tests, the speed guard and the tests with servers of their own)"
 pytest -q -p no:cacheprovider tests/integration tests/e2e "${ignore[@]}" "$@"
 prc=$?
-# Then the speed guard and the local runtime's tests, in this stream (the side one is longer).
 pytest -q -p no:cacheprovider "$speed_guard" "$@" >"$logs/speed-guard" 2>&1
 echo $? >"$logs/speed-guard.rc"
-JAVA_TOOL_OPTIONS="$short_jvm" pytest -q -p no:cacheprovider "$local_runtime" "$@" \
-  >"$logs/local-runtime" 2>&1
-echo $? >"$logs/local-runtime.rc"
+run_tail "$@"
 wait "$side_pid"
 side_pid=""
 # side NAME TITLE: print a side run's output under TITLE; its exit code in $code (1: it did

@@ -1,8 +1,8 @@
 """Lifecycle of a second, throwaway local server (own ports and home): start is idempotent,
 stop leaves no Java process and its class archive, a half-finished install is detected and
-repaired. The same server
-shows what a fresh home gets: a random password in an owner-only file (an old install's fixed
-password is rotated), CORS limited to the server's own origin, only the APOC routines we call."""
+repaired. The same server shows what a fresh home gets: a random password in an owner-only
+file (an old install's fixed password is rotated), CORS limited to the server's own origin,
+only the APOC routines we call."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import os
 import shutil
 import stat
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, LiteralString
 
@@ -204,6 +205,8 @@ def test_a_start_maps_the_class_archive_a_clean_stop_left(runtime: LocalNeo4j) -
 
 
 def test_half_finished_install_is_detected_and_repaired(runtime: LocalNeo4j) -> None:
+    # Without the jar cache: the repair resolves the jars with Maven, as a first install does.
+    runtime = LocalNeo4j(replace(runtime.config, jar_cache=None))
     jar = next(runtime.lib.glob("neo4j-kernel-*.jar"))
     jar.unlink()
     runtime.marker.unlink()  # an interrupted install never wrote its marker
