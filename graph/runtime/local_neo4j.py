@@ -159,9 +159,12 @@ class LocalNeo4j(Assembly):
         if archive is None:
             return []
         part = archive.new_part()
-        options = archive.jvm_options(part)
-        if options[0].startswith("-XX:ArchiveClassesAtExit="):
-            self._archive_part_file.write_text(f"{archive.key}\n{part}\n")
+        try:
+            options = archive.jvm_options(part)
+            if options[0].startswith("-XX:ArchiveClassesAtExit="):
+                self._archive_part_file.write_text(f"{archive.key}\n{part}\n")
+        except OSError:  # a cache folder it cannot write: the server starts without one
+            return []
         return options
 
     def _settle_class_archive(self, *, clean: bool) -> None:

@@ -195,3 +195,17 @@ def test_a_server_writing_its_archive_gets_time_to_finish(tmp_path: Path, writin
     assert proc.poll() is not None or _reaped(proc.pid)
     archive = rt.class_archive()
     assert archive is not None and archive.path.exists() is writing
+
+
+def test_a_cache_folder_it_cannot_write_leaves_the_server_without_an_archive(
+    tmp_path: Path,
+) -> None:
+    _home(tmp_path)
+    (tmp_path / "not-a-folder").write_text("")
+    config = RuntimeConfig(
+        home=tmp_path, java=_jdk(tmp_path / "jdk"), jar_cache=tmp_path / "not-a-folder"
+    )
+    rt = LocalNeo4j(config)
+    rt.run_dir.mkdir(parents=True)
+    assert rt._class_archive_options() == []
+    assert not (rt.run_dir / "class-archive.part").exists()
