@@ -46,7 +46,7 @@ class ServerLine:
     jar_glob: str  # the kernel jar that marks lib/ as installed
     java_supported: tuple[int, ...]  # the Java feature versions the line runs on
     # The line's name and value for Bolt's shutdown quiet period (below, write_config).
-    bolt_quiet_period: tuple[str, str] = ("", "")
+    bolt_quiet_period: tuple[str, str]
 
     @property
     def java_major(self) -> int:
@@ -383,8 +383,7 @@ class Assembly:
         # A stop waited twice for Bolt's network threads to stay idle for this long (5 s by
         # default) after every connection and database had closed: 10 of a stop's 10.5 s.
         quiet_name, quiet_value = c.server_line.bolt_quiet_period
-        if quiet_name:
-            lines[quiet_name] = quiet_value
+        lines[quiet_name] = quiet_value
         if c.browser_allowlist:
             lines["browser.remote_content_hostname_whitelist"] = c.browser_allowlist
         if c.browser_post_connect_cmd:
