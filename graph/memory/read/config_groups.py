@@ -58,6 +58,10 @@ class CandidateConfig:
     keyword_limit: int = 40
     # Keyword candidates + boost (switch for ablation and per-call tuning).
     enable_keyword: bool = True
+    # A fact not in English may carry an English gloss, a second vector of it: the semantic
+    # signal scores such a fact by the better of its text's and its gloss's cosine (switch for
+    # ablation and per-call tuning; nothing to read for an agent without glosses).
+    enable_gloss: bool = True
     # Whether the named entities' words stay in the keyword query (see planner.keyword_terms).
     # Off: the graph signal covers the entity, and a name's global IDF (every tenant's text)
     # would dominate BM25 (full LoCoMo dev ablation: +0.8 / +2.3 pts R@10 facts / with turns).
@@ -116,6 +120,15 @@ class ScoringConfig:
     # cosine gap is added back to the other language's candidates (``ranking.language_gap``),
     # so a mixed memory is ranked as one. Taken from the embedder like the floor.
     language_gap: float = option(0.0, 0.0, 0.2)
+    # A conversation turn whose every extracted fact is closed as of the retrieve's as_of
+    # (updated or retracted: ``EventHit.superseded``) keeps this share of its score, so the
+    # turns of what holds rank above what was said before (``past_turns``; 1 = no demotion,
+    # the context marks such a turn as earlier either way).
+    past_turn_factor: float = option(0.5, 0.0, 1.0)
+    # The order: ``learned`` (the shipped model over every candidate's features, or the
+    # tenant's own, graph/memory/read/ranker) or ``formula`` (the weighted formula above).
+    # Both keep the formula's score as the cut (``min_score``) and as a feature.
+    ranker: str = option("learned", choices=("learned", "formula"))
 
 
 @dataclass(frozen=True)

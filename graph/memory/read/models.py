@@ -102,6 +102,8 @@ class ScoredFact:
     hops: int | None = None
     language: str | None = None  # detected from the text when the blend first needs it
     tier: str | None = None  # "hot" / "warm" once formatted into the context
+    # why a learned ranker scored it so (``ranker.Explanation``); None under the formula
+    explanation: Any = None
 
     @property
     def score(self) -> float:
@@ -120,7 +122,11 @@ class EventHit:
     keyword: float = 0.0
     graph: float = 0.0
     score: float = 0.0
+    # Every fact extracted from this turn (FROM_EVENT) is closed as of the retrieve's as_of
+    # (updated or retracted): what was said then, no longer what holds (``past_turns``).
+    superseded: bool = False
     language: str | None = None  # detected from the text when the blend first needs it
+    explanation: Any = None  # as ScoredFact.explanation
 
 
 @dataclass

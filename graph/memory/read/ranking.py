@@ -32,6 +32,7 @@ __all__ = [
     "calibrate",
     "drop_provenance",
     "effective_confidence",
+    "kept",
     "lift_to_turns",
     "merge_candidates",
     "merge_events",
@@ -269,8 +270,9 @@ def order(facts: Iterable[ScoredFact]) -> list[ScoredFact]:
 def apply_rerank(
     pool: list[ScoredFact], reranker_scores: Mapping[str, float], config: RetrieveConfig
 ) -> list[ScoredFact]:
-    """Blend reranker scores into the pool; a score under ``min_reranker_score`` vetoes the
-    fact (final 0). Facts the reranker did not score keep their formula score."""
+    """Blend reranker scores into the pool's scores (the formula's or the learned ranker's); a
+    score under ``min_reranker_score`` vetoes the fact (final 0). Facts the reranker did not
+    score keep theirs."""
     for fact in pool:
         score = reranker_scores.get(fact.id)
         if score is None:
@@ -280,13 +282,20 @@ def apply_rerank(
             fact.scores.final = 0.0
         else:
             fact.scores.final = blend(
-                fact.scores.formula, fact.scores.reranker, config.rerank.reranker_weight
+                fact.scores.final, fact.scores.reranker, config.rerank.reranker_weight
             )
     return order(pool)
 
 
+def kept(fact: ScoredFact, config: RetrieveConfig) -> bool:
+    """Whether a ranked fact passes the cut: its formula score (the learned ranker's order
+    keeps the formula's notion of relevant at all) or, under the formula, its final score,
+    reaches ``min_score``; a fact the reranker vetoed (final 0) never does."""
+    if config.scoring.ranker == "learned":
+        return fact.scores.formula >= config.scoring.min_score and fact.scores.final > 0.0
+    return fact.scores.final >= config.scoring.min_score
+
+
 def rank(facts: Iterable[ScoredFact], config: RetrieveConfig) -> list[ScoredFact]:
-    """Drop facts under ``min_score``, order, keep ``topk_facts``."""
-    return order(f for f in facts if f.scores.final >= config.scoring.min_score)[
-        : config.context.topk_facts
-    ]
+    """Drop facts that do not pass the cut (``kept``), order, keep ``topk_facts``."""
+    return order(f for f in facts if kept(f, config))[: config.context.topk_facts]

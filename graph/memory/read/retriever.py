@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 from graph import tracing
 from graph.errors import BadInput
 from graph.executor import Executor
-from graph.memory.read import gather, planner, ranking
+from graph.memory.read import gather, past_turns, planner, ranking
 from graph.memory.read.activation import activated_facts, lift_activated
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.focus import TypeFocus, about, apply_focus
@@ -24,6 +25,15 @@ from graph.memory.read.models import (
     RetrievalPlan,
     RetrieveResult,
     ScoredFact,
+)
+from graph.memory.read.ranker import (
+    FeatureTable,
+    QueryView,
+    RankerModel,
+    apply_model,
+    feature_table,
+    query_view,
+    shipped_model,
 )
 from graph.memory.read.rerank import EmbeddingRescorer, blend_semantic, rerank
 from graph.memory.read.search import Scope
@@ -67,6 +77,8 @@ class Retriever:
         rescorer: EmbeddingRescorer | None = None,
         *,
         pii_mode: str = "redact",
+        model: RankerModel | None = None,
+        observer: Callable[[FeatureTable, QueryView], None] | None = None,
     ) -> None:
         self.executor = executor
         self.embedder = embedder
@@ -76,6 +88,15 @@ class Retriever:
         self.config = config or RetrieveConfig().with_options(read_options(embedder))
         self.config.validate()
         self._count_cache: dict[str, tuple[float, dict[str, int]]] = {}
+        self._model = model
+        self.observer = observer
+
+    @property
+    def model(self) -> RankerModel:
+        """The learned ranker's model: the one given, else the shipped one."""
+        if self._model is None:
+            self._model = shipped_model()
+        return self._model
 
     async def plan(
         self, agent_id: str, query: str, as_of: datetime | None = None, expand: bool = True
@@ -212,7 +233,7 @@ class Retriever:
         ranking.score_events(events, cfg, now, speakers, window, detect_language(query))
         spread = (scope, agent_facts, early[0] if early else None)
         result_facts, pool = await self._rank(
-            query, facts, events, cfg, now, trace, window, spread, focus
+            query, facts, events, cfg, now, trace, window, spread, focus, plan
         )
         return _formatted_result(
             result_facts, observations, events, plan, pool, cfg, trace, started
@@ -229,6 +250,7 @@ class Retriever:
         window: TimeWindow | None = None,
         spread: tuple[Scope, int, asyncio.Task[list[ScoredFact]] | None] | None = None,
         focus: TypeFocus | None = None,
+        plan: RetrievalPlan | None = None,
     ) -> tuple[list[ScoredFact], int]:
         """Score (a fact at least its scored source turn: ``ranking.lift_to_turns``), spread
         activation from the best (``spread``: the scope, the agent's fact count and the
@@ -284,10 +306,51 @@ class Retriever:
             }
         else:
             trace["rescore"] = {"status": "off"}
+        if cfg.scoring.ranker == "learned":
+            agents_facts = spread[1] if spread is not None else 0
+            ordered = self._learned_order(
+                query, plan, facts, events, cfg, now, window, trace, agents_facts
+            )
         ordered = await self._rerank(query, ordered, cfg, trace)
         if focus is not None and spread is not None:
             ordered = await apply_focus(self.executor, spread[0].agent_id, ordered, focus)
         return ranking.rank(ordered, cfg), len(facts)
+
+    def _learned_order(
+        self,
+        query: str,
+        plan: RetrievalPlan | None,
+        facts: list[ScoredFact],
+        events: list[EventHit],
+        cfg: RetrieveConfig,
+        now: datetime,
+        window: TimeWindow | None,
+        trace: dict[str, Any],
+        agent_facts: int,
+    ) -> list[ScoredFact]:
+        """Every candidate fact and turn scored by the ranking model over its features
+        (``ranker``); the facts in their new order."""
+        t = time.perf_counter()
+        view = query_view(
+            query,
+            plan or RetrievalPlan("multi_signal", "deterministic", query),
+            detect_language(query),
+            window,
+            agent_facts,
+            relation=any(f.scores.relation > 0 for f in facts),
+        )
+        table = feature_table(facts, events, view, cfg, now, window)
+        model = self.model
+        apply_model(model, table)
+        if self.observer is not None:
+            self.observer(table, view)
+        trace["ranker"] = {
+            "ms": _ms(t),
+            "model": model.name,
+            "version": model.version,
+            "candidates": len(table.candidates),
+        }
+        return ranking.order(facts)
 
     async def _rerank(
         self, query: str, ordered: list[ScoredFact], cfg: RetrieveConfig, trace: dict[str, Any]
@@ -342,12 +405,14 @@ def _formatted_result(
     trace: dict[str, Any],
     started: float,
 ) -> RetrieveResult:
-    """The result: the best snippets whose turn no chosen fact already stands for, and the
-    formatted context."""
+    """The result: the best snippets whose turn no chosen fact already stands for (a turn
+    whose facts were all superseded or retracted demoted: ``past_turns``), and the formatted
+    context."""
     fresh = ranking.drop_provenance(events, facts)
     trace["events"] = {
         "candidates": len(events),
         "dropped_as_provenance": len(events) - len(fresh),
+        "past_turns": past_turns.demote_past_turns(fresh, cfg.scoring.past_turn_factor),
     }
     events = sorted(fresh, key=lambda e: (-e.score, e.id))[: cfg.context.topk_events]
     formatted = format_context(facts, observations, events, cfg)

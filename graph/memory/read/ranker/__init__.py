@@ -1,0 +1,118 @@
+"""The learned ranker of ``retrieve``: every candidate fact and turn as a row of features
+(:mod:`.features`), scored by a small model read from a JSON document (:mod:`.model`), each
+score explained feature by feature.
+
+The shipped model (``shipped.json`` beside this file, trained by ``python -m
+tests.bench.rank_train`` on the development benchmarks) is loaded once per process and used by
+default (retrieve option ``ranker: learned``); ``ranker: formula`` keeps the hand formula of
+``ranking.score_facts``. A tenant's model (``hippograph rank train``) is the shipped one with a
+residual layer fitted from its users' feedback (:mod:`graph.memory.read.feedback`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from graph.memory.read.models import ScoredFact
+from graph.memory.read.ranker.features import (
+    FEATURES,
+    FeatureTable,
+    QueryView,
+    feature_table,
+    query_view,
+)
+from graph.memory.read.ranker.model import ModelError, RankerModel, Scored, load_model, parse_model
+
+__all__ = [
+    "FEATURES",
+    "SHIPPED_PATH",
+    "Explanation",
+    "FeatureTable",
+    "ModelError",
+    "QueryView",
+    "RankerModel",
+    "apply_model",
+    "feature_table",
+    "parse_model",
+    "query_view",
+    "shipped_model",
+]
+
+SHIPPED_PATH = Path(__file__).with_name("shipped.json")
+
+
+@lru_cache(maxsize=1)
+def shipped_model() -> RankerModel:
+    """The model shipped in the package (read once per process).
+
+    Raises:
+        ModelError: the file is missing or invalid (a broken install).
+    """
+    return load_model(SHIPPED_PATH)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why a candidate scored what it did under a learned model: ``raw = bias + Σ
+    contributions`` (``final`` is ``raw`` calibrated to 0..1)."""
+
+    model: str
+    version: int
+    raw: float
+    bias: float
+    features: tuple[str, ...]
+    values: np.ndarray
+    contributions: np.ndarray
+
+    def terms(self, limit: int | None = None) -> list[tuple[str, float, float]]:
+        """(feature, value, contribution) of every feature that moved the score, largest
+        effect first (``limit``: the first ones only)."""
+        order = np.argsort(-np.abs(self.contributions), kind="stable")
+        out = [
+            (self.features[i], float(self.values[i]), float(self.contributions[i]))
+            for i in order
+            if self.contributions[i] != 0.0
+        ]
+        return out[:limit] if limit is not None else out
+
+
+def _columns(model: RankerModel) -> np.ndarray:
+    index = {name: i for i, name in enumerate(FEATURES)}
+    missing = [f for f in model.features if f not in index]
+    if missing:
+        raise ModelError(f"ranker model {model.name}: unknown features {missing[:5]}")
+    return np.asarray([index[f] for f in model.features], dtype=int)
+
+
+def apply_model(model: RankerModel, table: FeatureTable) -> Scored:
+    """Score every candidate of ``table``: a fact's ``scores.final`` and a turn's ``score``
+    become the model's calibrated score, each with its :class:`Explanation`."""
+    x = (
+        table.values[:, _columns(model)]
+        if len(table.candidates)
+        else np.zeros((0, len(model.features)))
+    )
+    scored = model.score(x)
+    for i, c in enumerate(table.candidates):
+        explanation = Explanation(
+            model.name,
+            model.version,
+            float(scored.raw[i]),
+            scored.bias,
+            model.features,
+            x[i],
+            scored.contributions[i],
+        )
+        final = float(scored.final[i])
+        item = c.item
+        if isinstance(item, ScoredFact):
+            item.scores.final = final
+            item.explanation = explanation
+        else:
+            item.score = final
+            item.explanation = explanation
+    return scored

@@ -1,0 +1,420 @@
+"""The ranker's view of a retrieve's candidates (pure): one row of numbers per candidate fact
+or conversation turn, from what the retrieve already holds (no round trip).
+
+A row holds every signal's raw score *and* its place among this retrieve's candidates (rank,
+gap to the best, spread), the candidate's own properties, how it relates to the question's
+words and named entities, and the question's own features (question word, length, language,
+entities, a time or a relation named). Facts and turns share one vocabulary (``is_turn`` tells
+them apart; a turn has no importance or confidence of its own and gets the neutral values
+the formula gives it), so one model orders both on one scale.
+
+``FEATURES`` is the vocabulary: a model file names the features it was trained on, and the
+table here is built in that order. A feature is added at the end and never renamed: a model
+trained before simply does not read it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+
+import numpy as np
+
+from graph.memory.read.config import RetrieveConfig
+from graph.memory.read.models import EventHit, RetrievalPlan, ScoredFact
+from graph.memory.read.ranking import language_of, recency
+from graph.memory.read.temporal import TimeWindow
+from graph.memory.read.words import PREFIX_CHARS, STOPWORDS
+from graph.memory.text import fold
+
+__all__ = [
+    "FEATURES",
+    "QUESTION_WORDS",
+    "Candidate",
+    "FeatureTable",
+    "QueryView",
+    "feature_table",
+    "query_view",
+]
+
+# The question's first question word (English and Portuguese), as one-hot features.
+QUESTION_WORDS: dict[str, tuple[str, ...]] = {
+    "what": ("what", "o que", "que", "qual", "quais"),
+    "when": ("when", "quando"),
+    "where": ("where", "onde", "aonde"),
+    "who": ("who", "whom", "whose", "quem"),
+    "why": ("why", "por que", "porque"),
+    "how": ("how", "como", "quanto", "quantos", "quantas"),
+    "which": ("which",),
+    "yesno": (
+        "is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could",
+        "would", "will", "should", "e", "foi", "sera",
+    ),
+}  # fmt: skip
+
+FEATURES: tuple[str, ...] = (
+    # the semantic signal: raw cosine, with the cross-lingual gap added back, and its place
+    "cosine",
+    "cosine_adjusted",
+    "cosine_rank",
+    "cosine_gap",
+    "cosine_z",
+    # the keyword signal (BM25, normalised by its best hit) and the question's words it holds
+    "bm25",
+    "bm25_rank",
+    "keyword_coverage",
+    "keyword_coverage_idf",
+    # the graph: the hop-decayed traversal, spreading activation, relation answers
+    "graph",
+    "hops",
+    "activation",
+    "relation",
+    # time, the fact's own weight
+    "temporal",
+    "recency",
+    "importance",
+    "confidence",
+    "pattern",
+    # the hand formula's score and its place
+    "formula",
+    "formula_rank",
+    "formula_gap",
+    # what the candidate is
+    "is_turn",
+    "language_match",
+    "source_cosine",
+    "source_formula",
+    "signals",
+    "found_semantic",
+    "found_keyword",
+    "found_graph",
+    "text_tokens",
+    "entity_mentions",
+    "entity_share",
+    "subject_named",
+    "past_turn",
+    # the question
+    *(f"question_{w}" for w in QUESTION_WORDS),
+    "question_other",
+    "query_words",
+    "query_english",
+    "query_portuguese",
+    "query_entities",
+    "query_time",
+    "query_relation",
+    "pool_size",
+    "pool_turns",
+    "agent_facts",
+)
+_INDEX = {name: i for i, name in enumerate(FEATURES)}
+# Rank features of a candidate the signal did not find: the last place of any pool.
+_UNRANKED = math.log1p(500.0)
+_NOT_REACHED_HOPS = 3.0
+
+
+@dataclass(frozen=True)
+class QueryView:
+    """What the features read of the question and its plan."""
+
+    words: int
+    stems: frozenset[str]
+    language: str | None
+    question_word: str
+    names: tuple[str, ...]  # folded names and matched words of the named entities
+    entity_keys: frozenset[str]
+    time_window: bool
+    relation: bool
+    agent_facts: int
+
+
+def _question_word(folded: str) -> str:
+    head = " ".join(folded.split()[:2])
+    first = head.split(" ", 1)[0] if head else ""
+    for name, words in QUESTION_WORDS.items():
+        for word in words:
+            if (" " in word and head.startswith(word)) or first == word:
+                return name
+    # "In which year ...", "Em que cidade ...": the question word comes after a preposition
+    for word in folded.split()[:4]:
+        for name in ("which", "what", "when", "where", "who"):
+            if word in QUESTION_WORDS[name][:2]:
+                return name
+    return "other"
+
+
+def query_view(
+    query: str,
+    plan: RetrievalPlan,
+    language: str | None,
+    window: TimeWindow | None,
+    agent_facts: int,
+    relation: bool,
+) -> QueryView:
+    """The question's features (pure)."""
+    folded = fold(query)
+    named = [e for e in plan.entities if e.named]
+    names = {fold(text) for e in named for text in (e.name, e.matched) if len(text) >= 3}
+    return QueryView(
+        words=len(folded.split()),
+        stems=frozenset(_stems(query)),
+        language=language,
+        question_word=_question_word(folded),
+        names=tuple(sorted(n for n in names if n)),
+        entity_keys=frozenset(e.key for e in named),
+        time_window=window is not None,
+        relation=relation,
+        agent_facts=agent_facts,
+    )
+
+
+@lru_cache(maxsize=65_536)
+def _stems(text: str) -> frozenset[str]:
+    """The text's significant words cut as the keyword signal cuts them (cached: the same
+    facts come back retrieve after retrieve)."""
+    return frozenset(
+        w[:PREFIX_CHARS] for w in fold(text).split() if len(w) > 2 and w not in STOPWORDS
+    )
+
+
+@lru_cache(maxsize=65_536)
+def _folded(text: str) -> str:
+    return f" {fold(text)} "
+
+
+@dataclass
+class Candidate:
+    """One candidate as the ranker sees it: a fact or a turn."""
+
+    item: ScoredFact | EventHit
+    is_turn: bool
+    cosine: float
+    bm25: float
+    formula: float
+    sources: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def id(self) -> str:
+        return self.item.id
+
+    @property
+    def text(self) -> str:
+        return self.item.text
+
+
+@dataclass
+class FeatureTable:
+    """The candidates and their rows (``values[i]`` is ``candidates[i]``'s, in ``FEATURES``
+    order)."""
+
+    candidates: list[Candidate]
+    values: np.ndarray
+
+    def column(self, name: str) -> np.ndarray:
+        return self.values[:, _INDEX[name]]
+
+
+def _candidates(facts: Sequence[ScoredFact], events: Sequence[EventHit]) -> list[Candidate]:
+    out = [
+        Candidate(
+            f, False, f.scores.semantic, f.scores.keyword, f.scores.formula, frozenset(f.sources)
+        )
+        for f in facts
+    ]
+    for e in events:
+        sources = {n for n, v in (("semantic", e.semantic), ("keyword", e.keyword)) if v > 0}
+        out.append(Candidate(e, True, e.semantic, e.keyword, e.score, frozenset(sources)))
+    return out
+
+
+def _ranks(values: np.ndarray, present: np.ndarray | None = None) -> np.ndarray:
+    """log1p of each value's place, best first (ties share the better place); a value not
+    ``present`` gets the last place of any pool."""
+    order = np.argsort(-values, kind="stable")
+    ranks = np.empty(len(values))
+    ranks[order] = np.arange(len(values))
+    out = np.log1p(ranks)
+    if present is not None:
+        out[~present] = _UNRANKED
+    return out
+
+
+def _idf(candidates: Sequence[Candidate], stems: frozenset[str]) -> dict[str, float]:
+    """Query-side IDF of the question's stems over this pool's texts."""
+    n = len(candidates)
+    counts = dict.fromkeys(stems, 0)
+    for c in candidates:
+        for s in stems & _stems(c.text):
+            counts[s] += 1
+    return {s: math.log1p(n / (1 + k)) for s, k in counts.items()}
+
+
+def _sources_of(candidates: Sequence[Candidate]) -> dict[str, tuple[float, float]]:
+    """Item id → the best (cosine, formula) of the candidates linked to it by provenance: a
+    fact's source turns, a turn's extracted facts."""
+    events = {c.id: c for c in candidates if c.is_turn}
+    linked: dict[str, tuple[float, float]] = {}
+
+    def keep(key: str, other: Candidate) -> None:
+        cos, form = linked.get(key, (0.0, 0.0))
+        linked[key] = (max(cos, other.cosine), max(form, other.formula))
+
+    for c in candidates:
+        if c.is_turn:
+            continue
+        assert isinstance(c.item, ScoredFact)
+        for eid in c.item.event_ids:
+            turn = events.get(eid)
+            if turn is not None:
+                keep(c.id, turn)
+                keep(turn.id, c)
+    return linked
+
+
+def _fact_columns(c: Candidate, now: datetime, cfg: RetrieveConfig) -> dict[str, float]:
+    """The columns a fact has of its own; a turn's neutral values (the formula's)."""
+    item = c.item
+    if isinstance(item, ScoredFact):
+        s = item.scores
+        return {
+            "graph": s.graph,
+            "hops": float(item.hops) if item.hops is not None else _NOT_REACHED_HOPS,
+            "activation": s.activation,
+            "relation": s.relation,
+            "temporal": s.temporal,
+            "recency": s.recency,
+            "importance": s.importance,
+            "confidence": s.confidence,
+            "pattern": s.pattern,
+        }
+    return {
+        "graph": item.graph,
+        "hops": _NOT_REACHED_HOPS,
+        "activation": 0.0,
+        "relation": 0.0,
+        "temporal": 0.0,
+        "recency": recency(item.occurred_at, now, cfg.scoring.recency_half_life_days),
+        "importance": 0.5,
+        "confidence": 1.0,
+        "pattern": 0.0,
+    }
+
+
+@dataclass(frozen=True)
+class _PoolView:
+    """What every candidate's row reads of the whole pool."""
+
+    query: QueryView
+    idf: dict[str, float]
+    linked: dict[str, tuple[float, float]]
+    window: TimeWindow | None
+    now: datetime
+    cfg: RetrieveConfig
+
+
+def _candidate_row(c: Candidate, pool: _PoolView) -> dict[str, float]:
+    """The candidate's own columns (those that need no other candidate)."""
+    q = pool.query
+    shared = q.stems & _stems(c.text)
+    idf_total = sum(pool.idf.values())
+    folded = _folded(c.text)
+    mentions = sum(1 for n in q.names if f" {n} " in folded)
+    language = language_of(c.item)
+    match = 0.5 if not language or not q.language else float(language == q.language)
+    source_cos, source_form = pool.linked.get(c.id, (0.0, 0.0))
+    row = _fact_columns(c, pool.now, pool.cfg)
+    if isinstance(c.item, EventHit):
+        window = pool.window
+        row["temporal"] = float(window is not None and window.contains(c.item.occurred_at))
+        speaker = c.item.speaker
+        subject = 1.0 if speaker and fold(speaker) in q.names else 0.0
+    else:
+        subject = 1.0 if c.item.subject_key in q.entity_keys else 0.0
+    row.update(
+        keyword_coverage=len(shared) / len(q.stems) if q.stems else 0.0,
+        keyword_coverage_idf=(
+            sum(pool.idf[s] for s in shared) / idf_total if idf_total > 0 else 0.0
+        ),
+        is_turn=float(c.is_turn),
+        language_match=match,
+        source_cosine=source_cos,
+        source_formula=source_form,
+        signals=float(len(c.sources)),
+        found_semantic=float("semantic" in c.sources),
+        found_keyword=float("keyword" in c.sources),
+        found_graph=float("graph" in c.sources),
+        text_tokens=math.log1p(len(c.text.split())),
+        entity_mentions=float(mentions),
+        entity_share=mentions / len(q.names) if q.names else 0.0,
+        subject_named=subject,
+        past_turn=float(bool(getattr(c.item, "superseded", False))),
+    )
+    return row
+
+
+def _query_columns(q: QueryView, pool: int, turns: int) -> dict[str, float]:
+    return {
+        **{f"question_{w}": float(q.question_word == w) for w in QUESTION_WORDS},
+        "question_other": float(q.question_word == "other"),
+        "query_words": float(q.words),
+        "query_english": float(q.language == "en"),
+        "query_portuguese": float(q.language == "pt"),
+        "query_entities": float(len(q.entity_keys)),
+        "query_time": float(q.time_window),
+        "query_relation": float(q.relation),
+        "pool_size": math.log1p(pool),
+        "pool_turns": turns / pool if pool else 0.0,
+        "agent_facts": math.log1p(max(0, q.agent_facts)),
+    }
+
+
+def _pool_columns(
+    candidates: Sequence[Candidate], q: QueryView, gap: float
+) -> dict[str, np.ndarray]:
+    """The columns that place a candidate among the others: ranks, gaps, spread."""
+    cosine = np.array([c.cosine for c in candidates])
+    other_language = np.array(
+        [bool(q.language) and language_of(c.item) not in ("", q.language) for c in candidates]
+    )
+    adjusted = cosine + gap * other_language
+    bm25 = np.array([c.bm25 for c in candidates])
+    formula = np.array([c.formula for c in candidates])
+    spread = float(adjusted.std()) or 1.0
+    return {
+        "cosine": cosine,
+        "cosine_adjusted": adjusted,
+        "cosine_rank": _ranks(adjusted),
+        "cosine_gap": adjusted.max() - adjusted,
+        "cosine_z": (adjusted - adjusted.mean()) / spread,
+        "bm25": bm25,
+        "bm25_rank": _ranks(bm25, bm25 > 0),
+        "formula": formula,
+        "formula_rank": _ranks(formula),
+        "formula_gap": formula.max() - formula,
+    }
+
+
+def feature_table(
+    facts: Sequence[ScoredFact],
+    events: Sequence[EventHit],
+    q: QueryView,
+    cfg: RetrieveConfig,
+    now: datetime,
+    window: TimeWindow | None = None,
+) -> FeatureTable:
+    """Every candidate's row, after the formula scored them (``ranking.score_facts`` and
+    ``score_events``: the formula and its components are features)."""
+    candidates = _candidates(facts, events)
+    if not candidates:
+        return FeatureTable(candidates, np.zeros((0, len(FEATURES))))
+    pool = _PoolView(q, _idf(candidates, q.stems), _sources_of(candidates), window, now, cfg)
+    columns: dict[str, np.ndarray] = _pool_columns(candidates, q, cfg.scoring.language_gap)
+    rows = [_candidate_row(c, pool) for c in candidates]
+    for name in rows[0]:
+        columns[name] = np.fromiter((r[name] for r in rows), float, len(rows))
+    turns = sum(c.is_turn for c in candidates)
+    for name, value in _query_columns(q, len(candidates), turns).items():
+        columns[name] = np.full(len(candidates), value)
+    return FeatureTable(candidates, np.column_stack([columns[name] for name in FEATURES]))

@@ -1,0 +1,432 @@
+"""Train and cross-validate the learned ranker on the labelled lists of ``tests.bench.rank_data``
+and print one table: exact vector top-k, today's formula, a linear model and LambdaMART
+(LightGBM), per benchmark and direction, every figure from held-out folds.
+
+    .venv/bin/python -m tests.bench.rank_train [--data .bench/rank] [--folds 5]
+        [--write graph/memory/read/ranker/shipped.json] [--json OUT]
+
+Cross-validation is grouped: a LoCoMo conversation, a multi-hop question, a Pirá question (with
+its translation, against every memory) is one group, and a group's lists are all in the same
+fold, so no question (and no conversation) is on both sides. Every model of a fold is trained
+on the other folds' lists of *every* benchmark together (one model for all, as shipped) and
+scores the held-out lists; the table reads those held-out orders with each benchmark's own
+metric (LoCoMo: evidence recall of the first k items; multi-hop and Pirá: recall of the first k
+distinct passages). ``--write`` trains the chosen model (``--model``) on every list and writes
+it, calibrated on the held-out scores (``sigmoid(a·raw + b)``), as the shipped JSON document.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.optimize import minimize
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "graph" / "memory" / "read" / "ranker" / "shipped.json"
+# The main cut of each benchmark (the issue's and the field's), then the others printed.
+MAIN_K = {"locomo": 10, "musique": 5, "hotpotqa": 5, "pira": 5}
+BY_UNIT = {"locomo": False, "musique": True, "hotpotqa": True, "pira": True}
+LGB_PARAMS: dict[str, Any] = {
+    "objective": "lambdarank",
+    "metric": "ndcg",
+    "eval_at": [10],
+    "learning_rate": 0.05,
+    "num_leaves": 15,
+    "max_depth": 5,
+    "min_data_in_leaf": 40,
+    "feature_fraction": 0.8,
+    "bagging_fraction": 0.8,
+    "bagging_freq": 1,
+    "lambda_l2": 1.0,
+    "lambdarank_truncation_level": 30,
+    "use_missing": False,
+    "verbose": -1,
+    "num_threads": 2,
+    "seed": 7,
+    "deterministic": True,
+}
+ROUNDS = 300
+
+
+@dataclass
+class Data:
+    """Every list of every benchmark, stacked."""
+
+    features: list[str]
+    x: np.ndarray  # (rows, features)
+    label: np.ndarray  # (rows,) 1 when the candidate holds evidence
+    starts: np.ndarray  # (lists + 1,) row offsets
+    meta: list[dict[str, Any]]  # per list: bench, direction, group, units, gold, vector
+
+    def rows(self, i: int) -> slice:
+        return slice(int(self.starts[i]), int(self.starts[i + 1]))
+
+    @property
+    def lists(self) -> int:
+        return len(self.meta)
+
+
+def family(bench: str) -> str:
+    return bench.split("-")[0]
+
+
+def load(folder: Path, only: Sequence[str] | None = None) -> Data:
+    xs, labels, meta, features = [], [], [], None
+    for doc_path in sorted(folder.glob("*.json")):
+        if doc_path.name == "agents.json" or (only and doc_path.stem not in only):
+            continue
+        doc = json.loads(doc_path.read_text())
+        x = np.load(folder / f"{doc_path.stem}.npz")["x"].astype(np.float64)
+        if features is None:
+            features = doc["features"]
+        elif doc["features"] != features:
+            raise SystemExit(f"{doc_path.name}: another feature vocabulary; collect it again")
+        at = 0
+        for item in doc["lists"]:
+            n = len(item["units"])
+            xs.append(x[at : at + n])
+            labels.append(np.asarray([1.0 if u else 0.0 for u in item["units"]]))
+            meta.append({**item, "bench": doc["bench"]})
+            at += n
+    if features is None:
+        raise SystemExit(f"no lists under {folder}: run python -m tests.bench.rank_data first")
+    starts = np.cumsum([0, *(len(x) for x in xs)])
+    return Data(features, np.concatenate(xs), np.concatenate(labels), starts, meta)
+
+
+def fold_of(group: str, folds: int, locomo_groups: list[str]) -> int:
+    """A group's fold: LoCoMo's conversations one per fold (in order), every other group by a
+    stable hash of its name."""
+    if group in locomo_groups:
+        return locomo_groups.index(group) % folds
+    return int(hashlib.sha256(group.encode()).hexdigest()[:8], 16) % folds
+
+
+def recall_at(order: np.ndarray, meta: dict[str, Any], k: int) -> float:
+    """The benchmark's recall of the list in ``order`` (candidate indices, best first):
+    LoCoMo's evidence recall of the first ``k`` items; a passage benchmark's recall of the
+    first ``k`` distinct passages the items came from (``multihop_parts.passage_order``)."""
+    gold = set(meta["gold"])
+    if not gold:
+        return 0.0
+    if not BY_UNIT[family(meta["bench"])]:
+        found: set[str] = set()
+        for i in order[:k]:
+            found.update(meta["units"][i])
+        return len(found & gold) / len(gold)
+    ranked: dict[str, None] = {}
+    for i in order:
+        for unit in meta["passages"][i]:
+            ranked.setdefault(unit, None)
+        if len(ranked) >= k:
+            break
+    return len(gold & set(list(ranked)[:k])) / len(gold)
+
+
+def pool_recall(meta: dict[str, Any]) -> float:
+    gold = set(meta["gold"])
+    found = set().union(*map(set, meta["units"])) if meta["units"] else set()
+    return len(found & gold) / len(gold) if gold else 0.0
+
+
+# ---------------------------------------------------------------- models
+
+
+def softmax_linear(
+    data: Data, train: list[int], weights: np.ndarray, l2: float = 1.0
+) -> dict[str, Any]:
+    """A linear model trained listwise: per list, −log of the softmax mass on its relevant
+    candidates, plus an L2 penalty; features standardised on the training rows."""
+    idx = np.concatenate([np.arange(data.starts[i], data.starts[i + 1]) for i in train])
+    mean = data.x[idx].mean(axis=0)
+    scale = data.x[idx].std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    lists = [(data.rows(i), weights[i]) for i in train if data.label[data.rows(i)].any()]
+    z = (data.x - mean) / scale
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        total, grad = 0.5 * l2 * float(w @ w), l2 * w.copy()
+        for rows, weight in lists:
+            xs = z[rows]
+            s = xs @ w
+            s -= s.max()
+            e = np.exp(s)
+            rel = data.label[rows] > 0
+            p_all = e / e.sum()
+            p_rel = np.where(rel, e, 0.0) / e[rel].sum()
+            total -= weight * (np.log(e[rel].sum()) - np.log(e.sum()))
+            grad -= weight * (xs.T @ (p_rel - p_all))
+        return total, grad
+
+    w0 = np.zeros(len(data.features))
+    result = minimize(loss, w0, jac=True, method="L-BFGS-B", options={"maxiter": 300})
+    return {
+        "features": list(data.features),
+        "mean": mean.tolist(),
+        "scale": scale.tolist(),
+        "weights": result.x.tolist(),
+        "bias": 0.0,
+    }
+
+
+def linear_scores(model: dict[str, Any], x: np.ndarray) -> np.ndarray:
+    mean, scale, w = (np.asarray(model[k]) for k in ("mean", "scale", "weights"))
+    return ((x - mean) / scale) @ w
+
+
+def lambdamart(data: Data, train: list[int], weights: np.ndarray, rounds: int = ROUNDS) -> Any:
+    import lightgbm as lgb
+
+    idx = np.concatenate([np.arange(data.starts[i], data.starts[i + 1]) for i in train])
+    sizes = [int(data.starts[i + 1] - data.starts[i]) for i in train]
+    row_weights = np.concatenate(
+        [np.full(s, weights[i]) for i, s in zip(train, sizes, strict=True)]
+    )
+    dataset = lgb.Dataset(
+        data.x[idx],
+        data.label[idx],
+        group=sizes,
+        weight=row_weights,
+        feature_name=list(data.features),
+    )
+    return lgb.train(LGB_PARAMS, dataset, num_boost_round=rounds)
+
+
+def trees_document(booster: Any, features: list[str]) -> dict[str, Any]:
+    """LightGBM's trees in the shipped format (``graph.memory.read.ranker.model``)."""
+    dump = booster.dump_model()
+    trees = []
+    for info in dump["tree_info"]:
+        nodes: list[list[float]] = []
+
+        def visit(node: dict[str, Any], depth: int, nodes: list[list[float]] = nodes) -> int:
+            me = len(nodes)
+            if "leaf_value" in node:
+                nodes.append([-1, 0.0, 0, 0, float(node["leaf_value"])])
+                return depth
+            if node["decision_type"] != "<=":
+                raise SystemExit(f"unsupported split {node['decision_type']}")
+            nodes.append(
+                [
+                    int(node["split_feature"]),
+                    float(node["threshold"]),
+                    0,
+                    0,
+                    float(node["internal_value"]),
+                ]
+            )
+            d1 = visit(node["left_child"], depth + 1)
+            nodes[me][2] = me + 1
+            nodes[me][3] = len(nodes)
+            d2 = visit(node["right_child"], depth + 1)
+            return max(d1, d2)
+
+        depth = visit(info["tree_structure"], 1)
+        trees.append({"nodes": nodes, "depth": depth})
+    return {"features": features, "trees": trees}
+
+
+# ---------------------------------------------------------------- cross-validation
+
+
+RANKERS = ("vector", "formula", "linear", "lambdamart")
+
+
+def list_weights(data: Data, power: float) -> np.ndarray:
+    """Each list's weight: 1 / (its benchmark's lists) ** power, scaled to mean 1."""
+    counts: dict[str, int] = defaultdict(int)
+    for m in data.meta:
+        counts[m["bench"]] += 1
+    w = np.asarray([1.0 / counts[m["bench"]] ** power for m in data.meta])
+    return w / w.mean()
+
+
+def cross_validate(data: Data, folds: int, power: float, rounds: int) -> dict[str, np.ndarray]:
+    """Held-out scores of every row for the formula, linear and LambdaMART rankers."""
+    locomo_groups = sorted({m["group"] for m in data.meta if family(m["bench"]) == "locomo"})
+    fold = np.asarray([fold_of(m["group"], folds, locomo_groups) for m in data.meta])
+    weights = list_weights(data, power)
+    formula_col = data.features.index("formula")
+    out = {
+        "formula": data.x[:, formula_col].copy(),
+        "linear": np.zeros(len(data.x)),
+        "lambdamart": np.zeros(len(data.x)),
+    }
+    for f in range(folds):
+        t = time.perf_counter()
+        train = [i for i in range(data.lists) if fold[i] != f]
+        test = [i for i in range(data.lists) if fold[i] == f]
+        if not test:
+            continue
+        rows = np.concatenate([np.arange(data.starts[i], data.starts[i + 1]) for i in test])
+        linear = softmax_linear(data, train, weights)
+        out["linear"][rows] = linear_scores(linear, data.x[rows])
+        booster = lambdamart(data, train, weights, rounds)
+        out["lambdamart"][rows] = booster.predict(data.x[rows])
+        print(
+            f"fold {f + 1}/{folds}: {len(train)} lists to train, {len(test)} held out ({time.perf_counter() - t:.0f} s)",
+            flush=True,
+        )
+    return out
+
+
+def table(data: Data, scores: dict[str, np.ndarray]) -> dict[str, dict[str, dict[str, float]]]:
+    """bench/direction → ranker → {"R@k": mean, "pool": ceiling, "n": lists}."""
+    cells: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for i, m in enumerate(data.meta):
+        key = f"{m['bench']} {m['direction']}"
+        k = MAIN_K[family(m["bench"])]
+        rows = data.rows(i)
+        for name, s in scores.items():
+            order = np.lexsort((np.arange(rows.stop - rows.start), -s[rows]))
+            for kk in sorted({2, 5, 10, k} if family(m["bench"]) != "locomo" else {5, 10, 20}):
+                cells[key][f"{name} R@{kk}"].append(recall_at(order, m, kk))
+        for kk, v in m["vector"].items():
+            cells[key][f"vector {kk}"].append(v)
+        cells[key]["pool"].append(pool_recall(m))
+    return {
+        key: {name: {"mean": float(np.mean(v)), "n": len(v)} for name, v in by.items()}
+        for key, by in cells.items()
+    }
+
+
+def print_table(result: dict[str, dict[str, dict[str, float]]]) -> None:
+    print("\n| benchmark | k | lists | vector | formula | linear | LambdaMART | pool |")
+    print("|---|---|---|---|---|---|---|---|")
+    for key in sorted(result):
+        k = MAIN_K[family(key.split(" ")[0])]
+        cells = result[key]
+        n = cells["pool"]["n"]
+        values = [cells.get(f"{r} R@{k}", {"mean": float("nan")})["mean"] for r in RANKERS]
+        best = max(values[1:])
+        shown = [
+            f"**{v:.3f}**" if v == best and i > 0 else f"{v:.3f}" for i, v in enumerate(values)
+        ]
+        print(f"| {key} | {k} | {n} | {' | '.join(shown)} | {cells['pool']['mean']:.3f} |")
+
+
+# ---------------------------------------------------------------- the shipped model
+
+
+def platt(raw: np.ndarray, label: np.ndarray) -> tuple[float, float]:
+    """``sigmoid(a·raw + b)`` fitted to the labels (held-out scores)."""
+
+    def loss(p: np.ndarray) -> tuple[float, np.ndarray]:
+        z = p[0] * raw + p[1]
+        q = 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
+        eps = 1e-12
+        value = -float(np.sum(label * np.log(q + eps) + (1 - label) * np.log(1 - q + eps)))
+        g = q - label
+        return value, np.asarray([float(g @ raw), float(g.sum())])
+
+    result = minimize(loss, np.asarray([1.0, 0.0]), jac=True, method="L-BFGS-B")
+    return float(result.x[0]), float(result.x[1])
+
+
+def shipped_document(
+    data: Data,
+    kind: str,
+    oof: np.ndarray,
+    power: float,
+    rounds: int,
+    cv: dict[str, Any],
+) -> dict[str, Any]:
+    weights = list_weights(data, power)
+    everything = list(range(data.lists))
+    a, b = platt(oof, data.label)
+    doc: dict[str, Any] = {
+        "format": "hippograph.ranker",
+        "format_version": 1,
+        "name": f"shipped-{kind}",
+        "version": 1,
+        "features": list(data.features),
+        "calibration": {"a": a, "b": b},
+    }
+    if kind == "linear":
+        doc["linear"] = softmax_linear(data, everything, weights)
+    else:
+        doc["trees"] = trees_document(
+            lambdamart(data, everything, weights, rounds), list(data.features)
+        )
+    benches = sorted({m["bench"] for m in data.meta})
+    doc["trained"] = {
+        "at": datetime.now(UTC).strftime("%Y-%m-%d"),
+        "by": "python -m tests.bench.rank_train",
+        "lists": data.lists,
+        "rows": len(data.x),
+        "benchmarks": benches,
+        "list_weight_power": power,
+        "rounds": rounds if kind != "linear" else None,
+        "params": {k: v for k, v in LGB_PARAMS.items() if k not in ("verbose", "num_threads")}
+        if kind != "linear"
+        else None,
+        "cross_validated": cv,
+    }
+    return doc
+
+
+def main(args: argparse.Namespace) -> None:
+    data = load(Path(args.data), args.only)
+    print(
+        f"{data.lists} lists, {len(data.x)} rows, {len(data.features)} features; {args.folds} folds",
+        flush=True,
+    )
+    scores = cross_validate(data, args.folds, args.power, args.rounds)
+    result = table(data, scores)
+    print_table(result)
+    summary = {
+        key: {
+            r: round(cells[f"{r} R@{MAIN_K[family(key.split(' ')[0])]}"]["mean"], 4)
+            for r in RANKERS
+            if f"{r} R@{MAIN_K[family(key.split(' ')[0])]}" in cells
+        }
+        | {"pool": round(cells["pool"]["mean"], 4), "lists": cells["pool"]["n"]}
+        for key, cells in result.items()
+    }
+    if args.json:
+        Path(args.json).write_text(json.dumps({"table": result, "summary": summary}, indent=1))
+    if args.write:
+        doc = shipped_document(
+            data, args.model, scores[args.model], args.power, args.rounds, summary
+        )
+        Path(args.write).write_text(json.dumps(doc, separators=(",", ":")) + "\n")
+        size = Path(args.write).stat().st_size
+        print(f"wrote {args.write} ({args.model}, {size / 1024:.0f} KB)")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default=str(ROOT / ".bench" / "rank"))
+    parser.add_argument("--only", default=None, help="comma list of list files (e.g. locomo-facts)")
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="LambdaMART boosting rounds")
+    parser.add_argument(
+        "--power", type=float, default=0.5, help="list weight 1/(benchmark's lists)**power"
+    )
+    parser.add_argument("--model", choices=("linear", "lambdamart"), default="lambdamart")
+    parser.add_argument(
+        "--write",
+        default=None,
+        metavar="PATH",
+        help=f"write the model (e.g. {SHIPPED.relative_to(ROOT)})",
+    )
+    parser.add_argument("--json", default=None, metavar="OUT")
+    args = parser.parse_args(argv)
+    args.only = args.only.split(",") if args.only else None
+    return args
+
+
+Runner = Callable[[argparse.Namespace], None]
+
+if __name__ == "__main__":
+    main(parse_args())
