@@ -60,7 +60,14 @@ async def load_demo(
         await memory.admin.remember(
             agent_id,
             entities=story.ENTITIES,
-            facts=[replace(f, id=local_id(agent_id, f.id)) for f in story.FACTS],
+            facts=[
+                replace(
+                    f,
+                    id=local_id(agent_id, f.id),
+                    event_ids=[str(local_id(agent_id, e)) for e in f.event_ids],
+                )
+                for f in story.FACTS
+            ],
             relations=[
                 replace(r, evidence_fact_id=local_id(agent_id, r.evidence_fact_id))
                 for r in story.RELATIONS

@@ -31,7 +31,7 @@ __all__ = [
 AGENT = "demo"
 SPEAKER = "Guilherme Maturana"
 RETRACTED_FACT_ID = "helena-porto"
-SEED_VERSION = 2
+SEED_VERSION = 3
 
 
 def _at(text: str) -> datetime:
@@ -112,6 +112,7 @@ FACTS: list[StructuredFact] = [
         importance=0.5,
         id=RETRACTED_FACT_ID,
         categories=["family", "places"],
+        event_ids=["event-porto"],
     ),
     StructuredFact(
         "Helena Maturana mora em Braga, perto da universidade",
@@ -120,6 +121,7 @@ FACTS: list[StructuredFact] = [
         importance=0.5,
         id="helena-braga",
         categories=["family", "places"],
+        event_ids=["event-correction"],
     ),
     StructuredFact(
         "Guilherme has a beagle called Pipoca",
@@ -207,7 +209,8 @@ RELATIONS: list[StructuredRelation] = [
     StructuredRelation("Guilherme Maturanna", "Lisboa", "spoke_in", strength=0.4),
 ]
 
-# Background chat that is only kept as events (the audit trail), not extracted.
+# Background chat kept as events (the audit trail), not extracted: Helena's two facts above name
+# them as their source (FROM_EVENT), so the retracted one's turn reads as earlier.
 EVENTS: list[StructuredEvent] = [
     StructuredEvent(
         "My sister Helena lives in Porto, I think.",

@@ -1,6 +1,6 @@
 // Every retrieval signal in ONE statement (one round trip instead of eight): semantic facts (first index over-fetch round, or the exact scan), keyword facts (first full-text round), the hop-decayed traversal from the planner's entities (the graph signal), aggregation by entity type, semantic and keyword events, observations, and the planner's 1-hop expansion. Each part is a CALL {} subquery switched off by its parameters (an empty UNWIND); the caller re-runs a part alone (read/semantic_*, read/keyword_*) when its first round was not enough. The traversal's hop bound is fixed in the file and cut by $max_hops. Spreading activation from the best facts is a statement of its own (traversal/spreading_activation).
 // params: $agent_id string, $as_of datetime|null, $vector list<float>, $min_confidence float, $now datetime, $half_life_days float, $sem_index bool, $sem_k int, $sem_min_score float (index scale), $sem_limit int, $q string (escaped Lucene, "" = off), $kw_k int, $kw_limit int, $seeds list<{key string, named bool}> (a key '' matches nothing), $max_entities int, $max_hops int, $hop_decay float, $query_bonus float, $graph_pool int, $graph_budget int, $graph_scan int, $graph_limit int, $types list<string> ([''] = off), $agg_pool int, $agg_limit int, $events bool, $ev_q string (escaped Lucene, "" = off), $ev_index bool, $ev_k int, $ev_min_score float, $ev_limit int, $ev_kw_k int, $ev_kw_limit int, $obs bool, $obs_min_score float, $obs_limit int, $named list<string> ('' matches nothing), $expand_limit int, $relation_terms list<string> (the question's relation stems, padded with a never-matching "\u0000")
-// returns: facts list<fact map> (each distinct fact once; times as integer microseconds since the epoch), hits list<{signal string, id string, score float, semantic float (index scale), hops int|null}>, sem_fetched int, sem_floor float|null, kw_fetched int, events list<event map>, event_hits list<{signal, id, score, semantic}>, ev_fetched int, ev_floor float|null, ev_kw_fetched int, observations list<{id, text, kind, score}>, neighbours list<{key, name, type, strength}>, relation_answers list<string> (ids of the facts that evidence a named entity's relationship whose type has a word starting with a relation term)
+// returns: facts list<fact map> (each distinct fact once; times as integer microseconds since the epoch), hits list<{signal string, id string, score float, semantic float (index scale), hops int|null}>, sem_fetched int, sem_floor float|null, kw_fetched int, events list<event map> (superseded bool: every fact extracted from the turn is closed as of $as_of), event_hits list<{signal, id, score, semantic}>, ev_fetched int, ev_floor float|null, ev_kw_fetched int, observations list<{id, text, kind, score}>, neighbours list<{key, name, type, strength}>, relation_answers list<string> (ids of the facts that evidence a named entity's relationship whose type has a word starting with a relation term)
 CALL {
   UNWIND CASE WHEN $sem_index THEN [1] ELSE [] END AS go
   CALL db.index.vector.queryNodes('fact_embedding', $sem_k, $vector) YIELD node, score
@@ -207,7 +207,13 @@ CALL {
     WITH all
     UNWIND all AS r
     WITH DISTINCT r.v AS v
-    RETURN collect(v {.id, .text, .speaker, occurred_at: v.occurred_at.epochSeconds * 1000000 + v.occurred_at.microsecond}) AS events
+    // superseded: every fact extracted from the turn (FROM_EVENT) that was known at $as_of is
+    // closed by then (valid_to / invalidated_at: updated or retracted), and there is one
+    WITH v, [(f)-[:FROM_EVENT]->(v) WHERE $as_of IS NULL OR f.created_at <= $as_of |
+             CASE WHEN $as_of IS NULL THEN f.valid_to IS NULL AND f.invalidated_at IS NULL
+               ELSE coalesce(f.valid_to > $as_of, true) AND coalesce(f.invalidated_at > $as_of, true) END] AS open
+    RETURN collect(v {.id, .text, .speaker, occurred_at: v.occurred_at.epochSeconds * 1000000 + v.occurred_at.microsecond,
+           superseded: size(open) > 0 AND none(o IN open WHERE o)}) AS events
   }
   RETURN events, [r IN all | {signal: r.signal, id: r.v.id, score: r.score, semantic: r.semantic}] AS event_hits
 }

@@ -140,6 +140,11 @@ class EventHit:
     speaker: str | None = strawberry.field(description="Who said it.")
     occurred_at: datetime | None = strawberry.field(description="When.")
     score: float = strawberry.field(description="Relevance score.")
+    superseded: bool = strawberry.field(
+        description="Every fact extracted from this turn is closed as of the query's `asOf` "
+        "(updated by a later message or retracted): what was said then, no longer what holds. "
+        "Such a turn is ranked lower and marked in `context` as earlier, since updated."
+    )
 
 
 @strawberry.type(description="A consolidated pattern relevant to the query.")
@@ -217,6 +222,7 @@ def retrieve_result_from(
                 speaker=e.speaker,
                 occurred_at=e.occurred_at,
                 score=e.score,
+                superseded=e.superseded,
             )
             for e in r.events
         ],

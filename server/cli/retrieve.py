@@ -159,7 +159,10 @@ def _as_json(result: Any) -> str:
                 }
                 for f in result.facts
             ],
-            "events": [{"id": e.id, "text": e.text, "score": e.score} for e in result.events],
+            "events": [
+                {"id": e.id, "text": e.text, "score": e.score, "superseded": e.superseded}
+                for e in result.events
+            ],
             "plan": result.plan.to_dict(),
             "total_candidates": result.total_candidates,
             "duration_ms": result.duration_ms,

@@ -48,7 +48,13 @@ async def retrieve_context(m: Memory, agent_id: str, inp: RetrieveContext) -> di
                 for f in r.facts
             ],
             "events": [
-                {"id": e.id, "text": e.text, "speaker": e.speaker, "occurred_at": e.occurred_at}
+                {
+                    "id": e.id,
+                    "text": e.text,
+                    "speaker": e.speaker,
+                    "occurred_at": e.occurred_at,
+                    "superseded": e.superseded,
+                }
                 for e in r.events
             ],
             "observations": [{"id": o.id, "text": o.text} for o in r.observations],

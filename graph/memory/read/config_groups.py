@@ -124,7 +124,8 @@ class ScoringConfig:
     # (updated or retracted: ``EventHit.superseded``) keeps this share of its score, so the
     # turns of what holds rank above what was said before (``past_turns``; 1 = no demotion,
     # the context marks such a turn as earlier either way).
-    past_turn_factor: float = option(0.5, 0.0, 1.0)
+    # Measured: tests/bench/past_turns.py (docs/benchmarks.md).
+    past_turn_factor: float = option(0.8, 0.0, 1.0)
     # The order: ``learned`` (the shipped model over every candidate's features, or the
     # tenant's own, graph/memory/read/ranker) or ``formula`` (the weighted formula above).
     # Both keep the formula's score as the cut (``min_score``) and as a feature.

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EventHit, ObservationHit, ScoredFact
+from graph.memory.read.past_turns import turn_label
 
 __all__ = ["FormattedContext", "count_tokens", "format_context", "snippet"]
 
@@ -161,13 +162,14 @@ def _event_lines(
     counter: Callable[[str], int],
     remaining: float,
 ) -> list[str]:
-    """The snippets' lines within ``remaining`` tokens (the section's heading counted)."""
+    """The snippets' lines within ``remaining`` tokens (the section's heading counted), each
+    dated; a superseded turn is marked as earlier (``past_turns.turn_label``)."""
     event_lines: list[str] = []
     spent = counter("Relevant conversations:")
     for ev in events:
-        date = f"({ev.occurred_at.date().isoformat()}) " if ev.occurred_at else ""
         speaker = f"{ev.speaker}: " if ev.speaker else ""
-        line = f"- {date}{speaker}{snippet(ev.text, config.context.event_snippet_chars)}"
+        text = snippet(ev.text, config.context.event_snippet_chars)
+        line = f"- {turn_label(ev)}{speaker}{text}"
         cost = counter(line)
         if spent + cost > remaining:
             break

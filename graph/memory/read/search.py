@@ -109,6 +109,7 @@ def event_from_row(row: dict[str, Any]) -> EventHit:
         text=row.get("text") or "",
         speaker=row.get("speaker"),
         occurred_at=_native(row.get("occurred_at")),
+        superseded=bool(row.get("superseded")),
     )
 
 

@@ -55,7 +55,7 @@ FLAT_DEFAULTS: dict[str, Any] = {
     "min_score": 0.15,
     "semantic_floor": 0.0,
     "language_gap": 0.0,
-    "past_turn_factor": 0.5,
+    "past_turn_factor": 0.8,
     "ranker": "learned",
     "topk_facts": 20,
     "topk_events": 8,

@@ -1457,6 +1457,7 @@ class AsyncHippographClient(AsyncBase):
                   speaker
                   occurredAt
                   score
+                  superseded
                 }
                 observations {
                   id

@@ -1455,6 +1455,7 @@ class HippographClient(SyncBase):
                   speaker
                   occurredAt
                   score
+                  superseded
                 }
                 observations {
                   id

@@ -61,6 +61,7 @@ class RetrieveRetrieveEvents(BaseModel):
     speaker: Optional[str]
     occurred_at: Optional[datetime] = Field(alias="occurredAt")
     score: float
+    superseded: bool
 
 
 class RetrieveRetrieveObservations(BaseModel):
