@@ -1,4 +1,5 @@
-"""The typed GraphQL context: one per request, built by the HTTP view (or by tests)."""
+"""The typed GraphQL context: one per HTTP request or WebSocket operation, built by the view
+(or by tests)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,15 @@ __all__ = ["Context", "Info"]
 class Context:
     """Everything a resolver may touch: the process's :class:`Memory` (built by
     ``server.composition.build_memory``), the caller, ``readiness`` for ``health`` and the
-    process's :class:`ChangeFeed` for ``memoryChanged``. Over a WebSocket one context serves
-    the connection: ``connection_params`` is the ``connection_init`` payload."""
+    process's :class:`ChangeFeed` for ``memoryChanged``.
+
+    Each HTTP request and each operation of a WebSocket gets its own context, so its
+    DataLoaders (``loaders``) cache for that operation only and its ``principal`` is the key
+    resolved for it (``connection_params``: the socket's ``connection_init`` payload).
+    ``rate_take(cost)`` takes more of the key's rate budget (0 when granted, else the seconds
+    to wait; the request or operation itself took one already); ``recheck()`` resolves the
+    caller's key again (None: it is refused now) for what outlives the operation's start (a
+    subscription)."""
 
     memory: Memory
     principal: Principal
@@ -31,6 +39,8 @@ class Context:
     request: HTTPConnection | None = None  # the HTTP request or the WebSocket
     changes: ChangeFeed | None = None
     connection_params: dict[str, Any] | None = None
+    rate_take: Callable[[int], float] | None = None
+    recheck: Callable[[], Awaitable[Principal | None]] | None = None
     loaders: Loaders = field(init=False)
 
     def __post_init__(self) -> None:

@@ -332,6 +332,8 @@ class Mutation:
         if confirm_agent_id != str(agent_id):
             raise ApiError(ErrorCode.BAD_INPUT, "confirmAgentId does not repeat agentId")
         report = await info.context.memory.erase(erase_target(str(agent_id), everything=True))
+        if info.context.changes is not None:  # its subscribers here hear of it at once
+            info.context.changes.erased(str(agent_id))
         return ErasePayload(summary=erase_summary_from(report), errors=[])
 
     @admin_mutation(

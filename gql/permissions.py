@@ -12,6 +12,7 @@ from graphql import OperationType
 from strawberry.permission import BasePermission, PermissionExtension
 from strawberry.types import Info
 
+from graph.executor import Executor
 from graph.tenancy import may_access
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "agent_field",
     "agent_mutation",
     "agent_subscription",
+    "may_read",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -50,6 +52,17 @@ class Principal:
 
 ANONYMOUS = Principal(tenant="anonymous")
 LOCAL_ADMIN = Principal(tenant="local", all_agents=True, admin=True)
+
+
+async def may_read(executor: Executor, principal: Principal, agent_id: str) -> bool:
+    """Whether ``principal`` may read ``agent_id`` (what :class:`AgentAccess` grants a query:
+    the key covers the id and, unless it is an admin key, the agent belongs to its tenant;
+    nothing is claimed)."""
+    if not principal.can_access(agent_id):
+        return False
+    return principal.admin or await may_access(
+        executor, principal.tenant, agent_id, named=agent_id in principal.agents, claim=False
+    )
 
 
 class AgentAccess(BasePermission):

@@ -1,5 +1,5 @@
-"""The rate budget of a GraphQL operation: a request through the HTTP middleware takes one
-request of its key's budget; an operation that runs several expensive fields (mutations,
+"""The rate budget of a GraphQL operation: a request through the HTTP middleware, or an
+operation sent over a WebSocket, takes one request of its key's budget; an operation that runs several expensive fields (mutations,
 ``retrieve``, ``neighborhood``; aliases count, fragments expanded) takes the rest here, before
 execution, or is refused whole with ``RATE_LIMITED`` (see server/limits.py)."""
 
@@ -134,8 +134,9 @@ def mutation_fields(document: DocumentNode, operation_name: str | None) -> int:
 class MutationRateLimit(SchemaExtension):
     """Each top-level mutation field, and each expensive query field (``retrieve``,
     ``neighborhood``), takes one request of the key's rate budget, a ``retrieve`` that reranks
-    with the process's LLM ``rerank_cost``: the HTTP middleware took one for the request, this
-    takes the rest before execution (``{ a: retrieve(...) b: retrieve(...) }`` costs two, ten
+    with the process's LLM ``rerank_cost``: the HTTP middleware (or the WebSocket handler) took
+    one for the request (the operation), this takes the rest through the context's
+    ``rate_take`` before execution (``{ a: retrieve(...) b: retrieve(...) }`` costs two, ten
     with an LLM reranking) or refuses the whole operation with RATE_LIMITED."""
 
     def __init__(self, rerank_cost: int) -> None:
@@ -143,8 +144,7 @@ class MutationRateLimit(SchemaExtension):
 
     def on_execute(self) -> Iterator[None]:
         ctx = self.execution_context
-        request = getattr(ctx.context, "request", None)
-        take = getattr(getattr(request, "state", None), "rate_take", None)
+        take = getattr(ctx.context, "rate_take", None)
         if take is not None and ctx.graphql_document is not None:
             memory = getattr(ctx.context, "memory", None)
             reranking = (

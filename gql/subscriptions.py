@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Annotated
 
 import strawberry
@@ -12,9 +12,12 @@ from strawberry.types.graphql import OperationType
 
 from gql.context import Info
 from gql.errors import ApiError, ErrorCode
-from gql.permissions import agent_subscription
+from gql.permissions import Principal, agent_subscription, may_read
 from gql.types.change import MemoryChange
+from graph.errors import GraphUnavailable
+from graph.executor import Executor
 from graph.memory.changes import TooManySubscriptions, decode_cursor
+from graph.tenancy import agent_owner
 
 __all__ = ["Subscription", "WebSocketOnly"]
 
@@ -44,7 +47,9 @@ class Subscription:
         description="The agent's memory changes as they happen: facts added, updated, "
         "invalidated, forgotten, erasures and entity merges. Starts now, or from `since`. "
         "Read from the database, so changes made through any API process arrive within about "
-        "a second (the server's `subscription_poll_s`)."
+        "a second (the server's `subscription_poll_s`). Completes after an ERASED change of "
+        "scope `agent`; ends with FORBIDDEN once the key is revoked or loses the agent "
+        "(re-checked every `subscription_recheck_s`)."
     )
     async def memory_changed(
         self,
@@ -64,9 +69,44 @@ class Subscription:
         if feed is None:
             raise ApiError(ErrorCode.UNAVAILABLE, "Subscriptions are not served here.")
         position = decode_cursor(since) if since is not None else None
-        principal = info.context.principal
+        principal, agent = info.context.principal, str(agent_id)
+        # The stream follows the agent while it belongs to the owner it has now.
+        owner = await agent_owner(info.context.executor, agent)
+        named = owner is None and agent in principal.agents  # an unowned id the key names
+        if not (principal.admin or owner == principal.tenant or named):
+            raise ApiError(ErrorCode.FORBIDDEN, "This API key may not access that agent.")
         key = principal.key_id or f"{principal.tenant}:local"
+        check = _rechecked(info.context.executor, info.context.recheck, agent)
         try:
-            return feed.open(str(agent_id), key, position, MemoryChange.from_change)
+            return feed.open(
+                agent, key, position, MemoryChange.from_change, tenant=owner, check=check
+            )
         except TooManySubscriptions as exc:
             raise ApiError(ErrorCode.RATE_LIMITED, str(exc)) from None
+
+
+def _rechecked(
+    executor: Executor,
+    recheck: Callable[[], Awaitable[Principal | None]] | None,
+    agent_id: str,
+) -> Callable[[], Awaitable[None]] | None:
+    """The stream's periodic check: the caller's key resolved again must still reach the
+    agent, else the subscription ends with ``FORBIDDEN``. An outage ends nothing (the next
+    check asks again)."""
+    if recheck is None:
+        return None
+
+    async def check() -> None:
+        try:
+            principal = await recheck()
+            allowed = principal is not None and await may_read(executor, principal, agent_id)
+        except GraphUnavailable:
+            return
+        if not allowed:
+            raise ApiError(
+                ErrorCode.FORBIDDEN,
+                "This API key was revoked or may no longer access that agent; "
+                "the subscription ended.",
+            )
+
+    return check

@@ -19,12 +19,18 @@ from __future__ import annotations
 from graph.errors import BadInput
 from graph.executor import Executor
 
-__all__ = ["claim_agents", "may_access"]
+__all__ = ["agent_owner", "claim_agents", "may_access"]
 
 
 async def _owner(executor: Executor, agent_id: str) -> tuple[bool, str | None]:
     rows = await executor.run("tenancy/agent_owner", {"agent_id": agent_id}, read=True)
     return (True, rows[0]["tenant"]) if rows else (False, None)
+
+
+async def agent_owner(executor: Executor, agent_id: str) -> str | None:
+    """The tenant owning ``agent_id``; None when no tenant does (never used, released by an
+    erase, or legacy data without a tenant)."""
+    return (await _owner(executor, agent_id))[1]
 
 
 async def _claim(executor: Executor, agent_id: str, tenant: str, named: bool) -> str | None:

@@ -5,9 +5,11 @@ idempotent schema step; requests reach them through ``app.state.memory`` (a
 :class:`graph.memory.facade.Memory` from ``server.composition.build_memory``). With
 ``worker_enabled`` the lifespan also runs the background job worker in-process. Middleware order
 (outermost first): Host/Origin guard (server/origin.py) → request body size limit →
-WebSocket Origin guard → authentication + per-key rate limit → routes. ``/graphql`` also
-accepts WebSocket upgrades (graphql-transport-ws) for the ``memoryChanged`` subscription,
-fed by one poller per agent and process (``graph.memory.changes``).
+WebSocket Origin guard → authentication + per-key rate limit (and the sockets' caps) →
+routes. ``/graphql`` also accepts WebSocket upgrades (graphql-transport-ws) for the
+``memoryChanged`` subscription, fed by one poller per agent (and its tenant) and process
+(``graph.memory.changes``), and for queries and mutations, under HTTP's rules
+(``server.graphql_view``).
 """
 
 from __future__ import annotations
@@ -17,41 +19,30 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import timedelta
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
-from starlette.websockets import WebSocket
-from strawberry.asgi import ASGIWebSocketAdapter, GraphQL
-from strawberry.exceptions import ConnectionRejectionError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
-from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import (
-    BaseGraphQLTransportWSHandler,
-)
-from strawberry.types.unset import UNSET, UnsetType
 
-from gql.context import Context
-from gql.graphiql import ASSETS_PATH, graphiql_html
-from gql.graphiql import HEADERS as GRAPHIQL_HEADERS
-from gql.permissions import ANONYMOUS
+from gql.graphiql import ASSETS_PATH
 from gql.schema import QueryLimits, build_schema
 from graph.errors import GraphError
 from graph.memory.changes import ChangeFeed
 from graph.memory.warm_start import WarmStart, warm_start
 from graph.schema import ensure_schema
-from server.auth import ApiKeyStore, AuthMiddleware, Refusal, is_loopback, key_from_headers
+from server.auth import ApiKeyStore, AuthMiddleware, is_loopback
 from server.breaker import BreakerExecutor
 from server.browser_guide import browser_guide_routes
 from server.composition import Memory, build_memory, connect_executor
 from server.explorer import OptionalStaticFiles, explorer_routes
-from server.health import PublicReadiness, Warming, healthz, metrics, readiness, readyz
+from server.graphql_view import HippographGraphQL
+from server.health import PublicReadiness, Warming, healthz, metrics, readyz
 from server.limits import AuthFailureLimiter, BodySizeLimit, RateLimiter, parse_networks
 from server.mcp.http import McpHttp
 from server.origin import HostGuard, WebSocketOriginGuard, host_guard_enabled
 from server.settings import Settings, get_settings
+from server.sockets import SocketSlots
 from server.tracing_setup import configure_tracing, stop_tracing
 from server.transfer_routes import EXPORT_PATH, IMPORT_PATH, export_routes
 from server.worker import start_worker, stop_worker
@@ -72,84 +63,6 @@ async def _warm_up(mem: Memory, warming: Warming) -> None:
         ", ".join(f"{k} {v:.1f} s" for k, v in report.seconds.items()),
     )
     warming.report = report
-
-
-class RefusingWebSocketAdapter(ASGIWebSocketAdapter):
-    """Strawberry's WebSocket adapter; a connection refused at ``connection_init`` closes with
-    the refusal's code and reason (set by :meth:`HippographGraphQL.on_ws_connect`) instead of
-    a bare 4403 "Forbidden"."""
-
-    async def close(self, code: int, reason: str) -> None:
-        refusal = self.ws.scope.get("state", {}).get("refusal")
-        if code == 4403 and isinstance(refusal, Refusal):
-            code = 4000 + refusal.status
-            reason = f"{refusal.code}: {refusal.message}".encode()[:123].decode(errors="ignore")
-        await super().close(code, reason)
-
-
-class CodedTransportWS(BaseGraphQLTransportWSHandler[Context, None]):
-    """Strawberry's graphql-transport-ws handler; the few errors strawberry raises itself
-    (the per-connection subscription limit) get a code like every other error."""
-
-    async def send_message(self, message: Any) -> None:
-        if message.get("type") == "error":
-            for error in message.get("payload") or []:
-                ext = error.setdefault("extensions", {})
-                limit = error.get("message") == "Subscription limit reached"
-                ext.setdefault("code", "RATE_LIMITED" if limit else "BAD_INPUT")
-        await super().send_message(message)
-
-
-class HippographGraphQL(GraphQL[Context, None]):
-    """The strawberry ASGI view with our typed context and GraphiQL page; over WebSocket
-    (graphql-transport-ws) it serves subscriptions."""
-
-    websocket_adapter_class = RefusingWebSocketAdapter  # type: ignore[assignment]
-    graphql_transport_ws_handler_class = CodedTransportWS
-
-    async def get_context(self, request: Request | WebSocket, response: Any = None) -> Context:  # type: ignore[override]
-        memory: Memory = request.app.state.memory
-        principal = getattr(request.state, "principal", ANONYMOUS)
-
-        async def ready() -> dict[str, Any]:
-            return await readiness(memory, request.app.state.warming)
-
-        return Context(
-            memory=memory,
-            principal=principal,
-            readiness=ready,
-            request=request,
-            changes=getattr(request.app.state, "change_feed", None),
-        )
-
-    async def on_ws_connect(self, context: Context) -> UnsetType | dict[str, object] | None:
-        """Authenticates a WebSocket whose upgrade carried no key: the ``connection_init``
-        payload's ``Authorization: Bearer <key>``, ``X-API-Key`` or ``apiKey``. A refusal
-        closes the connection with 4000 + its HTTP status (4401, 4403, 4429, 4503) and a
-        reason starting with its error code."""
-        assert context.request is not None
-        state = context.request.scope.setdefault("state", {})
-        authenticate = state.get("authenticate")
-        if authenticate is None:  # the upgrade's headers were checked (or auth is off)
-            return UNSET
-        params = {str(k).lower(): v for k, v in (context.connection_params or {}).items()}
-        if isinstance(params.get("apikey"), str):
-            params.setdefault("x-api-key", params["apikey"])
-        key = key_from_headers({k: v for k, v in params.items() if isinstance(v, str)})
-        principal, refusal = await authenticate(key)
-        if refusal is not None:
-            state["refusal"] = refusal
-            raise ConnectionRejectionError()
-        context.principal = principal
-        return UNSET
-
-    @property
-    def graphql_ide_html(self) -> str:
-        return graphiql_html()
-
-    async def render_graphql_ide(self, request: Request) -> Response:
-        """The page, with headers that forbid framing it (see gql/graphiql.py)."""
-        return HTMLResponse(self.graphql_ide_html, headers=GRAPHIQL_HEADERS)
 
 
 def query_limits(settings: Settings) -> QueryLimits:
@@ -216,6 +129,7 @@ def _lifespan(
             poll_s=settings.subscription_poll_s,
             lookback_s=settings.subscription_lookback_s,
             max_per_key=settings.max_subscriptions_per_key,
+            recheck_s=settings.subscription_recheck_s,
         )
         try:
             await ensure_schema(mem.executor, mem.embedder.dimensions)
@@ -250,8 +164,10 @@ def _routes(settings: Settings, mcp: McpHttp) -> list[BaseRoute]:
         graphql_ide="graphiql",
         allow_queries_via_get=False,
         subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
-        connection_init_wait_timeout=timedelta(seconds=10),
+        connection_init_wait_timeout=timedelta(seconds=settings.socket_init_timeout_s),
         max_subscriptions_per_connection=settings.max_subscriptions_per_connection,
+        max_message_bytes=settings.max_body_bytes,
+        socket_idle_s=settings.socket_idle_timeout_s,
     )
     return [
         Route("/healthz", healthz),
@@ -293,6 +209,7 @@ def _middleware(settings: Settings) -> list[Middleware]:
                 settings.auth_failures_per_address_per_minute, settings.api_processes
             ),
             trusted_proxies=parse_networks(settings.trusted_proxies),
+            sockets=SocketSlots(settings.max_sockets_per_key, settings.max_sockets_per_address),
             paths=(
                 "/graphql",
                 "/mcp",

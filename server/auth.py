@@ -17,12 +17,12 @@ import secrets
 import time
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from gql.errors import RETRY_AFTER_S
 from gql.permissions import LOCAL_ADMIN, Principal
@@ -33,9 +33,11 @@ from server.limits import (
     AuthFailureLimiter,
     Network,
     RateLimiter,
+    Refusal,
     client_address,
-    json_error,
+    rate_limited,
 )
+from server.sockets import SocketSession, SocketSlots
 
 __all__ = [
     "ApiKeyInfo",
@@ -50,6 +52,7 @@ __all__ = [
 
 KEY_PREFIX = "hg_"
 CACHE_TTL_S = 30.0
+SOCKET_PROTOCOL = "graphql-transport-ws"
 
 
 def generate_key() -> str:
@@ -191,6 +194,7 @@ class AuthMiddleware:
         failures: AuthFailureLimiter | None = None,
         address_failures: AuthFailureLimiter | None = None,
         trusted_proxies: Sequence[Network] = (),
+        sockets: SocketSlots | None = None,
         paths: tuple[str, ...] = ("/graphql",),
         websocket_paths: tuple[str, ...] = ("/graphql",),
         deferred_limit_paths: tuple[str, ...] = (),
@@ -207,9 +211,10 @@ class AuthMiddleware:
         self.failures = failures or AuthFailureLimiter(10)
         self.address_failures = address_failures or AuthFailureLimiter(100)
         self.trusted_proxies = tuple(trusted_proxies)
+        self.sockets = sockets or SocketSlots()
         self.paths = paths
         # WebSocket upgrades authenticated here (a key in the headers) or by the route (a key
-        # in the first message, with ``scope["state"]["authenticate"]``).
+        # in the first message), each with its ``scope["state"]["socket"]`` session.
         self.websocket_paths = websocket_paths
         # Over-budget requests on these paths pass with ``state["rate_wait_s"]`` set, for the
         # route to refuse in its own protocol (MCP tool calls answer a RATE_LIMITED tool error).
@@ -245,7 +250,7 @@ class AuthMiddleware:
             await refusal.response()(scope, receive, send)
             return
         assert principal is not None
-        bucket = principal.key_id or f"ip:{self._address(scope)}"
+        bucket = self.bucket(principal, scope)
         wait = self.limiter.take(bucket)
         state = scope.setdefault("state", {})
         # Requests that are worth more than one (aliased mutations) take the rest later.
@@ -253,36 +258,50 @@ class AuthMiddleware:
         if scope["path"] in self.deferred_limit_paths:
             state["rate_wait_s"] = wait
         elif wait > 0:
-            await _rate_limited(wait).response()(scope, receive, send)
+            await rate_limited(wait).response()(scope, receive, send)
             return
         state["principal"] = principal
         await self.app(scope, receive, send)
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """A WebSocket upgrade: a key in its headers (or auth off) is checked now, and a refusal
-        answers the upgrade (401/403/429); without one, the GraphQL view checks the key of the
-        ``connection_init`` payload with ``state["authenticate"]`` (see :meth:`identify`)."""
-        state = scope.setdefault("state", {})
-        presented = key_from_headers(_headers(scope))
-        if presented is None and not self.auth_disabled:
-            state["authenticate"] = lambda key: self.identify(scope, key)
+        """A WebSocket upgrade, with its :class:`~server.sockets.SocketSession` in
+        ``state["socket"]`` for the GraphQL view. The address's lock-out and socket cap are
+        checked first (a refusal closes the socket with 4429). A key in the headers (or auth
+        off) is checked now: a refusal of the key answers the upgrade (401/403/429/503), the
+        key's socket cap or rate budget closes the socket (4429); without one, the view
+        authenticates the ``connection_init`` payload through the session."""
+        session = SocketSession(self, scope, self.sockets)
+        try:
+            refusal = session.admit()
+            if refusal is not None:
+                await _close_socket(scope, receive, send, refusal)
+                return
+            state = scope.setdefault("state", {})
+            state["socket"] = session
+            presented = key_from_headers(_headers(scope))
+            if presented is not None or self.auth_disabled:
+                principal, refusal = await session.identify(presented)
+                if refusal is not None:
+                    await refusal.response()(scope, receive, send)
+                    return
+                assert principal is not None
+                refusal = session.enter(principal, presented)
+                if refusal is not None:
+                    await _close_socket(scope, receive, send, refusal)
+                    return
+                state["principal"] = principal
             await self.app(scope, receive, send)
-            return
-        principal, refusal = await self.identify(scope, presented)
-        if refusal is not None:
-            await refusal.response()(scope, receive, send)
-            return
-        state["principal"] = principal
-        await self.app(scope, receive, send)
+        finally:
+            session.close()
 
     async def identify(
         self, scope: Scope, presented: str | None
     ) -> tuple[Principal | None, Refusal | None]:
         """The principal of a presented key (HTTP header, WebSocket header or
         ``connection_init`` payload), or why it is refused: missing or unknown key, too many
-        failed attempts, Neo4j down, or over the key's rate limit (WebSocket connections take
-        one request of it; HTTP requests are counted by the caller)."""
-        address = self._address(scope)
+        failed attempts, Neo4j down. The caller takes the rate budget (a request, or a
+        socket's :meth:`~server.sockets.SocketSession.enter`)."""
+        address = self.address(scope)
         # The presented key's identity: a hash prefix (the key itself is never kept).
         identity = f"{address}|{hash_key(presented)[:16]}" if presented is not None else None
         locked = max(
@@ -298,19 +317,21 @@ class AuthMiddleware:
                 {"retry-after": str(retry)},
                 {"retryAfterSeconds": retry},
             )
-        principal, refusal = await self._authenticate(scope, presented)
+        principal, refusal = await self.authenticate(scope, presented)
         if refusal is not None:
             if refusal.status == 401 and identity is not None:
                 self.failures.failed(identity)  # a wrong key, not a missing one
                 self.address_failures.failed(address)
             return None, refusal
-        if scope["type"] == "websocket" and principal is not None:
-            wait = self.limiter.take(principal.key_id or f"ip:{address}")
-            if wait > 0:
-                return None, _rate_limited(wait)
         return principal, None
 
-    def _address(self, scope: Scope) -> str:
+    def bucket(self, principal: Principal, scope: Scope) -> str:
+        """The rate budget (and socket count) ``principal`` takes from: its key, or its
+        client address without one (auth off)."""
+        return principal.key_id or f"ip:{self.address(scope)}"
+
+    def address(self, scope: Scope) -> str:
+        """The client address of ``scope`` (``X-Forwarded-For`` only from trusted proxies)."""
         forwarded = ",".join(
             v.decode("latin-1") for k, v in scope["headers"] if k.lower() == b"x-forwarded-for"
         )
@@ -318,9 +339,11 @@ class AuthMiddleware:
             str((scope.get("client") or ("?",))[0]), forwarded, self.trusted_proxies
         )
 
-    async def _authenticate(
+    async def authenticate(
         self, scope: Scope, key: str | None
     ) -> tuple[Principal | None, Refusal | None]:
+        """The principal of ``key`` (the operator with auth off), or why it is refused; no
+        failure is counted here (see :meth:`identify`)."""
         if self.auth_disabled:
             server = scope.get("server") or (None, None)
             if server[0] is not None and not is_loopback(server[0]):
@@ -357,29 +380,13 @@ class AuthMiddleware:
         return principal, None
 
 
-@dataclass(frozen=True)
-class Refusal:
-    """Why a request is refused before GraphQL runs: an HTTP answer, or a WebSocket close."""
-
-    status: int
-    code: str
-    message: str
-    headers: dict[str, str] | None = None
-    extensions: dict[str, Any] = field(default_factory=dict)
-
-    def response(self) -> JSONResponse:
-        return json_error(self.status, self.code, self.message, self.headers, **self.extensions)
-
-
-def _rate_limited(wait: float) -> Refusal:
-    retry = max(1, int(wait + 0.999))
-    return Refusal(
-        429,
-        "RATE_LIMITED",
-        f"Rate limit exceeded; retry in {retry} s.",
-        {"retry-after": str(retry)},
-        {"retryAfterSeconds": retry},
-    )
+async def _close_socket(scope: Scope, receive: Receive, send: Send, refusal: Refusal) -> None:
+    """Accept the upgrade and close at once with 4000 + the refusal's status and its code and
+    message as the reason (a browser's WebSocket sees a close code, never an HTTP status)."""
+    socket = WebSocket(scope, receive, send)
+    offered = scope.get("subprotocols") or []
+    await socket.accept(subprotocol=SOCKET_PROTOCOL if SOCKET_PROTOCOL in offered else None)
+    await socket.close(code=4000 + refusal.status, reason=refusal.close_reason)
 
 
 def _headers(scope: Scope) -> dict[str, str]:

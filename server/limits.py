@@ -1,4 +1,5 @@
-"""HTTP-level limits: request body size (413) and a per-key token-bucket rate limiter.
+"""HTTP-level limits: request body size (413), a per-key token-bucket rate limiter, and the
+refusals answered before GraphQL runs (an HTTP answer, or a WebSocket close).
 
 Several API processes (``hippograph serve --workers N``, or replicas behind a load balancer)
 each enforce ``1/N`` of every budget (``settings.api_processes`` = N): the sum over the cluster
@@ -25,11 +26,13 @@ __all__ = [
     "AuthFailureLimiter",
     "BodySizeLimit",
     "RateLimiter",
+    "Refusal",
     "TokenBucket",
     "client_address",
     "json_error",
     "parse_networks",
     "process_bucket",
+    "rate_limited",
 ]
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -41,6 +44,38 @@ def json_error(
     """A GraphQL-shaped error response for refusals that happen before GraphQL runs."""
     body = {"data": None, "errors": [{"message": message, "extensions": {"code": code, **ext}}]}
     return JSONResponse(body, status_code=status, headers=headers)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a request is refused before GraphQL runs: an HTTP answer, or a WebSocket close
+    (code 4000 + ``status``, reason ``"<code>: <message>"``)."""
+
+    status: int
+    code: str
+    message: str
+    headers: dict[str, str] | None = None
+    extensions: dict[str, Any] = field(default_factory=dict)
+
+    def response(self) -> JSONResponse:
+        return json_error(self.status, self.code, self.message, self.headers, **self.extensions)
+
+    @property
+    def close_reason(self) -> str:
+        """The WebSocket close reason (at most 123 bytes, as the protocol allows)."""
+        return f"{self.code}: {self.message}".encode()[:123].decode(errors="ignore")
+
+
+def rate_limited(wait: float, message: str = "Rate limit exceeded") -> Refusal:
+    """A 429 ``RATE_LIMITED`` refusal telling the client to retry in ``wait`` seconds."""
+    retry = max(1, int(wait + 0.999))
+    return Refusal(
+        429,
+        "RATE_LIMITED",
+        f"{message}; retry in {retry} s.",
+        {"retry-after": str(retry)},
+        {"retryAfterSeconds": retry},
+    )
 
 
 @dataclass

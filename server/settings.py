@@ -176,7 +176,12 @@ class Settings(BaseSettings):
         description="Operations one GraphQL document may define (counted on the text before "
         "parsing; every rule walks every operation, whichever one runs)",
     )
-    max_body_bytes: int = 2_000_000
+    max_body_bytes: int = Field(
+        default=2_000_000,
+        ge=1,
+        description="Largest request body, and largest WebSocket message (a longer one closes "
+        "the socket, 4413; `hippograph serve` gives it to uvicorn as ws_max_size)",
+    )
     # POST /import (admin keys only): an agent's export or a Mem0 file, read as it streams.
     import_max_bytes: int = 512_000_000
     rate_limit_per_minute: int = Field(
@@ -295,10 +300,44 @@ class Settings(BaseSettings):
         default=10, ge=1, description="Subscriptions one WebSocket connection may hold open"
     )
     max_subscriptions_per_key: int = Field(
-        default=50,
+        default=20,
         ge=1,
         description="Subscriptions one API key may hold open on one API process (all its "
-        "connections); further ones are refused (RATE_LIMITED)",
+        "connections); further ones are refused (RATE_LIMITED). Each watched agent is one "
+        "poll every subscription_poll_s per process: 20 agents at 0.5 s are 40 reads a second",
+    )
+    subscription_recheck_s: float = Field(
+        default=10.0,
+        gt=0,
+        le=30,
+        description="memoryChanged subscriptions: seconds between two re-checks of the "
+        "subscriber's key and access while its subscription runs; a revoked key (or one that "
+        "lost the agent) ends it with FORBIDDEN within this plus the 30 s key cache",
+    )
+    max_sockets_per_key: int = Field(
+        default=20,
+        ge=1,
+        description="WebSockets one API key may hold open on one API process; another is "
+        "closed with 4429 (RATE_LIMITED) when it authenticates",
+    )
+    max_sockets_per_address: int = Field(
+        default=50,
+        ge=1,
+        description="WebSockets one client address may hold open on one API process, "
+        "authenticated or not; another is closed with 4429 (RATE_LIMITED) at its upgrade",
+    )
+    socket_init_timeout_s: float = Field(
+        default=3.0,
+        gt=0,
+        le=60,
+        description="A WebSocket that sends no connection_init within this is closed (4408) "
+        "and counts as a failed authentication of its address",
+    )
+    socket_idle_timeout_s: float = Field(
+        default=300.0,
+        gt=0,
+        description="A WebSocket that runs no operation (no subscription either) and sent no "
+        "message (pings count) for this long is closed (1000, reason IDLE)",
     )
 
     # --- pipelines -----------------------------------------------------------------------

@@ -78,7 +78,8 @@ class MemoryChange:
         "erase removed it."
     )
     scope: str | None = strawberry.field(
-        description="ERASED: what was erased: `fact`, `entity` or `agent`."
+        description="ERASED: what was erased: `fact`, `entity` or `agent` (the whole agent: "
+        "the subscription completes after it)."
     )
     text: str | None = strawberry.field(
         description="FACT_ADDED / FACT_UPDATED: the fact's text while the fact is still "

@@ -33,7 +33,11 @@ def _serve(settings: Settings, workers: int = 1) -> None:
         # The app gets the effective settings (host included), so its start-up checks — auth
         # may be off only on loopback — see the address it will really bind.
         uvicorn.run(
-            create_app(settings), host=settings.api_host, port=settings.api_port, log_level="info"
+            create_app(settings),
+            host=settings.api_host,
+            port=settings.api_port,
+            log_level="info",
+            ws_max_size=settings.max_body_bytes,  # a longer frame is never buffered
         )
         return
     processes = settings.api_processes if settings.api_processes > 1 else workers
@@ -53,6 +57,7 @@ def _serve(settings: Settings, workers: int = 1) -> None:
         port=settings.api_port,
         workers=workers,
         log_level="info",
+        ws_max_size=settings.max_body_bytes,
     )
 
 

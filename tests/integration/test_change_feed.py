@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from graph.executor import Executor
-from graph.memory.changes import Change, ChangeFeed, ChangeStream, SubscriberLagging
+from graph.memory.changes import Change, ChangeFeed, ChangeStream, Position, SubscriberLagging
 from graph.memory.changes import feed as feed_module
 from tests.bench.bench_subscriptions import audit_row
 from tests.fakes import RecordingExecutor
@@ -103,3 +103,17 @@ async def test_a_subscriber_that_falls_behind_is_told(
     finally:
         await stream.aclose()
     assert feed.pollers == 0
+
+
+async def test_a_resume_from_the_first_instant_replays_without_overflow(
+    executor: Executor, agent_id: str
+) -> None:
+    """The earliest position there is: the look-back before it stops at the first instant."""
+    feed = ChangeFeed(executor, poll_s=POLL_S, lookback_s=5.0)
+    audit = audit_row()
+    await _record(executor, agent_id, datetime.now(UTC), audit)
+    stream = feed.open(agent_id, "k", Position(datetime.min.replace(tzinfo=UTC)), lambda c: c)
+    try:
+        assert (await _next(stream)).id == audit["id"]
+    finally:
+        await stream.aclose()

@@ -9,6 +9,7 @@ from graph.memory.changes.feed import (
     TooManySubscriptions,
 )
 from graph.memory.changes.rows import (
+    AgentReleased,
     Change,
     ChangeKind,
     Position,
@@ -18,6 +19,7 @@ from graph.memory.changes.rows import (
 )
 
 __all__ = [
+    "AgentReleased",
     "Change",
     "ChangeFeed",
     "ChangeKind",

@@ -5,23 +5,49 @@
 Changes come from Neo4j, never from one process's memory, so every API process sees every
 other's writes. Text leaves only while it may still be shown (``cypher/browse/memory_changes``):
 never for a forget, an invalidation or an erase, nor once an erase scrubbed the record.
+
+A read names the tenant the agent belonged to when the reader started (None: no tenant): once
+the id belongs to anyone else — the agent was erased, its id released and maybe claimed by
+another tenant — the read answers :class:`AgentReleased` and never the new owner's changes.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import Enum
 
-from graph.errors import BadInput
+from graph.errors import BadInput, GraphError
 from graph.executor import Executor
 
-__all__ = ["Change", "ChangeKind", "Position", "decode_cursor", "encode_cursor", "read_changes"]
+__all__ = [
+    "AgentReleased",
+    "Change",
+    "ChangeKind",
+    "Position",
+    "agent_erased",
+    "decode_cursor",
+    "earlier",
+    "encode_cursor",
+    "read_changes",
+]
 
 # Changes one read returns at most; a full page is followed by another read at once.
 PAGE = 200
+# A cursor is a base64 time and change id: longer text is refused before it is decoded.
+MAX_CURSOR_CHARS = 200
+# The times a cursor may name: no audit record is older (a cursor of year one would also
+# overflow once the look-back is taken from it) or newer.
+CURSOR_RANGE = (datetime(1970, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC))
+FIRST_INSTANT = datetime.min.replace(tzinfo=UTC)
+
+
+class AgentReleased(GraphError):
+    """The agent id no longer belongs to the tenant the read named: the agent was erased (its
+    id released, maybe claimed by another tenant since)."""
 
 
 class ChangeKind(Enum):
@@ -65,6 +91,24 @@ class Change:
     def cursor(self) -> str:
         return encode_cursor(self.position)
 
+    @property
+    def ends_stream(self) -> bool:
+        """The erasure of the whole agent: nothing of it comes after."""
+        return self.kind is ChangeKind.ERASED and self.scope == "agent"
+
+
+def agent_erased() -> Change:
+    """The change a stream ends with when its agent is gone (erased as a whole: the erase
+    removes the agent's audit trail too, so no record of it is read)."""
+    return Change(
+        id=f"erased-{uuid.uuid4()}", kind=ChangeKind.ERASED, at=datetime.now(UTC), scope="agent"
+    )
+
+
+def earlier(at: datetime, by: timedelta) -> datetime:
+    """``at - by``, or the first instant when that comes before it."""
+    return at - by if at - FIRST_INSTANT > by else FIRST_INSTANT
+
 
 def encode_cursor(position: Position) -> str:
     """The opaque cursor of a position (URL-safe)."""
@@ -76,16 +120,20 @@ def decode_cursor(cursor: str) -> Position:
     """The position a cursor names.
 
     Raises:
-        BadInput: not a cursor this server made.
+        BadInput: not a cursor this server made (checked on its length before decoding; its
+            time must have a zone and lie in ``CURSOR_RANGE``).
     """
+    refused = BadInput("`since` is not a memoryChanged cursor")
+    if len(cursor) > MAX_CURSOR_CHARS:
+        raise refused
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         at, _, change_id = raw.partition("|")
         when = datetime.fromisoformat(at)
     except (binascii.Error, UnicodeDecodeError, ValueError):
-        raise BadInput("`since` is not a memoryChanged cursor") from None
-    if when.tzinfo is None or len(cursor) > 200:
-        raise BadInput("`since` is not a memoryChanged cursor")
+        raise refused from None
+    if when.tzinfo is None or not CURSOR_RANGE[0] <= when < CURSOR_RANGE[1]:
+        raise refused
     return Position(when, change_id)
 
 
@@ -114,13 +162,31 @@ def _change(row: dict[str, object]) -> Change | None:
 
 
 async def read_changes(
-    executor: Executor, agent_id: str, after: Position, limit: int = PAGE
+    executor: Executor,
+    agent_id: str,
+    after: Position,
+    limit: int = PAGE,
+    *,
+    tenant: str | None = None,
 ) -> list[Change]:
     """The agent's changes after ``after`` (an empty id: every change at its time too), oldest
-    first, at most ``limit``."""
+    first, at most ``limit``, while the agent belongs to ``tenant`` (None: to no tenant).
+
+    Raises:
+        AgentReleased: the agent id belongs to someone else now (it was erased).
+    """
     rows = await executor.run(
         "browse/memory_changes",
-        {"agent_id": agent_id, "after": after.at, "after_id": after.id, "limit": limit},
+        {
+            "agent_id": agent_id,
+            "tenant": tenant,
+            "after": after.at,
+            "after_id": after.id,
+            "limit": limit,
+        },
         read=True,
     )
-    return [c for c in (_change(r["change"]) for r in rows) if c is not None]
+    if not rows or not rows[0]["owned"]:
+        raise AgentReleased(f"agent {agent_id!r} no longer belongs to the tenant it had")
+    changes = [c for c in (_change(r) for r in rows[0]["changes"]) if c is not None]
+    return sorted(changes, key=lambda c: c.position)

@@ -6,11 +6,8 @@ caps)."""
 
 from __future__ import annotations
 
-import asyncio
-import secrets
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,7 +17,6 @@ import websockets
 
 from graph.executor import Executor, connect
 from graph.memory.changes import Position, encode_cursor
-from graph.memory.changes.feed import ChangeFeed
 from graph.memory.erase import erase_target
 from graph.memory.write import WritePipeline
 from graph.memory.write.models import StructuredEntity, StructuredFact
@@ -31,52 +27,28 @@ from server.settings import Settings
 from tests.cypher import load_query
 from tests.fakes import ScriptedLLM
 from tests.integration.gql.support import memory_for
-from tests.integration.gql.ws import MEMORY_CHANGED, connected, refusal, serving
+from tests.integration.gql.ws import (
+    ADMIN,
+    MEMORY_CHANGED,
+    Served,
+    connected,
+    refusal,
+    serving,
+    ws_settings,
+)
 from tests.integration.write.helpers import SPEAKER, extraction, informed
 
 pytestmark = pytest.mark.neo4j
 
-ADMIN = "hg_admin_" + secrets.token_urlsafe(32)
 INFORMED = "Stage: extract_informed"
-
-
-def _settings(**over: Any) -> Settings:
-    base: dict[str, Any] = {
-        "auth_disabled": False,
-        "admin_api_key": ADMIN,
-        "rate_limit_per_minute": 0,
-        "worker_enabled": False,
-        "subscription_poll_s": 0.2,
-        "max_subscriptions_per_connection": 2,
-        "max_subscriptions_per_key": 3,
-    }
-    return Settings(**{**base, **over})
-
-
-@dataclass
-class Served:
-    """The API on a loopback port: its ws:// URL, its services and its change feed."""
-
-    url: str
-    memory: Any
-    feed: ChangeFeed
-
-    async def opened(self, agent_id: str, count: int) -> None:
-        """Wait until exactly ``count`` subscriptions of ``agent_id`` run on the server: one
-        starts when its resolver runs, which the protocol does not acknowledge (a change
-        written before is not part of it), and ends when the server has seen its connection
-        close."""
-        async with asyncio.timeout(10):
-            while self.feed.subscribers(agent_id) != count:
-                await asyncio.sleep(0.01)
 
 
 @pytest.fixture
 async def api(executor: Executor, hash_embedder: HashEmbedder) -> AsyncIterator[Served]:
     memory = memory_for(executor, hash_embedder)
-    app = create_app(_settings(), memory=memory)
+    app = create_app(ws_settings(), memory=memory)
     async with serving(app) as url:
-        yield Served(url, memory, app.state.change_feed)
+        yield Served(url, memory, app.state.change_feed, app)
 
 
 def _scripted_writes() -> ScriptedLLM:
@@ -183,7 +155,7 @@ async def test_a_write_through_another_api_instance_reaches_the_subscriber(
     own = connect(
         settings.bolt_uri, settings.neo4j_user, settings.neo4j_secret(), settings.neo4j_database
     )
-    writer = create_app(_settings(), memory=memory_for(own, hash_embedder))
+    writer = create_app(ws_settings(), memory=memory_for(own, hash_embedder))
     mutation = """mutation($a: ID!) { remember(agentId: $a, facts: [{text: "Lia plays the oboe",
       subject: "Lia"}]) { summary { factIds } errors { message } } }"""
     try:
@@ -304,7 +276,7 @@ async def test_a_cross_origin_upgrade_is_refused(
 ) -> None:
     """On a loopback bind (Host/Origin guard on) and on a public bind with keys (guard off for
     HTTP), a browser page of another site cannot open the WebSocket; the server's own page can."""
-    public = create_app(_settings(api_host="0.0.0.0"), memory=memory_for(executor, hash_embedder))
+    public = create_app(ws_settings(api_host="0.0.0.0"), memory=memory_for(executor, hash_embedder))
     async with serving(public) as public_url:
         for url in (api.url, public_url):
             for origin in ("http://evil.example", "null", "https://127.0.0.1.evil.example"):

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-from typing import Any
-
 from graphql import parse
 
 from gql.context import Context
@@ -55,8 +52,7 @@ async def test_a_deeply_wrapped_battery_is_refused_by_the_budget() -> None:
         asked.append(cost)
         return 30.0  # the bucket is empty: wait 30 s
 
-    request: Any = SimpleNamespace(state=SimpleNamespace(rate_take=take))
-    context = Context(no_database(), LOCAL_ADMIN, request=request)
+    context = Context(no_database(), LOCAL_ADMIN, rate_take=take)
     result = await schema.execute(
         wrapped("mutation", "Mutation", WRITES, 17), context_value=context
     )
