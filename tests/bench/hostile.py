@@ -21,6 +21,15 @@ DENY`` (answers ``DENY`` or ``FRAMEABLE``). The last line counts the probe agent
 messages against the writes that succeeded. The answers column lists each distinct answer over
 the rounds (a budget of 60 requests a minute lets the first battery of 30 retrieves run; the
 next ones are refused).
+
+Sockets (graphql-transport-ws at ``/graphql``; each case and round from a loopback address of
+its own, so with a full rate budget and empty caps): 60 sockets opened at once by one key (the
+per-key cap, 20, closes the rest with 4429), 100 queries one after the other over one socket
+(each takes a request of the budget: ``RATE_LIMITED`` past it), 60 sockets at once that never
+send ``connection_init`` (auth off makes each the local operator's at its upgrade, so the key
+cap closes 40 at once, before the address cap of 50 would; the rest close after the 3 s wait,
+4408) and one 3 MB message (4413 before it is parsed). Their answers column tallies the
+outcomes of one round.
 """
 
 from __future__ import annotations
@@ -33,11 +42,13 @@ import socket
 import subprocess
 import time
 import uuid
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+import websockets
 
 from graph.agent_deletion import delete_agent
 from graph.executor import connect
@@ -140,6 +151,133 @@ async def run_mcp_attacks(
                     ),
                 )
             )
+    return rows
+
+
+# --- sockets: a flood of WebSockets, and of operations over one, from one key and one address -----
+
+SOCKET_PROTOCOL = "graphql-transport-ws"
+
+
+def socket_address(case: int, round_: int) -> str:
+    """Each socket case and round comes from a loopback address of its own: with auth off the
+    key is the address, so each starts with a full rate budget and empty caps."""
+    return f"127.0.{case + 10}.{round_ + 1}"
+
+
+def _closed(closed: websockets.ConnectionClosed) -> str:
+    """A close as ``<code> <error code>`` (``sockets`` or ``rate`` for a 4429's cause)."""
+    if closed.rcvd is None:
+        return "dropped"
+    code, reason = closed.rcvd.code, closed.rcvd.reason
+    if code == 4408:
+        return "4408 no init"
+    cause = " sockets" if "sockets" in reason else " rate" if "Rate limit" in reason else ""
+    return f"{code}{cause}" if code == 4429 else f"{code} {reason.split(':')[0]}".strip()
+
+
+def _tally(outcomes: list[str]) -> str:
+    return ", ".join(f"{n} {name}" for name, n in Counter(outcomes).items())
+
+
+async def _socket(url: str, address: str, init: bool = True) -> tuple[Any, str]:
+    """A socket from ``address``, with ``connection_init`` sent and answered when ``init``:
+    ``(socket, "open")`` or ``(socket, its close)``."""
+    ws = await websockets.connect(
+        f"{url}/graphql", subprotocols=[SOCKET_PROTOCOL], local_addr=(address, 0), open_timeout=30
+    )
+    if not init:
+        return ws, "open"
+    try:
+        await ws.send(json.dumps({"type": "connection_init", "payload": {}}))
+        answer = json.loads(await asyncio.wait_for(ws.recv(), 30))
+    except websockets.ConnectionClosed as closed:
+        return ws, _closed(closed)
+    return ws, "open" if answer["type"] == "connection_ack" else str(answer["type"])
+
+
+async def _close_of(ws: Any) -> str:
+    """How the server ends ``ws`` (within 30 s)."""
+    try:
+        await asyncio.wait_for(ws.recv(), 30)
+    except websockets.ConnectionClosed as closed:
+        return _closed(closed)
+    return "a message"
+
+
+async def _answer(ws: Any, op_id: str) -> str:
+    """``answered``, or the error code of operation ``op_id``."""
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        if message.get("id") != op_id or message["type"] == "complete":
+            continue
+        if message["type"] == "error":
+            return str(message["payload"][0]["extensions"]["code"])
+        errors = message["payload"].get("errors")
+        return str(errors[0]["extensions"]["code"]) if errors else "answered"
+
+
+async def flood_sockets(url: str, address: str) -> str:
+    """60 sockets at once, each sending ``connection_init``."""
+    sockets = await asyncio.gather(*(_socket(url, address) for _ in range(60)))
+    for ws, _ in sockets:
+        await ws.close()
+    return _tally([outcome for _, outcome in sockets])
+
+
+async def flood_operations(url: str, address: str) -> str:
+    """100 queries, one after the other, over one socket."""
+    ws, state = await _socket(url, address)
+    outcomes = [state] if state != "open" else []
+    try:
+        for i in range(100 if state == "open" else 0):
+            query = {"query": "{ __typename }"}
+            await ws.send(json.dumps({"id": str(i), "type": "subscribe", "payload": query}))
+            outcomes.append(await _answer(ws, str(i)))
+    finally:
+        await ws.close()
+    return _tally(outcomes)
+
+
+async def flood_silent(url: str, address: str) -> str:
+    """60 sockets at once that never send ``connection_init``."""
+    sockets = await asyncio.gather(*(_socket(url, address, init=False) for _ in range(60)))
+    return _tally([await _close_of(ws) for ws, _ in sockets])
+
+
+async def huge_message(url: str, address: str) -> str:
+    """One 3 MB ``subscribe`` message."""
+    ws, state = await _socket(url, address)
+    if state != "open":
+        return state
+    document = "{ __typename }\n#" + "x" * 3_000_000
+    await ws.send(json.dumps({"id": "big", "type": "subscribe", "payload": {"query": document}}))
+    return await _close_of(ws)
+
+
+SOCKET_ATTACKS = {
+    "socket flood: 60 sockets, one key": flood_sockets,
+    "socket flood: 100 queries, one socket": flood_operations,
+    "socket flood: 60 without connection_init": flood_silent,
+    "socket: one 3 MB message": huge_message,
+}
+
+
+async def run_socket_attacks(base: str, rounds: int, prober: httpx.AsyncClient) -> list[str]:
+    """One row per socket case: the tally of how its sockets or operations were answered, the
+    slowest round, the slowest concurrent health query."""
+    url = base.replace("http://", "ws://")
+    rows: list[str] = []
+    for case, (name, attack) in enumerate(SOCKET_ATTACKS.items()):
+        rows.append(
+            await measured_row(
+                name,
+                rounds,
+                prober,
+                lambda round_, case=case, attack=attack: attack(url, socket_address(case, round_)),
+                lambda tally: tally,
+            )
+        )
     return rows
 
 
@@ -279,6 +417,7 @@ async def run(rounds: int) -> None:
                     )
                 )
             rows += await run_framing(client, prober, rounds)
+            rows += await run_socket_attacks(base, rounds, prober)
             rows += await run_mcp_attacks(base, agent, rounds, prober)
             counts = await executor.run_text(
                 load_query("agent_counts"), {"agent_id": agent}, read=True
