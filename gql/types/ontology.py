@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import strawberry
 
 from gql.errors import UserError
@@ -183,8 +185,10 @@ def define_payload_from(
 async def define(
     executor: Executor, scope: str, scope_id: str, document: str | None, dry_run: bool
 ) -> DefineOntologyPayload:
-    """What both define mutations do: parse, check, then (unless ``dry_run``) apply."""
-    new = parse_ontology_text(document) if document is not None else None
+    """What both define mutations do: parse, check, then (unless ``dry_run``) apply. The
+    document is read in a worker thread: a large one costs up to a few hundred milliseconds
+    of parsing, which other requests on the event loop should not wait for."""
+    new = await asyncio.to_thread(parse_ontology_text, document) if document is not None else None
     if dry_run:
         report = await check_ontology(executor, scope, scope_id, new)
         version = report.current.version + (1 if report.changes else 0)

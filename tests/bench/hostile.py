@@ -13,9 +13,12 @@ per operation; sent with ``operationName: "a0"``), 1,200 copies of one field (gr
 compares every pair), a foreign Host (DNS rebinding), a cross-site Origin, 30 aliased
 retrieves, the same 30 retrieves wrapped in 17 nested fragment spreads (charged 30 requests all
 the same), a write carrying 200 huge earlier messages (1.9 MB), the same as an async write (its
-job keeps 5 cut messages), and over MCP (``/mcp``, the SDK's streamable HTTP client) a
-``remember_facts`` call with 40,000 facts (1.2 MB, refused whole). Each round sends a different
-text (a comment line), so the parser cache never answers. Framing: the GraphiQL page, plain and
+job keeps 5 cut messages), ``defineOntology`` dry runs of a 130 KB document repeating one
+anchored entity type of 1,500 aliases 30,000 times through YAML aliases and of a 255 KB list
+of 85,000 entity types (sent from 127.0.0.2: a rate budget of their own), and over MCP
+(``/mcp``, the SDK's streamable HTTP client) a ``remember_facts`` call with 40,000 facts
+(1.2 MB, refused whole). Each round sends a different text (a comment line), so the parser
+cache never answers. Framing: the GraphiQL page, plain and
 with a mutation in ``?q=``, must come with ``frame-ancestors 'none'`` and ``X-Frame-Options:
 DENY`` (answers ``DENY`` or ``FRAMEABLE``). The last line counts the probe agent's stored
 messages against the writes that succeeded. The answers column lists each distinct answer over
@@ -56,6 +59,7 @@ from server.settings import Settings
 from tests.cypher import load_query
 from tests.processes import api_command
 from tests.unit.gql.test_fragment_chains import chain
+from tests.unit.ontology.test_hostile_documents import alias_bomb
 
 ROOT = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
@@ -152,6 +156,59 @@ async def run_mcp_attacks(
                 )
             )
     return rows
+
+
+# --- ontology documents: refused in bounded work, parsed off the event loop ---------------------
+
+DEFINE = (
+    "mutation($a: ID!, $d: String) { defineOntology(agentId: $a, document: $d, dryRun: true) "
+    "{ errors { code } } }"
+)
+
+
+def ontology_attacks() -> dict[str, str]:
+    """name → the document of a ``defineOntology`` dry run."""
+    return {
+        "defineOntology: 30,000 YAML aliases": alias_bomb(),
+        "defineOntology: 85,000 entity types": (
+            "name: x\nentity_types: [" + ", ".join(["t"] * 85_000) + "]\n"
+        ),
+    }
+
+
+async def run_ontology_attacks(
+    base: str, agent: str, rounds: int, prober: httpx.AsyncClient
+) -> list[str]:
+    """One row per document: the payload's error code (or ``answered``). Sent from another
+    loopback address, so the rate budget the other attacks spent does not refuse them first."""
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+    rows: list[str] = []
+    async with httpx.AsyncClient(base_url=base, timeout=120, transport=transport) as client:
+        for name, document in ontology_attacks().items():
+            rows.append(
+                await measured_row(
+                    name,
+                    rounds,
+                    prober,
+                    lambda round_, document=document: client.post(
+                        "/graphql",
+                        json={
+                            "query": f"{DEFINE}\n# round {round_}",
+                            "variables": {"a": agent, "d": document},
+                        },
+                    ),
+                    _payload_code,
+                )
+            )
+    return rows
+
+
+def _payload_code(answer: httpx.Response) -> str:
+    body = answer.json()
+    if body.get("errors"):
+        return str(body["errors"][0].get("extensions", {}).get("code", "?"))
+    errors = ((body.get("data") or {}).get("defineOntology") or {}).get("errors") or []
+    return str(errors[0].get("code", "?")) if errors else "answered"
 
 
 # --- sockets: a flood of WebSockets, and of operations over one, from one key and one address -----
@@ -417,6 +474,7 @@ async def run(rounds: int) -> None:
                     )
                 )
             rows += await run_framing(client, prober, rounds)
+            rows += await run_ontology_attacks(base, agent, rounds, prober)
             rows += await run_socket_attacks(base, rounds, prober)
             rows += await run_mcp_attacks(base, agent, rounds, prober)
             counts = await executor.run_text(

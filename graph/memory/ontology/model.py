@@ -11,7 +11,12 @@ The built-in ontology (``builtin.BUILTIN``) is *open*: every type an extraction 
 as it is, as before ontologies existed. An operator's ontology is *strict* by default: a type it
 does not declare is mapped to the nearest declared one or dropped, with a warning
 (``conform``). Everything here is pure; ``parse_ontology`` refuses a bad document with every
-problem listed.
+problem listed (up to ``MAX_PROBLEMS``).
+
+The work a document costs is bounded by its size: YAML anchors and aliases are refused (a
+130 KB document of aliases would otherwise stand for millions of names), a YAML list or
+mapping larger than any a document may hold is refused as it is read, a list longer than its
+limit is refused before any of its items is validated, and the walk stops at ``MAX_PROBLEMS``.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+import yaml
 
 from graph.errors import BadInput
 from graph.memory.ontology.label_names import label_problems
@@ -44,6 +51,12 @@ MAX_ENTITY_TYPES = 200
 MAX_RELATION_TYPES = 500
 MAX_DESCRIPTION_CHARS = 500
 MAX_ALIASES = 50
+MAX_PROBLEMS = 100
+# The longest list and the largest mapping any document may hold (relation_types; a relation
+# type's keys, with room for a few unknown ones to be named): a YAML text is refused as it is
+# read once it goes past them.
+MAX_LIST_ITEMS = max(MAX_ENTITY_TYPES, MAX_RELATION_TYPES, MAX_ALIASES)
+MAX_MAPPING_KEYS = 32
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
 _TOP_KEYS = {"name", "description", "strict", "entity_types", "relation_types"}
@@ -68,7 +81,17 @@ class OntologyError(BadInput):
             f"; … {len(problems) - 10} more" if len(problems) > 10 else ""
         )
         super().__init__(f"invalid ontology: {shown}")
-        self.problems = problems
+        self.problems = list(problems)
+
+
+class _Problems(list[str]):
+    """The problems found so far. At ``MAX_PROBLEMS`` the document is refused at once: a
+    document that wrong gains nothing from the rest of the walk, which would only cost time."""
+
+    def append(self, problem: str) -> None:
+        super().append(problem)
+        if len(self) >= MAX_PROBLEMS:
+            raise OntologyError([*self, f"document: stopped after {MAX_PROBLEMS} problems"])
 
 
 @dataclass(frozen=True)
@@ -214,7 +237,8 @@ def parse_ontology_text(text: str, *, fmt: str = "auto") -> Ontology:
     """Read an ontology from YAML or JSON text (``fmt``: "yaml", "json" or "auto").
 
     Raises:
-        OntologyError: the text is too long, not YAML/JSON, or the document is invalid.
+        OntologyError: the text is too long, not YAML/JSON, uses YAML aliases, or the document
+            is invalid.
     """
     if len(text) > MAX_DOCUMENT_CHARS:
         raise OntologyError([f"document: longer than {MAX_DOCUMENT_CHARS} characters"])
@@ -222,9 +246,9 @@ def parse_ontology_text(text: str, *, fmt: str = "auto") -> Ontology:
         if fmt == "json" or (fmt == "auto" and text.lstrip().startswith("{")):
             data = json.loads(text)
         else:
-            import yaml  # only the CLI's files need it
-
-            data = yaml.safe_load(text)
+            data = _load_yaml(text)
+    except OntologyError:
+        raise
     except ValueError as exc:  # json.JSONDecodeError and yaml.YAMLError's parse errors
         raise OntologyError(
             [f"document: not valid {fmt if fmt != 'auto' else 'YAML/JSON'}: {exc}"]
@@ -232,6 +256,65 @@ def parse_ontology_text(text: str, *, fmt: str = "auto") -> Ontology:
     except Exception as exc:  # yaml raises its own error family
         raise OntologyError([f"document: not valid YAML: {str(exc)[:200]}"]) from None
     return parse_ontology(data)
+
+
+class _BoundedLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """PyYAML's safe loader (libyaml's parser when PyYAML has it) that refuses, while it reads
+    the text, a list or a mapping larger than any a document may hold: a 255 KB list of 85,000
+    names is refused at its 501st item, not after all of them were built."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self._keys: dict[int, int] = {}  # a mapping node's id → keys read so far
+
+    def descend_resolver(self, parent: Any, index: Any) -> Any:
+        # The composer calls it before each node it composes: ``index`` is an item's position
+        # in a sequence, None for a mapping's key.
+        if isinstance(parent, yaml.SequenceNode) and isinstance(index, int):
+            if index >= MAX_LIST_ITEMS:
+                raise OntologyError([f"document: a list of more than {MAX_LIST_ITEMS} items"])
+        elif isinstance(parent, yaml.MappingNode) and index is None:
+            self._keys[id(parent)] = self._keys.get(id(parent), 0) + 1
+            if self._keys[id(parent)] > MAX_MAPPING_KEYS:
+                raise OntologyError([f"document: a mapping of more than {MAX_MAPPING_KEYS} keys"])
+        return super().descend_resolver(parent, index)
+
+
+def _load_yaml(text: str) -> Any:
+    """YAML text as data (:class:`_BoundedLoader`), refusing anchors and aliases before
+    anything is built: an alias stands for a whole value again, and a few of them can stand
+    for millions of items (merge keys, ``<<: *base``, are aliases too)."""
+    loader = _BoundedLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if "&" in text:  # an alias needs an anchor: without one there is nothing to look for
+            _refuse_aliases(node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _refuse_aliases(root: Any) -> None:
+    """Walk the composed nodes once; a node reached twice is an alias (the composer hands the
+    anchored node out again for every ``*name``, and for an alias of itself)."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            raise OntologyError(
+                [
+                    "document: YAML anchors and aliases (&name, *name, <<: *name) are not "
+                    "accepted; write each value out"
+                ]
+            )
+        seen.add(id(node))
+        value = node.value
+        if isinstance(value, list):
+            for item in value:
+                stack.extend(item if isinstance(item, tuple) else (item,))
 
 
 def parse_ontology(data: Any, *, stored: bool = False) -> Ontology:
@@ -245,29 +328,29 @@ def parse_ontology(data: Any, *, stored: bool = False) -> Ontology:
     such a type simply gets no label).
 
     Raises:
-        OntologyError: with every problem found.
+        OntologyError: with every problem found (the first ``MAX_PROBLEMS`` of them).
     """
-    problems: list[str] = []
+    problems = _Problems()
     if not isinstance(data, Mapping):
         raise OntologyError(["document: must be a mapping with entity_types and relation_types"])
     _unknown_keys(data, _TOP_KEYS, "document", problems)
     name = _text(data.get("name"), "name", problems, required=True, limit=80)
     entities = [
         _parse_entity(item, i, problems)
-        for i, item in enumerate(_items(data, "entity_types", problems))
+        for i, item in enumerate(_items(data, "entity_types", MAX_ENTITY_TYPES, problems))
     ]
     relations = [
         _parse_relation(item, i, problems)
-        for i, item in enumerate(_items(data, "relation_types", problems))
+        for i, item in enumerate(_items(data, "relation_types", MAX_RELATION_TYPES, problems))
     ]
     entity_types = tuple(t for t in entities if t is not None)
     relation_types = tuple(r for r in relations if r is not None)
-    _check_counts(entity_types, relation_types, problems)
     _check_entity_references(entity_types, problems)
     _check_relation_references(entity_types, relation_types, problems)
     _check_names_unique(entity_types, relation_types, problems)
     if not stored:
-        problems += label_problems(t.name for t in entity_types)
+        for problem in label_problems(t.name for t in entity_types):
+            problems.append(problem)
     strict = data.get("strict", True)
     if not isinstance(strict, bool):
         problems.append("strict: must be true or false")
@@ -282,12 +365,17 @@ def parse_ontology(data: Any, *, stored: bool = False) -> Ontology:
     )
 
 
-def _items(data: Mapping[str, Any], key: str, problems: list[str]) -> list[Any]:
+def _items(data: Mapping[str, Any], key: str, limit: int, problems: list[str]) -> list[Any]:
+    """The list under ``key``; none of its items when it is longer than ``limit`` (refused
+    before they are read: their number, not their content, is what is wrong)."""
     value = data.get(key, [])
     if value is None:
         return []
     if not isinstance(value, list):
         problems.append(f"{key}: must be a list")
+        return []
+    if len(value) > limit:
+        problems.append(f"{key}: more than {limit}")
         return []
     return value
 
@@ -343,6 +431,7 @@ def _names(
         return ()
     if len(items) > MAX_ALIASES:
         problems.append(f"{where}: more than {MAX_ALIASES} names")
+        return ()
     names = [
         _type_name(v, f"{where}[{i}]", problems, relation=relation) for i, v in enumerate(items)
     ]
@@ -397,15 +486,6 @@ def _parse_relation(item: Any, i: int, problems: list[str]) -> RelationType | No
         else None,
         aliases=_names(item.get("aliases"), f"{where}.aliases", problems, relation=True),
     )
-
-
-def _check_counts(
-    entities: tuple[EntityType, ...], relations: tuple[RelationType, ...], problems: list[str]
-) -> None:
-    if len(entities) > MAX_ENTITY_TYPES:
-        problems.append(f"entity_types: more than {MAX_ENTITY_TYPES}")
-    if len(relations) > MAX_RELATION_TYPES:
-        problems.append(f"relation_types: more than {MAX_RELATION_TYPES}")
 
 
 def _check_entity_references(entities: tuple[EntityType, ...], problems: list[str]) -> None:
