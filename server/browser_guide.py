@@ -2,12 +2,13 @@
 
 Its slides carry the saved queries of ``cypher/browser/`` as clickable blocks, with the
 parameters preset for the demo agent; ``/browser-guide/hippograph.grass`` is the style sheet
-(``cypher/browser/hippograph.grass`` plus a rule per entity type label: the built-in types and
-those of every stored ontology, each a fixed colour of ``TYPE_PALETTE``).
+(``cypher/browser/hippograph.grass`` plus a rule per entity type label, each a fixed colour of
+``TYPE_PALETTE``: the built-in types, and with an API key those of the key's tenant's
+ontologies, ``server.browser_style``).
 The local Neo4j's ``neo4j.conf`` allow-lists our host and, through ``browser.post_connect_cmd``
 (``post_connect_cmd``), applies the style, sets the parameters and opens the guide right after
-connecting. Browser fetches both with cross-origin requests, so they answer CORS (read-only,
-public content).
+connecting. Browser fetches both with cross-origin requests, so they answer CORS (read-only;
+without a key, public content only).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import html
 import logging
+from collections.abc import Awaitable, Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -25,7 +27,9 @@ from starlette.routing import Route
 import cypher
 from graph.errors import GraphError
 from graph.memory.ontology.builtin import BUILTIN
-from graph.memory.ontology.labels import declared_labels, type_labels
+from graph.memory.ontology.labels import type_labels
+from server.browser_style import StyleAccess, StyleLabels
+from server.settings import Settings, get_settings
 
 __all__ = [
     "DEMO_PARAMS",
@@ -77,7 +81,9 @@ _NOTES = {
     "types_in_use": "<p>Colours follow the ontology's types: an entity whose type the ontology "
     "in force declares also carries the type as a label (<code>support_ticket</code> → "
     "<code>:SupportTicket</code>), and the Hippograph style gives each such label its own "
-    "colour (the built-in types and those of every stored ontology). An entity of an "
+    "colour: the built-in types and those of the stored ontologies the request may see "
+    "(every one while authentication is off, as <code>make run</code> serves; with an API key, "
+    "its tenant's; docs/ontology.md, <em>Types as labels</em>). An entity of an "
     "undeclared type keeps the plain <code>Entity</code> colour.</p>",
 }
 _CORS = {
@@ -193,22 +199,36 @@ def style_sheet(labels: dict[str, str]) -> str:
     return (BROWSER_DIR / "hippograph.grass").read_text() + "".join(rules)
 
 
-async def _style(request: Request) -> Response:
-    if request.method == "OPTIONS":
-        return Response(status_code=204, headers=_CORS)
-    memory = getattr(request.app.state, "memory", None)
-    labels = type_labels(BUILTIN)
-    if memory is not None:
-        try:
-            labels = await declared_labels(memory.executor)
-        except GraphError as exc:  # Neo4j unreachable: the built-in types still get theirs
-            log.warning("browser style: stored ontologies not read (%s)", exc)
-    return PlainTextResponse(style_sheet(labels), headers=_CORS)
+def _style_endpoint(settings: Settings) -> Callable[[Request], Awaitable[Response]]:
+    """The style sheet's endpoint: the labels of the scope the request's key gives
+    (``server.browser_style``), cached per scope."""
+    access, cache = StyleAccess(settings), StyleLabels()
+
+    async def style(request: Request) -> Response:
+        if request.method == "OPTIONS":
+            return Response(status_code=204, headers=_CORS)
+        scope = await access.scope(request, _CORS)
+        if isinstance(scope, Response):
+            return scope
+        memory = getattr(request.app.state, "memory", None)
+        labels = type_labels(BUILTIN)
+        if memory is not None:
+            try:
+                labels = await cache.get(memory.executor, scope)
+            except GraphError as exc:  # Neo4j unreachable: the built-in types still get theirs
+                log.warning("browser style: stored ontologies not read (%s)", exc)
+        # A keyed answer names the tenant's types: no shared cache may keep or reuse it.
+        private = {"Cache-Control": "private, no-cache"} if scope.reads else {}
+        headers = {**_CORS, **private, "Vary": "Authorization, X-API-Key"}
+        return PlainTextResponse(style_sheet(labels), headers=headers)
+
+    return style
 
 
-def browser_guide_routes() -> list[Route]:
-    """The guide and its style sheet (GET, plus the CORS pre-flight)."""
+def browser_guide_routes(settings: Settings | None = None) -> list[Route]:
+    """The guide and its style sheet (GET, plus the CORS pre-flight); ``settings`` (default: the
+    process's) say how the style's keys are checked."""
     return [
         Route(GUIDE_PATH, _guide, methods=["GET", "OPTIONS"]),
-        Route(STYLE_PATH, _style, methods=["GET", "OPTIONS"]),
+        Route(STYLE_PATH, _style_endpoint(settings or get_settings()), methods=["GET", "OPTIONS"]),
     ]

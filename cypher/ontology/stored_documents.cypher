@@ -1,4 +1,4 @@
-// The newest document of every stored ontology (every tenant's and agent's; a reset scope has none): the Browser style colours the labels of their entity types (server/browser_guide.py).
+// The newest document of every stored ontology (every tenant's and agent's; a reset scope has none): the Browser style for an admin key colours the labels of their entity types (server/browser_guide.py).
 // params: none
 // returns: document string (JSON; one row per scope)
 MATCH (o:Ontology)

@@ -11,6 +11,7 @@ keeps undeclared types as they come) gets no label.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
 from graph.executor import Executor
 from graph.memory.ontology.builtin import BUILTIN
@@ -62,10 +63,20 @@ async def relabel_agent(
         after = rows[0]["last"]
 
 
-async def declared_labels(executor: Executor) -> dict[str, str]:
+async def declared_labels(
+    executor: Executor, *, tenant: str | None = None, agents: Iterable[str] | None = None
+) -> dict[str, str]:
     """Type → label of every type an entity may carry a label for: the built-in ontology's and
-    those of the newest version of every stored ontology (a tenant's or an agent's)."""
+    those of the newest version of the stored ontologies: every one (``tenant`` None), or a
+    tenant's own and those of its agents (``agents``: only these of them; None: all)."""
     labels = type_labels(BUILTIN)
-    for row in await executor.run("ontology/stored_documents", read=True):
+    if tenant is None:
+        rows = await executor.run("ontology/stored_documents", read=True)
+    else:
+        wanted = sorted(agents) if agents is not None else None
+        rows = await executor.run(
+            "ontology/tenant_documents", {"tenant": tenant, "agents": wanted}, read=True
+        )
+    for row in rows:
         labels.update(type_labels(parse_ontology(json.loads(row["document"]), stored=True)))
     return labels

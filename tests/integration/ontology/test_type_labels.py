@@ -1,12 +1,15 @@
 """Entity type labels on a real Neo4j: an entity whose type the ontology in force declares
 carries it as a label (Browser colours by label). Written entities get it under the built-in
 and an operator's ontology, applying an ontology relabels what is stored, an import keeps the
-labels right (a changed type moves its label), the served style colours the stored ontologies'
-types, and a type named like one of the product's own labels is refused."""
+labels right (a changed type moves its label), the served style colours the types of the
+ontologies a key may see (none stored without one), and a type named like one of the product's
+own labels is refused."""
 
 from __future__ import annotations
 
 import json
+import re
+import uuid
 from typing import Any
 
 import httpx
@@ -22,7 +25,10 @@ from graph.memory.ontology.store import apply_ontology
 from graph.memory.transfer import export_agent, import_agent
 from graph.providers import Embedder
 from graph.schema import ONCE_BACKFILLS
+from server.auth import ApiKeyStore
 from server.browser_guide import browser_guide_routes, type_colours
+from server.settings import Settings
+from tests.cypher import load_query
 from tests.integration.gql.support import gql, load_story, memory_for
 
 pytestmark = pytest.mark.neo4j
@@ -38,6 +44,7 @@ relation_types:
   - {name: owns, source: customer, target: product, aliases: [bought]}
   - {name: reported, source: customer, target: support_ticket, aliases: [opened]}
 """
+ADMIN_KEY = "admin-" + "k" * 32
 WRITE = """mutation($a: ID!, $m: String!) { write(agentId: $a, speakerName: "Maria Souza",
   message: $m) { outcome { success } errors { code message } } }"""
 
@@ -125,21 +132,57 @@ async def test_an_import_keeps_labels_right_and_a_changed_type_moves_its_label(
     assert (await _labels(executor, other_agent))[keys["Vertix"]] == {"Place"}
 
 
-async def test_the_served_style_colours_every_stored_ontologys_types(
-    executor: Executor, hash_embedder: Embedder, agent_id: str
+async def test_the_served_style_colours_the_types_of_the_keys_tenant(
+    executor: Executor, hash_embedder: Embedder, agent_id: str, other_agent: str, tenant: str
 ) -> None:
-    await define_ontology(executor, "agent", agent_id, parse_ontology_text(SUPPORT))
-    app = Starlette(routes=browser_guide_routes())
-    app.state.memory = memory_for(executor, hash_embedder)
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
-        grass = (await client.get("/browser-guide/hippograph.grass")).text
+    store = ApiKeyStore(executor)
+    elsewhere = f"tenant-{uuid.uuid4().hex[:8]}"
+    _, key = await store.create(tenant, [agent_id])  # claims agent_id for the tenant
+    await store.create(elsewhere, [other_agent])
+    try:
+        await define_ontology(executor, "agent", agent_id, parse_ontology_text(SUPPORT))
+        own = {"name": "t", "entity_types": ["warehouse"], "relation_types": []}
+        await define_ontology(executor, "tenant", tenant, parse_ontology(own))
+        foreign = {"name": "o", "entity_types": ["submarine"], "relation_types": []}
+        await define_ontology(executor, "agent", other_agent, parse_ontology(foreign))
+        settings = Settings(auth_disabled=False, admin_api_key=ADMIN_KEY)
+        app = Starlette(routes=browser_guide_routes(settings))
+        app.state.memory = memory_for(executor, hash_embedder)
+        app.state.key_store = store
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+
+            async def style(headers: dict[str, str]) -> str:
+                answer = await client.get("/browser-guide/hippograph.grass", headers=headers)
+                assert answer.status_code == 200, answer.text
+                return answer.text
+
+            public = await style({})
+            keyed = await style({"Authorization": f"Bearer {key}"})
+            same = await style({"X-API-Key": key})
+            admin = await style({"X-API-Key": ADMIN_KEY})
+            wrong = await client.get("/browser-guide/hippograph.grass", headers={"X-API-Key": "x"})
+    finally:
+        for name in (tenant, elsewhere):
+            await executor.run_text(load_query("delete_keys_of_tenant"), {"tenant": name})
+    assert "node.Person {" in public and "node.Place {" in public  # the built-in types
+    assert not {"SupportTicket", "Warehouse", "Submarine"} & set(_styled(public))
+    assert keyed == same
+    assert {"SupportTicket", "Customer", "Warehouse"} <= set(_styled(keyed))
+    assert "Submarine" not in _styled(keyed)  # another tenant's agent
+    assert {"SupportTicket", "Warehouse", "Submarine"} <= set(_styled(admin))
+    assert wrong.status_code == 401
     for label in ("SupportTicket", "Customer", "Product", "Person", "Place"):
         color, border = type_colours(label)
-        rule = grass.split(f"node.{label} {{", 1)[1].split("\n}", 1)[0]
+        rule = keyed.split(f"node.{label} {{", 1)[1].split("\n}", 1)[0]
         assert f"color: {color};" in rule and f"border-color: {border};" in rule
         assert 'caption: "{name}";' in rule
-    assert "node.Event {" in grass and grass.count("node.Event {") == 1  # the message's own
+    assert "node.Event {" in keyed and keyed.count("node.Event {") == 1  # the message's own
+
+
+def _styled(grass: str) -> list[str]:
+    """The labels a style sheet has a rule for."""
+    return re.findall(r"^node\.(\w+) \{", grass, re.M)
 
 
 async def test_a_type_named_like_a_product_label_is_refused(
