@@ -262,6 +262,11 @@ class Settings(BaseSettings):
     otel_service: str = Field(
         default="hippograph", description="The `service.name` the traces carry."
     )
+    trace_plain_agent_ids: bool = Field(
+        default=False,
+        description="Spans carry agent ids as they are. False: a pseudonym (`sha256:` and 16 "
+        "hex digits of the id's hash), so the collector never holds an id that names a user",
+    )
     metrics_public: bool = Field(
         default=True,
         description="GET /metrics (Prometheus text) without an API key; false: it needs one "

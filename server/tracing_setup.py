@@ -2,7 +2,8 @@
 pipelines' spans (``graph.tracing``) and a batch processor sends them over OTLP/HTTP to
 ``<endpoint>/v1/traces``; unset, nothing is installed and tracing costs nothing. The SDK and
 exporter come with the ``otel`` extra (``pip install 'hippograph[otel]'``; the test command
-installs them)."""
+installs them). Spans name agents by a pseudonym unless ``trace_plain_agent_ids`` is on
+(``graph.tracing.agent_ref``)."""
 
 from __future__ import annotations
 
@@ -40,8 +41,13 @@ def configure_tracing(settings: Settings) -> Any:
         ) from exc
     provider = TracerProvider(resource=Resource.create({"service.name": settings.otel_service}))
     provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(f"{endpoint}/v1/traces")))
-    tracing.install(provider)
-    log.info("tracing: spans go to %s/v1/traces as %s", endpoint, settings.otel_service)
+    tracing.install(provider, plain_agent_ids=settings.trace_plain_agent_ids)
+    log.info(
+        "tracing: spans go to %s/v1/traces as %s (agent ids %s)",
+        endpoint,
+        settings.otel_service,
+        "plain" if settings.trace_plain_agent_ids else "as pseudonyms",
+    )
     return provider
 
 

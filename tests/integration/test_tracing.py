@@ -1,6 +1,7 @@
 """OpenTelemetry traces: a write, a retrieve and a job run each give a span with a child span
-per stage and the figures people debug by; no agent text rides on an error; with no provider
-installed nothing is recorded."""
+per stage and the figures people debug by; no agent text rides on an error, and no span
+carries an entity's name or key, a fact's or the model's text, or the agent id (a pseudonym
+unless the operator asks for plain ids); with no provider installed nothing is recorded."""
 
 from __future__ import annotations
 
@@ -19,9 +20,11 @@ from graph.errors import BadInput
 from graph.executor import Executor
 from graph.memory.jobs import Worker
 from graph.memory.jobs.async_write import extract_handler, write_async
+from graph.memory.read.retriever import Retriever
 from graph.providers import Embedder
 from server.settings import Settings
 from server.tracing_setup import configure_tracing, stop_tracing
+from tests.fakes import ScriptedLLM
 from tests.integration.gql.support import memory_for
 from tests.integration.jobs.test_async_write import deps_for
 
@@ -54,7 +57,8 @@ async def test_write_and_retrieve_have_a_span_per_stage(
     done = spans.get_finished_spans()
 
     write = next(s for s in done if s.name == "write")
-    assert write.attributes is not None and write.attributes["hippograph.agent_id"] == agent_id
+    assert write.attributes is not None
+    assert write.attributes["hippograph.agent_id"] == tracing.agent_ref(agent_id) != agent_id
     assert write.attributes["hippograph.facts_added.count"] >= 1
     stages = [s.name for s in children(write, done)]
     assert {"write.guard", "write.event", "write.embedding", "write.commit"} <= set(stages), stages
@@ -78,6 +82,26 @@ async def test_a_failed_call_is_marked_without_its_text(
     (failed,) = [s for s in spans.get_finished_spans() if s.name == "retrieve"]
     assert failed.status.status_code.name == "ERROR" and failed.status.description == "BadInput"
     assert "secret" not in repr(dict(failed.attributes or {}))
+
+
+async def test_spans_carry_no_entity_fact_or_model_text_nor_the_agent_id(
+    executor: Executor, embedder: Embedder, agent_id: str, spans: InMemorySpanExporter
+) -> None:
+    memory = memory_for(executor, embedder)
+    await memory.writer.write(agent_id, MESSAGE, "Guilherme")
+    # The reranker answers memory text instead of scores: the trace keeps it as its detail.
+    said = "Guilherme moved to Lisbon in February; he works at Orion Tech."
+    retriever = Retriever(executor, embedder, ScriptedLLM(replies=[said]).chat())
+    found = await retriever.retrieve(agent_id, "Where did Guilherme move in February?")
+    plan, rerank = found.trace["plan"], found.trace["rerank"]
+    assert any(key.startswith("person:guilherme") for key in plan["entities_sources"])
+    assert rerank["status"] == "unparseable" and "Lisbon" in rerank["detail"]
+    done = spans.get_finished_spans()
+    assert {"write", "retrieve", "retrieve.plan", "retrieve.rerank"} <= {s.name for s in done}
+    for span in done:
+        shown = " ".join(f"{k}={v}" for k, v in (span.attributes or {}).items()).lower()
+        for private in ("guilherme", "lisbon", "orion", "february", agent_id.lower()):
+            assert private not in shown, (span.name, private, span.attributes)
 
 
 async def test_a_job_run_is_a_span_around_its_write(
@@ -140,3 +164,24 @@ async def test_a_configured_endpoint_receives_the_spans_over_otlp(
     (path, kind, body), *_ = Collector.received
     assert path == "/v1/traces" and kind == "application/x-protobuf"
     assert b"retrieve.plan" in body and b"hg-test" in body
+    bodies = [sent for _, _, sent in Collector.received]
+    assert any(tracing.agent_ref(agent_id).encode() in sent for sent in bodies)
+    assert not any(agent_id.encode() in sent for sent in bodies)
+
+
+async def test_the_operator_may_ask_for_plain_agent_ids(
+    executor: Executor, embedder: Embedder, agent_id: str
+) -> None:
+    Collector.received.clear()
+    collector = ThreadingHTTPServer(("127.0.0.1", 0), Collector)
+    threading.Thread(target=collector.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{collector.server_address[1]}"
+        provider = configure_tracing(Settings(otel_endpoint=url, trace_plain_agent_ids=True))
+        await memory_for(executor, embedder).retriever.retrieve(agent_id, "Where do I live?")
+        stop_tracing(provider)
+    finally:
+        collector.shutdown()
+    assert any(agent_id.encode() in body for _, _, body in Collector.received)
+    assert not tracing.enabled()
+    assert tracing.agent_ref(agent_id) != agent_id  # stopping restores pseudonyms
