@@ -44,4 +44,4 @@ def test_the_package_builds_and_its_tests_pass_against_the_api(
     }
     done = run("node", "--test", "dist/test/", env=env)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "# pass 6" in done.stdout and "# skipped 0" in done.stdout, done.stdout
+    assert "# pass 8" in done.stdout and "# skipped 0" in done.stdout, done.stdout

@@ -18,7 +18,7 @@ from hippograph_client import (
     TransportError,
     Unavailable,
 )
-from hippograph_client.transport import Answer, Exchange, read_answer, retry_delay
+from hippograph_client.transport import Answer, Exchange, is_idempotent, read_answer, retry_delay
 
 FAST = RetryPolicy(attempts=4, backoff=0.001, max_delay=0.01)
 
@@ -170,3 +170,46 @@ def test_a_connection_refused_then_accepted_is_one_answer() -> None:
     with HippographClient("http://memory.test/graphql", http_client=http, retry=FAST) as memory:
         assert memory.viewer().admin is True
     assert len(calls) == 2
+
+
+@pytest.mark.parametrize(
+    ("query", "operation_name", "idempotent"),
+    [
+        ("# a note first\nmutation W { write { errors { code } } }", None, False),
+        (
+            "fragment E on WritePayload { errors { code } }\nmutation W { write { ...E } }",
+            None,
+            False,
+        ),
+        ('  \n,# "mutation"\n{ viewer { admin } }', None, True),
+        ('query Q { fact(text: "mutation") { id } }', None, True),
+        ("query Q { viewer { admin } } mutation W { write { errors { code } } }", "W", False),
+        ("query Q { viewer { admin } } mutation W { write { errors { code } } }", "Q", True),
+        # No name to choose by: any mutation among them may be the one that runs.
+        ("query Q { viewer { admin } } mutation W { write { errors { code } } }", None, False),
+        ("query Q { viewer { admin } }", "Missing", False),  # the service will refuse it
+        ("mutation { unclosed", None, False),  # unreadable: never assumed safe to repeat
+    ],
+)
+def test_a_mutation_is_known_by_its_parsed_operation(
+    query: str, operation_name: str | None, idempotent: bool
+) -> None:
+    assert is_idempotent(query, None, operation_name) is idempotent
+    assert is_idempotent(query, {"idempotencyKey": "k"}, operation_name) is True
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "# written by hand\nmutation W($a: ID!) { write(agentId: $a) { errors { code } } }",
+        "fragment E on WritePayload { errors { code } }\n"
+        "mutation W($a: ID!) { write(agentId: $a) { ...E } }",
+    ],
+)
+def test_a_hand_written_mutation_is_not_sent_twice(query: str) -> None:
+    script = Script((200, {}, payload_error("UNAVAILABLE")), (200, {}, {"data": {"write": {}}}))
+    with sync_client(script) as memory:
+        answer = memory.execute(query, operation_name="W", variables={"a": "x"})
+    assert len(script.calls) == 1
+    with pytest.raises(Unavailable):
+        read_answer(answer)

@@ -6,7 +6,9 @@ error to raise). The async and sync bases (:class:`ClientBase`) only send and sl
 Retrying never writes twice: an answer refused before the operation ran (HTTP 429 / 503, or a
 ``RATE_LIMITED`` error) is retried for any operation; ``UNAVAILABLE`` and ``IN_PROGRESS`` met
 while a mutation ran are retried only when the mutation carries an ``idempotencyKey`` (the
-service then answers the first result instead of writing again)."""
+service then answers the first result instead of writing again). Whether an operation is a
+mutation is read from the parsed document (:func:`operation_type`), never from its first word:
+a document may begin with a comment or a fragment."""
 
 from __future__ import annotations
 
@@ -16,9 +18,11 @@ import random
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
 import httpx
+from graphql import GraphQLError, OperationDefinitionNode, OperationType, parse
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
@@ -33,6 +37,7 @@ __all__ = [
     "failure_delay",
     "is_idempotent",
     "jsonable",
+    "operation_type",
     "parse_body",
     "read_answer",
     "retry_delay",
@@ -72,9 +77,32 @@ class Answer:
     body: Any  # the parsed JSON, or None when it was not JSON
 
 
-def is_idempotent(query: str, variables: Mapping[str, Any] | None) -> bool:
-    """A query, or a mutation sent with an idempotency key."""
-    if not query.lstrip().startswith("mutation"):
+@lru_cache(maxsize=256)
+def operation_type(query: str, operation_name: str | None = None) -> OperationType | None:
+    """The type of the operation ``query`` runs: the one named ``operation_name``, else its only
+    operation; with several and no name, a mutation if any of them is one (it may be the one
+    that runs). None when the document cannot be read or has no such operation (the service
+    refuses it, but nothing here assumes it is safe to send again)."""
+    try:
+        document = parse(query, no_location=True)
+    except GraphQLError:
+        return None
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    if operation_name is not None:
+        operations = [o for o in operations if o.name and o.name.value == operation_name]
+    if not operations:
+        return None
+    if any(o.operation is OperationType.MUTATION for o in operations):
+        return OperationType.MUTATION
+    return operations[0].operation
+
+
+def is_idempotent(
+    query: str, variables: Mapping[str, Any] | None, operation_name: str | None = None
+) -> bool:
+    """A query, or a mutation sent with an idempotency key (a document that cannot be read
+    counts as a mutation)."""
+    if operation_type(query, operation_name) in (OperationType.QUERY, OperationType.SUBSCRIPTION):
         return True
     return bool((variables or {}).get("idempotencyKey"))
 
@@ -200,7 +228,7 @@ class Exchange:
         sent = {k: jsonable(v) for k, v in (variables or {}).items() if v is not unset}
         self.payload = {"query": query, "operationName": operation_name, "variables": sent}
         self.policy = policy
-        self.idempotent = is_idempotent(query, sent)
+        self.idempotent = is_idempotent(query, sent, operation_name)
         self.attempt = 1
 
     def answered(self, status_code: int, headers: Mapping[str, str], text: str) -> Answer | float:

@@ -3,6 +3,8 @@
 // Retrying never writes twice: an answer refused before the operation ran (HTTP 429 / 503, or
 // RATE_LIMITED) is retried for any operation; UNAVAILABLE and IN_PROGRESS met while a mutation
 // ran only when it carries an idempotencyKey (the service then answers the first result).
+// Whether a document is a mutation is read from its tokens (operationKind), never from its first
+// word: a document may begin with a comment or a fragment.
 import { errorFrom, type GraphQLErrorBody, TransportError } from "./errors.js";
 
 export interface RetryPolicy {
@@ -31,8 +33,123 @@ interface Body {
 const REFUSED_BEFORE_RUNNING = new Set([429, 503]);
 const RETRY_IF_IDEMPOTENT = new Set(["UNAVAILABLE", "IN_PROGRESS"]);
 
-export function isIdempotent(query: string, variables: Record<string, unknown> | undefined): boolean {
-  return !query.trimStart().startsWith("mutation") || Boolean(variables?.idempotencyKey);
+export type OperationKind = "query" | "mutation" | "subscription";
+
+/** A query (or subscription), or a mutation sent with an idempotency key; a document whose
+ * operation cannot be told counts as a mutation. */
+export function isIdempotent(query: string, variables: Record<string, unknown> | undefined, operationName?: string | null): boolean {
+  const kind = operationKind(query, operationName);
+  return kind === "query" || kind === "subscription" || Boolean(variables?.idempotencyKey);
+}
+
+/** The kind of the operation a document runs: the one named `operationName`, else its only
+ * operation; with several and no name, "mutation" when any of them is one (it may be the one
+ * that runs). null when the document cannot be read, is not an executable document, or has no
+ * such operation (the service refuses it; nothing here assumes it is safe to send again). */
+export function operationKind(query: string, operationName?: string | null): OperationKind | null {
+  const operations = operationsOf(query);
+  if (operations === null) return null;
+  const chosen = operationName == null ? operations : operations.filter((o) => o.name === operationName);
+  if (chosen.length === 0) return null;
+  return chosen.some((o) => o.kind === "mutation") ? "mutation" : chosen[0]!.kind;
+}
+
+const OPERATION_WORDS = new Set(["query", "mutation", "subscription"]);
+const OPENING = new Set(["(", "[", "{"]);
+const CLOSING = new Set([")", "]", "}"]);
+
+/** The operations of a document, read from its top-level definitions: an operation (`{`, or
+ * `query` / `mutation` / `subscription` and its name) or a fragment, each ending where its
+ * selection set closes. null for anything else (a type definition, unbalanced brackets, an
+ * unterminated string). */
+function operationsOf(query: string): { kind: OperationKind; name: string | null }[] | null {
+  const tokens = tokensOf(query);
+  if (tokens === null) return null;
+  const found: { kind: OperationKind; name: string | null }[] = [];
+  let depth = 0;
+  let atDefinition = true;
+  for (let k = 0; k < tokens.length; k++) {
+    const token = tokens[k]!;
+    if (depth === 0 && atDefinition) {
+      atDefinition = false;
+      if (token.value === "{" && token.kind === "punctuator") found.push({ kind: "query", name: null });
+      else if (token.kind === "name" && OPERATION_WORDS.has(token.value)) {
+        const next = tokens[k + 1];
+        found.push({ kind: token.value as OperationKind, name: next?.kind === "name" ? next.value : null });
+      } else if (token.kind !== "name" || token.value !== "fragment") return null;
+    }
+    if (token.kind !== "punctuator") continue;
+    if (OPENING.has(token.value)) depth++;
+    else if (CLOSING.has(token.value)) {
+      depth--;
+      if (depth < 0) return null;
+      if (depth === 0 && token.value === "}") atDefinition = true;
+    }
+  }
+  return depth === 0 ? found : null;
+}
+
+interface Token {
+  kind: "name" | "punctuator" | "value";
+  value: string;
+}
+
+/** GraphQL's lexical tokens, enough to see a document's structure: names, punctuators and
+ * values (strings, block strings, numbers); whitespace, commas and comments skipped. null for
+ * an unterminated string. */
+function tokensOf(source: string): Token[] | null {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i]!;
+    if (c === "#") {
+      while (i < source.length && source[i] !== "\n" && source[i] !== "\r") i++;
+    } else if (" \t\n\r,\uFEFF".includes(c)) {
+      i++;
+    } else if (c === '"') {
+      const end = source.startsWith('"""', i) ? blockStringEnd(source, i + 3) : stringEnd(source, i + 1);
+      if (end === null) return null;
+      tokens.push({ kind: "value", value: "string" });
+      i = end;
+    } else if (/[_A-Za-z]/.test(c)) {
+      let j = i + 1;
+      while (j < source.length && /[_0-9A-Za-z]/.test(source[j]!)) j++;
+      tokens.push({ kind: "name", value: source.slice(i, j) });
+      i = j;
+    } else if (/[-0-9]/.test(c)) {
+      let j = i + 1;
+      while (j < source.length && /[0-9.eE+\-_A-Za-z]/.test(source[j]!)) j++;
+      tokens.push({ kind: "value", value: "number" });
+      i = j;
+    } else {
+      const width = source.startsWith("...", i) ? 3 : 1;
+      tokens.push({ kind: "punctuator", value: source.slice(i, i + width) });
+      i += width;
+    }
+  }
+  return tokens;
+}
+
+/** Where a string that opened before `i` ends (after its closing quote), or null. */
+function stringEnd(source: string, i: number): number | null {
+  while (i < source.length) {
+    const c = source[i]!;
+    if (c === "\n" || c === "\r") return null;
+    if (c === "\\") i += 2;
+    else if (c === '"') return i + 1;
+    else i++;
+  }
+  return null;
+}
+
+/** Where a block string that opened before `i` ends (after its closing `"""`), or null. */
+function blockStringEnd(source: string, i: number): number | null {
+  while (i < source.length) {
+    if (source.startsWith('\\"""', i)) i += 4;
+    else if (source.startsWith('"""', i)) return i + 3;
+    else i++;
+  }
+  return null;
 }
 
 /** Top-level errors, then the errors of every mutation payload. */

@@ -2,7 +2,9 @@
 // or outage) and its typed errors.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import type { Document } from "../src/client.js";
 import { HippographClient, InProgress, RateLimited, TransportError, Unavailable, ViewerDocument, WriteDocument } from "../src/index.js";
+import { isIdempotent, operationKind } from "../src/transport.js";
 
 type Scripted = [number, Record<string, string>, unknown];
 
@@ -63,4 +65,41 @@ test("attempts end with the typed error; a non-GraphQL reply is a TransportError
   assert.equal(error.status, 429);
   const proxy = scripted([502, {}, "Bad gateway"]);
   await assert.rejects(proxy.client.request(ViewerDocument), TransportError);
+});
+
+test("a mutation is known by its parsed operation, not by the document's first word", () => {
+  const write = "mutation W { write { errors { code } } }";
+  const cases: [string, string | undefined, boolean][] = [
+    [`# a note first\n${write}`, undefined, false],
+    [`fragment E on WritePayload { errors { code } }\nmutation W { write { ...E } }`, undefined, false],
+    [`"""a description"""\n${write}`, undefined, false], // not an executable document
+    ['  \n,# "mutation"\n{ viewer { admin } }', undefined, true],
+    ['query Q($t: String = "mutation { x }") { fact(text: """ } mutation """) { id } }', undefined, true],
+    ["query Q($o: JSON = {a: [1, {b: 2}]}) { viewer { admin } }", undefined, true],
+    [`query Q { viewer { admin } } ${write}`, "W", false],
+    [`query Q { viewer { admin } } ${write}`, "Q", true],
+    [`query Q { viewer { admin } } ${write}`, undefined, false], // no name: the mutation may run
+    ["query Q { viewer { admin } }", "Missing", false],
+    ["mutation { unclosed", undefined, false],
+    ['query Q { fact(text: "unterminated) { id } }', undefined, false],
+  ];
+  for (const [query, name, idempotent] of cases) {
+    assert.equal(isIdempotent(query, undefined, name), idempotent, query);
+    assert.equal(isIdempotent(query, { idempotencyKey: "k" }, name), true, query);
+  }
+  assert.equal(operationKind(`# c\n${write}`), "mutation");
+  assert.equal(operationKind("subscription S { memoryChanged { kind } }"), "subscription");
+});
+
+test("a hand-written mutation after a comment or a fragment is never sent twice", async () => {
+  const documents = [
+    "# written by hand\nmutation W($a: ID!) { write(agentId: $a) { errors { code } } }",
+    "fragment E on WritePayload { errors { code } }\nmutation W($a: ID!) { write(agentId: $a) { ...E } }",
+  ];
+  for (const text of documents) {
+    const { client, calls } = scripted([200, {}, payload("UNAVAILABLE")], [200, {}, viewer]);
+    const document: Document<unknown, { a: string }> = { toString: () => text };
+    await assert.rejects(client.request(document, { a: "x" }), Unavailable);
+    assert.equal(calls.length, 1, text);
+  }
 });
