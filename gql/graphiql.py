@@ -1,5 +1,6 @@
 """The GraphiQL page served at GET /graphql, with Hippograph's example operations preloaded as
-tabs (write a message, retrieve context, explore an entity's graph) for the demo agent.
+tabs for the demo agent: reads first (retrieve context, explore an entity's graph, the audit
+trail and jobs), so the page opens on a query; the tab that writes a message comes last.
 
 The page's scripts and styles (React, GraphiQL, the explorer plugin) are served by our own app:
 ``scripts/bootstrap.sh`` fetches the npm packages pinned in ``ASSET_PACKAGES`` from the npm
@@ -69,21 +70,6 @@ _HEADERS = '{\n  "Authorization": "Bearer <your API key: hippograph apikey creat
 
 EXAMPLE_TABS: list[dict[str, str]] = [
     {
-        "query": """# Store a message: facts are extracted, reconciled and versioned.
-mutation Write {
-  write(
-    agentId: "demo"
-    speakerName: "Guilherme"
-    message: "I started a new job at Orion Tech as head of data."
-  ) {
-    outcome { mode eventId factsAdded { action text subjectKey } factsUpdated { text } warnings }
-    errors { code message }
-  }
-}
-""",
-        "headers": _HEADERS,
-    },
-    {
         "query": """# Context for a prompt: ranked facts, snippets and patterns.
 query Retrieve {
   retrieve(agentId: "demo", query: "Where does Guilherme work and live?") {
@@ -117,6 +103,22 @@ query AuditAndJobs {
   auditLog(agentId: "demo", action: UPDATE, limit: 5) { createdAt action mode reason }
   jobs(agentId: "demo", status: PENDING, limit: 5) { id kind status progress }
   facts(agentId: "demo", kind: PREFERENCE, first: 5) { edges { node { text kind } } }
+}
+""",
+        "headers": _HEADERS,
+    },
+    {
+        "query": """# Store a message (this changes the demo agent's memory): facts are extracted,
+# reconciled and versioned.
+mutation Write {
+  write(
+    agentId: "demo"
+    speakerName: "Guilherme"
+    message: "I started a new job at Orion Tech as head of data."
+  ) {
+    outcome { mode eventId factsAdded { action text subjectKey } factsUpdated { text } warnings }
+    errors { code message }
+  }
 }
 """,
         "headers": _HEADERS,

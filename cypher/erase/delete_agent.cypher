@@ -1,6 +1,6 @@
 // Delete up to $batch nodes of one agent (every label that carries agent_id, each through its index, and the agent's own ontology versions); callers repeat until deleted < $batch.
 // params: $agent_id string, $batch int
-// returns: deleted int
+// returns: deleted int, facts int, events int, entities int, documents int, observations int, jobs int (of the nodes deleted)
 // The AgentStats counter (read/agent_counts) loses what each batch deletes until it is deleted itself.
 CALL () {
   MATCH (n:Fact {agent_id: $agent_id}) RETURN n LIMIT $batch
@@ -21,10 +21,13 @@ CALL () {
 }
 WITH n LIMIT $batch
 WITH n, CASE WHEN n:Fact THEN 1 ELSE 0 END AS fact, CASE WHEN n:Event THEN 1 ELSE 0 END AS event,
-     CASE WHEN n:Observation THEN 1 ELSE 0 END AS observation
+     CASE WHEN n:Observation THEN 1 ELSE 0 END AS observation,
+     CASE WHEN n:Entity THEN 1 ELSE 0 END AS entity, CASE WHEN n:Document THEN 1 ELSE 0 END AS document,
+     CASE WHEN n:Job THEN 1 ELSE 0 END AS job
 DETACH DELETE n
-WITH count(*) AS deleted, sum(fact) AS facts, sum(event) AS events, sum(observation) AS observations
+WITH count(*) AS deleted, sum(fact) AS facts, sum(event) AS events, sum(observation) AS observations,
+     sum(entity) AS entities, sum(document) AS documents, sum(job) AS jobs
 OPTIONAL MATCH (s:AgentStats {agent_id: $agent_id})
 SET s.facts = s.facts - facts, s.events = s.events - events,
     s.observations = s.observations - observations
-RETURN deleted
+RETURN deleted, facts, events, entities, documents, observations, jobs

@@ -11,6 +11,7 @@ logged, for the rest).
 
 from __future__ import annotations
 
+import importlib.metadata
 import inspect
 import json
 import logging
@@ -30,7 +31,15 @@ from graph.tenancy import may_access
 from server.mcp.read_tools import agent_entities, agent_profile
 from server.mcp.tools import TOOLS, Tool
 
-__all__ = ["ERASE_INSTRUCTIONS", "INSTRUCTIONS", "Caller", "Resolver", "build_mcp", "error_result"]
+__all__ = [
+    "ERASE_INSTRUCTIONS",
+    "INSTRUCTIONS",
+    "Caller",
+    "Resolver",
+    "build_mcp",
+    "error_result",
+    "package_version",
+]
 
 log = logging.getLogger("hippograph.mcp")
 
@@ -204,6 +213,15 @@ def _handler(tool: Tool, resolve: Resolver) -> Callable[..., Awaitable[Any]]:
     return handler
 
 
+def package_version() -> str:
+    """The installed ``hippograph`` package's version (what ``initialize`` reports as the
+    server's version); ``0+unknown`` when the package metadata is missing (a bare checkout)."""
+    try:
+        return importlib.metadata.version("hippograph")
+    except importlib.metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
 def build_mcp(resolve: Resolver, *, erase_tools: bool = False) -> MCPServer[Any]:
     """The Hippograph MCP server; ``resolve`` tells each call who is calling.
 
@@ -215,6 +233,7 @@ def build_mcp(resolve: Resolver, *, erase_tools: bool = False) -> MCPServer[Any]
     server = HippographMCP(
         "hippograph",
         title="Hippograph memory",
+        version=package_version(),
         instructions=INSTRUCTIONS + (ERASE_INSTRUCTIONS if erase_tools else ""),
         log_level="WARNING",
     )

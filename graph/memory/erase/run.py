@@ -155,6 +155,12 @@ async def erase_agent(executor: Executor, agent_id: str, *, batch: int = 10_000)
     done = await delete_agent_nodes(executor, agent_id, batch=batch)
     return EraseReport(
         scope="agent",
+        facts=done.counts.get("facts", 0),
+        events=done.counts.get("events", 0),
+        entities=done.counts.get("entities", 0),
+        documents=done.counts.get("documents", 0),
+        observations=done.counts.get("observations", 0),
+        jobs=done.counts.get("jobs", 0),
         nodes=done.nodes,
         keys_changed=done.keys_changed,
         keys_revoked=done.keys_revoked,

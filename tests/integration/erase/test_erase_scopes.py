@@ -32,8 +32,12 @@ pytestmark = pytest.mark.neo4j
 
 
 async def _nodes(executor: Executor, agent_id: str) -> int:
+    return sum((await _labels(executor, agent_id)).values())
+
+
+async def _labels(executor: Executor, agent_id: str) -> dict[str, int]:
     rows = await executor.run_text(load_query("agent_counts"), {"agent_id": agent_id}, read=True)
-    return sum(int(r["nodes"]) for r in rows)
+    return {str(r["label"]): int(r["nodes"]) for r in rows}
 
 
 async def test_erasing_a_fact_takes_its_versions_sources_and_derived_data(
@@ -115,10 +119,22 @@ async def test_erasing_an_agent_deletes_every_node_and_releases_its_id(
     await memory.write_async(agent_id, "Clara lives in Curitiba.", "Bruno")
     await memory.documents.ingest(agent_id, text="Vertix sells sensors.")
     assert await _nodes(executor, agent_id) > 5
+    stored = await _labels(executor, agent_id)
+    assert stored["Fact"] and stored["Event"] and stored["Entity"]
 
     report = await erase_agent(executor, agent_id)
 
-    assert report.nodes > 5 and report.keys_changed == 2 and report.keys_revoked == 1
+    assert report.nodes == sum(stored.values())
+    assert report.keys_changed == 2 and report.keys_revoked == 1
+    # What it erased, by kind, not only as a node count.
+    erased = {
+        "Fact": report.facts,
+        "Event": report.events,
+        "Entity": report.entities,
+        "Document": report.documents,
+        "Job": report.jobs,
+    }
+    assert erased == {k: stored.get(k, 0) for k in erased}, (erased, stored)
     assert await _nodes(executor, agent_id) == 0
     keys = {k.id: k for k in await store.list(tenant)}
     assert keys[only].revoked_at is not None and keys[only].agents == []
@@ -154,7 +170,7 @@ ERASE_FACT = """mutation($a: ID!, $f: ID!) { eraseFact(agentId: $a, factId: $f) 
 ERASE_ENTITY = """mutation($a: ID!, $k: String!) { eraseEntity(agentId: $a, key: $k) {
   summary { facts entities } errors { code } } }"""
 ERASE_AGENT = """mutation($a: ID!, $c: String!) { eraseAgent(agentId: $a, confirmAgentId: $c) {
-  summary { nodes } errors { code message } } }"""
+  summary { nodes facts entities events } errors { code message } } }"""
 
 
 async def test_graphql_erase_is_admin_only_with_typed_errors(
@@ -189,7 +205,8 @@ async def test_graphql_erase_is_admin_only_with_typed_errors(
     assert wrong.data["eraseAgent"]["errors"][0]["code"] == "BAD_INPUT"
     assert len(await fact_history(executor, agent_id, second)) == 1  # nothing lost
     whole = await gql(memory, ERASE_AGENT, {"a": agent_id, "c": agent_id})
-    assert whole.data["eraseAgent"]["summary"]["nodes"] >= 3
+    summary = whole.data["eraseAgent"]["summary"]
+    assert summary["nodes"] >= 3 and summary["facts"] == 1 and summary["entities"] == 1
 
 
 def test_cli_erase_validates_and_asks_first(agent_id: str) -> None:

@@ -4,6 +4,7 @@ auth-disabled loopback serving every agent."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import uuid
 from collections.abc import AsyncIterator
@@ -84,5 +85,9 @@ async def test_auth_disabled_on_loopback_serves_every_agent(
     async with mcp_client(executor, hash_embedder, {}, auth_disabled=True) as client:
         res = await client.call_tool("list_facts", {"agent_id": agent_id})
         assert not res.is_error
+        # The server names itself with the installed package's version.
+        info = client.server_info
+        assert info is not None and info.name == "hippograph"
+        assert info.version == importlib.metadata.version("hippograph") != ""
         unnamed = await client.call_tool("list_facts", {})
         assert _error(unnamed)["code"] == "BAD_INPUT"

@@ -12,7 +12,13 @@ from typing import Any
 import pytest
 from strawberry.http.ides import get_graphql_ide_html
 
-from gql.graphiql import ASSET_PACKAGES, ASSETS_PATH, cdn_packages, graphiql_html
+from gql.graphiql import (
+    ASSET_PACKAGES,
+    ASSETS_PATH,
+    EXAMPLE_TABS,
+    cdn_packages,
+    graphiql_html,
+)
 
 
 def test_every_template_package_is_pinned() -> None:
@@ -28,6 +34,17 @@ def test_page_only_references_local_assets() -> None:
     assert f"{ASSETS_PATH}/graphiql@3.8.3/graphiql.min.js" in refs
     assert "integrity=" in page  # upstream SRI hashes kept: the browser verifies each file
     assert "DEFAULT_TABS" in page and "query Retrieve" in page
+
+
+def test_the_page_opens_on_a_read_and_the_write_tab_comes_last() -> None:
+    """GraphiQL shows the first tab: a newcomer's first Run must not change the demo's memory."""
+    operations = [
+        next(line for line in tab["query"].splitlines() if not line.startswith("#"))
+        for tab in EXAMPLE_TABS
+    ]
+    assert operations[0].startswith("query Retrieve"), operations
+    writes = [i for i, op in enumerate(operations) if op.startswith("mutation")]
+    assert writes == [len(operations) - 1], operations
 
 
 def _address_guard(page: str) -> str:

@@ -3,6 +3,11 @@
     OPENAI_API_KEY=... python gql/clients/python/examples/openai_agents_memory.py \
         [GRAPHQL_URL] [API_KEY]
 
+It needs a model: ``OPENAI_API_KEY`` (for OpenAI, or any value with ``OPENAI_BASE_URL`` naming
+an OpenAI-compatible endpoint), the client's ``openai-agents`` extra
+(``pip install -e 'gql/clients/python[openai-agents]'``) and a running API (``make run``).
+Without a key or the extra it says so and exits with status 2.
+
 In a first conversation the user says where they live; the session writes it to the memory. A
 second conversation starts with an empty transcript, and the agent answers from memory through
 its ``recall_memory`` tool. Any OpenAI-compatible endpoint works (``OPENAI_BASE_URL``); the
@@ -14,13 +19,24 @@ key is needed.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import uuid
 
-from agents import Agent, OpenAIChatCompletionsModel, RunConfig, Runner
-from hippograph_client import AsyncHippographClient
-from hippograph_client.openai_agents import HippographSession, memory_tools
-from openai import AsyncOpenAI
+try:
+    from agents import Agent, OpenAIChatCompletionsModel, RunConfig, Runner
+    from hippograph_client import AsyncHippographClient
+    from hippograph_client.openai_agents import HippographSession, memory_tools
+    from openai import AsyncOpenAI
+except ImportError as missing:  # the extra is not installed: say what to install, no traceback
+    if __name__ != "__main__":
+        raise
+    print(
+        f"this example needs the OpenAI Agents SDK ({missing.name} is missing): "
+        "pip install -e 'gql/clients/python[openai-agents]'",
+        file=sys.stderr,
+    )
+    sys.exit(2)
 
 INSTRUCTIONS = (
     "You are a helpful assistant with a long-term memory. Before answering a question about "
@@ -59,7 +75,16 @@ async def main(
     }
 
 
+NEEDS_KEY = (
+    "this example needs a model: set OPENAI_API_KEY (for OpenAI), or OPENAI_BASE_URL with any "
+    "OPENAI_API_KEY value for an OpenAI-compatible endpoint (vLLM, Ollama, LM Studio)"
+)
+
+
 if __name__ == "__main__":
+    if not os.environ.get("OPENAI_API_KEY"):
+        print(NEEDS_KEY, file=sys.stderr)
+        sys.exit(2)
     args = sys.argv[1:]
     url = args[0] if args else "http://127.0.0.1:8000/graphql"
     for key, value in asyncio.run(main(url, args[1] if len(args) > 1 else None)).items():
