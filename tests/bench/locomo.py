@@ -24,8 +24,10 @@ together; ``both`` (default) reports each from the same import and the same retr
 and prints R@10 per mode plus on how many conversations the change helps / hurts.
 
 An item hits when its dia_id is in the question's evidence. Reported: evidence recall@5/@10/@20
-(share of evidence dia_ids found in the top k) and MRR (first hit). The dataset is CC BY-NC:
-it is read from the given path and never copied. ``--conversations N`` / ``--questions N`` bound
+(share of evidence dia_ids found in the top k), MRR (first hit) and session recall@5/@10 (share
+of the evidence's sessions — "D3:12" is in the conversation's third — with an evidence turn
+held by an item of the top k: the measure published raw-retrieval systems report). The dataset
+is CC BY-NC: it is read from the given path and never copied. ``--conversations N`` / ``--questions N`` bound
 the run; the default is everything (~2-3 minutes on 2 cores).
 """
 
@@ -410,7 +412,7 @@ def print_table(table: Table, labels: list[str], modes: Sequence[str]) -> None:
         print(f"\nmode {mode}")
         print(
             f"{'ranker':<24} {'recall@5':>9} {'recall@10':>9} {'recall@20':>9} {'MRR':>8} "
-            f"{'ms/query':>9}"
+            f"{'sess R@5':>9} {'sess R@10':>9} {'ms/query':>9}"
         )
         for name, m in rows.items():
             print(m.row(name))

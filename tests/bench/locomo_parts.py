@@ -5,6 +5,7 @@ linking of the imported facts (the offline write path's extraction and resolutio
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,13 +31,35 @@ from graph.memory.write.resolve.decisions import Candidate, resolve_entity, spea
 from graph.memory.write.resolve.stage import EntityInfo
 
 KS = (5, 10, 20)
+# Session-level recall (what published raw-retrieval systems report on LoCoMo): a session is
+# found when a retrieved item holds an evidence turn of it.
+SESSION_KS = (5, 10)
+_SESSION = re.compile(r"D(\d+):")
 # LoCoMo question categories (as the LoCoMo paper's evaluation code maps them)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+
+
+def session_of(dia: str) -> str:
+    """The session of a LoCoMo dia id ("D3:12" → "3"; an id of another form is its own)."""
+    m = _SESSION.match(dia)
+    return m.group(1) if m else dia
+
+
+def session_recall(
+    ranked: list[str], dia_of: dict[str, set[str]], evidence: set[str], k: int
+) -> float:
+    """Share of the question's evidence sessions found in the top ``k``: a session counts as
+    found when a retrieved item holds one of the evidence turns of that session."""
+    wanted = {session_of(d) for d in evidence}
+    found = {session_of(d) for item in ranked[:k] for d in dia_of.get(item, set()) & evidence}
+    return len(found) / len(wanted) if wanted else 0.0
 
 
 @dataclass
 class Metrics:
     recall: dict[int, float] = field(default_factory=lambda: dict.fromkeys(KS, 0.0))
+    # Σ session recall@k (session_recall) over the questions
+    session: dict[int, float] = field(default_factory=lambda: dict.fromkeys(SESSION_KS, 0.0))
     rr: float = 0.0
     pool: float = 0.0  # recall of the whole ranked list (the candidate pool)
     pool_size: int = 0
@@ -57,6 +80,8 @@ class Metrics:
     ) -> None:
         self.n += 1
         self.ms += ms
+        for k in SESSION_KS:
+            self.session[k] += session_recall(ranked, dia_of, evidence, k)
         for k in KS:
             found: set[str] = set()
             for item in ranked[:k]:
@@ -84,6 +109,10 @@ class Metrics:
     def r(self, k: int) -> float:
         return self.recall[k] / max(1, self.n)
 
+    def session_r(self, k: int) -> float:
+        """Session recall@k averaged over the questions."""
+        return self.session[k] / max(1, self.n)
+
     def conv_r10(self, conv: str) -> float:
         s, n = self.per_conv.get(conv, [0.0, 0.0])
         return s / n if n else 0.0
@@ -108,7 +137,8 @@ class Metrics:
     def row(self, name: str) -> str:
         n = max(1, self.n)
         cells = " ".join(f"{self.recall[k] / n:9.3f}" for k in KS)
-        return f"{name:<24} {cells} {self.rr / n:8.3f} {self.ms / n:9.1f}"
+        sessions = " ".join(f"{self.session[k] / n:9.3f}" for k in SESSION_KS)
+        return f"{name:<24} {cells} {self.rr / n:8.3f} {sessions} {self.ms / n:9.1f}"
 
 
 def top(items: list[tuple[float, str]], n: int = 20) -> list[str]:
