@@ -23,6 +23,7 @@ from gql.types.enums import (
     to_pipeline,
 )
 from gql.types.erase import ErasePayload, erase_summary_from
+from gql.types.learning import FeedbackPayload
 from gql.types.maintenance import (
     ForgetPayload,
     IngestDocumentPayload,
@@ -181,6 +182,40 @@ class Mutation:
             fact_id=strawberry.ID(result.fact_id),
             invalidated_relationships=[strawberry.ID(r) for r in result.invalidated_relationships],
             errors=[],
+        )
+
+    @agent_mutation(
+        description="Say whether a fact a `retrieve` returned helped: the verdict is kept with "
+        "the fact's ranking features of that retrieve, and `hippograph rank train` fits the "
+        "tenant's ranking model from its verdicts (on top of the shipped one)."
+    )
+    @errors_in_payload(FeedbackPayload)
+    async def feedback(
+        self,
+        info: Info,
+        agent_id: AgentId,
+        retrieve_id: Annotated[str, _arg("The `retrieveId` of the retrieve that returned it.")],
+        fact_id: Annotated[strawberry.ID, _arg("The fact.")],
+        helpful: Annotated[bool, _arg("True: it helped; false: it did not belong there.")],
+        query: Annotated[
+            str | None,
+            _arg(
+                "The retrieve's question. Needed only when this server no longer holds that "
+                "retrieve (after an hour, a restart, or on another API process): it is run "
+                "again as memory stood then."
+            ),
+        ] = None,
+    ) -> FeedbackPayload:
+        receipt = await info.context.memory.learning.feedback(
+            info.context.principal.tenant,
+            str(agent_id),
+            retrieve_id,
+            str(fact_id),
+            helpful,
+            query,
+        )
+        return FeedbackPayload(
+            recorded=True, labels=receipt.labels, rebuilt=receipt.rebuilt, errors=[]
         )
 
     @agent_mutation(description="Merge one entity into another (facts, aliases, relationships).")

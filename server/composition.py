@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from graph.executor import Executor, connect
 from graph.memory.documents.ingest import chunk_extract_handler, document_ingest_handler
 from graph.memory.facade import Memory
+from graph.memory.learning import TenantModels
 from graph.memory.jobs import (
     DocumentConfig,
     Handler,
@@ -255,6 +256,7 @@ def build_memory(
             retrieve_config(settings, emb),
             build_rescorer(settings, emb),
             pii_mode=settings.pii_mode,
+            models=TenantModels(ex),
         ),
         queue=JobQueue(ex),
         jobs=jobs_config(settings),

@@ -17,6 +17,7 @@ CALL () {
   UNION MATCH (n:WriteReceipt {agent_id: $agent_id}) RETURN n LIMIT $batch
   UNION MATCH (n:AgentEmbedder {agent_id: $agent_id}) RETURN n LIMIT $batch
   UNION MATCH (n:AgentStats {agent_id: $agent_id}) RETURN n LIMIT $batch
+  UNION MATCH (n:RankFeedback {agent_id: $agent_id}) RETURN n LIMIT $batch
   UNION MATCH (n:Ontology {scope: 'agent', scope_id: $agent_id}) RETURN n LIMIT $batch
 }
 WITH n LIMIT $batch

@@ -141,6 +141,20 @@ class RetrievalSignal(Enum):
     PATTERN = strawberry.enum_value("pattern", description="Behind a consolidated pattern.")
 
 
+@strawberry.enum(description="How `retrieve` orders its candidates.")
+class Ranker(Enum):
+    LEARNED = strawberry.enum_value(
+        "learned",
+        description="A trained model over every candidate's features (the shipped one, or the "
+        "tenant's own trained from its feedback); the default.",
+    )
+    FORMULA = strawberry.enum_value(
+        "formula",
+        description="The weighted formula: semantic, recency and importance plus keyword, "
+        "graph, relation, time and activation boosts.",
+    )
+
+
 @strawberry.enum(description="Section of the context a fact was placed in.")
 class ContextTier(Enum):
     HOT = strawberry.enum_value("hot", description="The best facts, listed first.")

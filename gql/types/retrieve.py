@@ -12,6 +12,7 @@ from gql.loaders import PathKey
 from gql.types.enums import (
     ContextTier,
     FactKind,
+    Ranker,
     RetrievalSignal,
     RetrievalStrategy,
     to_api,
@@ -23,8 +24,10 @@ from graph.memory.read.focus import BOOST
 __all__ = [
     "EventHit",
     "FactScores",
+    "FeatureContribution",
     "HopStep",
     "ObservationHit",
+    "RankExplanation",
     "RetrievalPlan",
     "RetrieveBoost",
     "RetrieveOptions",
@@ -66,9 +69,59 @@ class RetrieveOptions:
     enable_reranker: bool | None = strawberry.field(
         default=None, description="Use the LLM reranker when an LLM is configured."
     )
+    ranker: Ranker | None = strawberry.field(
+        default=None,
+        description="How to order the candidates (default `LEARNED`; `FORMULA`: the hand formula).",
+    )
 
     def as_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in vars(self).items() if v is not None}
+        return {
+            k: (v.value if isinstance(v, Ranker) else v)
+            for k, v in vars(self).items()
+            if v is not None
+        }
+
+
+@strawberry.type(description="What one feature added to a fact's learned score.")
+class FeatureContribution:
+    feature: str = strawberry.field(
+        description="The feature's name (docs/architecture.md lists them), e.g. `cosine_rank` "
+        "or `keyword_coverage`."
+    )
+    value: float = strawberry.field(description="The feature's value for this fact.")
+    contribution: float = strawberry.field(
+        description="What it added to the raw score (negative: it pulled the fact down)."
+    )
+
+
+@strawberry.type(
+    description="Why the learned ranker scored a fact as it did: `raw = bias + Σ "
+    "contributions`, and the fact's `final` score is `raw` calibrated to 0..1."
+)
+class RankExplanation:
+    model: str = strawberry.field(description="The model's name (`shipped-…` or a tenant's).")
+    version: int = strawberry.field(description="The model's version.")
+    raw: float = strawberry.field(description="The model's raw score of the fact.")
+    bias: float = strawberry.field(description="The score of a fact with no feature's effect.")
+    contributions: list[FeatureContribution] = strawberry.field(
+        description="Every feature that moved the score, largest effect first."
+    )
+
+
+def explanation_of(explanation: Any) -> RankExplanation | None:
+    """The API form of a ``ranker.Explanation`` (None under the formula)."""
+    if explanation is None:
+        return None
+    return RankExplanation(
+        model=explanation.model,
+        version=explanation.version,
+        raw=explanation.raw,
+        bias=explanation.bias,
+        contributions=[
+            FeatureContribution(feature=n, value=v, contribution=c)
+            for n, v, c in explanation.terms()
+        ],
+    )
 
 
 @strawberry.type(description="Score components of one retrieved fact.")
@@ -79,7 +132,18 @@ class FactScores:
     recency: float = strawberry.field(description="Recency decay.")
     importance: float = strawberry.field(description="Stored importance.")
     reranker: float | None = strawberry.field(description="LLM reranker score, when used.")
-    final: float = strawberry.field(description="The blended score used for ranking.")
+    formula: float = strawberry.field(
+        description="The weighted formula's score (the order under `ranker: FORMULA`; under "
+        "the learned ranker one of its features and the `minScore` cut)."
+    )
+    final: float = strawberry.field(
+        description="The score used for ranking: the learned ranker's calibrated score (or the "
+        "formula's), blended with the LLM reranker's when one ran."
+    )
+    ranker: Ranker = strawberry.field(description="Which ranker ordered this fact.")
+    explanation: RankExplanation | None = strawberry.field(
+        description="Each feature's contribution to the learned score (null under `FORMULA`)."
+    )
 
 
 @strawberry.type(
@@ -175,6 +239,9 @@ class RetrieveResult:
         "activation's together (at least the number of `facts` returned)."
     )
     duration_ms: float = strawberry.field(description="Server-side time taken.")
+    retrieve_id: str = strawberry.field(
+        description="Names this answer: pass it to `feedback` to say whether a fact helped."
+    )
 
 
 def retrieve_result_from(
@@ -206,7 +273,10 @@ def retrieve_result_from(
                 recency=f.scores.recency,
                 importance=f.scores.importance,
                 reranker=f.scores.reranker,
+                formula=f.scores.formula,
                 final=f.scores.final,
+                ranker=Ranker.FORMULA if f.explanation is None else Ranker.LEARNED,
+                explanation=explanation_of(f.explanation),
             ),
         )
         for f in r.facts
@@ -237,4 +307,5 @@ def retrieve_result_from(
         ),
         total_candidates=r.total_candidates,
         duration_ms=r.duration_ms,
+        retrieve_id=r.retrieve_id,
     )

@@ -19,6 +19,7 @@ from graph.memory.jobs.async_write import AsyncWriteAccepted, write_async
 from graph.memory.jobs.context import JobDeps
 from graph.memory.jobs.jobs_config import JobsConfig
 from graph.memory.jobs.queue import JobQueue
+from graph.memory.learning import RankLearning, TenantModels
 from graph.memory.ontology.store import OntologyCache
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.retriever import Retriever
@@ -60,6 +61,8 @@ class Memory:
     """Document ingest, its progress and chunk search."""
     ontologies: OntologyCache = field(init=False, repr=False)
     """The ontology in force per agent, kept a few seconds (``graph/memory/ontology``)."""
+    learning: RankLearning = field(init=False, repr=False)
+    """Feedback on retrieved facts; tenants' ranking models (``graph/memory/learning``)."""
 
     def __post_init__(self) -> None:
         bind = object.__setattr__  # frozen: set the derived namespaces once, here
@@ -69,6 +72,11 @@ class Memory:
         bind(self, "admin", Admin(self.executor, self.embedder, pii))
         bind(self, "documents", Documents(self.executor, self.queue, self.jobs, pii))
         bind(self, "ontologies", self.writer.ontologies)
+        models = self.retriever.models
+        if not isinstance(models, TenantModels):  # a retriever built without one (tests)
+            models = TenantModels(self.executor)
+            self.retriever.models = models
+        bind(self, "learning", RankLearning(self.executor, self.retriever, models))
 
     @property
     def llm_mode(self) -> str:

@@ -12,6 +12,7 @@ from server.cli import (
     memory,
     neo4j,
     ontology,
+    rank,
     retrieve,
     seed,
     serve,
@@ -25,7 +26,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(neo4j.app, name="neo4j")
-for _group in (serve, memory, retrieve, jobs, apikey, seed, mcp, erase, transfer, ontology):
+for _group in (serve, memory, retrieve, jobs, apikey, seed, mcp, erase, transfer, ontology, rank):
     _group.register(app)
 
 

@@ -29,6 +29,27 @@ def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
+def _why(explanation: Any, count: int = 3) -> str:
+    """The largest contributions to a fact's learned score ("" under the formula)."""
+    if explanation is None:
+        return ""
+    return " ".join(f"{name} {c:+.2f}" for name, _, c in explanation.terms(count))
+
+
+def _explanation(explanation: Any) -> dict[str, Any] | None:
+    if explanation is None:
+        return None
+    return {
+        "model": explanation.model,
+        "version": explanation.version,
+        "raw": explanation.raw,
+        "bias": explanation.bias,
+        "contributions": [
+            {"feature": n, "value": v, "contribution": c} for n, v, c in explanation.terms()
+        ],
+    }
+
+
 def _table(result: Any) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -50,6 +71,7 @@ def _table(result: Any) -> None:
         "conf",
         "pat",
         "via",
+        "why (learned ranker: largest contributions)",
         "fact",
     ):
         table.add_column(column, overflow="fold", justify="right" if column != "fact" else "left")
@@ -68,6 +90,7 @@ def _table(result: Any) -> None:
             _fmt(s.confidence),
             _fmt(s.pattern),
             ",".join(sorted(fact.sources)),
+            _why(fact.explanation),
             fact.text,
         )
     # Piped output (files, tests) gets a wide table instead of rich's 80-column default.
@@ -156,6 +179,7 @@ def _as_json(result: Any) -> str:
                     "text": f.text,
                     "sources": sorted(f.sources),
                     "scores": f.scores.as_dict(),
+                    "explanation": _explanation(f.explanation),
                 }
                 for f in result.facts
             ],
@@ -166,6 +190,7 @@ def _as_json(result: Any) -> str:
             "plan": result.plan.to_dict(),
             "total_candidates": result.total_candidates,
             "duration_ms": result.duration_ms,
+            "retrieve_id": result.retrieve_id,
             "trace": result.trace,
         },
         default=str,

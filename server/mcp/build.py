@@ -187,6 +187,8 @@ def _handler(tool: Tool, resolve: Resolver) -> Callable[..., Awaitable[Any]]:
                 raise ApiError(ErrorCode.FORBIDDEN, "This tool needs an admin API key.")
             if tool.charges_key:  # the key pays for what it ingests (document quota)
                 return await tool.run(memory, agent_id, inp, key_id=principal.key_id)
+            if tool.takes_tenant:  # verdicts train the caller's tenant's ranking
+                return await tool.run(memory, agent_id, inp, tenant=principal.tenant)
             return await tool.run(memory, agent_id, inp)
         except ValidationError as exc:
             return error_result(ApiError(ErrorCode.BAD_INPUT, _validation_message(exc)))

@@ -176,6 +176,20 @@ class ForgetFact(Input):
     reason: str | None = Field(default=None, description="Why (kept in the audit log).")
 
 
+class RateFact(Input):
+    """Say whether a fact retrieve_context returned helped: the verdict trains the ranking of
+    this tenant's memory (`hippograph rank train`)."""
+
+    retrieve_id: str = Field(description="The retrieve_id retrieve_context returned.")
+    fact_id: str = Field(description="Id of the fact (one of that retrieve's facts).")
+    helpful: bool = Field(description="True: it helped; false: it did not belong there.")
+    query: str | None = Field(
+        default=None,
+        description="The retrieve's question; needed only when the server no longer holds "
+        "that retrieve (it is then run again as memory stood at its time).",
+    )
+
+
 class EraseFact(Input):
     """Erase one fact for good (admin or operator only): the fact and its older versions, the
     messages it came from and every copy of its text. Unlike forget_fact it cannot be undone and

@@ -59,6 +59,7 @@ async def retrieve_context(m: Memory, agent_id: str, inp: RetrieveContext) -> di
             ],
             "observations": [{"id": o.id, "text": o.text} for o in r.observations],
             "entities": [e.key for e in r.plan.entities],
+            "retrieve_id": r.retrieve_id,
         }
     )
 

@@ -24,6 +24,7 @@ from server.mcp.inputs import (
     Input,
     ListFacts,
     LookupEntity,
+    RateFact,
     RememberFacts,
     RetrieveContext,
     WriteMessage,
@@ -34,6 +35,7 @@ from server.mcp.write_tools import (
     erase_fact_tool,
     forget_fact,
     ingest_document,
+    rate_fact,
     remember_facts,
     write_message,
 )
@@ -55,6 +57,7 @@ class Tool:
     reranks: bool = False  # may rerank with the LLM: costs ``rerank_rate_cost`` requests
     admin_only: bool = False  # only an admin key or the operator's own scope may call it
     erases: bool = False  # offered only when the operator opts in (Settings.mcp_erase_tools)
+    takes_tenant: bool = False  # ``run`` takes ``tenant=`` (the caller's tenant)
 
 
 TOOLS: tuple[Tool, ...] = (
@@ -71,6 +74,7 @@ TOOLS: tuple[Tool, ...] = (
     Tool("lookup_entity", "Look up an entity", LookupEntity, lookup_entity, read_only=True),
     Tool("list_facts", "List facts as of a time", ListFacts, list_facts, read_only=True),
     Tool("forget_fact", "Forget a fact", ForgetFact, forget_fact, destructive=True),
+    Tool("feedback", "Rate a retrieved fact", RateFact, rate_fact, takes_tenant=True),
     Tool(
         "erase_fact",
         "Erase a fact for good",

@@ -14,6 +14,7 @@ from server.mcp.inputs import (
     EraseFact,
     ForgetFact,
     IngestDocument,
+    RateFact,
     RememberFacts,
     WriteMessage,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "erase_fact_tool",
     "forget_fact",
     "ingest_document",
+    "rate_fact",
     "remember_facts",
     "write_message",
 ]
@@ -160,3 +162,22 @@ async def ingest_document(
         "job_id": accepted.job_id,
         "created": accepted.created,
     }
+
+
+# --- feedback on a retrieved fact ------------------------------------------------------------
+
+
+async def rate_fact(m: Memory, agent_id: str, inp: RateFact, *, tenant: str) -> dict[str, Any]:
+    receipt = await m.learning.feedback(
+        tenant, agent_id, inp.retrieve_id, inp.fact_id, inp.helpful, inp.query
+    )
+    return plain(
+        {
+            "recorded": True,
+            "retrieve_id": receipt.retrieve_id,
+            "fact_id": receipt.fact_id,
+            "helpful": receipt.helpful,
+            "labels": receipt.labels,
+            "rebuilt": receipt.rebuilt,
+        }
+    )

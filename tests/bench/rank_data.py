@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import os
 import time
@@ -91,6 +92,9 @@ class Lists:
             "gold": sorted(gold_set),
             "units": [sorted(set(units.get(c.id, ())) & gold_set) for c in table.candidates],
             "turn": [int(c.is_turn) for c in table.candidates],
+            # a fact's source turns among the candidates (retrieve drops a turn whose fact it
+            # returns: its evidence would only repeat)
+            "sources": _sources(table),
         }
         if passages:
             record["passages"] = [list(units.get(c.id, ())) for c in table.candidates]
@@ -103,6 +107,14 @@ class Lists:
         doc = {"bench": self.bench, "features": list(FEATURES), "lists": self.meta}
         (out / f"{self.bench}.json").write_text(json.dumps(doc))
         print(f"{self.bench}: {len(self.meta)} lists, {x.shape[0]} rows → {out}", flush=True)
+
+
+def _sources(table: FeatureTable) -> list[list[int]]:
+    at = {c.id: i for i, c in enumerate(table.candidates) if c.is_turn}
+    return [
+        [] if c.is_turn else [at[e] for e in getattr(c.item, "event_ids", ()) if e in at]
+        for c in table.candidates
+    ]
 
 
 class Recorder:
@@ -173,14 +185,12 @@ async def collect_locomo(ctx: Context) -> list[Lists]:
     kept = ctx.kept.agents.get("locomo") if ctx.reuse else None
     run = kept["run"] if kept else uuid.uuid4().hex[:6]
     convs = [locomo.load_conversation(s, run) for s in samples]
-    if kept:
-        for c, dia_of in zip(convs, kept["dia_of"], strict=True):
-            c.dia_of = {k: set(v) for k, v in dia_of["turns+facts"].items()}
+    if kept:  # the stored items' ids (a new load makes new ones)
         twins = []
         for c, dia_of in zip(convs, kept["dia_of"], strict=True):
-            twin = locomo.facts_only(c)
-            twin.dia_of = {k: set(v) for k, v in dia_of["facts"].items()}
-            twins.append(twin)
+            c.dia_of = {k: set(v) for k, v in dia_of["turns+facts"].items()}
+            facts = {k: set(v) for k, v in dia_of["facts"].items()}
+            twins.append(dataclasses.replace(c, agent_id=c.agent_id + "-facts", dia_of=facts))
     else:
         locomo.link_all(convs)
         twins = [locomo.facts_only(c) for c in convs]

@@ -112,6 +112,21 @@ def fold_of(group: str, folds: int, locomo_groups: list[str]) -> int:
     return int(hashlib.sha256(group.encode()).hexdigest()[:8], 16) % folds
 
 
+TOPK = 20  # what retrieve returns in the benchmarks: facts, and turns beside them
+
+
+def returned(order: np.ndarray, meta: dict[str, Any]) -> np.ndarray:
+    """The candidates retrieve returns in ``order``: the best ``TOPK`` facts, and the best
+    ``TOPK`` turns that none of those facts was extracted from (``ranking.drop_provenance``),
+    merged by score (the order given)."""
+    turn = meta["turn"]
+    facts = [i for i in order if not turn[i]][:TOPK]
+    covered = {s for i in facts for s in meta["sources"][i]}
+    turns = [i for i in order if turn[i] and i not in covered][:TOPK]
+    keep = set(facts) | set(turns)
+    return np.asarray([i for i in order if i in keep], dtype=int)
+
+
 def recall_at(order: np.ndarray, meta: dict[str, Any], k: int) -> float:
     """The benchmark's recall of the list in ``order`` (candidate indices, best first):
     LoCoMo's evidence recall of the first ``k`` items; a passage benchmark's recall of the
@@ -147,29 +162,32 @@ def softmax_linear(
 ) -> dict[str, Any]:
     """A linear model trained listwise: per list, −log of the softmax mass on its relevant
     candidates, plus an L2 penalty; features standardised on the training rows."""
-    idx = np.concatenate([np.arange(data.starts[i], data.starts[i + 1]) for i in train])
+    kept = [i for i in train if data.label[data.rows(i)].any()]
+    idx = np.concatenate([np.arange(data.starts[i], data.starts[i + 1]) for i in kept])
+    sizes = np.asarray([data.starts[i + 1] - data.starts[i] for i in kept])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    owner = np.repeat(np.arange(len(kept)), sizes)
+    list_w = weights[kept]
     mean = data.x[idx].mean(axis=0)
     scale = data.x[idx].std(axis=0)
     scale[scale < 1e-9] = 1.0
-    lists = [(data.rows(i), weights[i]) for i in train if data.label[data.rows(i)].any()]
-    z = (data.x - mean) / scale
+    z = (data.x[idx] - mean) / scale
+    rel = data.label[idx] > 0
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
-        total, grad = 0.5 * l2 * float(w @ w), l2 * w.copy()
-        for rows, weight in lists:
-            xs = z[rows]
-            s = xs @ w
-            s -= s.max()
-            e = np.exp(s)
-            rel = data.label[rows] > 0
-            p_all = e / e.sum()
-            p_rel = np.where(rel, e, 0.0) / e[rel].sum()
-            total -= weight * (np.log(e[rel].sum()) - np.log(e.sum()))
-            grad -= weight * (xs.T @ (p_rel - p_all))
-        return total, grad
+        s = z @ w
+        s = s - np.maximum.reduceat(s, starts)[owner]
+        e = np.exp(s)
+        total_e = np.add.reduceat(e, starts)
+        rel_e = np.add.reduceat(np.where(rel, e, 0.0), starts)
+        value = -float(list_w @ (np.log(rel_e) - np.log(total_e))) + 0.5 * l2 * float(w @ w)
+        coef = list_w[owner] * (np.where(rel, e, 0.0) / rel_e[owner] - e / total_e[owner])
+        grad = -(z.T @ coef) + l2 * w
+        return value, grad
 
-    w0 = np.zeros(len(data.features))
-    result = minimize(loss, w0, jac=True, method="L-BFGS-B", options={"maxiter": 300})
+    result = minimize(
+        loss, np.zeros(z.shape[1]), jac=True, method="L-BFGS-B", options={"maxiter": 500}
+    )
     return {
         "features": list(data.features),
         "mean": mean.tolist(),
@@ -251,7 +269,9 @@ def list_weights(data: Data, power: float) -> np.ndarray:
     return w / w.mean()
 
 
-def cross_validate(data: Data, folds: int, power: float, rounds: int) -> dict[str, np.ndarray]:
+def cross_validate(
+    data: Data, folds: int, power: float, rounds: int, l2: float = 1.0
+) -> dict[str, np.ndarray]:
     """Held-out scores of every row for the formula, linear and LambdaMART rankers."""
     locomo_groups = sorted({m["group"] for m in data.meta if family(m["bench"]) == "locomo"})
     fold = np.asarray([fold_of(m["group"], folds, locomo_groups) for m in data.meta])
@@ -269,7 +289,7 @@ def cross_validate(data: Data, folds: int, power: float, rounds: int) -> dict[st
         if not test:
             continue
         rows = np.concatenate([np.arange(data.starts[i], data.starts[i + 1]) for i in test])
-        linear = softmax_linear(data, train, weights)
+        linear = softmax_linear(data, train, weights, l2)
         out["linear"][rows] = linear_scores(linear, data.x[rows])
         booster = lambdamart(data, train, weights, rounds)
         out["lambdamart"][rows] = booster.predict(data.x[rows])
@@ -289,6 +309,8 @@ def table(data: Data, scores: dict[str, np.ndarray]) -> dict[str, dict[str, dict
         rows = data.rows(i)
         for name, s in scores.items():
             order = np.lexsort((np.arange(rows.stop - rows.start), -s[rows]))
+            if "sources" in m:
+                order = returned(order, m)
             for kk in sorted({2, 5, 10, k} if family(m["bench"]) != "locomo" else {5, 10, 20}):
                 cells[key][f"{name} R@{kk}"].append(recall_at(order, m, kk))
         for kk, v in m["vector"].items():
@@ -381,7 +403,7 @@ def main(args: argparse.Namespace) -> None:
         f"{data.lists} lists, {len(data.x)} rows, {len(data.features)} features; {args.folds} folds",
         flush=True,
     )
-    scores = cross_validate(data, args.folds, args.power, args.rounds)
+    scores = cross_validate(data, args.folds, args.power, args.rounds, args.l2)
     result = table(data, scores)
     print_table(result)
     summary = {
@@ -421,7 +443,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help=f"write the model (e.g. {SHIPPED.relative_to(ROOT)})",
     )
     parser.add_argument("--json", default=None, metavar="OUT")
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a LightGBM parameter over the defaults (e.g. num_leaves=7)",
+    )
+    parser.add_argument("--l2", type=float, default=1.0, help="the linear model's L2 penalty")
     args = parser.parse_args(argv)
+    for item in args.param:
+        name, _, value = item.partition("=")
+        LGB_PARAMS[name] = json.loads(value) if value[:1].isdigit() or value[:1] in "-[" else value
     args.only = args.only.split(",") if args.only else None
     return args
 

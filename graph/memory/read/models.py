@@ -152,3 +152,4 @@ class RetrieveResult:
     duration_ms: float
     trace: dict[str, Any] = field(default_factory=dict)
     context_tokens: int = 0
+    retrieve_id: str = ""  # names this answer for feedback (graph/memory/read/recent.py)

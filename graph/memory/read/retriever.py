@@ -9,7 +9,7 @@ import asyncio
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from graph import tracing
 from graph.errors import BadInput
@@ -35,6 +35,7 @@ from graph.memory.read.ranker import (
     query_view,
     shipped_model,
 )
+from graph.memory.read.recent import RecentRetrieves, new_retrieve_id
 from graph.memory.read.rerank import EmbeddingRescorer, blend_semantic, rerank
 from graph.memory.read.search import Scope
 from graph.memory.read.temporal import TimeWindow, query_window
@@ -62,6 +63,12 @@ def _check_inputs(agent_id: Any, query: Any, as_of: Any) -> tuple[str, datetime 
     return query[:MAX_QUERY_CHARS], as_of
 
 
+class ModelSource(Protocol):
+    """Where a tenant's own ranking model comes from (graph/memory/learning)."""
+
+    async def model_for(self, agent_id: str) -> RankerModel | None: ...
+
+
 class Retriever:
     """The read pipeline. Providers are injected; ``llm=None`` means offline (no rerank);
     ``rescorer`` (optional) re-scores the top facts with a second embedder; ``pii_mode`` is the
@@ -79,6 +86,7 @@ class Retriever:
         pii_mode: str = "redact",
         model: RankerModel | None = None,
         observer: Callable[[FeatureTable, QueryView], None] | None = None,
+        models: ModelSource | None = None,
     ) -> None:
         self.executor = executor
         self.embedder = embedder
@@ -90,6 +98,8 @@ class Retriever:
         self._count_cache: dict[str, tuple[float, dict[str, int]]] = {}
         self._model = model
         self.observer = observer
+        self.models = models
+        self.recent = RecentRetrieves()
 
     @property
     def model(self) -> RankerModel:
@@ -97,6 +107,18 @@ class Retriever:
         if self._model is None:
             self._model = shipped_model()
         return self._model
+
+    async def model_for(self, agent_id: str, cfg: RetrieveConfig) -> RankerModel | None:
+        """The model that orders ``agent_id``'s candidates: None under ``ranker: formula``;
+        the tenant's own when ``models`` knows one (trained from its feedback); else
+        :attr:`model`."""
+        if cfg.scoring.ranker != "learned":
+            return None
+        if self.models is not None:
+            own = await self.models.model_for(agent_id)
+            if own is not None:
+                return own
+        return self.model
 
     async def plan(
         self, agent_id: str, query: str, as_of: datetime | None = None, expand: bool = True
@@ -196,8 +218,10 @@ class Retriever:
         t = time.perf_counter()
         # Expansion does not steer any signal (BFS walks from the named entities itself), so
         # it runs beside the signals instead of adding a round trip before them.
-        (plan, catalog), vectors = await asyncio.gather(
-            self.plan(agent_id, query, as_of, expand=False), embed_queries(self.embedder, [query])
+        (plan, catalog), vectors, model = await asyncio.gather(
+            self.plan(agent_id, query, as_of, expand=False),
+            embed_queries(self.embedder, [query]),
+            self.model_for(agent_id, cfg),
         )
         trace["plan"] = {"ms": _ms(t), "reason": plan.reason}
         now = as_of or datetime.now(UTC)
@@ -233,11 +257,15 @@ class Retriever:
         ranking.score_events(events, cfg, now, speakers, window, detect_language(query))
         spread = (scope, agent_facts, early[0] if early else None)
         result_facts, pool = await self._rank(
-            query, facts, events, cfg, now, trace, window, spread, focus, plan
+            query, facts, events, cfg, now, trace, window, spread, focus, (plan, model)
         )
-        return _formatted_result(
+        result = _formatted_result(
             result_facts, observations, events, plan, pool, cfg, trace, started
         )
+        result.retrieve_id = new_retrieve_id(datetime.now(UTC))
+        rows = {f.id: f.explanation.row for f in result.facts if f.explanation is not None}
+        self.recent.keep(result.retrieve_id, agent_id, rows)
+        return result
 
     async def _rank(
         self,
@@ -250,7 +278,7 @@ class Retriever:
         window: TimeWindow | None = None,
         spread: tuple[Scope, int, asyncio.Task[list[ScoredFact]] | None] | None = None,
         focus: TypeFocus | None = None,
-        plan: RetrievalPlan | None = None,
+        ranker: tuple[RetrievalPlan, RankerModel | None] | None = None,
     ) -> tuple[list[ScoredFact], int]:
         """Score (a fact at least its scored source turn: ``ranking.lift_to_turns``), spread
         activation from the best (``spread``: the scope, the agent's fact count and the
@@ -306,10 +334,11 @@ class Retriever:
             }
         else:
             trace["rescore"] = {"status": "off"}
-        if cfg.scoring.ranker == "learned":
+        model = ranker[1] if ranker is not None else None
+        if ranker is not None and model is not None:
             agents_facts = spread[1] if spread is not None else 0
             ordered = self._learned_order(
-                query, plan, facts, events, cfg, now, window, trace, agents_facts
+                query, (ranker[0], model), facts, events, cfg, now, window, trace, agents_facts
             )
         ordered = await self._rerank(query, ordered, cfg, trace)
         if focus is not None and spread is not None:
@@ -319,7 +348,7 @@ class Retriever:
     def _learned_order(
         self,
         query: str,
-        plan: RetrievalPlan | None,
+        ranker: tuple[RetrievalPlan, RankerModel],
         facts: list[ScoredFact],
         events: list[EventHit],
         cfg: RetrieveConfig,
@@ -331,16 +360,16 @@ class Retriever:
         """Every candidate fact and turn scored by the ranking model over its features
         (``ranker``); the facts in their new order."""
         t = time.perf_counter()
+        plan, model = ranker
         view = query_view(
             query,
-            plan or RetrievalPlan("multi_signal", "deterministic", query),
+            plan,
             detect_language(query),
             window,
             agent_facts,
             relation=any(f.scores.relation > 0 for f in facts),
         )
         table = feature_table(facts, events, view, cfg, now, window)
-        model = self.model
         apply_model(model, table)
         if self.observer is not None:
             self.observer(table, view)

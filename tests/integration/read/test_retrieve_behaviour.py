@@ -263,9 +263,11 @@ async def test_a_time_window_lifts_the_dated_snippets(
     retriever = Retriever(executor, embedder)
     # "in August 2023" names the month of the garage-door turn: only that turn is lifted.
     query = "What did Melanie paint in August 2023?"
-    dated = await retriever.retrieve(agent_id, query, options={"min_score": 0.0})
+    # the formula's temporal weight (the learned ranker reads the window as a feature)
+    formula = {"min_score": 0.0, "ranker": "formula"}
+    dated = await retriever.retrieve(agent_id, query, options=formula)
     flat = await retriever.retrieve(
-        agent_id, query, options={"min_score": 0.0, "weights": {"temporal": 0.0}}
+        agent_id, query, options={**formula, "weights": {"temporal": 0.0}}
     )
     assert dated.trace["plan"]["time_window"] == "in august 2023"
     lifted = {

@@ -67,6 +67,7 @@ class Explanation:
     features: tuple[str, ...]
     values: np.ndarray
     contributions: np.ndarray
+    row: np.ndarray  # every feature of ``FEATURES`` (what feedback records)
 
     def terms(self, limit: int | None = None) -> list[tuple[str, float, float]]:
         """(feature, value, contribution) of every feature that moved the score, largest
@@ -106,6 +107,7 @@ def apply_model(model: RankerModel, table: FeatureTable) -> Scored:
             model.features,
             x[i],
             scored.contributions[i],
+            table.values[i],
         )
         final = float(scored.final[i])
         item = c.item

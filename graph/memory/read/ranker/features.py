@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
+from itertools import pairwise
 
 import numpy as np
 
@@ -108,6 +109,11 @@ FEATURES: tuple[str, ...] = (
     "pool_size",
     "pool_turns",
     "agent_facts",
+    # added later (a model trained before reads none of them)
+    "rrf",
+    "session_cosine",
+    "session_candidates",
+    "phrase_coverage",
 )
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 # Rank features of a candidate the signal did not find: the last place of any pool.
@@ -121,6 +127,7 @@ class QueryView:
 
     words: int
     stems: frozenset[str]
+    bigrams: frozenset[tuple[str, str]]
     language: str | None
     question_word: str
     names: tuple[str, ...]  # folded names and matched words of the named entities
@@ -160,6 +167,7 @@ def query_view(
     return QueryView(
         words=len(folded.split()),
         stems=frozenset(_stems(query)),
+        bigrams=_bigrams(query),
         language=language,
         question_word=_question_word(folded),
         names=tuple(sorted(n for n in names if n)),
@@ -177,6 +185,13 @@ def _stems(text: str) -> frozenset[str]:
     return frozenset(
         w[:PREFIX_CHARS] for w in fold(text).split() if len(w) > 2 and w not in STOPWORDS
     )
+
+
+@lru_cache(maxsize=65_536)
+def _bigrams(text: str) -> frozenset[tuple[str, str]]:
+    """Consecutive significant words of the text, cut as ``_stems`` cuts them."""
+    words = [w[:PREFIX_CHARS] for w in fold(text).split() if len(w) > 2 and w not in STOPWORDS]
+    return frozenset(pairwise(words))
 
 
 @lru_cache(maxsize=65_536)
@@ -350,6 +365,7 @@ def _candidate_row(c: Candidate, pool: _PoolView) -> dict[str, float]:
         entity_share=mentions / len(q.names) if q.names else 0.0,
         subject_named=subject,
         past_turn=float(bool(getattr(c.item, "superseded", False))),
+        phrase_coverage=(len(q.bigrams & _bigrams(c.text)) / len(q.bigrams) if q.bigrams else 0.0),
     )
     return row
 
@@ -382,7 +398,14 @@ def _pool_columns(
     bm25 = np.array([c.bm25 for c in candidates])
     formula = np.array([c.formula for c in candidates])
     spread = float(adjusted.std()) or 1.0
+    cos_rank = np.argsort(np.argsort(-adjusted, kind="stable"), kind="stable") + 1.0
+    bm_rank = np.argsort(np.argsort(-bm25, kind="stable"), kind="stable") + 1.0
+    rrf = 1.0 / (60.0 + cos_rank) + np.where(bm25 > 0, 1.0 / (60.0 + bm_rank), 0.0)
+    session_cosine, session_candidates = _sessions(candidates, adjusted)
     return {
+        "rrf": rrf * 30.0,
+        "session_cosine": session_cosine,
+        "session_candidates": session_candidates,
         "cosine": cosine,
         "cosine_adjusted": adjusted,
         "cosine_rank": _ranks(adjusted),
@@ -394,6 +417,31 @@ def _pool_columns(
         "formula_rank": _ranks(formula),
         "formula_gap": formula.max() - formula,
     }
+
+
+SESSION_S = 1_800.0
+
+
+def _when(c: Candidate) -> float:
+    item = c.item
+    at = item.occurred_at if isinstance(item, EventHit) else (item.valid_from or item.created_at)
+    return at.timestamp() if at is not None else math.nan
+
+
+def _sessions(
+    candidates: Sequence[Candidate], adjusted: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per candidate, the best cosine of the *other* candidate turns said within
+    ``SESSION_S`` of it (the same conversation session), and how many there are (log1p):
+    the turns around a relevant one are often relevant too."""
+    times = np.array([_when(c) for c in candidates])
+    turns = np.array([c.is_turn for c in candidates])
+    near = np.abs(times[:, None] - times[None, :]) <= SESSION_S  # NaN compares False
+    near &= turns[None, :]
+    np.fill_diagonal(near, False)
+    best = np.where(near, adjusted[None, :], -1.0).max(axis=1)
+    best[~near.any(axis=1)] = 0.0
+    return best, np.log1p(near.sum(axis=1))
 
 
 def feature_table(
