@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from graph.runtime import LocalNeo4j, RuntimeConfig, RuntimeError_
@@ -71,6 +72,66 @@ def browser_url(settings: Settings) -> str:
         f"http://127.0.0.1:{settings.neo4j_http_port}/browser/"
         f"?dbms=bolt://{settings.neo4j_user}@127.0.0.1:{settings.neo4j_bolt_port}"
     )
+
+
+@dataclass(frozen=True)
+class Address:
+    """One place a running Hippograph answers, and what a person goes there for."""
+
+    what: str
+    url: str
+    why: str
+
+
+def addresses(settings: Settings) -> list[Address]:
+    """Every address ``hippograph up`` / ``serve`` serves (the API's routes, and the local Neo4j
+    when it runs one), as it prints them before serving."""
+    api = api_url(settings)
+    rows = [
+        Address(
+            "GraphQL API + GraphiQL",
+            f"{api}/graphql",
+            "queries and mutations; in a browser, GraphiQL with example tabs",
+        ),
+        Address(
+            "Memory explorer",
+            f"{api}/explorer",
+            "agents, search with score breakdowns, entities, graphs, timelines, review, webhooks",
+        ),
+        Address(
+            "MCP (streamable HTTP)",
+            f"{api}/mcp",
+            "memory tools for agent clients; over stdio: `hippograph mcp`",
+        ),
+        Address("Health", f"{api}/healthz", "the process is up"),
+        Address(
+            "Readiness",
+            f"{api}/readyz",
+            "200 once Neo4j, the schema and the warm-up are ready, 503 until then",
+        ),
+        Address("Prometheus metrics", f"{api}/metrics", "request, job and pipeline counters"),
+        Address("Neo4j Browser guide", f"{api}/browser-guide", "`:play` it in any Neo4j Browser"),
+    ]
+    if settings.local_neo4j:
+        rows.append(
+            Address(
+                "Neo4j Browser",
+                browser_url(settings),
+                f"the graph itself, user {settings.neo4j_user}; the Hippograph guide opens "
+                "after connecting",
+            )
+        )
+        rows.append(
+            Address("Bolt", f"bolt://127.0.0.1:{settings.neo4j_bolt_port}", "Neo4j drivers")
+        )
+    return rows
+
+
+def address_lines(settings: Settings) -> list[str]:
+    """:func:`addresses` as aligned lines for a terminal."""
+    rows = addresses(settings)
+    what = max(len(a.what) for a in rows)
+    return [f"  {a.what:<{what}}  {a.url}  — {a.why}" for a in rows]
 
 
 if __name__ == "__main__":

@@ -14,9 +14,33 @@ import typer
 from graph.memory.facade import Memory
 from server.settings import Settings, get_settings
 
-__all__ = ["load_jsonl", "register"]
+__all__ = ["REMEMBER_FORMAT", "load_jsonl", "record_type", "register"]
 
 _DATE_FIELDS = ("valid_from", "valid_to", "created_at", "valid_until", "occurred_at")
+# Record types of a `remember` file; the key that names one (RECORD_KEY, or LEGACY_KEY in
+# files written before it: there "kind" names the record, so a fact's own kind cannot be set).
+RECORD_TYPES = ("entity", "fact", "relation", "event")
+RECORD_KEY = "record"
+LEGACY_KEY = "kind"
+
+REMEMBER_FORMAT = """JSON Lines: one object per line. "record" names its type (entity,
+fact, relation or event); the other keys are the record's fields.
+Example: docs/examples/remember.jsonl.
+
+entity    name; type (person, organization, ...; default thing),
+          aliases (list), key, profile_text, importance
+fact      text, subject (a name, alias or key); entities (list),
+          kind (fact, preference, decision, procedural, semantic),
+          confidence, importance, valid_from, valid_to, valid_until,
+          temporal_class, categories (list), speaker, event_ids (list), id
+relation  source, target (names, aliases or keys), type (snake_case,
+          e.g. works_at); strength, confidence, valid_from
+event     text, speaker; occurred_at, id, thread_id, source
+
+Times are ISO 8601 (2025-03-01T10:00:00Z). A name no entity line
+declares becomes an entity of type thing. Older files name the record
+type in "kind" (no "record" key) and are read as before; in them a
+fact's own kind cannot be given."""
 
 
 async def write_once(
@@ -68,9 +92,18 @@ def _record(cls: type, data: dict[str, Any], line_no: int) -> Any:
         raise typer.BadParameter(f"line {line_no}: {exc}") from exc
 
 
+def record_type(data: dict[str, Any]) -> str | None:
+    """The record type a line names, taking its key out of ``data``: ``"record"``, or, in a
+    line without one, ``"kind"`` (the older form). None when neither names a record type."""
+    key = RECORD_KEY if RECORD_KEY in data else LEGACY_KEY
+    kind = data.pop(key, None)
+    return kind if kind in RECORD_TYPES else None
+
+
 def load_jsonl(path: Path) -> dict[str, list[Any]]:
-    """Parse a JSONL import file: one object per line with ``"kind"``: entity | fact |
-    relation | event and the fields of the matching ``Structured*`` record."""
+    """Parse a JSONL import file (:data:`REMEMBER_FORMAT`): one object per line, its record
+    type (entity | fact | relation | event) in ``"record"`` (or ``"kind"``, the older form)
+    and the fields of the matching ``Structured*`` record."""
     from graph.memory.write import (
         StructuredEntity,
         StructuredEvent,
@@ -93,16 +126,18 @@ def load_jsonl(path: Path) -> dict[str, list[Any]]:
                 data = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise typer.BadParameter(f"line {no}: invalid JSON ({exc.msg})") from exc
-            kind = data.pop("kind", None) if isinstance(data, dict) else None
-            if kind not in kinds:
-                raise typer.BadParameter(f"line {no}: 'kind' must be one of {sorted(kinds)}")
+            kind = record_type(data) if isinstance(data, dict) else None
+            if kind is None:
+                raise typer.BadParameter(
+                    f"line {no}: 'record' must be one of {sorted(kinds)} (see --help)"
+                )
             out[kind].append(_record(kinds[kind], data, no))
     return out
 
 
 def register(app: typer.Typer) -> None:
     app.command("write")(write_cmd)
-    app.command("remember")(remember_cmd)
+    app.command("remember", epilog=REMEMBER_FORMAT)(remember_cmd)
     app.command("reembed")(reembed_cmd)
 
 
@@ -145,7 +180,8 @@ def remember_cmd(
     agent: str = typer.Option("default", "--agent", help="Agent id"),
     batch_size: int = typer.Option(2_000, "--batch-size", min=1, max=10_000),
 ) -> None:
-    """Import entities/facts/relations/events from a JSONL file (no LLM)."""
+    """Import entities, facts, relations and events from a JSON Lines file as given (no LLM;
+    the file's format is below)."""
     records = load_jsonl(file)
     out = asyncio.run(_remember(records, agent, batch_size))
     typer.echo(json.dumps(out, ensure_ascii=False, indent=2, default=str))

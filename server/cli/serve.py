@@ -4,18 +4,31 @@
 supervisor (a dead worker is replaced). Each process builds its own app from the environment,
 so the effective settings travel as ``HIPPOGRAPH_*`` variables; ``api_processes`` tells every
 process its share of the rate budgets (see server/limits.py and docs/scaling.md).
+
+The supervisor is uvicorn's own command line, exec'd in place of this one
+(:func:`uvicorn_command`): its workers are spawned processes, and a spawned process first
+re-imports its parent's main module. Under ``hippograph`` that module is the whole CLI (seconds
+of imports on a busy machine) and the supervisor, which pings every worker from the start and
+kills one that does not answer within its health-check timeout, killed workers before they ever
+started. Under ``python -m uvicorn`` the main module is uvicorn's, the workers answer at once,
+and :data:`HEALTHCHECK_S` leaves room for a worker whose import or warm-up holds the
+interpreter on a loaded machine.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 import typer
 
 from server.settings import Settings, get_settings
 
-__all__ = ["default_workers", "register"]
+__all__ = ["HEALTHCHECK_S", "default_workers", "register", "uvicorn_command"]
+
+# Seconds a worker may take to answer the supervisor's health check (uvicorn's default: 5).
+HEALTHCHECK_S = 30
 
 
 def default_workers(cores: int | None = None) -> int:
@@ -42,23 +55,51 @@ def _serve(settings: Settings, workers: int = 1) -> None:
         return
     processes = settings.api_processes if settings.api_processes > 1 else workers
     create_app(settings.model_copy(update={"api_processes": processes}))  # fail fast here
-    os.environ.update(
-        {
-            "HIPPOGRAPH_API_HOST": settings.api_host,
-            "HIPPOGRAPH_API_PORT": str(settings.api_port),
-            "HIPPOGRAPH_AUTH_DISABLED": "true" if settings.auth_disabled else "false",
-            "HIPPOGRAPH_API_PROCESSES": str(processes),
-        }
-    )
-    uvicorn.run(
+    env = {
+        **os.environ,
+        "HIPPOGRAPH_API_HOST": settings.api_host,
+        "HIPPOGRAPH_API_PORT": str(settings.api_port),
+        "HIPPOGRAPH_AUTH_DISABLED": "true" if settings.auth_disabled else "false",
+        "HIPPOGRAPH_API_PROCESSES": str(processes),
+    }
+    command = uvicorn_command(settings, workers)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execvpe(command[0], command, env)  # the supervisor replaces this process
+
+
+def uvicorn_command(settings: Settings, workers: int) -> list[str]:
+    """``python -m uvicorn`` serving ``server.app:create_app`` with ``workers`` processes on
+    the settings' address (see the module docstring for why not in this process)."""
+    return [
+        sys.executable,
+        "-m",
+        "uvicorn",
         "server.app:create_app",
-        factory=True,
-        host=settings.api_host,
-        port=settings.api_port,
-        workers=workers,
-        log_level="info",
-        ws_max_size=settings.max_body_bytes,
-    )
+        "--factory",
+        "--host",
+        settings.api_host,
+        "--port",
+        str(settings.api_port),
+        "--workers",
+        str(workers),
+        "--log-level",
+        "info",
+        "--ws-max-size",
+        str(settings.max_body_bytes),
+        "--timeout-worker-healthcheck",
+        str(HEALTHCHECK_S),
+    ]
+
+
+def _print_addresses(settings: Settings) -> None:
+    """Every address the server will answer on and what it is for
+    (:func:`server.runtime.addresses`), printed before the server starts."""
+    from server.runtime import address_lines
+
+    typer.echo("Hippograph serves (ready once /readyz answers 200):")
+    for line in address_lines(settings):
+        typer.echo(line)
 
 
 def _workers_option(default_help: str) -> Any:
@@ -82,10 +123,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Serve the GraphQL API (expects Neo4j to be reachable)."""
         s = get_settings()
-        _serve(
-            s.model_copy(update={"api_host": host or s.api_host, "api_port": port or s.api_port}),
-            workers or s.api_workers,
-        )
+        s = s.model_copy(update={"api_host": host or s.api_host, "api_port": port or s.api_port})
+        _print_addresses(s)
+        _serve(s, workers or s.api_workers)
 
     @app.command()
     def up(
@@ -98,7 +138,7 @@ def register(app: typer.Typer) -> None:
         workers: int | None = _workers_option("settings api_workers (1); make run: min(cores, 4)"),
     ) -> None:
         """Start the local Neo4j (unless NEO4J_URI is set), load demo data, then serve."""
-        from server.runtime import api_url, browser_url, local_neo4j
+        from server.runtime import local_neo4j
 
         s = get_settings()
         if s.local_neo4j and not local_neo4j(s).start(log=typer.echo):
@@ -111,7 +151,7 @@ def register(app: typer.Typer) -> None:
             from server.cli.seed import run_seed
 
             run_seed()
-        typer.echo(f"GraphiQL: {api_url(s)}/graphql")
+        _print_addresses(s)
         if s.local_neo4j:
             # Not the password itself: terminals, CI logs and screen shares keep what is printed.
             where = (
@@ -119,11 +159,7 @@ def register(app: typer.Typer) -> None:
                 if s.neo4j_password
                 else f"generated for this install, kept in {s.neo4j_password_file} (mode 0600)"
             )
-            typer.echo(
-                f"Neo4j Browser: {browser_url(s)}  (user {s.neo4j_user}; password: {where}; "
-                "`hippograph neo4j password` prints it; the Hippograph guide opens after "
-                "connecting)"
-            )
+            typer.echo(f"Neo4j Browser password: {where}; `hippograph neo4j password` prints it.")
         if not auth:
             typer.echo("Auth is OFF (demo, loopback only).")
         _serve(
