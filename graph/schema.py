@@ -55,6 +55,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (11, "schema/v011_keyword_terms"),
     (12, "schema/v012_ontology"),
     (13, "schema/v013_entity_type_labels"),
+    (14, "schema/v014_fact_gloss"),
 )
 
 
@@ -86,7 +87,7 @@ ONCE_BACKFILLS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 BACKFILL_BATCH = 10_000
 SCHEMA_VERSION = MIGRATIONS[-1][0]
-VECTOR_INDEXES = ("fact", "event", "entity", "chunk", "observation")
+VECTOR_INDEXES = ("fact", "event", "entity", "chunk", "observation", "fact_gloss")
 
 
 class DimensionMismatch(GraphError):

@@ -1,5 +1,5 @@
 // Write a batch of imported fact versions with their ABOUT and FROM_EVENT links.
-// params: $agent_id string, $rows list<{id string, props map, about list<{key, primary}>, from_events list<string>}>
+// params: $agent_id string, $rows list<{id string, props map, about list<{key, primary}>, from_events list<string>, gloss_embedding list<float>|null (the vector of the fact's English gloss, apart from props)}>
 // returns: written int
 // Every node it creates adds one to the agent's AgentStats counter (read/agent_counts), itself
 // created on first use from the agent's current counts.
@@ -30,6 +30,10 @@ WITH f, row
 CALL (f, row) {
   WITH f, row WHERE row.props.embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(f, 'embedding', row.props.embedding)
+}
+CALL (f, row) {
+  WITH f, row WHERE row.gloss_embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(f, 'gloss_embedding', row.gloss_embedding)
 }
 CALL (f, row) {
   UNWIND row.about AS ab

@@ -13,7 +13,8 @@
 // scanned that index for every link instead of seeking it).
 // The vector is written by db.create.setNodeVectorProperty (32-bit floats, half the bytes
 // of a list property: every cosine of the traversal, spreading activation and the exact scan reads it),
-// the only write of it: props go in without it.
+// the only write of it: props go in without it. So is the vector of a fact's English gloss
+// (props.gloss_embedding, null without a gloss).
 // `terms` (the keyword signal's field): the expression of schema/backfill_terms.
 UNWIND $rows AS row
 CALL (row) {
@@ -37,7 +38,7 @@ CALL (s) {
 UNWIND facts AS fact
 WITH s, fact.row AS row, fact.row.props AS props, fact.about AS about
 MERGE (f:Fact {id: row.id})
-ON CREATE SET f += props {.*, embedding: null}, f.agent_id = $agent_id, s.facts = s.facts + 1,
+ON CREATE SET f += props {.*, embedding: null, gloss_embedding: null}, f.agent_id = $agent_id, s.facts = s.facts + 1,
               f.created_at = coalesce(row.props.created_at, $now),
               f.last_confirmed_at = coalesce(row.props.created_at, $now),
               f.valid_from = coalesce(row.props.valid_from, row.props.created_at, $now),
@@ -46,6 +47,10 @@ WITH f, about, row
 CALL (f, row) {
   WITH f, row WHERE row.props.embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(f, 'embedding', row.props.embedding)
+}
+CALL (f, row) {
+  WITH f, row WHERE row.props.gloss_embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(f, 'gloss_embedding', row.props.gloss_embedding)
 }
 WITH f, about
 UNWIND about AS link

@@ -17,15 +17,20 @@ CALL (s) {
 }
 // The vector is written by db.create.setNodeVectorProperty (32-bit floats, half the bytes
 // of a list property: every cosine of the traversal, spreading activation and the exact scan reads it),
-// the only write of it: props go in without it.
+// the only write of it: props go in without it. So is the vector of a fact's English gloss
+// (props.gloss_embedding, null without a gloss).
 UNWIND $rows AS row
 WITH s, row, row.props AS props
 MERGE (f:Fact {id: row.id})
-ON CREATE SET f += props {.*, embedding: null}, f.agent_id = $agent_id, s.facts = s.facts + 1,
+ON CREATE SET f += props {.*, embedding: null, gloss_embedding: null}, f.agent_id = $agent_id, s.facts = s.facts + 1,
               f.terms = trim(reduce(t = '', w IN split(toLower(props.text), [' ', '\n', '\t', '-', '/', "'", '’', '.', ',', ';', ':', '!', '?', '(', ')', '"', '“', '”']) | CASE WHEN w = '' THEN t ELSE t + ' ' + left(w, 5) END))
 WITH f, row
 CALL (f, row) {
   WITH f, row WHERE row.props.embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(f, 'embedding', row.props.embedding)
+}
+CALL (f, row) {
+  WITH f, row WHERE row.props.gloss_embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(f, 'gloss_embedding', row.props.gloss_embedding)
 }
 RETURN count(f) AS written

@@ -2,7 +2,8 @@
 
 Every node of the agent that carries a vector (facts, events, entities, document chunks,
 observations) gets a new one from the same text the write paths embed (events with their speaker,
-:func:`graph.memory.text.event_embedding_text`; entities by their name), in batches of one
+:func:`graph.memory.text.event_embedding_text`; entities by their name; a fact's English gloss,
+its second vector, from the gloss), in batches of one
 ``UNWIND`` each, and the agent's model record (:mod:`graph.memory.spaces`) is switched last.
 Until then the agent stays recorded with its old model, so a process with the new model refuses
 it and a run that stops half-way can simply be repeated. Run it while nothing writes to the agent.
@@ -30,6 +31,11 @@ def vector_text(label: str, text: str | None, speaker: str | None) -> str:
     if label == "Event":
         return event_embedding_text(text or "", speaker or "")
     return text or ""
+
+
+def _property(label: str) -> str:
+    """The property a vector goes to: a fact's English gloss (label ``Gloss``) has its own."""
+    return "gloss_embedding" if label == "Gloss" else "embedding"
 
 
 @dataclass
@@ -77,7 +83,8 @@ async def reembed_agent(
             {
                 "agent_id": agent_id,
                 "rows": [
-                    {"eid": r["eid"], "embedding": v} for r, v in zip(chunk, vectors, strict=True)
+                    {"eid": r["eid"], "property": _property(r["label"]), "embedding": v}
+                    for r, v in zip(chunk, vectors, strict=True)
                 ],
             },
         )

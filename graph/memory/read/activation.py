@@ -77,6 +77,7 @@ async def activated_facts(
             budget=a.activation_read_budget,
             per_entity=a.activation_per_entity,
             scan=cfg.graph.graph_limit * cfg.graph.graph_pool_factor,
+            glosses=cfg.candidates.enable_gloss,
         ),
         read=True,
     )

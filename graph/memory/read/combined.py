@@ -21,6 +21,7 @@ from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EventHit, ObservationHit, ScoredFact
 from graph.memory.read.ranking import recency
 from graph.memory.read.search import (
+    GLOSS_LANGUAGE,
     Scope,
     SearchStats,
     cosine_from_index,
@@ -57,6 +58,7 @@ class SignalSizes:
     agent_observations: int
     fact_search: bool = False  # the fact index allows in-index filtered search
     event_search: bool = False  # the event index allows in-index filtered search
+    agent_glosses: int = 0  # the agent's facts with an English gloss (a second vector)
 
 
 @dataclass
@@ -64,6 +66,7 @@ class Combined:
     """What the one statement returned, per signal; ``*_complete`` False = re-run that part."""
 
     semantic: list[ScoredFact] = field(default_factory=list)
+    gloss: list[ScoredFact] = field(default_factory=list)  # semantic, through the glosses
     keyword: list[ScoredFact] = field(default_factory=list)
     graph: list[ScoredFact] = field(default_factory=list)
     pattern: list[ScoredFact] = field(default_factory=list)
@@ -147,6 +150,11 @@ class FirstRounds:
     ev_kw_k: int
     events: bool  # the agent holds events
     obs: bool  # the observations part runs
+    # the semantic part through the English glosses runs here (the agent has some, no more
+    # than an exact scan takes, and the semantic part is not run on its own) ...
+    glosses: bool = False
+    # ... or, with more glosses than that, with the semantic part's re-run
+    gloss_rerun: bool = False
 
 
 def first_rounds(cfg: RetrieveConfig, sizes: SignalSizes) -> FirstRounds:
@@ -165,6 +173,8 @@ def first_rounds(cfg: RetrieveConfig, sizes: SignalSizes) -> FirstRounds:
     ev_k = initial_k(ev_limit, sizes.agent_events, sizes.total_events, budgets.overfetch_cap)
     if ev_strategy == "search":  # as for facts: a one-hit probe here, SEARCH alone afterwards
         ev_k = 1
+    glossed = cfg.candidates.enable_gloss and sizes.agent_glosses > 0 and not sem_alone
+    gloss_scan = sizes.agent_glosses <= budgets.exact_scan_max_facts
     return FirstRounds(
         sem_strategy=sem_strategy,
         ev_strategy=ev_strategy,
@@ -186,6 +196,8 @@ def first_rounds(cfg: RetrieveConfig, sizes: SignalSizes) -> FirstRounds:
         ev_kw_k=initial_k(ev_limit, sizes.agent_events, sizes.agent_events, budgets.fulltext_cap),
         events=sizes.agent_events > 0,
         obs=sizes.agent_observations > 0 and cfg.context.max_observations > 0,
+        glosses=glossed and gloss_scan,
+        gloss_rerun=glossed and not gloss_scan,
     )
 
 
@@ -215,6 +227,7 @@ def signal_params(
         "sem_k": rounds.sem_k,
         "sem_min_score": rounds.sem_min,
         "sem_limit": cfg.candidates.semantic_limit,
+        "glosses": rounds.glosses,
         "q": lucene,
         "kw_k": rounds.kw_k,
         "kw_limit": cfg.candidates.keyword_limit,
@@ -300,8 +313,10 @@ def split_fact_hits(row: dict[str, Any], cfg: RetrieveConfig, now: datetime, out
     kw_top = max((float(h["score"]) for h in row["hits"] if h["signal"] == "keyword"), default=0.0)
     for hit in row["hits"]:
         signal = hit["signal"]
-        fact = fact_from_row(facts[hit["id"]], signal)
+        fact = fact_from_row(facts[hit["id"]], "semantic" if signal == "gloss" else signal)
         fact.scores.semantic = cosine_from_index(hit["semantic"])
+        if signal == "gloss" and hit.get("gloss"):
+            fact.language = GLOSS_LANGUAGE  # its gloss's vector matched the question
         score = float(hit["score"])
         if signal == "keyword":
             fact.scores.keyword = score / kw_top if kw_top > 0 else 0.0
@@ -337,6 +352,8 @@ def mark_fact_rounds(
             rounds.sem_min,
         )
     )
+    if rounds.gloss_rerun:  # the glosses' index search runs with the semantic part's re-run
+        out.semantic_complete = False
     out.keyword_complete = (
         not q
         or sizes.agent_facts == 0

@@ -21,12 +21,15 @@ from graph.memory.read.relations import mark_answers, relation_terms
 from graph.memory.read.search import (
     Scope,
     SearchStats,
+    best_per_fact,
     cosine_from_index,
+    fact_strategy,
     index_min_score,
     keyword_events,
     keyword_facts,
     semantic_events,
     semantic_facts,
+    semantic_glosses,
 )
 from graph.memory.read.temporal import TimeWindow
 from graph.memory.text import detect_language
@@ -80,6 +83,7 @@ def signal_sizes(catalog: dict[str, Any]) -> SignalSizes:
         agent_observations=int(catalog.get("agent_observations", 1)),
         fact_search=bool(catalog.get("fact_search")),
         event_search=bool(catalog.get("event_search")),
+        agent_glosses=int(catalog.get("agent_glosses", 0)),
     )
 
 
@@ -109,20 +113,50 @@ class SignalParts:
     on_semantic: Callable[[list[ScoredFact]], None] | None
 
     async def semantic(self, early: bool = False) -> tuple[SearchStats, list[ScoredFact]]:
-        """The semantic facts, scored (handed to ``on_semantic`` when ``early``)."""
-        cfg, own = self.cfg, SearchStats()
-        hits = await semantic_facts(
+        """The semantic facts, scored (handed to ``on_semantic`` when ``early``): by the
+        text's vectors and, for an agent with English glosses, the better of both vectors
+        (the exact scan reads both; beside an index search, ``semantic_glosses``)."""
+        cfg, own, sizes = self.cfg, SearchStats(), self.sizes
+        exact_max = cfg.budgets.exact_max(sizes.fact_search)
+        text = semantic_facts(
             self.ex,
             self.scope,
             limit=cfg.candidates.semantic_limit,
             min_cosine=cfg.candidates.min_similarity,
-            agent_facts=self.sizes.agent_facts,
-            total_facts=self.sizes.total_facts,
-            exact_max=cfg.budgets.exact_max(self.sizes.fact_search),
+            agent_facts=sizes.agent_facts,
+            total_facts=sizes.total_facts,
+            exact_max=exact_max,
             cap=cfg.budgets.overfetch_cap,
             stats=own,
-            filtered=self.sizes.fact_search,
+            filtered=sizes.fact_search,
+            glosses=cfg.candidates.enable_gloss,
         )
+        strategy = fact_strategy(
+            cfg.candidates.semantic_limit,
+            sizes.agent_facts,
+            sizes.total_facts,
+            exact_max,
+            cfg.budgets.overfetch_cap,
+            sizes.fact_search,
+        )
+        if cfg.candidates.enable_gloss and sizes.agent_glosses > 0 and strategy != "exact":
+            gloss_stats = SearchStats()
+            glossed = semantic_glosses(
+                self.ex,
+                self.scope,
+                limit=cfg.candidates.semantic_limit,
+                min_cosine=cfg.candidates.min_similarity,
+                agent_glosses=sizes.agent_glosses,
+                total_facts=sizes.total_facts,
+                exact_max=cfg.budgets.exact_scan_max_facts,
+                cap=cfg.budgets.overfetch_cap,
+                stats=gloss_stats,
+            )
+            by_text, by_gloss = await asyncio.gather(text, glossed)
+            hits = best_per_fact(by_text, by_gloss)
+            own.glosses = gloss_stats.strategy
+        else:
+            hits = await text
         query_language = detect_language(self.plan.similarity_query)
         ranking.score_facts(hits, cfg, self.now, self.window, query_language)
         if early and self.on_semantic is not None:
@@ -252,7 +286,9 @@ async def join_alongside(
     stats: dict[str, SearchStats],
 ) -> Found:
     """The statement's lists, with those of the parts that ran alongside it once they end."""
-    found = Found(got.semantic, got.keyword, got.events_semantic, got.events_keyword)
+    found = Found(
+        best_per_fact(got.semantic, got.gloss), got.keyword, got.events_semantic, got.events_keyword
+    )
     try:
         if early_sem is not None:
             stats["semantic"], found.semantic = await early_sem

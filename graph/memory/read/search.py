@@ -29,7 +29,7 @@ crowd the page (cap ``fulltext_cap``; the trace says when it was capped).
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -38,7 +38,9 @@ from graph.executor import Executor
 from graph.memory.read.models import EventHit, ScoredFact
 
 __all__ = [
+    "GLOSS_LANGUAGE",
     "SearchStats",
+    "best_per_fact",
     "cosine_from_index",
     "event_from_row",
     "fact_from_row",
@@ -51,6 +53,7 @@ __all__ = [
     "overfetch",
     "semantic_events",
     "semantic_facts",
+    "semantic_glosses",
 ]
 
 
@@ -103,6 +106,42 @@ def fact_from_row(row: dict[str, Any], source: str) -> ScoredFact:
     )
 
 
+# The language of a fact's gloss (the informed extraction's ``gloss_en``): a candidate whose
+# gloss's vector scored higher than its text's counts as in this language for the blend
+# (``ranking.language_gap`` then compares the question with the language that matched).
+GLOSS_LANGUAGE = "en"
+
+
+def best_per_fact(*lists: Iterable[ScoredFact]) -> list[ScoredFact]:
+    """Semantic candidates of several statements (a glossed fact comes once by its text's
+    vector and once by the better of both) → each fact once, at its best semantic score, in
+    order (pure)."""
+    best: dict[str, ScoredFact] = {}
+    for facts in lists:
+        for fact in facts:
+            have = best.get(fact.id)
+            if have is None or fact.scores.semantic > have.scores.semantic:
+                best[fact.id] = fact
+    return sorted(best.values(), key=lambda f: (-f.scores.semantic, f.id))
+
+
+def vector_rows(rows: Iterable[dict[str, Any]], glosses: bool = True) -> list[ScoredFact]:
+    """Rows of a semantic statement (``fact``, ``score`` on the index scale, ``gloss``: None
+    for a row of the text's vector, else whether the gloss's vector won) → candidates, each
+    fact once at its best (pure). ``glosses`` False leaves the gloss rows out."""
+    facts = []
+    for row in rows:
+        won = row.get("gloss")
+        if won is not None and not glosses:
+            continue
+        fact = fact_from_row(row["fact"], "semantic")
+        fact.scores.semantic = cosine_from_index(row["score"])
+        if won:
+            fact.language = GLOSS_LANGUAGE
+        facts.append(fact)
+    return best_per_fact(facts)
+
+
 def event_from_row(row: dict[str, Any]) -> EventHit:
     return EventHit(
         id=row["id"],
@@ -150,14 +189,18 @@ class SearchStats:
     rounds: list[int] = field(default_factory=list)
     capped: bool = False
     rows: int = 0
+    glosses: str = ""  # the strategy of the English glosses' search beside it ("": none)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "strategy": self.strategy,
             "rounds": self.rounds,
             "capped": self.capped,
             "rows": self.rows,
         }
+        if self.glosses:
+            out["glosses"] = self.glosses
+        return out
 
 
 @dataclass(frozen=True)
@@ -218,9 +261,12 @@ async def semantic_facts(
     cap: int,
     stats: SearchStats,
     filtered: bool = False,
+    glosses: bool = True,
 ) -> list[ScoredFact]:
     """Facts nearest to the query vector (raw cosine in ``scores.semantic``); ``filtered``:
-    the fact index allows in-index filtered search."""
+    the fact index allows in-index filtered search. The exact scan also scores the agent's
+    glossed facts by the better of both vectors (``glosses`` False: by their text's only);
+    the index paths read text vectors only (:func:`semantic_glosses` beside them)."""
     min_score = index_min_score(min_cosine)
     rows: list[dict[str, Any]] | None = None
     strategy = fact_strategy(limit, agent_facts, total_facts, exact_max, cap, filtered)
@@ -246,11 +292,46 @@ async def semantic_facts(
         rows = await ex.run(
             "read/semantic_facts_exact", scope.params(min_score=min_score, limit=limit), read=True
         )
-    facts = []
-    for row in rows:
-        fact = fact_from_row(row["fact"], "semantic")
-        fact.scores.semantic = cosine_from_index(row["score"])
-        facts.append(fact)
+    facts = vector_rows(rows, glosses)
+    stats.rows = len(facts)
+    return facts
+
+
+async def semantic_glosses(
+    ex: Executor,
+    scope: Scope,
+    *,
+    limit: int,
+    min_cosine: float,
+    agent_glosses: int,
+    total_facts: int,
+    exact_max: int,
+    cap: int,
+    stats: SearchStats,
+) -> list[ScoredFact]:
+    """The agent's glossed facts nearest to the query, each at the better of its text's and
+    its English gloss's cosine: the exact scan of its glossed facts (``fact_gloss`` index),
+    or, past ``exact_max`` glosses, the over-fetch of the gloss vector index (its share of
+    that index reckoned against every fact of the database: glosses are not counted apart,
+    so the first round is larger than needed, never smaller)."""
+    min_score = index_min_score(min_cosine)
+    rows: list[dict[str, Any]] | None = None
+    if fact_strategy(limit, agent_glosses, total_facts, exact_max, cap, False) == "index":
+        stats.strategy = "index"
+
+        async def query(k: int) -> dict[str, Any]:
+            params = scope.params(k=k, min_score=min_score, limit=limit)
+            return (await ex.run("read/semantic_glosses_index", params, read=True))[0]
+
+        k0 = initial_k(limit, agent_glosses, total_facts, cap)
+        got, complete = await overfetch(query, limit, k0, cap, min_score, stats)
+        rows = got if complete else None
+    if rows is None:
+        stats.strategy = "exact" if not stats.strategy else stats.strategy + "+exact"
+        rows = await ex.run(
+            "read/semantic_glosses_exact", scope.params(min_score=min_score, limit=limit), read=True
+        )
+    facts = vector_rows(rows)
     stats.rows = len(facts)
     return facts
 

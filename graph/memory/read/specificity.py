@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from graph.memory.read.models import ScoredFact
-from graph.memory.read.search import cosine_from_index, fact_from_row
+from graph.memory.read.search import GLOSS_LANGUAGE, cosine_from_index, fact_from_row
 
 __all__ = ["entity_scores", "specificity"]
 
@@ -42,6 +42,8 @@ def entity_scores(rows: Iterable[dict[str, Any]], agent_facts: int) -> list[Scor
         if fact is None:
             fact = facts[fid] = fact_from_row(row["fact"], "entity")
             fact.scores.semantic = cosine_from_index(row["semantic"])
+            if row.get("gloss"):
+                fact.language = GLOSS_LANGUAGE
             fact.hops = hops
             reached[fid] = set()
         if row["key"] in reached[fid]:

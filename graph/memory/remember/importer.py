@@ -199,11 +199,16 @@ async def _import(
         if f.embedding is not None
     }
     new_facts = [r for b in fact_batches for r in b.new_rows]
-    fact_vectors = await _vectors(
-        embedder, [(given.get(r["id"]), r["props"]["text"]) for r in new_facts]
+    glossed = [r for r in new_facts if r["props"].get("gloss")]
+    fact_vectors = await _vectors(  # the glosses' vectors in the same call
+        embedder,
+        [(given.get(r["id"]), r["props"]["text"]) for r in new_facts]
+        + [(None, r["props"]["gloss"]) for r in glossed],
     )
-    for row, vec in zip(new_facts, fact_vectors, strict=True):
+    for row, vec in zip(new_facts, fact_vectors[: len(new_facts)], strict=True):
         row["props"]["embedding"] = vec
+    for row, vec in zip(glossed, fact_vectors[len(new_facts) :], strict=True):
+        row["props"]["gloss_embedding"] = vec
     event_vectors = await embedder.embed(event_texts(events)) if events else []
     batches = _Batches(
         entity_list,

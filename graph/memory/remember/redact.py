@@ -84,6 +84,7 @@ def redact_import(
             entities=r.many(f.entities, f"facts[{i}].entities"),
             speaker=r.opt(f.speaker, f"facts[{i}].speaker"),
             source_context=r.opt(f.source_context, f"facts[{i}].source_context"),
+            gloss=r.opt(f.gloss, f"facts[{i}].gloss"),
         )
         for i, f in enumerate(facts)
     ]

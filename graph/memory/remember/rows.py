@@ -10,6 +10,7 @@ from typing import Any
 
 from graph.errors import BadInput
 from graph.memory.text import clean_text, content_hash, detect_language, normalize, normalize_type
+from graph.memory.write.extract.extraction import harden_gloss
 from graph.memory.write.models import (
     FACT_KINDS,
     REMEMBER_SECTIONS,
@@ -42,6 +43,7 @@ def fact_props(
     if kind != fact.kind:
         warnings.append(f"unknown fact kind {fact.kind!r} coerced to 'fact'")
     norm = normalize(text)
+    gloss = harden_gloss(fact.gloss, text, warnings, name="gloss")
     return {
         "text": text,
         "normalized": norm,
@@ -64,6 +66,8 @@ def fact_props(
         "created_at": fact.created_at,  # null: the import's time; also last_confirmed_at
         "reinforcement_count": max(1, int(fact.reinforcement_count)),
         "review_needed": False,
+        "gloss": gloss,  # embedded by the importer (gloss_embedding)
+        "gloss_language": "en" if gloss else None,
     }
 
 

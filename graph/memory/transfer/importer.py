@@ -78,6 +78,37 @@ def _vector_text(kind: str, props: dict[str, Any]) -> str:
     return str(props.get("text") or "")
 
 
+async def _embed_rows(embedder: Embedder, kind: str, todo: list[dict[str, Any]]) -> None:
+    """Make the vectors of the rows that need one, and of their facts' English glosses, in
+    one embedder call."""
+    if not todo:
+        return
+    glossed = [r for r in todo if kind == "fact" and r["props"].get("gloss")]
+    vectors = await embedder.embed(
+        [_vector_text(kind, r["props"]) for r in todo] + [str(r["props"]["gloss"]) for r in glossed]
+    )
+    for row, vec in zip(todo, vectors[: len(todo)], strict=True):
+        row["props"]["embedding"] = vec
+    for row, vec in zip(glossed, vectors[len(todo) :], strict=True):
+        row["gloss_embedding"] = vec
+
+
+def _gloss_vector(row: dict[str, Any], reembed: bool, dimensions: int) -> None:
+    """A fact's gloss vector leaves its props (it is written as a vector, apart): kept as
+    ``row["gloss_embedding"]`` unless the vectors are made again (``reembed``).
+
+    Raises:
+        BadInput: a kept gloss vector of another size than ``dimensions``.
+    """
+    vec = row["props"].pop("gloss_embedding", None)
+    if reembed or vec is None or not row["props"].get("gloss"):
+        return
+    if not isinstance(vec, list) or len(vec) != dimensions:
+        size = len(vec) if isinstance(vec, list) else type(vec).__name__
+        raise BadInput(f"fact gloss vector of dimension {size}, the server's is {dimensions}")
+    row["gloss_embedding"] = vec
+
+
 async def _iterate(
     records: Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]],
 ) -> Any:
@@ -118,6 +149,8 @@ def _prepare(
                 size = len(vec) if isinstance(vec, list) else type(vec).__name__
                 raise BadInput(f"{kind} vector of dimension {size}, the server's is {dimensions}")
             row["props"]["embedding"] = vec
+    if kind == "fact":
+        _gloss_vector(row, reembed, dimensions)
     return kind, row, need, rank
 
 
@@ -251,11 +284,7 @@ async def import_agent(
         nonlocal batch
         if not batch or batch_kind is None or result is None:
             return
-        todo = [row for row, need in batch if need]
-        if todo:
-            vectors = await embedder.embed([_vector_text(batch_kind, r["props"]) for r in todo])
-            for row, vec in zip(todo, vectors, strict=True):
-                row["props"]["embedding"] = vec
+        await _embed_rows(embedder, batch_kind, [row for row, need in batch if need])
         rows = [row for row, _ in batch]
         params: dict[str, Any] = {"agent_id": agent_id, "rows": rows}
         if batch_kind == "entity":

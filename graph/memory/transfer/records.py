@@ -59,6 +59,8 @@ _DATE_NAMES = frozenset({"valid_from", "valid_to", "valid_until", "since"})
 # (``agent_norm``: an alias's lookup key made of its agent's id and norm, set again on import;
 # ``terms``: the keyword field derived from a fact's or event's text, derived again on import).
 _DROPPED = frozenset({"agent_id", "agent_norm", "terms"})
+# The vectors: exported only with ``embeddings`` (a fact's English gloss has one of its own).
+_VECTORS = frozenset({"embedding", "gloss_embedding"})
 _ID_NAMESPACE = uuid.UUID("8f4b7a52-64a5-4d1f-9d0e-6b1c2f0a9e31")
 
 
@@ -119,7 +121,7 @@ def encode_props(props: dict[str, Any], *, embeddings: bool = True) -> dict[str,
     another model re-embeds)."""
     out: dict[str, Any] = {}
     for key, value in sorted(props.items()):
-        if key in _DROPPED or (key == "embedding" and not embeddings):
+        if key in _DROPPED or (key in _VECTORS and not embeddings):
             continue
         out[key] = value.isoformat() if isinstance(value, datetime) else value
     return out

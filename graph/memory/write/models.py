@@ -70,6 +70,9 @@ class StructuredFact:
     valid_until: datetime | None = None
     reinforcement_count: int = 1
     embedding: list[float] | None = None  # caller-supplied vector of the text (else embedded)
+    # The fact in English when its text is in another language: embedded as a second vector
+    # of the fact (the semantic signal takes the better of both), never shown as its text.
+    gloss: str | None = None
 
 
 @dataclass

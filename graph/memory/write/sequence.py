@@ -201,6 +201,9 @@ async def _resolve(
         cfg.mirror_fact_confidence,
         offline=session is None,
     )
+    for item in asm.items:
+        if item.fact.gloss:
+            item.gloss_embedding = prep.glosses.get(item.fact.gloss)
     if asm.mirrors:
         vecs = await embedder.embed([m.text for m in asm.mirrors])
         for item, vec in zip(asm.mirrors, vecs, strict=True):

@@ -130,6 +130,7 @@ async def test_the_read_budget_stops_at_the_best_entities(
         "max_entities": 20,
         "per_entity": 3,
         "scan": 240,
+        "glosses": True,
     }
 
     async def reached(budget: int) -> Counter[str]:

@@ -120,10 +120,12 @@ def test_prompts_are_versioned_files() -> None:
     assert "ALL factual information" in informed and "subject-centric" in informed
     assert "language of the message" in informed and "English" in informed
     # v2: extraction and reconciliation in one answer, against the shown known facts' ids.
-    assert prompts.version_of("extract_informed") == 2
-    assert "known_facts" in prompts.load("extract_informed") and "target_id" in prompts.load(
-        "extract_informed"
-    )
+    assert "known_facts" in prompts.load("extract_informed", 2)
+    assert "gloss_en" not in prompts.load("extract_informed", 2)
+    # v3: v2 and an English gloss of every fact not in English.
+    assert prompts.version_of("extract_informed") == 3
+    newest = prompts.load("extract_informed")
+    assert "known_facts" in newest and "target_id" in newest and "gloss_en" in newest
     with pytest.raises(prompts.PromptNotFound):
         prompts.load("extract_informed", 99)
 

@@ -61,6 +61,10 @@ def _fact_row(item: FactItem, speaker: str, now: datetime, occurred: datetime) -
             "speaker": speaker,
             "source_context": f.source_context or "message",
             "embedding": item.embedding,
+            # the English gloss: a second vector of the fact, never its text
+            "gloss": f.gloss if item.gloss_embedding is not None else None,
+            "gloss_language": "en" if item.gloss_embedding is not None else None,
+            "gloss_embedding": item.gloss_embedding,
             "valid_from": occurred,
             "valid_to": None,
             "invalidated_at": None,

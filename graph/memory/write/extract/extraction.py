@@ -14,6 +14,7 @@ from typing import Any
 
 from graph.memory.text import (
     clean_text,
+    detect_language,
     estimate_tokens,
     fold,
     normalize,
@@ -24,6 +25,7 @@ from graph.memory.write.models import FACT_KINDS
 
 __all__ = [
     "CONFIDENCE_LEVELS",
+    "GLOSS_MAX_CHARS",
     "IMPORTANCE_BY_CATEGORY",
     "ExtractedEntity",
     "ExtractedFact",
@@ -55,6 +57,9 @@ _ACTIONS = {
     "NONE": "NONE",
     "NOOP": "NONE",
 }
+# The longest English gloss kept (a fact states one proposition: its gloss is a sentence or
+# two; a longer one is cut).
+GLOSS_MAX_CHARS = 1_000
 _IDENTITY_TYPES = {"same_as", "alias_of", "is", "also_known_as", "aka", "identical_to"}
 
 
@@ -81,6 +86,9 @@ class ExtractedFact:
     categories: list[str] = field(default_factory=list)
     source_context: str | None = None
     retraction: bool = False
+    # The fact in English when its text is in another language (``gloss_en`` of the informed
+    # extraction): embedded as a second vector of the fact, never shown as its text.
+    gloss: str | None = None
 
 
 @dataclass
@@ -229,6 +237,7 @@ def _harden_fact(
     until = parse_datetime(item.get("valid_until"))
     if item.get("valid_until") and until is None:
         warn.append(f"unparseable valid_until {str(item.get('valid_until'))[:40]!r} ignored")
+    raw_gloss = item.get("gloss_en", item.get("gloss"))
     return ExtractedFact(
         text=text,
         subject=_str(item.get("subject")) or "",
@@ -242,7 +251,43 @@ def _harden_fact(
         temporal_class=temporal,
         valid_until=until,
         categories=[normalize_type(_str(c)) for c in _list(item.get("categories")) if _str(c)][:10],
+        gloss=harden_gloss(raw_gloss, text, warn),
     )
+
+
+def harden_gloss(
+    value: Any,
+    text: str,
+    warn: list[str],
+    max_chars: int = GLOSS_MAX_CHARS,
+    name: str = "gloss_en",
+) -> str | None:
+    """The English gloss of a fact, or None: not text, empty, the fact is in English, the gloss
+    says the same as the text, or the gloss is in another language than English. A long
+    gloss is cut to ``max_chars``. Every drop of a given gloss leaves a warning; never
+    raises."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        warn.append(f"{name} of a fact is not text ({type(value).__name__}); dropped")
+        return None
+    gloss = _str(value)
+    if not gloss:
+        return None
+    if fold(gloss) == fold(text) or normalize(gloss) == normalize(text):
+        warn.append(f"{name} repeats the fact's text; dropped")
+        return None
+    if detect_language(text) == "en":
+        warn.append(f"{name} of a fact in English; dropped")
+        return None
+    language = detect_language(gloss)
+    if language not in ("en", None):
+        warn.append(f"{name} is not in English (reads as {language!r}); dropped")
+        return None
+    if len(gloss) > max_chars:
+        warn.append(f"{name} truncated to {max_chars} chars")
+        gloss = gloss[:max_chars].rstrip()
+    return gloss
 
 
 def _harden_relation(item: Any, warn: list[str]) -> ExtractedRelation | None:

@@ -87,6 +87,8 @@ _INFORMED_FACT: dict[str, Any] = {
         "action": {"type": "string", "enum": ["ADD", "UPDATE", "DELETE", "NONE"]},
         "target_id": {"type": ["string", "null"]},
         "reason": {"type": "string"},
+        # the fact in English when its text is in another language (prompt v3)
+        "gloss_en": {"type": ["string", "null"]},
     },
     "required": ["subject", "text", "action"],
 }

@@ -3,7 +3,7 @@ normalised, with the vectors of its facts and names (one embedder call)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from graph.memory.ontology.model import Ontology
@@ -23,20 +23,26 @@ __all__ = ["Prepared", "conform_prepared", "extract_with_llm", "prepare", "prepa
 
 @dataclass
 class Prepared:
-    """An extraction, normalised, with its names and the vectors of its facts and names."""
+    """An extraction, normalised, with its names and the vectors of its facts and names, and
+    of the facts' English glosses (gloss text → vector)."""
 
     ex: Extraction
     ments: list[Mention]
     texts: list[str]
     vecs: list[list[float]]
+    glosses: dict[str, list[float]] = field(default_factory=dict)
 
 
 async def prepare(ex: Extraction, speaker: str, embedder: Embedder) -> Prepared:
-    """Normalise the extraction and embed its facts and names (one embedder call)."""
+    """Normalise the extraction and embed its facts, names and glosses (one embedder call)."""
     ex = normalize_extraction(ex, speaker)
     ments = collect_mentions(ex)
     texts = [f.text for f in ex.facts] + [m.surface for m in ments] + [speaker]
-    return Prepared(ex, ments, texts, await embedder.embed(texts))
+    glosses = list(dict.fromkeys(f.gloss for f in ex.facts if f.gloss))
+    vecs = await embedder.embed(texts + glosses)
+    return Prepared(
+        ex, ments, texts, vecs[: len(texts)], dict(zip(glosses, vecs[len(texts) :], strict=True))
+    )
 
 
 async def conform_prepared(
@@ -53,7 +59,7 @@ async def conform_prepared(
     missing = [t for t in texts if t not in known]
     if missing:
         known.update(zip(missing, await embedder.embed(missing), strict=True))
-    return Prepared(ex, ments, texts, [known[t] for t in texts])
+    return Prepared(ex, ments, texts, [known[t] for t in texts], prep.glosses)
 
 
 async def prepare_offline(

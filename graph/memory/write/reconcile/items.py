@@ -42,6 +42,8 @@ class FactItem:
     content_hash: str
     mentioned: list[str]
     embedding: list[float] = field(default_factory=list)
+    # the vector of the fact's English gloss (``fact.gloss``), None without one
+    gloss_embedding: list[float] | None = None
     is_mirror: bool = False
     candidates: list[ExistingFact] = field(default_factory=list)
     decision: FactDecision | None = None

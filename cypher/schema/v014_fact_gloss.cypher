@@ -1,0 +1,4 @@
+// Schema version 14: a fact whose text is not in English may carry an English gloss (`gloss`, `gloss_language`, and its vector `gloss_embedding`, a second vector of the same fact that the semantic signal also compares with the question). This range index holds only the glossed facts of each agent (a composite range index leaves out nodes lacking one of its properties): the semantic signal scans them by (agent_id, gloss_language IS NOT NULL) at a cost that grows with the agent's glosses, nothing for an agent without any. The cosine vector index on the gloss vectors, which needs the embedder's dimension, is schema/vector_fact_gloss, built with the other vector indexes.
+// params: none
+// returns: nothing; one statement per `;`-terminated block, run in order by graph/schema.py
+CREATE INDEX fact_gloss IF NOT EXISTS FOR (n:Fact) ON (n.agent_id, n.gloss_language);
