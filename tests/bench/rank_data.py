@@ -49,7 +49,7 @@ from server.settings import Settings
 from tests.bench import locomo
 from tests.bench.locomo_parts import by_mode, vector_hits
 from tests.bench.multihop import Imported, import_triples, import_writes, load_vectors
-from tests.bench.multihop_parts import Passage, load_corpus, load_openie, load_questions
+from tests.bench.multihop_parts import Passage, load_corpus, load_openie, load_questions, select
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "bench"
@@ -285,7 +285,7 @@ async def collect_multihop(ctx: Context, bench: str) -> list[Lists]:
     folder = DATA / "multihop"
     corpus = load_corpus(json.loads((folder / f"{name}-corpus.json").read_text()))
     questions = load_questions(json.loads((folder / f"{name}-dev.json").read_text()), corpus)
-    questions = questions[: ctx.limit]
+    corpus, questions = select(corpus, questions, ctx.limit, ctx.passages)
     openie_path = folder / "musique-openie-gpt35.json"
 
     async def make(agent: str) -> Imported:
@@ -347,6 +347,7 @@ class Context:
     keep: bool
     reuse: bool
     limit: int | None
+    passages: int | None = None
     recorder: Recorder = field(default_factory=Recorder)
     created: list[str] = field(default_factory=list)
     retriever: Retriever | None = None
@@ -375,6 +376,7 @@ async def main(args: argparse.Namespace) -> None:
         args.keep,
         args.reuse,
         args.limit_questions,
+        args.limit_passages,
     )
     print(f"load average {os.getloadavg()[0]:.1f}; embedder {embedder.name}; out {out}", flush=True)
     started = time.perf_counter()
@@ -420,6 +422,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--only", default=",".join(BENCHES), help=f"comma list of {', '.join(BENCHES)}"
     )
     parser.add_argument("--limit-questions", type=int, default=None, help="per list source")
+    parser.add_argument(
+        "--limit-passages",
+        type=int,
+        default=None,
+        help="multi-hop corpora: at most N passages, the questions' supporting ones first",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the agents (see --reuse)")
     parser.add_argument("--reuse", action="store_true", help="ask the agents a --keep run left")
     parser.add_argument("--cleanup", action="store_true", help="delete the kept agents")

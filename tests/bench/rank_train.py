@@ -258,6 +258,22 @@ def trees_document(booster: Any, features: list[str]) -> dict[str, Any]:
 
 
 RANKERS = ("vector", "formula", "linear", "lambdamart")
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+# Feature groups switched off in turn by --ablate (the ranker then cannot read them).
+ABLATIONS: dict[str, tuple[str, ...]] = {
+    "graph BFS": ("graph", "hops", "found_graph"),
+    "spreading activation": ("activation",),
+    "relation answers": ("relation",),
+    "named entities": ("entity_mentions", "entity_share", "subject_named", "query_entities"),
+    "the graph (all of the above)": (
+        "graph", "hops", "found_graph", "activation", "relation", "entity_mentions",
+        "entity_share", "subject_named", "query_entities",
+    ),
+    "keyword": ("bm25", "bm25_rank", "keyword_coverage", "keyword_coverage_idf", "found_keyword", "rrf", "phrase_coverage"),
+    "session": ("session_cosine", "session_candidates"),
+    "provenance partners": ("source_cosine", "source_formula"),
+    "the formula": ("formula", "formula_rank", "formula_gap"),
+}  # fmt: skip
 
 
 def list_weights(data: Data, power: float) -> np.ndarray:
@@ -270,17 +286,21 @@ def list_weights(data: Data, power: float) -> np.ndarray:
 
 
 def cross_validate(
-    data: Data, folds: int, power: float, rounds: int, l2: float = 1.0
+    data: Data,
+    folds: int,
+    power: float,
+    rounds: int,
+    l2: float = 1.0,
+    models: Sequence[str] = ("linear", "lambdamart"),
 ) -> dict[str, np.ndarray]:
-    """Held-out scores of every row for the formula, linear and LambdaMART rankers."""
+    """Held-out scores of every row for the formula and the ``models`` (linear, LambdaMART)."""
     locomo_groups = sorted({m["group"] for m in data.meta if family(m["bench"]) == "locomo"})
     fold = np.asarray([fold_of(m["group"], folds, locomo_groups) for m in data.meta])
     weights = list_weights(data, power)
     formula_col = data.features.index("formula")
     out = {
         "formula": data.x[:, formula_col].copy(),
-        "linear": np.zeros(len(data.x)),
-        "lambdamart": np.zeros(len(data.x)),
+        **{name: np.zeros(len(data.x)) for name in models},
     }
     for f in range(folds):
         t = time.perf_counter()
@@ -289,10 +309,12 @@ def cross_validate(
         if not test:
             continue
         rows = np.concatenate([np.arange(data.starts[i], data.starts[i + 1]) for i in test])
-        linear = softmax_linear(data, train, weights, l2)
-        out["linear"][rows] = linear_scores(linear, data.x[rows])
-        booster = lambdamart(data, train, weights, rounds)
-        out["lambdamart"][rows] = booster.predict(data.x[rows])
+        if "linear" in models:
+            linear = softmax_linear(data, train, weights, l2)
+            out["linear"][rows] = linear_scores(linear, data.x[rows])
+        if "lambdamart" in models:
+            booster = lambdamart(data, train, weights, rounds)
+            out["lambdamart"][rows] = booster.predict(data.x[rows])
         print(
             f"fold {f + 1}/{folds}: {len(train)} lists to train, {len(test)} held out ({time.perf_counter() - t:.0f} s)",
             flush=True,
@@ -304,7 +326,9 @@ def table(data: Data, scores: dict[str, np.ndarray]) -> dict[str, dict[str, dict
     """bench/direction → ranker → {"R@k": mean, "pool": ceiling, "n": lists}."""
     cells: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for i, m in enumerate(data.meta):
-        key = f"{m['bench']} {m['direction']}"
+        keys = [f"{m['bench']} {m['direction']}"]
+        if "category" in m:  # LoCoMo's question categories
+            keys.append(f"{keys[0]} · {CATEGORIES.get(m['category'], m['category'])}")
         k = MAIN_K[family(m["bench"])]
         rows = data.rows(i)
         for name, s in scores.items():
@@ -312,10 +336,13 @@ def table(data: Data, scores: dict[str, np.ndarray]) -> dict[str, dict[str, dict
             if "sources" in m:
                 order = returned(order, m)
             for kk in sorted({2, 5, 10, k} if family(m["bench"]) != "locomo" else {5, 10, 20}):
-                cells[key][f"{name} R@{kk}"].append(recall_at(order, m, kk))
-        for kk, v in m["vector"].items():
-            cells[key][f"vector {kk}"].append(v)
-        cells[key]["pool"].append(pool_recall(m))
+                value = recall_at(order, m, kk)
+                for key in keys:
+                    cells[key][f"{name} R@{kk}"].append(value)
+        for key in keys:
+            for kk, v in m["vector"].items():
+                cells[key][f"vector {kk}"].append(v)
+            cells[key]["pool"].append(pool_recall(m))
     return {
         key: {name: {"mean": float(np.mean(v)), "n": len(v)} for name, v in by.items()}
         for key, by in cells.items()
@@ -397,15 +424,46 @@ def shipped_document(
     return doc
 
 
+def ablate(data: Data, args: argparse.Namespace, base: dict[str, Any]) -> None:
+    """Each feature group switched off in turn (its columns held at 0): Δ of the chosen
+    model's held-out recall per benchmark, direction and LoCoMo category."""
+    print(f"\nablation of {args.model} (Δ main recall against all features, held out)")
+    keys = sorted(base)
+    print("| features off | " + " | ".join(keys) + " |")
+    print("|---|" + "---|" * len(keys))
+    for label, names in ABLATIONS.items():
+        cut = [data.features.index(n) for n in names if n in data.features]
+        saved = data.x[:, cut].copy()
+        data.x[:, cut] = 0.0
+        try:
+            scores = cross_validate(
+                data, args.folds, args.power, args.rounds, args.l2, (args.model,)
+            )
+        finally:
+            data.x[:, cut] = saved
+        result = table(data, {args.model: scores[args.model]})
+        cells = []
+        for key in keys:
+            k = MAIN_K[family(key.split(" ")[0])]
+            delta = (
+                result[key][f"{args.model} R@{k}"]["mean"]
+                - base[key][f"{args.model} R@{k}"]["mean"]
+            )
+            cells.append(f"{100 * delta:+.1f}")
+        print(f"| {label} | " + " | ".join(cells) + " |", flush=True)
+
+
 def main(args: argparse.Namespace) -> None:
     data = load(Path(args.data), args.only)
     print(
         f"{data.lists} lists, {len(data.x)} rows, {len(data.features)} features; {args.folds} folds",
         flush=True,
     )
-    scores = cross_validate(data, args.folds, args.power, args.rounds, args.l2)
+    scores = cross_validate(data, args.folds, args.power, args.rounds, args.l2, args.models)
     result = table(data, scores)
     print_table(result)
+    if args.ablate:
+        ablate(data, args, result)
     summary = {
         key: {
             r: round(cells[f"{r} R@{MAIN_K[family(key.split(' ')[0])]}"]["mean"], 4)
@@ -451,11 +509,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="a LightGBM parameter over the defaults (e.g. num_leaves=7)",
     )
     parser.add_argument("--l2", type=float, default=1.0, help="the linear model's L2 penalty")
+    parser.add_argument(
+        "--models", default="linear,lambdamart", help="which models to cross-validate"
+    )
+    parser.add_argument(
+        "--ablate", action="store_true", help="also each feature group off in turn (--model)"
+    )
     args = parser.parse_args(argv)
     for item in args.param:
         name, _, value = item.partition("=")
         LGB_PARAMS[name] = json.loads(value) if value[:1].isdigit() or value[:1] in "-[" else value
     args.only = args.only.split(",") if args.only else None
+    args.models = tuple(m for m in args.models.split(",") if m)
     return args
 
 

@@ -32,7 +32,7 @@ MEMORY_LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"warm_start"}),
     frozenset({"facade"}),
     frozenset({"services"}),
-    frozenset({"maintenance"}),
+    frozenset({"maintenance", "webhooks", "learning"}),
     frozenset({"documents", "erase"}),
     frozenset({"jobs", "browse", "transfer", "read", "reembed", "curation"}),
     frozenset({"remember"}),

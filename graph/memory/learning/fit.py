@@ -78,14 +78,24 @@ def fit_residual(
     w = np.zeros(z.shape[1])
     penalty = np.full(z.shape[1], l2)
     penalty[-1] = l2 * 1e-3  # the intercept is nearly free
+    def objective(v: np.ndarray) -> float:
+        return n * _log_loss(offset + z @ v, y) + 0.5 * float(penalty @ (v * v))
+
+    current = objective(w)
     for _ in range(steps):
         logit = offset + z @ w
         p = 1.0 / (1.0 + np.exp(-np.clip(logit, -50.0, 50.0)))
         grad = z.T @ (p - y) + penalty * w
         hessian = (z * (p * (1.0 - p))[:, None]).T @ z + np.diag(penalty)
         step = np.linalg.solve(hessian, grad)
-        w -= step
-        if float(np.max(np.abs(step))) < 1e-8:
+        size = 1.0  # damped Newton: halve the step until the objective falls
+        while size > 1e-4 and objective(w - size * step) > current:
+            size /= 2
+        if size <= 1e-4:
+            break
+        w = w - size * step
+        current = objective(w)
+        if float(np.max(np.abs(size * step))) < 1e-8:
             break
     # In raw-score units: the calibration's slope divides the logit's weights out.
     document = {

@@ -31,6 +31,7 @@ from graph.memory.read.ranker import (
     QueryView,
     RankerModel,
     apply_model,
+    explain,
     feature_table,
     query_view,
     shipped_model,
@@ -262,6 +263,10 @@ class Retriever:
         result = _formatted_result(
             result_facts, observations, events, plan, pool, cfg, trace, started
         )
+        return self._named(result, agent_id)
+
+    def _named(self, result: RetrieveResult, agent_id: str) -> RetrieveResult:
+        """The result with its retrieve id, its facts' feature rows kept for feedback."""
         result.retrieve_id = new_retrieve_id(datetime.now(UTC))
         rows = {f.id: f.explanation.row for f in result.facts if f.explanation is not None}
         self.recent.keep(result.retrieve_id, agent_id, rows)
@@ -343,7 +348,10 @@ class Retriever:
         ordered = await self._rerank(query, ordered, cfg, trace)
         if focus is not None and spread is not None:
             ordered = await apply_focus(self.executor, spread[0].agent_id, ordered, focus)
-        return ranking.rank(ordered, cfg), len(facts)
+        ranked = ranking.rank(ordered, cfg)
+        if model is not None:
+            explain(model, ranked)  # the contributions of the facts returned only
+        return ranked, len(facts)
 
     def _learned_order(
         self,

@@ -11,6 +11,7 @@ residual layer fitted from its users' feedback (:mod:`graph.memory.read.feedback
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -36,6 +37,7 @@ __all__ = [
     "QueryView",
     "RankerModel",
     "apply_model",
+    "explain",
     "feature_table",
     "parse_model",
     "query_view",
@@ -55,23 +57,26 @@ def shipped_model() -> RankerModel:
     return load_model(SHIPPED_PATH)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Explanation:
     """Why a candidate scored what it did under a learned model: ``raw = bias + Σ
-    contributions`` (``final`` is ``raw`` calibrated to 0..1)."""
+    contributions`` (``final`` is ``raw`` calibrated to 0..1). The contributions are worked
+    out for the facts a retrieve returns only (:func:`explain`)."""
 
     model: str
     version: int
     raw: float
     bias: float
     features: tuple[str, ...]
-    values: np.ndarray
-    contributions: np.ndarray
+    values: np.ndarray  # the model's features of this candidate
     row: np.ndarray  # every feature of ``FEATURES`` (what feedback records)
+    contributions: np.ndarray | None = None
 
     def terms(self, limit: int | None = None) -> list[tuple[str, float, float]]:
         """(feature, value, contribution) of every feature that moved the score, largest
-        effect first (``limit``: the first ones only)."""
+        effect first (``limit``: the first ones only); empty until explained."""
+        if self.contributions is None:
+            return []
         order = np.argsort(-np.abs(self.contributions), kind="stable")
         out = [
             (self.features[i], float(self.values[i]), float(self.contributions[i]))
@@ -91,13 +96,11 @@ def _columns(model: RankerModel) -> np.ndarray:
 
 def apply_model(model: RankerModel, table: FeatureTable) -> Scored:
     """Score every candidate of ``table``: a fact's ``scores.final`` and a turn's ``score``
-    become the model's calibrated score, each with its :class:`Explanation`."""
-    x = (
-        table.values[:, _columns(model)]
-        if len(table.candidates)
-        else np.zeros((0, len(model.features)))
-    )
-    scored = model.score(x)
+    become the model's calibrated score, each with its :class:`Explanation` (contributions
+    left for :func:`explain`)."""
+    width = len(model.features)
+    x = table.values[:, _columns(model)] if len(table.candidates) else np.zeros((0, width))
+    scored = model.score(x, explain=False)
     for i, c in enumerate(table.candidates):
         explanation = Explanation(
             model.name,
@@ -106,15 +109,24 @@ def apply_model(model: RankerModel, table: FeatureTable) -> Scored:
             scored.bias,
             model.features,
             x[i],
-            scored.contributions[i],
             table.values[i],
         )
         final = float(scored.final[i])
         item = c.item
         if isinstance(item, ScoredFact):
             item.scores.final = final
-            item.explanation = explanation
         else:
             item.score = final
-            item.explanation = explanation
+        item.explanation = explanation
     return scored
+
+
+def explain(model: RankerModel, facts: Sequence[ScoredFact]) -> None:
+    """Work out every feature's contribution for ``facts`` (those a retrieve returns), in one
+    batch."""
+    chosen = [f.explanation for f in facts if f.explanation is not None]
+    if not chosen:
+        return
+    contributions = model.score(np.stack([e.values for e in chosen])).contributions
+    for explanation, row in zip(chosen, contributions, strict=True):
+        explanation.contributions = row

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from graph.errors import BadInput
+from graph.memory.read.ranker.scorer import TreeTables, build_tables
 
 __all__ = ["FORMAT", "Linear", "ModelError", "RankerModel", "Scored", "Trees", "load_model"]
 
@@ -80,24 +81,11 @@ class Trees:
     roots: np.ndarray
     depth: int
 
-    def walk(self, x: np.ndarray, n_features: int) -> tuple[np.ndarray, np.ndarray]:
-        """(raw sums without the roots' values, per-feature contributions) of every row."""
-        n = x.shape[0]
-        rows = np.arange(n)[:, None]
-        node = np.broadcast_to(self.roots, (n, len(self.roots))).copy()
-        contributions = np.zeros((n, n_features))
-        for _ in range(self.depth):
-            feature = self.feature[node]
-            inner = feature >= 0
-            if not inner.any():
-                break
-            safe = np.where(inner, feature, 0)
-            goes_left = x[rows, safe] <= self.threshold[node]
-            nxt = np.where(inner, np.where(goes_left, self.left[node], self.right[node]), node)
-            delta = np.where(inner, self.value[nxt] - self.value[node], 0.0)
-            np.add.at(contributions, (np.broadcast_to(rows, safe.shape), safe), delta)
-            node = nxt
-        return self.value[node].sum(axis=1) - self.value[self.roots].sum(), contributions
+    tables: TreeTables
+
+    def raw(self, x: np.ndarray) -> np.ndarray:
+        """The trees' summed output of every row, less the roots' values (the bias)."""
+        return self.tables.raw(x) - float(self.value[self.roots].sum())
 
 
 @dataclass(frozen=True)
@@ -127,19 +115,22 @@ class RankerModel:
                 total += part.bias
         return total
 
-    def score(self, x: np.ndarray) -> Scored:
-        """Scores of the rows ``x`` (columns in ``features`` order)."""
+    def score(self, x: np.ndarray, explain: bool = True) -> Scored:
+        """Scores of the rows ``x`` (columns in ``features`` order); ``explain=False`` leaves
+        the contributions out (zeros: the cheaper walk, for ordering alone)."""
         n, width = x.shape[0], len(self.features)
         raw = np.zeros(n)
         contributions = np.zeros((n, width))
         if self.trees is not None and n:
-            sums, contributions = self.trees.walk(x, width)
-            raw += sums
+            raw += self.trees.raw(x)
+            if explain:
+                contributions = self.trees.tables.contributions(x)
         for part in (self.linear, self.residual):
             if part is not None and n:
                 terms = part.terms(x)
-                for j, column in enumerate(part.columns.tolist()):
-                    contributions[:, column] += terms[:, j]
+                if explain:
+                    for j, column in enumerate(part.columns.tolist()):
+                        contributions[:, column] += terms[:, j]
                 raw += terms.sum(axis=1)
         raw += self.bias
         a, b = self.calibration
@@ -244,15 +235,19 @@ def _trees(doc: Any, vocabulary: Sequence[str]) -> Trees:
     table = np.asarray(rows, dtype=float) if rows else np.zeros((0, 5))
     if not np.all(np.isfinite(table)):
         raise ModelError("ranker model: a tree holds a value that is not finite")
-    return Trees(
-        feature=table[:, 0].astype(int),
-        threshold=table[:, 1],
-        left=table[:, 2].astype(int),
-        right=table[:, 3].astype(int),
-        value=table[:, 4],
-        roots=np.asarray(roots, dtype=int),
-        depth=depth,
-    )
+    arrays = {
+        "feature": table[:, 0].astype(int),
+        "threshold": table[:, 1],
+        "left": table[:, 2].astype(int),
+        "right": table[:, 3].astype(int),
+        "value": table[:, 4],
+        "roots": np.asarray(roots, dtype=int),
+    }
+    try:
+        tables = build_tables(**arrays, n_features=len(vocabulary))
+    except ValueError as exc:
+        raise ModelError(f"ranker model: {exc}") from None
+    return Trees(**arrays, depth=depth, tables=tables)
 
 
 def parse_model(doc: Any) -> RankerModel:

@@ -1,0 +1,96 @@
+"""The learned ranker's feature rows (pure): one row per candidate fact and turn, each signal's
+score and place, provenance partners, the question's features; the vocabulary only grows."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from graph.memory.read.config import RetrieveConfig
+from graph.memory.read.models import EntityMatch, EventHit, RetrievalPlan, ScoredFact
+from graph.memory.read.ranker import FEATURES, feature_table, query_view
+from graph.memory.read.ranker.features import QUESTION_WORDS
+from graph.memory.read.temporal import TimeWindow
+
+NOW = datetime(2026, 3, 1, tzinfo=UTC)
+# The first features in the order every shipped model was trained with: never reordered.
+FIRST = ("cosine", "cosine_adjusted", "cosine_rank", "cosine_gap", "cosine_z", "bm25")
+
+
+def _fact(fid: str, text: str, cosine: float, keyword: float = 0.0, **kw: object) -> ScoredFact:
+    fact = ScoredFact(id=fid, text=text, created_at=NOW - timedelta(days=1), **kw)  # type: ignore[arg-type]
+    fact.scores.semantic, fact.scores.keyword = cosine, keyword
+    fact.scores.formula = cosine
+    fact.sources = {"semantic", "keyword"} if keyword else {"semantic"}
+    return fact
+
+
+def _plan(query: str) -> RetrievalPlan:
+    ana = EntityMatch("person:ana_lima", "Ana Lima", "person", "alias", "ana")
+    return RetrievalPlan("multi_signal", "deterministic", query, entities=(ana,))
+
+
+def test_every_candidate_gets_a_row_in_the_vocabulary_order() -> None:
+    query = "Where does Ana live now?"
+    facts = [
+        _fact("f1", "Ana lives in Lisbon since May", 0.9, 1.0, subject_key="person:ana_lima"),
+        _fact("f2", "Bruno plays chess", 0.4, event_ids=["e1"]),
+    ]
+    turn = EventHit("e1", "Ana said she moved to Lisbon", "Ana", NOW - timedelta(days=1))
+    turn.semantic, turn.score = 0.8, 0.7
+    view = query_view(query, _plan(query), "en", None, 120, relation=False)
+    table = feature_table(facts, [turn], view, RetrieveConfig(), NOW)
+    assert table.values.shape == (3, len(FEATURES))
+    assert [c.id for c in table.candidates] == ["f1", "f2", "e1"]
+    assert FEATURES[: len(FIRST)] == FIRST
+    col = {name: table.column(name) for name in FEATURES}
+    assert list(col["cosine"]) == [0.9, 0.4, 0.8]
+    assert list(np.expm1(col["cosine_rank"]).round()) == [0.0, 2.0, 1.0]
+    assert col["cosine_gap"][0] == 0.0 and col["cosine_gap"][1] == pytest.approx(0.5)
+    assert list(col["is_turn"]) == [0.0, 0.0, 1.0]
+    assert list(col["subject_named"]) == [1.0, 0.0, 1.0]  # the turn's speaker is named
+    assert list(col["entity_mentions"]) == [1.0, 0.0, 1.0]
+    # provenance partners: f2 came from e1 (and e1 gave f2)
+    assert col["source_cosine"][1] == pytest.approx(0.8)
+    assert col["source_cosine"][2] == pytest.approx(0.4)
+    assert col["keyword_coverage"][0] > col["keyword_coverage"][1]
+    assert list(col["question_where"]) == [1.0, 1.0, 1.0]
+    assert col["query_entities"][0] == 1.0
+    assert col["agent_facts"][0] == pytest.approx(np.log1p(120))
+    # the turn said within the session of each fact: both facts are a day old, like the turn
+    assert list(col["session_candidates"]) == pytest.approx([np.log1p(1)] * 2 + [0.0])
+
+
+def test_question_words_in_english_and_portuguese() -> None:
+    def word(q: str) -> str:
+        return query_view(
+            q, RetrievalPlan("multi_signal", "x", q), None, None, 0, False
+        ).question_word
+
+    assert word("When did Caroline go to the support group?") == "when"
+    assert word("Onde mora o Pedro?") == "where"
+    assert word("In which year did she move?") == "which"
+    assert word("Did Ana like the film?") == "yesno"
+    assert word("Tell me about Ana") == "other"
+    assert set(QUESTION_WORDS) | {"other"} == {
+        n.removeprefix("question_") for n in FEATURES if n.startswith("question_")
+    }
+
+
+def test_a_time_window_marks_the_turns_said_inside_it() -> None:
+    turn = EventHit("e1", "We painted the garage", "Mel", datetime(2023, 8, 12, tzinfo=UTC))
+    other = EventHit("e2", "We painted the garage", "Mel", datetime(2023, 9, 12, tzinfo=UTC))
+    window = TimeWindow(start=datetime(2023, 8, 1).date(), end=datetime(2023, 8, 31).date())
+    q = "What did Mel paint in August 2023?"
+    view = query_view(q, RetrievalPlan("multi_signal", "x", q), "en", window, 0, False)
+    table = feature_table([], [turn, other], view, RetrieveConfig(), NOW, window)
+    assert list(table.column("temporal")) == [1.0, 0.0]
+    assert list(table.column("query_time")) == [1.0, 1.0]
+
+
+def test_no_candidates_no_rows() -> None:
+    q = "anything"
+    view = query_view(q, RetrievalPlan("multi_signal", "x", q), None, None, 0, False)
+    assert feature_table([], [], view, RetrieveConfig(), NOW).values.shape == (0, len(FEATURES))
