@@ -78,6 +78,7 @@ def fit_residual(
     w = np.zeros(z.shape[1])
     penalty = np.full(z.shape[1], l2)
     penalty[-1] = l2 * 1e-3  # the intercept is nearly free
+
     def objective(v: np.ndarray) -> float:
         return n * _log_loss(offset + z @ v, y) + 0.5 * float(penalty @ (v * v))
 
