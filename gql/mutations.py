@@ -34,6 +34,12 @@ from gql.types.maintenance import (
     merge_summary_from,
 )
 from gql.types.ontology import DefineOntologyPayload, define
+from gql.types.webhooks import (
+    RegisterWebhookPayload,
+    RemoveWebhookPayload,
+    WebhookEvent,
+    webhook_from,
+)
 from gql.types.write import (
     EntityInput,
     FactInput,
@@ -408,3 +414,42 @@ class Mutation:
         payload = await define(info.context.executor, "tenant", tenant, document, dry_run)
         info.context.memory.ontologies.forget()
         return payload
+
+    @strawberry.mutation(
+        description="Register a webhook (admin key): the memory events of one tenant's agents "
+        "(`tenant`) or of one agent (`agent`) are POSTed to `url`, signed with the secret "
+        "this answer shows once. The URL may not resolve to a loopback, private or link-local "
+        "address unless the operator allows it (checked again at every delivery).",
+        extensions=[PermissionExtension(permissions=[AdminAccess()], use_directives=False)],
+    )
+    @errors_in_payload(RegisterWebhookPayload)
+    async def register_webhook(
+        self,
+        info: Info,
+        url: Annotated[str, _arg("Where to POST the deliveries (https:// in production).")],
+        tenant: Annotated[str | None, _arg("Every agent of this tenant (or `agent`).")] = None,
+        agent: Annotated[strawberry.ID | None, _arg("This one agent (or `tenant`).")] = None,
+        events: Annotated[
+            list[WebhookEvent] | None, _arg("The events to send (default: every one).")
+        ] = None,
+        description: Annotated[str | None, _arg("A note for operators (≤ 500 chars).")] = None,
+    ) -> RegisterWebhookPayload:
+        done = await info.context.memory.webhooks.register(
+            url,
+            tenant=tenant,
+            agent_id=str(agent) if agent else None,
+            events=[str(e.value) for e in events] if events else None,
+            description=description,
+        )
+        return RegisterWebhookPayload(webhook=webhook_from(done.webhook), secret=done.secret)
+
+    @strawberry.mutation(
+        description="Remove a webhook (admin key) with its deliveries: queued ones are not sent.",
+        extensions=[PermissionExtension(permissions=[AdminAccess()], use_directives=False)],
+    )
+    @errors_in_payload(RemoveWebhookPayload)
+    async def remove_webhook(
+        self, info: Info, id: Annotated[strawberry.ID, _arg("The webhook (`wh_…`).")]
+    ) -> RemoveWebhookPayload:
+        gone = await info.context.memory.webhooks.remove(str(id))
+        return RemoveWebhookPayload(removed=id, deliveries=gone)

@@ -9,10 +9,11 @@ from datetime import datetime
 from typing import Annotated, Any
 
 import strawberry
+from strawberry.permission import PermissionExtension
 
 from gql.context import Info
 from gql.loaders import EntityKey
-from gql.permissions import agent_field
+from gql.permissions import AdminAccess, agent_field
 from gql.types.agent import AgentSummary, Viewer
 from gql.types.curation import AuditEntry, Job, MergeCandidate, Observation
 from gql.types.entity import Entity, EntityConnection, entity_connection
@@ -28,6 +29,13 @@ from gql.types.retrieve import (
     RetrieveOptions,
     RetrieveResult,
     retrieve_result_from,
+)
+from gql.types.webhooks import (
+    WebhookDeliveryStatus,
+    WebhookDeliveryType,
+    WebhookType,
+    delivery_from,
+    webhook_from,
 )
 from graph.errors import BadInput, NotFound
 from graph.memory import browse
@@ -410,6 +418,53 @@ class Query:
             return Job.from_row(await info.context.memory.browse.job(str(agent_id), str(id)))
         except NotFound:
             return None
+
+    @strawberry.field(
+        description="Registered webhooks (admin key), newest first: all, or those of one "
+        "tenant or one agent.",
+        extensions=[PermissionExtension(permissions=[AdminAccess()], use_directives=False)],
+    )
+    async def webhooks(
+        self,
+        info: Info,
+        tenant: Annotated[
+            str | None, strawberry.argument(description="Only this tenant's.")
+        ] = None,
+        agent: Annotated[
+            strawberry.ID | None, strawberry.argument(description="Only this agent's.")
+        ] = None,
+    ) -> list[WebhookType]:
+        found = await info.context.memory.webhooks.list(
+            tenant=tenant, agent_id=str(agent) if agent else None
+        )
+        return [webhook_from(w) for w in found]
+
+    @strawberry.field(
+        description="Webhook deliveries (admin key), newest first: queued, due, in flight, "
+        "delivered or dead-lettered.",
+        extensions=[PermissionExtension(permissions=[AdminAccess()], use_directives=False)],
+    )
+    async def webhook_deliveries(
+        self,
+        info: Info,
+        status: Annotated[
+            WebhookDeliveryStatus | None, strawberry.argument(description="Only in this state.")
+        ] = None,
+        webhook_id: Annotated[
+            strawberry.ID | None, strawberry.argument(description="Only this webhook's.")
+        ] = None,
+        agent: Annotated[
+            strawberry.ID | None, strawberry.argument(description="Only this agent's.")
+        ] = None,
+        limit: Annotated[int, strawberry.argument(description="At most this many (1..500).")] = 50,
+    ) -> list[WebhookDeliveryType]:
+        found = await info.context.memory.webhooks.deliveries(
+            statuses=[str(status.value)] if status else None,
+            webhook_id=str(webhook_id) if webhook_id else None,
+            agent_id=str(agent) if agent else None,
+            limit=limit,
+        )
+        return [delivery_from(d) for d in found]
 
 
 async def _focus(

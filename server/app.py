@@ -45,7 +45,13 @@ from server.settings import Settings, get_settings
 from server.sockets import SocketSlots
 from server.tracing_setup import configure_tracing, stop_tracing
 from server.transfer_routes import EXPORT_PATH, IMPORT_PATH, export_routes
-from server.worker import start_worker, stop_worker
+from server.worker import (
+    sender_wanted,
+    start_webhook_sender,
+    start_worker,
+    stop_sender,
+    stop_worker,
+)
 
 log = logging.getLogger("hippograph")
 
@@ -139,6 +145,10 @@ def _lifespan(
         worker = None
         if memory is None and settings.worker_enabled:
             worker = await start_worker(mem)
+        # The webhook sender runs beside the worker (or as settings.webhook_sender says).
+        sender = None
+        if memory is None and sender_wanted(settings, settings.worker_enabled):
+            sender = await start_webhook_sender(mem)
         # Injected services (tests) skip the warm-up: it plans statements the test never runs.
         warm = memory is None and settings.warm_up
         app.state.warming = Warming(None if warm else WarmStart())
@@ -150,6 +160,7 @@ def _lifespan(
             if warming is not None:
                 warming.cancel()
             await app.state.change_feed.close()
+            await stop_sender(sender)
             await stop_worker(worker)
             if memory is None:
                 await mem.close()

@@ -29,6 +29,7 @@ from graph.memory.jobs import (
     JobsConfig,
     MaintenanceConfig,
     RetentionConfig,
+    WebhookConfig,
     WorkerConfig,
 )
 from graph.memory.jobs.async_write import extract_handler
@@ -156,6 +157,17 @@ def jobs_config(settings: Settings) -> JobsConfig:
             "dedup_entities": settings.schedule_dedup_s,
             "retention": settings.schedule_retention_s,
         },
+        webhooks=WebhookConfig(
+            poll_s=settings.webhook_poll_s,
+            max_attempts=settings.webhook_max_attempts,
+            backoff_base_s=settings.webhook_backoff_base_s,
+            backoff_cap_s=settings.webhook_backoff_cap_s,
+            timeout_s=settings.webhook_timeout_s,
+            lease_s=settings.webhook_lease_s,
+            lookback_s=settings.webhook_lookback_s,
+            allow_private=settings.webhook_allow_private,
+            retention_s=settings.webhook_retention_s,
+        ),
         retention=RetentionConfig(
             events_s=settings.retention_events_s,
             receipts_s=settings.retention_receipts_s,

@@ -430,6 +430,48 @@ class Settings(BaseSettings):
     url_fetch_allow_private: bool = False
     url_fetch_timeout_s: float = 20.0
 
+    # --- webhooks (graph/memory/webhooks, docs/webhooks.md) ---------------------------------
+    webhook_sender: bool | None = Field(
+        default=None,
+        description="Run the webhook sender (an asyncio task beside the job worker). Unset: "
+        "wherever the job worker runs (API processes with worker_enabled, hippograph worker)",
+    )
+    webhook_allow_private: bool = Field(
+        default=False,
+        description="Allow webhook targets that resolve to loopback, private or link-local "
+        "addresses (checked at registration and again at every delivery)",
+    )
+    webhook_max_attempts: int = Field(
+        default=8, ge=1, le=50, description="Attempts before a delivery is dead-lettered"
+    )
+    webhook_backoff_base_s: float = Field(
+        default=5.0, gt=0, description="The first retry's delay; each next one doubles"
+    )
+    webhook_backoff_cap_s: float = Field(
+        default=3_600.0, gt=0, description="The longest delay between two attempts"
+    )
+    webhook_timeout_s: float = Field(
+        default=10.0, gt=0, description="One attempt: connecting, sending and the answer"
+    )
+    webhook_lease_s: float = Field(
+        default=60.0,
+        gt=0,
+        description="An attempt still unanswered this long after it started (its sender "
+        "died) is made again; longer than webhook_timeout_s",
+    )
+    webhook_poll_s: float = Field(
+        default=1.0, gt=0, description="Between two looks for new events and due deliveries"
+    )
+    webhook_lookback_s: float = Field(
+        default=30.0,
+        ge=0,
+        description="Events stamped this long before the last look are looked at again "
+        "(a write stamps its audit before it commits); each delivery is still made once",
+    )
+    webhook_retention_s: float = Field(
+        default=7 * 86_400.0, ge=0, description="Delivered and dead deliveries are kept this long"
+    )
+
     @field_validator("admin_api_key")
     @classmethod
     def _admin_key_long_enough(cls, value: SecretStr | None) -> SecretStr | None:

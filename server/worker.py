@@ -13,6 +13,11 @@ The API app's lifespan starts it when ``settings.worker_enabled``::
     handle = await start_worker(memory) if settings.worker_enabled else None
     ...
     if handle: await handle.stop()
+
+Beside it runs the webhook sender (``start_webhook_sender``: one asyncio task that dispatches
+new memory events into deliveries and sends them, ``graph.memory.webhooks.sender``) wherever
+the worker runs, unless ``settings.webhook_sender`` says otherwise (:func:`sender_wanted`).
+Its leases in Neo4j make any number of senders safe, like the job worker's.
 """
 
 from __future__ import annotations
@@ -23,9 +28,19 @@ from dataclasses import dataclass, field
 
 from graph.memory.facade import Memory
 from graph.memory.jobs import Scheduler, Worker, worker_id
+from graph.memory.webhooks import WebhookSender
 from server.composition import default_handlers
+from server.settings import Settings
 
-__all__ = ["WorkerHandle", "start_worker", "stop_worker"]
+__all__ = [
+    "SenderHandle",
+    "WorkerHandle",
+    "sender_wanted",
+    "start_webhook_sender",
+    "start_worker",
+    "stop_sender",
+    "stop_worker",
+]
 
 log = logging.getLogger("hippograph.worker")
 
@@ -107,3 +122,36 @@ async def stop_worker(handle: WorkerHandle | None, grace_s: float | None = None)
     """Stop a handle from :func:`start_worker` (None is accepted and ignored)."""
     if handle is not None:
         await handle.stop(grace_s)
+
+
+@dataclass
+class SenderHandle:
+    """The running webhook sender of this process."""
+
+    sender: WebhookSender
+    task: asyncio.Task[None]
+
+    async def stop(self) -> None:
+        """Stop after the current round (attempts in flight finish or time out)."""
+        await self.sender.stop()
+        await asyncio.gather(self.task, return_exceptions=True)
+
+
+def sender_wanted(settings: Settings, worker_running: bool) -> bool:
+    """Whether this process runs the webhook sender: ``settings.webhook_sender``, or, unset,
+    wherever the job worker runs."""
+    return worker_running if settings.webhook_sender is None else settings.webhook_sender
+
+
+async def start_webhook_sender(memory: Memory) -> SenderHandle:
+    """Start the webhook sender as an asyncio task in the running loop."""
+    sender = WebhookSender(memory.executor, memory.jobs.webhooks)
+    task = asyncio.create_task(sender.run(), name="hippograph-webhooks")
+    log.info("started the webhook sender (%s)", sender.owner)
+    return SenderHandle(sender, task)
+
+
+async def stop_sender(handle: SenderHandle | None) -> None:
+    """Stop a handle from :func:`start_webhook_sender` (None is accepted and ignored)."""
+    if handle is not None:
+        await handle.stop()

@@ -1,4 +1,4 @@
-// Delete up to $batch nodes of one agent (every label that carries agent_id, each through its index, and the agent's own ontology versions); callers repeat until deleted < $batch.
+// Delete up to $batch nodes of one agent (every label that carries agent_id, each through its index, the agent's own ontology versions, its webhooks, lanes and deliveries); callers repeat until deleted < $batch.
 // params: $agent_id string, $batch int
 // returns: deleted int, facts int, events int, entities int, documents int, observations int, jobs int (of the nodes deleted)
 // The AgentStats counter (read/agent_counts) loses what each batch deletes until it is deleted itself.
@@ -19,6 +19,9 @@ CALL () {
   UNION MATCH (n:AgentStats {agent_id: $agent_id}) RETURN n LIMIT $batch
   UNION MATCH (n:RankFeedback {agent_id: $agent_id}) RETURN n LIMIT $batch
   UNION MATCH (n:Ontology {scope: 'agent', scope_id: $agent_id}) RETURN n LIMIT $batch
+  UNION MATCH (n:WebhookDelivery {agent_id: $agent_id}) RETURN n LIMIT $batch
+  UNION MATCH (n:WebhookLane {agent_id: $agent_id}) RETURN n LIMIT $batch
+  UNION MATCH (n:Webhook {agent_id: $agent_id}) RETURN n LIMIT $batch
 }
 WITH n LIMIT $batch
 WITH n, CASE WHEN n:Fact THEN 1 ELSE 0 END AS fact, CASE WHEN n:Event THEN 1 ELSE 0 END AS event,

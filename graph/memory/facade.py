@@ -24,6 +24,7 @@ from graph.memory.ontology.store import OntologyCache
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.retriever import Retriever
 from graph.memory.services import Admin, Browse, Documents, History
+from graph.memory.webhooks.service import Webhooks
 from graph.memory.write.config import WriteConfig, apply_overrides
 from graph.memory.write.pipeline import WritePipeline
 from graph.providers import ChatLLM, Embedder
@@ -61,6 +62,8 @@ class Memory:
     """Document ingest, its progress and chunk search."""
     ontologies: OntologyCache = field(init=False, repr=False)
     """The ontology in force per agent, kept a few seconds (``graph/memory/ontology``)."""
+    webhooks: Webhooks = field(init=False, repr=False)
+    """Webhook endpoints and their deliveries (``graph/memory/webhooks``)."""
     learning: RankLearning = field(init=False, repr=False)
     """Feedback on retrieved facts; tenants' ranking models (``graph/memory/learning``)."""
 
@@ -72,6 +75,7 @@ class Memory:
         bind(self, "admin", Admin(self.executor, self.embedder, pii))
         bind(self, "documents", Documents(self.executor, self.queue, self.jobs, pii))
         bind(self, "ontologies", self.writer.ontologies)
+        bind(self, "webhooks", Webhooks(self.executor, self.jobs.webhooks))
         models = self.retriever.models
         if not isinstance(models, TenantModels):  # a retriever built without one (tests)
             models = TenantModels(self.executor)

@@ -17,6 +17,7 @@ from server.cli import (
     seed,
     serve,
     transfer,
+    webhook,
 )
 
 app = typer.Typer(
@@ -26,7 +27,20 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(neo4j.app, name="neo4j")
-for _group in (serve, memory, retrieve, jobs, apikey, seed, mcp, erase, transfer, ontology, rank):
+for _group in (
+    serve,
+    memory,
+    retrieve,
+    jobs,
+    apikey,
+    seed,
+    mcp,
+    erase,
+    transfer,
+    ontology,
+    rank,
+    webhook,
+):
     _group.register(app)
 
 

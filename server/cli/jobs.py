@@ -85,7 +85,7 @@ async def _run_worker(
 ) -> None:
     from graph.memory.warm_start import warm_start
     from server.tracing_setup import configure_tracing, stop_tracing
-    from server.worker import start_worker
+    from server.worker import sender_wanted, start_webhook_sender, start_worker, stop_sender
 
     memory, prepare = _memory()
     tracer_provider = configure_tracing(get_settings())
@@ -98,6 +98,11 @@ async def _run_worker(
     handle = await start_worker(
         memory, concurrency=concurrency, scheduler=scheduler, kinds=kinds, agent_id=agent
     )
+    sender = (
+        await start_webhook_sender(memory)
+        if agent is None and sender_wanted(get_settings(), True)
+        else None
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -106,6 +111,7 @@ async def _run_worker(
     await stop.wait()
     typer.echo("stopping: finishing or releasing the current job(s)…")
     await handle.stop()
+    await stop_sender(sender)
     typer.echo(f"stopped: {handle.stats()}")
     await memory.close()
     stop_tracing(tracer_provider)

@@ -37,6 +37,8 @@ __all__ = [
     "decode_body",
     "fetch_url",
     "is_public_address",
+    "pinned_target",
+    "system_resolver",
 ]
 
 Resolver = Callable[[str, int], Awaitable[list[str]]]
@@ -132,8 +134,9 @@ def _allowed(content_type: str, allowlist: tuple[str, ...]) -> bool:
     return any(ct == a or (a.endswith("/") and ct.startswith(a)) for a in allowlist)
 
 
-def _pinned(url: str, address: str) -> tuple[str, str, str]:
-    """``url`` aimed at ``address`` (IP literal) + the Host header and SNI name to send."""
+def pinned_target(url: str, address: str) -> tuple[str, str, str]:
+    """``url`` aimed at ``address`` (IP literal) + the Host header and SNI name to send (the
+    connection goes to the address that was checked; webhooks deliver the same way)."""
     parts = urlsplit(url)
     host = parts.hostname or ""
     literal = f"[{address}]" if ":" in address else address
@@ -188,7 +191,7 @@ async def _fetch(
         current = url.strip()
         for _ in range(_MAX_REDIRECTS + 1):
             addresses = await check_url(current, allow_private=allow_private, resolver=resolver)
-            target, host_header, sni = _pinned(current, addresses[0])
+            target, host_header, sni = pinned_target(current, addresses[0])
             request = client.build_request(
                 "GET", target, headers={"Host": host_header}, extensions={"sni_hostname": sni}
             )

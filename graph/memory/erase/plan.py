@@ -91,6 +91,7 @@ class EraseReport:
     observations: int = 0
     audits_scrubbed: int = 0
     job_contexts: int = 0
+    webhook_deliveries: int = 0  # deliveries whose text or entity keys were scrubbed
     receipts: int = 0
     jobs: int = 0
     dedup_slots: int = 0

@@ -217,6 +217,10 @@ async def _erase_facts(
         executor, "erase/delete_jobs", {**base, "ids": ids, "patterns": patterns}
     )
     report.job_contexts = await _scrub_job_contexts(executor, agent_id, events)
+    (hooks,) = await executor.run(
+        "erase/webhook_deliveries", {**base, "fact_ids": facts, "keys": list(keys)}
+    )
+    report.webhook_deliveries = int(hooks["scrubbed"])
     if patterns:
         report.dedup_slots = await _count(
             executor, "erase/delete_dedup", {**base, "patterns": patterns}

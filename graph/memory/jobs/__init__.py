@@ -14,6 +14,7 @@ from graph.memory.jobs.jobs_config import (
     JobsConfig,
     MaintenanceConfig,
     RetentionConfig,
+    WebhookConfig,
     WorkerConfig,
 )
 from graph.memory.jobs.policy import backoff_delay, on_failure
@@ -36,6 +37,7 @@ __all__ = [
     "PermanentJobError",
     "RetentionConfig",
     "Scheduler",
+    "WebhookConfig",
     "Worker",
     "WorkerConfig",
     "backoff_delay",

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["DocumentConfig", "JobsConfig", "MaintenanceConfig", "RetentionConfig", "WorkerConfig"]
+__all__ = [
+    "DocumentConfig",
+    "JobsConfig",
+    "MaintenanceConfig",
+    "RetentionConfig",
+    "WebhookConfig",
+    "WorkerConfig",
+]
 
 
 @dataclass(frozen=True)
@@ -96,11 +103,31 @@ class RetentionConfig:
 
 
 @dataclass(frozen=True)
+class WebhookConfig:
+    """Webhook deliveries (``graph/memory/webhooks``): how often the sender looks for new
+    memory events, how it retries, and which targets it may contact."""
+
+    poll_s: float = 1.0  # between two looks for new events and due deliveries
+    max_attempts: int = 8  # then the delivery is dead-lettered (status dead, kept)
+    backoff_base_s: float = 5.0  # first retry after about this long, doubling
+    backoff_cap_s: float = 3_600.0  # no retry waits longer
+    timeout_s: float = 10.0  # one attempt, connection and answer
+    lease_s: float = 60.0  # an attempt whose sender died is retried after this long
+    # Events committed this long before the last look are looked at again (a transaction
+    # stamps its records before it commits); a delivery is made once whatever the overlap.
+    lookback_s: float = 30.0
+    allow_private: bool = False  # loopback, private and link-local targets (tests, labs)
+    retention_s: float = 7 * 86_400.0  # delivered and dead deliveries kept this long
+    batch: int = 16  # deliveries sent at once per sender
+
+
+@dataclass(frozen=True)
 class JobsConfig:
     worker: WorkerConfig = field(default_factory=WorkerConfig)
     maintenance: MaintenanceConfig = field(default_factory=MaintenanceConfig)
     documents: DocumentConfig = field(default_factory=DocumentConfig)
     retention: RetentionConfig = field(default_factory=RetentionConfig)
+    webhooks: WebhookConfig = field(default_factory=WebhookConfig)
     # kind -> seconds between scheduled runs per agent (0 disables that kind); the composition
     # root fills it from the settings (``server.composition.jobs_config``); empty: nothing runs
     # on a schedule

@@ -134,6 +134,7 @@ def test_every_agent_field_is_covered() -> None:
     } <= names
     assert {
         "eraseFact", "eraseEntity", "eraseAgent", "defineOntology", "defineTenantOntology",
+        "registerWebhook", "removeWebhook", "webhooks", "webhookDeliveries",
     } == ADMIN_ONLY  # fmt: skip
 
 

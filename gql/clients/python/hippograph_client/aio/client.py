@@ -18,6 +18,8 @@ from .enums import (
     JobStatus,
     MaintenanceJob,
     MergeCandidateStatus,
+    WebhookDeliveryStatus,
+    WebhookEvent,
     WriteAction,
 )
 from .erase_agent import EraseAgent, EraseAgentEraseAgent
@@ -44,7 +46,9 @@ from .merge_entities import MergeEntities, MergeEntitiesMergeEntities
 from .neighborhood import Neighborhood, NeighborhoodNeighborhood
 from .observations import Observations, ObservationsObservations
 from .ontology import Ontology, OntologyOntology
+from .register_webhook import RegisterWebhook, RegisterWebhookRegisterWebhook
 from .remember import Remember, RememberRemember
+from .remove_webhook import RemoveWebhook, RemoveWebhookRemoveWebhook
 from .resolve_merge_candidate import (
     ResolveMergeCandidate,
     ResolveMergeCandidateResolveMergeCandidate,
@@ -56,6 +60,8 @@ from .retry_failed_messages import (
 )
 from .run_job import RunJob, RunJobRunJob
 from .viewer import Viewer, ViewerViewer
+from .webhook_deliveries import WebhookDeliveries, WebhookDeliveriesWebhookDeliveries
+from .webhooks import Webhooks, WebhooksWebhooks
 from .write import Write, WriteWrite
 
 
@@ -433,6 +439,60 @@ class AsyncHippographClient(AsyncBase):
         data = self.get_data(response)
         return MergeEntities.model_validate(data).merge_entities
 
+    async def register_webhook(
+        self,
+        url: str,
+        tenant: Union[Optional[str], UnsetType] = UNSET,
+        agent: Union[Optional[str], UnsetType] = UNSET,
+        events: Union[Optional[list[WebhookEvent]], UnsetType] = UNSET,
+        description: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> RegisterWebhookRegisterWebhook:
+        query = gql("""
+            mutation RegisterWebhook($url: String!, $tenant: String, $agent: ID, $events: [WebhookEvent!], $description: String) {
+              registerWebhook(
+                url: $url
+                tenant: $tenant
+                agent: $agent
+                events: $events
+                description: $description
+              ) {
+                webhook {
+                  id
+                  scope
+                  tenant
+                  agentId
+                  url
+                  events
+                  description
+                  createdAt
+                  secretHint
+                  pending
+                  delivered
+                  dead
+                }
+                secret
+                errors {
+                  code
+                  message
+                  field
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "url": url,
+            "tenant": tenant,
+            "agent": agent,
+            "events": events,
+            "description": description,
+        }
+        response = await self.execute(
+            query=query, operation_name="RegisterWebhook", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return RegisterWebhook.model_validate(data).register_webhook
+
     async def remember(
         self,
         agent_id: str,
@@ -484,6 +544,29 @@ class AsyncHippographClient(AsyncBase):
         )
         data = self.get_data(response)
         return Remember.model_validate(data).remember
+
+    async def remove_webhook(
+        self, id: str, **kwargs: Any
+    ) -> RemoveWebhookRemoveWebhook:
+        query = gql("""
+            mutation RemoveWebhook($id: ID!) {
+              removeWebhook(id: $id) {
+                removed
+                deliveries
+                errors {
+                  code
+                  message
+                  field
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {"id": id}
+        response = await self.execute(
+            query=query, operation_name="RemoveWebhook", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return RemoveWebhook.model_validate(data).remove_webhook
 
     async def resolve_merge_candidate(
         self, agent_id: str, id: str, accept: bool, **kwargs: Any
@@ -1506,3 +1589,81 @@ class AsyncHippographClient(AsyncBase):
         )
         data = self.get_data(response)
         return Viewer.model_validate(data).viewer
+
+    async def webhook_deliveries(
+        self,
+        status: Union[Optional[WebhookDeliveryStatus], UnsetType] = UNSET,
+        webhook_id: Union[Optional[str], UnsetType] = UNSET,
+        agent: Union[Optional[str], UnsetType] = UNSET,
+        limit: Union[Optional[int], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> list[WebhookDeliveriesWebhookDeliveries]:
+        query = gql("""
+            query WebhookDeliveries($status: WebhookDeliveryStatus, $webhookId: ID, $agent: ID, $limit: Int) {
+              webhookDeliveries(
+                status: $status
+                webhookId: $webhookId
+                agent: $agent
+                limit: $limit
+              ) {
+                id
+                webhookId
+                agentId
+                event
+                status
+                attempts
+                maxAttempts
+                nextAttemptAt
+                lastStatusCode
+                lastError
+                eventAt
+                createdAt
+                deliveredAt
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "status": status,
+            "webhookId": webhook_id,
+            "agent": agent,
+            "limit": limit,
+        }
+        response = await self.execute(
+            query=query,
+            operation_name="WebhookDeliveries",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return WebhookDeliveries.model_validate(data).webhook_deliveries
+
+    async def webhooks(
+        self,
+        tenant: Union[Optional[str], UnsetType] = UNSET,
+        agent: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> list[WebhooksWebhooks]:
+        query = gql("""
+            query Webhooks($tenant: String, $agent: ID) {
+              webhooks(tenant: $tenant, agent: $agent) {
+                id
+                scope
+                tenant
+                agentId
+                url
+                events
+                description
+                createdAt
+                secretHint
+                pending
+                delivered
+                dead
+              }
+            }
+            """)
+        variables: dict[str, object] = {"tenant": tenant, "agent": agent}
+        response = await self.execute(
+            query=query, operation_name="Webhooks", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Webhooks.model_validate(data).webhooks

@@ -54,6 +54,9 @@ from .enums import (
     RememberSection,
     RetrievalSignal,
     RetrievalStrategy,
+    WebhookDeliveryStatus,
+    WebhookEvent,
+    WebhookScope,
     WriteAction,
     WriteMode,
 )
@@ -134,12 +137,23 @@ from .ontology import (
     OntologyOntologyEntityTypes,
     OntologyOntologyRelationTypes,
 )
+from .register_webhook import (
+    RegisterWebhook,
+    RegisterWebhookRegisterWebhook,
+    RegisterWebhookRegisterWebhookErrors,
+    RegisterWebhookRegisterWebhookWebhook,
+)
 from .remember import (
     Remember,
     RememberRemember,
     RememberRememberErrors,
     RememberRememberSummary,
     RememberRememberSummaryRefused,
+)
+from .remove_webhook import (
+    RemoveWebhook,
+    RemoveWebhookRemoveWebhook,
+    RemoveWebhookRemoveWebhookErrors,
 )
 from .resolve_merge_candidate import (
     ResolveMergeCandidate,
@@ -165,6 +179,8 @@ from .retry_failed_messages import (
 from .run_job import RunJob, RunJobRunJob, RunJobRunJobErrors
 from .sync_base import SyncBase
 from .viewer import Viewer, ViewerViewer
+from .webhook_deliveries import WebhookDeliveries, WebhookDeliveriesWebhookDeliveries
+from .webhooks import Webhooks, WebhooksWebhooks
 from .write import (
     Write,
     WriteWrite,
@@ -283,6 +299,10 @@ __all__ = [
     "OntologyOntology",
     "OntologyOntologyEntityTypes",
     "OntologyOntologyRelationTypes",
+    "RegisterWebhook",
+    "RegisterWebhookRegisterWebhook",
+    "RegisterWebhookRegisterWebhookErrors",
+    "RegisterWebhookRegisterWebhookWebhook",
     "RelationInput",
     "RelationshipDirection",
     "Remember",
@@ -291,6 +311,9 @@ __all__ = [
     "RememberRememberSummary",
     "RememberRememberSummaryRefused",
     "RememberSection",
+    "RemoveWebhook",
+    "RemoveWebhookRemoveWebhook",
+    "RemoveWebhookRemoveWebhookErrors",
     "ResolveMergeCandidate",
     "ResolveMergeCandidateResolveMergeCandidate",
     "ResolveMergeCandidateResolveMergeCandidateErrors",
@@ -317,6 +340,13 @@ __all__ = [
     "Upload",
     "Viewer",
     "ViewerViewer",
+    "WebhookDeliveries",
+    "WebhookDeliveriesWebhookDeliveries",
+    "WebhookDeliveryStatus",
+    "WebhookEvent",
+    "WebhookScope",
+    "Webhooks",
+    "WebhooksWebhooks",
     "Write",
     "WriteAction",
     "WriteMode",

@@ -119,6 +119,31 @@ class RetrievalStrategy(str, Enum):
     SKIP = "SKIP"
 
 
+class WebhookDeliveryStatus(str, Enum):
+    QUEUED = "QUEUED"
+    PENDING = "PENDING"
+    LEASED = "LEASED"
+    DELIVERED = "DELIVERED"
+    DEAD = "DEAD"
+
+
+class WebhookEvent(str, Enum):
+    FACT_ADDED = "FACT_ADDED"
+    FACT_UPDATED = "FACT_UPDATED"
+    FACT_INVALIDATED = "FACT_INVALIDATED"
+    FACT_FORGOTTEN = "FACT_FORGOTTEN"
+    ENTITY_MERGED = "ENTITY_MERGED"
+    MEMORY_ERASED = "MEMORY_ERASED"
+    JOB_DONE = "JOB_DONE"
+    JOB_FAILED = "JOB_FAILED"
+    WRITE_NOTHING_EXTRACTED = "WRITE_NOTHING_EXTRACTED"
+
+
+class WebhookScope(str, Enum):
+    TENANT = "TENANT"
+    AGENT = "AGENT"
+
+
 class WriteAction(str, Enum):
     ADD = "ADD"
     UPDATE = "UPDATE"
