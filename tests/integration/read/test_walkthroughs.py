@@ -66,7 +66,8 @@ async def test_marcos_tavares_walkthrough(
         s.final,
     ):
         assert 0.0 <= component <= 1.0
-    assert s.reranker is None and s.final == s.formula  # offline: no rerank
+    assert s.reranker is None  # offline: no rerank; the order is the learned ranker's
+    assert top.explanation is not None and top.explanation.model == retriever.model.name
     assert result.context.startswith("Known facts:\n- Marcos Tavares lives in Porto Alegre\n")
     assert top.id not in result.context
     assert result.total_candidates >= len(result.facts) > 0
@@ -151,10 +152,12 @@ async def remember_bruno(executor: Executor, embedder: Embedder, agent_id: str) 
 
 # Formula = importance exactly (other weights and the confidence factor off), so the seed's
 # numbers (0.45 / 0.38 / 0.35 → 0.135 …; 0.92 → 0.92) are reproduced through the real stack.
+# The seed's arithmetic: the formula reduced to the stored importance, blended with the judge.
 EXACT = {
     "weights": {"semantic": 0.0, "recency": 0.0, "importance": 1.0, "keyword": 0.0, "graph": 0.0},
     "confidence_weight": 0.0,
     "pattern_boost_max": 0.0,
+    "ranker": "formula",
 }
 
 

@@ -114,6 +114,8 @@ FEATURES: tuple[str, ...] = (
     "session_cosine",
     "session_candidates",
     "phrase_coverage",
+    "session_fact_cosine",
+    "session_facts",
 )
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 # Rank features of a candidate the signal did not find: the last place of any pool.
@@ -401,11 +403,14 @@ def _pool_columns(
     cos_rank = np.argsort(np.argsort(-adjusted, kind="stable"), kind="stable") + 1.0
     bm_rank = np.argsort(np.argsort(-bm25, kind="stable"), kind="stable") + 1.0
     rrf = 1.0 / (60.0 + cos_rank) + np.where(bm25 > 0, 1.0 / (60.0 + bm_rank), 0.0)
-    session_cosine, session_candidates = _sessions(candidates, adjusted)
+    session_cosine, session_candidates = _sessions(candidates, adjusted, True)
+    session_fact_cosine, session_facts = _sessions(candidates, adjusted, False)
     return {
         "rrf": rrf * 30.0,
         "session_cosine": session_cosine,
         "session_candidates": session_candidates,
+        "session_fact_cosine": session_fact_cosine,
+        "session_facts": session_facts,
         "cosine": cosine,
         "cosine_adjusted": adjusted,
         "cosine_rank": _ranks(adjusted),
@@ -429,15 +434,15 @@ def _when(c: Candidate) -> float:
 
 
 def _sessions(
-    candidates: Sequence[Candidate], adjusted: np.ndarray
+    candidates: Sequence[Candidate], adjusted: np.ndarray, of_turns: bool
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per candidate, the best cosine of the *other* candidate turns said within
-    ``SESSION_S`` of it (the same conversation session), and how many there are (log1p):
-    the turns around a relevant one are often relevant too."""
+    """Per candidate, the best cosine of the *other* candidate turns (``of_turns``, else
+    facts) said or dated within ``SESSION_S`` of it (the same conversation session), and how
+    many there are (log1p): what was said around a relevant item is often relevant too."""
     times = np.array([_when(c) for c in candidates])
-    turns = np.array([c.is_turn for c in candidates])
+    kind = np.array([c.is_turn == of_turns for c in candidates])
     near = np.abs(times[:, None] - times[None, :]) <= SESSION_S  # NaN compares False
-    near &= turns[None, :]
+    near &= kind[None, :]
     np.fill_diagonal(near, False)
     best = np.where(near, adjusted[None, :], -1.0).max(axis=1)
     best[~near.any(axis=1)] = 0.0
