@@ -14,7 +14,7 @@ from strawberry.permission import PermissionExtension
 from gql.context import Info
 from gql.loaders import EntityKey
 from gql.permissions import AdminAccess, agent_field
-from gql.types.agent import AgentSummary, Viewer
+from gql.types.agent import AgentPage, AgentSummary, Viewer
 from gql.types.curation import AuditEntry, Job, MergeCandidate, Observation
 from gql.types.entity import Entity, EntityConnection, entity_connection
 from gql.types.enums import FactKind, JobStatus, MergeCandidateStatus, WriteAction, to_pipeline
@@ -39,7 +39,7 @@ from gql.types.webhooks import (
 )
 from graph.errors import BadInput, NotFound
 from graph.memory import browse
-from graph.memory.browse.agents import agent_summaries
+from graph.memory.browse.agents import agent_page, agent_summaries
 from graph.memory.ontology.service import scope_ontology
 from graph.memory.read.focus import TypeFocus
 from graph.memory.text import normalize_relation_type
@@ -76,6 +76,33 @@ class Query:
             info.context.executor, named, None if p.admin or p.operator else p.tenant
         )
         return [AgentSummary.from_row(r) for r in rows]
+
+    @strawberry.field(
+        description="A page of the agents this API key may read (`agents`, paged): ordered by "
+        "id, optionally those whose id contains `search`; only the page's agents are counted."
+    )
+    async def agent_page(
+        self,
+        info: Info,
+        search: Annotated[
+            str | None, strawberry.argument(description="A part of the id (any case).")
+        ] = None,
+        first: Annotated[int, strawberry.argument(description="Page size (1..200).")] = 25,
+        after: Annotated[
+            str | None, strawberry.argument(description="The previous page's `endCursor`.")
+        ] = None,
+    ) -> AgentPage:
+        p = info.context.principal
+        named = None if (p.admin or p.all_agents) else sorted(p.agents)
+        page = await agent_page(
+            info.context.executor,
+            named,
+            None if p.admin or p.operator else p.tenant,
+            search=search,
+            after=after,
+            first=first,
+        )
+        return AgentPage.from_page(page)
 
     @strawberry.field(description="What the calling API key grants (admin or not, its agents).")
     def viewer(self, info: Info) -> Viewer:

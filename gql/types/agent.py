@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import strawberry
 
+from graph.memory.browse.agents import AgentPage as AgentPageRow
 from graph.memory.browse.agents import AgentSummary as AgentSummaryRow
 
-__all__ = ["AgentSummary", "Viewer"]
+__all__ = ["AgentPage", "AgentSummary", "Viewer"]
 
 
 @strawberry.type(
@@ -42,4 +43,23 @@ class AgentSummary:
             entities=row.entities,
             relations=row.relations,
             events=row.events,
+        )
+
+
+@strawberry.type(description="A page of the agents the API key may read, ordered by id.")
+class AgentPage:
+    items: list[AgentSummary] = strawberry.field(description="The agents of this page.")
+    total_count: int = strawberry.field(description="Agents matching, on every page.")
+    has_next_page: bool = strawberry.field(description="Another page follows.")
+    end_cursor: str | None = strawberry.field(
+        description="Pass as `after` for the next page (null: this page is empty)."
+    )
+
+    @classmethod
+    def from_page(cls, page: AgentPageRow) -> AgentPage:
+        return cls(
+            items=[AgentSummary.from_row(a) for a in page.agents],
+            total_count=page.total,
+            has_next_page=page.has_next,
+            end_cursor=page.end_cursor,
         )

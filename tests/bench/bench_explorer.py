@@ -29,6 +29,7 @@ VIEWS = {
     "agents": "#/agents",
     "search": "#/search?agent=demo&q=" + quote("Where does Guilherme work and live?"),
     "entity (graph)": "#/entity?agent=demo&key=person:guilherme_maturana",
+    "timeline": "#/timeline?agent=demo&key=person:guilherme_maturana",
     "review": "#/review?agent=demo",
 }
 

@@ -1,7 +1,8 @@
 """The memory explorer (/explorer) driven in headless Chromium against the live API (auth on)
 and the demo agent: every view renders real data, a key scoped to an empty agent sees only that
 agent and is refused another one (and may not erase), and the page never requests another host.
-With ``--screenshots DIR`` the search and entity views are saved there (the README's images)."""
+The design, keyboard and accessibility checks (and the README's screenshots) are in
+``test_explorer_design.py``."""
 
 from __future__ import annotations
 
@@ -100,18 +101,6 @@ def _use_key(browser: webdriver.Chrome, base: str, key: str) -> None:
     )
 
 
-def _screenshot(
-    browser: webdriver.Chrome, config: pytest.Config, tmp_path: Path, name: str
-) -> None:
-    """Always into tmp_path (a real PNG or the test fails); also into --screenshots DIR."""
-    png = browser.get_screenshot_as_png()
-    assert png.startswith(b"\x89PNG")
-    (tmp_path / name).write_bytes(png)
-    if out := config.getoption("--screenshots"):
-        Path(out).mkdir(parents=True, exist_ok=True)
-        (Path(out) / name).write_bytes(png)
-
-
 def _gql(api: str, key: str, query: str, variables: dict[str, str]) -> dict[str, object]:
     reply = httpx.post(
         f"{api}/graphql",
@@ -149,13 +138,11 @@ def test_admin_key_browses_the_demo_agent(
     browser: webdriver.Chrome,
     live_api: LiveApi,
     demo_agent: str,
-    pytestconfig: pytest.Config,
-    tmp_path: Path,
 ) -> None:
     base = live_api.url
     assert "UNAUTHENTICATED" in _view(browser, f"{base}/explorer#/agents")  # no key yet
     _use_key(browser, base, live_api.admin_key)
-    agents = _view(browser, f"{base}/explorer#/agents")
+    agents = _view(browser, f"{base}/explorer#/agents?q={demo_agent}")  # a page found by id
     row = browser.find_element(By.CSS_SELECTOR, f'tr[data-agent="{demo_agent}"]')
     counts = [int(td.text) for td in row.find_elements(By.TAG_NAME, "td")[:4]]
     assert all(c > 0 for c in counts), (counts, agents)
@@ -167,10 +154,16 @@ def test_admin_key_browses_the_demo_agent(
     )
     facts = browser.find_elements(By.CSS_SELECTOR, "#results li.fact")
     assert facts, text
-    finals = [float(f.find_element(By.CSS_SELECTOR, '[data-score="final"]').text) for f in facts]
+    finals = [float(str(f.get_attribute("data-final"))) for f in facts]
     assert finals == sorted(finals, reverse=True) and finals[0] > 0
+    # The breakdown is folded: the final score is in it, as the card's bar says.
+    shown = facts[0].find_element(By.CSS_SELECTOR, '[data-score="final"]')
+    assert not shown.is_displayed()
+    facts[0].find_element(By.CSS_SELECTOR, "details summary").click()
+    assert float(shown.text) == pytest.approx(finals[0], abs=1e-3)
     signals = ("SEMANTIC", "KEYWORD", "GRAPH", "ACTIVATION", "PATTERN")
-    assert any(s in facts[0].text.split("sources ")[1] for s in signals), facts[0].text
+    sources = [b.text for b in facts[0].find_elements(By.CSS_SELECTOR, ".card-row .badge.accent")]
+    assert any(s in sources for s in signals), facts[0].text
     context = browser.find_element(By.ID, "context").text
     assert facts[0].find_element(By.TAG_NAME, "a").text.split(" ")[0] in context
     # Never more facts than candidates; the graph's hop path names the query's entity first.
@@ -188,7 +181,6 @@ def test_admin_key_browses_the_demo_agent(
     assert any("→" in p or "←" in p for p in paths), (
         paths
     )  # at least one fact reached over a relation
-    _screenshot(browser, pytestconfig, tmp_path, "explorer-search.png")
 
     # asOf before anything was remembered: nothing to retrieve.
     past = _view(
@@ -221,7 +213,6 @@ def test_admin_key_browses_the_demo_agent(
         lambda b: b.execute_script("return window.explorerGraph.nodes().length") >= before
     )
     assert browser.execute_script("return window.explorerGraph.edges().length") > 0
-    _screenshot(browser, pytestconfig, tmp_path, "explorer-entity.png")
 
     # The asOf slider: labelled, one stop per change, "now" last; Home (keyboard) goes back to
     # the first change, where fewer relations held than today.

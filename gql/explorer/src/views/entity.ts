@@ -1,7 +1,8 @@
 // Entity view: name, aliases, facts about it, current and past relations (as of a chosen
-// instant) and its neighbourhood graph. Without a key: a filterable list of the agent's entities.
+// instant), its neighbourhood graph and a link to its timeline. Without a key: a filterable list
+// of the agent's entities.
 import { request } from "../api";
-import { h, isoOrNull, link, route, when } from "../dom";
+import { badge, emptyState, h, isoOrNull, keyboardList, link, needsAgent, route, scrollRegion, when } from "../dom";
 import { EntityListDocument, EntityViewDocument, type EntityViewQuery } from "../generated/graphql";
 import { neighbourhood } from "./graph";
 
@@ -58,37 +59,47 @@ function asOfSlider(agent: string, key: string, history: Change[], asOfLocal: st
 }
 
 async function entityList(main: HTMLElement, agent: string, text: string): Promise<void> {
-  const input = h("input", { id: "entity-filter", type: "search", value: text });
-  const form = h("form", { id: "entity-form" }, h("label", { for: "entity-filter" }, "Find an entity"),
-    input, h("button", { type: "submit" }, "Find"));
+  const input = h("input", { id: "entity-filter", type: "search", value: text, placeholder: "a name or alias" });
+  const form = h("form", { id: "entity-form", role: "search", "aria-label": "Find an entity" },
+    h("div", { class: "field grow" }, h("label", { for: "entity-filter" }, "Find an entity"), input),
+    h("button", { type: "submit", class: "primary" }, "Find"));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     location.hash = route("entity", { agent, text: input.value });
   });
   const { entities } = await request(EntityListDocument, { agentId: agent, text: text || null });
-  main.replaceChildren(h("h2", {}, `Entities of ${agent} (${entities.totalCount ?? "?"})`), form,
-    h("ul", { id: "entity-list" }, entities.edges.map(({ node: n }) => h("li", {},
-      link(route("entity", { agent, key: n.key }), n.name ?? n.key), ` ${n.type ?? ""} · ${n.mentions ?? 0} mentions`))));
+  const title = h("h2", {}, "Entities", h("small", {}, ` ${agent} · ${entities.totalCount ?? "?"}`));
+  if (!entities.edges.length) {
+    main.replaceChildren(title, form, emptyState("entity-list", text ? `No entity matches “${text}”` : "No entity yet",
+      text ? "Try another name or alias." : "Entities appear once messages or facts name them."));
+    return;
+  }
+  const list = h("ul", { id: "entity-list", class: "cards", "aria-label": "Entities (arrow keys move between them)" },
+    entities.edges.map(({ node: n }) => h("li", { class: "card" },
+      h("div", { class: "card-head" },
+        h("p", { class: "card-title" }, link(route("entity", { agent, key: n.key }), n.name ?? n.key)),
+        h("span", { class: "card-row" }, n.type ? badge(n.type, "accent") : null, badge(`${n.mentions ?? 0} mentions`),
+          link(route("timeline", { agent, key: n.key }), "Timeline", `Timeline of ${n.name ?? n.key}`))))));
+  keyboardList(list, "li.card");
+  main.replaceChildren(title, form, list);
 }
 
 export async function entityView(main: HTMLElement, params: URLSearchParams): Promise<void> {
   const agent = params.get("agent") ?? "";
   const key = params.get("key") ?? "";
   const asOfLocal = params.get("asOf") ?? "";
-  if (!agent) {
-    main.replaceChildren(h("p", {}, "Choose an agent in ", link("#/agents", "Agents"), " first."));
-    return;
-  }
+  if (!agent) return needsAgent(main);
   if (!key) return entityList(main, agent, params.get("text") ?? "");
   const asOf = isoOrNull(asOfLocal);
   const { entity: e } = await request(EntityViewDocument, { agentId: agent, key, asOf });
   if (!e) {
-    main.replaceChildren(h("p", { class: "empty" }, `No entity ${key} for ${agent}.`));
+    main.replaceChildren(emptyState("no-entity", `No entity ${key} for ${agent}.`,
+      h("span", {}, "It may have been merged or erased. ", link(route("entity", { agent }), "All entities"))));
     return;
   }
   const asOfIn = h("input", { id: "entity-asof", type: "datetime-local", step: "1", value: asOfLocal });
-  const asOfForm = h("form", { id: "entity-asof-form" },
-    h("label", { for: "entity-asof" }, "Relations as of (UTC, empty: now)"), asOfIn,
+  const asOfForm = h("form", { id: "entity-asof-form", "aria-label": "Relations as of" },
+    h("div", { class: "field" }, h("label", { for: "entity-asof" }, "Relations as of (UTC, empty: now)"), asOfIn),
     h("button", { type: "submit" }, "Show"));
   asOfForm.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -98,23 +109,32 @@ export async function entityView(main: HTMLElement, params: URLSearchParams): Pr
   });
   const slider = asOfSlider(agent, key, e.history, asOfLocal);
   const rel = e.relationships.map((r) => h("tr", { class: r.active ? "active" : "past" },
-    h("td", {}, r.direction === "OUTGOING" ? "→" : "←"), h("td", {}, r.type),
+    h("td", { "aria-label": r.direction === "OUTGOING" ? "outgoing" : "incoming" }, r.direction === "OUTGOING" ? "→" : "←"),
+    h("td", {}, r.type),
     h("td", {}, link(route("entity", { agent, key: r.otherKey }), r.otherName ?? r.otherKey)),
-    h("td", {}, when(r.validFrom)), h("td", {}, when(r.validTo)), h("td", {}, r.active ? "current" : "past")));
+    h("td", {}, when(r.validFrom)), h("td", {}, when(r.validTo)),
+    h("td", {}, r.active ? badge("current", "ok") : badge("past"))));
+  const facts = h("ul", { id: "entity-facts", class: "stack", "aria-label": "Facts (arrow keys move between them)" },
+    e.facts.map((f) => h("li", { class: f.active ? "active" : "past" },
+      link(route("fact", { agent, id: f.id }), f.text), h("span", { class: "meta" }, ` ${when(f.validFrom)} – ${when(f.validTo)}`))));
+  keyboardList(facts, "li");
+  const graph = h("div", { id: "graph-holder" });
   main.replaceChildren(
     h("h2", { id: "entity-name" }, e.name ?? e.key, h("small", {}, ` ${e.type ?? ""} · ${e.key}`)),
-    h("p", { id: "aliases" }, "Aliases: ", e.aliases.join(", ") || "none"),
-    ...(slider ? [slider] : []),
+    h("p", { id: "aliases", class: "meta" }, "Aliases: ", e.aliases.join(", ") || "none"),
+    h("div", { class: "actions" }, link(route("timeline", { agent, key }), "Timeline of its facts →")),
+    ...(slider ? [h("div", { class: "panel" }, slider)] : []),
+    graph,
     asOfForm,
     h("h3", {}, "Relations"),
-    h("table", { id: "relations" }, h("caption", {}, "Relations, current and past"),
-      h("tr", {}, ...["", "Type", "Other end", "Valid from", "Valid to", "State"].map((c) => h("th", { scope: "col" }, c))),
-      rel),
+    scrollRegion("Relations", h("table", { id: "relations" }, h("caption", {}, "Relations, current and past"),
+      h("thead", {}, h("tr", { class: "head" }, ...["Direction", "Type", "Other end", "Valid from", "Valid to", "State"]
+        .map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, rel.length ? rel : h("tr", {}, h("td", { colspan: 6 }, "none"))))),
     h("h3", {}, "Facts"),
-    h("ul", { id: "entity-facts" }, e.facts.map((f) => h("li", { class: f.active ? "active" : "past" },
-      link(route("fact", { agent, id: f.id }), f.text), ` (${when(f.validFrom)} – ${when(f.validTo)})`))),
+    e.facts.length ? facts : emptyState("entity-facts", "No fact about it yet"),
   );
-  await neighbourhood(main, agent, key, asOf, (k) => {
+  await neighbourhood(graph, agent, key, asOf, (k) => {
     location.hash = route("entity", { agent, key: k });
   });
 }

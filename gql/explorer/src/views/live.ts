@@ -3,7 +3,7 @@
 // list; a change log below says what happened (never the text of a forgotten or erased fact).
 import { request } from "../api";
 import { watchChanges, type Change, type WatchState } from "../changes";
-import { h, link, route, when } from "../dom";
+import { h, link, needsAgent, route, when } from "../dom";
 import { RecentFactsDocument } from "../generated/graphql";
 
 const SHOWN = 30;
@@ -44,14 +44,12 @@ function apply(agent: string, change: Change, list: HTMLElement, log: HTMLElemen
 
 export async function liveView(main: HTMLElement, params: URLSearchParams): Promise<void> {
   const agent = params.get("agent") ?? "";
-  if (!agent) {
-    main.replaceChildren(h("p", {}, "Choose an agent in ", link("#/agents", "Agents"), " first."));
-    return;
-  }
-  const status = h("p", { id: "live-status", role: "status", "data-state": "connecting" }, STATES.connecting);
-  const list = h("ol", { id: "live-facts", "aria-label": `Newest facts of ${agent}` });
-  const log = h("ol", { id: "live-changes", "aria-label": "Changes seen on this page" });
-  main.replaceChildren(h("h2", {}, `Live ${agent}`), status, list, h("h3", {}, "Changes"), log);
+  if (!agent) return needsAgent(main);
+  const status = h("p", { id: "live-status", class: "status", role: "status", "data-state": "connecting" }, STATES.connecting);
+  const list = h("ol", { id: "live-facts", class: "stack", "aria-label": `Newest facts of ${agent}` });
+  const log = h("ol", { id: "live-changes", class: "stack", "aria-label": "Changes seen on this page" });
+  main.replaceChildren(h("h2", {}, "Live", h("small", {}, ` ${agent}`)), status, h("div", { class: "panel" }, list),
+    h("h3", {}, "Changes"), h("div", { class: "panel" }, log));
   // Subscribe first, then list: a fact stored in between arrives as a change (deduplicated).
   const stop = watchChanges(agent, (change) => apply(agent, change, list, log), (state, detail) => {
     status.dataset.state = state;

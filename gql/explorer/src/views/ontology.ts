@@ -1,30 +1,20 @@
 // Ontology view: the entity and relation types the agent's memory is made of (its own
 // ontology, its tenant's, or the open built-in one), what each means, and how they connect.
 import { request } from "../api";
-import { h, link } from "../dom";
+import { h, needsAgent, table } from "../dom";
 import { OntologyViewDocument } from "../generated/graphql";
-
-function table(id: string, caption: string, cols: string[], rows: (string | Node)[][]): HTMLElement {
-  return h("table", { id }, h("caption", {}, caption),
-    h("tr", {}, ...cols.map((c) => h("th", { scope: "col" }, c))),
-    rows.length ? rows.map((r) => h("tr", {}, ...r.map((c) => h("td", {}, c))))
-      : h("tr", {}, h("td", { colspan: cols.length }, "none")));
-}
 
 const names = (list: string[]): string => (list.length ? list.join(", ") : "any");
 
 export async function ontologyView(main: HTMLElement, params: URLSearchParams): Promise<void> {
   const agent = params.get("agent") ?? "";
-  if (!agent) {
-    main.replaceChildren(h("p", {}, "Choose an agent in ", link("#/agents", "Agents"), " first."));
-    return;
-  }
+  if (!agent) return needsAgent(main);
   const { ontology: o } = await request(OntologyViewDocument, { agentId: agent });
   const kind = o.scope === "builtin" ? "the open built-in ontology: extracted types are kept as they come"
     : `the ${o.scope}'s ontology, version ${o.version}: undeclared types are ${o.strict ? "mapped or dropped" : "kept"}`;
   main.replaceChildren(
-    h("h2", {}, `Ontology of ${agent}`),
-    h("p", { id: "ontology-summary" }, h("strong", {}, o.name), ` — ${kind}.`),
+    h("h2", {}, "Ontology", h("small", {}, ` ${agent}`)),
+    h("p", { id: "ontology-summary", class: "panel" }, h("strong", {}, o.name), ` — ${kind}.`),
     h("p", { id: "ontology-description" }, o.description),
     table("entity-types", "Entity types", ["Type", "Kind of", "Meaning", "Also called", "Same entity when"],
       o.entityTypes.map((t) => [h("code", {}, t.name), t.parent ?? "thing", t.description, t.aliases.join(", "),

@@ -1,3 +1,4 @@
+from .agent_page import AgentPage, AgentPageAgentPage, AgentPageAgentPageItems
 from .agents import Agents, AgentsAgents
 from .aio_base import AsyncBase
 from .audit_log import AuditLog, AuditLogAuditLog
@@ -194,6 +195,9 @@ from .write import (
 )
 
 __all__ = [
+    "AgentPage",
+    "AgentPageAgentPage",
+    "AgentPageAgentPageItems",
     "Agents",
     "AgentsAgents",
     "AsyncBase",

@@ -1,6 +1,7 @@
 from datetime import datetime
 from typing import Any, Optional, Union
 
+from .agent_page import AgentPage, AgentPageAgentPage
 from .agents import Agents, AgentsAgents
 from .aio_base import AsyncBase
 from .audit_log import AuditLog, AuditLogAuditLog
@@ -768,6 +769,40 @@ class AsyncHippographClient(AsyncBase):
         )
         data = self.get_data(response)
         return Write.model_validate(data).write
+
+    async def agent_page(
+        self,
+        search: Union[Optional[str], UnsetType] = UNSET,
+        first: Union[Optional[int], UnsetType] = UNSET,
+        after: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> AgentPageAgentPage:
+        query = gql("""
+            query AgentPage($search: String, $first: Int, $after: String) {
+              agentPage(search: $search, first: $first, after: $after) {
+                items {
+                  agentId
+                  facts
+                  entities
+                  relations
+                  events
+                }
+                totalCount
+                hasNextPage
+                endCursor
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "search": search,
+            "first": first,
+            "after": after,
+        }
+        response = await self.execute(
+            query=query, operation_name="AgentPage", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return AgentPage.model_validate(data).agent_page
 
     async def agents(self, **kwargs: Any) -> list[AgentsAgents]:
         query = gql("""
