@@ -111,11 +111,35 @@ async def dispatch(
     hooks = _hooks(await executor.run("webhooks/targets", {}, read=True))
     if not any(h.agents for h in hooks):
         return 0
+    if not await _anything_new(executor, hooks, config):
+        return 0
 
     async def work(tx: Transaction) -> int:
         return await _dispatch(tx, hooks, config, limit)
 
     return await executor.write(work)
+
+
+async def _anything_new(executor: Executor, hooks: list[Hook], config: WebhookConfig) -> bool:
+    """Whether the sources hold an event to dispatch, read without the lock (an idle round is
+    two reads, no write); the locked transaction reads again."""
+    rows = await executor.run("webhooks/dispatch_cursor", {}, read=True)
+    cursor_at: datetime = (rows[0]["cursor_at"] if rows else None) or min(
+        h.created_at for h in hooks
+    )
+    cursor_id: str = (rows[0]["cursor_id"] if rows else None) or ""
+    lookback_from = cursor_at - timedelta(seconds=config.lookback_s)
+    found = await executor.run(
+        "webhooks/sources",
+        {
+            "targets": targets_of(hooks, lookback_from),
+            "cursor_at": cursor_at,
+            "cursor_id": cursor_id,
+            "limit": 1,
+        },
+        read=True,
+    )
+    return bool(found)
 
 
 async def _dispatch(tx: Transaction, hooks: list[Hook], config: WebhookConfig, limit: int) -> int:

@@ -168,6 +168,12 @@ class WebhookSender:
     async def send_due(self) -> int:
         """Lease the due deliveries (at most ``batch``) and make one attempt of each, at once;
         returns how many attempts were made."""
+        now = datetime.now(UTC)
+        due = await self.executor.run(
+            "webhooks/due", {"now": now, "limit": self.config.batch}, read=True
+        )
+        if not due:  # an idle round writes nothing
+            return 0
         leased = await self.executor.write(self._lease)
         attempts = [Attempt.from_row(r) for r in leased]
         await asyncio.gather(*(self._attempt(a) for a in attempts))
