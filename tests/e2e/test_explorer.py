@@ -161,6 +161,8 @@ def test_admin_key_browses_the_demo_agent(
     assert not shown.is_displayed()
     facts[0].find_element(By.CSS_SELECTOR, "details summary").click()
     assert float(shown.text) == pytest.approx(finals[0], abs=1e-3)
+    if "Ordered by the learned ranker" in facts[0].text:  # its account, feature by feature
+        assert facts[0].find_elements(By.CSS_SELECTOR, ".explanation [data-feature]")
     signals = ("SEMANTIC", "KEYWORD", "GRAPH", "ACTIVATION", "PATTERN")
     sources = [b.text for b in facts[0].find_elements(By.CSS_SELECTOR, ".card-row .badge.accent")]
     assert any(s in sources for s in signals), facts[0].text

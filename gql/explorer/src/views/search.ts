@@ -1,10 +1,11 @@
 // Search view: `retrieve` as the agent calls it — a card per ranked fact (its text, a score bar,
 // validity, the signals that found it, the hop path), its score breakdown folded away (with each
-// feature's contribution when the learned ranker scored it), and the context block exactly as the
-// agent receives it.
-import { request } from "../api";
+// feature's contribution when the learned ranker scored it and the server's schema says so), and
+// the context block exactly as the agent receives it.
+import type { Document } from "../../../clients/typescript/src/client.js";
+import { ApiError, request } from "../api";
 import { badge, emptyState, fmt, h, isoOrNull, keyboardList, link, meter, route, when } from "../dom";
-import { SearchDocument, type SearchQuery } from "../generated/graphql";
+import { SearchDocument, type SearchQuery, type SearchQueryVariables } from "../generated/graphql";
 
 type Fact = SearchQuery["retrieve"]["facts"][number];
 /** The learned ranker's account of a score (`FactScores.explanation`), when the operation asks
@@ -79,6 +80,23 @@ function factCard(agent: string, f: Fact, rank: number): HTMLElement {
     breakdown(f, rank));
 }
 
+/** The search with each fact's learned-ranker account (`formula ranker explanation`), for a
+ * server whose schema has them; a server without them answers a validation error and the plain
+ * search runs instead. */
+const EXPLAINED: Document<SearchQuery, SearchQueryVariables> = {
+  toString: () => SearchDocument.toString().replace(/scores \{([^}]*)\}/,
+    "scores {$1 formula ranker explanation { model version raw bias contributions { feature value contribution } } }"),
+};
+
+async function retrieve(variables: SearchQueryVariables): Promise<SearchQuery> {
+  try {
+    return await request(EXPLAINED, variables);
+  } catch (err) {
+    if (err instanceof ApiError && /Cannot query field/.test(err.message)) return request(SearchDocument, variables);
+    throw err;
+  }
+}
+
 function searchForm(agent: string, q: string, asOf: string): HTMLFormElement {
   const agentIn = h("input", { id: "search-agent", required: true, value: agent, autocomplete: "off" });
   const queryIn = h("input", { id: "search-query", type: "search", required: true, value: q,
@@ -110,7 +128,7 @@ export async function searchView(main: HTMLElement, params: URLSearchParams): Pr
     (agent ? form.querySelector<HTMLElement>("#search-query") : form.querySelector<HTMLElement>("#search-agent"))?.focus();
     return;
   }
-  const { retrieve: r } = await request(SearchDocument, { agentId: agent, query: q, asOf: isoOrNull(asOf) });
+  const { retrieve: r } = await retrieve({ agentId: agent, query: q, asOf: isoOrNull(asOf) });
   const list = h("ol", { id: "results", class: "cards", "aria-label": "Retrieved facts, best first (arrow keys move between them)" },
     r.facts.map((f, i) => factCard(agent, f, i + 1)));
   keyboardList(list, "li.card");
