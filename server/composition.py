@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 from graph.executor import Executor, connect
 from graph.memory.documents.ingest import chunk_extract_handler, document_ingest_handler
 from graph.memory.facade import Memory
-from graph.memory.learning import TenantModels
 from graph.memory.jobs import (
     DocumentConfig,
     Handler,
@@ -33,6 +32,7 @@ from graph.memory.jobs import (
     WorkerConfig,
 )
 from graph.memory.jobs.async_write import extract_handler
+from graph.memory.learning import TenantModels
 from graph.memory.maintenance.consolidate import consolidate_handler
 from graph.memory.maintenance.duplicates import dedup_handler
 from graph.memory.maintenance.importance import decay_handler, importance_handler
