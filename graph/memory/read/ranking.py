@@ -18,6 +18,7 @@ so two strong facts never tie at 1.0 and the semantic order among them survives.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 
@@ -54,10 +55,16 @@ def calibrate(cosine: float, floor: float) -> float:
     return max(0.0, min(1.0, (cosine - floor) / (1.0 - floor)))
 
 
+@lru_cache(maxsize=65_536)
+def _language(text: str) -> str:
+    return detect_language(text) or ""
+
+
 def language_of(item: ScoredFact | EventHit) -> str:
-    """The candidate's language ("" when unclear), detected once from its text."""
+    """The candidate's language ("" when unclear), detected once from its text (and once per
+    text in the process: the same facts come back retrieve after retrieve)."""
     if item.language is None:
-        item.language = detect_language(item.text) or ""
+        item.language = _language(item.text)
     return item.language
 
 

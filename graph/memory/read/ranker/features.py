@@ -290,33 +290,26 @@ def _sources_of(candidates: Sequence[Candidate]) -> dict[str, tuple[float, float
     return linked
 
 
-def _fact_columns(c: Candidate, now: datetime, cfg: RetrieveConfig) -> dict[str, float]:
-    """The columns a fact has of its own; a turn's neutral values (the formula's)."""
+def _fact_columns(c: Candidate, now: datetime, cfg: RetrieveConfig) -> tuple[float, ...]:
+    """A fact's own columns, in ``_FACT_COLUMNS`` order; a turn's neutral values (the
+    formula's)."""
     item = c.item
     if isinstance(item, ScoredFact):
         s = item.scores
-        return {
-            "graph": s.graph,
-            "hops": float(item.hops) if item.hops is not None else _NOT_REACHED_HOPS,
-            "activation": s.activation,
-            "relation": s.relation,
-            "temporal": s.temporal,
-            "recency": s.recency,
-            "importance": s.importance,
-            "confidence": s.confidence,
-            "pattern": s.pattern,
-        }
-    return {
-        "graph": item.graph,
-        "hops": _NOT_REACHED_HOPS,
-        "activation": 0.0,
-        "relation": 0.0,
-        "temporal": 0.0,
-        "recency": recency(item.occurred_at, now, cfg.scoring.recency_half_life_days),
-        "importance": 0.5,
-        "confidence": 1.0,
-        "pattern": 0.0,
-    }
+        hops = float(item.hops) if item.hops is not None else _NOT_REACHED_HOPS
+        return (s.graph, hops, s.activation, s.relation, s.temporal, s.recency, s.importance,
+                s.confidence, s.pattern)  # fmt: skip
+    rec = recency(item.occurred_at, now, cfg.scoring.recency_half_life_days)
+    return (item.graph, _NOT_REACHED_HOPS, 0.0, 0.0, 0.0, rec, 0.5, 1.0, 0.0)
+
+
+_FACT_COLUMNS = ("graph", "hops", "activation", "relation", "temporal", "recency",
+                 "importance", "confidence", "pattern")  # fmt: skip
+_OWN_COLUMNS = (*_FACT_COLUMNS, "keyword_coverage", "keyword_coverage_idf", "is_turn",
+                "language_match", "source_cosine", "source_formula", "signals",
+                "found_semantic", "found_keyword", "found_graph", "text_tokens",
+                "entity_mentions", "entity_share", "subject_named", "past_turn",
+                "phrase_coverage")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -325,51 +318,57 @@ class _PoolView:
 
     query: QueryView
     idf: dict[str, float]
+    idf_total: float
     linked: dict[str, tuple[float, float]]
     window: TimeWindow | None
     now: datetime
     cfg: RetrieveConfig
 
 
-def _candidate_row(c: Candidate, pool: _PoolView) -> dict[str, float]:
-    """The candidate's own columns (those that need no other candidate)."""
+@lru_cache(maxsize=4_096)
+def _name(text: str) -> str:
+    return fold(text)
+
+
+def _candidate_row(c: Candidate, pool: _PoolView) -> tuple[float, ...]:
+    """The candidate's own columns (those that need no other candidate), in
+    ``_OWN_COLUMNS`` order."""
     q = pool.query
+    item = c.item
     shared = q.stems & _stems(c.text)
-    idf_total = sum(pool.idf.values())
     folded = _folded(c.text)
     mentions = sum(1 for n in q.names if f" {n} " in folded)
-    language = language_of(c.item)
+    language = language_of(item)
     match = 0.5 if not language or not q.language else float(language == q.language)
     source_cos, source_form = pool.linked.get(c.id, (0.0, 0.0))
-    row = _fact_columns(c, pool.now, pool.cfg)
-    if isinstance(c.item, EventHit):
+    own = _fact_columns(c, pool.now, pool.cfg)
+    if isinstance(item, EventHit):
         window = pool.window
-        row["temporal"] = float(window is not None and window.contains(c.item.occurred_at))
-        speaker = c.item.speaker
-        subject = 1.0 if speaker and fold(speaker) in q.names else 0.0
+        hit = float(window is not None and window.contains(item.occurred_at))
+        own = (*own[:4], hit, *own[5:])
+        subject = 1.0 if item.speaker and _name(item.speaker) in q.names else 0.0
     else:
-        subject = 1.0 if c.item.subject_key in q.entity_keys else 0.0
-    row.update(
-        keyword_coverage=len(shared) / len(q.stems) if q.stems else 0.0,
-        keyword_coverage_idf=(
-            sum(pool.idf[s] for s in shared) / idf_total if idf_total > 0 else 0.0
-        ),
-        is_turn=float(c.is_turn),
-        language_match=match,
-        source_cosine=source_cos,
-        source_formula=source_form,
-        signals=float(len(c.sources)),
-        found_semantic=float("semantic" in c.sources),
-        found_keyword=float("keyword" in c.sources),
-        found_graph=float("graph" in c.sources),
-        text_tokens=math.log1p(len(c.text.split())),
-        entity_mentions=float(mentions),
-        entity_share=mentions / len(q.names) if q.names else 0.0,
-        subject_named=subject,
-        past_turn=float(bool(getattr(c.item, "superseded", False))),
-        phrase_coverage=(len(q.bigrams & _bigrams(c.text)) / len(q.bigrams) if q.bigrams else 0.0),
+        subject = 1.0 if item.subject_key in q.entity_keys else 0.0
+    sources = c.sources
+    return (
+        *own,
+        len(shared) / len(q.stems) if q.stems else 0.0,
+        sum(pool.idf[s] for s in shared) / pool.idf_total if pool.idf_total > 0 else 0.0,
+        float(c.is_turn),
+        match,
+        source_cos,
+        source_form,
+        float(len(sources)),
+        float("semantic" in sources),
+        float("keyword" in sources),
+        float("graph" in sources),
+        math.log1p(folded.count(" ") - 1),
+        float(mentions),
+        mentions / len(q.names) if q.names else 0.0,
+        subject,
+        float(bool(getattr(item, "superseded", False))),
+        len(q.bigrams & _bigrams(c.text)) / len(q.bigrams) if q.bigrams else 0.0,
     )
-    return row
 
 
 def _query_columns(q: QueryView, pool: int, turns: int) -> dict[str, float]:
@@ -462,11 +461,12 @@ def feature_table(
     candidates = _candidates(facts, events)
     if not candidates:
         return FeatureTable(candidates, np.zeros((0, len(FEATURES))))
-    pool = _PoolView(q, _idf(candidates, q.stems), _sources_of(candidates), window, now, cfg)
+    idf = _idf(candidates, q.stems)
+    pool = _PoolView(q, idf, sum(idf.values()), _sources_of(candidates), window, now, cfg)
     columns: dict[str, np.ndarray] = _pool_columns(candidates, q, cfg.scoring.language_gap)
-    rows = [_candidate_row(c, pool) for c in candidates]
-    for name in rows[0]:
-        columns[name] = np.fromiter((r[name] for r in rows), float, len(rows))
+    own = np.asarray([_candidate_row(c, pool) for c in candidates], dtype=float)
+    for j, name in enumerate(_OWN_COLUMNS):
+        columns[name] = own[:, j]
     turns = sum(c.is_turn for c in candidates)
     for name, value in _query_columns(q, len(candidates), turns).items():
         columns[name] = np.full(len(candidates), value)
