@@ -362,7 +362,7 @@ def _candidate_row(c: Candidate, pool: _PoolView) -> tuple[float, ...]:
         float("semantic" in sources),
         float("keyword" in sources),
         float("graph" in sources),
-        math.log1p(folded.count(" ") - 1),
+        math.log1p(len(c.text.split())),
         float(mentions),
         mentions / len(q.names) if q.names else 0.0,
         subject,
