@@ -56,6 +56,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (12, "schema/v012_ontology"),
     (13, "schema/v013_entity_type_labels"),
     (14, "schema/v014_fact_gloss"),
+    (15, "schema/v015_rank_learning"),
     (16, "schema/v016_webhooks"),
 )
 

@@ -400,6 +400,32 @@ async def main(args: argparse.Namespace) -> None:
     print(f"total {time.perf_counter() - started:.0f} s")
 
 
+def write_keeps(out: Path, folder: Path) -> None:
+    """The kept agents as the ``--reuse`` files of ``tests.bench.multihop`` (one per corpus,
+    ``multihop-<bench>.json``) and ``tests.bench.bilingual`` (``bilingual.json``), so the
+    end-to-end benchmarks ask the same imports without importing again."""
+    kept = Kept.read(out / "agents.json").agents
+    folder.mkdir(parents=True, exist_ok=True)
+    memories = {}
+    for bench, record in kept.items():
+        if "passages_of" not in record:
+            continue
+        imported = {"passages_of": record["passages_of"], "seconds": 0.0}
+        if bench.startswith("pira-"):
+            figures = dict.fromkeys(("cpu_s_per_passage", "import_s", "relations_per_passage"))
+            memories[bench.removeprefix("pira-")] = {
+                "agent": record["agent"],
+                "import": imported,
+                "figures": {**figures, "failed_writes": 0},
+            }
+        else:
+            doc = {"agent": record["agent"], "import": imported}
+            (folder / f"multihop-{bench}.json").write_text(json.dumps(doc))
+    if memories:
+        (folder / "bilingual.json").write_text(json.dumps(memories))
+    print(f"reuse files for the end-to-end benchmarks in {folder}")
+
+
 async def cleanup(out: Path) -> None:
     settings = Settings()
     ex = connect(
@@ -431,6 +457,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--keep", action="store_true", help="keep the agents (see --reuse)")
     parser.add_argument("--reuse", action="store_true", help="ask the agents a --keep run left")
     parser.add_argument("--cleanup", action="store_true", help="delete the kept agents")
+    parser.add_argument(
+        "--write-keeps",
+        default=None,
+        metavar="DIR",
+        help="write the kept agents as --reuse files of tests.bench.multihop and bilingual",
+    )
     args = parser.parse_args(argv)
     args.only = [b for b in args.only.split(",") if b]
     unknown = [b for b in args.only if b not in BENCHES]
@@ -443,5 +475,7 @@ if __name__ == "__main__":
     arguments = parse_args()
     if arguments.cleanup:
         asyncio.run(cleanup(Path(arguments.out)))
+    elif arguments.write_keeps:
+        write_keeps(Path(arguments.out), Path(arguments.write_keeps))
     else:
         asyncio.run(main(arguments))

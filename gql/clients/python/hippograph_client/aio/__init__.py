@@ -52,6 +52,7 @@ from .enums import (
     MaintenanceJob,
     MemoryChangeKind,
     MergeCandidateStatus,
+    Ranker,
     RelationshipDirection,
     RememberSection,
     RetrievalSignal,
@@ -103,6 +104,7 @@ from .facts import (
     FactsFactsPageInfo,
 )
 from .failed_messages import FailedMessages, FailedMessagesFailedMessages
+from .feedback import Feedback, FeedbackFeedback, FeedbackFeedbackErrors
 from .forget import Forget, ForgetForget, ForgetForgetErrors
 from .health import Health, HealthHealth
 from .ingest_document import (
@@ -170,6 +172,7 @@ from .retrieve import (
     RetrieveRetrieveFacts,
     RetrieveRetrieveFactsHopPath,
     RetrieveRetrieveFactsScores,
+    RetrieveRetrieveFactsScoresExplanation,
     RetrieveRetrieveObservations,
     RetrieveRetrievePlan,
 )
@@ -270,6 +273,9 @@ __all__ = [
     "FactsFactsPageInfo",
     "FailedMessages",
     "FailedMessagesFailedMessages",
+    "Feedback",
+    "FeedbackFeedback",
+    "FeedbackFeedbackErrors",
     "Forget",
     "ForgetForget",
     "ForgetForgetErrors",
@@ -304,6 +310,7 @@ __all__ = [
     "OntologyOntology",
     "OntologyOntologyEntityTypes",
     "OntologyOntologyRelationTypes",
+    "Ranker",
     "RegisterWebhook",
     "RegisterWebhookRegisterWebhook",
     "RegisterWebhookRegisterWebhookErrors",
@@ -333,6 +340,7 @@ __all__ = [
     "RetrieveRetrieveFacts",
     "RetrieveRetrieveFactsHopPath",
     "RetrieveRetrieveFactsScores",
+    "RetrieveRetrieveFactsScoresExplanation",
     "RetrieveRetrieveObservations",
     "RetrieveRetrievePlan",
     "RetryFailedMessages",

@@ -30,6 +30,7 @@ from .events import Events, EventsEvents
 from .fact_history import FactHistory, FactHistoryFactHistory
 from .facts import Facts, FactsFacts
 from .failed_messages import FailedMessages, FailedMessagesFailedMessages
+from .feedback import Feedback, FeedbackFeedback
 from .forget import Forget, ForgetForget
 from .health import Health, HealthHealth
 from .ingest_document import IngestDocument, IngestDocumentIngestDocument
@@ -321,6 +322,48 @@ class AsyncHippographClient(AsyncBase):
         )
         data = self.get_data(response)
         return EraseFact.model_validate(data).erase_fact
+
+    async def feedback(
+        self,
+        agent_id: str,
+        retrieve_id: str,
+        fact_id: str,
+        helpful: bool,
+        query: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> FeedbackFeedback:
+        _query = gql("""
+            mutation Feedback($agentId: ID!, $retrieveId: String!, $factId: ID!, $helpful: Boolean!, $query: String) {
+              feedback(
+                agentId: $agentId
+                retrieveId: $retrieveId
+                factId: $factId
+                helpful: $helpful
+                query: $query
+              ) {
+                recorded
+                labels
+                rebuilt
+                errors {
+                  code
+                  message
+                  field
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "agentId": agent_id,
+            "retrieveId": retrieve_id,
+            "factId": fact_id,
+            "helpful": helpful,
+            "query": query,
+        }
+        response = await self.execute(
+            query=_query, operation_name="Feedback", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Feedback.model_validate(data).feedback
 
     async def forget(
         self,
@@ -1560,7 +1603,15 @@ class AsyncHippographClient(AsyncBase):
                     recency
                     importance
                     reranker
+                    formula
                     final
+                    ranker
+                    explanation {
+                      model
+                      version
+                      raw
+                      bias
+                    }
                   }
                   hopPath {
                     key
@@ -1590,6 +1641,7 @@ class AsyncHippographClient(AsyncBase):
                 }
                 totalCandidates
                 durationMs
+                retrieveId
               }
             }
             """)

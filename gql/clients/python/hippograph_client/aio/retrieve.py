@@ -4,7 +4,7 @@ from typing import Optional
 from pydantic import Field
 
 from .base_model import BaseModel
-from .enums import ContextTier, FactKind, RetrievalSignal, RetrievalStrategy
+from .enums import ContextTier, FactKind, Ranker, RetrievalSignal, RetrievalStrategy
 
 
 class Retrieve(BaseModel):
@@ -20,6 +20,7 @@ class RetrieveRetrieve(BaseModel):
     plan: "RetrieveRetrievePlan"
     total_candidates: int = Field(alias="totalCandidates")
     duration_ms: float = Field(alias="durationMs")
+    retrieve_id: str = Field(alias="retrieveId")
 
 
 class RetrieveRetrieveFacts(BaseModel):
@@ -45,7 +46,17 @@ class RetrieveRetrieveFactsScores(BaseModel):
     recency: float
     importance: float
     reranker: Optional[float]
+    formula: float
     final: float
+    ranker: Ranker
+    explanation: Optional["RetrieveRetrieveFactsScoresExplanation"]
+
+
+class RetrieveRetrieveFactsScoresExplanation(BaseModel):
+    model: str
+    version: int
+    raw: float
+    bias: float
 
 
 class RetrieveRetrieveFactsHopPath(BaseModel):
@@ -80,3 +91,4 @@ class RetrieveRetrievePlan(BaseModel):
 Retrieve.model_rebuild()
 RetrieveRetrieve.model_rebuild()
 RetrieveRetrieveFacts.model_rebuild()
+RetrieveRetrieveFactsScores.model_rebuild()

@@ -51,6 +51,7 @@ from .enums import (
     MaintenanceJob,
     MemoryChangeKind,
     MergeCandidateStatus,
+    Ranker,
     RelationshipDirection,
     RememberSection,
     RetrievalSignal,
@@ -102,6 +103,7 @@ from .facts import (
     FactsFactsPageInfo,
 )
 from .failed_messages import FailedMessages, FailedMessagesFailedMessages
+from .feedback import Feedback, FeedbackFeedback, FeedbackFeedbackErrors
 from .forget import Forget, ForgetForget, ForgetForgetErrors
 from .health import Health, HealthHealth
 from .ingest_document import (
@@ -169,6 +171,7 @@ from .retrieve import (
     RetrieveRetrieveFacts,
     RetrieveRetrieveFactsHopPath,
     RetrieveRetrieveFactsScores,
+    RetrieveRetrieveFactsScoresExplanation,
     RetrieveRetrieveObservations,
     RetrieveRetrievePlan,
 )
@@ -268,6 +271,9 @@ __all__ = [
     "FactsFactsPageInfo",
     "FailedMessages",
     "FailedMessagesFailedMessages",
+    "Feedback",
+    "FeedbackFeedback",
+    "FeedbackFeedbackErrors",
     "Forget",
     "ForgetForget",
     "ForgetForgetErrors",
@@ -303,6 +309,7 @@ __all__ = [
     "OntologyOntology",
     "OntologyOntologyEntityTypes",
     "OntologyOntologyRelationTypes",
+    "Ranker",
     "RegisterWebhook",
     "RegisterWebhookRegisterWebhook",
     "RegisterWebhookRegisterWebhookErrors",
@@ -332,6 +339,7 @@ __all__ = [
     "RetrieveRetrieveFacts",
     "RetrieveRetrieveFactsHopPath",
     "RetrieveRetrieveFactsScores",
+    "RetrieveRetrieveFactsScoresExplanation",
     "RetrieveRetrieveObservations",
     "RetrieveRetrievePlan",
     "RetryFailedMessages",

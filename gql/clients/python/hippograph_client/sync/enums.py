@@ -94,6 +94,11 @@ class MergeCandidateStatus(str, Enum):
     REJECTED = "REJECTED"
 
 
+class Ranker(str, Enum):
+    LEARNED = "LEARNED"
+    FORMULA = "FORMULA"
+
+
 class RelationshipDirection(str, Enum):
     OUTGOING = "OUTGOING"
     INCOMING = "INCOMING"

@@ -4,7 +4,7 @@ from typing import Optional
 from pydantic import Field
 
 from .base_model import BaseModel
-from .enums import FactKind
+from .enums import FactKind, Ranker
 
 
 class EntityInput(BaseModel):
@@ -82,3 +82,5 @@ class RetrieveOptions(BaseModel):
     "Drop facts scoring below this."
     enable_reranker: Optional[bool] = Field(alias="enableReranker", default=None)
     "Use the LLM reranker when an LLM is configured."
+    ranker: Optional[Ranker] = None
+    "How to order the candidates (default `LEARNED`; `FORMULA`: the hand formula)."
