@@ -1,20 +1,14 @@
 // Search view: `retrieve` as the agent calls it — a card per ranked fact (its text, a score bar,
 // validity, the signals that found it, the hop path), its score breakdown folded away (with each
-// feature's contribution when the learned ranker scored it and the server's schema says so), and
-// the context block exactly as the agent receives it.
-import type { Document } from "../../../clients/typescript/src/client.js";
-import { ApiError, request } from "../api";
+// feature's contribution when the learned ranker scored it), and the context block exactly as
+// the agent receives it.
+import { request } from "../api";
 import { badge, emptyState, fmt, h, isoOrNull, keyboardList, link, meter, route, when } from "../dom";
 import { SearchDocument, type SearchQuery, type SearchQueryVariables } from "../generated/graphql";
 
 type Fact = SearchQuery["retrieve"]["facts"][number];
-/** The learned ranker's account of a score (`FactScores.explanation`), when the operation asks
- * for it and the server's ranker gives one. */
-type Explanation = {
-  model: string; version: number; raw: number; bias: number;
-  contributions: { feature: string; value: number; contribution: number }[];
-};
-type Scores = Fact["scores"] & { formula?: number | null; ranker?: string | null; explanation?: Explanation | null };
+type Scores = Fact["scores"];
+type Explanation = NonNullable<Scores["explanation"]>;
 
 /** "Clara Rezende -works_at-> Vertix": the entities and relations the graph walked. */
 function hopPath(agent: string, f: Fact): HTMLElement | null {
@@ -50,7 +44,7 @@ function breakdown(f: Fact, rank: number): HTMLElement {
   const parts: [string, number | null | undefined][] = [
     ["semantic", s.semantic], ["keyword", s.keyword], ["graph", s.graph], ["recency", s.recency],
     ["importance", s.importance], ["reranker", s.reranker],
-    ...(s.formula !== undefined ? [["formula", s.formula] as [string, number | null]] : []), ["final", s.final],
+    ["formula", s.formula], ["final", s.final],
   ];
   return h("details", { class: "breakdown" },
     h("summary", {}, `Score breakdown${s.explanation ? " and feature contributions" : ""}`),
@@ -80,21 +74,8 @@ function factCard(agent: string, f: Fact, rank: number): HTMLElement {
     breakdown(f, rank));
 }
 
-/** The search with each fact's learned-ranker account (`formula ranker explanation`), for a
- * server whose schema has them; a server without them answers a validation error and the plain
- * search runs instead. */
-const EXPLAINED: Document<SearchQuery, SearchQueryVariables> = {
-  toString: () => SearchDocument.toString().replace(/scores \{([^}]*)\}/,
-    "scores {$1 formula ranker explanation { model version raw bias contributions { feature value contribution } } }"),
-};
-
 async function retrieve(variables: SearchQueryVariables): Promise<SearchQuery> {
-  try {
-    return await request(EXPLAINED, variables);
-  } catch (err) {
-    if (err instanceof ApiError && /Cannot query field/.test(err.message)) return request(SearchDocument, variables);
-    throw err;
-  }
+  return request(SearchDocument, variables);
 }
 
 function searchForm(agent: string, q: string, asOf: string): HTMLFormElement {
