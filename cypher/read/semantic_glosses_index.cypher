@@ -1,6 +1,6 @@
 // Semantic signal through the English glosses' vector index (schema/vector_fact_gloss): top-$k of ALL agents' gloss vectors, then this agent's visible facts, each scored by the better of its text's and its gloss's cosine (the caller grows $k until enough rows or a cap); for an agent with more glosses than the exact scan takes.
 // params: $agent_id string, $vector list<float>, $k int, $min_score float (index scale), $min_confidence float, $as_of datetime|null, $limit int
-// returns: fetched int (global hits), floor float (lowest global gloss score), rows list<{fact map, score float, gloss bool (the gloss's vector scored higher than the text's)}> (times as integer microseconds since the epoch: cheap to decode)
+// returns: fetched int (global hits), floor float (lowest global gloss score), rows list<{fact map, score float (the better of its two cosines), text_score float|null, gloss_score float|null (each vector's cosine)}> (times as integer microseconds since the epoch: cheap to decode)
 CALL db.index.vector.queryNodes('fact_gloss_embedding', $k, $vector) YIELD node, score
 // Only this agent's hits are kept (a global top-k of tens of thousands stays out of memory).
 WITH count(node) AS fetched, min(score) AS floor,
@@ -17,9 +17,9 @@ CALL {
         AND coalesce(f.valid_from, f.created_at) <= $as_of
         AND (f.valid_to IS NULL OR f.valid_to > $as_of)))
   WITH f, g, vector.similarity.cosine(f.embedding, $vector) AS t
-  WITH f, CASE WHEN t IS NULL OR g > t THEN g ELSE t END AS score, coalesce(t IS NULL OR g > t, false) AS gloss
+  WITH f, CASE WHEN t IS NULL OR g > t THEN g ELSE t END AS score, t, g
   WHERE score >= $min_score
-  WITH f, score, gloss
+  WITH f, score, t, g
   ORDER BY score DESC, f.id
   LIMIT $limit
   RETURN collect({fact: f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count,
@@ -28,6 +28,6 @@ CALL {
          valid_to: f.valid_to.epochSeconds * 1000000 + f.valid_to.microsecond,
          invalidated_at: f.invalidated_at.epochSeconds * 1000000 + f.invalidated_at.microsecond,
          .temporal_class, valid_until: f.valid_until.epochSeconds * 1000000 + f.valid_until.microsecond,
-         event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]}, score: score, gloss: gloss}) AS rows
+         event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]}, score: score, text_score: t, gloss_score: g}) AS rows
 }
 RETURN fetched, floor, rows

@@ -1,6 +1,6 @@
 // Every retrieval signal in ONE statement (one round trip instead of eight): semantic facts (first index over-fetch round, or the exact scan), keyword facts (first full-text round), the hop-decayed traversal from the planner's entities (the graph signal), aggregation by entity type, semantic and keyword events, observations, and the planner's 1-hop expansion. Each part is a CALL {} subquery switched off by its parameters (an empty UNWIND); the caller re-runs a part alone (read/semantic_*, read/keyword_*) when its first round was not enough. The traversal's hop bound is fixed in the file and cut by $max_hops. Spreading activation from the best facts is a statement of its own (traversal/spreading_activation).
 // params: $agent_id string, $as_of datetime|null, $vector list<float>, $min_confidence float, $now datetime, $half_life_days float, $sem_index bool, $sem_k int, $sem_min_score float (index scale), $sem_limit int, $glosses bool (the semantic part through the agent's English glosses), $q string (escaped Lucene, "" = off), $kw_k int, $kw_limit int, $seeds list<{key string, named bool}> (a key '' matches nothing), $max_entities int, $max_hops int, $hop_decay float, $query_bonus float, $graph_pool int, $graph_budget int, $graph_scan int, $graph_limit int, $types list<string> ([''] = off), $agg_pool int, $agg_limit int, $events bool, $ev_q string (escaped Lucene, "" = off), $ev_index bool, $ev_k int, $ev_min_score float, $ev_limit int, $ev_kw_k int, $ev_kw_limit int, $obs bool, $obs_min_score float, $obs_limit int, $named list<string> ('' matches nothing), $expand_limit int, $relation_terms list<string> (the question's relation stems, padded with a never-matching "\u0000")
-// returns: facts list<fact map> (each distinct fact once; times as integer microseconds since the epoch), hits list<{signal string, id string, score float, semantic float (index scale), hops int|null, gloss bool|null (signal 'gloss': the gloss's vector scored higher than the text's)}>, sem_fetched int, sem_floor float|null, kw_fetched int, events list<event map> (superseded bool: every fact extracted from the turn is closed as of $as_of), event_hits list<{signal, id, score, semantic}>, ev_fetched int, ev_floor float|null, ev_kw_fetched int, observations list<{id, text, kind, score}>, neighbours list<{key, name, type, strength}>, relation_answers list<string> (ids of the facts that evidence a named entity's relationship whose type has a word starting with a relation term)
+// returns: facts list<fact map> (each distinct fact once; times as integer microseconds since the epoch), hits list<{signal string, id string, score float, semantic float (index scale), hops int|null, text_score float|null, gloss_score float|null (signal 'gloss': each of the glossed fact's cosines; its score the better)}>, sem_fetched int, sem_floor float|null, kw_fetched int, events list<event map> (superseded bool: every fact extracted from the turn is closed as of $as_of), event_hits list<{signal, id, score, semantic}>, ev_fetched int, ev_floor float|null, ev_kw_fetched int, observations list<{id, text, kind, score}>, neighbours list<{key, name, type, strength}>, relation_answers list<string> (ids of the facts that evidence a named entity's relationship whose type has a word starting with a relation term)
 CALL {
   UNWIND CASE WHEN $sem_index THEN [1] ELSE [] END AS go
   CALL db.index.vector.queryNodes('fact_embedding', $sem_k, $vector) YIELD node, score
@@ -51,10 +51,10 @@ CALL {
         AND (f.valid_to IS NULL OR f.valid_to > $as_of) END
   WITH f, vector.similarity.cosine(f.gloss_embedding, $vector) AS g,
        vector.similarity.cosine(f.embedding, $vector) AS t
-  WITH f, CASE WHEN t IS NULL OR g > t THEN g ELSE t END AS score, coalesce(t IS NULL OR g > t, false) AS gloss
+  WITH f, CASE WHEN t IS NULL OR g > t THEN g ELSE t END AS score, t, g
   WHERE score >= $sem_min_score
-  WITH f, score, gloss ORDER BY score DESC, f.id LIMIT $sem_limit
-  RETURN collect({f: f, score: score, gloss: gloss}) AS gloss_rows
+  WITH f, score, t, g ORDER BY score DESC, f.id LIMIT $sem_limit
+  RETURN collect({f: f, score: score, text_score: t, gloss_score: g}) AS gloss_rows
 }
 WITH sem_fetched, sem_floor, gloss_rows,
      CASE WHEN $sem_index THEN sem_index_rows ELSE sem_exact_rows END AS sem_rows
@@ -163,7 +163,7 @@ CALL {
   // each distinct fact projected once; the signals refer to it by id
   WITH sem_rows, gloss_rows, kw_rows, graph_rows, agg_rows
   WITH [r IN sem_rows | r {.f, .score, signal: 'semantic', semantic: r.score}]
-       + [r IN gloss_rows | r {.f, .score, .gloss, signal: 'gloss', semantic: r.score}]
+       + [r IN gloss_rows | r {.f, .score, .text_score, .gloss_score, signal: 'gloss', semantic: r.score}]
        + [r IN kw_rows | r {.f, .score, .semantic, signal: 'keyword'}]
        + [r IN graph_rows | r {.f, .score, .semantic, .hops, signal: 'graph'}]
        + [r IN agg_rows | r {.f, .score, .semantic, signal: 'pattern'}] AS all
@@ -179,7 +179,7 @@ CALL {
            .temporal_class, valid_until: f.valid_until.epochSeconds * 1000000 + f.valid_until.microsecond,
            event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]}) AS facts
   }
-  RETURN facts, [r IN all | {signal: r.signal, id: r.f.id, score: r.score, semantic: r.semantic, hops: r.hops, gloss: r.gloss}] AS hits
+  RETURN facts, [r IN all | {signal: r.signal, id: r.f.id, score: r.score, semantic: r.semantic, hops: r.hops, text_score: r.text_score, gloss_score: r.gloss_score}] AS hits
 }
 CALL {
   UNWIND CASE WHEN $events AND $ev_index THEN [1] ELSE [] END AS go

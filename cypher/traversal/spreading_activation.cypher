@@ -1,6 +1,6 @@
 // Spreading activation: from the best-ranked facts (each with its score relative to the best one) through the entities they mention (ABOUT) to those entities themselves (hop 0: facts that share an entity) and to their neighbours over visible RELATES_TO (hop 1), then to the facts about the entities reached. An entity's activation = the seed's score x decay (hop 0: $shared; hop 1: 1.0 when a word of the relation's type starts with one of $terms, the query's word stems, else $unmatched); hubs (more than $hub_max facts) are neither left nor reached; the $max_entities entities of highest activation x specificity are read, best first while the ABOUT degree of the better ones stays under $budget, per entity the $per_entity most query-similar of its first $scan visible facts (seed facts excluded).
 // params: $agent_id string, $seeds list<{id string, score float}>, $terms list<string>, $shared float, $unmatched float, $hub_max int, $agent_facts int, $max_entities int, $budget int, $per_entity int, $scan int, $as_of datetime|null, $min_confidence float, $vector list<float>, $glosses bool (the English glosses' vectors count too)
-// returns: key string, hops int, weight float (the activation, before specificity), degree int, fact map, semantic float (index scale; a glossed fact's better of both vectors), gloss bool (its gloss's vector scored higher) (times as integer microseconds since the epoch: cheap to decode)
+// returns: key string, hops int, weight float (the activation, before specificity), degree int, fact map, semantic float (index scale; a glossed fact's better of both vectors), text_semantic float|null, gloss_semantic float|null (each vector's cosine; null: no gloss) (times as integer microseconds since the epoch: cheap to decode)
 UNWIND $seeds AS seed
 MATCH (sf:Fact {id: seed.id})-[:ABOUT]->(e0:Entity)
 WHERE sf.agent_id = $agent_id AND e0.merged_into IS NULL
@@ -54,7 +54,8 @@ CALL (e) {
          CASE WHEN m IS NULL OR x > m THEN x ELSE m END), 0.5) AS semantic
   ORDER BY semantic DESC, f.id
   LIMIT $per_entity
-  RETURN f, semantic, semantic > coalesce(vector.similarity.cosine(f.embedding, $vector), 0.5) AS gloss
+  RETURN f, semantic, vector.similarity.cosine(f.embedding, $vector) AS text_semantic,
+         vector.similarity.cosine(CASE WHEN $glosses THEN f.gloss_embedding END, $vector) AS gloss_semantic
 }
 RETURN e.key AS key, hops, weight, degree,
        f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count,
@@ -63,5 +64,5 @@ RETURN e.key AS key, hops, weight, degree,
           valid_to: f.valid_to.epochSeconds * 1000000 + f.valid_to.microsecond,
           invalidated_at: f.invalidated_at.epochSeconds * 1000000 + f.invalidated_at.microsecond,
           .temporal_class, valid_until: f.valid_until.epochSeconds * 1000000 + f.valid_until.microsecond,
-          event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]} AS fact, semantic, gloss
+          event_ids: [(f)-[:FROM_EVENT]->(ev:Event) | ev.id]} AS fact, semantic, text_semantic, gloss_semantic
 ORDER BY weight DESC, key, semantic DESC, fact.id

@@ -146,14 +146,20 @@ async def import_writes(
     mode: str,
     settings: Settings,
     openie_path: Path | None,
+    recorded: dict[str, dict[str, Any]] | None = None,
 ) -> Imported:
+    """Every passage through ``write``; ``llm``: the extraction answered from ``recorded``
+    (passage text → answer), else from the ``openie_path`` recording."""
     out = Imported()
     endpoint = None
     llm = None
     if mode == "llm":
-        if openie_path is None:
+        if recorded is None and openie_path is None:
             raise SystemExit("--mode llm needs --openie (the recorded extraction to replay)")
-        endpoint = ScriptedEndpoint(recorded=recorded_extractions(path=openie_path))
+        if recorded is None:
+            assert openie_path is not None
+            recorded = recorded_extractions(path=openie_path)
+        endpoint = ScriptedEndpoint(recorded=recorded)
         endpoint.__enter__()
         llm = build_llm(
             settings.model_copy(

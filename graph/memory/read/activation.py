@@ -23,9 +23,10 @@ from __future__ import annotations
 from graph.executor import Executor
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import ScoredFact
-from graph.memory.read.search import Scope
+from graph.memory.read.search import Asked, Scope
 from graph.memory.read.specificity import entity_scores
 from graph.memory.read.words import stems
+from graph.memory.text import detect_language
 
 __all__ = ["activated_facts", "lift_activated", "seed_facts"]
 
@@ -81,7 +82,8 @@ async def activated_facts(
         ),
         read=True,
     )
-    facts = entity_scores(rows, agent_facts)
+    asked = Asked(detect_language(query), cfg.scoring.language_gap)
+    facts = entity_scores(rows, agent_facts, asked)
     for fact in facts:
         fact.sources = {"activation"}
         fact.scores.activation, fact.scores.graph = fact.scores.graph, 0.0

@@ -21,9 +21,10 @@ from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EventHit, ObservationHit, ScoredFact
 from graph.memory.read.ranking import recency
 from graph.memory.read.search import (
-    GLOSS_LANGUAGE,
+    Asked,
     Scope,
     SearchStats,
+    choose_vector,
     cosine_from_index,
     event_from_row,
     fact_from_row,
@@ -274,8 +275,10 @@ async def all_signals(
     named: list[str],
     stats: dict[str, SearchStats],
     relation_terms: list[str] | None = None,
+    asked: Asked | None = None,
 ) -> Combined:
-    """Run ``read/signals`` once and split its answer into the per-signal candidate lists."""
+    """Run ``read/signals`` once and split its answer into the per-signal candidate lists
+    (``asked``: the question's language, which a glossed fact's two cosines are weighed by)."""
     rounds = first_rounds(cfg, sizes)
     params = signal_params(
         cfg,
@@ -289,7 +292,7 @@ async def all_signals(
     )
     row = (await ex.run("read/signals", scope.params(now=now, **params), read=True))[0]
     out = Combined()
-    split_fact_hits(row, cfg, now, out)
+    split_fact_hits(row, cfg, now, out, asked or Asked())
     mark_fact_rounds(row, cfg, sizes, rounds, lucene, out, stats)
     split_event_hits(row, out)
     mark_event_rounds(row, cfg, rounds, lucene, out, stats)
@@ -307,7 +310,9 @@ async def all_signals(
     return out
 
 
-def split_fact_hits(row: dict[str, Any], cfg: RetrieveConfig, now: datetime, out: Combined) -> None:
+def split_fact_hits(
+    row: dict[str, Any], cfg: RetrieveConfig, now: datetime, out: Combined, asked: Asked
+) -> None:
     """The statement's fact hits → scored candidates of their signal's list in ``out``."""
     facts = {f["id"]: f for f in row["facts"]}
     kw_top = max((float(h["score"]) for h in row["hits"] if h["signal"] == "keyword"), default=0.0)
@@ -315,8 +320,14 @@ def split_fact_hits(row: dict[str, Any], cfg: RetrieveConfig, now: datetime, out
         signal = hit["signal"]
         fact = fact_from_row(facts[hit["id"]], "semantic" if signal == "gloss" else signal)
         fact.scores.semantic = cosine_from_index(hit["semantic"])
-        if signal == "gloss" and hit.get("gloss"):
-            fact.language = GLOSS_LANGUAGE  # its gloss's vector matched the question
+        if signal == "gloss":  # a glossed fact: the better of its two vectors
+            text, gloss = hit.get("text_score"), hit.get("gloss_score")
+            choose_vector(
+                fact,
+                cosine_from_index(text) if text is not None else -1.0,
+                cosine_from_index(gloss) if gloss is not None else None,
+                asked,
+            )
         score = float(hit["score"])
         if signal == "keyword":
             fact.scores.keyword = score / kw_top if kw_top > 0 else 0.0
@@ -366,7 +377,11 @@ def mark_fact_rounds(
         )
     )
     stats["semantic"] = SearchStats(
-        rounds.sem_strategy, [rounds.sem_k] if rounds.sem_index else [], False, len(out.semantic)
+        rounds.sem_strategy,
+        [rounds.sem_k] if rounds.sem_index else [],
+        False,
+        len(out.semantic),
+        glosses="exact" if rounds.glosses else "",
     )
     stats["keyword"] = SearchStats(
         "fulltext", [rounds.kw_k] if q and sizes.agent_facts else [], False, len(out.keyword)

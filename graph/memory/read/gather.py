@@ -19,9 +19,9 @@ from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EventHit, ObservationHit, RetrievalPlan, ScoredFact
 from graph.memory.read.relations import mark_answers, relation_terms
 from graph.memory.read.search import (
+    Asked,
     Scope,
     SearchStats,
-    best_per_fact,
     cosine_from_index,
     fact_strategy,
     index_min_score,
@@ -30,6 +30,7 @@ from graph.memory.read.search import (
     semantic_events,
     semantic_facts,
     semantic_glosses,
+    with_glosses,
 )
 from graph.memory.read.temporal import TimeWindow
 from graph.memory.text import detect_language
@@ -118,6 +119,7 @@ class SignalParts:
         (the exact scan reads both; beside an index search, ``semantic_glosses``)."""
         cfg, own, sizes = self.cfg, SearchStats(), self.sizes
         exact_max = cfg.budgets.exact_max(sizes.fact_search)
+        asked = self.asked()
         text = semantic_facts(
             self.ex,
             self.scope,
@@ -130,6 +132,7 @@ class SignalParts:
             stats=own,
             filtered=sizes.fact_search,
             glosses=cfg.candidates.enable_gloss,
+            asked=asked,
         )
         strategy = fact_strategy(
             cfg.candidates.semantic_limit,
@@ -151,17 +154,22 @@ class SignalParts:
                 exact_max=cfg.budgets.exact_scan_max_facts,
                 cap=cfg.budgets.overfetch_cap,
                 stats=gloss_stats,
+                asked=asked,
             )
             by_text, by_gloss = await asyncio.gather(text, glossed)
-            hits = best_per_fact(by_text, by_gloss)
+            hits = with_glosses(by_text, by_gloss)
             own.glosses = gloss_stats.strategy
         else:
             hits = await text
-        query_language = detect_language(self.plan.similarity_query)
-        ranking.score_facts(hits, cfg, self.now, self.window, query_language)
+        ranking.score_facts(hits, cfg, self.now, self.window, asked.language)
         if early and self.on_semantic is not None:
             self.on_semantic(hits)
         return own, hits
+
+    def asked(self) -> Asked:
+        """The question's language and the cross-lingual gap (a glossed fact's two cosines
+        are weighed by them, as the blend weighs candidates)."""
+        return Asked(detect_language(self.plan.similarity_query), self.cfg.scoring.language_gap)
 
     async def events_semantic(self) -> tuple[SearchStats, list[EventHit]]:
         own = SearchStats()
@@ -247,6 +255,7 @@ async def one_statement(
             named=named,
             stats=stats,
             relation_terms=relation_terms(plan.similarity_query) if seeds else [],
+            asked=parts.asked(),
         )
     except BaseException:
         drop_tasks(early_sem, early_ev)
@@ -287,7 +296,7 @@ async def join_alongside(
 ) -> Found:
     """The statement's lists, with those of the parts that ran alongside it once they end."""
     found = Found(
-        best_per_fact(got.semantic, got.gloss), got.keyword, got.events_semantic, got.events_keyword
+        with_glosses(got.semantic, got.gloss), got.keyword, got.events_semantic, got.events_keyword
     )
     try:
         if early_sem is not None:

@@ -36,11 +36,13 @@ from typing import Any
 
 from graph.executor import Executor
 from graph.memory.read.models import EventHit, ScoredFact
+from graph.memory.text import detect_language
 
 __all__ = [
     "GLOSS_LANGUAGE",
+    "Asked",
     "SearchStats",
-    "best_per_fact",
+    "choose_vector",
     "cosine_from_index",
     "event_from_row",
     "fact_from_row",
@@ -54,6 +56,8 @@ __all__ = [
     "semantic_events",
     "semantic_facts",
     "semantic_glosses",
+    "vector_rows",
+    "with_glosses",
 ]
 
 
@@ -107,39 +111,76 @@ def fact_from_row(row: dict[str, Any], source: str) -> ScoredFact:
 
 
 # The language of a fact's gloss (the informed extraction's ``gloss_en``): a candidate whose
-# gloss's vector scored higher than its text's counts as in this language for the blend
-# (``ranking.language_gap`` then compares the question with the language that matched).
+# gloss's vector matched counts as in this language for the blend.
 GLOSS_LANGUAGE = "en"
 
 
-def best_per_fact(*lists: Iterable[ScoredFact]) -> list[ScoredFact]:
-    """Semantic candidates of several statements (a glossed fact comes once by its text's
-    vector and once by the better of both) → each fact once, at its best semantic score, in
-    order (pure)."""
-    best: dict[str, ScoredFact] = {}
-    for facts in lists:
-        for fact in facts:
-            have = best.get(fact.id)
-            if have is None or fact.scores.semantic > have.scores.semantic:
-                best[fact.id] = fact
+@dataclass(frozen=True)
+class Asked:
+    """The question's language (``text.detect_language``; None: unclear) and the embedder's
+    cross-lingual gap (``ScoringConfig.language_gap``): what the blend adds to a candidate in
+    another language (``ranking.language_gap``), so what a glossed fact's two cosines are
+    compared with."""
+
+    language: str | None = None
+    gap: float = 0.0
+
+    def cross(self, language: str) -> float:
+        """The gap the blend adds to a candidate in ``language`` ("" = unclear)."""
+        return self.gap if self.language and language and language != self.language else 0.0
+
+
+def choose_vector(fact: ScoredFact, text: float, gloss: float | None, asked: Asked) -> None:
+    """A glossed fact's semantic score (pure). The gloss serves a question in English (or of
+    no clear language): the gloss's cosine when it is higher than the text's with the
+    cross-lingual gap the blend adds to the text's language; the fact's ``language`` is then
+    the gloss's, so the blend adds no gap on top. A question in another language is met by
+    the text alone (its Portuguese text is what a Portuguese question meets best; a second,
+    translated vector only adds a chance for a wrong fact to score high: Pirá, 4-5 points of
+    recall lost when the gloss competed with the gap)."""
+    own = fact.language if fact.language is not None else detect_language(fact.text) or ""
+    if asked.language not in (None, GLOSS_LANGUAGE):
+        gloss = None
+    if gloss is not None and gloss > text + asked.cross(own):
+        fact.scores.semantic, fact.language = gloss, GLOSS_LANGUAGE
+    else:
+        fact.scores.semantic, fact.language = text, own
+
+
+def with_glosses(text: Iterable[ScoredFact], glossed: Iterable[ScoredFact]) -> list[ScoredFact]:
+    """Semantic candidates by the text's vectors, and the glossed facts' candidates, which
+    weighed both of their vectors (``choose_vector``) and so replace their text candidates →
+    each fact once, best first (pure)."""
+    best = {f.id: f for f in text}
+    best.update((f.id, f) for f in glossed)
     return sorted(best.values(), key=lambda f: (-f.scores.semantic, f.id))
 
 
-def vector_rows(rows: Iterable[dict[str, Any]], glosses: bool = True) -> list[ScoredFact]:
-    """Rows of a semantic statement (``fact``, ``score`` on the index scale, ``gloss``: None
-    for a row of the text's vector, else whether the gloss's vector won) → candidates, each
-    fact once at its best (pure). ``glosses`` False leaves the gloss rows out."""
-    facts = []
+def vector_rows(
+    rows: Iterable[dict[str, Any]], glosses: bool = True, asked: Asked | None = None
+) -> list[ScoredFact]:
+    """Rows of a semantic statement (``fact``; ``score`` on the index scale; ``text_score``
+    and ``gloss_score``, a glossed fact's two cosines, absent or null on a row of the text's
+    vector) → candidates, each fact once (pure). ``glosses`` False leaves the gloss rows out."""
+    text, glossed = [], []
     for row in rows:
-        won = row.get("gloss")
-        if won is not None and not glosses:
+        gloss = row.get("gloss_score")
+        if gloss is not None and not glosses:
             continue
         fact = fact_from_row(row["fact"], "semantic")
         fact.scores.semantic = cosine_from_index(row["score"])
-        if won:
-            fact.language = GLOSS_LANGUAGE
-        facts.append(fact)
-    return best_per_fact(facts)
+        if gloss is None:
+            text.append(fact)
+            continue
+        text_score = row.get("text_score")
+        choose_vector(
+            fact,
+            cosine_from_index(text_score) if text_score is not None else -1.0,
+            cosine_from_index(gloss),
+            asked or Asked(),
+        )
+        glossed.append(fact)
+    return with_glosses(text, glossed)
 
 
 def event_from_row(row: dict[str, Any]) -> EventHit:
@@ -262,11 +303,13 @@ async def semantic_facts(
     stats: SearchStats,
     filtered: bool = False,
     glosses: bool = True,
+    asked: Asked | None = None,
 ) -> list[ScoredFact]:
     """Facts nearest to the query vector (raw cosine in ``scores.semantic``); ``filtered``:
     the fact index allows in-index filtered search. The exact scan also scores the agent's
-    glossed facts by the better of both vectors (``glosses`` False: by their text's only);
-    the index paths read text vectors only (:func:`semantic_glosses` beside them)."""
+    glossed facts by the better of both vectors (``glosses`` False: by their text's only;
+    ``asked``: the question's language, :func:`choose_vector`); the index paths read text
+    vectors only (:func:`semantic_glosses` beside them)."""
     min_score = index_min_score(min_cosine)
     rows: list[dict[str, Any]] | None = None
     strategy = fact_strategy(limit, agent_facts, total_facts, exact_max, cap, filtered)
@@ -292,7 +335,7 @@ async def semantic_facts(
         rows = await ex.run(
             "read/semantic_facts_exact", scope.params(min_score=min_score, limit=limit), read=True
         )
-    facts = vector_rows(rows, glosses)
+    facts = vector_rows(rows, glosses, asked)
     stats.rows = len(facts)
     return facts
 
@@ -308,9 +351,10 @@ async def semantic_glosses(
     exact_max: int,
     cap: int,
     stats: SearchStats,
+    asked: Asked | None = None,
 ) -> list[ScoredFact]:
     """The agent's glossed facts nearest to the query, each at the better of its text's and
-    its English gloss's cosine: the exact scan of its glossed facts (``fact_gloss`` index),
+    its English gloss's cosine (:func:`choose_vector`): the exact scan of its glossed facts (``fact_gloss`` index),
     or, past ``exact_max`` glosses, the over-fetch of the gloss vector index (its share of
     that index reckoned against every fact of the database: glosses are not counted apart,
     so the first round is larger than needed, never smaller)."""
@@ -331,7 +375,7 @@ async def semantic_glosses(
         rows = await ex.run(
             "read/semantic_glosses_exact", scope.params(min_score=min_score, limit=limit), read=True
         )
-    facts = vector_rows(rows)
+    facts = vector_rows(rows, asked=asked)
     stats.rows = len(facts)
     return facts
 

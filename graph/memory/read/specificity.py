@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from graph.memory.read.models import ScoredFact
-from graph.memory.read.search import GLOSS_LANGUAGE, cosine_from_index, fact_from_row
+from graph.memory.read.search import Asked, choose_vector, cosine_from_index, fact_from_row
 
 __all__ = ["entity_scores", "specificity"]
 
@@ -29,10 +29,13 @@ def specificity(degree: int, agent_facts: int) -> float:
     return math.log1p(n / d) / math.log1p(n)
 
 
-def entity_scores(rows: Iterable[dict[str, Any]], agent_facts: int) -> list[ScoredFact]:
+def entity_scores(
+    rows: Iterable[dict[str, Any]], agent_facts: int, asked: Asked | None = None
+) -> list[ScoredFact]:
     """Candidates from rows of reached facts (pure): one per fact, ``scores.graph`` =
     min(1, Σ over the distinct entities it was reached through of weight × specificity),
-    ``hops`` = the fewest hops."""
+    ``hops`` = the fewest hops; a glossed fact's semantic score is the better of its two
+    cosines for a question asked as ``asked`` says (``search.choose_vector``)."""
     facts: dict[str, ScoredFact] = {}
     reached: dict[str, set[str]] = {}
     for row in rows:
@@ -42,8 +45,13 @@ def entity_scores(rows: Iterable[dict[str, Any]], agent_facts: int) -> list[Scor
         if fact is None:
             fact = facts[fid] = fact_from_row(row["fact"], "entity")
             fact.scores.semantic = cosine_from_index(row["semantic"])
-            if row.get("gloss"):
-                fact.language = GLOSS_LANGUAGE
+            if row.get("gloss_semantic") is not None and row.get("text_semantic") is not None:
+                choose_vector(
+                    fact,
+                    cosine_from_index(row["text_semantic"]),
+                    cosine_from_index(row["gloss_semantic"]),
+                    asked or Asked(),
+                )
             fact.hops = hops
             reached[fid] = set()
         if row["key"] in reached[fid]:

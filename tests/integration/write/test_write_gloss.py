@@ -16,6 +16,7 @@ import pytest
 from graph.executor import Executor
 from graph.memory.erase import erase_fact
 from graph.memory.read import Retriever
+from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import ScoredFact
 from graph.memory.reembed import reembed_agent
 from graph.memory.remember import remember
@@ -23,6 +24,7 @@ from graph.memory.transfer.exporter import export_agent
 from graph.memory.transfer.importer import import_agent
 from graph.memory.write import StructuredFact, WritePipeline
 from graph.providers import E5Embedder
+from graph.providers.base import read_options
 from tests.cypher import load_query
 from tests.fakes import ScriptedLLM
 from tests.integration.gql.support import gql, memory_for
@@ -44,6 +46,7 @@ OTHERS = [
     "The research ship took plankton samples in the open sea",
 ]
 QUESTION = "Where did the research ship take sediment samples from the sea floor?"
+QUESTION_PT = "Onde o navio de pesquisa coletou amostras de sedimentos do fundo do mar?"
 BASE = {"enable_reranker": False, "min_score": 0.0}
 
 
@@ -134,6 +137,39 @@ async def test_an_english_question_meets_the_portuguese_fact_through_its_gloss(
             < sorted((f.scores.semantic for f in text_only.facts), reverse=True)[1]
         )
         assert by_semantic(text_only.facts).index(PT) >= 2, path
+    # a Portuguese question meets the Portuguese text itself, not the translation
+    (q_pt,) = await e5.embed_query([QUESTION_PT])
+    got = await retriever.retrieve(agent_id, QUESTION_PT, options=BASE)
+    fact = next(f for f in got.facts if f.text == PT)
+    assert fact.scores.semantic == pytest.approx(cos(q_pt, text_vec), abs=2e-3)
+    assert fact.language == "pt"
+
+
+@pytest.mark.parametrize(("exact_max", "strategy"), [(1, "exact"), (0, "index")])
+async def test_a_large_agent_searches_its_glosses_beside_the_index(
+    executor: Executor, agent_id: str, e5: E5Embedder, exact_max: int, strategy: str
+) -> None:
+    """Past the exact scan's size the text vectors go through the vector index, which holds
+    no gloss: the glosses are scanned beside it (read/semantic_glosses_exact), or past that
+    size too, searched in their own index (read/semantic_glosses_index)."""
+    await remember(
+        executor, e5, agent_id, facts=[StructuredFact(text=t, subject="Atlantis") for t in OTHERS]
+    )
+    await write_glossed(executor, e5, agent_id)
+    (q,) = await e5.embed_query([QUESTION])
+    (gloss_vec,) = await e5.embed([GLOSS])
+    config = RetrieveConfig.of(exact_scan_max_facts=exact_max, overfetch_cap=10**7).with_options(
+        read_options(e5)
+    )
+    for path in ({}, {"activation_early": False}):  # beside the statement, or its re-run
+        got = await Retriever(executor, e5, config=config).retrieve(
+            agent_id, QUESTION, options={**BASE, **path}
+        )
+        semantic = got.trace["signals"]["semantic"]
+        assert (semantic["strategy"], semantic.get("glosses")) == ("index", strategy), semantic
+        fact = next(f for f in got.facts if f.text == PT)
+        assert fact.scores.semantic == pytest.approx(cos(q, gloss_vec), abs=2e-3), path
+        assert by_semantic(got.facts)[0] == PT
 
 
 async def test_the_gloss_is_never_shown(executor: Executor, agent_id: str, e5: E5Embedder) -> None:
