@@ -18,9 +18,9 @@ so two strong facts never tie at 1.0 and the semantic order among them survives.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from collections.abc import Iterable, Mapping
 from datetime import datetime
+from functools import lru_cache
 
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EventHit, ScoredFact
