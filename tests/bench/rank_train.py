@@ -311,11 +311,12 @@ ABLATIONS: dict[str, tuple[str, ...]] = {
 
 
 def list_weights(data: Data, power: float) -> np.ndarray:
-    """Each list's weight: 1 / (its benchmark's lists) ** power, scaled to mean 1."""
-    counts: dict[str, int] = defaultdict(int)
+    """Each list's weight: 1 / (the lists of its benchmark and direction) ** power, scaled to
+    mean 1 (a direction of Pirá weighs as a LoCoMo mode does, not a sixth of one)."""
+    counts: dict[tuple[str, str], int] = defaultdict(int)
     for m in data.meta:
-        counts[m["bench"]] += 1
-    w = np.asarray([1.0 / counts[m["bench"]] ** power for m in data.meta])
+        counts[m["bench"], m["direction"]] += 1
+    w = np.asarray([1.0 / counts[m["bench"], m["direction"]] ** power for m in data.meta])
     return w / w.mean()
 
 
