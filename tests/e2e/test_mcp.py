@@ -42,6 +42,7 @@ TOOLS = {
     "list_facts",
     "forget_fact",
     "ingest_document",
+    "feedback",
 }  # erase_fact / erase_entity only with HIPPOGRAPH_MCP_ERASE_TOOLS=true
 
 

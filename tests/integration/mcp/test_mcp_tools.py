@@ -32,6 +32,7 @@ TOOL_NAMES = {
     "erase_fact",
     "erase_entity",
     "ingest_document",
+    "feedback",
 }
 
 

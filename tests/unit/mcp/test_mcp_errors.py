@@ -4,6 +4,7 @@ and nothing of an unexpected exception reaches the client."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -19,6 +20,8 @@ from server.mcp.plain import plain
 
 
 class RaisingRetriever:
+    models = None  # the facade gives it the tenants' ranking models
+
     def __init__(self, exc: Exception) -> None:
         self.exc = exc
 
@@ -35,7 +38,7 @@ def _client(exc: Exception, principal: Principal = LOCAL_ADMIN, wait: float = 0.
         writer=writer,  # type: ignore[arg-type]
         retriever=RaisingRetriever(exc),
         queue=None,
-        jobs=None,
+        jobs=SimpleNamespace(webhooks=None),
     )  # type: ignore[arg-type]
 
     async def resolve(_ctx: Any) -> Caller:
