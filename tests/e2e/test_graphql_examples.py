@@ -17,6 +17,9 @@ pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
 BLOCK = re.compile(r"```graphql\n(.*?)```", re.S)
 EXPECTED_ERRORS = {"TooLarge": "BAD_INPUT"}
+# Blocks that name a public host: without DNS (the tests run offline) the only payload error
+# they may answer is that the host cannot be resolved.
+OFFLINE_REFUSALS = {"RegisterWebhook": "cannot resolve 'hooks.example.com'"}
 
 
 def examples() -> list[tuple[str, str]]:
@@ -52,4 +55,6 @@ def test_example_runs(live_api: LiveApi, where: str, op: str) -> None:
     for value in (body["data"] or {}).values():
         assert value is not None, (where, body)
         if isinstance(value, dict) and "errors" in value:
-            assert value["errors"] == [], (where, value)
+            refusal = OFFLINE_REFUSALS.get(_name(op) or "")
+            errors = [e for e in value["errors"] if not (refusal and refusal in e["message"])]
+            assert errors == [], (where, value)
