@@ -35,6 +35,7 @@ from graph.memory.browse.rows import (
     RelationshipRow,
     from_map,
 )
+from graph.plan_shapes import padded
 
 __all__ = [
     "MAX_HISTORY",
@@ -328,7 +329,13 @@ async def neighborhood(
     nodes = [from_map(GraphNodeRow, {**r["entity"], "depth": r["depth"]}) for r in rows]
     edge_rows = await ex.run(
         "browse/neighborhood_edges",
-        {"agent_id": agent_id, "keys": [n.key for n in nodes], "as_of": as_of, "types": types},
+        # padded to one size bucket (no entity's key is empty): one plan for every graph
+        {
+            "agent_id": agent_id,
+            "keys": padded([n.key for n in nodes], ""),
+            "as_of": as_of,
+            "types": types,
+        },
         read=True,
     )
     edges = [from_map(RelationshipRow, r["rel"]) for r in edge_rows]

@@ -27,8 +27,13 @@ from graph.memory.read.search import Asked, Scope
 from graph.memory.read.specificity import entity_scores
 from graph.memory.read.words import stems
 from graph.memory.text import detect_language
+from graph.plan_shapes import padded
 
 __all__ = ["activated_facts", "lift_activated", "seed_facts"]
+
+# Pads that match nothing: no fact has an empty id, no relation-type word starts with NUL.
+NO_SEED: dict[str, float | str] = {"id": "", "score": 0.0}
+NO_STEM = "\u0000"
 
 
 def seed_facts(ordered: list[ScoredFact], count: int) -> list[dict[str, float | str]]:
@@ -68,8 +73,9 @@ async def activated_facts(
     rows = await ex.run(
         "traversal/spreading_activation",
         scope.params(
-            seeds=seeds,
-            terms=stems(query),
+            # One plan for every question: lists padded to one size bucket (plan_shapes).
+            seeds=padded(seeds, NO_SEED),
+            terms=padded(stems(query), NO_STEM),
             shared=a.activation_shared,
             unmatched=a.activation_unmatched,
             hub_max=max(a.entity_hub_min, int(a.entity_hub_share * max(1, agent_facts))),

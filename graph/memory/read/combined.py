@@ -32,6 +32,7 @@ from graph.memory.read.search import (
     index_min_score,
     initial_k,
 )
+from graph.plan_shapes import padded, padded_query
 
 __all__ = [
     "NO_MATCH",
@@ -215,13 +216,13 @@ def signal_params(
 ) -> dict[str, Any]:
     """The parameters of ``read/signals`` beside the scope and the time (pure)."""
     graph = cfg.graph
-    # Neo4j caches a plan per statement text AND parameter types, and an empty list is typed
-    # apart from a list of maps or strings: without padding, a question naming no entity
-    # needs a plan of its own (1-5 s to make on 2 cores). The pads match nothing (entity keys
-    # and types are never empty); ``warmup.warm_up`` then plans the one variant at start-up.
-    # The text is sent even when the agent holds no facts/events (the part then finds
-    # nothing): Neo4j buckets string parameters by size in its plan cache key, so "" would
-    # need its own plan.
+    # Neo4j caches a plan per statement text AND parameter types, with the size of each list
+    # and string rounded up to a power of ten (graph/plan_shapes.py): the lists are padded to
+    # one size bucket and the keyword text to another, or a question naming no entity, three
+    # entities or a rare word each needed a plan of its own (1-5 s to make on 2 cores). The
+    # pads match nothing (entity keys and types are never empty); ``warmup.warm_up`` plans
+    # the variants at start-up. The text is sent even when the agent holds no facts/events
+    # (the part then finds nothing): "" is a plan of its own.
     return {
         "half_life_days": cfg.scoring.recency_half_life_days,
         "sem_index": rounds.sem_index,
@@ -229,10 +230,10 @@ def signal_params(
         "sem_min_score": rounds.sem_min,
         "sem_limit": cfg.candidates.semantic_limit,
         "glosses": rounds.glosses,
-        "q": lucene,
+        "q": padded_query(lucene),
         "kw_k": rounds.kw_k,
         "kw_limit": cfg.candidates.keyword_limit,
-        "seeds": seeds or [{"key": NO_MATCH, "named": False}],
+        "seeds": padded(seeds, {"key": NO_MATCH, "named": False}),
         "max_entities": graph.graph_max_entities,
         "max_hops": graph.max_hops,
         "hop_decay": graph.hop_decay,
@@ -241,11 +242,11 @@ def signal_params(
         "graph_budget": graph_limit * graph.graph_read_budget,
         "graph_scan": graph_limit * graph.graph_pool_factor * graph.hub_scan_factor,
         "graph_limit": graph_limit,
-        "types": pattern_types or [NO_MATCH],
+        "types": padded(pattern_types, NO_MATCH),
         "agg_pool": graph_limit * graph.graph_pool_factor,
         "agg_limit": graph_limit,
         "events": rounds.events,
-        "ev_q": lucene,
+        "ev_q": padded_query(lucene),
         "ev_index": rounds.ev_index,
         "ev_k": rounds.ev_k,
         "ev_min_score": rounds.ev_min,
@@ -255,9 +256,9 @@ def signal_params(
         "obs": rounds.obs,
         "obs_min_score": index_min_score(cfg.candidates.min_similarity),
         "obs_limit": cfg.context.max_observations,
-        "named": named or [NO_MATCH],
+        "named": padded(named, NO_MATCH),
         "expand_limit": 20,
-        "relation_terms": relation_terms or [NO_TERM],
+        "relation_terms": padded(relation_terms or [], NO_TERM),
     }
 
 

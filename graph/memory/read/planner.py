@@ -20,6 +20,7 @@ from typing import Any
 from graph.memory.read.models import EntityMatch, RetrievalPlan
 from graph.memory.read.words import PREFIX_CHARS, STOPWORDS, keywords
 from graph.memory.text import fold, normalize, slugify, word_ngrams
+from graph.plan_shapes import padded
 
 __all__ = [
     "CatalogRow",
@@ -150,6 +151,11 @@ _TYPE_WORDS: dict[str, tuple[str, ...]] = {
 # any other that shares it.
 PREFIX_DOMINANCE = 3
 
+# The catalog's list pads: no alias norm, key slug or name prefix is NUL.
+NO_TERM = "\u0000"
+NO_SLUG = {"slug": NO_TERM, "gram": NO_TERM}
+CATALOG_ITEMS = 2  # the catalog's lists padded to the bucket 2-10 (see LookupTerms.params)
+
 
 def is_casual(query: str) -> bool:
     """True when the whole message is a greeting / thanks / small talk (English, Portuguese)."""
@@ -234,10 +240,17 @@ class LookupTerms:
     prefixes: tuple[str, ...]
 
     def params(self) -> dict[str, Any]:
+        """The lists padded with a term nothing is named by (NUL) to at least two items: a
+        question of one word or none shares the plan of one of up to ten n-grams
+        (``graph.plan_shapes``). Not further: the catalog seeks every slug and prefix once per
+        entity type of the agent, so each pad costs a seek per type (padded to eleven, a crowd
+        agent's catalog read 45 % more)."""
         return {
-            "norms": list(self.norms),
-            "slugs": [{"slug": s, "gram": g} for s, g in self.slugs],
-            "prefixes": list(self.prefixes),
+            "norms": padded(self.norms, NO_TERM, CATALOG_ITEMS),
+            "slugs": padded(
+                [{"slug": s, "gram": g} for s, g in self.slugs], NO_SLUG, CATALOG_ITEMS
+            ),
+            "prefixes": padded(self.prefixes, NO_TERM, CATALOG_ITEMS),
         }
 
 

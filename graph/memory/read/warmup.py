@@ -17,9 +17,12 @@ any agent's space is right. The answers are discarded.
 
 Neo4j keys a cached plan by the statement text, its parameters' types and, for a string or a
 list, its size rounded up to a power of ten (:func:`size_bucket`: 0, 1, 2–10, 11–100, …). The
-planner catalog's lists are the question's n-grams, so a question of another length than the
-warm-up's is planned again on its first request (100–300 ms); :func:`warm_catalog` plans the
-catalog once for each size a question's terms take (:data:`CATALOG_SHAPES`).
+read path pads its lists and its keyword text to one size (``graph.plan_shapes``), so what is
+left to plan per statement is the agent id's size (an id of 10 characters or fewer, such as
+``demo``, is another bucket than a longer one: :data:`WARMUP_AGENTS` has one of each), a
+question without keywords (an empty keyword text) and a paragraph-long question
+(:data:`CATALOG_SHAPES`). Planning ``read/signals`` anew took 4–5 s on 2 cores, on a first
+request of such a shape.
 """
 
 from __future__ import annotations
@@ -33,13 +36,18 @@ from graph.executor import Executor
 from graph.memory.read.activation import activated_facts
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import ScoredFact
+from graph.memory.read.planner import LookupTerms
 from graph.memory.read.retriever import MAX_QUERY_CHARS, Retriever
 from graph.memory.read.search import Scope, SearchStats, semantic_facts
+from graph.plan_shapes import size_bucket
 
 __all__ = [
     "CATALOG_SHAPES",
     "WARMUP_AGENT",
+    "WARMUP_AGENTS",
+    "WARMUP_QUERIES",
     "StoredVectors",
+    "by_id_size",
     "size_bucket",
     "spread",
     "warm_catalog",
@@ -48,68 +56,60 @@ __all__ = [
 ]
 
 WARMUP_AGENT = "hippograph-warm-up"
+# Agents that hold nothing, one per size bucket of agent ids (11–100 characters, 2–10).
+WARMUP_AGENTS = (WARMUP_AGENT, "hg-warm-up")
 # Names an entity and a time, so the planner switches on the same parts a real question does
 # (the parameter types of the cached plan match a real request's).
 WARMUP_QUERY = "Where did Ana work before she moved, and who did she meet last week?"
+# And one without a keyword (the keyword parts get an empty text: a plan of its own).
+WARMUP_QUERIES = (WARMUP_QUERY, "Who is he?")
 
 
 # (n-grams, one-word prefixes) of the planner catalog, one per pair of size buckets a question's
-# terms fall in: a word or none, a short question, a long one, a paragraph of 27 content words
-# or more (slugs as many as n-grams; each content word adds about four n-grams).
-CATALOG_SHAPES = (
-    (0, 0),
-    (1, 0),
-    (1, 1),
-    (5, 0),
-    (5, 1),
-    (5, 5),
-    (20, 0),
-    (20, 1),
-    (20, 5),
-    (20, 20),
-    (200, 20),
-)
-
-
-def size_bucket(n: int) -> int:
-    """The size Neo4j keys a plan by for a string or list of ``n`` items: ``n`` rounded up to a
-    power of ten, 0 for none (pure)."""
-    bucket = 0 if n == 0 else 1
-    while bucket < n:
-        bucket *= 10
-    return bucket
+# terms fall in once padded to two (``LookupTerms.params``): up to ten n-grams, a longer
+# question, one of 11 content words or more, a paragraph of 27 or more (each content word adds
+# about four n-grams).
+CATALOG_SHAPES = ((0, 0), (20, 5), (20, 20), (200, 20))
 
 
 async def warm_catalog(executor: Executor, agent_id: str = WARMUP_AGENT) -> int:
     """Run ``read/plan_catalog`` once for each of :data:`CATALOG_SHAPES` (for an agent that
-    holds nothing, so the terms match nothing); returns how many ran."""
+    holds nothing, so the terms match nothing), padded as a question's terms are; returns how
+    many ran."""
     for grams, prefixes in CATALOG_SHAPES:
-        params = {
-            "agent_id": agent_id,
-            "norms": [f"~{i}" for i in range(grams)],
-            "slugs": [{"slug": f"~{i}", "gram": f"~{i}"} for i in range(grams)],
-            "prefixes": [f"~{i}" for i in range(prefixes)],
-        }
-        await executor.run("read/plan_catalog", params, read=True)
+        terms = LookupTerms(
+            norms=tuple(f"~{i}" for i in range(grams)),
+            slugs=tuple((f"~{i}", f"~{i}") for i in range(grams)),
+            prefixes=tuple(f"~{i}" for i in range(prefixes)),
+        )
+        await executor.run("read/plan_catalog", {"agent_id": agent_id, **terms.params()}, read=True)
     return len(CATALOG_SHAPES)
 
 
-async def warm_up(retriever: Retriever) -> float:
-    """One retrieve for :data:`WARMUP_AGENT` (no memories), the planner catalog for every size
-    of question (:func:`warm_catalog`); returns the seconds it took."""
+async def warm_up(retriever: Retriever, agents: Sequence[str] = WARMUP_AGENTS) -> float:
+    """For each of ``agents`` (no memories): a retrieve of each of :data:`WARMUP_QUERIES`, the
+    planner catalog for every size of question (:func:`warm_catalog`), spreading activation
+    and the exact scan; returns the seconds it took."""
     started = time.perf_counter()
-    await retriever.retrieve(WARMUP_AGENT, WARMUP_QUERY)
-    await warm_catalog(retriever.executor)
+    for agent in agents:
+        for query in WARMUP_QUERIES:
+            await retriever.retrieve(agent, query)
+        await warm_catalog(retriever.executor, agent)
+        await _warm_parts(retriever, agent)
+    return time.perf_counter() - started
+
+
+async def _warm_parts(retriever: Retriever, agent: str) -> None:
+    """The statements a retrieve of an empty agent skips: spreading activation (run only
+    from seed facts) and a small agent's exact scan (its own statement while activation
+    starts early)."""
     cfg = retriever.config
-    scope = Scope(
-        WARMUP_AGENT, None, [0.0] * retriever.embedder.dimensions, cfg.candidates.min_confidence
-    )
+    scope = Scope(agent, None, [0.0] * retriever.embedder.dimensions, cfg.candidates.min_confidence)
     if cfg.activation.activation_seeds > 0:
         await activated_facts(
             retriever.executor, scope, WARMUP_QUERY, [ScoredFact(id=WARMUP_AGENT, text="")], cfg, 1
         )
     if cfg.activation.starts_early:
-        # A small agent's exact scan then runs as its own statement, beside read/signals.
         await semantic_facts(
             retriever.executor,
             scope,
@@ -121,7 +121,6 @@ async def warm_up(retriever: Retriever) -> float:
             cap=cfg.budgets.overfetch_cap,
             stats=SearchStats(),
         )
-    return time.perf_counter() - started
 
 
 @dataclass
@@ -149,6 +148,16 @@ def spread(agents: list[tuple[str, int]], n: int) -> list[str]:
         return ordered[:1]
     step = (len(ordered) - 1) / (n - 1)
     return list(dict.fromkeys(ordered[round(i * step)] for i in range(n)))
+
+
+def by_id_size(agents: list[tuple[str, int]]) -> list[str]:
+    """The largest agent of each size bucket of agent ids (:func:`size_bucket` of the id's
+    length), largest first (pure): Neo4j plans a statement per bucket, and only an agent
+    that holds facts and entities takes every path of it."""
+    best: dict[int, tuple[str, int]] = {}
+    for agent, items in sorted(agents, key=lambda x: (-x[1], x[0])):
+        best.setdefault(size_bucket(len(agent)), (agent, items))
+    return [a for a, _ in sorted(best.values(), key=lambda x: (-x[1], x[0]))]
 
 
 async def warm_read_paths(

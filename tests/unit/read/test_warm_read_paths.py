@@ -5,8 +5,15 @@ from __future__ import annotations
 
 import asyncio
 
-from graph.memory.read.planner import lookup_terms
-from graph.memory.read.warmup import CATALOG_SHAPES, StoredVectors, size_bucket, spread
+from graph.memory.read.planner import LookupTerms, lookup_terms
+from graph.memory.read.warmup import (
+    CATALOG_SHAPES,
+    WARMUP_AGENTS,
+    StoredVectors,
+    by_id_size,
+    size_bucket,
+    spread,
+)
 
 
 def test_spread_takes_the_largest_and_the_smallest_and_evenly_between() -> None:
@@ -49,9 +56,28 @@ def test_the_catalog_shapes_cover_questions_of_one_to_forty_words() -> None:
         "before",
         "moving",
     ]
-    planned = {(size_bucket(g), size_bucket(g), size_bucket(p)) for g, p in CATALOG_SHAPES}
+    planned = set()
+    for grams, prefixes in CATALOG_SHAPES:
+        terms = LookupTerms(
+            tuple(map(str, range(grams))),
+            tuple((str(i), str(i)) for i in range(grams)),
+            tuple(map(str, range(prefixes))),
+        ).params()
+        planned.add(tuple(size_bucket(len(terms[k])) for k in ("norms", "slugs", "prefixes")))
+    assert len(planned) == len(CATALOG_SHAPES) == 4  # padded to two: four shapes, not 11
     for n in range(1, 41):
         question = " ".join(words[i % len(words)] + str(i // len(words)) for i in range(n))
         terms = lookup_terms(question).params()
         shape = tuple(size_bucket(len(terms[k])) for k in ("norms", "slugs", "prefixes"))
         assert shape in planned, f"{n} words: {shape} is not planned"
+
+
+def test_the_largest_agent_of_each_id_size_is_picked() -> None:
+    agents = [("demo", 40), ("quickstart", 90), ("a" * 36, 500), ("b" * 20, 7), ("c", 3)]
+    # ids of 2-10 characters, 11-100 and 1 are three buckets: the largest of each, largest first
+    assert by_id_size(agents) == ["a" * 36, "quickstart", "c"]
+    assert by_id_size([]) == []
+
+
+def test_the_warm_up_agents_cover_both_usual_id_sizes() -> None:
+    assert {size_bucket(len(a)) for a in WARMUP_AGENTS} == {10, 100}
