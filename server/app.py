@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import timedelta
 
+import strawberry
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
@@ -43,8 +44,10 @@ from server.mcp.http import McpHttp
 from server.origin import HostGuard, WebSocketOriginGuard, host_guard_enabled
 from server.settings import Settings, get_settings
 from server.sockets import SocketSlots
+from server.start_group import StartGroup
 from server.tracing_setup import configure_tracing, stop_tracing
 from server.transfer_routes import EXPORT_PATH, IMPORT_PATH, export_routes
+from server.warm_api import warm_queries
 from server.worker import (
     sender_wanted,
     start_webhook_sender,
@@ -58,11 +61,24 @@ log = logging.getLogger("hippograph")
 __all__ = ["HippographGraphQL", "create_app", "query_limits"]
 
 
-async def _warm_up(mem: Memory, warming: Warming) -> None:
+async def _warm_up(mem: Memory, warming: Warming, schema: strawberry.Schema) -> None:
     """Load the models and plan the hot statements while the API starts serving
-    (``graph.memory.warm_start``); ``/readyz`` answers ready once it is done. A failing step is
-    only logged: the first real request then does it."""
-    report = await warm_start(mem, log=log.warning)
+    (``graph.memory.warm_start``), then ask every kind of query the API serves
+    (``server.warm_api``); ``/readyz`` answers ready once it is done. A failing step is only
+    logged: the first real request then does it."""
+
+    async def api_queries() -> None:
+        await warm_queries(mem, schema, log.warning)
+
+    group = warming.group
+    report = await warm_start(
+        mem,
+        log=log.warning,
+        extra=[("API queries", api_queries)],
+        turn=group.database_turn if group is not None else None,
+    )
+    if group is not None:
+        group.mark_warm()
     log.info(
         "warmed up in %.1f s (%s)",
         report.total_s,
@@ -105,17 +121,18 @@ def create_app(settings: Settings | None = None, memory: Memory | None = None) -
             "GraphiQL assets missing under %s: run scripts/bootstrap.sh", settings.home / "graphiql"
         )
     mcp = McpHttp(settings)  # MCP over streamable HTTP at /mcp (server/mcp/)
+    schema = build_schema(query_limits(settings))
     app = Starlette(
-        routes=_routes(settings, mcp),
+        routes=_routes(settings, mcp, schema),
         middleware=_middleware(settings),
-        lifespan=_lifespan(settings, memory, mcp),
+        lifespan=_lifespan(settings, memory, mcp, schema),
     )
     app.state.public_readiness = PublicReadiness()
     return app
 
 
 def _lifespan(
-    settings: Settings, memory: Memory | None, mcp: McpHttp
+    settings: Settings, memory: Memory | None, mcp: McpHttp, schema: strawberry.Schema
 ) -> Callable[[Starlette], AbstractAsyncContextManager[None]]:
     """The app's start and stop: services (``memory``, or built from settings), the schema,
     the job worker, the warm-up and the MCP session manager."""
@@ -151,8 +168,15 @@ def _lifespan(
             sender = await start_webhook_sender(mem)
         # Injected services (tests) skip the warm-up: it plans statements the test never runs.
         warm = memory is None and settings.warm_up
-        app.state.warming = Warming(None if warm else WarmStart())
-        warming = asyncio.create_task(_warm_up(mem, app.state.warming)) if warm else None
+        group = (
+            StartGroup(settings.api_group_dir, settings.api_processes)
+            if memory is None and settings.api_group_dir is not None
+            else None
+        )
+        app.state.warming = Warming(None if warm else WarmStart(), group)
+        if group is not None and not warm:
+            group.mark_warm()
+        warming = asyncio.create_task(_warm_up(mem, app.state.warming, schema)) if warm else None
         try:
             async with mcp.running():
                 yield
@@ -169,9 +193,9 @@ def _lifespan(
     return lifespan
 
 
-def _routes(settings: Settings, mcp: McpHttp) -> list[BaseRoute]:
+def _routes(settings: Settings, mcp: McpHttp, schema: strawberry.Schema) -> list[BaseRoute]:
     graphql = HippographGraphQL(
-        build_schema(query_limits(settings)),
+        schema,
         graphql_ide="graphiql",
         allow_queries_via_get=False,
         subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],

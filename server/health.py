@@ -16,6 +16,7 @@ from graph.errors import GraphError
 from graph.memory.facade import Memory
 from graph.memory.warm_start import WarmStart
 from graph.schema import SCHEMA_VERSION, schema_state
+from server.start_group import StartGroup
 
 REQUESTS = Counter("hippograph_http_requests_total", "HTTP requests", ["path", "status"])
 LATENCY = Histogram("hippograph_http_request_seconds", "HTTP request latency", ["path"])
@@ -35,20 +36,27 @@ __all__ = [
 
 @dataclass
 class Warming:
-    """The process's start-up warm-up (``graph.memory.warm_start``): None while it runs."""
+    """The process's start-up warm-up (``graph.memory.warm_start``): None while it runs.
+    With a ``group`` (the workers of one ``serve --workers N``), done only once every process
+    of the group has warmed up (``server.start_group``)."""
 
     report: WarmStart | None = None
+    group: StartGroup | None = None
 
     @property
     def done(self) -> bool:
-        return self.report is not None
+        return self.report is not None and (self.group is None or self.group.all_warm())
 
     def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"done": self.done}
+        if self.group is not None:
+            out["processes_warm"] = f"{self.group.warm_count()}/{self.group.size}"
         if self.report is None:
-            return {"done": False}
+            return out
         return {
-            "done": True,
+            **out,
             "seconds": round(self.report.total_s, 2),
+            "steps": {k: round(v, 2) for k, v in self.report.seconds.items()},
             "failed": sorted(self.report.failed),
         }
 

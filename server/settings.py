@@ -210,6 +210,11 @@ class Settings(BaseSettings):
         le=64,
         description="`hippograph serve`: uvicorn worker processes (`make run`: min(cores, 4))",
     )
+    api_group_dir: Path | None = Field(
+        default=None,
+        description="Set by `hippograph serve --workers N` for its workers: the folder where "
+        "they take turns warming up and report ready together (server/start_group.py)",
+    )
     auth_failures_per_minute: int = Field(
         default=10,
         ge=0,

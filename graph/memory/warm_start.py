@@ -7,21 +7,30 @@ first user. :func:`warm_start`
 does them up front, in order:
 
 1. the embedder's first runs (a text as stored texts are embedded, one as questions are);
-2. offline (no LLM): the extractor's spaCy pipeline;
-3. the read statements: :func:`graph.memory.read.warmup.warm_up` (one retrieve of an agent that
-   holds nothing, the planner catalog for questions of every length, spreading activation and
-   the exact scan), then a few questions of the store's own facts
+   offline (no LLM) the extractor's spaCy pipeline starts loading in a thread meanwhile, beside
+   the steps after it until the write path needs it;
+2. the read statements: :func:`graph.memory.read.warmup.warm_up` (for agents that hold nothing,
+   one per size of agent id: a retrieve with keywords and one without, the planner catalog,
+   spreading activation and the exact scan), then a few questions of the store's own facts
    (:func:`graph.memory.read.warmup.warm_read_paths`, agents from the largest to the smallest)
-   and one through the process's own retriever for three of those agents: the statements a
-   retrieve runs only when an agent holds facts;
-4. offline: the write path, one message written for that empty agent and one for the largest
-   agent through :class:`RollbackExecutor`: every statement runs (so Neo4j plans it, for the
-   parameter types a real agent's rows have) and every transaction is rolled back. With an LLM
-   it is skipped (it would call the LLM);
+   and one through the process's own retriever for three of those agents and the largest of
+   each id size: the statements a retrieve runs only when an agent holds facts;
+3. offline: the write path, messages of several facts, of one and of none
+   (:data:`WARMUP_MESSAGES`) written for each empty agent and for the largest agent of each id
+   size through :class:`RollbackExecutor`: every statement runs (so Neo4j plans it,
+   for the parameter types a real agent's rows have) and every transaction is rolled back.
+   With an LLM it is skipped (it would call the LLM);
+4. the ``extra`` steps of the layers above (the API: every kind of GraphQL query it serves,
+   ``server.warm_api``);
 5. the garbage collector: the start-up leaves ~150k objects (models, modules, the warm-up's
    garbage), and the first full collection after it paused a first request for 0.1–0.2 s.
    One full collection now, then :func:`gc.freeze`: what survives lives as long as the process,
    and later full collections no longer walk it.
+
+Steps 2–4 query the database; with ``turn`` (the API's worker processes,
+``server.start_group``) one process runs them at a time: the first plans every statement, the
+next find the plans cached and only run a retrieve and a write per agent and the API's
+queries (their own code paths).
 
 The API reports ready (``/readyz``) only once this has finished; the standalone worker runs it
 before it leases its first job. Nothing is stored; a step that fails is reported, not raised:
@@ -34,7 +43,8 @@ import asyncio
 import contextlib
 import gc
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, LiteralString, TypeVar
 
@@ -42,8 +52,9 @@ from graph.errors import GraphError
 from graph.executor import Executor, Transaction
 from graph.memory.facade import Memory
 from graph.memory.read.warmup import (
-    WARMUP_AGENT,
+    WARMUP_AGENTS,
     WARMUP_QUERY,
+    by_id_size,
     spread,
     warm_read_paths,
     warm_up,
@@ -53,7 +64,14 @@ from graph.memory.write.pipeline import WritePipeline
 from graph.page_cache import agent_sizes
 from graph.providers.base import embed_queries
 
-__all__ = ["WARMUP_MESSAGE", "RollbackExecutor", "WarmStart", "warm_start"]
+__all__ = [
+    "WARMUP_MESSAGE",
+    "WARMUP_MESSAGES",
+    "RollbackExecutor",
+    "Step",
+    "WarmStart",
+    "warm_start",
+]
 
 T = TypeVar("T")
 # Questions of the store's own facts, three per agent: the largest, a middling and the smallest.
@@ -62,6 +80,9 @@ WARM_QUESTIONS = 9
 # Names people, a place, an employer and a time: the extractor and the resolution reads take
 # the paths a real message takes.
 WARMUP_MESSAGE = "Ana moved to Curitiba last week and started working at Acme with Bruno."
+# And messages of one fact and of none: the write statements take lists of rows, and Neo4j
+# plans a statement again for a list of another size bucket (none, one, 2-10 rows).
+WARMUP_MESSAGES = (WARMUP_MESSAGE, "Ana moved to Recife.", "I love it.")
 
 
 class _RolledBack(Exception):
@@ -142,8 +163,22 @@ class WarmStart:
         return sum(self.seconds.values())
 
 
-async def warm_start(memory: Memory, *, log: Callable[[str], object] | None = None) -> WarmStart:
-    """Warm this process's services up (see the module); never raises but for cancellation."""
+Step = tuple[str, Callable[[], Awaitable[None]]]
+
+
+async def warm_start(
+    memory: Memory,
+    *,
+    log: Callable[[str], object] | None = None,
+    extra: Sequence[Step] = (),
+    turn: Callable[[], AbstractAsyncContextManager[bool]] | None = None,
+) -> WarmStart:
+    """Warm this process's services up (see the module), with the ``extra`` steps of the
+    layers above (the API's own requests) after the write path. ``turn``: held around the
+    steps that query the database (the API's processes take turns: ``server.start_group``;
+    the time waiting for it is ``turn``); it yields False when another process has already
+    run them (Neo4j holds the plans: this process runs its own code paths once). Never
+    raises but for cancellation."""
     report = WarmStart()
     offline = memory.llm is None
 
@@ -151,18 +186,29 @@ async def warm_start(memory: Memory, *, log: Callable[[str], object] | None = No
         await memory.embedder.embed([WARMUP_MESSAGE])  # as stored texts are
         await embed_queries(memory.embedder, [WARMUP_QUERY])  # as questions are
 
+    # The spaCy pipeline loads in a thread from the start, beside the embedder and the read
+    # statements (Neo4j's planning runs on another core); the write path waits for it.
+    loading = asyncio.ensure_future(asyncio.to_thread(load_nlp)) if offline else None
+
     async def spacy() -> None:
-        await asyncio.to_thread(load_nlp)
+        if loading is not None:
+            await loading
 
     sizes: list[tuple[str, int]] = []
 
+    # False once another process of the group has planned everything (``turn``): this one
+    # then only runs its own code paths once (a retrieve and a write per agent).
+    plans = [True]
+
     async def reads() -> None:
-        await warm_up(memory.retriever)
         sizes.extend(await agent_sizes(memory.executor))
-        cfg = memory.retriever.config
-        await warm_read_paths(memory.executor, cfg, sizes, questions=WARM_QUESTIONS)
-        # The served retriever itself, with the process's model, on agents that hold facts.
-        for agent in spread(sizes, 3):
+        if plans[0]:
+            await warm_up(memory.retriever)
+            cfg = memory.retriever.config
+            await warm_read_paths(memory.executor, cfg, sizes, questions=WARM_QUESTIONS)
+        # The served retriever itself, with the process's model, on agents that hold facts
+        # (one of each agent id size among them).
+        for agent in dict.fromkeys([*spread(sizes, 3 if plans[0] else 0), *by_id_size(sizes)]):
             with contextlib.suppress(GraphError):  # e.g. an agent of another embedder
                 await memory.retriever.retrieve(agent, WARMUP_QUERY)
 
@@ -171,25 +217,40 @@ async def warm_start(memory: Memory, *, log: Callable[[str], object] | None = No
         rolled_back = WritePipeline(
             RollbackExecutor(memory.executor), writer.embedder, None, writer.config
         )
-        # The empty agent, then the largest one: Neo4j keys a plan by its parameters' types too,
-        # and only an agent with entities and facts fills the rows of every statement.
-        await rolled_back.write(WARMUP_AGENT, WARMUP_MESSAGE, "Ana")
-        for agent in spread(sizes, 1):
-            # best effort: e.g. an agent of another embedder refuses this one's vectors
-            with contextlib.suppress(GraphError):
-                await rolled_back.write(agent, WARMUP_MESSAGE, "Ana")
+        # The empty agents, then the largest one of each id size: Neo4j keys a plan by its
+        # parameters' types and sizes too, and only an agent with entities and facts fills the
+        # rows of every statement.
+        for agent in [*WARMUP_AGENTS, *by_id_size(sizes)]:
+            for message in WARMUP_MESSAGES if plans[0] else WARMUP_MESSAGES[:1]:
+                # best effort: e.g. an agent of another embedder refuses this one's vectors
+                with contextlib.suppress(GraphError):
+                    await rolled_back.write(agent, message, "Ana")
 
     async def collector() -> None:
         gc.collect()
         gc.freeze()
 
-    steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [("embedder", embed)]
+    local: list[Step] = [("embedder", embed)]
+    database: list[Step] = [("read statements", reads)]
     if offline:
-        steps.append(("extractor", spacy))
-    steps.append(("read statements", reads))
-    if offline:
-        steps.append(("write path", writes))
-    steps.append(("collector", collector))
+        database += [("extractor", spacy), ("write path", writes)]
+    await _run_steps(local, report, log)
+    if turn is None:
+        await _run_steps([*database, *extra], report, log)
+    else:  # one process of the group at a time: the first plans, the others find it planned
+        started = time.perf_counter()
+        async with turn() as first:
+            report.seconds["turn"] = time.perf_counter() - started
+            plans[0] = first
+            await _run_steps([*database, *extra], report, log)
+    await _run_steps([("collector", collector)], report, log)
+    return report
+
+
+async def _run_steps(
+    steps: Sequence[Step], report: WarmStart, log: Callable[[str], object] | None
+) -> None:
+    """Run each step, timed into ``report``; a failing one is recorded and logged."""
     for name, step in steps:
         started = time.perf_counter()
         try:
@@ -199,4 +260,3 @@ async def warm_start(memory: Memory, *, log: Callable[[str], object] | None = No
             if log is not None:
                 log(f"warm-up step {name!r} failed (the first request does it instead): {exc}")
         report.seconds[name] = time.perf_counter() - started
-    return report

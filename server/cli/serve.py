@@ -18,14 +18,17 @@ interpreter on a loaded machine.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+from pathlib import Path
 from typing import Any
 
 import typer
 
 from server.settings import Settings, get_settings
+from server.start_group import alive
 
-__all__ = ["HEALTHCHECK_S", "default_workers", "register", "uvicorn_command"]
+__all__ = ["HEALTHCHECK_S", "default_workers", "group_dir", "register", "uvicorn_command"]
 
 # Seconds a worker may take to answer the supervisor's health check (uvicorn's default: 5).
 HEALTHCHECK_S = 30
@@ -61,11 +64,28 @@ def _serve(settings: Settings, workers: int = 1) -> None:
         "HIPPOGRAPH_API_PORT": str(settings.api_port),
         "HIPPOGRAPH_AUTH_DISABLED": "true" if settings.auth_disabled else "false",
         "HIPPOGRAPH_API_PROCESSES": str(processes),
+        # The workers warm up in turn and report ready together (server/start_group.py).
+        "HIPPOGRAPH_API_GROUP_DIR": str(group_dir(settings.home, os.getpid())),
     }
     command = uvicorn_command(settings, workers)
     sys.stdout.flush()
     sys.stderr.flush()
     os.execvpe(command[0], command, env)  # the supervisor replaces this process
+
+
+def group_dir(home: Path, supervisor: int) -> Path:
+    """A fresh start-up folder for the workers of the supervisor ``supervisor`` (this process,
+    which the supervisor replaces), under ``<home>/run``; the folders of supervisors that are
+    gone are removed."""
+    run = home / "run"
+    run.mkdir(parents=True, exist_ok=True)
+    for old in run.glob("api-*"):
+        pid = old.name.removeprefix("api-")
+        if not pid.isdigit() or int(pid) == supervisor or not alive(int(pid)):
+            shutil.rmtree(old, ignore_errors=True)
+    folder = run / f"api-{supervisor}"
+    folder.mkdir()
+    return folder
 
 
 def uvicorn_command(settings: Settings, workers: int) -> list[str]:

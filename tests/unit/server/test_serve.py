@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +29,7 @@ def test_one_process_bounds_websocket_frames_like_bodies(monkeypatch: pytest.Mon
 
 
 def test_several_processes_run_under_uvicorns_own_command_line(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     seen: dict[str, Any] = {}
 
@@ -36,7 +37,9 @@ def test_several_processes_run_under_uvicorns_own_command_line(
         seen.update(file=file, args=args, env=env)
 
     monkeypatch.setattr(os, "execvpe", execvpe)
-    serve._serve(Settings(auth_disabled=True, max_body_bytes=123_456, api_port=8123), 2)
+    serve._serve(
+        Settings(auth_disabled=True, max_body_bytes=123_456, api_port=8123, home=tmp_path), 2
+    )
     args = seen["args"]
     # The spawned workers' main module is uvicorn's, not the hippograph script (the CLI).
     assert seen["file"] == sys.executable and args[1:4] == [
@@ -51,6 +54,8 @@ def test_several_processes_run_under_uvicorns_own_command_line(
     assert int(option["--timeout-worker-healthcheck"]) >= 30  # uvicorn's 5 s killed slow starts
     assert seen["env"]["HIPPOGRAPH_API_PROCESSES"] == "2"
     assert seen["env"]["HIPPOGRAPH_AUTH_DISABLED"] == "true"
+    # the workers' shared start-up folder (they warm up in turn and report ready together)
+    assert Path(seen["env"]["HIPPOGRAPH_API_GROUP_DIR"]) == tmp_path / "run" / f"api-{os.getpid()}"
 
 
 def _paths(routes: list[BaseRoute]) -> set[str]:
