@@ -85,7 +85,10 @@ def normalize(text: str) -> str:
 
 def fold(text: str) -> str:
     """Accent-insensitive ``normalize`` (``Alias.norm``): "São Paulo" → "sao paulo"."""
-    decomposed = unicodedata.normalize("NFKD", normalize(text))
+    normalized = normalize(text)
+    if normalized.isascii():  # nothing to decompose (most texts: the per-character walk skipped)
+        return normalized
+    decomposed = unicodedata.normalize("NFKD", normalized)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 

@@ -180,25 +180,32 @@ def query_view(
     )
 
 
+@dataclass(frozen=True)
+class _Words:
+    """What the rows read of one text: its significant words cut as the keyword signal cuts
+    them, their consecutive pairs, and the folded text padded with spaces (for whole-name
+    matches)."""
+
+    stems: frozenset[str]
+    bigrams: frozenset[tuple[str, str]]
+    folded: str
+
+
 @lru_cache(maxsize=65_536)
+def _words(text: str) -> _Words:
+    """The text's :class:`_Words`, folded once (cached: the same facts come back retrieve after
+    retrieve)."""
+    folded = fold(text)
+    words = [w[:PREFIX_CHARS] for w in folded.split() if len(w) > 2 and w not in STOPWORDS]
+    return _Words(frozenset(words), frozenset(pairwise(words)), f" {folded} ")
+
+
 def _stems(text: str) -> frozenset[str]:
-    """The text's significant words cut as the keyword signal cuts them (cached: the same
-    facts come back retrieve after retrieve)."""
-    return frozenset(
-        w[:PREFIX_CHARS] for w in fold(text).split() if len(w) > 2 and w not in STOPWORDS
-    )
+    return _words(text).stems
 
 
-@lru_cache(maxsize=65_536)
 def _bigrams(text: str) -> frozenset[tuple[str, str]]:
-    """Consecutive significant words of the text, cut as ``_stems`` cuts them."""
-    words = [w[:PREFIX_CHARS] for w in fold(text).split() if len(w) > 2 and w not in STOPWORDS]
-    return frozenset(pairwise(words))
-
-
-@lru_cache(maxsize=65_536)
-def _folded(text: str) -> str:
-    return f" {fold(text)} "
+    return _words(text).bigrams
 
 
 @dataclass
@@ -335,8 +342,9 @@ def _candidate_row(c: Candidate, pool: _PoolView) -> tuple[float, ...]:
     ``_OWN_COLUMNS`` order."""
     q = pool.query
     item = c.item
-    shared = q.stems & _stems(c.text)
-    folded = _folded(c.text)
+    words = _words(c.text)
+    shared = q.stems & words.stems
+    folded = words.folded
     mentions = sum(1 for n in q.names if f" {n} " in folded)
     language = language_of(item)
     match = 0.5 if not language or not q.language else float(language == q.language)
@@ -367,7 +375,7 @@ def _candidate_row(c: Candidate, pool: _PoolView) -> tuple[float, ...]:
         mentions / len(q.names) if q.names else 0.0,
         subject,
         float(bool(getattr(item, "superseded", False))),
-        len(q.bigrams & _bigrams(c.text)) / len(q.bigrams) if q.bigrams else 0.0,
+        len(q.bigrams & words.bigrams) / len(q.bigrams) if q.bigrams else 0.0,
     )
 
 
@@ -402,8 +410,10 @@ def _pool_columns(
     cos_rank = np.argsort(np.argsort(-adjusted, kind="stable"), kind="stable") + 1.0
     bm_rank = np.argsort(np.argsort(-bm25, kind="stable"), kind="stable") + 1.0
     rrf = 1.0 / (60.0 + cos_rank) + np.where(bm25 > 0, 1.0 / (60.0 + bm_rank), 0.0)
-    session_cosine, session_candidates = _sessions(candidates, adjusted, True)
-    session_fact_cosine, session_facts = _sessions(candidates, adjusted, False)
+    times = np.array([_when(c) for c in candidates])
+    turns = np.array([c.is_turn for c in candidates])
+    session_cosine, session_candidates = _sessions(times, turns, adjusted)
+    session_fact_cosine, session_facts = _sessions(times, ~turns, adjusted)
     return {
         "rrf": rrf * 30.0,
         "session_cosine": session_cosine,
@@ -433,13 +443,12 @@ def _when(c: Candidate) -> float:
 
 
 def _sessions(
-    candidates: Sequence[Candidate], adjusted: np.ndarray, of_turns: bool
+    times: np.ndarray, kind: np.ndarray, adjusted: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per candidate, the best cosine of the *other* candidate turns (``of_turns``, else
-    facts) said or dated within ``SESSION_S`` of it (the same conversation session), and how
-    many there are (log1p): what was said around a relevant item is often relevant too."""
-    times = np.array([_when(c) for c in candidates])
-    kind = np.array([c.is_turn == of_turns for c in candidates])
+    """Per candidate (said or dated at ``times``), the best cosine of the *other* candidates
+    of ``kind`` (turns, or facts) within ``SESSION_S`` of it (the same conversation session),
+    and how many there are (log1p): what was said around a relevant item is often relevant
+    too."""
     near = np.abs(times[:, None] - times[None, :]) <= SESSION_S  # NaN compares False
     near &= kind[None, :]
     np.fill_diagonal(near, False)
