@@ -196,7 +196,7 @@ class E5Embedder:
 
     Each distinct text of a call is computed once; short texts (entity names, the speaker) are
     remembered in a bounded cache, as :class:`MiniLMEmbedder` does; the rest goes to the engine
-    in calls of about :data:`CALL_CHARS` characters (:meth:`_calls`).
+    in calls of ``batch_size`` texts (it packs a call's texts into one pass, without padding).
 
     The engine is not re-entrant: calls are serialised and run in a worker thread. Its
     OpenMP threads are set with ``threads`` (the engine reads ``OMP_NUM_THREADS``, which it
@@ -222,11 +222,6 @@ class E5Embedder:
 
     CACHED_CHARS = 64  # texts up to this length (names) are cached, as MiniLM's are
     CACHE_SIZE = 4096  # entries per prefix (float32 vectors: ~1.5 kB each)
-    # Texts go to the engine in calls of about this many characters (~100 tokens): it packs a
-    # call's texts into one pass, and its CPU per token grows with the tokens of a pass (150
-    # Pirá sentences: 7.6-7.8 s in calls of this size, 8.2 in calls of 32, 7.9-8.4 one at a
-    # time; the vectors are the same bit for bit).
-    CALL_CHARS = 400
 
     def __init__(
         self, variant: str = "original", *, batch_size: int = 32, threads: int = 1
@@ -252,8 +247,7 @@ class E5Embedder:
         self.computed = 0  # texts run through the model (not answered from the cache)
 
     def _encode(self, texts: Sequence[str], is_query: bool) -> list[list[float]]:
-        """Each distinct text once, short ones from the cache, the rest in calls of about
-        :data:`CALL_CHARS` characters."""
+        """Each distinct text once, short ones from the cache, the rest computed."""
         out: list[list[float] | None] = [None] * len(texts)
         todo: dict[str, list[int]] = {}  # text → positions
         with self._cache_lock:
@@ -280,27 +274,15 @@ class E5Embedder:
         """Vectors from the engine, normalised."""
         self.computed += len(texts)
         out: list[list[float]] = []
-        for chunk in self._calls([t if t and t.strip() else " " for t in texts]):
+        clean = [t if t and t.strip() else " " for t in texts]
+        for start in range(0, len(clean), self._batch):
+            chunk = clean[start : start + self._batch]
             with self._lock:
                 vecs = np.asarray(self._model.encode(chunk, is_query), dtype=np.float64)
             vecs = vecs.reshape(len(chunk), self.dimensions)
             vecs /= np.clip(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12, None)
             out.extend(v.tolist() for v in vecs)
         return out
-
-    def _calls(self, texts: list[str]) -> list[list[str]]:
-        """Consecutive texts grouped into calls of at most :data:`CALL_CHARS` characters (a
-        longer text alone) and ``batch_size`` texts (pure)."""
-        calls: list[list[str]] = []
-        size = 0
-        for text in texts:
-            if calls and size + len(text) <= self.CALL_CHARS and len(calls[-1]) < self._batch:
-                calls[-1].append(text)
-                size += len(text)
-            else:
-                calls.append([text])
-                size = len(text)
-        return calls
 
     def clear_cache(self) -> None:
         """Drop every cached vector (an erase calls it: the vectors stood for erased text)."""

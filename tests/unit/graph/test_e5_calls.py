@@ -1,6 +1,6 @@
 """The e5 embedder's calls to its engine (graph/providers/embedders.py): each distinct text once,
-short texts from a cache, the rest in calls of about ``CALL_CHARS`` characters; the vectors are
-what one text at a time would give. A fake engine stands in for the model (no weights loaded)."""
+short texts from a cache, the rest in calls of ``batch_size`` texts; the vectors are what one
+text at a time would give. A fake engine stands in for the model (no weights loaded)."""
 
 from __future__ import annotations
 
@@ -63,13 +63,8 @@ def test_each_distinct_text_is_computed_once_and_names_are_cached() -> None:
     assert all(engine.calls)
 
 
-def test_texts_go_to_the_engine_in_calls_of_about_call_chars() -> None:
-    e5, _ = embedder()
-    size = E5Embedder.CALL_CHARS
-    texts = ["a" * (size // 2), "b" * (size // 2), "c" * 10, "d" * (size + 5), "e" * 3]
-    calls = e5._calls(texts)
-    assert calls == [texts[:2], [texts[2]], [texts[3]], [texts[4]]]
-    assert [t for call in calls for t in call] == texts  # order kept
-    many = [f"n{i}" for i in range(70)]
-    assert [len(c) for c in e5._calls(many)] == [32, 32, 6]  # at most batch_size texts
-    assert e5._calls([]) == []
+def test_texts_go_to_the_engine_in_calls_of_batch_size() -> None:
+    e5, engine = embedder()
+    texts = [f"a sentence of its own, number {i}" for i in range(70)]
+    assert e5.embed_sync(texts) == one_by_one(texts, False)
+    assert [len(call) for call in engine.calls] == [32, 32, 6]
