@@ -61,6 +61,9 @@ def test_every_candidate_gets_a_row_in_the_vocabulary_order() -> None:
     assert col["agent_facts"][0] == pytest.approx(np.log1p(120))
     # the turn said within the session of each fact: both facts are a day old, like the turn
     assert list(col["session_candidates"]) == pytest.approx([np.log1p(1)] * 2 + [0.0])
+    # pool columns: one value for every candidate, the mean of the candidates' own
+    assert set(col["pool_language_match"]) == {col["language_match"].mean()}
+    assert set(col["pool_keyword"]) == {col["found_keyword"].mean()}
 
 
 def test_question_words_in_english_and_portuguese() -> None:

@@ -116,6 +116,10 @@ FEATURES: tuple[str, ...] = (
     "phrase_coverage",
     "session_fact_cosine",
     "session_facts",
+    # how far the pool's own signals can be trusted: the share of candidates in the question's
+    # language (keyword signals find little across languages) and found by keyword
+    "pool_language_match",
+    "pool_keyword",
 )
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 # Rank features of a candidate the signal did not find: the last place of any pool.
@@ -476,6 +480,8 @@ def feature_table(
     own = np.asarray([_candidate_row(c, pool) for c in candidates], dtype=float)
     for j, name in enumerate(_OWN_COLUMNS):
         columns[name] = own[:, j]
+    columns["pool_language_match"] = np.full(len(candidates), columns["language_match"].mean())
+    columns["pool_keyword"] = np.full(len(candidates), columns["found_keyword"].mean())
     turns = sum(c.is_turn for c in candidates)
     for name, value in _query_columns(q, len(candidates), turns).items():
         columns[name] = np.full(len(candidates), value)
