@@ -303,8 +303,8 @@ ABLATIONS: dict[str, tuple[str, ...]] = {
         "graph", "hops", "found_graph", "activation", "relation", "entity_mentions",
         "entity_share", "subject_named", "query_entities",
     ),
-    "keyword": ("bm25", "bm25_rank", "keyword_coverage", "keyword_coverage_idf", "found_keyword", "rrf", "phrase_coverage"),
-    "session": ("session_cosine", "session_candidates"),
+    "keyword": ("bm25", "bm25_rank", "keyword_coverage", "keyword_coverage_idf", "found_keyword", "rrf", "phrase_coverage", "pool_keyword"),
+    "session": ("session_cosine", "session_candidates", "session_fact_cosine", "session_facts"),
     "provenance partners": ("source_cosine", "source_formula"),
     "the formula": ("formula", "formula_rank", "formula_gap"),
 }  # fmt: skip
@@ -468,7 +468,12 @@ def ablate(data: Data, args: argparse.Namespace, base: dict[str, Any]) -> None:
     keys = sorted(base)
     print("| features off | " + " | ".join(keys) + " |")
     print("|---|" + "---|" * len(keys))
-    for label, names in ABLATIONS.items():
+    chosen = (
+        ABLATIONS
+        if args.ablate == "all"
+        else {label: ABLATIONS[label] for label in args.ablate.split(",")}
+    )
+    for label, names in chosen.items():
         cut = [data.features.index(n) for n in names if n in data.features]
         saved = data.x[:, cut].copy()
         data.x[:, cut] = 0.0
@@ -550,7 +555,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--models", default="linear,lambdamart", help="which models to cross-validate"
     )
     parser.add_argument(
-        "--ablate", action="store_true", help="also each feature group off in turn (--model)"
+        "--ablate",
+        nargs="?",
+        const="all",
+        default=None,
+        help="also each feature group off in turn (--model); a comma list of groups: those only",
     )
     parser.add_argument(
         "--drop",
@@ -565,6 +574,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args.only = args.only.split(",") if args.only else None
     args.models = tuple(m for m in args.models.split(",") if m)
     args.drop = tuple(d for d in args.drop.split(",") if d)
+    unknown = [g for g in (args.ablate or "all").split(",") if g != "all" and g not in ABLATIONS]
+    if unknown:
+        parser.error(f"unknown feature group {unknown[0]!r} (one of {', '.join(ABLATIONS)})")
     return args
 
 
