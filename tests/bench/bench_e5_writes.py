@@ -37,17 +37,7 @@ class PlainE5(E5Embedder):
     """Every text to the engine, in calls of ``batch_size`` texts, nothing cached."""
 
     def _encode(self, texts: Sequence[str], is_query: bool) -> list[list[float]]:
-        clean = [t if t and t.strip() else " " for t in texts]
-        self.computed += len(clean)
-        out: list[list[float]] = []
-        for start in range(0, len(clean), self._batch):
-            chunk = clean[start : start + self._batch]
-            with self._lock:
-                vecs = np.asarray(self._model.encode(chunk, is_query), dtype=np.float64)
-            vecs = vecs.reshape(len(chunk), self.dimensions)
-            vecs /= np.clip(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12, None)
-            out.extend(v.tolist() for v in vecs)
-        return out
+        return self._compute(list(texts), is_query)  # the engine's calls, no dedup, no cache
 
 
 def timed_engine(e5: E5Embedder, counts: dict[str, float]) -> None:
