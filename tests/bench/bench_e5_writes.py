@@ -20,8 +20,6 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from graph.agent_deletion import delete_agent
 from graph.executor import Executor, connect
 from graph.memory.write import WritePipeline
