@@ -231,7 +231,11 @@ def linear_scores(model: dict[str, Any], x: np.ndarray) -> np.ndarray:
     return ((x - mean) / scale) @ w
 
 
-def lambdamart(data: Data, train: list[int], weights: np.ndarray, rounds: int = ROUNDS) -> Any:
+def lambdamart(
+    data: Data, train: list[int], weights: np.ndarray, rounds: int = ROUNDS, base: float = 0.0
+) -> Any:
+    """LambdaMART's trees; with ``base`` > 0 they are boosted from ``base·formula`` (LightGBM's
+    init score) rather than from zero, so they learn the formula's corrections."""
     import lightgbm as lgb
 
     idx = np.concatenate([np.arange(data.starts[i], data.starts[i + 1]) for i in train])
@@ -245,6 +249,7 @@ def lambdamart(data: Data, train: list[int], weights: np.ndarray, rounds: int = 
         group=sizes,
         weight=row_weights,
         feature_name=list(data.features),
+        init_score=base * data.x[idx, data.features.index("formula")] if base else None,
     )
     return lgb.train(LGB_PARAMS, dataset, num_boost_round=rounds)
 
@@ -327,6 +332,7 @@ def cross_validate(
     rounds: int,
     l2: float = 1.0,
     models: Sequence[str] = ("linear", "lambdamart"),
+    base: float = 0.0,
 ) -> dict[str, np.ndarray]:
     """Held-out scores of every row for the formula and the ``models`` (linear, LambdaMART)."""
     locomo_groups = sorted({m["group"] for m in data.meta if family(m["bench"]) == "locomo"})
@@ -350,8 +356,8 @@ def cross_validate(
             linear = softmax_linear(data, train, weights, l2)
             out["linear"][rows] = linear_scores(linear, data.x[rows])
         if "lambdamart" in models:
-            booster = lambdamart(data, train, weights, rounds)
-            out["lambdamart"][rows] = booster.predict(data.x[rows])
+            booster = lambdamart(data, train, weights, rounds, base)
+            out["lambdamart"][rows] = booster.predict(data.x[rows]) + base * data.x[rows, formula_col]
         print(
             f"fold {f + 1}/{folds}: {len(train)} lists to train, {len(test)} held out ({time.perf_counter() - t:.0f} s)",
             flush=True,
@@ -426,6 +432,7 @@ def shipped_document(
     power: float,
     rounds: int,
     cv: dict[str, Any],
+    base: float = 0.0,
 ) -> dict[str, Any]:
     weights = list_weights(data, power)
     everything = list(range(data.lists))
@@ -442,8 +449,10 @@ def shipped_document(
         doc["linear"] = softmax_linear(data, everything, weights)
     else:
         doc["trees"] = trees_document(
-            lambdamart(data, everything, weights, rounds), list(data.features)
+            lambdamart(data, everything, weights, rounds, base), list(data.features)
         )
+        if base:  # the trees' starting point: base·formula, as a linear term beside them
+            doc["linear"] = {"features": ["formula"], "weights": [base], "bias": 0.0}
     benches = sorted({m["bench"] for m in data.meta})
     doc["trained"] = {
         "at": datetime.now(UTC).strftime("%Y-%m-%d"),
@@ -452,6 +461,7 @@ def shipped_document(
         "rows": len(data.x),
         "benchmarks": benches,
         "list_weight_power": power,
+        "formula_base": base if kind != "linear" else None,
         "rounds": rounds if kind != "linear" else None,
         "params": {k: v for k, v in LGB_PARAMS.items() if k not in ("verbose", "num_threads")}
         if kind != "linear"
@@ -479,7 +489,7 @@ def ablate(data: Data, args: argparse.Namespace, base: dict[str, Any]) -> None:
         data.x[:, cut] = 0.0
         try:
             scores = cross_validate(
-                data, args.folds, args.power, args.rounds, args.l2, (args.model,)
+                data, args.folds, args.power, args.rounds, args.l2, (args.model,), args.base
             )
         finally:
             data.x[:, cut] = saved
@@ -501,7 +511,9 @@ def main(args: argparse.Namespace) -> None:
         f"{data.lists} lists, {len(data.x)} rows, {len(data.features)} features; {args.folds} folds",
         flush=True,
     )
-    scores = cross_validate(data, args.folds, args.power, args.rounds, args.l2, args.models)
+    scores = cross_validate(
+        data, args.folds, args.power, args.rounds, args.l2, args.models, args.base
+    )
     result = table(data, scores)
     print_table(result)
     if args.ablate:
@@ -519,7 +531,7 @@ def main(args: argparse.Namespace) -> None:
         Path(args.json).write_text(json.dumps({"table": result, "summary": summary}, indent=1))
     if args.write:
         doc = shipped_document(
-            data, args.model, scores[args.model], args.power, args.rounds, summary
+            data, args.model, scores[args.model], args.power, args.rounds, summary, args.base
         )
         Path(args.write).write_text(json.dumps(doc, separators=(",", ":")) + "\n")
         size = Path(args.write).stat().st_size
@@ -549,6 +561,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=[],
         metavar="NAME=VALUE",
         help="a LightGBM parameter over the defaults (e.g. num_leaves=7)",
+    )
+    parser.add_argument(
+        "--base",
+        type=float,
+        default=0.0,
+        help="boost LambdaMART's trees from base·formula instead of zero (0: from zero)",
     )
     parser.add_argument("--l2", type=float, default=1.0, help="the linear model's L2 penalty")
     parser.add_argument(

@@ -4,7 +4,10 @@ recall."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
+import pytest
 
 from tests.bench.rank_train import components, recall_at, returned
 
@@ -47,3 +50,41 @@ def test_recall_counts_items_for_locomo_and_distinct_passages_for_passage_benchm
     # the second item repeats passage 5: k counts distinct passages, so 9 is still within 3
     assert recall_at(np.asarray([0, 1, 2, 3]), passages, 3) == 1.0
     assert recall_at(np.asarray([0, 1, 2, 3]), passages, 2) == 0.5
+
+
+def _data(rng: np.random.Generator, lists: int = 30, size: int = 20):
+    from tests.bench.rank_train import Data
+
+    x = rng.normal(size=(lists * size, 3))
+    y = ((x[:, 0] + 0.8 * x[:, 1] + rng.normal(scale=0.5, size=len(x))) > 1.0) * 1.0
+    meta = [
+        {"bench": "pira", "direction": "en→en", "group": f"pira:{i}", "gold": [str(i)]}
+        for i in range(lists)
+    ]
+    starts = np.arange(0, lists * size + 1, size)
+    return Data(["formula", "cosine", "bm25"], x, y, starts, meta)
+
+
+def test_trees_boosted_from_the_formula_ship_with_the_formula_as_their_starting_point() -> None:
+    pytest.importorskip("lightgbm")
+    from graph.memory.read.ranker.model import parse_model
+    from tests.bench.rank_train import LGB_PARAMS, lambdamart, shipped_document
+
+    rng = np.random.default_rng(5)
+    data = _data(rng)
+    params = dict(LGB_PARAMS)
+    LGB_PARAMS.update(min_data_in_leaf=5, num_leaves=3, num_threads=1)
+    try:
+        weights = np.ones(data.lists)
+        booster = lambdamart(data, list(range(data.lists)), weights, rounds=10, base=4.0)
+        oof = booster.predict(data.x) + 4.0 * data.x[:, 0]
+        doc = shipped_document(data, "lambdamart", oof, 0.5, 10, {}, base=4.0)
+    finally:
+        LGB_PARAMS.clear()
+        LGB_PARAMS.update(params)
+    model = parse_model(json.loads(json.dumps(doc)))
+    scored = model.score(data.x)
+    # the same scores as the trees plus 4·formula, and the formula's share credited to it
+    assert scored.raw == pytest.approx(oof, abs=1e-9)
+    assert scored.bias + scored.contributions.sum(axis=1) == pytest.approx(scored.raw)
+    assert doc["trained"]["formula_base"] == 4.0
