@@ -357,7 +357,9 @@ def cross_validate(
             out["linear"][rows] = linear_scores(linear, data.x[rows])
         if "lambdamart" in models:
             booster = lambdamart(data, train, weights, rounds, base)
-            out["lambdamart"][rows] = booster.predict(data.x[rows]) + base * data.x[rows, formula_col]
+            out["lambdamart"][rows] = (
+                booster.predict(data.x[rows]) + base * data.x[rows, formula_col]
+            )
         print(
             f"fold {f + 1}/{folds}: {len(train)} lists to train, {len(test)} held out ({time.perf_counter() - t:.0f} s)",
             flush=True,
