@@ -407,6 +407,25 @@ def print_table(result: dict[str, dict[str, dict[str, float]]]) -> None:
             f"**{v:.3f}**" if v == best and i > 0 else f"{v:.3f}" for i, v in enumerate(values)
         ]
         print(f"| {key} | {k} | {n} | {' | '.join(shown)} | {cells['pool']['mean']:.3f} |")
+    means = overall(result)
+    shown = [f"{means.get(r, float('nan')):.3f}" for r in RANKERS]
+    print(f"| every benchmark and direction, equally | | | {' | '.join(shown)} | |")
+
+
+def overall(result: dict[str, dict[str, dict[str, float]]]) -> dict[str, float]:
+    """Each ranker's main recall averaged over the benchmark and direction rows (LoCoMo's
+    categories aside), each row weighing the same: the one figure models are chosen by."""
+    rows = [key for key in result if " · " not in key]
+    means = {}
+    for r in RANKERS:
+        values = [
+            result[key][f"{r} R@{MAIN_K[family(key.split(' ')[0])]}"]["mean"]
+            for key in rows
+            if f"{r} R@{MAIN_K[family(key.split(' ')[0])]}" in result[key]
+        ]
+        if len(values) == len(rows):
+            means[r] = float(np.mean(values))
+    return means
 
 
 # ---------------------------------------------------------------- the shipped model
@@ -530,7 +549,9 @@ def main(args: argparse.Namespace) -> None:
         for key, cells in result.items()
     }
     if args.json:
-        Path(args.json).write_text(json.dumps({"table": result, "summary": summary}, indent=1))
+        Path(args.json).write_text(
+            json.dumps({"table": result, "summary": summary, "overall": overall(result)}, indent=1)
+        )
     if args.write:
         doc = shipped_document(
             data, args.model, scores[args.model], args.power, args.rounds, summary, args.base
