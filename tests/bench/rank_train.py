@@ -18,6 +18,7 @@ it, calibrated on the held-out scores (``sigmoid(a·raw + b)``), as the shipped 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import time
@@ -67,9 +68,15 @@ class Data:
     label: np.ndarray  # (rows,) 1 when the candidate holds evidence
     starts: np.ndarray  # (lists + 1,) row offsets
     meta: list[dict[str, Any]]  # per list: bench, direction, group, units, gold, vector
+    trained: np.ndarray | None = None  # (rows,) bool: the rows models train on (None: all)
 
     def rows(self, i: int) -> slice:
         return slice(int(self.starts[i]), int(self.starts[i + 1]))
+
+    def training_rows(self, i: int) -> np.ndarray:
+        """List ``i``'s rows that models train on."""
+        rows = np.arange(self.starts[i], self.starts[i + 1])
+        return rows if self.trained is None else rows[self.trained[rows]]
 
     @property
     def lists(self) -> int:
@@ -130,7 +137,30 @@ def select_features(data: Data, drop: Sequence[str]) -> Data:
     baseline's order)."""
     keep = [i for i, f in enumerate(data.features) if f not in drop or f == "formula"]
     features = [data.features[i] for i in keep]
-    return Data(features, data.x[:, keep], data.label, data.starts, data.meta)
+    return Data(features, data.x[:, keep], data.label, data.starts, data.meta, data.trained)
+
+
+def without_redundant_positives(data: Data) -> Data:
+    """``data`` training on a list's first candidate of each piece of evidence only: walking a
+    list in the formula's order, a relevant candidate whose evidence units (turns, passages)
+    are all held by a relevant candidate before it is left out of training (neither relevant
+    nor not). The benchmarks count evidence found, not candidates: a passage's fifth sentence,
+    often unrelated to the question, is not what a model should learn to put first. The
+    held-out figures still read every candidate."""
+    trained = np.ones(len(data.x), dtype=bool)
+    formula = data.x[:, data.features.index("formula")]
+    for i, m in enumerate(data.meta):
+        start = int(data.starts[i])
+        rows = np.arange(start, int(data.starts[i + 1]))
+        covered: set[str] = set()
+        for row in rows[np.argsort(-formula[rows], kind="stable")]:
+            units = set(m["units"][row - start])
+            if not units:
+                continue
+            if units <= covered:
+                trained[row] = False
+            covered |= units
+    return dataclasses.replace(data, trained=trained)
 
 
 def fold_of(group: str, folds: int, locomo_groups: list[str]) -> int:
@@ -192,8 +222,9 @@ def softmax_linear(
     """A linear model trained listwise: per list, −log of the softmax mass on its relevant
     candidates, plus an L2 penalty; features standardised on the training rows."""
     kept = [i for i in train if data.label[data.rows(i)].any()]
-    idx = np.concatenate([np.arange(data.starts[i], data.starts[i + 1]) for i in kept])
-    sizes = np.asarray([data.starts[i + 1] - data.starts[i] for i in kept])
+    parts = [data.training_rows(i) for i in kept]
+    idx = np.concatenate(parts)
+    sizes = np.asarray([len(p) for p in parts])
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     owner = np.repeat(np.arange(len(kept)), sizes)
     list_w = weights[kept]
@@ -231,15 +262,12 @@ def linear_scores(model: dict[str, Any], x: np.ndarray) -> np.ndarray:
     return ((x - mean) / scale) @ w
 
 
-def lambdamart(
-    data: Data, train: list[int], weights: np.ndarray, rounds: int = ROUNDS, base: float = 0.0
-) -> Any:
-    """LambdaMART's trees; with ``base`` > 0 they are boosted from ``base·formula`` (LightGBM's
-    init score) rather than from zero, so they learn the formula's corrections."""
+def lambdamart(data: Data, train: list[int], weights: np.ndarray, rounds: int = ROUNDS) -> Any:
     import lightgbm as lgb
 
-    idx = np.concatenate([np.arange(data.starts[i], data.starts[i + 1]) for i in train])
-    sizes = [int(data.starts[i + 1] - data.starts[i]) for i in train]
+    parts = [data.training_rows(i) for i in train]
+    idx = np.concatenate(parts)
+    sizes = [len(p) for p in parts]
     row_weights = np.concatenate(
         [np.full(s, weights[i]) for i, s in zip(train, sizes, strict=True)]
     )
@@ -249,7 +277,6 @@ def lambdamart(
         group=sizes,
         weight=row_weights,
         feature_name=list(data.features),
-        init_score=base * data.x[idx, data.features.index("formula")] if base else None,
     )
     return lgb.train(LGB_PARAMS, dataset, num_boost_round=rounds)
 
@@ -332,7 +359,6 @@ def cross_validate(
     rounds: int,
     l2: float = 1.0,
     models: Sequence[str] = ("linear", "lambdamart"),
-    base: float = 0.0,
 ) -> dict[str, np.ndarray]:
     """Held-out scores of every row for the formula and the ``models`` (linear, LambdaMART)."""
     locomo_groups = sorted({m["group"] for m in data.meta if family(m["bench"]) == "locomo"})
@@ -356,10 +382,8 @@ def cross_validate(
             linear = softmax_linear(data, train, weights, l2)
             out["linear"][rows] = linear_scores(linear, data.x[rows])
         if "lambdamart" in models:
-            booster = lambdamart(data, train, weights, rounds, base)
-            out["lambdamart"][rows] = (
-                booster.predict(data.x[rows]) + base * data.x[rows, formula_col]
-            )
+            booster = lambdamart(data, train, weights, rounds)
+            out["lambdamart"][rows] = booster.predict(data.x[rows])
         print(
             f"fold {f + 1}/{folds}: {len(train)} lists to train, {len(test)} held out ({time.perf_counter() - t:.0f} s)",
             flush=True,
@@ -453,7 +477,6 @@ def shipped_document(
     power: float,
     rounds: int,
     cv: dict[str, Any],
-    base: float = 0.0,
 ) -> dict[str, Any]:
     weights = list_weights(data, power)
     everything = list(range(data.lists))
@@ -470,10 +493,8 @@ def shipped_document(
         doc["linear"] = softmax_linear(data, everything, weights)
     else:
         doc["trees"] = trees_document(
-            lambdamart(data, everything, weights, rounds, base), list(data.features)
+            lambdamart(data, everything, weights, rounds), list(data.features)
         )
-        if base:  # the trees' starting point: base·formula, as a linear term beside them
-            doc["linear"] = {"features": ["formula"], "weights": [base], "bias": 0.0}
     benches = sorted({m["bench"] for m in data.meta})
     doc["trained"] = {
         "at": datetime.now(UTC).strftime("%Y-%m-%d"),
@@ -482,7 +503,7 @@ def shipped_document(
         "rows": len(data.x),
         "benchmarks": benches,
         "list_weight_power": power,
-        "formula_base": base if kind != "linear" else None,
+        "redundant_positives": "trained as relevant" if data.trained is None else "left out",
         "rounds": rounds if kind != "linear" else None,
         "params": {k: v for k, v in LGB_PARAMS.items() if k not in ("verbose", "num_threads")}
         if kind != "linear"
@@ -510,7 +531,7 @@ def ablate(data: Data, args: argparse.Namespace, base: dict[str, Any]) -> None:
         data.x[:, cut] = 0.0
         try:
             scores = cross_validate(
-                data, args.folds, args.power, args.rounds, args.l2, (args.model,), args.base
+                data, args.folds, args.power, args.rounds, args.l2, (args.model,)
             )
         finally:
             data.x[:, cut] = saved
@@ -528,17 +549,16 @@ def ablate(data: Data, args: argparse.Namespace, base: dict[str, Any]) -> None:
 
 def main(args: argparse.Namespace) -> None:
     data = select_features(load(Path(args.data), args.only), args.drop)
+    if args.redundant == "drop":
+        data = without_redundant_positives(data)
+        print(f"{int((~data.trained).sum())} redundant relevant rows left out of training")
     print(
         f"{data.lists} lists, {len(data.x)} rows, {len(data.features)} features; {args.folds} folds",
         flush=True,
     )
-    scores = cross_validate(
-        data, args.folds, args.power, args.rounds, args.l2, args.models, args.base
-    )
+    scores = cross_validate(data, args.folds, args.power, args.rounds, args.l2, args.models)
     result = table(data, scores)
     print_table(result)
-    if args.ablate:
-        ablate(data, args, result)
     summary = {
         key: {
             r: round(cells[f"{r} R@{MAIN_K[family(key.split(' ')[0])]}"]["mean"], 4)
@@ -554,11 +574,13 @@ def main(args: argparse.Namespace) -> None:
         )
     if args.write:
         doc = shipped_document(
-            data, args.model, scores[args.model], args.power, args.rounds, summary, args.base
+            data, args.model, scores[args.model], args.power, args.rounds, summary
         )
         Path(args.write).write_text(json.dumps(doc, separators=(",", ":")) + "\n")
         size = Path(args.write).stat().st_size
         print(f"wrote {args.write} ({args.model}, {size / 1024:.0f} KB)")
+    if args.ablate:
+        ablate(data, args, result)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -586,10 +608,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="a LightGBM parameter over the defaults (e.g. num_leaves=7)",
     )
     parser.add_argument(
-        "--base",
-        type=float,
-        default=0.0,
-        help="boost LambdaMART's trees from base·formula instead of zero (0: from zero)",
+        "--redundant",
+        choices=("drop", "keep"),
+        default="keep",
+        help="relevant candidates whose evidence an earlier one (formula order) already holds: "
+        "left out of training (drop) or trained on as relevant (keep)",
     )
     parser.add_argument("--l2", type=float, default=1.0, help="the linear model's L2 penalty")
     parser.add_argument(

@@ -65,7 +65,7 @@ def _data(rng: np.random.Generator, lists: int = 30, size: int = 20):
     return Data(["formula", "cosine", "bm25"], x, y, starts, meta)
 
 
-def test_trees_boosted_from_the_formula_ship_with_the_formula_as_their_starting_point() -> None:
+def test_the_shipped_document_scores_as_the_trained_trees_and_records_how_it_was_trained() -> None:
     pytest.importorskip("lightgbm")
     from graph.memory.read.ranker.model import parse_model
     from tests.bench.rank_train import LGB_PARAMS, lambdamart, shipped_document
@@ -75,16 +75,36 @@ def test_trees_boosted_from_the_formula_ship_with_the_formula_as_their_starting_
     params = dict(LGB_PARAMS)
     LGB_PARAMS.update(min_data_in_leaf=5, num_leaves=3, num_threads=1)
     try:
-        weights = np.ones(data.lists)
-        booster = lambdamart(data, list(range(data.lists)), weights, rounds=10, base=4.0)
-        oof = booster.predict(data.x) + 4.0 * data.x[:, 0]
-        doc = shipped_document(data, "lambdamart", oof, 0.5, 10, {}, base=4.0)
+        booster = lambdamart(data, list(range(data.lists)), np.ones(data.lists), rounds=10)
+        oof = booster.predict(data.x)
+        doc = shipped_document(data, "lambdamart", oof, 0.5, 10, {})
     finally:
         LGB_PARAMS.clear()
         LGB_PARAMS.update(params)
     model = parse_model(json.loads(json.dumps(doc)))
     scored = model.score(data.x)
-    # the same scores as the trees plus 4·formula, and the formula's share credited to it
     assert scored.raw == pytest.approx(oof, abs=1e-9)
     assert scored.bias + scored.contributions.sum(axis=1) == pytest.approx(scored.raw)
-    assert doc["trained"]["formula_base"] == 4.0
+    assert doc["trained"]["rounds"] == 10
+    assert doc["trained"]["redundant_positives"] == "trained as relevant"
+
+
+def test_only_the_first_candidate_of_each_piece_of_evidence_is_trained_on() -> None:
+    from tests.bench.rank_train import Data, without_redundant_positives
+
+    # formula order: rows 1, 0, 3, 2, 4 (one list)
+    x = np.asarray([[0.8], [0.9], [0.5], [0.7], [0.1]])
+    meta = [
+        {
+            "bench": "pira",
+            "direction": "en→en",
+            "group": "pira:1",
+            "gold": ["7", "8"],
+            "units": [["7"], ["7"], ["7", "8"], [], ["8"]],
+        }
+    ]
+    data = Data(["formula"], x, np.asarray([1.0, 1, 1, 0, 1]), np.asarray([0, 5]), meta)
+    pruned = without_redundant_positives(data)
+    # row 0 repeats passage 7 after row 1; row 2 brings 8 (kept); row 4 repeats 8 after row 2
+    assert pruned.trained.tolist() == [False, True, True, True, False]
+    assert pruned.training_rows(0).tolist() == [1, 2, 3]
