@@ -24,6 +24,7 @@ fi
 # start, one run each: x10 237 s, x30 207 s, x100 212 s; docs/benchmarks.md).
 # C2 stays on: C1 alone cost more (268 s; its code is slower), and Lucene computes vector
 # distances with the Vector API only with it. scripts/test.sh and scripts/test-line-2026.sh
-# start their servers with it (JAVA_TOOL_OPTIONS); `make run`'s server never gets it.
+# start their servers with it (JAVA_TOOL_OPTIONS); every local server gets the same thresholds
+# by default (setting neo4j_late_c2, graph/runtime/local_neo4j.py LATE_C2).
 HIPPOGRAPH_TEST_JIT="-XX:Tier4InvocationThreshold=150000 -XX:Tier4MinInvocationThreshold=18000"
 HIPPOGRAPH_TEST_JIT+=" -XX:Tier4CompileThreshold=450000 -XX:Tier4BackEdgeThreshold=1200000"

@@ -30,6 +30,7 @@ def local_neo4j(settings: Settings | None = None) -> LocalNeo4j:
             start_timeout_s=s.neo4j_start_timeout_s,
             vector_merge_factor=s.neo4j_vector_merge_factor,
             min_replan_interval_s=s.neo4j_min_replan_interval_s,
+            late_c2=s.neo4j_late_c2,
             class_archive=s.neo4j_class_archive,
             browser_allowlist=browser_allowlist(s),
             browser_post_connect_cmd=post_connect_cmd(api_url(s)),

@@ -111,6 +111,13 @@ class Settings(BaseSettings):
         "(docs/operations.md, Starting faster)",
     )
 
+    neo4j_late_c2: bool = Field(
+        default=True,
+        description="Local server: the JIT's second tier (C2) compiles only what stays hot "
+        "thirty times as long as Java's default, so a just-started server spends its CPU "
+        "planning rather than compiling (docs/benchmarks.md, First answers)",
+    )
+
     neo4j_min_replan_interval_s: int = Field(
         default=60,
         ge=1,

@@ -14,6 +14,9 @@ twice on the same cores. So the workers of one supervisor share a folder
   own code paths, their own connections).
 - :meth:`StartGroup.mark_warm` leaves ``<pid>.warm``; :meth:`StartGroup.all_warm` is true once
   ``size`` live processes have left one. ``/readyz`` answers ready only then, from any worker.
+- :meth:`StartGroup.spawn_holding_turn` starts a process that holds that lock until it exits
+  (``hippograph up`` loads the demo agent so): the workers import and load their models
+  beside it and run their database steps after it.
 
 A worker that dies leaves its marker behind; a dead process's marker does not count, and its
 replacement is not warm until it has warmed (``/readyz`` says so meanwhile).
@@ -25,7 +28,8 @@ import asyncio
 import contextlib
 import fcntl
 import os
-from collections.abc import AsyncIterator
+import subprocess
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 __all__ = ["StartGroup", "alive"]
@@ -63,6 +67,18 @@ class StartGroup:
             planned.touch()
         finally:
             os.close(fd)  # closing releases the lock
+
+    def spawn_holding_turn(self, argv: Sequence[str]) -> subprocess.Popen[bytes]:
+        """Start ``argv`` holding the warm-up lock: the child inherits the locked descriptor,
+        so the lock is released when it exits, however it ends. The first worker's
+        :meth:`database_turn` waits for it."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.folder / "warm.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            return subprocess.Popen(list(argv), pass_fds=(fd,))
+        finally:
+            os.close(fd)  # the child's copy keeps the lock
 
     def mark_warm(self, pid: int | None = None) -> None:
         """Record that this process (``pid``) has warmed up."""

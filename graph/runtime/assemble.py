@@ -114,6 +114,7 @@ class RuntimeConfig:
     start_timeout_s: float = 120.0
     vector_merge_factor: int = 50  # Neo4j's own default; see server/settings.py
     min_replan_interval_s: int = 60  # see below and server/settings.py
+    late_c2: bool = True  # graph/runtime/local_neo4j.py LATE_C2 and server/settings.py
     with_gds: bool = True
     # Neo4j Browser: hosts it may fetch guides/styles from, and commands run after connecting.
     browser_allowlist: str = ""
@@ -378,6 +379,11 @@ class Assembly:
             # under sequential writes (docs/benchmarks.md, Write growth).
             "dbms.cypher.min_replan_interval": f"{c.min_replan_interval_s}s",
             "internal.dbms.index.vector.standard_merge_factor": c.vector_merge_factor,
+            # One cached plan per statement and parameter types: Neo4j otherwise keys a plan by
+            # each string's and list's size rounded up to a power of ten too, and planned the
+            # same statement again for an agent id or a list of another size (docs/benchmarks.md,
+            # First answers). The plans made without the sizes were the same or better.
+            "internal.cypher.use_parameter_size": "false",
             "client.allow_telemetry": "false",  # Browser: no product analytics
         }
         # A stop waited twice for Bolt's network threads to stay idle for this long (5 s by

@@ -31,6 +31,18 @@ JVM_OPENS = (
     "--add-opens=java.base/java.lang=ALL-UNNAMED",
 )
 
+# The JIT's second tier (C2) compiles only what stays hot thirty times as long as by default.
+# A just-started server spent half its CPU compiling while it planned the API's warm-up
+# (C1 and C2 threads, 11.9 of 26.2 s); with these 4.8 of 19.1 s (docs/benchmarks.md, First
+# answers). What runs per row (vector distances, the read statements' loops) still reaches C2
+# within the first few hundred questions.
+LATE_C2 = (
+    "-XX:Tier4InvocationThreshold=150000",
+    "-XX:Tier4MinInvocationThreshold=18000",
+    "-XX:Tier4CompileThreshold=450000",
+    "-XX:Tier4BackEdgeThreshold=1200000",
+)
+
 
 def argfile_quote(value: str) -> str:
     """``value`` as one argument of a picocli argument file: in double quotes, with ``\\``
@@ -134,7 +146,8 @@ class LocalNeo4j(Assembly):
         return [
             java.path, "-cp", os.pathsep.join(self.class_path()),
             f"-Xms{c.heap}", f"-Xmx{c.heap}", "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError",
-            "-Dfile.encoding=UTF-8", *JVM_OPENS, *java.jvm_args, *jvm_options,
+            "-Dfile.encoding=UTF-8", *JVM_OPENS, *java.jvm_args, *(LATE_C2 if c.late_c2 else ()),
+            *jvm_options,
             c.server_line.main_class, f"--home-dir={c.neo4j_home}", f"--config-dir={self.conf}",
         ]  # fmt: skip
 

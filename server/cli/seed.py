@@ -10,7 +10,12 @@ import sys
 
 import typer
 
-__all__ = ["register", "run_seed"]
+__all__ = ["register", "run_seed", "seed_command"]
+
+
+def seed_command(agent: str | None = None) -> list[str]:
+    """``python -m seed [AGENT]`` with this interpreter."""
+    return [sys.executable, "-m", "seed", *([agent] if agent else [])]
 
 
 def run_seed(agent: str | None = None) -> None:
@@ -19,7 +24,7 @@ def run_seed(agent: str | None = None) -> None:
     Raises:
         typer.Exit: the seed failed (its exit status).
     """
-    status = subprocess.call([sys.executable, "-m", "seed", *([agent] if agent else [])])
+    status = subprocess.call(seed_command(agent))
     if status != 0:
         raise typer.Exit(status)
 

@@ -26,7 +26,7 @@ from typing import Any
 import typer
 
 from server.settings import Settings, get_settings
-from server.start_group import alive
+from server.start_group import StartGroup, alive
 
 __all__ = ["HEALTHCHECK_S", "default_workers", "group_dir", "register", "uvicorn_command"]
 
@@ -40,12 +40,16 @@ def default_workers(cores: int | None = None) -> int:
     return max(1, min(cores if cores is not None else (os.cpu_count() or 1), 4))
 
 
-def _serve(settings: Settings, workers: int = 1) -> None:
+def _serve(settings: Settings, workers: int = 1, group: Path | None = None) -> None:
+    """Serve with ``workers`` processes; ``group``: their start-up folder, made already (a
+    process holds its warm-up turn: :meth:`server.start_group.StartGroup.spawn_holding_turn`)."""
     import uvicorn
 
     from server.app import create_app
 
     if workers <= 1:
+        if group is not None:  # one process: it waits for the turn's holder all the same
+            settings = settings.model_copy(update={"api_group_dir": group})
         # The app gets the effective settings (host included), so its start-up checks — auth
         # may be off only on loopback — see the address it will really bind.
         uvicorn.run(
@@ -65,7 +69,7 @@ def _serve(settings: Settings, workers: int = 1) -> None:
         "HIPPOGRAPH_AUTH_DISABLED": "true" if settings.auth_disabled else "false",
         "HIPPOGRAPH_API_PROCESSES": str(processes),
         # The workers warm up in turn and report ready together (server/start_group.py).
-        "HIPPOGRAPH_API_GROUP_DIR": str(group_dir(settings.home, os.getpid())),
+        "HIPPOGRAPH_API_GROUP_DIR": str(group or group_dir(settings.home, os.getpid())),
     }
     command = uvicorn_command(settings, workers)
     sys.stdout.flush()
@@ -149,7 +153,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def up(
-        seed_demo: bool = typer.Option(True, "--seed/--no-seed", help="Load the demo agent first"),
+        seed_demo: bool = typer.Option(
+            True, "--seed/--no-seed", help="Load the demo agent (while the API starts)"
+        ),
         auth: bool = typer.Option(
             False,
             "--auth/--no-auth",
@@ -157,7 +163,8 @@ def register(app: typer.Typer) -> None:
         ),
         workers: int | None = _workers_option("settings api_workers (1); make run: min(cores, 4)"),
     ) -> None:
-        """Start the local Neo4j (unless NEO4J_URI is set), load demo data, then serve."""
+        """Start the local Neo4j (unless NEO4J_URI is set), load demo data, then serve (the
+        demo loads while the API processes start; they warm up once it is in)."""
         from server.runtime import local_neo4j
 
         s = get_settings()
@@ -167,10 +174,14 @@ def register(app: typer.Typer) -> None:
                 "connecting, restart it (hippograph neo4j stop; make run) so it reads "
                 "the current neo4j.conf."
             )
+        group = None
         if seed_demo:
-            from server.cli.seed import run_seed
+            from server.cli.seed import seed_command
 
-            run_seed()
+            # The demo loads beside the API's start: the workers import and load their models
+            # meanwhile, and their database steps wait for it (it holds their warm-up turn).
+            group = group_dir(s.home, os.getpid())
+            StartGroup(group, 1).spawn_holding_turn(seed_command())
         _print_addresses(s)
         if s.local_neo4j:
             # Not the password itself: terminals, CI logs and screen shares keep what is printed.
@@ -185,4 +196,5 @@ def register(app: typer.Typer) -> None:
         _serve(
             s.model_copy(update={"auth_disabled": s.auth_disabled or not auth}),
             workers or s.api_workers,
+            group,
         )

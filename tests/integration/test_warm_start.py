@@ -29,6 +29,7 @@ from graph.memory.remember import remember
 from graph.memory.warm_start import RollbackExecutor, WarmStart, warm_start
 from graph.memory.write import StructuredEntity, StructuredFact, StructuredRelation
 from graph.memory.write.extract.offline import extractor
+from graph.page_cache import agent_sizes
 from graph.providers import Embedder
 from server.app import create_app
 from server.composition import build_memory
@@ -163,7 +164,8 @@ async def test_warm_start_runs_what_first_requests_run_and_stores_nothing(
         report = await warm_start(memory, extra=[("API queries", api_queries)])
 
         assert report.failed == {}
-        steps = ["embedder", "read statements", "extractor", "write path", "API queries"]
+        # the read chain (then the layers' steps), then the write chain beside it
+        steps = ["embedder", "read statements", "API queries", "extractor", "write path"]
         assert list(report.seconds) == [*steps, "collector"]
         assert gc.get_freeze_count() > 0  # the start-up's objects are out of the collector's sight
         assert extractor._NLP is not None  # the spaCy pipeline is loaded
@@ -174,6 +176,9 @@ async def test_warm_start_runs_what_first_requests_run_and_stores_nothing(
                 load_query("agent_counts"), {"agent_id": agent}, read=True
             )
             assert counts == []  # every write was rolled back
+        # the committed write's agent is deleted
+        left = [a for a, _ in await agent_sizes(executor) if a.startswith("hg-")]
+        assert set(left) <= set(WARMUP_AGENTS)
         # First requests afterwards run no statement the warm-up did not run, and none with
         # parameters of another type or size bucket than it did (so Neo4j plans none of them).
         first = StatementRecorder(executor)

@@ -33,6 +33,8 @@ def test_config_is_loopback_with_explicit_memory(tmp_path: Path) -> None:
     assert conf["internal.dbms.index.vector.standard_merge_factor"] == "50"
     # a stop does not wait for Bolt's threads to stay idle for 5 s, twice
     assert conf["internal.dbms.bolt.netty_server_shutdown_quiet_period"] == "0"
+    # one cached plan per statement and parameter types, whatever the strings' and lists' sizes
+    assert conf["internal.cypher.use_parameter_size"] == "false"
 
 
 def test_the_2026_line_gets_its_own_name_for_the_bolt_quiet_period(tmp_path: Path) -> None:
@@ -66,6 +68,25 @@ def test_launch_command_bounds_heap(tmp_path: Path) -> None:
     assert "-Xmx1g" in cmd and "-Xms1g" in cmd
     assert cmd[-3] == "org.neo4j.server.CommunityEntryPoint"
     assert cmd[-2] == f"--home-dir={tmp_path / 'neo4j'}"
+
+
+def test_launch_command_compiles_with_c2_late_unless_turned_off(tmp_path: Path) -> None:
+    from graph.runtime.local_neo4j import LATE_C2
+
+    late = LocalNeo4j(RuntimeConfig(home=tmp_path, password="pw-123456")).command()
+    assert set(LATE_C2) <= set(late)
+    assert late.index(LATE_C2[0]) < late.index("org.neo4j.server.CommunityEntryPoint")
+    default = LocalNeo4j(RuntimeConfig(home=tmp_path, password="pw-123456", late_c2=False))
+    assert not set(LATE_C2) & set(default.command())
+
+
+def test_the_late_c2_setting_reaches_the_runtime(tmp_path: Path) -> None:
+    from server.runtime import local_neo4j
+    from server.settings import Settings
+
+    assert local_neo4j(Settings(home=tmp_path, neo4j_dir=None)).config.late_c2 is True
+    off = local_neo4j(Settings(home=tmp_path, neo4j_dir=None, neo4j_late_c2=False))
+    assert off.config.late_c2 is False
 
 
 def test_not_installed_without_marker(tmp_path: Path) -> None:

@@ -58,6 +58,25 @@ def test_one_process_at_a_time_takes_the_database_turn(tmp_path: Path) -> None:
     assert firsts == [True, False, False]  # the first plans, the others find it planned
 
 
+def test_a_process_spawned_holding_the_turn_keeps_the_workers_out_until_it_exits(
+    tmp_path: Path,
+) -> None:
+    group = StartGroup(tmp_path / "g", 2)
+    marker = tmp_path / "done"
+    child = group.spawn_holding_turn(
+        [sys.executable, "-c", f"import time; time.sleep(0.5); open({str(marker)!r}, 'w')"]
+    )
+
+    async def turn() -> bool:
+        async with group.database_turn() as first:
+            return first and marker.exists()
+
+    try:
+        assert asyncio.run(turn())  # waited for the child; still the first to plan
+    finally:
+        child.wait()
+
+
 def test_serve_gives_its_workers_a_fresh_folder_and_removes_those_of_gone_supervisors(
     tmp_path: Path,
 ) -> None:
