@@ -190,6 +190,7 @@ async def test_retrieve_is_not_starved(executor: Executor, crowd: Crowd) -> None
             topk_facts=10,
             min_score=0.0,
             weights={"recency": 0.0, "importance": 0.0, "keyword": 0.0, "graph": 0.0},
+            ranker="formula",  # the formula reduced to cosine: brute force's order
         ),
     )
     result = await retriever.retrieve(crowd.target, QUERY)
@@ -212,6 +213,7 @@ async def test_one_statement_reruns_a_starved_part(executor: Executor, crowd: Cr
         "exact_scan_max_facts": 10,
         "search_min_facts": 10,
         "weights": {"recency": 0.0, "importance": 0.0, "keyword": 0.0, "graph": 0.0},
+        "ranker": "formula",  # the formula reduced to cosine: brute force's order
     }
     filtered = (await detect(executor)).filtered
     for early in (False, True):
