@@ -37,14 +37,16 @@ SHIPPED = ROOT / "graph" / "memory" / "read" / "ranker" / "shipped.json"
 # The main cut of each benchmark (the and the field's), then the others printed.
 MAIN_K = {"locomo": 10, "musique": 5, "hotpotqa": 5, "pira": 5}
 BY_UNIT = {"locomo": False, "musique": True, "hotpotqa": True, "pira": True}
+# The shipped model's parameters: small trees (7 leaves, at least 100 rows a leaf, 200 rounds):
+# 300 trees of 15 leaves took 5.7 ms to score a 300-candidate pool, 300 of 7 leaves 2.2 ms.
 LGB_PARAMS: dict[str, Any] = {
     "objective": "lambdarank",
     "metric": "ndcg",
     "eval_at": [10],
     "learning_rate": 0.05,
-    "num_leaves": 15,
+    "num_leaves": 7,
     "max_depth": 5,
-    "min_data_in_leaf": 40,
+    "min_data_in_leaf": 100,
     "feature_fraction": 0.8,
     "bagging_fraction": 0.8,
     "bagging_freq": 1,
@@ -56,7 +58,7 @@ LGB_PARAMS: dict[str, Any] = {
     "seed": 7,
     "deterministic": True,
 }
-ROUNDS = 300
+ROUNDS = 200
 
 
 @dataclass
@@ -339,6 +341,8 @@ ABLATIONS: dict[str, tuple[str, ...]] = {
     "session": ("session_cosine", "session_candidates", "session_fact_cosine", "session_facts"),
     "provenance partners": ("source_cosine", "source_formula"),
     "the formula": ("formula", "formula_rank", "formula_gap"),
+    "language": ("language_match", "pool_language_match", "query_english", "query_portuguese"),
+    "raw cosine": ("cosine", "cosine_rank", "cosine_gap", "cosine_z"),
 }  # fmt: skip
 
 
@@ -610,7 +614,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--redundant",
         choices=("drop", "keep"),
-        default="keep",
+        default="drop",
         help="relevant candidates whose evidence an earlier one (formula order) already holds: "
         "left out of training (drop) or trained on as relevant (keep)",
     )
