@@ -3,7 +3,7 @@ memory of the Java process after start, and embedder throughput.
 
     .venv/bin/python -m tests.bench.bench_runtime [--skip-cold]
 
-Uses a throwaway server home and ports (47687/47474) so it never disturbs the main server.
+Uses a throwaway server home and ports (27687/27474, below the ephemeral port range) so it never disturbs the main server.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ def bench_neo4j(skip_cold: bool) -> dict[str, float]:
             RuntimeConfig(
                 home=work / "warm",
                 password="bench-pw-1",
-                bolt_port=47687,
-                http_port=47474,
+                bolt_port=27687,
+                http_port=27474,
                 with_gds=False,
             )
         )

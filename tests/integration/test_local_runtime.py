@@ -61,12 +61,14 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalNeo4j]:
     if not any(main.lib.glob("neo4j-5.*.jar")):
         pytest.fail("the main local Neo4j is not installed (scripts/bootstrap.sh does that)")
     home = tmp_path_factory.mktemp("runtime")
-    # No password configured: the home's generated one, as for `make run`.
+    # No password configured: the home's generated one, as for `make run`. The ports sit below
+    # Linux's ephemeral range (32768-60999): a client socket of another test can hold a port
+    # in that range, and the server then fails to bind it.
     rt = LocalNeo4j(
         RuntimeConfig(
             home=home,
-            bolt_port=37687,
-            http_port=37474,
+            bolt_port=17687,
+            http_port=17474,
             heap="512m",
             pagecache="64m",
             tx_memory="128m",
