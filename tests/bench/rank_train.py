@@ -59,6 +59,11 @@ LGB_PARAMS: dict[str, Any] = {
     "deterministic": True,
 }
 ROUNDS = 200
+# Rare signals that by their design say "more relevant" as they rise (+1) or fall (-1): a
+# relation answer, a time-window match, a graph path, a superseded turn. With ``--monotone on``
+# the trees may only follow them that way: a few hundred rows hold them, too few for the trees
+# to learn their direction from (a leaf needs 100 rows).
+MONOTONE: dict[str, int] = {"relation": 1, "temporal": 1, "graph": 1, "past_turn": -1}
 
 
 @dataclass
@@ -280,7 +285,11 @@ def lambdamart(data: Data, train: list[int], weights: np.ndarray, rounds: int = 
         weight=row_weights,
         feature_name=list(data.features),
     )
-    return lgb.train(LGB_PARAMS, dataset, num_boost_round=rounds)
+    params = dict(LGB_PARAMS)
+    if params.pop("monotone", False):
+        params["monotone_constraints"] = [MONOTONE.get(f, 0) for f in data.features]
+        params["monotone_constraints_method"] = "advanced"
+    return lgb.train(params, dataset, num_boost_round=rounds)
 
 
 def trees_document(booster: Any, features: list[str]) -> dict[str, Any]:
@@ -618,6 +627,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="relevant candidates whose evidence an earlier one (formula order) already holds: "
         "left out of training (drop) or trained on as relevant (keep)",
     )
+    parser.add_argument(
+        "--monotone",
+        choices=("on", "off"),
+        default="on",
+        help="LambdaMART may follow the signals of MONOTONE only in their direction (on)",
+    )
     parser.add_argument("--l2", type=float, default=1.0, help="the linear model's L2 penalty")
     parser.add_argument(
         "--models", default="linear,lambdamart", help="which models to cross-validate"
@@ -639,6 +654,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     for item in args.param:
         name, _, value = item.partition("=")
         LGB_PARAMS[name] = json.loads(value) if value[:1].isdigit() or value[:1] in "-[" else value
+    LGB_PARAMS["monotone"] = args.monotone == "on"
     args.only = args.only.split(",") if args.only else None
     args.models = tuple(m for m in args.models.split(",") if m)
     args.drop = tuple(d for d in args.drop.split(",") if d)

@@ -108,3 +108,33 @@ def test_only_the_first_candidate_of_each_piece_of_evidence_is_trained_on() -> N
     # row 0 repeats passage 7 after row 1; row 2 brings 8 (kept); row 4 repeats 8 after row 2
     assert pruned.trained.tolist() == [False, True, True, True, False]
     assert pruned.training_rows(0).tolist() == [1, 2, 3]
+
+
+def test_a_monotone_signal_never_counts_against_a_candidate() -> None:
+    pytest.importorskip("lightgbm")
+    from tests.bench.rank_train import LGB_PARAMS, Data, lambdamart
+
+    rng = np.random.default_rng(9)
+    lists, size = 40, 20
+    x = rng.normal(size=(lists * size, 2))
+    x[:, 1] = rng.random(len(x)) < 0.05  # a rare signal ("relation")
+    # in this data the rare signal goes with being *less* relevant: unconstrained trees learn it
+    y = ((x[:, 0] > 0.8) & (x[:, 1] == 0)) * 1.0
+    meta = [
+        {"bench": "pira", "direction": "en→en", "group": f"g{i}", "gold": []} for i in range(lists)
+    ]
+    data = Data(["formula", "relation"], x, y, np.arange(0, lists * size + 1, size), meta)
+    params = dict(LGB_PARAMS)
+    LGB_PARAMS.update(min_data_in_leaf=5, num_leaves=3, num_threads=1)
+    try:
+        probe = np.column_stack([np.linspace(-2, 2, 50), np.zeros(50)])
+        lifted = probe.copy()
+        lifted[:, 1] = 1.0
+        for monotone in (False, True):
+            LGB_PARAMS["monotone"] = monotone
+            booster = lambdamart(data, list(range(lists)), np.ones(lists), rounds=20)
+            gain = booster.predict(lifted) - booster.predict(probe)
+            assert bool(gain.min() >= 0.0) == monotone
+    finally:
+        LGB_PARAMS.clear()
+        LGB_PARAMS.update(params)
