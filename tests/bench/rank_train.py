@@ -449,6 +449,11 @@ def print_table(result: dict[str, dict[str, dict[str, float]]]) -> None:
     print(f"| every benchmark and direction, equally | | | {' | '.join(shown)} | |")
 
 
+def main_cell(key: str, ranker: str) -> str:
+    """The table cell of ``ranker``'s main recall in row ``key`` ("lambdamart R@10")."""
+    return f"{ranker} R@{MAIN_K[family(key.split(' ')[0])]}"
+
+
 def overall(result: dict[str, dict[str, dict[str, float]]]) -> dict[str, float]:
     """Each ranker's main recall averaged over the benchmark and direction rows (LoCoMo's
     categories aside), each row weighing the same: the one figure models are chosen by."""
@@ -456,9 +461,9 @@ def overall(result: dict[str, dict[str, dict[str, float]]]) -> dict[str, float]:
     means = {}
     for r in RANKERS:
         values = [
-            result[key][f"{r} R@{MAIN_K[family(key.split(' ')[0])]}"]["mean"]
+            result[key][main_cell(key, r)]["mean"]
             for key in rows
-            if f"{r} R@{MAIN_K[family(key.split(' ')[0])]}" in result[key]
+            if main_cell(key, r) in result[key]
         ]
         if len(values) == len(rows):
             means[r] = float(np.mean(values))
@@ -551,11 +556,8 @@ def ablate(data: Data, args: argparse.Namespace, base: dict[str, Any]) -> None:
         result = table(data, {args.model: scores[args.model]})
         cells = []
         for key in keys:
-            k = MAIN_K[family(key.split(" ")[0])]
-            delta = (
-                result[key][f"{args.model} R@{k}"]["mean"]
-                - base[key][f"{args.model} R@{k}"]["mean"]
-            )
+            cell = main_cell(key, args.model)
+            delta = result[key][cell]["mean"] - base[key][cell]["mean"]
             cells.append(f"{100 * delta:+.1f}")
         print(f"| {label} | " + " | ".join(cells) + " |", flush=True)
 
@@ -574,9 +576,9 @@ def main(args: argparse.Namespace) -> None:
     print_table(result)
     summary = {
         key: {
-            r: round(cells[f"{r} R@{MAIN_K[family(key.split(' ')[0])]}"]["mean"], 4)
+            r: round(cells[main_cell(key, r)]["mean"], 4)
             for r in RANKERS
-            if f"{r} R@{MAIN_K[family(key.split(' ')[0])]}" in cells
+            if main_cell(key, r) in cells
         }
         | {"pool": round(cells["pool"]["mean"], 4), "lists": cells["pool"]["n"]}
         for key, cells in result.items()
