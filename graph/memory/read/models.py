@@ -126,7 +126,6 @@ class EventHit:
     # (updated or retracted): what was said then, no longer what holds (``past_turns``).
     superseded: bool = False
     language: str | None = None  # detected from the text when the blend first needs it
-    explanation: Any = None  # as ScoredFact.explanation
 
 
 @dataclass

@@ -29,6 +29,7 @@ from graph.memory.read.models import (
 from graph.memory.read.ranker import (
     FeatureTable,
     QueryView,
+    Ranked,
     RankerModel,
     apply_model,
     explain,
@@ -323,35 +324,43 @@ class Retriever:
             }
         else:
             trace["activation"] = {"status": "off"}
-        if self.rescorer is not None and cfg.rerank.enable_rescore and ordered:
-            pool = ordered[: cfg.rerank.rescore_pool]
-            got = await self.rescorer.similarities(query, pool)
-            blended = blend_semantic(pool, got.scores, cfg.rerank.rescore_weight)
-            if blended:
-                score()
-                ordered = ranking.order(facts)
-            trace["rescore"] = {
-                "ms": got.ms,
-                "model": self.rescorer.name,
-                "pool": len(pool),
-                "blended": blended,
-                "embedded": got.embedded,
-            }
-        else:
-            trace["rescore"] = {"status": "off"}
-        model = ranker[1] if ranker is not None else None
-        if ranker is not None and model is not None:
+        if await self._rescore(query, ordered, cfg, trace):
+            score()
+            ordered = ranking.order(facts)
+        learned: Ranked | None = None
+        if ranker is not None and ranker[1] is not None:
             agents_facts = spread[1] if spread is not None else 0
-            ordered = self._learned_order(
-                query, (ranker[0], model), facts, events, cfg, now, window, trace, agents_facts
+            learned = self._learned_order(
+                query, (ranker[0], ranker[1]), facts, events, cfg, now, window, trace, agents_facts
             )
+            ordered = ranking.order(facts)
         ordered = await self._rerank(query, ordered, cfg, trace)
         if focus is not None and spread is not None:
             ordered = await apply_focus(self.executor, spread[0].agent_id, ordered, focus)
         ranked = ranking.rank(ordered, cfg)
-        if model is not None:
-            explain(model, ranked)  # the contributions of the facts returned only
+        if learned is not None:
+            explain(learned, ranked)  # the contributions of the facts returned only
         return ranked, len(facts)
+
+    async def _rescore(
+        self, query: str, ordered: list[ScoredFact], cfg: RetrieveConfig, trace: dict[str, Any]
+    ) -> bool:
+        """The second embedder's similarities blended into the semantic score of the top
+        ``rescore_pool`` facts, when there is one and it is on; whether any fact changed."""
+        if self.rescorer is None or not cfg.rerank.enable_rescore or not ordered:
+            trace["rescore"] = {"status": "off"}
+            return False
+        pool = ordered[: cfg.rerank.rescore_pool]
+        got = await self.rescorer.similarities(query, pool)
+        blended = blend_semantic(pool, got.scores, cfg.rerank.rescore_weight)
+        trace["rescore"] = {
+            "ms": got.ms,
+            "model": self.rescorer.name,
+            "pool": len(pool),
+            "blended": blended,
+            "embedded": got.embedded,
+        }
+        return bool(blended)
 
     def _learned_order(
         self,
@@ -364,9 +373,9 @@ class Retriever:
         window: TimeWindow | None,
         trace: dict[str, Any],
         agent_facts: int,
-    ) -> list[ScoredFact]:
+    ) -> Ranked:
         """Every candidate fact and turn scored by the ranking model over its features
-        (``ranker``); the facts in their new order."""
+        (``ranker``)."""
         t = time.perf_counter()
         plan, model = ranker
         view = query_view(
@@ -378,7 +387,7 @@ class Retriever:
             relation=any(f.scores.relation > 0 for f in facts),
         )
         table = feature_table(facts, events, view, cfg, now, window)
-        apply_model(model, table)
+        learned = apply_model(model, table)
         if self.observer is not None:
             self.observer(table, view)
         trace["ranker"] = {
@@ -387,7 +396,7 @@ class Retriever:
             "version": model.version,
             "candidates": len(table.candidates),
         }
-        return ranking.order(facts)
+        return learned
 
     async def _rerank(
         self, query: str, ordered: list[ScoredFact], cfg: RetrieveConfig, trace: dict[str, Any]

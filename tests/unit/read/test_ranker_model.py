@@ -61,12 +61,12 @@ def test_a_bad_document_is_refused_with_the_reason(change: dict, message: str) -
         parse_model(doc)
 
 
-def _booster(x: np.ndarray, y: np.ndarray, groups: list[int]):
+def _booster(x: np.ndarray, y: np.ndarray, groups: list[int], leaves: int = 7):
     lgb = pytest.importorskip("lightgbm")
     params = {
         "objective": "lambdarank",
-        "num_leaves": 7,
-        "max_depth": 4,
+        "num_leaves": leaves,
+        "max_depth": 4 if leaves <= 16 else 8,
         "min_data_in_leaf": 5,
         "learning_rate": 0.2,
         "verbose": -1,
@@ -77,11 +77,14 @@ def _booster(x: np.ndarray, y: np.ndarray, groups: list[int]):
     return lgb.train(params, lgb.Dataset(x, y, group=groups), num_boost_round=25)
 
 
-def test_trees_from_lightgbm_score_as_lightgbm_does_and_explain_the_score() -> None:
+# 7 leaves: one byte of bits per tree; 12: two bytes; 40: eight bytes (no lookup table). Trees
+# that stopped early have fewer splits than the others and are padded.
+@pytest.mark.parametrize("leaves", [7, 12, 40])
+def test_trees_from_lightgbm_score_as_lightgbm_does_and_explain_the_score(leaves: int) -> None:
     rng = np.random.default_rng(3)
     x = rng.normal(size=(400, 4))
     y = (x[:, 0] + 0.5 * x[:, 2] * (x[:, 1] > 0) + rng.normal(scale=0.3, size=400) > 0.8) * 1.0
-    booster = _booster(x, y, [20] * 20)
+    booster = _booster(x, y, [20] * 20, leaves)
     names = ["cosine", "bm25", "graph", "hops"]
     doc = {
         "format": "hippograph.ranker",

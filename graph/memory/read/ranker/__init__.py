@@ -35,6 +35,7 @@ __all__ = [
     "FeatureTable",
     "ModelError",
     "QueryView",
+    "Ranked",
     "RankerModel",
     "apply_model",
     "explain",
@@ -60,8 +61,8 @@ def shipped_model() -> RankerModel:
 @dataclass
 class Explanation:
     """Why a candidate scored what it did under a learned model: ``raw = bias + Σ
-    contributions`` (``final`` is ``raw`` calibrated to 0..1). The contributions are worked
-    out for the facts a retrieve returns only (:func:`explain`)."""
+    contributions`` (``final`` is ``raw`` calibrated to 0..1). Worked out for the facts a
+    retrieve returns only (:func:`explain`)."""
 
     model: str
     version: int
@@ -70,13 +71,11 @@ class Explanation:
     features: tuple[str, ...]
     values: np.ndarray  # the model's features of this candidate
     row: np.ndarray  # every feature of ``FEATURES`` (what feedback records)
-    contributions: np.ndarray | None = None
+    contributions: np.ndarray
 
     def terms(self, limit: int | None = None) -> list[tuple[str, float, float]]:
         """(feature, value, contribution) of every feature that moved the score, largest
-        effect first (``limit``: the first ones only); empty until explained."""
-        if self.contributions is None:
-            return []
+        effect first (``limit``: the first ones only)."""
         order = np.argsort(-np.abs(self.contributions), kind="stable")
         out = [
             (self.features[i], float(self.values[i]), float(self.contributions[i]))
@@ -94,39 +93,53 @@ def _columns(model: RankerModel) -> np.ndarray:
     return np.asarray([index[f] for f in model.features], dtype=int)
 
 
-def apply_model(model: RankerModel, table: FeatureTable) -> Scored:
+@dataclass
+class Ranked:
+    """A table scored by a model: the model's columns of every row (``x``) and its answer."""
+
+    model: RankerModel
+    table: FeatureTable
+    x: np.ndarray
+    scored: Scored
+
+
+def apply_model(model: RankerModel, table: FeatureTable) -> Ranked:
     """Score every candidate of ``table``: a fact's ``scores.final`` and a turn's ``score``
-    become the model's calibrated score, each with its :class:`Explanation` (contributions
-    left for :func:`explain`)."""
+    become the model's calibrated score (the explanations are left for :func:`explain`)."""
     width = len(model.features)
     x = table.values[:, _columns(model)] if len(table.candidates) else np.zeros((0, width))
     scored = model.score(x, explain=False)
-    for i, c in enumerate(table.candidates):
-        explanation = Explanation(
-            model.name,
-            model.version,
-            float(scored.raw[i]),
-            scored.bias,
-            model.features,
-            x[i],
-            table.values[i],
-        )
-        final = float(scored.final[i])
+    for c, final in zip(table.candidates, scored.final.tolist(), strict=True):
         item = c.item
         if isinstance(item, ScoredFact):
             item.scores.final = final
         else:
             item.score = final
-        item.explanation = explanation
-    return scored
+    return Ranked(model, table, x, scored)
 
 
-def explain(model: RankerModel, facts: Sequence[ScoredFact]) -> None:
-    """Work out every feature's contribution for ``facts`` (those a retrieve returns), in one
-    batch."""
-    chosen = [f.explanation for f in facts if f.explanation is not None]
+def explain(ranked: Ranked, facts: Sequence[ScoredFact]) -> None:
+    """Give every fact of ``facts`` (those a retrieve returns) that was a row of ``ranked``
+    its :class:`Explanation`, each feature's contribution worked out in one batch."""
+    wanted = {f.id for f in facts}
+    rows = {
+        c.id: i for i, c in enumerate(ranked.table.candidates) if not c.is_turn and c.id in wanted
+    }
+    chosen = [(f, rows[f.id]) for f in facts if f.id in rows]
     if not chosen:
         return
-    contributions = model.score(np.stack([e.values for e in chosen])).contributions
-    for explanation, row in zip(chosen, contributions, strict=True):
-        explanation.contributions = row
+    model, at = ranked.model, [i for _, i in chosen]
+    scored = model.score(ranked.x[at])
+    for (fact, i), raw, contributions in zip(
+        chosen, scored.raw.tolist(), scored.contributions, strict=True
+    ):
+        fact.explanation = Explanation(
+            model.name,
+            model.version,
+            raw,
+            scored.bias,
+            model.features,
+            ranked.x[i],
+            ranked.table.values[i],
+            contributions,
+        )

@@ -187,12 +187,13 @@ def query_view(
 @dataclass(frozen=True)
 class _Words:
     """What the rows read of one text: its significant words cut as the keyword signal cuts
-    them, their consecutive pairs, and the folded text padded with spaces (for whole-name
-    matches)."""
+    them, their consecutive pairs, the folded text padded with spaces (for whole-name
+    matches) and log1p of its length in words."""
 
     stems: frozenset[str]
     bigrams: frozenset[tuple[str, str]]
     folded: str
+    length: float
 
 
 @lru_cache(maxsize=65_536)
@@ -201,7 +202,9 @@ def _words(text: str) -> _Words:
     retrieve)."""
     folded = fold(text)
     words = [w[:PREFIX_CHARS] for w in folded.split() if len(w) > 2 and w not in STOPWORDS]
-    return _Words(frozenset(words), frozenset(pairwise(words)), f" {folded} ")
+    return _Words(
+        frozenset(words), frozenset(pairwise(words)), f" {folded} ", math.log1p(len(text.split()))
+    )
 
 
 def _stems(text: str) -> frozenset[str]:
@@ -374,7 +377,7 @@ def _candidate_row(c: Candidate, pool: _PoolView) -> tuple[float, ...]:
         float("semantic" in sources),
         float("keyword" in sources),
         float("graph" in sources),
-        math.log1p(len(c.text.split())),
+        words.length,
         float(mentions),
         mentions / len(q.names) if q.names else 0.0,
         subject,
@@ -414,10 +417,10 @@ def _pool_columns(
     cos_rank = np.argsort(np.argsort(-adjusted, kind="stable"), kind="stable") + 1.0
     bm_rank = np.argsort(np.argsort(-bm25, kind="stable"), kind="stable") + 1.0
     rrf = 1.0 / (60.0 + cos_rank) + np.where(bm25 > 0, 1.0 / (60.0 + bm_rank), 0.0)
-    times = np.array([_when(c) for c in candidates])
+    near = _same_session(np.array([_when(c) for c in candidates]))
     turns = np.array([c.is_turn for c in candidates])
-    session_cosine, session_candidates = _sessions(times, turns, adjusted)
-    session_fact_cosine, session_facts = _sessions(times, ~turns, adjusted)
+    session_cosine, session_candidates = _sessions(near, turns, adjusted)
+    session_fact_cosine, session_facts = _sessions(near, ~turns, adjusted)
     return {
         "rrf": rrf * 30.0,
         "session_cosine": session_cosine,
@@ -446,16 +449,21 @@ def _when(c: Candidate) -> float:
     return at.timestamp() if at is not None else math.nan
 
 
-def _sessions(
-    times: np.ndarray, kind: np.ndarray, adjusted: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per candidate (said or dated at ``times``), the best cosine of the *other* candidates
-    of ``kind`` (turns, or facts) within ``SESSION_S`` of it (the same conversation session),
-    and how many there are (log1p): what was said around a relevant item is often relevant
-    too."""
+def _same_session(times: np.ndarray) -> np.ndarray:
+    """(n, n): candidate j was said or dated within ``SESSION_S`` of candidate i (the same
+    conversation session; never itself, never when either has no time)."""
     near = np.abs(times[:, None] - times[None, :]) <= SESSION_S  # NaN compares False
-    near &= kind[None, :]
     np.fill_diagonal(near, False)
+    return near
+
+
+def _sessions(
+    near: np.ndarray, kind: np.ndarray, adjusted: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per candidate, the best cosine of the *other* candidates of ``kind`` (turns, or facts)
+    in its session (``near``), and how many there are (log1p): what was said around a
+    relevant item is often relevant too."""
+    near = near & kind[None, :]
     best = np.where(near, adjusted[None, :], -1.0).max(axis=1)
     best[~near.any(axis=1)] = 0.0
     return best, np.log1p(near.sum(axis=1))

@@ -83,10 +83,6 @@ class Trees:
 
     tables: TreeTables
 
-    def raw(self, x: np.ndarray) -> np.ndarray:
-        """The trees' summed output of every row, less the roots' values (the bias)."""
-        return self.tables.raw(x) - float(self.value[self.roots].sum())
-
 
 @dataclass(frozen=True)
 class RankerModel:
@@ -122,9 +118,11 @@ class RankerModel:
         raw = np.zeros(n)
         contributions = np.zeros((n, width))
         if self.trees is not None and n:
-            raw += self.trees.raw(x)
+            tables = self.trees.tables
+            exits = tables.exits(x)
+            raw += tables.raw(exits) - float(self.trees.value[self.trees.roots].sum())
             if explain:
-                contributions = self.trees.tables.contributions(x)
+                contributions = tables.contributions(exits)
         for part in (self.linear, self.residual):
             if part is not None and n:
                 terms = part.terms(x)
