@@ -211,13 +211,20 @@ _STOPWORDS: dict[str, frozenset[str]] = {
 }
 
 
+# Each stop word → the languages it votes for (one lookup per word of a text).
+_VOTES: dict[str, tuple[str, ...]] = {
+    word: tuple(lang for lang, stop in _STOPWORDS.items() if word in stop)
+    for word in set().union(*_STOPWORDS.values())
+}
+
+
 def detect_language(text: str) -> str | None:
     """Cheap stop-word vote ("en", "pt", "es", "fr"); None when nothing stands out. Good enough to
     tag facts, not to translate them."""
-    words = normalize(text).split()
-    if not words:
-        return None
-    scores = {lang: sum(w in stop for w in words) for lang, stop in _STOPWORDS.items()}
+    scores = dict.fromkeys(_STOPWORDS, 0)
+    for word in normalize(text).split():
+        for lang in _VOTES.get(word, ()):
+            scores[lang] += 1
     best = max(scores, key=lambda k: scores[k])
     ranked = sorted(scores.values(), reverse=True)
     return best if ranked[0] >= 1 and ranked[0] > ranked[1] else None
