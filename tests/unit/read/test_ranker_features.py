@@ -97,18 +97,3 @@ def test_no_candidates_no_rows() -> None:
     q = "anything"
     view = query_view(q, RetrievalPlan("multi_signal", "x", q), None, None, 0, False)
     assert feature_table([], [], view, RetrieveConfig(), NOW).values.shape == (0, len(FEATURES))
-
-
-def test_facts_from_one_turn_are_siblings_and_the_others_are_not() -> None:
-    q = "What did Ana write about Lisbon?"
-    facts = [
-        _fact("f1", "Ana lives in Lisbon", 0.9, event_ids=["p1"]),
-        _fact("f2", "Ana works at a bakery", 0.5, event_ids=["p1"]),
-        _fact("f3", "Ana's bakery opens at six", 0.3, event_ids=["p1", "p2"]),
-        _fact("f4", "Bruno plays chess", 0.2, event_ids=["p3"]),
-        _fact("f5", "Lisbon has trams", 0.6),
-    ]
-    view = query_view(q, _plan(q), "en", None, 5, relation=False)
-    table = feature_table(facts, [], view, RetrieveConfig(), NOW)
-    assert list(table.column("sibling_cosine")) == pytest.approx([0.5, 0.9, 0.9, 0.0, 0.0])
-    assert list(np.expm1(table.column("siblings")).round()) == [2.0, 2.0, 2.0, 0.0, 0.0]

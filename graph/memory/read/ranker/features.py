@@ -120,10 +120,6 @@ FEATURES: tuple[str, ...] = (
     # language (keyword signals find little across languages) and found by keyword
     "pool_language_match",
     "pool_keyword",
-    # the other candidate facts extracted from the same turn or passage: their best cosine,
-    # and how many there are (log1p): a passage many of whose facts match the question
-    "sibling_cosine",
-    "siblings",
 )
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 # Rank features of a candidate the signal did not find: the last place of any pool.
@@ -425,10 +421,7 @@ def _pool_columns(
     turns = np.array([c.is_turn for c in candidates])
     session_cosine, session_candidates = _sessions(near, turns, adjusted)
     session_fact_cosine, session_facts = _sessions(near, ~turns, adjusted)
-    sibling_cosine, siblings = _siblings(candidates, adjusted)
     return {
-        "sibling_cosine": sibling_cosine,
-        "siblings": siblings,
         "rrf": rrf * 30.0,
         "session_cosine": session_cosine,
         "session_candidates": session_candidates,
@@ -454,29 +447,6 @@ def _when(c: Candidate) -> float:
     item = c.item
     at = item.occurred_at if isinstance(item, EventHit) else (item.valid_from or item.created_at)
     return at.timestamp() if at is not None else math.nan
-
-
-def _siblings(
-    candidates: Sequence[Candidate], adjusted: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per candidate fact, the best cosine of the *other* candidate facts that share one of
-    its source turns, and how many there are (log1p); a turn has none (its facts are its
-    ``source_cosine``)."""
-    by_event: dict[str, list[int]] = {}
-    for i, c in enumerate(candidates):
-        if isinstance(c.item, ScoredFact):
-            for eid in c.item.event_ids:
-                by_event.setdefault(eid, []).append(i)
-    best = np.zeros(len(candidates))
-    count = np.zeros(len(candidates))
-    for i, c in enumerate(candidates):
-        if not isinstance(c.item, ScoredFact) or not c.item.event_ids:
-            continue
-        others = {j for eid in c.item.event_ids for j in by_event[eid]} - {i}
-        if others:
-            best[i] = max(adjusted[j] for j in others)
-            count[i] = math.log1p(len(others))
-    return best, count
 
 
 def _same_session(times: np.ndarray) -> np.ndarray:
