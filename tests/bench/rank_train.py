@@ -32,6 +32,8 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize
 
+from graph.memory.read.ranker import LEARNED_POOL
+
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "graph" / "memory" / "read" / "ranker" / "shipped.json"
 # The main cut of each benchmark (the issue's and the field's), then the others printed.
@@ -404,6 +406,23 @@ def cross_validate(
     return out
 
 
+def within_pool(data: Data, scores: np.ndarray, pool: int | None) -> np.ndarray:
+    """``scores`` as ``retrieve`` orders them (``ranker.LEARNED_POOL``): a model orders each
+    list's first ``pool`` candidates by formula score, the others follow in the formula's
+    order (None: the model orders every candidate)."""
+    if pool is None:
+        return scores
+    out = scores.copy()
+    formula = data.x[:, data.features.index("formula")]
+    for i in range(data.lists):
+        rows = np.arange(data.starts[i], data.starts[i + 1])
+        if len(rows) <= pool:
+            continue
+        rest = rows[np.argsort(-formula[rows], kind="stable")[pool:]]
+        out[rest] = out[rows].min() - 1.0 - (formula[rows].max() - formula[rest])
+    return out
+
+
 def table(data: Data, scores: dict[str, np.ndarray]) -> dict[str, dict[str, dict[str, float]]]:
     """bench/direction → ranker → {"R@k": mean, "pool": ceiling, "n": lists}."""
     cells: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
@@ -553,7 +572,8 @@ def ablate(data: Data, args: argparse.Namespace, base: dict[str, Any]) -> None:
             )
         finally:
             data.x[:, cut] = saved
-        result = table(data, {args.model: scores[args.model]})
+        held_out = within_pool(data, scores[args.model], args.pool or None)
+        result = table(data, {args.model: held_out})
         cells = []
         for key in keys:
             cell = main_cell(key, args.model)
@@ -572,6 +592,8 @@ def main(args: argparse.Namespace) -> None:
         flush=True,
     )
     scores = cross_validate(data, args.folds, args.power, args.rounds, args.l2, args.models)
+    pool = args.pool or None
+    scores |= {name: within_pool(data, scores[name], pool) for name in args.models}
     result = table(data, scores)
     print_table(result)
     summary = {
@@ -608,6 +630,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--power", type=float, default=0.5, help="list weight 1/(benchmark's lists)**power"
     )
     parser.add_argument("--model", choices=("linear", "lambdamart"), default="lambdamart")
+    parser.add_argument(
+        "--pool",
+        type=int,
+        default=LEARNED_POOL,
+        help="the models order each list's first N candidates by formula score, as retrieve "
+        "does (0: every candidate)",
+    )
     parser.add_argument(
         "--write",
         default=None,

@@ -27,6 +27,7 @@ from graph.memory.read.models import (
     ScoredFact,
 )
 from graph.memory.read.ranker import (
+    LEARNED_POOL,
     FeatureTable,
     QueryView,
     Ranked,
@@ -386,7 +387,9 @@ class Retriever:
             agent_facts,
             relation=any(f.scores.relation > 0 for f in facts),
         )
-        table = feature_table(facts, events, view, cfg, now, window)
+        table = feature_table(
+            facts, events, view, cfg, now, window, LEARNED_POOL, every_row=self.observer is not None
+        )
         learned = apply_model(model, table)
         if self.observer is not None:
             self.observer(table, view)

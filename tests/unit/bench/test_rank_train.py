@@ -138,3 +138,18 @@ def test_a_monotone_signal_never_counts_against_a_candidate() -> None:
     finally:
         LGB_PARAMS.clear()
         LGB_PARAMS.update(params)
+
+
+def test_held_out_scores_order_the_formulas_first_candidates_only() -> None:
+    from tests.bench.rank_train import Data, within_pool
+
+    formula = np.asarray([0.9, 0.1, 0.5, 0.7, 0.3, 0.2, 0.8])
+    x = formula[:, None]
+    model = np.asarray([0.0, 5.0, 1.0, 2.0, 4.0, 9.0, 3.0])
+    data = Data(["formula"], x, np.zeros(7), np.asarray([0, 5, 7]), [{}, {}])
+    order = np.argsort(-within_pool(data, model, 3), kind="stable")
+    # list 1: the model orders the formula's first three (0, 3, 2), then 4, 1 by formula
+    assert list(order[order < 5]) == [3, 2, 0, 4, 1]
+    # list 2 is no longer than the pool: the model's order alone
+    assert list(order[order >= 5]) == [5, 6]
+    assert np.array_equal(within_pool(data, model, None), model)

@@ -10,7 +10,14 @@ import pytest
 
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EntityMatch, EventHit, RetrievalPlan, ScoredFact
-from graph.memory.read.ranker import FEATURES, feature_table, query_view
+from graph.memory.read.ranker import (
+    FEATURES,
+    apply_model,
+    explain,
+    feature_table,
+    query_view,
+    shipped_model,
+)
 from graph.memory.read.ranker.features import QUESTION_WORDS
 from graph.memory.read.temporal import TimeWindow
 
@@ -97,3 +104,30 @@ def test_no_candidates_no_rows() -> None:
     q = "anything"
     view = query_view(q, RetrievalPlan("multi_signal", "x", q), None, None, 0, False)
     assert feature_table([], [], view, RetrieveConfig(), NOW).values.shape == (0, len(FEATURES))
+
+
+def test_a_model_orders_the_formulas_first_candidates_and_the_rest_follow_in_its_order() -> None:
+    q = "What does Ana do?"
+    facts = [_fact(f"f{i}", f"Ana fact number {i}", 0.3 + 0.01 * i) for i in range(12)]
+    view = query_view(q, _plan(q), "en", None, 12, relation=False)
+    full = feature_table(facts, [], view, RetrieveConfig(), NOW, every_row=True)
+    table = feature_table(facts, [], view, RetrieveConfig(), NOW, limit=5)
+    # the formula's five best (the last five facts) are ranked, and only their rows worked out
+    assert list(np.flatnonzero(table.ranked)) == [7, 8, 9, 10, 11]
+    assert list(np.flatnonzero(table.filled)) == [7, 8, 9, 10, 11]
+    assert np.array_equal(table.values[table.ranked], full.values[table.ranked])
+    # a place among the others reads the whole pool, worked out or not
+    assert np.array_equal(table.column("cosine_rank"), full.column("cosine_rank"))
+    assert not table.values[0, FEATURES.index("keyword_coverage")]
+    table.fill([0, 8])
+    assert np.array_equal(table.values[0], full.values[0])
+
+    ranked = apply_model(shipped_model(), table)
+    finals = [f.scores.final for f in facts]
+    lowest = min(finals[7:])
+    assert all(0.0 < finals[i] < lowest for i in range(7))
+    assert finals[:7] == sorted(finals[:7])  # the formula's order below the ranked ones
+    explain(ranked, [facts[0], facts[11]])
+    for fact in (facts[0], facts[11]):
+        e = fact.explanation
+        assert e is not None and e.bias + e.contributions.sum() == pytest.approx(e.raw)

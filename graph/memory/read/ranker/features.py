@@ -238,13 +238,28 @@ class Candidate:
 @dataclass
 class FeatureTable:
     """The candidates and their rows (``values[i]`` is ``candidates[i]``'s, in ``FEATURES``
-    order)."""
+    order). ``ranked`` marks the candidates a model orders (the formula's first ones, see
+    :func:`feature_table`); a row not worked out yet is zeros until :meth:`fill`."""
 
     candidates: list[Candidate]
     values: np.ndarray
+    ranked: np.ndarray  # (n,) bool
+    filled: np.ndarray  # (n,) bool: the rows worked out
+    pool: _PoolView | None = None
 
     def column(self, name: str) -> np.ndarray:
         return self.values[:, _INDEX[name]]
+
+    def fill(self, rows: Sequence[int]) -> None:
+        """Work out the rows ``rows`` that are not yet (a returned fact's, for its
+        explanation)."""
+        missing = np.asarray([i for i in rows if not self.filled[i]], dtype=int)
+        if not len(missing) or self.pool is None:
+            return
+        pool = self.pool
+        own = np.asarray([_candidate_row(self.candidates[i], pool) for i in missing.tolist()])
+        self.values[np.ix_(missing, _OWN_AT)] = own
+        self.filled[missing] = True
 
 
 def _candidates(facts: Sequence[ScoredFact], events: Sequence[EventHit]) -> list[Candidate]:
@@ -469,6 +484,19 @@ def _sessions(
     return best, np.log1p(near.sum(axis=1))
 
 
+_OWN_AT = np.asarray([_INDEX[name] for name in _OWN_COLUMNS])
+
+
+def _first_by_formula(formula: np.ndarray, limit: int | None) -> np.ndarray:
+    """(n,) bool: the ``limit`` candidates of highest formula score (all when None; ties in
+    the candidates' order)."""
+    ranked = np.ones(len(formula), dtype=bool)
+    if limit is not None and len(formula) > limit:
+        ranked[:] = False
+        ranked[np.argsort(-formula, kind="stable")[:limit]] = True
+    return ranked
+
+
 def feature_table(
     facts: Sequence[ScoredFact],
     events: Sequence[EventHit],
@@ -476,21 +504,41 @@ def feature_table(
     cfg: RetrieveConfig,
     now: datetime,
     window: TimeWindow | None = None,
+    limit: int | None = None,
+    every_row: bool = False,
 ) -> FeatureTable:
     """Every candidate's row, after the formula scored them (``ranking.score_facts`` and
-    ``score_events``: the formula and its components are features)."""
+    ``score_events``: the formula and its components are features). ``limit``: a model
+    orders the formula's first ``limit`` candidates only (``ranked``), and only their rows
+    are worked out unless ``every_row``; the columns that place a candidate among the others
+    (ranks, gaps, the pool's shares) always read the whole pool."""
     candidates = _candidates(facts, events)
+    n = len(candidates)
     if not candidates:
-        return FeatureTable(candidates, np.zeros((0, len(FEATURES))))
+        none = np.zeros(0, dtype=bool)
+        return FeatureTable(candidates, np.zeros((0, len(FEATURES))), none, none)
     idf = _idf(candidates, q.stems)
     pool = _PoolView(q, idf, sum(idf.values()), _sources_of(candidates), window, now, cfg)
     columns: dict[str, np.ndarray] = _pool_columns(candidates, q, cfg.scoring.language_gap)
-    own = np.asarray([_candidate_row(c, pool) for c in candidates], dtype=float)
+    ranked = _first_by_formula(columns["formula"], limit)
+    filled = np.ones(n, dtype=bool) if every_row else ranked.copy()
+    own = np.zeros((n, len(_OWN_COLUMNS)))
+    own[filled] = [_candidate_row(c, pool) for c, f in zip(candidates, filled, strict=True) if f]
     for j, name in enumerate(_OWN_COLUMNS):
         columns[name] = own[:, j]
-    columns["pool_language_match"] = np.full(len(candidates), columns["language_match"].mean())
-    columns["pool_keyword"] = np.full(len(candidates), columns["found_keyword"].mean())
+    # the pool's shares read every candidate, rows worked out or not
+    languages = [language_of(c.item) for c in candidates]
+    columns["pool_language_match"] = np.full(n, _language_share(languages, q.language))
+    columns["pool_keyword"] = np.full(n, np.mean(["keyword" in c.sources for c in candidates]))
     turns = sum(c.is_turn for c in candidates)
-    for name, value in _query_columns(q, len(candidates), turns).items():
-        columns[name] = np.full(len(candidates), value)
-    return FeatureTable(candidates, np.column_stack([columns[name] for name in FEATURES]))
+    for name, value in _query_columns(q, n, turns).items():
+        columns[name] = np.full(n, value)
+    values = np.column_stack([columns[name] for name in FEATURES])
+    return FeatureTable(candidates, values, ranked, filled, pool)
+
+
+def _language_share(languages: Sequence[str], query: str | None) -> float:
+    """The mean of the candidates' ``language_match`` (0.5 where either language is unclear)."""
+    return float(
+        np.mean([0.5 if not lang or not query else float(lang == query) for lang in languages])
+    )
