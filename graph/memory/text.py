@@ -85,7 +85,11 @@ def normalize(text: str) -> str:
 
 def fold(text: str) -> str:
     """Accent-insensitive ``normalize`` (``Alias.norm``): "São Paulo" → "sao paulo"."""
-    normalized = normalize(text)
+    return fold_normalized(normalize(text))
+
+
+def fold_normalized(normalized: str) -> str:
+    """``fold`` of a text already ``normalize``d."""
     if normalized.isascii():  # nothing to decompose (most texts: the per-character walk skipped)
         return normalized
     decomposed = unicodedata.normalize("NFKD", normalized)
@@ -221,8 +225,13 @@ _VOTES: dict[str, tuple[str, ...]] = {
 def detect_language(text: str) -> str | None:
     """Cheap stop-word vote ("en", "pt", "es", "fr"); None when nothing stands out. Good enough to
     tag facts, not to translate them."""
+    return language_of_words(normalize(text).split())
+
+
+def language_of_words(words: Iterable[str]) -> str | None:
+    """``detect_language`` of a text's ``normalize``d words."""
     scores = dict.fromkeys(_STOPWORDS, 0)
-    for word in normalize(text).split():
+    for word in words:
         for lang in _VOTES.get(word, ()):
             scores[lang] += 1
     best = max(scores, key=lambda k: scores[k])

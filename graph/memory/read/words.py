@@ -6,9 +6,14 @@ against). Pure."""
 
 from __future__ import annotations
 
-from graph.memory.text import fold, normalize
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
 
-__all__ = ["PREFIX_CHARS", "STOPWORDS", "keywords", "stems"]
+from graph.memory.text import fold, fold_normalized, language_of_words, normalize
+
+__all__ = ["PREFIX_CHARS", "STOPWORDS", "TextView", "keywords", "stems", "text_view"]
 
 _STOPWORD_TEXT = """a an the and or but of to in on at by for with from as is are was were be been
 being do does did have has had i me my mine you your yours he him his she her hers it its we us
@@ -47,4 +52,33 @@ def stems(query: str) -> list[str]:
     "publisher"."""
     return sorted(
         {fold(w).lower()[:PREFIX_CHARS] for w in keywords(query, limit=32) if w.isalnum()}
+    )
+
+
+@dataclass(frozen=True)
+class TextView:
+    """What the read side reads of a stored text, cut once: its significant words cut as the
+    keyword signal cuts them, their consecutive pairs, the folded text padded with spaces (for
+    whole-name matches), log1p of its length in words, and its language ("" when unclear)."""
+
+    stems: frozenset[str]
+    bigrams: frozenset[tuple[str, str]]
+    folded: str
+    length: float
+    language: str
+
+
+@lru_cache(maxsize=65_536)
+def text_view(text: str) -> TextView:
+    """The text's :class:`TextView`, normalised once (cached: the same facts come back
+    retrieve after retrieve)."""
+    normalized = normalize(text)
+    folded = fold_normalized(normalized)
+    words = [w[:PREFIX_CHARS] for w in folded.split() if len(w) > 2 and w not in STOPWORDS]
+    return TextView(
+        frozenset(words),
+        frozenset(pairwise(words)),
+        f" {folded} ",
+        math.log1p(len(text.split())),
+        language_of_words(normalized.split()) or "",
     )

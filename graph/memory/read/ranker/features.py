@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from itertools import pairwise
 
 import numpy as np
 
@@ -28,7 +27,7 @@ from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EventHit, RetrievalPlan, ScoredFact
 from graph.memory.read.ranking import language_of, recency
 from graph.memory.read.temporal import TimeWindow
-from graph.memory.read.words import PREFIX_CHARS, STOPWORDS
+from graph.memory.read.words import text_view
 from graph.memory.text import fold
 
 __all__ = [
@@ -184,35 +183,12 @@ def query_view(
     )
 
 
-@dataclass(frozen=True)
-class _Words:
-    """What the rows read of one text: its significant words cut as the keyword signal cuts
-    them, their consecutive pairs, the folded text padded with spaces (for whole-name
-    matches) and log1p of its length in words."""
-
-    stems: frozenset[str]
-    bigrams: frozenset[tuple[str, str]]
-    folded: str
-    length: float
-
-
-@lru_cache(maxsize=65_536)
-def _words(text: str) -> _Words:
-    """The text's :class:`_Words`, folded once (cached: the same facts come back retrieve after
-    retrieve)."""
-    folded = fold(text)
-    words = [w[:PREFIX_CHARS] for w in folded.split() if len(w) > 2 and w not in STOPWORDS]
-    return _Words(
-        frozenset(words), frozenset(pairwise(words)), f" {folded} ", math.log1p(len(text.split()))
-    )
-
-
 def _stems(text: str) -> frozenset[str]:
-    return _words(text).stems
+    return text_view(text).stems
 
 
 def _bigrams(text: str) -> frozenset[tuple[str, str]]:
-    return _words(text).bigrams
+    return text_view(text).bigrams
 
 
 @dataclass
@@ -364,7 +340,7 @@ def _candidate_row(c: Candidate, pool: _PoolView) -> tuple[float, ...]:
     ``_OWN_COLUMNS`` order."""
     q = pool.query
     item = c.item
-    words = _words(c.text)
+    words = text_view(c.text)
     shared = q.stems & words.stems
     folded = words.folded
     mentions = sum(1 for n in q.names if f" {n} " in folded)
