@@ -32,7 +32,7 @@ CALL {
   ORDER BY score DESC, f.id
   LIMIT $limit
 }
-RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count,
+RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .language,
          created_at: f.created_at.epochSeconds * 1000000 + f.created_at.microsecond,
          valid_from: f.valid_from.epochSeconds * 1000000 + f.valid_from.microsecond,
          valid_to: f.valid_to.epochSeconds * 1000000 + f.valid_to.microsecond,

@@ -13,7 +13,7 @@ WITH f, vector.similarity.cosine(f.gloss_embedding, $vector) AS g,
      vector.similarity.cosine(f.embedding, $vector) AS t
 WITH f, CASE WHEN t IS NULL OR g > t THEN g ELSE t END AS score, t, g
 WHERE score >= $min_score
-RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count,
+RETURN f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .language,
          created_at: f.created_at.epochSeconds * 1000000 + f.created_at.microsecond,
          valid_from: f.valid_from.epochSeconds * 1000000 + f.valid_from.microsecond,
          valid_to: f.valid_to.epochSeconds * 1000000 + f.valid_to.microsecond,

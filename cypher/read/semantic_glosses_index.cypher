@@ -22,7 +22,7 @@ CALL {
   WITH f, score, t, g
   ORDER BY score DESC, f.id
   LIMIT $limit
-  RETURN collect({fact: f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count,
+  RETURN collect({fact: f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .language,
          created_at: f.created_at.epochSeconds * 1000000 + f.created_at.microsecond,
          valid_from: f.valid_from.epochSeconds * 1000000 + f.valid_from.microsecond,
          valid_to: f.valid_to.epochSeconds * 1000000 + f.valid_to.microsecond,

@@ -58,7 +58,7 @@ CALL (e) {
          vector.similarity.cosine(CASE WHEN $glosses THEN f.gloss_embedding END, $vector) AS gloss_semantic
 }
 RETURN e.key AS key, hops, weight, degree,
-       f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count,
+       f {.id, .text, .subject_key, .kind, .confidence, .importance, .reinforcement_count, .language,
           created_at: f.created_at.epochSeconds * 1000000 + f.created_at.microsecond,
           valid_from: f.valid_from.epochSeconds * 1000000 + f.valid_from.microsecond,
           valid_to: f.valid_to.epochSeconds * 1000000 + f.valid_to.microsecond,

@@ -85,11 +85,7 @@ def normalize(text: str) -> str:
 
 def fold(text: str) -> str:
     """Accent-insensitive ``normalize`` (``Alias.norm``): "São Paulo" → "sao paulo"."""
-    return fold_normalized(normalize(text))
-
-
-def fold_normalized(normalized: str) -> str:
-    """``fold`` of a text already ``normalize``d."""
+    normalized = normalize(text)
     if normalized.isascii():  # nothing to decompose (most texts: the per-character walk skipped)
         return normalized
     decomposed = unicodedata.normalize("NFKD", normalized)
@@ -225,13 +221,8 @@ _VOTES: dict[str, tuple[str, ...]] = {
 def detect_language(text: str) -> str | None:
     """Cheap stop-word vote ("en", "pt", "es", "fr"); None when nothing stands out. Good enough to
     tag facts, not to translate them."""
-    return language_of_words(normalize(text).split())
-
-
-def language_of_words(words: Iterable[str]) -> str | None:
-    """``detect_language`` of a text's ``normalize``d words."""
     scores = dict.fromkeys(_STOPWORDS, 0)
-    for word in words:
+    for word in normalize(text).split():
         for lang in _VOTES.get(word, ()):
             scores[lang] += 1
     best = max(scores, key=lambda k: scores[k])

@@ -100,7 +100,7 @@ class ScoredFact:
     sources: set[str] = field(default_factory=set)  # semantic/keyword/graph/activation/pattern
     scores: Scores = field(default_factory=Scores)
     hops: int | None = None
-    language: str | None = None  # detected from the text when the blend first needs it
+    language: str | None = None  # as stored at write, else detected when the blend needs it
     tier: str | None = None  # "hot" / "warm" once formatted into the context
     # why a learned ranker scored it so (``ranker.Explanation``); None under the formula
     explanation: Any = None

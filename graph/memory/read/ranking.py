@@ -20,12 +20,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from datetime import datetime
+from functools import lru_cache
 
 from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EventHit, ScoredFact
 from graph.memory.read.temporal import TimeWindow
-from graph.memory.read.words import text_view
-from graph.memory.text import fold
+from graph.memory.text import detect_language, fold
 
 __all__ = [
     "apply_rerank",
@@ -55,11 +55,16 @@ def calibrate(cosine: float, floor: float) -> float:
     return max(0.0, min(1.0, (cosine - floor) / (1.0 - floor)))
 
 
+@lru_cache(maxsize=65_536)
+def _language(text: str) -> str:
+    return detect_language(text) or ""
+
+
 def language_of(item: ScoredFact | EventHit) -> str:
     """The candidate's language ("" when unclear), detected once from its text (and once per
     text in the process: the same facts come back retrieve after retrieve)."""
     if item.language is None:
-        item.language = text_view(item.text).language
+        item.language = _language(item.text)
     return item.language
 
 

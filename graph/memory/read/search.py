@@ -107,6 +107,9 @@ def fact_from_row(row: dict[str, Any], source: str) -> ScoredFact:
         valid_until=_native(f.get("valid_until")),
         event_ids=list(f.get("event_ids") or []),
         sources={source},
+        # the language detected when it was written (None: unclear, or a fact written before
+        # it was stored: detected again when the blend needs it)
+        language=f.get("language") or None,
     )
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from graph.memory.text import fold, fold_normalized, language_of_words, normalize
+from graph.memory.text import fold, normalize
 
 __all__ = ["PREFIX_CHARS", "STOPWORDS", "TextView", "keywords", "stems", "text_view"]
 
@@ -59,26 +59,20 @@ def stems(query: str) -> list[str]:
 class TextView:
     """What the read side reads of a stored text, cut once: its significant words cut as the
     keyword signal cuts them, their consecutive pairs, the folded text padded with spaces (for
-    whole-name matches), log1p of its length in words, and its language ("" when unclear)."""
+    whole-name matches) and log1p of its length in words."""
 
     stems: frozenset[str]
     bigrams: frozenset[tuple[str, str]]
     folded: str
     length: float
-    language: str
 
 
 @lru_cache(maxsize=65_536)
 def text_view(text: str) -> TextView:
     """The text's :class:`TextView`, normalised once (cached: the same facts come back
     retrieve after retrieve)."""
-    normalized = normalize(text)
-    folded = fold_normalized(normalized)
+    folded = fold(text)
     words = [w[:PREFIX_CHARS] for w in folded.split() if len(w) > 2 and w not in STOPWORDS]
     return TextView(
-        frozenset(words),
-        frozenset(pairwise(words)),
-        f" {folded} ",
-        math.log1p(len(text.split())),
-        language_of_words(normalized.split()) or "",
+        frozenset(words), frozenset(pairwise(words)), f" {folded} ", math.log1p(len(text.split()))
     )
