@@ -192,25 +192,30 @@ def _words(text: str) -> frozenset[str]:
 _STOPWORDS: dict[str, frozenset[str]] = {
     "en": _words(
         "the a an is are was were i my you he she it we they and or of to in on at for with "
-        "from this that not no have has had be been will would"
+        "from this that not no have has had be been will would what when where who whom whose "
+        "why how which does did"
     ),
     "pt": _words(
         "o a os as um uma é são eu meu minha você ele ela nós eles e ou de do da dos das em no "
-        "na para com não mais mas que foi está estou sou moro"
+        "na para com não mais mas que foi está estou sou moro mora moram onde quando quem qual "
+        "quais"
     ),
     "es": _words(
         "el la los las un una es son yo mi tú él ella nosotros y o de del en para con no más "
-        "pero que fue está estoy soy vivo"
+        "pero que fue está estoy soy vivo dónde donde cuándo cuando quién quien cuál cual"
     ),
     # French is told apart so that its "de", "la", "en" do not vote it Spanish (the offline
     # extractor has rules for Portuguese and Spanish only).
     "fr": _words(
         "le la les un une des est sont je j l d qu n s mon ma mes tu il elle nous vous ils "
-        "elles et ou du au aux dans pour avec ne pas plus mais qui que c ce cette été suis habite"
+        "elles et ou du au aux dans pour avec ne pas plus mais qui que c ce cette été suis habite "
+        "quand comment pourquoi quel quelle"
     ),
 }
 
 
+# The question words are stop words too: a short question ("Where does Clara live?", "Onde o
+# Pedro mora?") often holds no other, and its language decides how its cosines are read.
 # Each stop word → the languages it votes for (one lookup per word of a text).
 _VOTES: dict[str, tuple[str, ...]] = {
     word: tuple(lang for lang, stop in _STOPWORDS.items() if word in stop)

@@ -31,3 +31,19 @@ def test_each_language_is_told_apart(language: str, sentence: str) -> None:
 @pytest.mark.parametrize("text", ["", "Clara Rezende", "2019", "😅 !!!"])
 def test_nothing_stands_out_in_names_numbers_and_symbols(text: str) -> None:
     assert detect_language(text) is None
+
+
+QUESTIONS = [
+    ("en", "Where does Guilherme live?"),
+    ("en", "Who is Helena?"),
+    ("en", "When did Caroline go hiking?"),
+    ("pt", "Onde o Guilherme mora?"),
+    ("pt", "Quem é Helena?"),
+    ("es", "¿Dónde vive Lucía?"),
+    ("fr", "Quand Claire part-elle?"),
+]
+
+
+@pytest.mark.parametrize(("language", "question"), QUESTIONS)
+def test_a_short_question_is_told_by_its_question_word(language: str, question: str) -> None:
+    assert detect_language(question) == language

@@ -264,7 +264,8 @@ def _ranks(values: np.ndarray, present: np.ndarray | None = None) -> np.ndarray:
 
 
 def _idf(candidates: Sequence[Candidate], stems: frozenset[str]) -> dict[str, float]:
-    """Query-side IDF of the question's stems over this pool's texts."""
+    """Query-side IDF of the question's stems over the texts of ``candidates`` (the ones a
+    model orders: the rarer a stem among them, the more it tells them apart)."""
     n = len(candidates)
     counts = dict.fromkeys(stems, 0)
     for c in candidates:
@@ -487,16 +488,17 @@ def feature_table(
     ``score_events``: the formula and its components are features). ``limit``: a model
     orders the formula's first ``limit`` candidates only (``ranked``), and only their rows
     are worked out unless ``every_row``; the columns that place a candidate among the others
-    (ranks, gaps, the pool's shares) always read the whole pool."""
+    (ranks, gaps, the pool's shares) always read the whole pool, the keywords' IDF the
+    ranked candidates only."""
     candidates = _candidates(facts, events)
     n = len(candidates)
     if not candidates:
         none = np.zeros(0, dtype=bool)
         return FeatureTable(candidates, np.zeros((0, len(FEATURES))), none, none)
-    idf = _idf(candidates, q.stems)
-    pool = _PoolView(q, idf, sum(idf.values()), _sources_of(candidates), window, now, cfg)
     columns: dict[str, np.ndarray] = _pool_columns(candidates, q, cfg.scoring.language_gap)
     ranked = _first_by_formula(columns["formula"], limit)
+    idf = _idf([c for c, r in zip(candidates, ranked, strict=True) if r], q.stems)
+    pool = _PoolView(q, idf, sum(idf.values()), _sources_of(candidates), window, now, cfg)
     filled = np.ones(n, dtype=bool) if every_row else ranked.copy()
     own = np.zeros((n, len(_OWN_COLUMNS)))
     own[filled] = [_candidate_row(c, pool) for c, f in zip(candidates, filled, strict=True) if f]
