@@ -346,7 +346,7 @@ def _candidate_row(c: Candidate, pool: _PoolView) -> tuple[float, ...]:
     folded = words.folded
     mentions = sum(1 for n in q.names if f" {n} " in folded)
     language = language_of(item)
-    match = 0.5 if not language or not q.language else float(language == q.language)
+    match = _language_match(language, q.language)
     source_cos, source_form = pool.linked.get(c.id, (0.0, 0.0))
     own = _fact_columns(c, pool.now, pool.cfg)
     if isinstance(item, EventHit):
@@ -515,8 +515,12 @@ def feature_table(
     return FeatureTable(candidates, values, ranked, filled, pool)
 
 
+def _language_match(language: str | None, query: str | None) -> float:
+    """1 when a candidate is in the question's language, 0 when in another, 0.5 when either
+    language is unclear."""
+    return 0.5 if not language or not query else float(language == query)
+
+
 def _language_share(languages: Sequence[str], query: str | None) -> float:
-    """The mean of the candidates' ``language_match`` (0.5 where either language is unclear)."""
-    return float(
-        np.mean([0.5 if not lang or not query else float(lang == query) for lang in languages])
-    )
+    """The mean of the candidates' ``language_match``."""
+    return float(np.mean([_language_match(lang, query) for lang in languages]))
