@@ -336,8 +336,11 @@ RANKERS = ("vector", "formula", "linear", "lambdamart")
 # Features that tell one stored item from another without saying anything about the question:
 # an item's length and its age (in a benchmark, the order it was imported in). A model that may
 # split on them can learn *which passages* are often relevant in a corpus it was trained on —
-# memorising the benchmark instead of ranking; so the shipped model does not read them.
-UNREAD = ("text_tokens", "recency")
+# memorising the benchmark instead of ranking; so the shipped model does not read them. Nor
+# the fact's confidence and the agent's size: in the development memories each holds one value
+# per memory (the extractor's confidence of that language, the memory's size), so a model could
+# only learn from them which benchmark it is in.
+UNREAD = ("text_tokens", "recency", "confidence", "agent_facts")
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 # Feature groups switched off in turn by --ablate (the ranker then cannot read them).
 ABLATIONS: dict[str, tuple[str, ...]] = {

@@ -100,6 +100,24 @@ def test_a_time_window_marks_the_turns_said_inside_it() -> None:
     assert list(table.column("query_time")) == [1.0, 1.0]
 
 
+def test_the_kind_of_answer_a_candidate_holds() -> None:
+    q = "When did Ana move to Lisbon?"
+    facts = [
+        _fact("f1", "Ana Lima moved to Lisbon in May 2024 with Bruno", 0.9),
+        _fact("f2", "Ana moved to Lisbon last week", 0.8),
+        _fact("f3", "Ana plays chess", 0.7),
+        _fact("f4", "A Ana tem três gatos", 0.6),
+    ]
+    view = query_view(q, _plan(q), "en", None, 0, False)
+    table = feature_table(facts, [], view, RetrieveConfig(), NOW)
+    # a date (a year or a month), a relative time word, none
+    assert list(table.column("answer_date")) == [1.0, 0.5, 0.0, 0.0]
+    assert list(table.column("answer_number")) == [1.0, 0.0, 0.0, 1.0]
+    # names past a sentence's start the question does not say: May, Bruno (the question
+    # says Lisbon, and Ana Lima through her entity)
+    assert list(np.expm1(table.column("answer_names")).round()) == [2.0, 0.0, 0.0, 0.0]
+
+
 def test_no_candidates_no_rows() -> None:
     q = "anything"
     view = query_view(q, RetrievalPlan("multi_signal", "x", q), None, None, 0, False)

@@ -16,6 +16,7 @@ trained before simply does not read it.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,7 +28,7 @@ from graph.memory.read.config import RetrieveConfig
 from graph.memory.read.models import EventHit, RetrievalPlan, ScoredFact
 from graph.memory.read.ranking import language_of, recency
 from graph.memory.read.temporal import TimeWindow
-from graph.memory.read.words import text_view
+from graph.memory.read.words import PREFIX_CHARS, text_view
 from graph.memory.text import fold
 
 __all__ = [
@@ -119,6 +120,11 @@ FEATURES: tuple[str, ...] = (
     # language (keyword signals find little across languages) and found by keyword
     "pool_language_match",
     "pool_keyword",
+    # what kind of answer the candidate could give (read with the question word): a date, a
+    # number, names the question does not already say
+    "answer_date",
+    "answer_number",
+    "answer_names",
 )
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 # Rank features of a candidate the signal did not find: the last place of any pool.
@@ -136,6 +142,7 @@ class QueryView:
     language: str | None
     question_word: str
     names: tuple[str, ...]  # folded names and matched words of the named entities
+    name_words: frozenset[str]  # the words of ``names``
     entity_keys: frozenset[str]
     time_window: bool
     relation: bool
@@ -176,6 +183,7 @@ def query_view(
         language=language,
         question_word=_question_word(folded),
         names=tuple(sorted(n for n in names if n)),
+        name_words=frozenset(w for n in names for w in n.split()),
         entity_keys=frozenset(e.key for e in named),
         time_window=window is not None,
         relation=relation,
@@ -315,7 +323,8 @@ _OWN_COLUMNS = (*_FACT_COLUMNS, "keyword_coverage", "keyword_coverage_idf", "is_
                 "language_match", "source_cosine", "source_formula", "signals",
                 "found_semantic", "found_keyword", "found_graph", "text_tokens",
                 "entity_mentions", "entity_share", "subject_named", "past_turn",
-                "phrase_coverage")  # fmt: skip
+                "phrase_coverage", "answer_date", "answer_number",
+                "answer_names")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -375,7 +384,43 @@ def _candidate_row(c: Candidate, pool: _PoolView) -> tuple[float, ...]:
         subject,
         float(bool(getattr(item, "superseded", False))),
         len(q.bigrams & words.bigrams) / len(q.bigrams) if q.bigrams else 0.0,
+        *_answer_shape(c.text, q),
     )
+
+
+_MONTH_TEXT = """january february march april may june july august september october november
+december janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro
+monday tuesday wednesday thursday friday saturday sunday
+segunda terca quarta quinta sexta sabado domingo"""
+_RELATIVE_TIME_TEXT = """yesterday today tomorrow tonight ago weekend week month year last next
+recently ontem hoje amanha semana mes ano passado passada proximo recentemente"""
+_NUMBER_TEXT = """one two three four five six seven eight nine ten eleven twelve twenty hundred
+thousand million dois duas tres quatro cinco seis sete oito nove dez vinte cem mil milhao"""
+_MONTHS = frozenset(_MONTH_TEXT.split())
+_RELATIVE_TIME = frozenset(_RELATIVE_TIME_TEXT.split())
+_NUMBER_WORDS = frozenset(_NUMBER_TEXT.split())
+_YEAR = re.compile(r"\b(1[5-9]|20)\d\d\b|\b\d{1,2}/\d{1,2}\b")
+_DIGIT = re.compile(r"\d")
+_NAME = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-ZÀ-Ý][\w'-]+", re.UNICODE)
+
+
+def _answer_shape(text: str, q: QueryView) -> tuple[float, float, float]:
+    """Whether ``text`` holds a date (1; 0.5 for a relative time word), a number, and how many
+    capitalised words past a sentence's start the question does not say (log1p)."""
+    date, number, names = _answer_kinds(text)
+    unsaid = [n for n in names if n not in q.name_words and n[:PREFIX_CHARS] not in q.stems]
+    return date, number, math.log1p(len(unsaid))
+
+
+@lru_cache(maxsize=65_536)
+def _answer_kinds(text: str) -> tuple[float, float, frozenset[str]]:
+    """The question-free part of :func:`_answer_shape`: date, number, the folded names."""
+    words = set(text_view(text).folded.split())  # the folded text the keyword features read
+    digit = _DIGIT.search(text) is not None
+    dated = (digit and _YEAR.search(text) is not None) or bool(words & _MONTHS)
+    date = 1.0 if dated else 0.5 if words & _RELATIVE_TIME else 0.0
+    number = float(digit or bool(words & _NUMBER_WORDS))
+    return date, number, frozenset(fold(m) for m in _NAME.findall(text))
 
 
 def _query_columns(q: QueryView, pool: int, turns: int) -> dict[str, float]:
