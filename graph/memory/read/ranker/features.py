@@ -420,7 +420,12 @@ def _answer_kinds(text: str) -> tuple[float, float, frozenset[str]]:
     dated = (digit and _YEAR.search(text) is not None) or bool(words & _MONTHS)
     date = 1.0 if dated else 0.5 if words & _RELATIVE_TIME else 0.0
     number = float(digit or bool(words & _NUMBER_WORDS))
-    return date, number, frozenset(fold(m) for m in _NAME.findall(text))
+    return date, number, frozenset(map(_fold_word, _NAME.findall(text)))
+
+
+def _fold_word(word: str) -> str:
+    """``fold(word)``, without its Unicode passes for a plain ASCII word (most names)."""
+    return word.lower() if word.isascii() and word.isalnum() else fold(word)
 
 
 def _query_columns(q: QueryView, pool: int, turns: int) -> dict[str, float]:
